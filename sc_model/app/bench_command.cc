@@ -1,0 +1,101 @@
+// `gpupm bench`: simulation speed. SystemC elaborates once per process, so each
+// measurement runs in a forked child that reports back through a pipe.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "app/commands.h"
+#include "platform/gpu.h"
+
+namespace gpupm {
+
+namespace {
+
+Json measure_in_child(const BenchOptions& opt, const std::string& workload) {
+  RunInputs in;
+  in.gpu_file = opt.gpu_file;
+  in.workload_file = workload;
+  in.sets = opt.sets;
+  LoadedRun run = load_run(in);
+  sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+  Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
+  auto t0 = std::chrono::steady_clock::now();
+  bool done = gpu.run();
+  double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const Snapshot& s = gpu.finish();
+  return {{"done", done},
+          {"host_s", host},
+          {"sm_domain_cycles", s.sm_cycles},
+          {"sm_cycles", s.sm.cycles},
+          {"ticks_run", gpu.sm_ticks_run()},
+          {"warp_instructions", s.sm.insts}};
+}
+
+bool run_child(const BenchOptions& opt, const std::string& workload, Json& out) {
+  int fds[2];
+  if (::pipe(fds) != 0) return false;
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(fds[0]);
+    std::string text;
+    try {
+      text = measure_in_child(opt, workload).dump();
+    } catch (const std::exception& e) {
+      text = Json{{"error", e.what()}}.dump();
+    }
+    ssize_t n = ::write(fds[1], text.data(), text.size());
+    ::_exit(n == ssize_t(text.size()) ? 0 : 1);
+  }
+  ::close(fds[1]);
+  std::string text;
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::read(fds[0], buf, sizeof buf)) > 0) text.append(buf, size_t(n));
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  try {
+    out = Json::parse(text);
+  } catch (const Json::parse_error&) {
+    return false;
+  }
+  return !out.contains("error");
+}
+
+}  // namespace
+
+int command_bench(const BenchOptions& opt) {
+  std::vector<std::string> workloads = opt.workloads;
+  if (workloads.empty()) {
+    for (const char* w : {"compute", "streaming", "cache_sensitive"})
+      workloads.push_back(std::string(GPUPM_SOURCE_DIR) + "/configs/workloads/" + w + ".json");
+  }
+  std::printf("%-28s %10s %14s %14s %14s\n", "workload", "host_s", "SM-cycles/s", "domain_cyc/s", "warp_inst/s");
+  int status = kExitOk;
+  for (const std::string& w : workloads) {
+    Json best;
+    for (int r = 0; r < std::max(1, opt.repeat); ++r) {
+      Json res;
+      if (!run_child(opt, w, res)) {
+        std::cerr << "gpupm: bench of " << w << " failed: " << (res.contains("error") ? res["error"].dump() : "child died")
+                  << "\n";
+        status = kExitFailure;
+        break;
+      }
+      if (best.is_null() || res["host_s"].get<double>() < best["host_s"].get<double>()) best = res;
+    }
+    if (best.is_null()) continue;
+    double host = best["host_s"].get<double>();
+    std::string name = w.substr(w.find_last_of('/') + 1);
+    std::printf("%-28s %10.3f %14.3e %14.3e %14.3e\n", name.c_str(), host,
+                best["sm_cycles"].get<double>() / host, best["sm_domain_cycles"].get<double>() / host,
+                best["warp_instructions"].get<double>() / host);
+  }
+  return status;
+}
+
+}  // namespace gpupm

@@ -1,0 +1,50 @@
+// gpupm: the command-line program (run, validate, bench).
+// Exit status: 0 success, 1 failure during simulation, 2 bad input.
+#include "app/commands.h"
+
+#include <CLI/CLI.hpp>
+#include <systemc>
+
+#include <cstdlib>
+#include <iostream>
+
+int sc_main(int argc, char* argv[]) {
+  using namespace gpupm;
+  CLI::App app{"gpupm: SystemC/TLM-2.0 virtual platform of GPU power and performance management"};
+  app.require_subcommand(1);
+
+  RunOptions run;
+  auto* run_cmd = app.add_subcommand("run", "simulate a workload on a GPU config under a policy");
+  run_cmd->add_option("--gpu", run.inputs.gpu_file, "GPU config (JSON)")->required();
+  run_cmd->add_option("--workload", run.inputs.workload_file, "workload (JSON)")->required();
+  run_cmd->add_option("--policy", run.inputs.policy, "policy name")->default_val("baseline");
+  run_cmd->add_option("--set", run.inputs.sets, "override path=value (gpu.*, workload.*, policy.*, seed)");
+  run_cmd->add_option("--seed", run.seed, "random seed (default: the GPU config's sim.seed)");
+  run_cmd->add_option("--vcd", run.vcd, "write a VCD trace of the main signals to FILE");
+  run_cmd->add_option("--out", run.out_dir, "output directory (report.json, epochs.csv)")->required();
+  run_cmd->add_flag("--quiet", run.quiet, "no progress line");
+
+  std::vector<std::string> files;
+  auto* val_cmd = app.add_subcommand("validate", "check GPU configs and workloads without running");
+  val_cmd->add_option("files", files, "JSON files")->required();
+
+  BenchOptions bench;
+  auto* bench_cmd = app.add_subcommand("bench", "measure simulation speed (each workload in its own process)");
+  bench_cmd->add_option("--gpu", bench.gpu_file, "GPU config")->default_val(std::string(GPUPM_SOURCE_DIR) + "/configs/gpu/gtx480.json");
+  bench_cmd->add_option("--workload", bench.workloads, "workload(s)");
+  bench_cmd->add_option("--repeat", bench.repeat, "runs per workload (the fastest counts)")->default_val(1);
+  bench_cmd->add_option("--set", bench.sets, "override path=value");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  if (run_cmd->parsed()) {
+    if (run_cmd->count("--seed")) run.inputs.seed = run.seed;
+    return command_run(run);
+  }
+  if (val_cmd->parsed()) return command_validate(files);
+  return command_bench(bench);
+}

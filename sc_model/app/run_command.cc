@@ -1,0 +1,103 @@
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "app/commands.h"
+#include "platform/gpu.h"
+#include "report/report_writer.h"
+
+namespace gpupm {
+
+namespace {
+
+// SystemC's fatal reports become exceptions, so a failure exits 1 cleanly.
+void route_systemc_errors() {
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY | sc_core::SC_THROW);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_DISPLAY | sc_core::SC_THROW);
+}
+
+class Progress {
+ public:
+  explicit Progress(bool on) : on_(on), t0_(clock::now()), last_(t0_) {}
+  void update(const Gpu& gpu) {
+    if (!on_) return;
+    auto now = clock::now();
+    if (now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    double host = std::chrono::duration<double>(now - t0_).count();
+    double speed = double(gpu.sm_clock().cycles_elapsed()) / host;
+    std::fprintf(stderr, "\r[gpupm] kernel %zu/%zu  sim %.1f us  %.2f M SM-domain cycles/s   ",
+                 std::min(gpu.kernels_done() + 1, gpu.kernels_total()), gpu.kernels_total(),
+                 sc_core::sc_time_stamp().to_seconds() * 1e6, speed / 1e6);
+    shown_ = true;
+  }
+  ~Progress() {
+    if (shown_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  bool on_;
+  bool shown_ = false;
+  clock::time_point t0_, last_;
+};
+
+}  // namespace
+
+int command_run(const RunOptions& opt) {
+  route_systemc_errors();
+  LoadedRun run;
+  try {
+    prepare_output_dir(opt.out_dir);
+    run = load_run(opt.inputs);
+  } catch (const InputError& e) {
+    std::cerr << "gpupm: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  try {
+    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+    Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
+    if (!opt.vcd.empty()) {
+      std::string base = opt.vcd;
+      if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
+      gpu.trace_to(base);
+    }
+    Progress progress(!opt.quiet && ::isatty(2));
+    gpu.on_epoch = [&](const Gpu& g) { progress.update(g); };
+    if (!gpu.run()) {
+      std::cerr << "gpupm: error: the workload did not finish within sim.max_sim_ms = " << run.gpu.sim.max_sim_ms
+                << " ms of simulated time; nothing written\n";
+      return kExitFailure;
+    }
+    Json report = build_report(gpu, run.doc);
+    write_outputs(opt.out_dir, {{"report.json", report.dump(2) + "\n"},
+                                {"epochs.csv", build_epochs_csv(gpu, run.gpu.dvfs)}});
+    std::cout << summary_table(report);
+    std::cout << "report: " << opt.out_dir << "/report.json  epochs: " << opt.out_dir << "/epochs.csv\n";
+  } catch (const InputError& e) {
+    std::cerr << "gpupm: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "gpupm: simulation failed: " << e.what() << "\n";
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+int command_validate(const std::vector<std::string>& files) {
+  int status = kExitOk;
+  for (const std::string& f : files) {
+    try {
+      std::string kind = validate_file(f);
+      std::cout << f << ": ok (" << kind << ")\n";
+    } catch (const InputError& e) {
+      std::cerr << "gpupm: error: " << e.what() << "\n";
+      status = kExitBadInput;
+    }
+  }
+  return status;
+}
+
+}  // namespace gpupm

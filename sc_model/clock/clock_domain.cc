@@ -1,0 +1,107 @@
+#include "clock/clock_domain.h"
+
+namespace gpupm {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+ClockDomain::ClockDomain(sc_core::sc_module_name name, sc_time period)
+    : sc_module(name), period_in("period_in"), period_(period) {
+  period_in.register_b_transport(this, &ClockDomain::b_transport);
+  SC_HAS_PROCESS(ClockDomain);
+  SC_METHOD(run);
+  dont_initialize();
+  sensitive << wake_event_;
+  wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void ClockDomain::on_every(uint64_t every, std::function<void(uint64_t)> f) {
+  periodic_.push_back({every, std::move(f)});
+}
+
+void ClockDomain::wake() {
+  if (!stopped_) wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void ClockDomain::stop() {
+  stopped_ = true;
+  wake_event_.cancel();
+}
+
+uint64_t ClockDomain::cycles_elapsed() const {
+  if (!started_) return 0;
+  sc_time since = sc_time_stamp() - last_edge_;
+  return cycle_ + uint64_t(since / period_);
+}
+
+uint64_t ClockDomain::next_cycle_due(uint64_t now) const {
+  uint64_t next = kNever;
+  for (const Tickable* b : blocks_) next = std::min(next, b->next_busy_cycle(now));
+  for (const Periodic& p : periodic_) {
+    uint64_t boundary = (now + 1) / p.every * p.every + p.every - 1;  // next epoch-end cycle
+    next = std::min(next, boundary);
+  }
+  return std::max(next, now + 1);
+}
+
+void ClockDomain::run() {
+  if (stopped_) return;
+  sc_time now = sc_time_stamp();
+  if (!started_) {
+    started_ = true;
+    last_edge_ = now;
+    cycle_ = 0;
+  } else {
+    if (now < target_time_) {
+      // Woken early (outside input or a period change): aim at the first edge at
+      // or after now; every edge before it was idle for all blocks.
+      uint64_t k = uint64_t((now - last_edge_) / period_);
+      if (k == 0 || last_edge_ + period_ * double(k) < now) ++k;
+      target_ = cycle_ + k;
+      target_time_ = last_edge_ + period_ * double(k);
+      if (target_time_ > now) {
+        next_trigger(target_time_ - now, wake_event_);
+        return;
+      }
+    }
+    last_edge_ = target_time_;
+    cycle_ = target_;
+  }
+  ++ticks_run_;
+  for (Tickable* b : blocks_) b->tick(cycle_);
+  for (const Periodic& p : periodic_)
+    if ((cycle_ + 1) % p.every == 0) p.f(cycle_);
+  if (stopped_) return;
+  target_ = next_cycle_due(cycle_);
+  if (target_ == kNever) {
+    target_time_ = sc_core::sc_max_time();
+    next_trigger(wake_event_);
+    return;
+  }
+  target_time_ = last_edge_ + period_ * double(target_ - cycle_);
+  next_trigger(target_time_ - now, wake_event_);
+}
+
+void ClockDomain::b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
+  auto* msg = gp.get_extension<ClockPeriodMsg>();
+  if (!msg) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  sc_time now = sc_time_stamp();
+  if (started_ && !stopped_ && now < target_time_) {
+    // Edges that passed while skipping keep the old period; re-aim from the last one.
+    uint64_t passed = uint64_t((now - last_edge_) / period_);
+    last_edge_ += period_ * double(passed);
+    cycle_ += passed;
+    period_ = msg->period;
+    target_ = cycle_ + 1;
+    target_time_ = last_edge_ + period_;
+    wake();
+  } else {
+    period_ = msg->period;  // the edge at `now` (if any) is still due with the old timing
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace gpupm

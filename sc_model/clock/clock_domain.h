@@ -1,0 +1,61 @@
+// One clock domain: a single method process ticks every block of the domain in
+// a plain loop (no sc_clock), re-arms itself with the current period, and skips
+// cycles in which no block can do anything. A period change arrives as a TLM
+// message on period_in and takes effect from the next edge.
+#pragma once
+
+#include "clock/tickable.h"
+#include "common/messages.h"
+
+#include <tlm_utils/simple_target_socket.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+class ClockDomain : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<ClockDomain> period_in;
+
+  ClockDomain(sc_core::sc_module_name name, sc_core::sc_time period);
+
+  void add(Tickable* block) { blocks_.push_back(block); }
+  // Calls f(cycle) after the edge whose cycle+1 is a multiple of `every`
+  // (the end of each `every`-cycle epoch); skipping never jumps over it.
+  void on_every(uint64_t every, std::function<void(uint64_t)> f);
+  // Any block may call this when outside input gives it work (wakes a skip).
+  void wake();
+  // Stops ticking for good (end of simulation work).
+  void stop();
+
+  uint64_t cycle() const { return cycle_; }  // last ticked cycle
+  uint64_t cycles_elapsed() const;            // edges up to now, ticked or skipped
+  sc_core::sc_time period() const { return period_; }
+  double frequency_hz() const { return 1.0 / period_.to_seconds(); }
+  uint64_t ticks_run() const { return ticks_run_; }  // edges actually evaluated
+
+ private:
+  struct Periodic {
+    uint64_t every;
+    std::function<void(uint64_t)> f;
+  };
+  void run();
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  uint64_t next_cycle_due(uint64_t now) const;
+
+  std::vector<Tickable*> blocks_;
+  std::vector<Periodic> periodic_;
+  sc_core::sc_time period_;
+  sc_core::sc_time last_edge_;  // time of cycle_'s edge
+  uint64_t cycle_ = 0;
+  uint64_t target_ = 0;  // the cycle the pending trigger waits for
+  sc_core::sc_time target_time_;  // its edge time
+  uint64_t ticks_run_ = 0;
+  bool started_ = false;
+  bool stopped_ = false;
+  sc_core::sc_event wake_event_;
+};
+
+}  // namespace gpupm

@@ -1,0 +1,215 @@
+#include "gwde/global_work_distribution_engine.h"
+
+#include <algorithm>
+
+namespace gpupm {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+GlobalWorkDistributionEngine::GlobalWorkDistributionEngine(sc_core::sc_module_name name, const SmConfig& sm,
+                                                           const GwdeConfig& cfg, const Workload& workload)
+    : sc_module(name),
+      cta_out("cta_out"),
+      done_in("done_in"),
+      ctrl_in("ctrl_in"),
+      sm_cfg_(sm),
+      cfg_(cfg),
+      workload_(workload),
+      sms_(sm.count),
+      masks_(workload.kernel_count) {
+  done_in.register_b_transport(this, &GlobalWorkDistributionEngine::done_b_transport);
+  ctrl_in.register_b_transport(this, &GlobalWorkDistributionEngine::ctrl_b_transport);
+  SC_HAS_PROCESS(GlobalWorkDistributionEngine);
+  SC_THREAD(sequencer);
+  SC_METHOD(wake_method);
+  dont_initialize();
+  sensitive << wake_;
+}
+
+uint32_t GlobalWorkDistributionEngine::max_resident(const SmConfig& sm, const KernelLaunch& k) {
+  return std::min({k.max_ctas_per_sm, sm.max_ctas, sm.max_warps / k.warps_per_cta});
+}
+
+uint32_t GlobalWorkDistributionEngine::paused_ctas(uint32_t sm) const {
+  return uint32_t(std::count_if(sms_[sm].resident.begin(), sms_[sm].resident.end(),
+                                [](const Resident& r) { return r.paused; }));
+}
+
+void GlobalWorkDistributionEngine::sequencer() {
+  for (const auto& launch : workload_.launches) {
+    running_.push_back({launch, 0, 0});
+    if (on_kernel_start) on_kernel_start(*launch);
+    balance_all();
+    while (!running_.empty()) wait(kernel_done_);
+    if (cfg_.kernel_launch_ns > 0) wait(sc_time(cfg_.kernel_launch_ns, sc_core::SC_NS));
+  }
+  if (on_all_done) on_all_done();
+}
+
+GlobalWorkDistributionEngine::Running* GlobalWorkDistributionEngine::kernel_for(uint32_t sm) {
+  for (Running& r : running_) {
+    const auto& mask = masks_[r.launch->kernel_index];
+    if (r.next_cta < r.launch->grid_ctas && (mask.empty() || mask[sm])) return &r;
+  }
+  return nullptr;
+}
+
+uint32_t GlobalWorkDistributionEngine::warps_on(uint32_t sm) const {
+  uint32_t w = 0;
+  for (const Resident& r : sms_[sm].resident) w += r.launch->warps_per_cta;
+  return w;
+}
+
+void GlobalWorkDistributionEngine::set_paused(uint32_t sm, Resident& r, bool paused) {
+  r.paused = paused;
+  CtaPauseMsg msg;
+  msg.cta = r.cta;
+  msg.pause = paused;
+  send(cta_out[sm], msg);
+}
+
+void GlobalWorkDistributionEngine::set_gated(uint32_t sm, bool gated) {
+  SmState& s = sms_[sm];
+  if (s.gated == gated) return;
+  s.gated = gated;
+  SmPowerMsg msg;
+  msg.gated = gated;
+  send(cta_out[sm], msg);
+  if (!gated) {
+    s.awake_at = sc_time_stamp() + sc_time(cfg_.wake_latency_ns, sc_core::SC_NS);
+    wake_.notify(sc_time(cfg_.wake_latency_ns, sc_core::SC_NS));
+  }
+}
+
+// Brings one SM to its target: pause the youngest unpaused CTAs above it, below
+// it unpause (latest paused first) before dispatching new CTAs.
+void GlobalWorkDistributionEngine::balance(uint32_t sm) {
+  SmState& s = sms_[sm];
+  if (!s.enabled) {
+    if (s.resident.empty() && s.gate_when_idle) set_gated(sm, true);
+    return;
+  }
+  if (s.gated) {
+    if (!kernel_for(sm)) return;  // stays gated until there is work for it
+    set_gated(sm, false);
+  }
+  if (sc_time_stamp() < s.awake_at) return;  // wake_method comes back
+  auto unpaused = [&] {
+    return uint32_t(std::count_if(s.resident.begin(), s.resident.end(), [](const Resident& r) { return !r.paused; }));
+  };
+  for (;;) {
+    Running* k = kernel_for(sm);
+    const KernelLaunch* ref = k ? k->launch.get() : (s.resident.empty() ? nullptr : s.resident.back().launch);
+    if (!ref) return;
+    uint32_t target = max_resident(sm_cfg_, *ref);
+    if (s.limit) target = std::min(target, s.limit);
+    uint32_t active = unpaused();
+    if (active > target) {
+      auto youngest = std::max_element(s.resident.begin(), s.resident.end(), [](const Resident& a, const Resident& b) {
+        return a.paused != b.paused ? a.paused : a.seq < b.seq;  // unpaused, highest seq
+      });
+      set_paused(sm, *youngest, true);
+      continue;
+    }
+    if (active == target) return;
+    auto paused_it = std::max_element(s.resident.begin(), s.resident.end(), [](const Resident& a, const Resident& b) {
+      return a.paused != b.paused ? !a.paused : a.seq < b.seq;  // paused, highest seq
+    });
+    if (paused_it != s.resident.end() && paused_it->paused) {
+      set_paused(sm, *paused_it, false);
+      continue;
+    }
+    if (!k) return;
+    const KernelLaunch& kl = *k->launch;
+    uint32_t same = uint32_t(s.resident.size());
+    if (same >= sm_cfg_.max_ctas || warps_on(sm) + kl.warps_per_cta > sm_cfg_.max_warps ||
+        same >= max_resident(sm_cfg_, kl))
+      return;
+    uint32_t cta = k->next_cta++;
+    s.resident.push_back({&kl, cta, seq_++, false});
+    CtaLaunchMsg msg;
+    msg.launch = k->launch;
+    msg.cta = cta;
+    send(cta_out[sm], msg);
+  }
+}
+
+void GlobalWorkDistributionEngine::balance_all() {
+  // Breadth-first: one CTA per SM per round, so a partial wave spreads evenly.
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (uint32_t sm = 0; sm < sms_.size(); ++sm) {
+      size_t before = sms_[sm].resident.size();
+      uint32_t saved = sms_[sm].limit;
+      uint32_t unpaused = uint32_t(std::count_if(sms_[sm].resident.begin(), sms_[sm].resident.end(),
+                                                 [](const Resident& r) { return !r.paused; }));
+      // Temporarily cap at one more than now for breadth-first spreading.
+      sms_[sm].limit = saved ? std::min(saved, unpaused + 1) : unpaused + 1;
+      balance(sm);
+      sms_[sm].limit = saved;
+      if (sms_[sm].resident.size() != before) progress = true;
+    }
+  }
+  for (uint32_t sm = 0; sm < sms_.size(); ++sm) balance(sm);
+}
+
+void GlobalWorkDistributionEngine::wake_method() { balance_all(); }
+
+void GlobalWorkDistributionEngine::done_b_transport(int port, tlm::tlm_generic_payload& gp, sc_time&) {
+  auto* msg = gp.get_extension<CtaDoneMsg>();
+  if (!msg) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  uint32_t sm = uint32_t(port);
+  auto& res = sms_[sm].resident;
+  res.erase(std::remove_if(res.begin(), res.end(),
+                           [&](const Resident& r) { return r.launch == msg->launch && r.cta == msg->cta; }),
+            res.end());
+  for (size_t i = 0; i < running_.size(); ++i) {
+    Running& r = running_[i];
+    if (r.launch.get() != msg->launch) continue;
+    if (++r.done == r.launch->grid_ctas) {
+      auto finished = r.launch;
+      running_.erase(running_.begin() + long(i));
+      if (on_kernel_end) on_kernel_end(*finished);
+      kernel_done_.notify(sc_core::SC_ZERO_TIME);
+    }
+    break;
+  }
+  balance(sm);
+}
+
+void GlobalWorkDistributionEngine::ctrl_b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (auto* m = gp.get_extension<CtaLimitMsg>()) {
+    if (m->sm >= sms_.size()) {
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    sms_[m->sm].limit = m->limit;
+    balance(m->sm);
+  } else if (auto* e = gp.get_extension<SmEnableMsg>()) {
+    if (e->sm >= sms_.size()) {
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    sms_[e->sm].enabled = e->enabled;
+    sms_[e->sm].gate_when_idle = e->gate_when_idle;
+    balance(e->sm);
+  } else if (auto* k = gp.get_extension<SmMaskMsg>()) {
+    if (k->kernel_index >= masks_.size() || (!k->mask.empty() && k->mask.size() != sms_.size())) {
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    masks_[k->kernel_index] = k->mask;
+    balance_all();
+  } else {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  }
+}
+
+}  // namespace gpupm

@@ -1,0 +1,82 @@
+// Global work distribution engine: launches the workload's kernels in program
+// order, dispatches CTAs breadth-first to the SMs of each kernel's SM mask up to
+// each SM's target of unpaused CTAs, pauses the youngest CTA when a target drops
+// and unpauses a paused CTA (instead of dispatching) when one finishes, and
+// power-gates disabled SMs once drained, with a wake-up latency.
+#pragma once
+
+#include "gwde/gwde_config.h"
+#include "gwde/gwde_messages.h"
+#include "sm/sm_config.h"
+
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <functional>
+#include <vector>
+
+namespace gpupm {
+
+class GlobalWorkDistributionEngine : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_initiator_socket<GlobalWorkDistributionEngine> cta_out;  // SM i's cta_in
+  tlm_utils::multi_passthrough_target_socket<GlobalWorkDistributionEngine> done_in;     // SM i's gwde_out
+  tlm_utils::simple_target_socket<GlobalWorkDistributionEngine> ctrl_in;                // controllers
+
+  GlobalWorkDistributionEngine(sc_core::sc_module_name name, const SmConfig& sm, const GwdeConfig& cfg,
+                               const Workload& workload);
+
+  // Observers (the platform wires report and policy hooks here).
+  std::function<void(const KernelLaunch&)> on_kernel_start;
+  std::function<void(const KernelLaunch&)> on_kernel_end;
+  std::function<void()> on_all_done;
+
+  // Occupancy limit of a launch on one SM (CTA slots and warp slots).
+  static uint32_t max_resident(const SmConfig& sm, const KernelLaunch& k);
+  uint32_t paused_ctas(uint32_t sm) const;
+
+ private:
+  struct Resident {
+    const KernelLaunch* launch;
+    uint32_t cta;
+    uint64_t seq;
+    bool paused;
+  };
+  struct Running {
+    std::shared_ptr<const KernelLaunch> launch;
+    uint32_t next_cta = 0;
+    uint32_t done = 0;
+  };
+  struct SmState {
+    std::vector<Resident> resident;
+    uint32_t limit = 0;         // 0: no limit beyond the kernel's occupancy
+    bool enabled = true;
+    bool gate_when_idle = true;
+    bool gated = false;
+    sc_core::sc_time awake_at;  // dispatchable from this time (wake-up latency)
+  };
+
+  void sequencer();
+  void wake_method();
+  void done_b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void ctrl_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void balance(uint32_t sm);
+  void balance_all();
+  void set_paused(uint32_t sm, Resident& r, bool paused);
+  void set_gated(uint32_t sm, bool gated);
+  Running* kernel_for(uint32_t sm);
+  uint32_t warps_on(uint32_t sm) const;
+
+  const SmConfig& sm_cfg_;
+  GwdeConfig cfg_;
+  const Workload& workload_;
+  std::vector<SmState> sms_;
+  std::vector<Running> running_;
+  std::vector<std::vector<bool>> masks_;  // per kernel index; empty: all SMs
+  uint64_t seq_ = 0;
+  sc_core::sc_event kernel_done_;
+  sc_core::sc_event wake_;
+};
+
+}  // namespace gpupm

@@ -1,0 +1,12 @@
+#include "gwde/gwde_config.h"
+
+namespace gpupm {
+
+GwdeConfig parse_gwde_config(JsonReader& r) {
+  GwdeConfig c;
+  c.wake_latency_ns = r.get_double("wake_latency_ns", 0.0, 1e9, c.wake_latency_ns);
+  c.kernel_launch_ns = r.get_double("kernel_launch_ns", 0.0, 1e9, c.kernel_launch_ns);
+  return c;
+}
+
+}  // namespace gpupm

@@ -1,0 +1,162 @@
+#include "platform/gpu.h"
+
+namespace gpupm {
+
+using sc_core::sc_time;
+
+namespace {
+sc_time period_of(const DomainDvfs& d) { return sc_time(1e6 / d.levels[d.nominal].mhz, sc_core::SC_PS); }
+
+std::vector<const SmStatus*> statuses(const std::vector<std::unique_ptr<StreamingMultiprocessor>>& sms) {
+  std::vector<const SmStatus*> v;
+  for (const auto& s : sms) v.push_back(s.get());
+  return v;
+}
+
+std::vector<std::unique_ptr<StreamingMultiprocessor>> make_sms(const SmConfig& cfg, ClockDomain& clock) {
+  std::vector<std::unique_ptr<StreamingMultiprocessor>> v;
+  for (uint32_t i = 0; i < cfg.count; ++i)
+    v.push_back(std::make_unique<StreamingMultiprocessor>(("sm" + std::to_string(i)).c_str(), i, cfg, clock));
+  return v;
+}
+}  // namespace
+
+Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& workload, std::unique_ptr<Policy> policy)
+    : sc_module(name),
+      cfg_(cfg),
+      workload_(workload),
+      sm_clock_("sm_clock", period_of(cfg.dvfs[Domain::Sm])),
+      mem_clock_("mem_clock", period_of(cfg.dvfs[Domain::Mem])),
+      sms_(make_sms(cfg.sm, sm_clock_)),
+      mem_("memory", cfg.mem, mem_clock_),
+      gwde_("gwde", cfg.sm, cfg.gwde, workload),
+      fm_("freq", cfg.dvfs),
+      vr_("vr"),
+      host_("policy", std::move(policy), statuses(sms_), mem_, fm_, sm_clock_),
+      power_(cfg.power, cfg.mem, statuses(sms_), mem_, vr_, fm_) {
+  for (auto& sm : sms_) {
+    sm->mem_out.bind(mem_.sm_in);
+    sm->gwde_out.bind(gwde_.done_in);
+    gwde_.cta_out.bind(sm->cta_in);
+    host_.sm_out.bind(sm->ctrl_in);
+  }
+  fm_.sm_clock_out.bind(sm_clock_.period_in);
+  fm_.mem_clock_out.bind(mem_clock_.period_in);
+  fm_.vr_out.bind(vr_.setpoint_in);
+  host_.gwde_out.bind(gwde_.ctrl_in);
+  host_.freq_out.bind(fm_.ctrl_in);
+
+  fm_.before_change = [this] { power_.checkpoint(); };
+  gwde_.on_kernel_start = [this](const KernelLaunch& k) { kernel_started(k); };
+  gwde_.on_kernel_end = [this](const KernelLaunch& k) { kernel_ended(k); };
+  gwde_.on_all_done = [this] { all_done(); };
+
+  sm_clock_.on_every(cfg.sim.sample_period, [this](uint64_t) { sample(); });
+  sm_clock_.on_every(cfg.sim.epoch_cycles, [this](uint64_t) { end_of_epoch(); });
+  if (uint64_t every = host_.policy().epoch_cycles())
+    sm_clock_.on_every(every, [this](uint64_t c) { host_.policy().on_epoch(host_, c); });
+}
+
+Gpu::~Gpu() {
+  if (vcd_) sc_core::sc_close_vcd_trace_file(vcd_);
+}
+
+MetricContext Gpu::metric_context() const {
+  return {cfg_.sm.count, cfg_.mem.channels, cfg_.mem.line_bytes, &cfg_.dvfs};
+}
+
+Snapshot Gpu::snapshot() {
+  power_.checkpoint();
+  Snapshot s;
+  s.time_s = sc_core::sc_time_stamp().to_seconds();
+  s.sm_cycles = sm_clock_.cycles_elapsed();
+  s.mem_cycles = mem_clock_.cycles_elapsed();
+  for (const auto& sm : sms_) accumulate(s.sm, sm->counters());
+  s.mem = mem_.activity();
+  s.energy = power_.energy();
+  for (size_t d = 0; d < kDomains; ++d) s.residency[d] = fm_.residency(Domain(d));
+  return s;
+}
+
+void Gpu::kernel_started(const KernelLaunch& k) {
+  if (kernels_done_ == 0 && open_kernels_.empty() && kernels_.empty()) host_.policy().on_start(host_);
+  open_kernels_.push_back({&k, snapshot(), {}});
+  host_.policy().on_kernel_start(host_, k);
+}
+
+void Gpu::kernel_ended(const KernelLaunch& k) {
+  host_.policy().on_kernel_end(host_, k);
+  for (size_t i = 0; i < open_kernels_.size(); ++i) {
+    if (open_kernels_[i].launch != &k) continue;
+    KernelRecord r = open_kernels_[i];
+    r.end = snapshot();
+    kernels_.push_back(r);
+    open_kernels_.erase(open_kernels_.begin() + long(i));
+    break;
+  }
+  ++kernels_done_;
+}
+
+void Gpu::all_done() {
+  finish_ = snapshot();
+  done_ = true;
+  sm_clock_.stop();
+  mem_clock_.stop();
+  sc_core::sc_stop();
+}
+
+void Gpu::end_of_epoch() {
+  EpochRecord e;
+  e.index = epochs_.size();
+  e.kernel = open_kernels_.empty() ? "" : open_kernels_.back().launch->name;
+  e.sm_level = fm_.level(Domain::Sm);
+  e.mem_level = fm_.level(Domain::Mem);
+  e.v_sm = vr_.voltage(Domain::Sm);
+  e.v_mem = vr_.voltage(Domain::Mem);
+  e.end = snapshot();
+  double dt = e.end.time_s - last_epoch_time_;
+  trace_power_w_ = dt > 0 ? (e.end.energy.total() - last_epoch_energy_) / dt : 0.0;
+  last_epoch_energy_ = e.end.energy.total();
+  last_epoch_time_ = e.end.time_s;
+  epochs_.push_back(std::move(e));
+  if (on_epoch) on_epoch(*this);
+}
+
+void Gpu::sample() {
+  for (auto& sm : sms_) sm->record_sample();
+  if (!vcd_) return;
+  for (size_t i = 0; i < sms_.size(); ++i) {
+    trace_warps_[i] = sms_[i]->active_warps();
+    trace_ctas_[i] = sms_[i]->resident_ctas();
+  }
+  for (size_t d = 0; d < kDomains; ++d) {
+    trace_mhz_[d] = fm_.mhz(Domain(d));
+    trace_volts_[d] = vr_.voltage(Domain(d));
+  }
+}
+
+void Gpu::trace_to(const std::string& vcd_base) {
+  vcd_ = sc_core::sc_create_vcd_trace_file(vcd_base.c_str());
+  vcd_->set_time_unit(1, sc_core::SC_NS);
+  trace_warps_.assign(sms_.size(), 0);
+  trace_ctas_.assign(sms_.size(), 0);
+  for (size_t i = 0; i < sms_.size(); ++i) {
+    sc_core::sc_trace(vcd_, trace_warps_[i], "sm" + std::to_string(i) + "_active_warps");
+    sc_core::sc_trace(vcd_, trace_ctas_[i], "sm" + std::to_string(i) + "_ctas");
+  }
+  sc_core::sc_trace(vcd_, trace_mhz_[0], "sm_mhz");
+  sc_core::sc_trace(vcd_, trace_mhz_[1], "mem_mhz");
+  sc_core::sc_trace(vcd_, trace_volts_[0], "sm_volts");
+  sc_core::sc_trace(vcd_, trace_volts_[1], "mem_volts");
+  sc_core::sc_trace(vcd_, trace_power_w_, "power_w");
+}
+
+bool Gpu::run() {
+  start_ = Snapshot();
+  start_.residency[0].assign(cfg_.dvfs[Domain::Sm].levels.size(), 0.0);
+  start_.residency[1].assign(cfg_.dvfs[Domain::Mem].levels.size(), 0.0);
+  sc_core::sc_start(sc_time(cfg_.sim.max_sim_ms, sc_core::SC_MS));
+  return done_;
+}
+
+}  // namespace gpupm

@@ -1,0 +1,94 @@
+// The GPU top module: elaborates every block from a GpuConfig, binds their
+// sockets, wires the clock domains, the power model, the controller and the
+// recorders, and keeps the per-kernel and per-epoch snapshots of a run.
+#pragma once
+
+#include "clock/clock_domain.h"
+#include "freq/frequency_manager.h"
+#include "gwde/global_work_distribution_engine.h"
+#include "mem/memory_system.h"
+#include "platform/gpu_config.h"
+#include "policy/policy_host.h"
+#include "power/power_model.h"
+#include "report/metrics.h"
+#include "sm/streaming_multiprocessor.h"
+#include "vr/voltage_regulator.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+struct KernelRecord {
+  const KernelLaunch* launch;
+  Snapshot start, end;
+};
+
+struct EpochRecord {
+  uint64_t index;
+  std::string kernel;  // running at the epoch's end ("" between kernels)
+  uint32_t sm_level, mem_level;
+  double v_sm, v_mem;
+  Snapshot end;
+};
+
+class Gpu : public sc_core::sc_module {
+ public:
+  Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& workload, std::unique_ptr<Policy> policy);
+  ~Gpu() override;
+
+  // Runs the workload to completion; false if the simulated-time guard stopped it.
+  bool run();
+  // Opens a VCD of the main signals (call before run()).
+  void trace_to(const std::string& vcd_base);
+  // Called at every epoch end (progress display).
+  std::function<void(const Gpu&)> on_epoch;
+
+  Snapshot snapshot();
+  MetricContext metric_context() const;
+  const std::vector<KernelRecord>& kernels() const { return kernels_; }
+  const std::vector<EpochRecord>& epochs() const { return epochs_; }
+  const Snapshot& start() const { return start_; }
+  const Snapshot& finish() const { return finish_; }
+  size_t kernels_done() const { return kernels_done_; }
+  size_t kernels_total() const { return workload_.launches.size(); }
+  const ClockDomain& sm_clock() const { return sm_clock_; }
+  uint64_t sm_ticks_run() const { return sm_clock_.ticks_run(); }
+  Policy& policy() { return host_.policy(); }
+
+ private:
+  void end_of_epoch();
+  void sample();
+  void kernel_started(const KernelLaunch& k);
+  void kernel_ended(const KernelLaunch& k);
+  void all_done();
+
+  const GpuConfig& cfg_;
+  const Workload& workload_;
+  ClockDomain sm_clock_;
+  ClockDomain mem_clock_;
+  std::vector<std::unique_ptr<StreamingMultiprocessor>> sms_;
+  MemorySystem mem_;
+  GlobalWorkDistributionEngine gwde_;
+  FrequencyManager fm_;
+  VoltageRegulator vr_;
+  PolicyHost host_;
+  PowerModel power_;
+  std::vector<KernelRecord> kernels_;
+  std::vector<KernelRecord> open_kernels_;
+  std::vector<EpochRecord> epochs_;
+  Snapshot start_, finish_;
+  size_t kernels_done_ = 0;
+  bool done_ = false;
+  // VCD
+  sc_core::sc_trace_file* vcd_ = nullptr;
+  std::vector<uint32_t> trace_warps_, trace_ctas_;
+  double trace_mhz_[kDomains] = {0, 0};
+  double trace_volts_[kDomains] = {0, 0};
+  double trace_power_w_ = 0;
+  double last_epoch_energy_ = 0, last_epoch_time_ = 0;
+};
+
+}  // namespace gpupm

@@ -1,0 +1,46 @@
+#include "platform/gpu_config.h"
+
+namespace gpupm {
+
+namespace {
+template <class F>
+void section(JsonReader& r, const char* key, F parse) {
+  JsonReader s = r.object(key);
+  parse(s);
+  s.finish();
+}
+}  // namespace
+
+GpuConfig parse_gpu_config(const Json& doc, const std::string& file) {
+  GpuConfig g;
+  JsonReader r(doc, file, "");
+  g.name = r.get_string("name");
+  r.get_string("description", "");
+  section(r, "sm", [&](JsonReader& s) { g.sm = parse_sm_config(s); });
+  section(r, "memory", [&](JsonReader& s) { g.mem = parse_mem_config(s); });
+  section(r, "dvfs", [&](JsonReader& s) { g.dvfs = parse_dvfs_config(s); });
+  section(r, "power", [&](JsonReader& s) { g.power = parse_power_config(s); });
+  if (r.has("gwde")) section(r, "gwde", [&](JsonReader& s) { g.gwde = parse_gwde_config(s); });
+  if (r.has("sim"))
+    section(r, "sim", [&](JsonReader& s) {
+      g.sim.epoch_cycles = uint32_t(s.get_uint("epoch_cycles", 1, 1u << 30, g.sim.epoch_cycles));
+      g.sim.sample_period = uint32_t(s.get_uint("sample_period", 1, 1u << 30, g.sim.sample_period));
+      g.sim.seed = s.get_uint("seed", 0, ~uint64_t(0) >> 1, g.sim.seed);
+      g.sim.max_sim_ms = s.get_double("max_sim_ms", 1e-6, 1e9, g.sim.max_sim_ms);
+    });
+  r.finish();
+  return g;
+}
+
+void validate_workload(const Workload& w, const GpuConfig& gpu, const std::string& file) {
+  for (size_t i = 0; i < w.launches.size(); ++i) {
+    const KernelLaunch& k = *w.launches[i];
+    std::string path = "kernels[" + std::to_string(k.kernel_index) + "]";
+    if (k.warps_per_cta > gpu.sm.max_warps)
+      throw InputError(file, path + ".warps_per_cta",
+                       "expected at most " + std::to_string(gpu.sm.max_warps) +
+                           " (max_warps of an SM in the GPU config), got " + std::to_string(k.warps_per_cta));
+  }
+}
+
+}  // namespace gpupm

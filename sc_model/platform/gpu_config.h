@@ -1,0 +1,37 @@
+// The whole GPU configuration, read from one JSON document (configs/gpu/*.json)
+// and validated at elaboration: each block's section is parsed by its block.
+#pragma once
+
+#include "freq/dvfs_config.h"
+#include "gwde/gwde_config.h"
+#include "mem/mem_config.h"
+#include "power/power_config.h"
+#include "sm/sm_config.h"
+#include "workload/kernel_profile.h"
+
+#include <string>
+
+namespace gpupm {
+
+struct SimConfig {
+  uint32_t epoch_cycles = 4096;  // SM cycles per report epoch (and epochs.csv row)
+  uint32_t sample_period = 128;  // SM cycles between warp-state samples
+  uint64_t seed = 1;
+  double max_sim_ms = 1000.0;    // simulated-time guard: a run past it fails (exit 1)
+};
+
+struct GpuConfig {
+  std::string name;
+  SmConfig sm;
+  MemConfig mem;
+  DvfsConfig dvfs;
+  PowerConfig power;
+  GwdeConfig gwde;
+  SimConfig sim;
+};
+
+GpuConfig parse_gpu_config(const Json& doc, const std::string& file);
+// Limits that join the two: a CTA must fit on an SM.
+void validate_workload(const Workload& w, const GpuConfig& gpu, const std::string& file);
+
+}  // namespace gpupm

@@ -1,0 +1,49 @@
+#include "platform/run_setup.h"
+
+namespace gpupm {
+
+LoadedRun load_run(const RunInputs& in) {
+  LoadedRun r;
+  r.doc = {{"gpu", load_json_file(in.gpu_file)},
+           {"workload", load_json_file(in.workload_file)},
+           {"policy", {{"name", in.policy}}}};
+  for (const std::string& s : in.sets) apply_override(r.doc, s, "--set");
+  // Files named in messages: an override is reported against --set.
+  const std::string gpu_origin = in.sets.empty() ? in.gpu_file : in.gpu_file + " (with --set)";
+  const std::string wl_origin = in.sets.empty() ? in.workload_file : in.workload_file + " (with --set)";
+  r.gpu = parse_gpu_config(r.doc.at("gpu"), gpu_origin);
+  if (in.seed) r.gpu.sim.seed = *in.seed;
+  if (r.doc.contains("seed")) {
+    const Json& s = r.doc.at("seed");
+    if (!s.is_number_unsigned()) throw InputError("--set", "seed", "expected a non-negative integer");
+    r.gpu.sim.seed = s.get<uint64_t>();
+  }
+  r.doc["seed"] = r.gpu.sim.seed;
+  r.workload = parse_workload(r.doc.at("workload"), wl_origin, r.gpu.sim.seed);
+  validate_workload(r.workload, r.gpu, wl_origin);
+  const Json& pdoc = r.doc.at("policy");
+  JsonReader p(pdoc, "--policy/--set", "policy");
+  std::string name = p.get_string("name");
+  r.policy = make_policy(name, p, r.gpu.dvfs);
+  p.finish();
+  r.doc["policy"] = r.policy->describe();
+  for (auto it = pdoc.begin(); it != pdoc.end(); ++it)
+    if (!r.doc["policy"].contains(it.key())) r.doc["policy"][it.key()] = it.value();
+  return r;
+}
+
+std::string validate_file(const std::string& file) {
+  Json doc = load_json_file(file);
+  if (!doc.is_object()) throw InputError(file, "$", "expected a JSON object (a GPU config or a workload)");
+  if (doc.contains("kernels")) {
+    parse_workload(doc, file, 1);
+    return "workload";
+  }
+  if (doc.contains("sm")) {
+    parse_gpu_config(doc, file);
+    return "gpu";
+  }
+  throw InputError(file, "$", "not a GPU config (needs \"sm\") nor a workload (needs \"kernels\")");
+}
+
+}  // namespace gpupm

@@ -1,0 +1,36 @@
+// Loading a run: the GPU config, the workload and the policy, joined into one
+// document that --set overrides address (gpu.*, workload.*, policy.*, seed) and
+// that the report echoes. Every input problem is an InputError (exit 2).
+#pragma once
+
+#include "platform/gpu_config.h"
+#include "policy/policy.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+struct RunInputs {
+  std::string gpu_file;
+  std::string workload_file;
+  std::string policy = "baseline";
+  std::vector<std::string> sets;  // path=value
+  std::optional<uint64_t> seed;
+};
+
+struct LoadedRun {
+  Json doc;  // {"gpu": ..., "workload": ..., "policy": {...}, "seed": n}
+  GpuConfig gpu;
+  Workload workload;
+  std::unique_ptr<Policy> policy;
+};
+
+LoadedRun load_run(const RunInputs& in);
+
+// What kind of document a file is, for `gpupm validate`: "gpu" or "workload".
+std::string validate_file(const std::string& file);
+
+}  // namespace gpupm

@@ -1,0 +1,55 @@
+// Controllers (power-management policies) read counters and drive actuators
+// only through PolicyContext; the platform calls them on the schedule they
+// declare, so an idle controller costs nothing in the per-cycle loop.
+#pragma once
+
+#include "common/json_reader.h"
+#include "freq/dvfs_config.h"
+#include "mem/memory_system.h"
+#include "sm/sm_counters.h"
+#include "workload/kernel_profile.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+class PolicyContext {
+ public:
+  virtual ~PolicyContext() = default;
+  // observation
+  virtual uint32_t sm_count() const = 0;
+  virtual const SmStatus& sm(uint32_t i) const = 0;
+  virtual const MemActivity& memory() const = 0;
+  virtual uint64_t sm_cycle() const = 0;
+  virtual uint32_t level(Domain d) const = 0;
+  virtual const DomainDvfs& dvfs(Domain d) const = 0;
+  virtual bool in_transition(Domain d) const = 0;
+  // actuation
+  virtual bool request_level(Domain d, uint32_t level, bool immediate = false) = 0;
+  virtual void set_cta_limit(uint32_t sm, uint32_t limit) = 0;  // 0: the kernel's maximum
+  virtual void set_sm_enabled(uint32_t sm, bool enabled, bool gate_when_idle = true) = 0;
+  virtual void set_sm_mask(uint32_t kernel_index, const std::vector<bool>& mask) = 0;
+  virtual void hold_issue(uint32_t sm, uint64_t until_sm_cycle) = 0;
+};
+
+class Policy {
+ public:
+  virtual ~Policy() = default;
+  virtual std::string name() const = 0;
+  virtual uint64_t epoch_cycles() const { return 0; }  // SM cycles between on_epoch calls; 0: never
+  virtual void on_start(PolicyContext&) {}
+  virtual void on_kernel_start(PolicyContext&, const KernelLaunch&) {}
+  virtual void on_kernel_end(PolicyContext&, const KernelLaunch&) {}
+  virtual void on_epoch(PolicyContext&, uint64_t /*sm_cycle*/) {}
+  virtual Json describe() const { return {{"name", name()}}; }
+};
+
+// Policy names usable with `gpupm run --policy`.
+std::vector<std::string> policy_names();
+// Builds a policy; `params` is the "policy" object of the run document (its
+// "name" key already read), so unknown parameters are rejected.
+std::unique_ptr<Policy> make_policy(const std::string& name, JsonReader& params, const DvfsConfig& dvfs);
+
+}  // namespace gpupm

@@ -1,0 +1,49 @@
+// Runs one controller: adapts PolicyContext to TLM messages on the GWDE's,
+// the frequency manager's and the SMs' control sockets, and reads the SMs'
+// counters through their SmStatus interface.
+#pragma once
+
+#include "freq/frequency_manager.h"
+#include "gwde/gwde_messages.h"
+#include "policy/policy.h"
+
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+namespace gpupm {
+
+class ClockDomain;
+
+class PolicyHost : public sc_core::sc_module, public PolicyContext {
+ public:
+  tlm_utils::simple_initiator_socket<PolicyHost> gwde_out;  // GWDE ctrl_in
+  tlm_utils::simple_initiator_socket<PolicyHost> freq_out;  // FrequencyManager ctrl_in
+  tlm_utils::multi_passthrough_initiator_socket<PolicyHost> sm_out;  // each SM's ctrl_in
+
+  PolicyHost(sc_core::sc_module_name name, std::unique_ptr<Policy> policy, std::vector<const SmStatus*> sms,
+             const MemorySystem& mem, const FrequencyManager& fm, const ClockDomain& sm_clock);
+
+  Policy& policy() { return *policy_; }
+
+  uint32_t sm_count() const override { return uint32_t(sms_.size()); }
+  const SmStatus& sm(uint32_t i) const override { return *sms_.at(i); }
+  const MemActivity& memory() const override { return mem_.activity(); }
+  uint64_t sm_cycle() const override;
+  uint32_t level(Domain d) const override { return fm_.level(d); }
+  const DomainDvfs& dvfs(Domain d) const override { return fm_.config()[d]; }
+  bool in_transition(Domain d) const override { return fm_.in_transition(d); }
+  bool request_level(Domain d, uint32_t level, bool immediate) override;
+  void set_cta_limit(uint32_t sm, uint32_t limit) override;
+  void set_sm_enabled(uint32_t sm, bool enabled, bool gate_when_idle) override;
+  void set_sm_mask(uint32_t kernel_index, const std::vector<bool>& mask) override;
+  void hold_issue(uint32_t sm, uint64_t until_sm_cycle) override;
+
+ private:
+  std::unique_ptr<Policy> policy_;
+  std::vector<const SmStatus*> sms_;
+  const MemorySystem& mem_;
+  const FrequencyManager& fm_;
+  const ClockDomain& sm_clock_;
+};
+
+}  // namespace gpupm

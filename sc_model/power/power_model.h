@@ -1,0 +1,59 @@
+// Activity-based energy accounting. Energy is settled at checkpoints (before
+// every clock or voltage change, at epochs and kernel boundaries): the activity
+// counters' deltas times the energy per event, scaled by (V/V0)^2 with V the
+// mean regulator output over the interval, plus leakage ~ (V/V0)^k for each
+// ungated SM and the memory domain, DRAM standby I_dd2n(data rate) x V, and
+// constant power.
+#pragma once
+
+#include "freq/frequency_manager.h"
+#include "mem/mem_config.h"
+#include "mem/memory_system.h"
+#include "power/power_config.h"
+#include "sm/sm_counters.h"
+#include "vr/voltage_regulator.h"
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+namespace gpupm {
+
+struct Energy {  // joules
+  double sm_dynamic = 0, sm_leakage = 0;
+  double mem_dynamic = 0, mem_leakage = 0, dram_dynamic = 0, dram_standby = 0;
+  double constant = 0;
+  double sm_domain() const { return sm_dynamic + sm_leakage; }
+  double mem_domain() const { return mem_dynamic + mem_leakage + dram_dynamic + dram_standby; }
+  double total() const { return sm_domain() + mem_domain() + constant; }
+  Energy operator-(const Energy& o) const;
+  nlohmann::json to_json() const;
+};
+
+class PowerModel {
+ public:
+  PowerModel(const PowerConfig& cfg, const MemConfig& mem_cfg, std::vector<const SmStatus*> sms,
+             const MemorySystem& mem, const VoltageRegulator& vr, const FrequencyManager& fm);
+
+  void checkpoint();  // settle energy up to now
+  const Energy& energy() const { return total_; }
+  // Dynamic SM energy of `insts`-like activity per event at voltage v (for tests).
+  static double scale_dynamic(double nj_at_v0, double v, double v0) { return nj_at_v0 * (v / v0) * (v / v0); }
+  double dram_standby_watts(double mem_mhz, double v_mem) const;
+
+ private:
+  const PowerConfig cfg_;
+  const MemConfig mem_cfg_;
+  std::vector<const SmStatus*> sms_;
+  const MemorySystem& mem_;
+  const VoltageRegulator& vr_;
+  const FrequencyManager& fm_;
+  double v0_[kDomains];
+  double last_v_[kDomains];
+  sc_core::sc_time last_;
+  std::vector<SmCounters> last_sm_;
+  MemActivity last_mem_;
+  Energy total_;
+};
+
+}  // namespace gpupm

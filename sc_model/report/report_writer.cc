@@ -1,0 +1,105 @@
+#include "report/report_writer.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace gpupm {
+
+namespace fs = std::filesystem;
+
+Json build_report(Gpu& gpu, const Json& config_echo) {
+  MetricContext ctx = gpu.metric_context();
+  Json kernels = Json::array();
+  for (const KernelRecord& k : gpu.kernels()) {
+    Json m = interval_metrics(k.start, k.end, ctx);
+    m["name"] = k.launch->name;
+    m["kernel_index"] = k.launch->kernel_index;
+    m["launch"] = k.launch->launch;
+    m["start_s"] = k.start.time_s;
+    kernels.push_back(std::move(m));
+  }
+  return {{"format", "gpupm-report"},
+          {"format_version", 1},
+          {"config", config_echo},
+          {"kernels", kernels},
+          {"total", interval_metrics(gpu.start(), gpu.finish(), ctx)}};
+}
+
+std::string build_epochs_csv(const Gpu& gpu, const DvfsConfig& dvfs) {
+  std::ostringstream out;
+  out << std::setprecision(9);
+  out << "epoch,end_time_us,sm_cycle,kernel,sm_level,sm_mhz,mem_level,mem_mhz,v_sm,v_mem,instructions,ipc,"
+         "power_sm_w,power_mem_w,power_total_w,mean_ctas_per_sm,active,waiting,excess_alu,excess_mem,"
+         "l1_hit_rate,dram_bandwidth_utilisation\n";
+  MetricContext ctx = gpu.metric_context();
+  const Snapshot* prev = &gpu.start();
+  for (const EpochRecord& e : gpu.epochs()) {
+    Json m = interval_metrics(*prev, e.end, ctx);
+    double t = m["sim_time_s"].get<double>();
+    auto watts = [&](const char* d) { return t > 0 ? m["energy_j"]["by_domain"][d].get<double>() / t : 0.0; };
+    const auto& ws = m["warp_states"];
+    out << e.index << ',' << e.end.time_s * 1e6 << ',' << e.end.sm_cycles << ',' << e.kernel << ','
+        << dvfs[Domain::Sm].levels[e.sm_level].name << ',' << dvfs[Domain::Sm].levels[e.sm_level].mhz << ','
+        << dvfs[Domain::Mem].levels[e.mem_level].name << ',' << dvfs[Domain::Mem].levels[e.mem_level].mhz << ','
+        << e.v_sm << ',' << e.v_mem << ',' << m["instructions"].get<uint64_t>() << ',' << m["ipc"].get<double>()
+        << ',' << watts("sm") << ',' << watts("mem") << ',' << m["average_power_w"].get<double>() << ','
+        << m["mean_ctas_per_sm"].get<double>() << ',' << ws["active"].get<double>() << ','
+        << ws["waiting"].get<double>() << ',' << ws["excess_alu"].get<double>() << ','
+        << ws["excess_mem"].get<double>() << ',' << m["l1_hit_rate"].get<double>() << ','
+        << m["dram_bandwidth_utilisation"].get<double>() << '\n';
+    prev = &e.end;
+  }
+  return out.str();
+}
+
+std::string summary_table(const Json& report) {
+  std::ostringstream out;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-22s %12s %7s %11s %9s %7s %7s %7s %6s\n", "kernel", "time_us", "IPC",
+                "energy_mJ", "power_W", "L1_hit", "L2_hit", "DRAM_bw", "CTAs");
+  out << line;
+  auto row = [&](const std::string& name, const Json& m) {
+    std::snprintf(line, sizeof line, "%-22s %12.2f %7.3f %11.4f %9.2f %7.3f %7.3f %7.3f %6.2f\n",
+                  name.substr(0, 22).c_str(), m["sim_time_s"].get<double>() * 1e6, m["ipc"].get<double>(),
+                  m["energy_j"]["total"].get<double>() * 1e3, m["average_power_w"].get<double>(),
+                  m["l1_hit_rate"].get<double>(), m["l2_hit_rate"].get<double>(),
+                  m["dram_bandwidth_utilisation"].get<double>(), m["mean_ctas_per_sm"].get<double>());
+    out << line;
+  };
+  for (const Json& k : report["kernels"])
+    row(k["name"].get<std::string>() + "#" + std::to_string(k["launch"].get<int>()), k);
+  row("TOTAL", report["total"]);
+  return out.str();
+}
+
+void prepare_output_dir(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) throw InputError(dir, "", "cannot create output directory: " + ec.message());
+  if (::access(dir.c_str(), W_OK) != 0) throw InputError(dir, "", "output directory is not writable");
+}
+
+void write_outputs(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<std::pair<fs::path, fs::path>> moves;
+  for (const auto& [name, content] : files) {
+    fs::path final_path = fs::path(dir) / name;
+    fs::path tmp = fs::path(dir) / ("." + name + ".tmp" + std::to_string(::getpid()));
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << content;
+    f.close();
+    if (!f) {
+      for (const auto& m : moves) fs::remove(m.first);
+      fs::remove(tmp);
+      throw std::runtime_error("cannot write " + tmp.string());
+    }
+    moves.push_back({tmp, final_path});
+  }
+  for (const auto& [tmp, final_path] : moves) fs::rename(tmp, final_path);
+}
+
+}  // namespace gpupm

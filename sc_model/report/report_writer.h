@@ -1,0 +1,23 @@
+// The run's outputs: DIR/report.json (schema: docs/report.schema.json) and
+// DIR/epochs.csv, written atomically (temporary file, then rename).
+#pragma once
+
+#include "platform/gpu.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpupm {
+
+Json build_report(Gpu& gpu, const Json& config_echo);
+std::string build_epochs_csv(const Gpu& gpu, const DvfsConfig& dvfs);
+// A one-screen summary table for the terminal.
+std::string summary_table(const Json& report);
+
+// Makes sure DIR exists and is writable (InputError otherwise).
+void prepare_output_dir(const std::string& dir);
+// Writes every (name, content) under DIR: all temporaries first, then the renames.
+void write_outputs(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files);
+
+}  // namespace gpupm

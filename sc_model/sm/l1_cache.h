@@ -1,0 +1,70 @@
+// Set-associative tag array with true LRU (data is not modelled: timing only).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace gpupm {
+
+class L1Cache {
+ public:
+  L1Cache(uint32_t sets, uint32_t ways) : sets_(sets), ways_(ways), tags_(size_t(sets) * ways, kEmpty),
+                                          stamps_(size_t(sets) * ways, 0) {}
+  // Looks up a line address (in lines); a hit refreshes its LRU position.
+  bool access(uint64_t line) {
+    size_t base = set_of(line) * ways_;
+    for (uint32_t w = 0; w < ways_; ++w) {
+      if (tags_[base + w] == line) {
+        stamps_[base + w] = ++clock_;
+        return true;
+      }
+    }
+    return false;
+  }
+  bool contains(uint64_t line) const {
+    size_t base = set_of(line) * ways_;
+    for (uint32_t w = 0; w < ways_; ++w)
+      if (tags_[base + w] == line) return true;
+    return false;
+  }
+  // Inserts a line, evicting the least recently used way of its set.
+  void fill(uint64_t line) {
+    if (access(line)) return;
+    size_t base = set_of(line) * ways_;
+    size_t victim = base;
+    for (uint32_t w = 0; w < ways_; ++w) {
+      size_t i = base + w;
+      if (tags_[i] == kEmpty) {
+        victim = i;
+        break;
+      }
+      if (stamps_[i] < stamps_[victim]) victim = i;
+    }
+    tags_[victim] = line;
+    stamps_[victim] = ++clock_;
+  }
+  void invalidate(uint64_t line) {
+    size_t base = set_of(line) * ways_;
+    for (uint32_t w = 0; w < ways_; ++w)
+      if (tags_[base + w] == line) {
+        tags_[base + w] = kEmpty;
+        stamps_[base + w] = 0;
+      }
+  }
+  void clear() {
+    std::fill(tags_.begin(), tags_.end(), kEmpty);
+    std::fill(stamps_.begin(), stamps_.end(), 0);
+  }
+
+ private:
+  static constexpr uint64_t kEmpty = ~uint64_t(0);
+  size_t set_of(uint64_t line) const { return size_t(line % sets_); }
+  uint32_t sets_, ways_;
+  std::vector<uint64_t> tags_;
+  std::vector<uint64_t> stamps_;
+  uint64_t clock_ = 0;
+};
+
+}  // namespace gpupm

@@ -1,0 +1,114 @@
+#include "sm/lsu.h"
+
+namespace gpupm {
+
+Lsu::Lsu(const SmConfig& cfg) : cfg_(cfg), l1_(cfg.l1_sets, cfg.l1_ways), mshrs_(cfg.l1_mshrs) {
+  for (auto& m : mshrs_) m.waiters.reserve(cfg.l1_mshr_merges);
+}
+
+void Lsu::accept(uint16_t warp, uint64_t inst_index, const Inst& in) {
+  latch_.valid = true;
+  latch_.store = in.op == Op::Store;
+  latch_.warp = warp;
+  latch_.inst_index = inst_index;
+  latch_.line = in.line;
+  latch_.lines = in.lines;
+  latch_.next = 0;
+  if (latch_.store) {
+    ++stats_.stores;
+  } else {
+    ++stats_.loads;
+  }
+}
+
+int Lsu::find_mshr(uint64_t line) const {
+  for (size_t i = 0; i < mshrs_.size(); ++i)
+    if (mshrs_[i].valid && mshrs_[i].line == line) return int(i);
+  return -1;
+}
+
+void Lsu::line_done(uint32_t t, uint64_t ready, std::vector<LoadDone>& done) {
+  Tracker& tr = trackers_[t];
+  tr.ready_cycle = std::max(tr.ready_cycle, ready);
+  if (--tr.remaining == 0) {
+    done.push_back({tr.warp, tr.inst_index, tr.ready_cycle});
+    free_trackers_.push_back(t);
+  }
+}
+
+bool Lsu::process_line(uint64_t c, std::vector<LoadDone>& done) {
+  uint64_t line = slot_.line + slot_.next;
+  if (slot_.store) {
+    if (requests_.size() >= cfg_.miss_queue) return false;
+    l1_.invalidate(line);
+    requests_.push_back({line, true});
+    ++stats_.store_lines;
+    return true;
+  }
+  if (l1_.access(line)) {
+    ++stats_.l1_hits;
+    line_done(slot_.tracker, c + cfg_.l1_hit_latency, done);
+    return true;
+  }
+  int m = find_mshr(line);
+  if (m >= 0) {
+    if (mshrs_[m].waiters.size() >= cfg_.l1_mshr_merges) return false;
+    mshrs_[m].waiters.push_back(slot_.tracker);
+    ++stats_.l1_misses;
+    ++stats_.mshr_merges;
+    return true;
+  }
+  if (mshrs_in_use_ == mshrs_.size() || requests_.size() >= cfg_.miss_queue) return false;
+  for (auto& e : mshrs_) {
+    if (e.valid) continue;
+    e.valid = true;
+    e.line = line;
+    e.waiters.clear();
+    e.waiters.push_back(slot_.tracker);
+    break;
+  }
+  ++mshrs_in_use_;
+  ++stats_.l1_misses;
+  requests_.push_back({line, false});
+  return true;
+}
+
+void Lsu::cycle(uint64_t c, std::vector<LoadDone>& done) {
+  if (!slot_.valid && latch_.valid) {
+    slot_ = latch_;
+    latch_.valid = false;
+    if (!slot_.store) {
+      uint32_t t;
+      if (free_trackers_.empty()) {
+        t = uint32_t(trackers_.size());
+        trackers_.push_back({});
+      } else {
+        t = free_trackers_.back();
+        free_trackers_.pop_back();
+      }
+      trackers_[t] = {slot_.warp, slot_.inst_index, slot_.lines, c};
+      slot_.tracker = t;
+    }
+  }
+  stalled_ = false;
+  if (!slot_.valid) return;
+  if (!process_line(c, done)) {
+    stalled_ = true;
+    ++stats_.stall_cycles;
+    return;
+  }
+  if (++slot_.next == slot_.lines) slot_.valid = false;
+}
+
+void Lsu::fill(uint64_t line, uint64_t c, std::vector<LoadDone>& done) {
+  int m = find_mshr(line);
+  if (m < 0) return;  // not ours (cannot happen for reads we sent)
+  l1_.fill(line);
+  Mshr& e = mshrs_[m];
+  e.valid = false;
+  --mshrs_in_use_;
+  for (uint32_t t : e.waiters) line_done(t, c + 1, done);
+  e.waiters.clear();
+}
+
+}  // namespace gpupm

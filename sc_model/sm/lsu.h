@@ -1,0 +1,99 @@
+// Load/store unit: a one-instruction input latch (the "LD/ST queue" the
+// Equalizer counters look at), a slot that walks the instruction's lines one per
+// cycle through the L1D, MSHRs that merge misses to the same line, and a bounded
+// queue of line requests for the interconnect. Any of these running full stalls
+// the slot, the latch then stays full, and the schedulers see back-pressure.
+// Stores are write-through, write-evict (Fermi L1 for global data).
+#pragma once
+
+#include "sm/l1_cache.h"
+#include "sm/sm_config.h"
+#include "workload/warp_stream.h"
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace gpupm {
+
+struct LsuStats {
+  uint64_t loads = 0, stores = 0;       // warp instructions accepted
+  uint64_t l1_hits = 0, l1_misses = 0;  // load lines
+  uint64_t mshr_merges = 0;
+  uint64_t store_lines = 0;
+  uint64_t stall_cycles = 0;            // the slot could not advance
+};
+
+struct LineRequest {
+  uint64_t line;
+  bool write;
+};
+
+class Lsu {
+ public:
+  explicit Lsu(const SmConfig& cfg);
+
+  bool can_accept() const { return !latch_.valid; }
+  void accept(uint16_t warp, uint64_t inst_index, const Inst& in);
+
+  // Called for each completed load: (warp, instruction index, cycle its data is ready).
+  struct LoadDone {
+    uint16_t warp;
+    uint64_t inst_index;
+    uint64_t ready_cycle;
+  };
+
+  // One cycle of the pipeline. Completed loads are appended to `done`.
+  void cycle(uint64_t c, std::vector<LoadDone>& done);
+  // A read line came back from memory at cycle c.
+  void fill(uint64_t line, uint64_t c, std::vector<LoadDone>& done);
+
+  bool has_request() const { return !requests_.empty(); }
+  const LineRequest& front_request() const { return requests_.front(); }
+  void pop_request() { requests_.pop_front(); }
+
+  bool busy() const { return latch_.valid || slot_.valid; }
+  bool stalled() const { return stalled_; }  // the last cycle could not advance
+  uint32_t mshrs_in_use() const { return mshrs_in_use_; }
+  const LsuStats& stats() const { return stats_; }
+  void invalidate_all() { l1_.clear(); }
+
+ private:
+  struct Entry {
+    bool valid = false;
+    bool store = false;
+    uint16_t warp = 0;
+    uint64_t inst_index = 0;
+    uint64_t line = 0;
+    uint8_t lines = 0;
+    uint8_t next = 0;  // lines done
+    uint32_t tracker = 0;
+  };
+  struct Tracker {  // one load instruction waiting for its lines
+    uint16_t warp;
+    uint64_t inst_index;
+    uint32_t remaining;
+    uint64_t ready_cycle;
+  };
+  struct Mshr {
+    bool valid = false;
+    uint64_t line = 0;
+    std::vector<uint32_t> waiters;
+  };
+  bool process_line(uint64_t c, std::vector<LoadDone>& done);
+  void line_done(uint32_t tracker, uint64_t ready, std::vector<LoadDone>& done);
+  int find_mshr(uint64_t line) const;
+
+  const SmConfig& cfg_;
+  L1Cache l1_;
+  Entry latch_, slot_;
+  std::vector<Mshr> mshrs_;
+  uint32_t mshrs_in_use_ = 0;
+  std::vector<Tracker> trackers_;
+  std::vector<uint32_t> free_trackers_;
+  std::deque<LineRequest> requests_;
+  bool stalled_ = false;
+  LsuStats stats_;
+};
+
+}  // namespace gpupm

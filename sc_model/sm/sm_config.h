@@ -1,0 +1,31 @@
+// Streaming-multiprocessor configuration. Defaults are the GTX480 (Fermi) values
+// of GPGPU-Sim 3.2.2 and the Equalizer paper's Table III (specs/equalizer.md 2.2).
+#pragma once
+
+#include "common/json_reader.h"
+
+#include <cstdint>
+
+namespace gpupm {
+
+struct SmConfig {
+  uint32_t count = 15;
+  uint32_t max_warps = 48;
+  uint32_t max_ctas = 8;
+  uint32_t schedulers = 2;        // issue slots per cycle, GTO policy, one ALU pipe each
+  uint32_t operand_latency = 4;   // register read / operand collection before execution
+  uint32_t alu_latency = 5;       // MAD
+  uint32_t alu_interval = 1;      // initiation interval of each scheduler's ALU pipe
+  uint32_t sfu_latency = 20;
+  uint32_t sfu_interval = 4;      // one shared SFU pipe
+  uint32_t l1_sets = 64, l1_ways = 4, line_bytes = 128;
+  uint32_t l1_hit_latency = 20;
+  uint32_t l1_mshrs = 32, l1_mshr_merges = 8;
+  uint32_t miss_queue = 8;        // line requests waiting for the interconnect
+  uint32_t cta_launch_latency = 20;
+  uint32_t warp_size = 32;
+};
+
+SmConfig parse_sm_config(JsonReader& r);
+
+}  // namespace gpupm

@@ -1,0 +1,81 @@
+// What an SM exposes to controllers and the report: one interface, read-only.
+#pragma once
+
+#include "sm/lsu.h"
+
+#include <cstdint>
+
+namespace gpupm {
+
+// Warp states in one cycle. Every resident, unpaused warp is in exactly one of
+// waiting / issued / excess_alu / excess_mem / others (the Equalizer states);
+// the other fields refine them so either counter definition can be formed.
+struct WarpStateCounts {
+  uint32_t active = 0;       // resident and not paused
+  uint32_t waiting = 0;      // head instruction's operands not ready (scoreboard)
+  uint32_t issued = 0;
+  uint32_t excess_alu = 0;   // ready ALU/SFU instruction not issued
+  uint32_t excess_mem = 0;   // ready memory instruction not issued
+  uint32_t others = 0;       // barrier, finished, or no instruction
+  uint32_t issued_alu = 0, issued_mem = 0;   // split of issued
+  uint32_t excess_mem_lsu_blocked = 0;       // of excess_mem: the LD/ST queue was full
+  uint32_t paused = 0;       // resident but paused (not in any state)
+};
+
+struct SmCounters {
+  uint64_t cycles = 0;         // SM cycles elapsed
+  uint64_t busy_cycles = 0;    // with at least one resident CTA
+  uint64_t gated_cycles = 0;   // power-gated
+  uint64_t insts = 0, alu_insts = 0, sfu_insts = 0, mem_insts = 0, barrier_insts = 0;
+  uint64_t resident_cta_cycles = 0;  // sum over cycles of unpaused resident CTAs
+  uint64_t resident_warp_cycles = 0;
+  uint64_t ctas_completed = 0;
+  uint64_t samples = 0;  // warp-state samples taken; sums below
+  uint64_t sum_active = 0, sum_waiting = 0, sum_issued = 0, sum_excess_alu = 0, sum_excess_mem = 0,
+           sum_others = 0;
+  LsuStats lsu;
+};
+
+class SmStatus {
+ public:
+  virtual ~SmStatus() = default;
+  virtual SmCounters counters() const = 0;        // up to the current cycle
+  virtual WarpStateCounts sample_states() const = 0;  // the states in the last ticked cycle
+  virtual uint32_t resident_ctas() const = 0;
+  virtual uint32_t active_warps() const = 0;      // resident, unpaused, unfinished
+};
+
+}  // namespace gpupm
+
+namespace gpupm {
+
+// Sums another SM's counters into `into` (GPU-wide totals).
+inline void accumulate(SmCounters& into, const SmCounters& c) {
+  into.cycles += c.cycles;
+  into.busy_cycles += c.busy_cycles;
+  into.gated_cycles += c.gated_cycles;
+  into.insts += c.insts;
+  into.alu_insts += c.alu_insts;
+  into.sfu_insts += c.sfu_insts;
+  into.mem_insts += c.mem_insts;
+  into.barrier_insts += c.barrier_insts;
+  into.resident_cta_cycles += c.resident_cta_cycles;
+  into.resident_warp_cycles += c.resident_warp_cycles;
+  into.ctas_completed += c.ctas_completed;
+  into.samples += c.samples;
+  into.sum_active += c.sum_active;
+  into.sum_waiting += c.sum_waiting;
+  into.sum_issued += c.sum_issued;
+  into.sum_excess_alu += c.sum_excess_alu;
+  into.sum_excess_mem += c.sum_excess_mem;
+  into.sum_others += c.sum_others;
+  into.lsu.loads += c.lsu.loads;
+  into.lsu.stores += c.lsu.stores;
+  into.lsu.l1_hits += c.lsu.l1_hits;
+  into.lsu.l1_misses += c.lsu.l1_misses;
+  into.lsu.mshr_merges += c.lsu.mshr_merges;
+  into.lsu.store_lines += c.lsu.store_lines;
+  into.lsu.stall_cycles += c.lsu.stall_cycles;
+}
+
+}  // namespace gpupm

@@ -1,0 +1,436 @@
+#include "sm/streaming_multiprocessor.h"
+
+#include <algorithm>
+
+namespace gpupm {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, uint32_t id,
+                                                 const SmConfig& cfg, ClockDomain& clock)
+    : sc_module(name),
+      mem_out("mem_out"),
+      gwde_out("gwde_out"),
+      cta_in("cta_in"),
+      ctrl_in("ctrl_in"),
+      id_(id),
+      cfg_(cfg),
+      clock_(clock),
+      lsu_(cfg),
+      warps_(cfg.max_warps),
+      ctas_(cfg.max_ctas),
+      order_(cfg.schedulers),
+      greedy_(cfg.schedulers, -1),
+      alu_free_(cfg.schedulers, 0),
+      dummy_data_(cfg.line_bytes, 0) {
+  mem_out.register_nb_transport_bw(this, &StreamingMultiprocessor::nb_transport_bw);
+  cta_in.register_b_transport(this, &StreamingMultiprocessor::cta_b_transport);
+  ctrl_in.register_b_transport(this, &StreamingMultiprocessor::ctrl_b_transport);
+  for (auto& o : order_) o.reserve(cfg.max_warps);
+  clock.add(this);
+}
+
+// ---------------------------------------------------------------- sockets
+
+tlm::tlm_sync_enum StreamingMultiprocessor::nb_transport_bw(tlm::tlm_generic_payload& gp,
+                                                            tlm::tlm_phase& phase, sc_time&) {
+  if (phase == tlm::END_REQ) {
+    end_req_seen_ = true;
+    end_req_time_ = sc_time_stamp();
+  } else if (phase == tlm::BEGIN_RESP) {
+    inbox_.push_back({&gp, sc_time_stamp()});
+  }
+  clock_.wake();
+  return phase == tlm::BEGIN_RESP ? tlm::TLM_COMPLETED : tlm::TLM_ACCEPTED;
+}
+
+void StreamingMultiprocessor::cta_b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (auto* m = gp.get_extension<CtaLaunchMsg>()) {
+    launches_.push_back({m->launch, m->cta, sc_time_stamp(), kNever});
+  } else if (auto* p = gp.get_extension<CtaPauseMsg>()) {
+    for (uint16_t s = 0; s < ctas_.size(); ++s) {
+      Cta& cta = ctas_[s];
+      if (!cta.valid || cta.id != p->cta || cta.paused == p->pause) continue;
+      cta.paused = p->pause;
+      for (uint16_t w : cta.warps) {
+        warps_[w].paused = p->pause;
+        if (!warps_[w].finished) resident_unpaused_warps_ += p->pause ? -1 : 1;
+      }
+      resident_unpaused_ctas_ += p->pause ? -1 : 1;
+    }
+  } else if (auto* g = gp.get_extension<SmPowerMsg>()) {
+    gated_ = g->gated;
+    if (gated_) lsu_.invalidate_all();  // gating loses the L1 contents
+  } else {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  clock_.wake();
+}
+
+void StreamingMultiprocessor::ctrl_b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
+  if (auto* h = gp.get_extension<IssueHoldMsg>()) {
+    hold_until_ = h->until_cycle;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    clock_.wake();
+  } else {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  }
+}
+
+// ---------------------------------------------------------------- status
+
+void StreamingMultiprocessor::account_until(uint64_t c) {
+  if (c <= accounted_) return;
+  uint64_t n = c - accounted_;
+  c_.cycles += n;
+  if (gated_) c_.gated_cycles += n;
+  if (resident_ctas_total_ > 0) c_.busy_cycles += n;
+  c_.resident_cta_cycles += n * resident_unpaused_ctas_;
+  c_.resident_warp_cycles += n * resident_unpaused_warps_;
+  accounted_ = c;
+}
+
+SmCounters StreamingMultiprocessor::counters() const {
+  auto* self = const_cast<StreamingMultiprocessor*>(this);
+  self->account_until(clock_.cycles_elapsed());
+  SmCounters out = c_;
+  out.lsu = lsu_.stats();
+  return out;
+}
+
+uint32_t StreamingMultiprocessor::resident_ctas() const { return resident_unpaused_ctas_; }
+uint32_t StreamingMultiprocessor::active_warps() const { return resident_unpaused_warps_; }
+
+StreamingMultiprocessor::Readiness StreamingMultiprocessor::readiness(const Warp& w, uint64_t c) const {
+  if (w.finished || w.at_barrier || !w.has_head) return Readiness::Blocked;
+  uint64_t r = w.board.ready_at(w.stream.index() - 1, w.head.dep);
+  return r <= c ? Readiness::Ready : Readiness::Waiting;
+}
+
+WarpStateCounts StreamingMultiprocessor::sample_states() const {
+  WarpStateCounts s;
+  const uint64_t c = last_cycle_;
+  for (const Warp& w : warps_) {
+    if (!w.valid) continue;
+    if (w.paused) {
+      ++s.paused;
+      continue;
+    }
+    ++s.active;
+    if (w.issued_at == c) {
+      ++s.issued;
+      // The head was replaced at issue; what issued is recorded by issued_mem_.
+      continue;
+    }
+    switch (readiness(w, c)) {
+      case Readiness::Blocked:
+        ++s.others;
+        break;
+      case Readiness::Waiting:
+        ++s.waiting;
+        break;
+      case Readiness::Ready:
+        if (w.head.is_mem()) {
+          ++s.excess_mem;
+          if (!lsu_.can_accept()) ++s.excess_mem_lsu_blocked;
+        } else if (w.head.op == Op::Barrier) {
+          ++s.others;
+        } else {
+          ++s.excess_alu;
+        }
+        break;
+    }
+  }
+  s.issued_mem = issued_mem_at_last_;
+  s.issued_alu = s.issued - s.issued_mem;
+  return s;
+}
+
+void StreamingMultiprocessor::record_sample() {
+  WarpStateCounts s = sample_states();
+  ++c_.samples;
+  c_.sum_active += s.active;
+  c_.sum_waiting += s.waiting;
+  c_.sum_issued += s.issued;
+  c_.sum_excess_alu += s.excess_alu;
+  c_.sum_excess_mem += s.excess_mem;
+  c_.sum_others += s.others;
+}
+
+// ---------------------------------------------------------------- tick
+
+void StreamingMultiprocessor::tick(uint64_t c) {
+  account_until(c);
+  last_cycle_ = c;
+  issued_mem_at_last_ = 0;
+  const sc_time now = sc_time_stamp();
+  bool progressed = false;
+  if (!inbox_.empty()) {
+    drain_responses(c, now);
+    progressed = true;
+  }
+  if (req_blocked_ && end_req_seen_ && end_req_time_ < now) {
+    req_blocked_ = false;
+    end_req_seen_ = false;
+  }
+  if (!launches_.empty()) start_ctas(c);
+  apply_done_loads();
+
+  issued_any_ = false;
+  min_ready_ = kNever;
+  if (!gated_ && c >= hold_until_) issue(c);
+  lsu_.cycle(c, done_);
+  apply_done_loads();
+  send_requests(now);
+
+  // When may this SM next do anything without outside input?
+  uint64_t next = min_ready_;
+  if (issued_any_ || progressed || lsu_.busy() || (lsu_.has_request() && !req_blocked_) ||
+      !inbox_.empty() || end_req_seen_)
+    next = c + 1;
+  if (c < hold_until_ && resident_unpaused_warps_ > 0) next = std::min(next, hold_until_);
+  for (const PendingLaunch& p : launches_) next = std::min(next, p.ready_cycle == kNever ? c + 1 : p.ready_cycle);
+  next_busy_ = std::max(next, c + 1);
+}
+
+uint64_t StreamingMultiprocessor::next_busy_cycle(uint64_t now) const {
+  return next_busy_ > now ? next_busy_ : now + 1;
+}
+
+void StreamingMultiprocessor::drain_responses(uint64_t c, const sc_time& now) {
+  size_t kept = 0;
+  for (size_t i = 0; i < inbox_.size(); ++i) {
+    Response r = inbox_[i];
+    if (!(r.arrived < now)) {  // arrived at this very time: seen from the next edge on
+      inbox_[kept++] = r;
+      continue;
+    }
+    if (r.gp->is_read()) lsu_.fill(r.gp->get_address() / cfg_.line_bytes, c, done_);
+    free_payloads_.push_back(r.gp);
+  }
+  inbox_.resize(kept);
+}
+
+void StreamingMultiprocessor::start_ctas(uint64_t c) {
+  const sc_time now = sc_time_stamp();
+  while (!launches_.empty()) {
+    PendingLaunch& p = launches_.front();
+    if (p.ready_cycle == kNever) {
+      if (!(p.arrived < now)) break;
+      p.ready_cycle = c + cfg_.cta_launch_latency;
+    }
+    if (p.ready_cycle > c) break;
+    activate_cta(p);
+    launches_.pop_front();
+  }
+}
+
+void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
+  auto slot_it = std::find_if(ctas_.begin(), ctas_.end(), [](const Cta& x) { return !x.valid; });
+  if (slot_it == ctas_.end()) SC_REPORT_FATAL("gpupm/sm", "CTA launched onto a full SM");
+  uint16_t cs = uint16_t(slot_it - ctas_.begin());
+  Cta& cta = *slot_it;
+  cta.valid = true;
+  cta.paused = false;
+  cta.id = p.cta;
+  cta.launch = p.launch;
+  cta.warps_alive = p.launch->warps_per_cta;
+  cta.at_barrier = 0;
+  cta.warps.clear();
+  for (uint16_t s = 0; s < warps_.size() && cta.warps.size() < p.launch->warps_per_cta; ++s) {
+    if (warps_[s].valid) continue;
+    Warp& w = warps_[s];
+    w = Warp();
+    w.valid = true;
+    w.cta_slot = cs;
+    w.age = age_counter_++;
+    w.stream.start(p.launch.get(), p.cta, uint32_t(cta.warps.size()));
+    w.board.reset();
+    fetch_head(w);
+    cta.warps.push_back(s);
+    order_[s % cfg_.schedulers].push_back(s);  // youngest last
+  }
+  if (cta.warps.size() < p.launch->warps_per_cta) SC_REPORT_FATAL("gpupm/sm", "CTA launched without free warp slots");
+  ++resident_unpaused_ctas_;
+  ++resident_ctas_total_;
+  resident_unpaused_warps_ += uint32_t(cta.warps.size());
+}
+
+void StreamingMultiprocessor::fetch_head(Warp& w) {
+  w.has_head = !w.stream.done();
+  if (w.has_head) w.head = w.stream.next();
+}
+
+bool StreamingMultiprocessor::can_issue(const Warp& w, uint64_t c, uint64_t& ready_at) const {
+  ready_at = kNever;
+  if (!schedulable(w) || w.at_barrier || !w.has_head) return false;
+  uint64_t r = w.board.ready_at(w.stream.index() - 1, w.head.dep);
+  if (r == Scoreboard::kPending) return false;
+  switch (w.head.op) {
+    case Op::Alu:
+      r = std::max(r, alu_free_[size_t(&w - warps_.data()) % cfg_.schedulers]);
+      break;
+    case Op::Sfu:
+      r = std::max(r, sfu_free_);
+      break;
+    case Op::Load:
+    case Op::Store:
+      if (!lsu_.can_accept() && r <= c) {
+        ready_at = c + 1;  // back-pressure: retried every cycle while the LSU is busy
+        return false;
+      }
+      break;
+    case Op::Barrier:
+      break;
+  }
+  ready_at = r;
+  return r <= c;
+}
+
+void StreamingMultiprocessor::issue(uint64_t c) {
+  for (uint32_t s = 0; s < cfg_.schedulers; ++s) {
+    uint64_t ready_at;
+    int pick = -1;
+    int g = greedy_[s];
+    if (g >= 0 && can_issue(warps_[g], c, ready_at)) {
+      pick = g;
+    } else {
+      if (g >= 0) min_ready_ = std::min(min_ready_, ready_at);
+      for (uint16_t slot : order_[s]) {
+        if (int(slot) == g) continue;
+        if (can_issue(warps_[slot], c, ready_at)) {
+          pick = slot;
+          break;
+        }
+        min_ready_ = std::min(min_ready_, ready_at);
+      }
+    }
+    if (pick < 0) continue;
+    greedy_[s] = pick;
+    issue_warp(uint16_t(pick), c);
+  }
+}
+
+void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
+  Warp& w = warps_[slot];
+  const Inst in = w.head;
+  const uint64_t index = w.stream.index() - 1;
+  issued_any_ = true;
+  w.issued_at = c;
+  ++c_.insts;
+  switch (in.op) {
+    case Op::Alu:
+      ++c_.alu_insts;
+      alu_free_[slot % cfg_.schedulers] = c + cfg_.alu_interval;
+      w.board.set(index, c + cfg_.operand_latency + cfg_.alu_latency);
+      break;
+    case Op::Sfu:
+      ++c_.sfu_insts;
+      sfu_free_ = c + cfg_.sfu_interval;
+      w.board.set(index, c + cfg_.operand_latency + cfg_.sfu_latency);
+      break;
+    case Op::Load:
+    case Op::Store:
+      ++c_.mem_insts;
+      ++issued_mem_at_last_;
+      lsu_.accept(slot, index, in);
+      if (in.op == Op::Load) {
+        w.board.set_pending(index);
+        ++w.pending_loads;
+      } else {
+        w.board.set(index, c + 1);
+      }
+      break;
+    case Op::Barrier: {
+      ++c_.barrier_insts;
+      w.board.set(index, c + 1);
+      w.at_barrier = true;
+      Cta& cta = ctas_[w.cta_slot];
+      if (++cta.at_barrier == cta.warps_alive) release_barrier(cta);
+      break;
+    }
+  }
+  fetch_head(w);
+  warp_progress(slot);
+}
+
+void StreamingMultiprocessor::release_barrier(Cta& cta) {
+  cta.at_barrier = 0;
+  for (uint16_t s : cta.warps) warps_[s].at_barrier = false;
+}
+
+void StreamingMultiprocessor::apply_done_loads() {
+  for (const Lsu::LoadDone& d : done_) {
+    Warp& w = warps_[d.warp];
+    w.board.set(d.inst_index, d.ready_cycle);
+    --w.pending_loads;
+    warp_progress(d.warp);
+  }
+  done_.clear();
+}
+
+// A warp is finished once its last instruction has issued and its loads are back.
+void StreamingMultiprocessor::warp_progress(uint16_t slot) {
+  Warp& w = warps_[slot];
+  if (w.finished || w.has_head || w.pending_loads > 0) return;
+  w.finished = true;
+  Cta& cta = ctas_[w.cta_slot];
+  if (!cta.paused) --resident_unpaused_warps_;
+  auto& ord = order_[slot % cfg_.schedulers];
+  ord.erase(std::find(ord.begin(), ord.end(), slot));
+  if (greedy_[slot % cfg_.schedulers] == int(slot)) greedy_[slot % cfg_.schedulers] = -1;
+  --cta.warps_alive;
+  if (cta.warps_alive == 0) {
+    finish_cta(w.cta_slot);
+  } else if (cta.at_barrier > 0 && cta.at_barrier == cta.warps_alive) {
+    release_barrier(cta);
+  }
+}
+
+void StreamingMultiprocessor::finish_cta(uint16_t cs) {
+  Cta& cta = ctas_[cs];
+  for (uint16_t s : cta.warps) warps_[s].valid = false;
+  if (!cta.paused) --resident_unpaused_ctas_;
+  --resident_ctas_total_;
+  cta.valid = false;
+  ++c_.ctas_completed;
+  CtaDoneMsg msg;
+  msg.sm = id_;
+  msg.cta = cta.id;
+  msg.launch = cta.launch.get();
+  cta.launch.reset();
+  send(gwde_out, msg);
+}
+
+void StreamingMultiprocessor::send_requests(const sc_time&) {
+  if (req_blocked_ || !lsu_.has_request()) return;
+  const LineRequest& r = lsu_.front_request();
+  tlm::tlm_generic_payload* gp;
+  if (free_payloads_.empty()) {
+    payloads_.push_back(std::make_unique<tlm::tlm_generic_payload>());
+    gp = payloads_.back().get();
+  } else {
+    gp = free_payloads_.back();
+    free_payloads_.pop_back();
+  }
+  gp->set_command(r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  gp->set_address(r.line * cfg_.line_bytes);
+  gp->set_data_ptr(dummy_data_.data());
+  gp->set_data_length(cfg_.line_bytes);
+  gp->set_streaming_width(cfg_.line_bytes);
+  gp->set_byte_enable_ptr(nullptr);
+  gp->set_dmi_allowed(false);
+  gp->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  lsu_.pop_request();
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_time delay = sc_core::SC_ZERO_TIME;
+  tlm::tlm_sync_enum st = mem_out->nb_transport_fw(*gp, phase, delay);
+  if (st == tlm::TLM_ACCEPTED) {
+    req_blocked_ = true;  // until END_REQ (request exclusion rule)
+  }
+}
+
+}  // namespace gpupm

@@ -1,0 +1,142 @@
+// One streaming multiprocessor, cycle-level at warp granularity: resident
+// warps with one head instruction each, a scoreboard, `schedulers` GTO issue
+// slots, ALU/SFU pipes with latencies and initiation intervals, and the LSU/L1D.
+// Ticked by the SM clock domain; talks to other blocks only over its sockets.
+#pragma once
+
+#include "clock/clock_domain.h"
+#include "gwde/gwde_messages.h"
+#include "sm/lsu.h"
+#include "sm/scoreboard.h"
+#include "sm/sm_config.h"
+#include "sm/sm_counters.h"
+#include "workload/warp_stream.h"
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace gpupm {
+
+class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, public SmStatus {
+ public:
+  tlm_utils::simple_initiator_socket<StreamingMultiprocessor> mem_out;   // 128 B line requests
+  tlm_utils::simple_initiator_socket<StreamingMultiprocessor> gwde_out;  // CTA completions
+  tlm_utils::simple_target_socket<StreamingMultiprocessor> cta_in;       // launch, pause, gating
+  tlm_utils::simple_target_socket<StreamingMultiprocessor> ctrl_in;      // issue hold
+
+  StreamingMultiprocessor(sc_core::sc_module_name name, uint32_t id, const SmConfig& cfg,
+                          ClockDomain& clock);
+
+  void tick(uint64_t cycle) override;
+  uint64_t next_busy_cycle(uint64_t now) const override;
+
+  SmCounters counters() const override;
+  WarpStateCounts sample_states() const override;
+  uint32_t resident_ctas() const override;
+  uint32_t active_warps() const override;
+  // Adds the current warp states to the running sums (called by the domain at sample cycles).
+  void record_sample();
+
+  uint32_t id() const { return id_; }
+  bool gated() const { return gated_; }
+
+ private:
+  struct Warp {
+    bool valid = false;
+    bool finished = false;
+    bool at_barrier = false;
+    bool paused = false;
+    bool has_head = false;
+    uint16_t cta_slot = 0;
+    uint32_t pending_loads = 0;
+    uint64_t issued_at = kNever;
+    uint64_t age = 0;
+    Inst head;
+    WarpStream stream;
+    Scoreboard board;
+  };
+  struct Cta {
+    bool valid = false;
+    bool paused = false;
+    uint32_t id = 0;
+    std::shared_ptr<const KernelLaunch> launch;
+    uint32_t warps_alive = 0;
+    uint32_t at_barrier = 0;
+    std::vector<uint16_t> warps;
+  };
+  struct PendingLaunch {
+    std::shared_ptr<const KernelLaunch> launch;
+    uint32_t cta;
+    sc_core::sc_time arrived;
+    uint64_t ready_cycle;  // kNever until first seen by tick
+  };
+  struct Response {
+    tlm::tlm_generic_payload* gp;
+    sc_core::sc_time arrived;
+  };
+  enum class Readiness { Ready, Waiting, Blocked };  // Blocked: no instruction / barrier / done
+
+  // sockets
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  void cta_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void ctrl_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+
+  // pipeline steps
+  void account_until(uint64_t c);
+  void drain_responses(uint64_t c, const sc_core::sc_time& now);
+  void start_ctas(uint64_t c);
+  void activate_cta(const PendingLaunch& p);
+  void issue(uint64_t c);
+  bool can_issue(const Warp& w, uint64_t c, uint64_t& ready_at) const;
+  void issue_warp(uint16_t slot, uint64_t c);
+  void apply_done_loads();
+  void send_requests(const sc_core::sc_time& now);
+  void fetch_head(Warp& w);
+  void warp_progress(uint16_t slot);
+  void release_barrier(Cta& cta);
+  void finish_cta(uint16_t cta_slot);
+  Readiness readiness(const Warp& w, uint64_t c) const;
+  bool schedulable(const Warp& w) const { return w.valid && !w.paused && !w.finished; }
+
+  const uint32_t id_;
+  const SmConfig& cfg_;
+  ClockDomain& clock_;
+  Lsu lsu_;
+  std::vector<Warp> warps_;
+  std::vector<Cta> ctas_;
+  std::vector<std::vector<uint16_t>> order_;  // per scheduler, oldest first
+  std::vector<int> greedy_;
+  std::vector<uint64_t> alu_free_;  // per scheduler pipe
+  uint64_t sfu_free_ = 0;
+  std::deque<PendingLaunch> launches_;
+  std::vector<Response> inbox_;
+  std::vector<Lsu::LoadDone> done_;
+  // memory port
+  std::vector<std::unique_ptr<tlm::tlm_generic_payload>> payloads_;
+  std::vector<tlm::tlm_generic_payload*> free_payloads_;
+  std::vector<unsigned char> dummy_data_;
+  bool req_blocked_ = false;       // waiting for END_REQ
+  bool end_req_seen_ = false;
+  sc_core::sc_time end_req_time_;
+  // state
+  bool gated_ = false;
+  uint64_t hold_until_ = 0;
+  uint64_t age_counter_ = 0;
+  uint64_t last_cycle_ = 0;        // last cycle ticked
+  uint64_t accounted_ = 0;         // cycles accounted in counters
+  uint64_t next_busy_ = 0;
+  uint32_t resident_unpaused_ctas_ = 0;
+  uint32_t resident_ctas_total_ = 0;  // paused ones included
+  uint32_t issued_mem_at_last_ = 0;   // memory instructions issued in last_cycle_
+  bool issued_any_ = false;
+  uint64_t min_ready_ = kNever;       // earliest cycle a waiting warp may issue
+  uint32_t resident_unpaused_warps_ = 0;
+  SmCounters c_;
+};
+
+}  // namespace gpupm

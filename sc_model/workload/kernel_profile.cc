@@ -1,0 +1,169 @@
+#include "workload/kernel_profile.h"
+
+#include "common/rng.h"
+
+namespace gpupm {
+
+namespace {
+
+constexpr uint64_t kLineBytes = 128;
+constexpr uint64_t kMaxBytes = uint64_t(1) << 36;
+
+InstructionMix parse_mix(JsonReader& r) {
+  InstructionMix m;
+  m.alu_per_mem = r.get_double("alu_per_mem", 0.0, 1e6, m.alu_per_mem);
+  m.sfu_fraction = r.get_double("sfu_fraction", 0.0, 1.0, m.sfu_fraction);
+  m.store_fraction = r.get_double("store_fraction", 0.0, 1.0, m.store_fraction);
+  m.mem_burst = uint32_t(r.get_uint("mem_burst", 1, 32, m.mem_burst));
+  m.dep_min = uint32_t(r.get_uint("dep_min", 1, 63, m.dep_min));
+  m.dep_max = uint32_t(r.get_uint("dep_max", 1, 63, m.dep_max));
+  if (m.dep_max < m.dep_min) r.fail("dep_max", "expected dep_max >= dep_min");
+  m.barrier_interval = uint32_t(r.get_uint("barrier_interval", 0, 1u << 30, m.barrier_interval));
+  return m;
+}
+
+MemoryPattern parse_memory(JsonReader& r) {
+  MemoryPattern p;
+  p.lines_per_access = uint32_t(r.get_uint("lines_per_access", 1, 32, p.lines_per_access));
+  p.stream = r.get_double("stream", 0.0, 1e6, p.stream);
+  p.warp_reuse = r.get_double("warp_reuse", 0.0, 1e6, p.warp_reuse);
+  p.cta_reuse = r.get_double("cta_reuse", 0.0, 1e6, p.cta_reuse);
+  p.global_reuse = r.get_double("global_reuse", 0.0, 1e6, p.global_reuse);
+  double total = p.stream + p.warp_reuse + p.cta_reuse + p.global_reuse;
+  if (total <= 0.0) r.fail("stream", "the weights stream, warp_reuse, cta_reuse, global_reuse must not all be 0");
+  p.stream /= total;
+  p.warp_reuse /= total;
+  p.cta_reuse /= total;
+  p.global_reuse /= total;
+  auto set_bytes = [&](const char* key, uint64_t dflt) {
+    uint64_t v = r.get_uint(key, kLineBytes, kMaxBytes, dflt);
+    if (v % kLineBytes) r.fail(key, "expected a multiple of 128 (bytes)");
+    return v;
+  };
+  p.warp_set_bytes = set_bytes("warp_set_bytes", p.warp_set_bytes);
+  p.cta_set_bytes = set_bytes("cta_set_bytes", p.cta_set_bytes);
+  p.global_set_bytes = set_bytes("global_set_bytes", p.global_set_bytes);
+  return p;
+}
+
+Phase parse_phase(JsonReader& r, bool with_fraction) {
+  Phase ph;
+  if (with_fraction) ph.fraction = r.get_double("fraction", 1e-9, 1.0);
+  if (r.has("mix")) {
+    JsonReader m = r.object("mix");
+    ph.mix = parse_mix(m);
+    m.finish();
+  }
+  if (r.has("memory")) {
+    JsonReader m = r.object("memory");
+    ph.memory = parse_memory(m);
+    m.finish();
+  }
+  return ph;
+}
+
+void parse_launch(JsonReader& r, KernelLaunch& k) {
+  k.name = r.get_string("name");
+  r.get_string("description", "");  // free text for people; the model never reads it
+  r.get_double("kernel_fraction", 0.0, 1.0, 0.0);  // share of its application (Table II), documentation
+  k.grid_ctas = uint32_t(r.get_uint("grid_ctas", 1, 1u << 24));
+  k.warps_per_cta = uint32_t(r.get_uint("warps_per_cta", 1, 64));
+  k.max_ctas_per_sm = uint32_t(r.get_uint("max_ctas_per_sm", 1, 64));
+  k.insts_per_warp = r.get_uint("insts_per_warp", 1, uint64_t(1) << 32);
+  k.long_ctas = uint32_t(r.get_uint("long_ctas", 0, k.grid_ctas, 0));
+  k.long_cta_scale = r.get_double("long_cta_scale", 1.0, 1e4, 1.0);
+  k.phases.clear();
+  if (r.has("phases")) {
+    if (r.has("mix") || r.has("memory"))
+      r.fail("phases", "give either phases or mix/memory, not both");
+    double sum = 0.0;
+    r.for_each("phases", 1, 64, [&](JsonReader& pr, size_t) {
+      k.phases.push_back(parse_phase(pr, true));
+      sum += k.phases.back().fraction;
+    });
+    if (sum < 0.999 || sum > 1.001) r.fail("phases", "the phase fractions must sum to 1");
+  } else {
+    k.phases.push_back(parse_phase(r, false));
+  }
+}
+
+}  // namespace
+
+Workload parse_workload(const Json& doc, const std::string& file, uint64_t seed) {
+  Workload w;
+  JsonReader top(doc, file, "");
+  w.name = top.get_string("name");
+  top.get_string("description", "");
+  uint64_t next_region = uint64_t(1) << 20;  // in lines; region 0 stays unused
+  auto take_region = [&](uint64_t lines) {
+    uint64_t base = next_region;
+    next_region += (lines + (uint64_t(1) << 20)) & ~((uint64_t(1) << 20) - 1);
+    return base;
+  };
+  size_t nk = top.array_size("kernels", 1, 4096);
+  for (size_t ki = 0; ki < nk; ++ki) {
+    const Json& kdoc = doc.at("kernels").at(ki);
+    std::string kpath = "kernels[" + std::to_string(ki) + "]";
+    if (!kdoc.is_object()) throw InputError(file, kpath, "expected an object");
+    Json base = kdoc;
+    base.erase("launches");
+    base.erase("repeat");
+    std::vector<Json> patches;
+    std::vector<std::string> paths;
+    if (kdoc.contains("launches")) {
+      if (kdoc.contains("repeat")) throw InputError(file, kpath + ".repeat", "give either launches or repeat, not both");
+      const Json& l = kdoc.at("launches");
+      if (!l.is_array() || l.empty())
+        throw InputError(file, kpath + ".launches", "expected a non-empty array of objects");
+      for (size_t li = 0; li < l.size(); ++li) {
+        std::string lp = kpath + ".launches[" + std::to_string(li) + "]";
+        if (!l[li].is_object()) throw InputError(file, lp, "expected an object");
+        patches.push_back(l[li]);
+        paths.push_back(lp);
+      }
+    } else {
+      uint64_t n = 1;
+      if (kdoc.contains("repeat")) {
+        const Json& rp = kdoc.at("repeat");
+        if (!rp.is_number_unsigned() || rp.get<uint64_t>() < 1 || rp.get<uint64_t>() > 100000)
+          throw InputError(file, kpath + ".repeat", "expected an integer in [1, 100000]");
+        n = rp.get<uint64_t>();
+      }
+      patches.assign(n, Json::object());
+      paths.assign(n, kpath);
+    }
+    uint64_t kernel_base = 0;
+    for (size_t li = 0; li < patches.size(); ++li) {
+      Json merged = base;
+      merged.merge_patch(patches[li]);
+      JsonReader lr(merged, file, paths[li]);
+      auto k = std::make_shared<KernelLaunch>();
+      parse_launch(lr, *k);
+      lr.finish();
+      k->launch = uint32_t(li);
+      k->kernel_index = uint32_t(ki);
+      k->seed = seed_of(seed, ki, li);
+      uint64_t max_lines = 0, global_lines = 0, warp_lines = 0, cta_lines = 0;
+      for (const Phase& ph : k->phases) {
+        max_lines = std::max<uint64_t>(max_lines, ph.memory.lines_per_access);
+        global_lines = std::max<uint64_t>(global_lines, ph.memory.global_set_bytes / kLineBytes);
+        warp_lines = std::max<uint64_t>(warp_lines, ph.memory.warp_set_bytes / kLineBytes);
+        cta_lines = std::max<uint64_t>(cta_lines, ph.memory.cta_set_bytes / kLineBytes);
+      }
+      if (li == 0) kernel_base = take_region(global_lines + 32);
+      k->kernel_base = kernel_base;
+      double longest = k->long_ctas ? k->long_cta_scale : 1.0;
+      uint64_t warps = uint64_t(k->grid_ctas) * k->warps_per_cta;
+      k->stream_lines = uint64_t(double(warps) * double(k->insts_per_warp) * longest) * max_lines + 32;
+      k->warp_sets_base = k->stream_lines;
+      k->cta_sets_base = k->warp_sets_base + warps * (warp_lines + 32);
+      k->address_base = take_region(k->cta_sets_base + uint64_t(k->grid_ctas) * (cta_lines + 32));
+      w.launches.push_back(std::move(k));
+    }
+  }
+  w.kernel_count = uint32_t(nk);
+  top.finish();
+  return w;
+}
+
+}  // namespace gpupm

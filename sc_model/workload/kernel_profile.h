@@ -1,0 +1,72 @@
+// A kernel described statistically. The generator (warp_stream.h) turns it into
+// per-warp instruction and address streams; nothing here names a category or a
+// speed-up: how a kernel behaves emerges from these streams in the model.
+#pragma once
+
+#include "common/json_reader.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+struct InstructionMix {
+  double alu_per_mem = 8.0;      // ALU/SFU instructions per memory instruction
+  double sfu_fraction = 0.0;     // of the non-memory instructions
+  double store_fraction = 0.0;   // of the memory instructions
+  uint32_t mem_burst = 1;        // memory instructions issued back to back (memory-level parallelism)
+  uint32_t dep_min = 1, dep_max = 4;  // an instruction reads the result of the one dep instructions earlier
+  uint32_t barrier_interval = 0;      // a CTA barrier every N instructions (0: none)
+};
+
+struct MemoryPattern {
+  uint32_t lines_per_access = 1;  // coalescing: 128 B lines touched by one warp instruction
+  // Weights of the address sources (normalised):
+  double stream = 1.0;        // unique, sequential per CTA (no reuse)
+  double warp_reuse = 0.0;    // random line of a private per-warp set
+  double cta_reuse = 0.0;     // random line of a per-CTA set shared by its warps
+  double global_reuse = 0.0;  // random line of a set shared by the whole kernel
+  uint64_t warp_set_bytes = 1024;
+  uint64_t cta_set_bytes = 8192;
+  uint64_t global_set_bytes = 65536;
+};
+
+struct Phase {
+  double fraction = 1.0;  // share of each warp's instructions
+  InstructionMix mix;
+  MemoryPattern memory;
+};
+
+// One launch (invocation) of a kernel, fully resolved.
+struct KernelLaunch {
+  std::string name;       // kernel name
+  uint32_t launch = 0;    // invocation index within the kernel
+  uint32_t kernel_index = 0;
+  uint32_t grid_ctas = 1;
+  uint32_t warps_per_cta = 1;
+  uint32_t max_ctas_per_sm = 1;  // resource limit (registers/shared memory)
+  uint64_t insts_per_warp = 1000;
+  uint32_t long_ctas = 0;         // the first long_ctas CTAs run long_cta_scale x longer
+  double long_cta_scale = 1.0;
+  std::vector<Phase> phases;
+  uint64_t seed = 1;
+  uint64_t address_base = 0;  // unique region per launch, in lines
+  uint64_t stream_lines = 0;    // offsets inside the launch region, in lines
+  uint64_t warp_sets_base = 0;
+  uint64_t cta_sets_base = 0;
+  uint64_t kernel_base = 0;   // region shared by all launches of the kernel, in lines
+};
+
+struct Workload {
+  std::string name;
+  std::vector<std::shared_ptr<const KernelLaunch>> launches;  // in program order
+  uint32_t kernel_count = 0;
+};
+
+// Parses and validates a workload document. Limits that depend on the GPU
+// (warps per CTA against SM capacity) are checked by validate_against().
+Workload parse_workload(const Json& doc, const std::string& file, uint64_t seed);
+
+}  // namespace gpupm

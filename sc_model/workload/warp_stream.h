@@ -1,0 +1,47 @@
+// Deterministic per-warp instruction and address stream generated from a
+// KernelLaunch: the same (launch seed, CTA, warp) always yields the same stream.
+#pragma once
+
+#include "common/rng.h"
+#include "workload/kernel_profile.h"
+
+#include <cstdint>
+
+namespace gpupm {
+
+enum class Op : uint8_t { Alu, Sfu, Load, Store, Barrier };
+
+struct Inst {
+  Op op = Op::Alu;
+  uint8_t dep = 0;    // reads the result of the instruction `dep` earlier (0: none)
+  uint8_t lines = 0;  // memory: consecutive 128 B lines touched
+  uint64_t line = 0;  // memory: first line address (in lines)
+  bool is_mem() const { return op == Op::Load || op == Op::Store; }
+};
+
+class WarpStream {
+ public:
+  WarpStream() = default;
+  void start(const KernelLaunch* launch, uint32_t cta, uint32_t warp);
+  bool done() const { return index_ >= length_; }
+  uint64_t length() const { return length_; }
+  uint64_t index() const { return index_; }  // of the next instruction
+  Inst next();
+
+ private:
+  void enter_phase(uint32_t p);
+  uint32_t draw_alu_run();
+  uint64_t draw_line(const MemoryPattern& m);
+
+  const KernelLaunch* k_ = nullptr;
+  Rng rng_;
+  uint32_t cta_ = 0, warp_ = 0;
+  uint64_t index_ = 0, length_ = 0;
+  uint32_t phase_ = 0;
+  uint64_t phase_end_ = 0;
+  uint32_t alu_left_ = 0, mem_left_ = 0;
+  uint64_t stream_k_ = 0;     // stream accesses made so far
+  uint64_t stream_cap_ = 0;   // stream accesses a warp may make (region size)
+};
+
+}  // namespace gpupm
