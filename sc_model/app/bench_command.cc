@@ -19,8 +19,8 @@ Json measure_in_child(const BenchOptions& opt, const std::string& workload) {
   in.gpu_file = opt.gpu_file;
   in.workload_file = workload;
   in.sets = opt.sets;
+  prepare_systemc();
   LoadedRun run = load_run(in);
-  sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
   Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
   auto t0 = std::chrono::steady_clock::now();
   bool done = gpu.run();

@@ -48,3 +48,10 @@ int sc_main(int argc, char* argv[]) {
   if (val_cmd->parsed()) return command_validate(files);
   return command_bench(bench);
 }
+
+// Our own main (it takes precedence over libsystemc's) so the banner switch is
+// set before SystemC's first use prints it.
+int main(int argc, char* argv[]) {
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

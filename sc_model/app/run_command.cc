@@ -12,12 +12,6 @@ namespace gpupm {
 
 namespace {
 
-// SystemC's fatal reports become exceptions, so a failure exits 1 cleanly.
-void route_systemc_errors() {
-  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY | sc_core::SC_THROW);
-  sc_core::sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_DISPLAY | sc_core::SC_THROW);
-}
-
 class Progress {
  public:
   explicit Progress(bool on) : on_(on), t0_(clock::now()), last_(t0_) {}
@@ -47,17 +41,16 @@ class Progress {
 }  // namespace
 
 int command_run(const RunOptions& opt) {
-  route_systemc_errors();
+  prepare_systemc();
   LoadedRun run;
   try {
-    prepare_output_dir(opt.out_dir);
     run = load_run(opt.inputs);
+    prepare_output_dir(opt.out_dir);
   } catch (const InputError& e) {
     std::cerr << "gpupm: error: " << e.what() << "\n";
     return kExitBadInput;
   }
   try {
-    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
     Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
     if (!opt.vcd.empty()) {
       std::string base = opt.vcd;

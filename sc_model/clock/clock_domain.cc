@@ -1,5 +1,7 @@
 #include "clock/clock_domain.h"
 
+#include <algorithm>
+
 namespace gpupm {
 
 using sc_core::sc_time;
@@ -96,7 +98,7 @@ void ClockDomain::b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
     cycle_ += passed;
     period_ = msg->period;
     target_ = cycle_ + 1;
-    target_time_ = last_edge_ + period_;
+    target_time_ = std::max(last_edge_ + period_, now);  // never an edge in the past
     wake();
   } else {
     period_ = msg->period;  // the edge at `now` (if any) is still due with the old timing

@@ -17,7 +17,7 @@ namespace gpupm {
 
 class ClockDomain : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<ClockDomain> period_in;
+  tlm_utils::simple_target_socket_optional<ClockDomain> period_in;  // unbound: fixed clock
 
   ClockDomain(sc_core::sc_module_name name, sc_core::sc_time period);
 

@@ -59,9 +59,13 @@ void JsonReader::fail(const std::string& key, const std::string& what) const {
   throw InputError(file_, path_of(key), what);
 }
 
-bool JsonReader::has(const std::string& key) const { return j_.contains(key); }
+bool JsonReader::has(const std::string& key) const {
+  known_.insert(key);
+  return j_.contains(key);
+}
 
 const Json& JsonReader::need(const std::string& key) {
+  known_.insert(key);
   if (!j_.contains(key)) fail(key, "missing (required)");
   used_.insert(key);
   return j_.at(key);
@@ -153,8 +157,8 @@ void JsonReader::finish() {
   for (auto it = j_.begin(); it != j_.end(); ++it) {
     if (!used_.count(it.key())) {
       std::string known;
-      for (const auto& k : used_) known += (known.empty() ? "" : ", ") + k;
-      fail(it.key(), "unknown key" + (known.empty() ? std::string() : " (keys read here: " + known + ")"));
+      for (const auto& k : known_) known += (known.empty() ? "" : ", ") + k;
+      fail(it.key(), "unknown key" + (known.empty() ? std::string() : "; allowed here: " + known));
     }
   }
 }
@@ -182,7 +186,10 @@ void apply_override(Json& doc, const std::string& assignment, const std::string&
     if (path[i] == '[') {
       auto close = path.find(']', i);
       if (close == std::string::npos) throw InputError(origin, path, "unclosed '['");
-      size_t idx = std::stoul(path.substr(i + 1, close - i - 1));
+      std::string digits = path.substr(i + 1, close - i - 1);
+      if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
+        throw InputError(origin, path, "expected an array index (digits) in [" + digits + "]");
+      size_t idx = std::stoul(digits);
       if (!cur->is_array() || idx >= cur->size())
         throw InputError(origin, path, "no array element " + walked + "[" + std::to_string(idx) + "]");
       cur = &(*cur)[idx];

@@ -63,6 +63,7 @@ class JsonReader {
   std::string file_;
   std::string path_;
   std::set<std::string> used_;
+  mutable std::set<std::string> known_;  // every key asked about: what is allowed here
 };
 
 template <class F>

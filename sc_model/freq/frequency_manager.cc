@@ -93,6 +93,9 @@ void FrequencyManager::b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
   if (m->immediate) {
     apply_clock(m->domain, m->level);
     set_voltage(m->domain, m->level, sc_core::SC_ZERO_TIME);
+    // A step: settle once more (an empty interval) so that the next interval
+    // starts from the new voltage rather than from the one before the step.
+    if (before_change) before_change();
     return;
   }
   s.busy = true;

@@ -34,7 +34,9 @@ class FrequencyManager : public sc_core::sc_module {
   uint64_t transitions(Domain d) const { return st_[size_t(d)].transitions; }
   const DvfsConfig& config() const { return cfg_; }
 
-  // Called just before any clock or voltage change (the power model settles its account).
+  // Called just before any clock or voltage change (the power model settles its
+  // account), and once more right after a step (immediate) change, so that an
+  // account that samples the voltage at its checkpoints starts from the new value.
   std::function<void()> before_change;
 
  private:

@@ -86,11 +86,11 @@ void GlobalWorkDistributionEngine::set_gated(uint32_t sm, bool gated) {
 // it unpause (latest paused first) before dispatching new CTAs.
 void GlobalWorkDistributionEngine::balance(uint32_t sm) {
   SmState& s = sms_[sm];
-  if (!s.enabled) {
-    if (s.resident.empty() && s.gate_when_idle) set_gated(sm, true);
+  if (!s.enabled && s.resident.empty()) {
+    if (s.gate_when_idle) set_gated(sm, true);
     return;
   }
-  if (s.gated) {
+  if (s.gated) {  // enabled (a gated SM holds no CTAs)
     if (!kernel_for(sm)) return;  // stays gated until there is work for it
     set_gated(sm, false);
   }
@@ -99,7 +99,7 @@ void GlobalWorkDistributionEngine::balance(uint32_t sm) {
     return uint32_t(std::count_if(s.resident.begin(), s.resident.end(), [](const Resident& r) { return !r.paused; }));
   };
   for (;;) {
-    Running* k = kernel_for(sm);
+    Running* k = s.enabled ? kernel_for(sm) : nullptr;  // a disabled SM drains: it still unpauses, never dispatches
     const KernelLaunch* ref = k ? k->launch.get() : (s.resident.empty() ? nullptr : s.resident.back().launch);
     if (!ref) return;
     uint32_t target = max_resident(sm_cfg_, *ref);
@@ -113,8 +113,10 @@ void GlobalWorkDistributionEngine::balance(uint32_t sm) {
       continue;
     }
     if (active == target) return;
-    auto paused_it = std::max_element(s.resident.begin(), s.resident.end(), [](const Resident& a, const Resident& b) {
-      return a.paused != b.paused ? !a.paused : a.seq < b.seq;  // paused, highest seq
+    // Pausing takes the youngest first, so the latest paused is the oldest paused:
+    // the unpaused CTAs stay the oldest ones.
+    auto paused_it = std::min_element(s.resident.begin(), s.resident.end(), [](const Resident& a, const Resident& b) {
+      return a.paused != b.paused ? a.paused : a.seq < b.seq;  // paused, lowest seq
     });
     if (paused_it != s.resident.end() && paused_it->paused) {
       set_paused(sm, *paused_it, false);
@@ -155,7 +157,14 @@ void GlobalWorkDistributionEngine::balance_all() {
   for (uint32_t sm = 0; sm < sms_.size(); ++sm) balance(sm);
 }
 
-void GlobalWorkDistributionEngine::wake_method() { balance_all(); }
+void GlobalWorkDistributionEngine::wake_method() {
+  balance_all();
+  // wake_ keeps only its earliest notification: come back for SMs still waking up.
+  sc_time now = sc_time_stamp(), next = sc_core::sc_max_time();
+  for (const SmState& s : sms_)
+    if (!s.gated && s.awake_at > now) next = std::min(next, s.awake_at);
+  if (next != sc_core::sc_max_time()) wake_.notify(next - now);
+}
 
 void GlobalWorkDistributionEngine::done_b_transport(int port, tlm::tlm_generic_payload& gp, sc_time&) {
   auto* msg = gp.get_extension<CtaDoneMsg>();

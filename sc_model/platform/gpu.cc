@@ -33,7 +33,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
       fm_("freq", cfg.dvfs),
       vr_("vr"),
       host_("policy", std::move(policy), statuses(sms_), mem_, fm_, sm_clock_),
-      power_(cfg.power, cfg.mem, statuses(sms_), mem_, vr_, fm_) {
+      power_(cfg.power, cfg.mem, statuses(sms_), mem_.activity(), vr_, fm_) {
   for (auto& sm : sms_) {
     sm->mem_out.bind(mem_.sm_in);
     sm->gwde_out.bind(gwde_.done_in);

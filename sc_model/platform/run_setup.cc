@@ -1,5 +1,7 @@
 #include "platform/run_setup.h"
 
+#include <systemc>
+
 namespace gpupm {
 
 LoadedRun load_run(const RunInputs& in) {
@@ -30,6 +32,14 @@ LoadedRun load_run(const RunInputs& in) {
   for (auto it = pdoc.begin(); it != pdoc.end(); ++it)
     if (!r.doc["policy"].contains(it.key())) r.doc["policy"][it.key()] = it.value();
   return r;
+}
+
+void prepare_systemc() {
+  using namespace sc_core;
+  sc_set_time_resolution(1, SC_FS);
+  sc_report_handler::set_actions(SC_ERROR, SC_DISPLAY | SC_THROW);
+  sc_report_handler::set_actions(SC_FATAL, SC_DISPLAY | SC_THROW);
+  sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
 }
 
 std::string validate_file(const std::string& file) {

@@ -30,6 +30,11 @@ struct LoadedRun {
 
 LoadedRun load_run(const RunInputs& in);
 
+// Once per process, before elaboration: femtosecond time resolution (clock
+// periods like 1428.571 ps stay exact enough), SystemC errors as exceptions
+// (exit 1 instead of abort), and no info chatter.
+void prepare_systemc();
+
 // What kind of document a file is, for `gpupm validate`: "gpu" or "workload".
 std::string validate_file(const std::string& file);
 

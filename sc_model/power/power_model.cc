@@ -30,7 +30,7 @@ nlohmann::json Energy::to_json() const {
 }
 
 PowerModel::PowerModel(const PowerConfig& cfg, const MemConfig& mem_cfg, std::vector<const SmStatus*> sms,
-                       const MemorySystem& mem, const VoltageRegulator& vr, const FrequencyManager& fm)
+                       const MemActivity& mem, const VoltageRegulator& vr, const FrequencyManager& fm)
     : cfg_(cfg), mem_cfg_(mem_cfg), sms_(std::move(sms)), mem_(mem), vr_(vr), fm_(fm), last_sm_(sms_.size()) {
   for (size_t d = 0; d < kDomains; ++d) {
     const DomainDvfs& dd = fm_.config().domain[d];
@@ -72,7 +72,7 @@ void PowerModel::checkpoint() {
     total_.sm_leakage += cfg_.sm_leakage_w * leak[0] * ungated * dt;
     last_sm_[i] = c;
   }
-  const MemActivity& m = mem_.activity();
+  const MemActivity& m = mem_;
   const MemActivity& q = last_mem_;
   double mem_nj = cfg_.l2_access_nj * double((m.l2_hits + m.l2_misses) - (q.l2_hits + q.l2_misses)) +
                   cfg_.icnt_flit_nj * double(m.icnt_flits - q.icnt_flits) +

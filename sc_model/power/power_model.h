@@ -33,7 +33,7 @@ struct Energy {  // joules
 class PowerModel {
  public:
   PowerModel(const PowerConfig& cfg, const MemConfig& mem_cfg, std::vector<const SmStatus*> sms,
-             const MemorySystem& mem, const VoltageRegulator& vr, const FrequencyManager& fm);
+             const MemActivity& mem, const VoltageRegulator& vr, const FrequencyManager& fm);
 
   void checkpoint();  // settle energy up to now
   const Energy& energy() const { return total_; }
@@ -45,7 +45,7 @@ class PowerModel {
   const PowerConfig cfg_;
   const MemConfig mem_cfg_;
   std::vector<const SmStatus*> sms_;
-  const MemorySystem& mem_;
+  const MemActivity& mem_;
   const VoltageRegulator& vr_;
   const FrequencyManager& fm_;
   double v0_[kDomains];

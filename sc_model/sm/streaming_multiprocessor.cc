@@ -19,6 +19,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
       clock_(clock),
       lsu_(cfg),
       warps_(cfg.max_warps),
+      wake_(cfg.max_warps, kNever),
       ctas_(cfg.max_ctas),
       order_(cfg.schedulers),
       greedy_(cfg.schedulers, -1),
@@ -50,12 +51,15 @@ void StreamingMultiprocessor::cta_b_transport(tlm::tlm_generic_payload& gp, sc_t
   if (auto* m = gp.get_extension<CtaLaunchMsg>()) {
     launches_.push_back({m->launch, m->cta, sc_time_stamp(), kNever});
   } else if (auto* p = gp.get_extension<CtaPauseMsg>()) {
+    for (PendingLaunch& l : launches_)  // not resident yet: it starts in the requested state
+      if (l.cta == p->cta) l.paused = p->pause;
     for (uint16_t s = 0; s < ctas_.size(); ++s) {
       Cta& cta = ctas_[s];
       if (!cta.valid || cta.id != p->cta || cta.paused == p->pause) continue;
       cta.paused = p->pause;
       for (uint16_t w : cta.warps) {
         warps_[w].paused = p->pause;
+        refresh_wake(w);
         if (!warps_[w].finished) resident_unpaused_warps_ += p->pause ? -1 : 1;
       }
       resident_unpaused_ctas_ += p->pause ? -1 : 1;
@@ -135,7 +139,9 @@ WarpStateCounts StreamingMultiprocessor::sample_states() const {
       case Readiness::Ready:
         if (w.head.is_mem()) {
           ++s.excess_mem;
-          if (!lsu_.can_accept()) ++s.excess_mem_lsu_blocked;
+          // Why it did not issue: the latch was full at issue time (it may have
+          // drained into the LSU slot later in the same cycle).
+          if (lsu_full_at_issue_) ++s.excess_mem_lsu_blocked;
         } else if (w.head.op == Op::Barrier) {
           ++s.others;
         } else {
@@ -182,6 +188,7 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   issued_any_ = false;
   min_ready_ = kNever;
   if (!gated_ && c >= hold_until_) issue(c);
+  lsu_full_at_issue_ = !lsu_.can_accept();
   lsu_.cycle(c, done_);
   apply_done_loads();
   send_requests(now);
@@ -234,7 +241,7 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
   uint16_t cs = uint16_t(slot_it - ctas_.begin());
   Cta& cta = *slot_it;
   cta.valid = true;
-  cta.paused = false;
+  cta.paused = p.paused;
   cta.id = p.cta;
   cta.launch = p.launch;
   cta.warps_alive = p.launch->warps_per_cta;
@@ -245,17 +252,20 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
     Warp& w = warps_[s];
     w = Warp();
     w.valid = true;
+    w.paused = p.paused;
     w.cta_slot = cs;
     w.age = age_counter_++;
     w.stream.start(p.launch.get(), p.cta, uint32_t(cta.warps.size()));
     w.board.reset();
     fetch_head(w);
+    refresh_wake(s);
     cta.warps.push_back(s);
     order_[s % cfg_.schedulers].push_back(s);  // youngest last
   }
   if (cta.warps.size() < p.launch->warps_per_cta) SC_REPORT_FATAL("gpupm/sm", "CTA launched without free warp slots");
-  ++resident_unpaused_ctas_;
   ++resident_ctas_total_;
+  if (p.paused) return;
+  ++resident_unpaused_ctas_;
   resident_unpaused_warps_ += uint32_t(cta.warps.size());
 }
 
@@ -290,17 +300,33 @@ bool StreamingMultiprocessor::can_issue(const Warp& w, uint64_t c, uint64_t& rea
   return r <= c;
 }
 
+// Readiness ignoring execution units: the cycle the head's operands are there,
+// kNever while it waits on a load, a barrier, a pause or has nothing to issue.
+void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
+  const Warp& w = warps_[slot];
+  uint64_t r = kNever;
+  if (schedulable(w) && !w.at_barrier && w.has_head) {
+    r = w.board.ready_at(w.stream.index() - 1, w.head.dep);
+    if (r == Scoreboard::kPending) r = kNever;
+  }
+  wake_[slot] = r;
+}
+
 void StreamingMultiprocessor::issue(uint64_t c) {
   for (uint32_t s = 0; s < cfg_.schedulers; ++s) {
     uint64_t ready_at;
     int pick = -1;
     int g = greedy_[s];
-    if (g >= 0 && can_issue(warps_[g], c, ready_at)) {
+    if (g >= 0 && wake_[g] <= c && can_issue(warps_[g], c, ready_at)) {
       pick = g;
     } else {
-      if (g >= 0) min_ready_ = std::min(min_ready_, ready_at);
+      if (g >= 0) min_ready_ = std::min(min_ready_, wake_[g] <= c ? ready_at : wake_[g]);
       for (uint16_t slot : order_[s]) {
         if (int(slot) == g) continue;
+        if (wake_[slot] > c) {  // cheap skip: operands not there yet
+          min_ready_ = std::min(min_ready_, wake_[slot]);
+          continue;
+        }
         if (can_issue(warps_[slot], c, ready_at)) {
           pick = slot;
           break;
@@ -354,12 +380,16 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
     }
   }
   fetch_head(w);
+  refresh_wake(slot);
   warp_progress(slot);
 }
 
 void StreamingMultiprocessor::release_barrier(Cta& cta) {
   cta.at_barrier = 0;
-  for (uint16_t s : cta.warps) warps_[s].at_barrier = false;
+  for (uint16_t s : cta.warps) {
+    warps_[s].at_barrier = false;
+    refresh_wake(s);
+  }
 }
 
 void StreamingMultiprocessor::apply_done_loads() {
@@ -367,6 +397,7 @@ void StreamingMultiprocessor::apply_done_loads() {
     Warp& w = warps_[d.warp];
     w.board.set(d.inst_index, d.ready_cycle);
     --w.pending_loads;
+    refresh_wake(d.warp);
     warp_progress(d.warp);
   }
   done_.clear();
@@ -377,6 +408,7 @@ void StreamingMultiprocessor::warp_progress(uint16_t slot) {
   Warp& w = warps_[slot];
   if (w.finished || w.has_head || w.pending_loads > 0) return;
   w.finished = true;
+  wake_[slot] = kNever;
   Cta& cta = ctas_[w.cta_slot];
   if (!cta.paused) --resident_unpaused_warps_;
   auto& ord = order_[slot % cfg_.schedulers];
@@ -430,6 +462,8 @@ void StreamingMultiprocessor::send_requests(const sc_time&) {
   tlm::tlm_sync_enum st = mem_out->nb_transport_fw(*gp, phase, delay);
   if (st == tlm::TLM_ACCEPTED) {
     req_blocked_ = true;  // until END_REQ (request exclusion rule)
+  } else if (st == tlm::TLM_COMPLETED) {
+    SC_REPORT_ERROR("gpupm/sm", ("memory rejected a line request: " + gp->get_response_string()).c_str());
   }
 }
 

@@ -73,6 +73,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     uint32_t cta;
     sc_core::sc_time arrived;
     uint64_t ready_cycle;  // kNever until first seen by tick
+    bool paused = false;   // a CtaPauseMsg came before it became resident
   };
   struct Response {
     tlm::tlm_generic_payload* gp;
@@ -97,6 +98,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void apply_done_loads();
   void send_requests(const sc_core::sc_time& now);
   void fetch_head(Warp& w);
+  void refresh_wake(uint16_t slot);
   void warp_progress(uint16_t slot);
   void release_barrier(Cta& cta);
   void finish_cta(uint16_t cta_slot);
@@ -108,6 +110,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   ClockDomain& clock_;
   Lsu lsu_;
   std::vector<Warp> warps_;
+  std::vector<uint64_t> wake_;  // per warp slot, see refresh_wake()
   std::vector<Cta> ctas_;
   std::vector<std::vector<uint16_t>> order_;  // per scheduler, oldest first
   std::vector<int> greedy_;
@@ -133,6 +136,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   uint32_t resident_unpaused_ctas_ = 0;
   uint32_t resident_ctas_total_ = 0;  // paused ones included
   uint32_t issued_mem_at_last_ = 0;   // memory instructions issued in last_cycle_
+  bool lsu_full_at_issue_ = false;    // the LD/ST latch was full after last_cycle_'s issue stage
   bool issued_any_ = false;
   uint64_t min_ready_ = kNever;       // earliest cycle a waiting warp may issue
   uint32_t resident_unpaused_warps_ = 0;

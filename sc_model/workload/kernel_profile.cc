@@ -15,6 +15,7 @@ InstructionMix parse_mix(JsonReader& r) {
   m.sfu_fraction = r.get_double("sfu_fraction", 0.0, 1.0, m.sfu_fraction);
   m.store_fraction = r.get_double("store_fraction", 0.0, 1.0, m.store_fraction);
   m.mem_burst = uint32_t(r.get_uint("mem_burst", 1, 32, m.mem_burst));
+  m.alu_run_jitter = r.get_double("alu_run_jitter", 0.0, 1.0, m.alu_run_jitter);
   m.dep_min = uint32_t(r.get_uint("dep_min", 1, 63, m.dep_min));
   m.dep_max = uint32_t(r.get_uint("dep_max", 1, 63, m.dep_max));
   if (m.dep_max < m.dep_min) r.fail("dep_max", "expected dep_max >= dep_min");

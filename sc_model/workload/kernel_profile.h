@@ -17,6 +17,7 @@ struct InstructionMix {
   double sfu_fraction = 0.0;     // of the non-memory instructions
   double store_fraction = 0.0;   // of the memory instructions
   uint32_t mem_burst = 1;        // memory instructions issued back to back (memory-level parallelism)
+  double alu_run_jitter = 0.5;   // ALU runs vary uniformly by +-this fraction of their mean
   uint32_t dep_min = 1, dep_max = 4;  // an instruction reads the result of the one dep instructions earlier
   uint32_t barrier_interval = 0;      // a CTA barrier every N instructions (0: none)
 };

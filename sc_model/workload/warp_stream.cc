@@ -12,6 +12,9 @@ void WarpStream::start(const KernelLaunch* launch, uint32_t cta, uint32_t warp) 
   double scale = cta < launch->long_ctas ? launch->long_cta_scale : 1.0;
   length_ = std::max<uint64_t>(1, uint64_t(std::llround(double(launch->insts_per_warp) * scale)));
   stream_cap_ = uint64_t(double(launch->insts_per_warp) * (launch->long_ctas ? launch->long_cta_scale : 1.0));
+  stream_stride_ = 1;
+  for (const Phase& ph : launch->phases)
+    stream_stride_ = std::max<uint64_t>(stream_stride_, ph.memory.lines_per_access);
   index_ = 0;
   stream_k_ = 0;
   enter_phase(0);
@@ -30,9 +33,10 @@ void WarpStream::enter_phase(uint32_t p) {
 
 uint32_t WarpStream::draw_alu_run() {
   const InstructionMix& m = k_->phases[phase_].mix;
-  // Mean alu_per_mem x burst, spread over [0.5, 1.5] of it so warps drift apart.
+  // Mean alu_per_mem x burst, spread uniformly over [1 - j, 1 + j] of it
+  // (j = alu_run_jitter): how quickly warps drift apart.
   double mean = m.alu_per_mem * m.mem_burst;
-  double x = mean * (0.5 + rng_.uniform());
+  double x = mean * (1.0 - m.alu_run_jitter + 2.0 * m.alu_run_jitter * rng_.uniform());
   uint32_t n = uint32_t(x);
   if (rng_.uniform() < x - n) ++n;
   return n;
@@ -48,7 +52,10 @@ uint64_t WarpStream::draw_line(const MemoryPattern& m) {
   if (u < m.stream) {
     uint64_t warps = k_->warps_per_cta;
     uint64_t k = stream_k_++ % std::max<uint64_t>(1, stream_cap_);
-    return k_->address_base + ((uint64_t(cta_) * stream_cap_ + k) * warps + warp_) * lpa;
+    // Grid-stride order: at step k the CTAs running together touch adjacent
+    // lines, as a grid-stride loop over an array does (DRAM row locality).
+    // Slots of the largest coalescing of any phase, so phases never overlap.
+    return k_->address_base + ((k * k_->grid_ctas + cta_) * warps + warp_) * stream_stride_;
   }
   u -= m.stream;
   if (u < m.warp_reuse) {

@@ -42,6 +42,7 @@ class WarpStream {
   uint32_t alu_left_ = 0, mem_left_ = 0;
   uint64_t stream_k_ = 0;     // stream accesses made so far
   uint64_t stream_cap_ = 0;   // stream accesses a warp may make (region size)
+  uint64_t stream_stride_ = 1;  // lines per stream slot: the largest lines_per_access of all phases
 };
 
 }  // namespace gpupm

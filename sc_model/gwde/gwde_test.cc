@@ -1,0 +1,267 @@
+// GlobalWorkDistributionEngine against fake SMs that log what they receive and
+// complete CTAs when the test says so. Each TEST elaborates one design.
+#include "gwde/global_work_distribution_engine.h"
+
+#include <gtest/gtest.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpupm {
+namespace {
+
+using sc_core::SC_NS;
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+enum Kind { Launch, Pause, Unpause, Gate, Ungate };
+struct Ev {
+  double ns;
+  uint32_t sm;
+  Kind kind;
+  uint32_t cta;  // Launch, Pause, Unpause
+  bool operator==(const Ev& o) const { return ns == o.ns && sm == o.sm && kind == o.kind && cta == o.cta; }
+};
+std::ostream& operator<<(std::ostream& os, const Ev& e) {
+  static const char* names[] = {"launch", "pause", "unpause", "gate", "ungate"};
+  return os << "{" << e.ns << " ns, sm" << e.sm << ", " << names[e.kind] << " " << e.cta << "}";
+}
+
+struct FakeSm : sc_core::sc_module {
+  tlm_utils::simple_target_socket<FakeSm> cta_in{"cta_in"};
+  tlm_utils::simple_initiator_socket<FakeSm> done_out{"done_out"};
+  uint32_t index;
+  std::vector<Ev>* log;
+  std::map<uint32_t, std::shared_ptr<const KernelLaunch>> resident;  // by CTA
+
+  FakeSm(sc_core::sc_module_name name, uint32_t i, std::vector<Ev>* l) : sc_module(name), index(i), log(l) {
+    cta_in.register_b_transport(this, &FakeSm::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
+    double ns = double(sc_time_stamp().value()) / 1e6;  // fs -> ns, exact for whole ns
+    if (auto* m = gp.get_extension<CtaLaunchMsg>()) {
+      resident[m->cta] = m->launch;
+      log->push_back({ns, index, Launch, m->cta});
+    } else if (auto* p = gp.get_extension<CtaPauseMsg>()) {
+      log->push_back({ns, index, p->pause ? Pause : Unpause, p->cta});
+    } else if (auto* s = gp.get_extension<SmPowerMsg>()) {
+      log->push_back({ns, index, s->gated ? Gate : Ungate, 0});
+    }
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+  void complete(uint32_t cta) {
+    CtaDoneMsg m;
+    m.sm = index;
+    m.cta = cta;
+    m.launch = resident.at(cta).get();
+    resident.erase(cta);
+    send(done_out, m);
+  }
+};
+
+std::shared_ptr<KernelLaunch> kernel(const std::string& name, uint32_t index, uint32_t grid, uint32_t warps,
+                                     uint32_t max_per_sm) {
+  auto k = std::make_shared<KernelLaunch>();
+  k->name = name;
+  k->kernel_index = index;
+  k->grid_ctas = grid;
+  k->warps_per_cta = warps;
+  k->max_ctas_per_sm = max_per_sm;
+  return k;
+}
+
+struct Bench : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<Bench> ctrl{"ctrl"};
+  std::vector<Ev> log;
+  GlobalWorkDistributionEngine gwde;
+  std::vector<std::unique_ptr<FakeSm>> sms;
+  std::function<void()> body;
+
+  Bench(sc_core::sc_module_name name, const SmConfig& sm, const GwdeConfig& cfg, const Workload& w)
+      : sc_module(name), gwde("gwde", sm, cfg, w) {
+    for (uint32_t i = 0; i < sm.count; ++i) {
+      sms.push_back(std::make_unique<FakeSm>(("sm" + std::to_string(i)).c_str(), i, &log));
+      gwde.cta_out.bind(sms.back()->cta_in);
+      sms.back()->done_out.bind(gwde.done_in);
+    }
+    ctrl.bind(gwde.ctrl_in);
+    SC_HAS_PROCESS(Bench);
+    SC_THREAD(run);
+  }
+  void run() {
+    if (body) body();
+  }
+  void at_ns(double ns) { sc_core::wait(sc_time(ns, SC_NS) - sc_time_stamp()); }
+  template <class Msg>
+  void control(Msg& m) {
+    send(ctrl, m);
+  }
+  void limit(uint32_t sm, uint32_t n) {
+    CtaLimitMsg m;
+    m.sm = sm;
+    m.limit = n;
+    control(m);
+  }
+  void enable(uint32_t sm, bool on) {
+    SmEnableMsg m;
+    m.sm = sm;
+    m.enabled = on;
+    control(m);
+  }
+  // Events logged at or after `ns` (in order).
+  std::vector<Ev> since(double ns) const {
+    std::vector<Ev> v;
+    for (const Ev& e : log)
+      if (e.ns >= ns) v.push_back(e);
+    return v;
+  }
+};
+
+class GwdeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+    sm.count = 3;
+    sm.max_warps = 48;
+    sm.max_ctas = 8;
+  }
+  void make() {
+    w.kernel_count = 0;
+    for (const auto& k : w.launches) w.kernel_count = std::max(w.kernel_count, k->kernel_index + 1);
+    b = std::make_unique<Bench>("bench", sm, cfg, w);
+  }
+  SmConfig sm;
+  GwdeConfig cfg;
+  Workload w;
+  std::unique_ptr<Bench> b;
+};
+
+TEST_F(GwdeTest, MaxResidentIsTheTightestLimit) {
+  EXPECT_EQ(GlobalWorkDistributionEngine::max_resident(sm, *kernel("k", 0, 1, 4, 3)), 3u);    // kernel's own
+  EXPECT_EQ(GlobalWorkDistributionEngine::max_resident(sm, *kernel("k", 0, 1, 2, 10)), 8u);   // SM CTA slots
+  EXPECT_EQ(GlobalWorkDistributionEngine::max_resident(sm, *kernel("k", 0, 1, 20, 10)), 2u);  // warp slots 48/20
+}
+
+TEST_F(GwdeTest, DispatchesBreadthFirstThenReplacesCompletedCtas) {
+  w.launches = {kernel("k", 0, 20, 4, 3)};
+  make();
+  b->body = [&] {
+    b->at_ns(10);
+    b->sms[1]->complete(4);
+    b->at_ns(20);
+    b->sms[0]->complete(0);
+  };
+  sc_core::sc_start(sc_time(100, SC_NS));
+  std::vector<Ev> want = {{0, 0, Launch, 0}, {0, 1, Launch, 1}, {0, 2, Launch, 2}, {0, 0, Launch, 3},
+                          {0, 1, Launch, 4}, {0, 2, Launch, 5}, {0, 0, Launch, 6}, {0, 1, Launch, 7},
+                          {0, 2, Launch, 8}, {10, 1, Launch, 9}, {20, 0, Launch, 10}};
+  EXPECT_EQ(b->log, want);
+}
+
+TEST_F(GwdeTest, WarpSlotsLimitResidency) {
+  sm.count = 2;
+  w.launches = {kernel("k", 0, 10, 20, 8)};  // 48 / 20 = 2 per SM
+  make();
+  sc_core::sc_start(sc_time(10, SC_NS));
+  EXPECT_EQ(b->sms[0]->resident.size(), 2u);
+  EXPECT_EQ(b->sms[1]->resident.size(), 2u);
+  EXPECT_EQ(b->log.size(), 4u);
+}
+
+TEST_F(GwdeTest, LimitPausesYoungestAndCompletionUnpausesInsteadOfDispatching) {
+  sm.count = 2;
+  w.launches = {kernel("k", 0, 30, 4, 3)};  // sm0: 0 2 4, sm1: 1 3 5
+  make();
+  std::vector<uint32_t> paused;
+  b->body = [&] {
+    b->at_ns(10);
+    b->limit(0, 1);
+    paused.push_back(b->gwde.paused_ctas(0));
+    b->at_ns(20);
+    b->sms[0]->complete(0);
+    paused.push_back(b->gwde.paused_ctas(0));
+    b->at_ns(30);
+    b->limit(0, 0);  // back to the kernel's maximum: unpause first, then dispatch
+    paused.push_back(b->gwde.paused_ctas(0));
+    b->at_ns(40);
+    b->limit(0, 1);
+    b->at_ns(50);
+    b->limit(0, 3);
+    paused.push_back(b->gwde.paused_ctas(0));
+  };
+  sc_core::sc_start(sc_time(100, SC_NS));
+  std::vector<Ev> want = {{10, 0, Pause, 4},   {10, 0, Pause, 2},   {20, 0, Unpause, 2}, {30, 0, Unpause, 4},
+                          {30, 0, Launch, 6},  {40, 0, Pause, 6},   {40, 0, Pause, 4},   {50, 0, Unpause, 4},
+                          {50, 0, Unpause, 6}};
+  EXPECT_EQ(b->since(10), want);
+  EXPECT_EQ(paused, (std::vector<uint32_t>{2, 1, 0, 0}));
+}
+
+TEST_F(GwdeTest, DisabledSmsDrainThenGateAndWakeAfterTheLatency) {
+  cfg.wake_latency_ns = 500;
+  w.launches = {kernel("k", 0, 60, 4, 2)};  // sm0: 0 3, sm1: 1 4, sm2: 2 5
+  make();
+  b->body = [&] {
+    b->at_ns(10);
+    b->limit(1, 1);  // pauses 4
+    b->enable(1, false);
+    b->enable(2, false);
+    b->at_ns(20);
+    b->sms[2]->complete(2);
+    b->sms[1]->complete(1);  // the paused CTA must run for the SM to drain
+    b->at_ns(30);
+    b->sms[2]->complete(5);
+    b->at_ns(40);
+    b->sms[1]->complete(4);
+    b->at_ns(100);
+    b->enable(2, true);
+    b->at_ns(300);
+    b->enable(1, true);  // within sm2's wake-up latency
+  };
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  std::vector<Ev> want = {{10, 1, Pause, 4},   {20, 1, Unpause, 4}, {30, 2, Gate, 0},    {40, 1, Gate, 0},
+                          {100, 2, Ungate, 0}, {300, 1, Ungate, 0}, {600, 2, Launch, 6}, {600, 2, Launch, 7},
+                          {800, 1, Launch, 8}};  // sm1 keeps its limit of 1
+  EXPECT_EQ(b->since(10), want);
+}
+
+TEST_F(GwdeTest, MaskedKernelsInSequenceWithCallbacksInOrder) {
+  w.launches = {kernel("a", 0, 4, 4, 2), kernel("b", 1, 6, 4, 2)};
+  make();
+  std::vector<std::string> calls;
+  auto now_ns = [] { return std::to_string(int(sc_time_stamp().to_seconds() * 1e9 + 0.5)); };
+  b->gwde.on_kernel_start = [&](const KernelLaunch& k) { calls.push_back("start " + k.name + " " + now_ns()); };
+  b->gwde.on_kernel_end = [&](const KernelLaunch& k) { calls.push_back("end " + k.name + " " + now_ns()); };
+  b->gwde.on_all_done = [&] { calls.push_back("all done " + now_ns()); };
+  b->body = [&] {
+    b->at_ns(5);
+    SmMaskMsg m;
+    m.kernel_index = 1;
+    m.mask = {false, true, true};
+    b->control(m);
+    // Every 10 ns, complete everything resident (each SM in turn, oldest CTA first).
+    for (double t = 10; t < 100; t += 10) {
+      b->at_ns(t);
+      for (auto& sm : b->sms) {
+        std::vector<uint32_t> ctas;
+        for (const auto& r : sm->resident) ctas.push_back(r.first);
+        for (uint32_t c : ctas) sm->complete(c);
+      }
+    }
+  };
+  sc_core::sc_start(sc_time(200, SC_NS));
+  EXPECT_EQ(calls, (std::vector<std::string>{"start a 0", "end a 10", "start b 10", "end b 30", "all done 30"}));
+  // a: sm0 0 3, sm1 1, sm2 2. b on sm1 and sm2 only: 0 2 / 1 3 at 10 ns; at 20 ns
+  // sm1 completes first and takes both remaining CTAs.
+  std::vector<Ev> want = {{10, 1, Launch, 0}, {10, 2, Launch, 1}, {10, 1, Launch, 2}, {10, 2, Launch, 3},
+                          {20, 1, Launch, 4}, {20, 1, Launch, 5}};
+  EXPECT_EQ(b->since(10), want);
+}
+
+}  // namespace
+}  // namespace gpupm

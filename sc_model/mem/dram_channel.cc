@@ -1,0 +1,100 @@
+#include "mem/dram_channel.h"
+
+#include <algorithm>
+
+namespace gpupm {
+
+DramChannel::DramChannel(const MemConfig& cfg)
+    : t_(cfg.t),
+      burst_(cfg.line_bytes / (cfg.bus_bytes * cfg.data_rate)),
+      capacity_(cfg.mc_queue),
+      banks_(cfg.banks),
+      reads_in_flight_(2 * cfg.mc_queue) {
+  queue_.reserve(capacity_);
+}
+
+void DramChannel::enqueue(uint32_t bank, uint64_t row, bool write, uint32_t tag) {
+  queue_.push_back({bank, row, write, tag});
+}
+
+bool DramChannel::column_ready(const Request& r, uint64_t cycle) const {
+  const Bank& b = banks_[r.bank];
+  uint64_t data_start = cycle + (r.write ? t_.tWL : t_.tCL);
+  return cycle >= b.col_ready && cycle >= col_ready_ && data_start >= bus_free_ &&
+         (r.write || cycle >= read_ready_);
+}
+
+DramCommand DramChannel::step(uint64_t cycle) {
+  // Banks with a queued row hit are kept open for it (bit per bank).
+  uint64_t banks_with_hits = 0;
+  for (size_t i = 0; i < queue_.size(); ++i) {
+    const Request& r = queue_[i];
+    if (banks_[r.bank].open_row != r.row) continue;
+    banks_with_hits |= uint64_t(1) << r.bank;
+    if (column_ready(r, cycle)) return issue_column(i, cycle);
+  }
+  for (const Request& r : queue_) {
+    const Bank& b = banks_[r.bank];
+    if (b.open_row == r.row) continue;
+    if (b.open_row != kNoRow) {
+      if (!(banks_with_hits >> r.bank & 1) && cycle >= b.pre_ready) return precharge(r.bank, cycle);
+    } else if (cycle >= b.act_ready && cycle >= act_ready_) {
+      return activate(r.bank, r.row, cycle);
+    }
+  }
+  return {};
+}
+
+DramCommand DramChannel::issue_column(size_t index, uint64_t cycle) {
+  Request r = queue_[index];
+  queue_.erase(queue_.begin() + std::ptrdiff_t(index));
+  Bank& b = banks_[r.bank];
+  uint64_t data_end = cycle + (r.write ? t_.tWL : t_.tCL) + burst_;
+  bus_free_ = data_end;
+  col_ready_ = cycle + t_.tCCD;
+  counters_.bus_busy += burst_;
+  if (r.write) {
+    b.pre_ready = std::max(b.pre_ready, data_end + t_.tWR);
+    read_ready_ = std::max(read_ready_, data_end + t_.tWTR);
+    ++counters_.writes;
+    return {DramOp::kWrite, r.bank, r.row};
+  }
+  b.pre_ready = std::max(b.pre_ready, cycle + t_.tRTP);
+  reads_in_flight_.push_back({data_end, r.tag});
+  ++counters_.reads;
+  return {DramOp::kRead, r.bank, r.row};
+}
+
+DramCommand DramChannel::activate(uint32_t bank, uint64_t row, uint64_t cycle) {
+  Bank& b = banks_[bank];
+  b.open_row = row;
+  b.col_ready = cycle + t_.tRCD;
+  b.pre_ready = std::max(b.pre_ready, cycle + t_.tRAS);
+  b.act_ready = cycle + t_.tRC;
+  act_ready_ = cycle + t_.tRRD;
+  ++counters_.activates;
+  return {DramOp::kActivate, bank, row};
+}
+
+DramCommand DramChannel::precharge(uint32_t bank, uint64_t cycle) {
+  Bank& b = banks_[bank];
+  uint64_t row = b.open_row;
+  b.open_row = kNoRow;
+  b.act_ready = std::max(b.act_ready, cycle + t_.tRP);
+  ++counters_.precharges;
+  return {DramOp::kPrecharge, bank, row};
+}
+
+bool DramChannel::pop_read_done(uint64_t cycle, uint32_t* tag, uint64_t* done_cycle) {
+  if (reads_in_flight_.empty() || reads_in_flight_.front().done > cycle) return false;
+  *tag = reads_in_flight_.front().tag;
+  *done_cycle = reads_in_flight_.front().done;
+  reads_in_flight_.pop_front();
+  return true;
+}
+
+uint64_t DramChannel::next_read_done() const {
+  return reads_in_flight_.empty() ? kNever : reads_in_flight_.front().done;
+}
+
+}  // namespace gpupm

@@ -1,0 +1,88 @@
+// One GDDR channel: its banks with open-row state, the command and data-bus
+// timing of DramTiming, and an FR-FCFS scheduler over a queue of mc_queue line
+// requests. It issues at most one command per command cycle:
+//  1. the oldest request that hits an open row and whose RD/WR can issue now;
+//  2. else the oldest request whose row command can issue now: PRE of a bank
+//     open on another row (only once no queued request hits that row, so
+//     pending hits are served first), or ACT of a closed bank.
+// A burst of one line holds the data bus line_bytes/(bus_bytes*data_rate)
+// command cycles; read data is complete tCL + burst after the RD.
+#pragma once
+
+#include "clock/tickable.h"
+#include "mem/mem_config.h"
+#include "mem/ring.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace gpupm {
+
+enum class DramOp : uint8_t { kNone, kActivate, kPrecharge, kRead, kWrite };
+
+struct DramCommand {
+  DramOp op = DramOp::kNone;
+  uint32_t bank = 0;
+  uint64_t row = 0;
+};
+
+struct DramCounters {
+  uint64_t activates = 0, precharges = 0, reads = 0, writes = 0;
+  uint64_t bus_busy = 0;  // data-bus cycles
+};
+
+class DramChannel {
+ public:
+  explicit DramChannel(const MemConfig& cfg);
+
+  size_t free_slots() const { return capacity_ - queue_.size(); }
+  bool has_queued() const { return !queue_.empty(); }
+  bool idle() const { return queue_.empty() && reads_in_flight_.empty(); }
+  // `tag` comes back with the read's data (writes need no answer).
+  void enqueue(uint32_t bank, uint64_t row, bool write, uint32_t tag);
+  // Command cycle `cycle`: issues at most one command and returns it.
+  DramCommand step(uint64_t cycle);
+  // Pops the oldest read whose data has fully arrived by `cycle`.
+  bool pop_read_done(uint64_t cycle, uint32_t* tag, uint64_t* done_cycle);
+  uint64_t next_read_done() const;  // kNever when no read is in flight
+  uint32_t burst_cycles() const { return burst_; }
+  const DramCounters& counters() const { return counters_; }
+
+ private:
+  static constexpr uint64_t kNoRow = ~uint64_t(0);
+  struct Request {
+    uint32_t bank;
+    uint64_t row;
+    bool write;
+    uint32_t tag;
+  };
+  struct Bank {
+    uint64_t open_row = kNoRow;
+    uint64_t act_ready = 0;  // tRC since ACT, tRP since PRE
+    uint64_t pre_ready = 0;  // tRAS since ACT, tRTP since RD, tWR after write data
+    uint64_t col_ready = 0;  // tRCD since ACT
+  };
+  struct ReadInFlight {
+    uint64_t done;
+    uint32_t tag;
+  };
+
+  bool column_ready(const Request& r, uint64_t cycle) const;
+  DramCommand issue_column(size_t index, uint64_t cycle);
+  DramCommand activate(uint32_t bank, uint64_t row, uint64_t cycle);
+  DramCommand precharge(uint32_t bank, uint64_t cycle);
+
+  DramTiming t_;
+  uint32_t burst_;
+  size_t capacity_;
+  std::vector<Request> queue_;  // arrival order, oldest first
+  std::vector<Bank> banks_;
+  uint64_t act_ready_ = 0;      // tRRD since the last ACT to any bank
+  uint64_t col_ready_ = 0;      // tCCD since the last column command
+  uint64_t bus_free_ = 0;       // first cycle the data bus is free
+  uint64_t read_ready_ = 0;     // tWTR after the last write data
+  Ring<ReadInFlight> reads_in_flight_;  // data-end order (the bus serialises them)
+  DramCounters counters_;
+};
+
+}  // namespace gpupm

@@ -1,0 +1,94 @@
+#include "mem/interconnect.h"
+
+#include "clock/tickable.h"
+
+#include <algorithm>
+
+namespace gpupm {
+
+RequestNetwork::RequestNetwork(const MemConfig& cfg)
+    : capacity_(cfg.icnt_queue),
+      latency_(cfg.icnt_latency),
+      used_(cfg.channels, 0),
+      input_(cfg.channels, Ring<Timed>(cfg.icnt_queue)),
+      parked_(cfg.channels) {
+  staged_.reserve(size_t(cfg.channels) * cfg.icnt_queue);
+}
+
+void RequestNetwork::stage(uint32_t id, uint32_t slice) {
+  ++used_[slice];
+  staged_.push_back({id, slice});
+}
+
+void RequestNetwork::park(uint32_t id, uint32_t slice) { parked_[slice].push_back(id); }
+
+void RequestNetwork::enter_staged(uint64_t l2_cycle) {
+  for (const Staged& s : staged_) input_[s.slice].push_back({s.id, l2_cycle + latency_});
+  staged_.clear();
+}
+
+uint32_t RequestNetwork::ready_head(uint32_t slice, uint64_t l2_cycle) const {
+  const Ring<Timed>& in = input_[slice];
+  return !in.empty() && in.front().ready <= l2_cycle ? in.front().id : kNoRequest;
+}
+
+void RequestNetwork::pop_head(uint32_t slice) {
+  input_[slice].pop_front();
+  --used_[slice];
+}
+
+void RequestNetwork::admit_parked(uint32_t slice, uint64_t l2_cycle,
+                                  std::vector<uint32_t>& accepted) {
+  Ring<uint32_t>& parked = parked_[slice];
+  while (!parked.empty() && used_[slice] < capacity_) {
+    uint32_t id = parked.front();
+    parked.pop_front();
+    ++used_[slice];
+    input_[slice].push_back({id, l2_cycle + latency_});
+    accepted.push_back(id);
+  }
+}
+
+uint64_t RequestNetwork::next_ready() const {
+  uint64_t next = kNever;
+  for (const Ring<Timed>& in : input_)
+    if (!in.empty()) next = std::min(next, in.front().ready);
+  return next;
+}
+
+bool RequestNetwork::empty() const {
+  if (!staged_.empty()) return false;
+  for (size_t s = 0; s < input_.size(); ++s)
+    if (!input_[s].empty() || !parked_[s].empty()) return false;
+  return true;
+}
+
+ResponseNetwork::ResponseNetwork(const MemConfig& cfg, const RequestPool& pool)
+    : pool_(pool),
+      latency_(cfg.icnt_latency),
+      slice_flits_(cfg.slice_out_flits),
+      port_flits_(cfg.sm_in_flits),
+      read_flits_(cfg.line_bytes / cfg.flit_bytes),
+      slice_out_(cfg.channels, Ring<Packet>(cfg.l2_mshrs)) {}
+
+void ResponseNetwork::set_ports(uint32_t ports) { port_in_.assign(ports, Ring<Packet>(64)); }
+
+void ResponseNetwork::push(uint32_t slice, uint32_t id, uint64_t ready) {
+  const MemRequest& r = pool_[id];
+  slice_out_[slice].push_back({id, r.port, r.write ? 1u : read_flits_, 0, ready});
+}
+
+uint64_t ResponseNetwork::head_ready(const std::vector<Ring<Packet>>& queues) {
+  uint64_t next = kNever;
+  for (const Ring<Packet>& q : queues)
+    if (!q.empty()) next = std::min(next, q.front().ready);
+  return next;
+}
+
+uint64_t ResponseNetwork::next_ready() const {
+  return std::min(head_ready(slice_out_), head_ready(port_in_));
+}
+
+bool ResponseNetwork::empty() const { return next_ready() == kNever; }
+
+}  // namespace gpupm

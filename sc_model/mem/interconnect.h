@@ -1,0 +1,120 @@
+// The crossbar between the SM ports and the L2 slices, clocked at the L2 clock.
+//
+// Request side: each slice input holds icnt_queue credits. A request takes one
+// when it is accepted (END_REQ) and returns it when its L2 lookup is done, so the
+// credits cover the icnt_latency cycles in flight as well as the wait for the
+// lookup. A request that finds no credit is parked, per slice in arrival order,
+// and accepted when a credit frees. Request bandwidth is not limited beyond the
+// one lookup per L2 cycle per slice.
+//
+// Response side: a response leaves its slice at slice_out_flits flits per L2
+// cycle, reaches the SM port icnt_latency cycles after its last flit left, and
+// enters the SM at sm_in_flits flits per cycle; it is delivered in the cycle its
+// last flit enters. A read response is line_bytes/flit_bytes flits, a write
+// acknowledgement one flit.
+#pragma once
+
+#include "mem/mem_config.h"
+#include "mem/mem_request.h"
+#include "mem/ring.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace gpupm {
+
+class RequestNetwork {
+ public:
+  explicit RequestNetwork(const MemConfig& cfg);
+
+  bool has_credit(uint32_t slice) const {
+    return used_[slice] < capacity_ && parked_[slice].empty();
+  }
+  void stage(uint32_t id, uint32_t slice);  // accepted between edges
+  void park(uint32_t id, uint32_t slice);   // no credit yet
+  void enter_staged(uint64_t l2_cycle);     // staged requests enter the network
+  // The request at this slice's input that may be looked up in cycle l2_cycle.
+  uint32_t ready_head(uint32_t slice, uint64_t l2_cycle) const;
+  void pop_head(uint32_t slice);  // lookup done: its credit frees
+  // Accepts parked requests while credits last, appending their ids to `accepted`.
+  void admit_parked(uint32_t slice, uint64_t l2_cycle, std::vector<uint32_t>& accepted);
+
+  uint64_t next_ready() const;  // earliest L2 cycle a head is ready; kNever if none
+  bool has_staged() const { return !staged_.empty(); }
+  bool empty() const;
+
+ private:
+  struct Staged {
+    uint32_t id, slice;
+  };
+  uint32_t capacity_;
+  uint32_t latency_;
+  std::vector<uint32_t> used_;
+  std::vector<Ring<Timed>> input_;
+  std::vector<Ring<uint32_t>> parked_;
+  std::vector<Staged> staged_;
+};
+
+class ResponseNetwork {
+ public:
+  ResponseNetwork(const MemConfig& cfg, const RequestPool& pool);
+
+  void set_ports(uint32_t ports);
+  // The response to request `id` leaves the L2 data array of `slice` at cycle `ready`.
+  void push(uint32_t slice, uint32_t id, uint64_t ready);
+  // One L2 cycle; calls deliver(id) for each response fully received by its port.
+  template <class Deliver>
+  void step(uint64_t l2_cycle, Deliver&& deliver);
+
+  uint64_t next_ready() const;  // earliest L2 cycle with a flit to move; kNever if none
+  bool empty() const;
+
+ private:
+  struct Packet {
+    uint32_t id = kNoRequest;
+    uint32_t port = 0;
+    uint32_t flits = 0;
+    uint32_t sent = 0;  // flits of this packet already through the stage
+    uint64_t ready = 0;
+  };
+  // Moves up to `budget` flits of ready packets, head first; calls done(packet)
+  // for each packet whose last flit went through.
+  template <class Done>
+  static void drain(Ring<Packet>& queue, uint64_t l2_cycle, uint32_t budget, Done&& done);
+  static uint64_t head_ready(const std::vector<Ring<Packet>>& queues);
+
+  const RequestPool& pool_;
+  uint32_t latency_;
+  uint32_t slice_flits_, port_flits_;
+  uint32_t read_flits_;
+  std::vector<Ring<Packet>> slice_out_;
+  std::vector<Ring<Packet>> port_in_;
+};
+
+template <class Done>
+void ResponseNetwork::drain(Ring<Packet>& queue, uint64_t l2_cycle, uint32_t budget, Done&& done) {
+  while (budget > 0 && !queue.empty() && queue.front().ready <= l2_cycle) {
+    Packet& p = queue.front();
+    uint32_t n = std::min(budget, p.flits - p.sent);
+    p.sent += n;
+    budget -= n;
+    if (p.sent < p.flits) return;
+    Packet finished = p;
+    queue.pop_front();
+    done(finished);
+  }
+}
+
+template <class Deliver>
+void ResponseNetwork::step(uint64_t l2_cycle, Deliver&& deliver) {
+  for (Ring<Packet>& out : slice_out_) {
+    drain(out, l2_cycle, slice_flits_, [&](Packet p) {
+      port_in_[p.port].push_back({p.id, p.port, p.flits, 0, l2_cycle + latency_});
+    });
+  }
+  for (Ring<Packet>& in : port_in_)
+    drain(in, l2_cycle, port_flits_, [&](Packet p) { deliver(p.id); });
+}
+
+}  // namespace gpupm

@@ -1,0 +1,104 @@
+#include "mem/l2_slice.h"
+
+#include "clock/tickable.h"
+
+namespace gpupm {
+
+L2Slice::L2Slice(const MemConfig& cfg, uint32_t index)
+    : map_(cfg),
+      index_(index),
+      sets_(cfg.l2_sets),
+      ways_(cfg.l2_ways),
+      latency_(cfg.l2_latency),
+      lines_(size_t(cfg.l2_sets) * cfg.l2_ways),
+      mshrs_(cfg.l2_mshrs),
+      fills_(cfg.l2_mshrs) {
+  free_mshrs_.reserve(cfg.l2_mshrs);
+  for (uint32_t m = cfg.l2_mshrs; m-- > 0;) free_mshrs_.push_back(m);
+}
+
+L2Slice::Line* L2Slice::find(uint64_t local_line) {
+  Line* set = &lines_[local_line % sets_ * ways_];
+  for (uint32_t w = 0; w < ways_; ++w)
+    if (set[w].state != State::kInvalid && set[w].tag == local_line) return &set[w];
+  return nullptr;
+}
+
+L2Slice::Line* L2Slice::victim(uint64_t local_line) {
+  Line* set = &lines_[local_line % sets_ * ways_];
+  Line* best = nullptr;
+  for (uint32_t w = 0; w < ways_; ++w) {
+    Line& l = set[w];
+    if (l.state == State::kInvalid) return &l;
+    if (l.state == State::kValid && (!best || l.last_use < best->last_use)) best = &l;
+  }
+  return best;
+}
+
+void L2Slice::write_back(const Line& line, DramChannel& dram) {
+  DramLocation at = map_.dram(line.tag);
+  dram.enqueue(at.bank, at.row, true, kNone);
+}
+
+void L2Slice::respond(uint32_t id, uint64_t l2_cycle, ResponseNetwork& responses) {
+  responses.push(index_, id, l2_cycle + latency_);
+}
+
+L2Outcome L2Slice::lookup(uint32_t id, uint64_t l2_cycle, RequestPool& pool, DramChannel& dram,
+                          ResponseNetwork& responses) {
+  MemRequest& r = pool[id];
+  if (Line* line = find(r.local_line)) {
+    if (line->state == State::kFilling && !r.write) {
+      Mshr& m = mshrs_[line->mshr];
+      pool[m.tail].next = id;
+      m.tail = id;
+      r.next = kNoRequest;
+      return L2Outcome::kMiss;
+    }
+    line->last_use = ++use_clock_;
+    line->dirty |= r.write;
+    respond(id, l2_cycle, responses);
+    return L2Outcome::kHit;
+  }
+  Line* v = victim(r.local_line);
+  if (!v) return L2Outcome::kStall;
+  bool dirty_victim = v->state == State::kValid && v->dirty;
+  size_t dram_slots = (r.write ? 0 : 1) + (dirty_victim ? 1 : 0);
+  if (dram.free_slots() < dram_slots || (!r.write && free_mshrs_.empty())) return L2Outcome::kStall;
+  if (dirty_victim) write_back(*v, dram);
+  *v = Line{r.local_line, ++use_clock_, kNone, State::kValid, r.write};
+  if (r.write) {
+    respond(id, l2_cycle, responses);
+    return L2Outcome::kMiss;
+  }
+  uint32_t m = free_mshrs_.back();
+  free_mshrs_.pop_back();
+  mshrs_[m] = Mshr{uint32_t(v - lines_.data()), id, id};
+  r.next = kNoRequest;
+  v->state = State::kFilling;
+  v->mshr = m;
+  DramLocation at = map_.dram(r.local_line);
+  dram.enqueue(at.bank, at.row, false, m);
+  return L2Outcome::kMiss;
+}
+
+void L2Slice::schedule_fill(uint32_t mshr, uint64_t fill_cycle) {
+  fills_.push_back({mshr, fill_cycle});
+}
+
+void L2Slice::fill_due(uint64_t l2_cycle, RequestPool& pool, ResponseNetwork& responses) {
+  while (!fills_.empty() && fills_.front().ready <= l2_cycle) {
+    uint32_t m = fills_.front().id;
+    fills_.pop_front();
+    Line& line = lines_[mshrs_[m].line];
+    line.state = State::kValid;
+    line.mshr = kNone;
+    for (uint32_t id = mshrs_[m].head; id != kNoRequest; id = pool[id].next)
+      respond(id, l2_cycle, responses);
+    free_mshrs_.push_back(m);
+  }
+}
+
+uint64_t L2Slice::next_fill() const { return fills_.empty() ? kNever : fills_.front().ready; }
+
+}  // namespace gpupm

@@ -1,0 +1,81 @@
+// One L2 slice (the slice of one channel): l2_sets x l2_ways lines, LRU,
+// write-back and write-allocate, with l2_mshrs miss-status registers.
+//
+// One lookup per L2 cycle (the caller's job). Outcomes:
+//  - hit on a present line: the response leaves the data array l2_latency
+//    cycles after the lookup; a write marks the line dirty.
+//  - read to a line being filled: merged into its MSHR (counted as a miss).
+//  - write to a line being filled: the full-line write marks it dirty and is
+//    acknowledged like a hit.
+//  - read miss: takes an MSHR and a victim way at once (the way is reserved
+//    until the fill), queues a DRAM read, and a dirty victim's DRAM write.
+//  - write miss: full-line write, so no DRAM read: the victim way becomes the
+//    new dirty line (its dirty victim is written back) and the write is
+//    acknowledged like a hit.
+// A miss that cannot get an MSHR, a victim (all ways being filled) or room in
+// the controller queue stalls: nothing changes and the caller retries.
+// When the DRAM data is complete (command cycle d) the fill happens dram_latency
+// L2 cycles after the first L2 edge at or after d; the MSHR frees then and every
+// merged request's response leaves the data array l2_latency cycles later.
+#pragma once
+
+#include "mem/address_map.h"
+#include "mem/dram_channel.h"
+#include "mem/interconnect.h"
+#include "mem/mem_config.h"
+#include "mem/mem_request.h"
+#include "mem/ring.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace gpupm {
+
+enum class L2Outcome : uint8_t { kStall, kHit, kMiss };
+
+class L2Slice {
+ public:
+  L2Slice(const MemConfig& cfg, uint32_t index);
+
+  // Looks request `id` up in L2 cycle `l2_cycle`; kStall: nothing changed, retry later.
+  L2Outcome lookup(uint32_t id, uint64_t l2_cycle, RequestPool& pool, DramChannel& dram,
+              ResponseNetwork& responses);
+  // The DRAM read of `mshr` finished; its fill happens in L2 cycle `fill_cycle`.
+  void schedule_fill(uint32_t mshr, uint64_t fill_cycle);
+  // Performs the fills due by `l2_cycle`.
+  void fill_due(uint64_t l2_cycle, RequestPool& pool, ResponseNetwork& responses);
+
+  uint64_t next_fill() const;  // kNever if none is scheduled
+  uint32_t mshrs_in_use() const { return uint32_t(mshrs_.size() - free_mshrs_.size()); }
+
+ private:
+  static constexpr uint32_t kNone = ~0u;
+  enum class State : uint8_t { kInvalid, kValid, kFilling };
+  struct Line {
+    uint64_t tag = 0;  // channel-local line index
+    uint64_t last_use = 0;
+    uint32_t mshr = kNone;
+    State state = State::kInvalid;
+    bool dirty = false;
+  };
+  struct Mshr {
+    uint32_t line = 0;  // index into lines_
+    uint32_t head = kNoRequest, tail = kNoRequest;
+  };
+
+  Line* find(uint64_t local_line);
+  Line* victim(uint64_t local_line);  // LRU among invalid/valid ways; nullptr if all filling
+  void write_back(const Line& line, DramChannel& dram);
+  void respond(uint32_t id, uint64_t l2_cycle, ResponseNetwork& responses);
+
+  AddressMap map_;
+  uint32_t index_;
+  uint32_t sets_, ways_, latency_;
+  std::vector<Line> lines_;  // set-major
+  std::vector<Mshr> mshrs_;
+  std::vector<uint32_t> free_mshrs_;  // stack: lowest id on top first
+  Ring<Timed> fills_;                 // Timed.id = MSHR; fill-cycle order
+  uint64_t use_clock_ = 0;
+};
+
+}  // namespace gpupm

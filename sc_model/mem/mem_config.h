@@ -1,0 +1,62 @@
+// Memory-domain configuration: interconnect, L2 slices, memory controllers and
+// GDDR5 DRAM. The domain clock is the DRAM command clock; the interconnect and
+// L2 run at l2_clock_ratio of it. Defaults are the GTX480 values of GPGPU-Sim
+// 3.2.2 (specs/equalizer.md 2.2); configs/gpu/gtx480.json says where each comes from.
+#pragma once
+
+#include "common/json_reader.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace gpupm {
+
+struct DramTiming {  // in DRAM command-clock cycles (Hynix H5GQ1H24AFR)
+  uint32_t tCCD = 2, tRRD = 6, tRCD = 12, tRAS = 28, tRP = 12, tRC = 40;
+  uint32_t tCL = 12, tWL = 4, tWR = 12, tRTP = 2, tWTR = 5;  // tWTR: GPGPU-Sim tCDLR
+};
+
+struct MemConfig {
+  uint32_t channels = 6;
+  uint32_t line_bytes = 128;
+  uint32_t interleave_bytes = 256;  // consecutive bytes mapped to one channel
+  // DRAM
+  uint32_t banks = 16;
+  uint32_t row_bytes = 2048;
+  uint32_t bus_bytes = 8;        // data bus width per channel (2 chips x 32 bit)
+  uint32_t data_rate = 4;        // transfers per command clock (GDDR5 QDR)
+  uint32_t mc_queue = 16;        // scheduler queue per channel (FR-FCFS)
+  DramTiming t;
+  // Interconnect and L2 (clocked at l2_clock_ratio x the DRAM command clock)
+  double l2_clock_ratio = 700.0 / 924.0;
+  uint32_t l2_sets = 128;        // per channel slice (2 GPGPU-Sim sub-partitions)
+  uint32_t l2_ways = 8;
+  uint32_t l2_latency = 120;     // L2 cycles from slice input to hit data (rop_latency)
+  uint32_t dram_latency = 100;   // L2 cycles added to a miss (GPGPU-Sim dram_latency)
+  uint32_t l2_mshrs = 64;        // outstanding misses per slice
+  uint32_t icnt_latency = 8;     // L2 cycles, each direction
+  uint32_t icnt_queue = 16;      // requests waiting at each slice input
+  uint32_t flit_bytes = 32;
+  uint32_t slice_out_flits = 2;  // response flits per L2 cycle per slice
+  uint32_t sm_in_flits = 1;      // response flits per L2 cycle into each SM
+
+  double peak_bandwidth_bytes_per_s(double dram_clock_hz) const {
+    return double(channels) * bus_bytes * data_rate * dram_clock_hz;
+  }
+};
+
+// Reads the keys named like the fields above (all optional, defaults above) and
+// an optional object "dram_timing" with the DramTiming keys; the caller calls
+// r.finish(). Errors name the JSON path and what is allowed.
+MemConfig parse_mem_config(JsonReader& r);
+
+// The first inconsistency in a config built in code (key as JSON path relative
+// to the memory config, e.g. "dram_timing.tRC"), or nothing.
+struct MemConfigProblem {
+  std::string key;
+  std::string what;
+};
+std::optional<MemConfigProblem> check_mem_config(const MemConfig& c);
+
+}  // namespace gpupm

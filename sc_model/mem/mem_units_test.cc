@@ -1,0 +1,269 @@
+// Unit tests of the memory block's parts that need no simulation: the L2
+// clock fraction, the address map, the DRAM channel (FR-FCFS order, timing,
+// bandwidth) and the config reader.
+#include "mem/address_map.h"
+#include "mem/dram_channel.h"
+#include "mem/mem_config.h"
+#include "mem/ratio_clock.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+namespace gpupm {
+namespace {
+
+TEST(RatioClock, GtxRatioIsExactlyTwentyFiveOfThirtyThreeEdges) {
+  RatioClock l2 = RatioClock::from_ratio(700.0 / 924.0);
+  EXPECT_EQ(l2.p(), 25u);
+  EXPECT_EQ(l2.q(), 33u);
+  uint64_t edges = 0;
+  for (uint64_t c = 0; c < 33 * 1000; ++c) {
+    if (!l2.is_edge(c)) continue;
+    EXPECT_EQ(l2.cmd_of(edges), c);
+    EXPECT_EQ(l2.index_at(c), edges);
+    EXPECT_EQ(l2.first_at_or_after(c), edges);
+    ++edges;
+  }
+  EXPECT_EQ(edges, 25u * 1000);
+  EXPECT_EQ(l2.edges_through(33 * 1000 - 1), 25u * 1000);
+  EXPECT_EQ(l2.first_at_or_after(1), 1u);  // edge 1 is at command cycle 2
+  EXPECT_EQ(RatioClock::from_ratio(1.0).p(), 1u);
+  EXPECT_EQ(RatioClock::from_ratio(1.0).q(), 1u);
+}
+
+TEST(AddressMap, InterleavesSixChannelsAndWalksRowsBeforeBanks) {
+  MemConfig c;  // 256 B interleave = 2 lines, 16 lines per row, 16 banks
+  AddressMap map(c);
+  for (uint64_t line = 0; line < 24; ++line) {
+    EXPECT_EQ(map.channel(line), line / 2 % 6) << line;
+    EXPECT_EQ(map.local_line(line), line / 12 * 2 + line % 2) << line;
+    EXPECT_EQ(map.global_line(map.channel(line), map.local_line(line)), line);
+  }
+  EXPECT_EQ(map.column(15), 15u);
+  EXPECT_EQ(map.dram(15).bank, 0u);
+  EXPECT_EQ(map.dram(16).bank, 1u);
+  EXPECT_EQ(map.dram(16 * 16).bank, 0u);
+  EXPECT_EQ(map.dram(16 * 16).row, 1u);
+}
+
+// Runs a channel and records every command with its cycle.
+struct ChannelRun {
+  explicit ChannelRun(const MemConfig& c) : cfg(c), ch(c) {}
+  struct Issued {
+    uint64_t cycle;
+    DramCommand cmd;
+  };
+  void step() {
+    DramCommand cmd = ch.step(cycle);
+    if (cmd.op != DramOp::kNone) log.push_back({cycle, cmd});
+    uint32_t tag;
+    uint64_t done;
+    while (ch.pop_read_done(cycle, &tag, &done)) read_tags.push_back(tag);
+    ++cycle;
+  }
+  void run_until_idle(uint64_t limit) {
+    while (!ch.idle() && cycle < limit) step();
+  }
+  std::vector<DramOp> ops() const {
+    std::vector<DramOp> v;
+    for (const Issued& i : log) v.push_back(i.cmd.op);
+    return v;
+  }
+  MemConfig cfg;
+  DramChannel ch;
+  uint64_t cycle = 0;
+  std::vector<Issued> log;
+  std::vector<uint32_t> read_tags;
+};
+
+TEST(DramChannel, UnloadedReadIsActivateThenReadAfterTrcd) {
+  ChannelRun run{MemConfig{}};
+  run.ch.enqueue(3, 7, false, 42);
+  run.run_until_idle(1000);
+  const DramTiming t;
+  ASSERT_EQ(run.log.size(), 2u);
+  EXPECT_EQ(run.log[0].cmd.op, DramOp::kActivate);
+  EXPECT_EQ(run.log[0].cycle, 0u);
+  EXPECT_EQ(run.log[1].cmd.op, DramOp::kRead);
+  EXPECT_EQ(run.log[1].cycle, t.tRCD);
+  EXPECT_EQ(run.ch.next_read_done(), kNever);
+  EXPECT_EQ(run.read_tags, std::vector<uint32_t>{42});
+  // Data complete tCL + burst after the RD: popped in that cycle, the run stops after it.
+  EXPECT_EQ(run.cycle, t.tRCD + t.tCL + run.ch.burst_cycles() + 1);
+}
+
+TEST(DramChannel, FrFcfsServesYoungerRowHitBeforeOlderRowMiss) {
+  ChannelRun run{MemConfig{}};
+  run.ch.enqueue(0, 0, false, 1);
+  while (run.log.size() < 2) run.step();  // ACT row 0, RD: row 0 stays open
+  run.ch.enqueue(0, 1, false, 2);  // older, row miss
+  run.ch.enqueue(0, 0, false, 3);  // younger, row hit
+  run.run_until_idle(1000);
+  std::vector<DramOp> expected = {DramOp::kActivate, DramOp::kRead, DramOp::kRead,
+                                  DramOp::kPrecharge, DramOp::kActivate, DramOp::kRead};
+  EXPECT_EQ(run.ops(), expected);
+  EXPECT_EQ(run.read_tags, (std::vector<uint32_t>{1, 3, 2}));
+}
+
+TEST(DramChannel, OldestFirstAmongRowHitsAndAcrossBanks) {
+  ChannelRun run{MemConfig{}};
+  run.ch.enqueue(0, 5, false, 1);
+  run.ch.enqueue(1, 5, false, 2);  // other bank: its ACT goes while bank 0 waits tRCD
+  run.ch.enqueue(0, 5, false, 3);
+  run.run_until_idle(1000);
+  std::vector<DramOp> expected = {DramOp::kActivate, DramOp::kActivate, DramOp::kRead,
+                                  DramOp::kRead, DramOp::kRead};
+  EXPECT_EQ(run.ops(), expected);
+  EXPECT_EQ(run.log[1].cycle, MemConfig{}.t.tRRD);
+  EXPECT_EQ(run.read_tags, (std::vector<uint32_t>{1, 3, 2}));  // bank 0 opened first
+}
+
+// Replays a command log and checks every DramTiming constraint independently.
+void check_timing(const MemConfig& cfg, const std::vector<ChannelRun::Issued>& log) {
+  const DramTiming& t = cfg.t;
+  const uint64_t burst = cfg.line_bytes / (cfg.bus_bytes * cfg.data_rate);
+  constexpr int64_t kLongAgo = -1000000;
+  struct BankState {
+    bool open = false;
+    uint64_t row = 0;
+    int64_t act = kLongAgo, pre = kLongAgo, rd = kLongAgo, wr_data_end = kLongAgo;
+  };
+  std::vector<BankState> banks(cfg.banks);
+  int64_t last_act = kLongAgo, last_col = kLongAgo, bus_end = kLongAgo, wr_end = kLongAgo;
+  int64_t last_cycle = -1;
+  for (const auto& i : log) {
+    int64_t c = int64_t(i.cycle);
+    ASSERT_GT(c, last_cycle) << "two commands in one cycle";
+    last_cycle = c;
+    BankState& b = banks[i.cmd.bank];
+    switch (i.cmd.op) {
+      case DramOp::kActivate:
+        ASSERT_FALSE(b.open) << c;
+        ASSERT_GE(c, b.pre + t.tRP) << "tRP at " << c;
+        ASSERT_GE(c, b.act + t.tRC) << "tRC at " << c;
+        ASSERT_GE(c, last_act + t.tRRD) << "tRRD at " << c;
+        b.open = true, b.row = i.cmd.row, b.act = c, last_act = c;
+        break;
+      case DramOp::kPrecharge:
+        ASSERT_TRUE(b.open) << c;
+        ASSERT_GE(c, b.act + t.tRAS) << "tRAS at " << c;
+        ASSERT_GE(c, b.rd + t.tRTP) << "tRTP at " << c;
+        ASSERT_GE(c, b.wr_data_end + t.tWR) << "tWR at " << c;
+        b.open = false, b.pre = c;
+        break;
+      case DramOp::kRead:
+      case DramOp::kWrite: {
+        bool write = i.cmd.op == DramOp::kWrite;
+        ASSERT_TRUE(b.open && b.row == i.cmd.row) << "column command to a closed row at " << c;
+        ASSERT_GE(c, b.act + t.tRCD) << "tRCD at " << c;
+        ASSERT_GE(c, last_col + t.tCCD) << "tCCD at " << c;
+        int64_t start = c + (write ? t.tWL : t.tCL);
+        ASSERT_GE(start, bus_end) << "data bus overlap at " << c;
+        if (!write) {
+          ASSERT_GE(c, wr_end + t.tWTR) << "tWTR at " << c;
+        }
+        bus_end = start + int64_t(burst);
+        last_col = c;
+        if (write) {
+          b.wr_data_end = wr_end = bus_end;
+        } else {
+          b.rd = c;
+        }
+        break;
+      }
+      case DramOp::kNone:
+        break;
+    }
+  }
+}
+
+TEST(DramChannel, RandomMixedTrafficMeetsEveryTimingConstraint) {
+  MemConfig cfg;
+  ChannelRun run{cfg};
+  std::mt19937 rng(7);
+  uint32_t issued = 0;
+  while (run.cycle < 20000) {
+    while (run.ch.free_slots() > 0 && issued < 3000) {
+      run.ch.enqueue(rng() % 4, rng() % 3, rng() % 3 == 0, issued++);
+    }
+    run.step();
+  }
+  run.run_until_idle(100000);
+  check_timing(cfg, run.log);
+  const DramCounters& n = run.ch.counters();
+  EXPECT_EQ(n.reads + n.writes, issued);
+  EXPECT_EQ(run.read_tags.size(), n.reads);
+  EXPECT_GT(n.precharges, 100u);  // row conflicts really happened
+}
+
+double stream_bus_utilisation(bool write) {
+  MemConfig cfg;
+  AddressMap map(cfg);
+  ChannelRun run{cfg};
+  uint64_t next_line = 0;
+  const uint64_t cycles = 20000;
+  while (run.cycle < cycles) {
+    while (run.ch.free_slots() > 0) {
+      DramLocation at = map.dram(next_line++);
+      run.ch.enqueue(at.bank, at.row, write, 0);
+    }
+    run.step();
+  }
+  check_timing(cfg, run.log);
+  return double(run.ch.counters().bus_busy) / double(cycles);
+}
+
+TEST(DramChannel, SequentialStreamKeepsTheDataBusBusy) {
+  EXPECT_GE(stream_bus_utilisation(false), 0.97);
+  EXPECT_GE(stream_bus_utilisation(true), 0.97);
+}
+
+// parse_mem_config as a GPU config reader would call it.
+MemConfig parse(const std::string& text) {
+  Json j = parse_json_text(text, "gpu.json");
+  JsonReader r(j, "gpu.json", "mem");
+  MemConfig c = parse_mem_config(r);
+  r.finish();
+  return c;
+}
+
+// Parsing `text` must fail with an InputError whose message contains `needle`.
+testing::AssertionResult fails_with(const std::string& text, const std::string& needle) {
+  try {
+    parse(text);
+  } catch (const InputError& e) {
+    if (std::string(e.what()).find(needle) != std::string::npos) return testing::AssertionSuccess();
+    return testing::AssertionFailure() << "message: " << e.what();
+  }
+  return testing::AssertionFailure() << "no error";
+}
+
+TEST(MemConfigParse, EmptyObjectGivesTheDefaultsAndKeysOverride) {
+  MemConfig d;
+  MemConfig c = parse("{}");
+  EXPECT_EQ(c.channels, d.channels);
+  EXPECT_EQ(c.t.tRC, d.t.tRC);
+  EXPECT_DOUBLE_EQ(c.l2_clock_ratio, d.l2_clock_ratio);
+  c = parse(R"({"channels": 8, "l2_clock_ratio": 0.5, "dram_timing": {"tCL": 10}})");
+  EXPECT_EQ(c.channels, 8u);
+  EXPECT_DOUBLE_EQ(c.l2_clock_ratio, 0.5);
+  EXPECT_EQ(c.t.tCL, 10u);
+  EXPECT_EQ(c.t.tRCD, d.t.tRCD);
+}
+
+TEST(MemConfigParse, RejectsUnknownKeysAndBadValuesNamingThePath) {
+  EXPECT_TRUE(fails_with(R"({"chanels": 6})", "gpu.json: mem.chanels: unknown key"));
+  EXPECT_TRUE(fails_with(R"({"channels": 0})", "gpu.json: mem.channels: expected"));
+  EXPECT_TRUE(fails_with(R"({"dram_timing": {"tXYZ": 1}})", "mem.dram_timing.tXYZ: unknown key"));
+  EXPECT_TRUE(fails_with(R"({"dram_timing": {"tRC": 30}})",
+                         "mem.dram_timing.tRC: expected tRC >= tRAS + tRP"));
+  EXPECT_TRUE(fails_with(R"({"row_bytes": 2000})", "mem.row_bytes: expected"));
+  EXPECT_TRUE(fails_with(R"({"line_bytes": 96})", "mem.line_bytes: expected a power of two"));
+  EXPECT_TRUE(fails_with(R"({"dram_timing": 3})", "mem.dram_timing: expected an object"));
+}
+
+}  // namespace
+}  // namespace gpupm

@@ -1,0 +1,250 @@
+#include "mem/memory_system.h"
+
+#include "mem/address_map.h"
+#include "mem/dram_channel.h"
+#include "mem/interconnect.h"
+#include "mem/l2_slice.h"
+#include "mem/mem_request.h"
+#include "mem/ratio_clock.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gpupm {
+
+using tlm::tlm_generic_payload;
+using tlm::tlm_phase;
+using tlm::tlm_sync_enum;
+
+namespace {
+
+constexpr uint64_t kAddressLimit = uint64_t(1) << 40;
+
+const MemConfig& checked(const MemConfig& cfg) {
+  if (auto p = check_mem_config(cfg))
+    throw std::invalid_argument("MemConfig." + p->key + ": " + p->what);
+  return cfg;
+}
+
+}  // namespace
+
+struct MemorySystem::Impl {
+  explicit Impl(const MemConfig& c)
+      : cfg(checked(c)),
+        map(cfg),
+        l2(RatioClock::from_ratio(cfg.l2_clock_ratio)),
+        pool(size_t(cfg.channels) * (cfg.icnt_queue + cfg.l2_mshrs) * 2),
+        requests(cfg),
+        responses(cfg, pool),
+        read_flits(cfg.line_bytes / cfg.flit_bytes),
+        burst_cycles(cfg.line_bytes / (cfg.bus_bytes * cfg.data_rate)) {
+    dram.reserve(cfg.channels);
+    slices.reserve(cfg.channels);
+    for (uint32_t ch = 0; ch < cfg.channels; ++ch) {
+      dram.emplace_back(cfg);
+      slices.emplace_back(cfg, ch);
+    }
+    accepted.reserve(cfg.icnt_queue);
+  }
+
+  void count(DramCommand cmd) {
+    act.dram_activates += cmd.op == DramOp::kActivate;
+    act.dram_precharges += cmd.op == DramOp::kPrecharge;
+    act.dram_reads += cmd.op == DramOp::kRead;
+    act.dram_writes += cmd.op == DramOp::kWrite;
+    if (cmd.op == DramOp::kRead || cmd.op == DramOp::kWrite) act.dram_bus_busy += burst_cycles;
+  }
+  void count_l2_cycles(uint64_t cycle) {
+    act.l2_cycles = std::max(act.l2_cycles, l2.edges_through(cycle));
+  }
+
+  bool idle() const {
+    if (!requests.empty() || !responses.empty()) return false;
+    for (uint32_t ch = 0; ch < cfg.channels; ++ch)
+      if (!dram[ch].idle() || slices[ch].next_fill() != kNever) return false;
+    return true;
+  }
+
+  MemConfig cfg;
+  AddressMap map;
+  RatioClock l2;
+  RequestPool pool;
+  RequestNetwork requests;
+  ResponseNetwork responses;
+  std::vector<DramChannel> dram;
+  std::vector<L2Slice> slices;
+  uint32_t read_flits;
+  std::vector<uint8_t> port_parked;  // a BEGIN_REQ waits for END_REQ on this port
+  std::vector<uint32_t> accepted;    // scratch: parked requests accepted this cycle
+  // Live counters: readers may keep the reference activity() returns, so every
+  // field is updated in place when its event happens.
+  MemActivity act;
+  uint32_t burst_cycles;
+  uint64_t last_tick = 0;
+  uint64_t planned_tick = 0;  // what next_busy_cycle() last answered
+  bool in_tick = false;
+  bool wake_sent = false;
+};
+
+MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemConfig& cfg, ClockDomain& clock)
+    : sc_module(name), sm_in("sm_in"), impl_(std::make_unique<Impl>(cfg)), clock_(clock) {
+  sm_in.register_nb_transport_fw(this, &MemorySystem::nb_transport_fw);
+  clock.add(this);
+}
+
+MemorySystem::~MemorySystem() = default;
+
+void MemorySystem::end_of_elaboration() {
+  impl_->port_parked.assign(sm_in.size(), 0);
+  impl_->responses.set_ports(uint32_t(sm_in.size()));
+}
+
+tlm_sync_enum MemorySystem::nb_transport_fw(int port, tlm_generic_payload& gp, tlm_phase& phase,
+                                            sc_core::sc_time&) {
+  Impl& m = *impl_;
+  if (phase == tlm::END_RESP) return tlm::TLM_COMPLETED;
+  if (phase != tlm::BEGIN_REQ) {
+    SC_REPORT_ERROR(name(), "unexpected phase on sm_in");
+    return tlm::TLM_COMPLETED;
+  }
+  if (m.port_parked[port]) SC_REPORT_ERROR(name(), "BEGIN_REQ before END_REQ of the previous one");
+  if (!gp.is_read() && !gp.is_write()) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
+  uint64_t addr = gp.get_address();
+  if (gp.get_data_length() != m.cfg.line_bytes || addr % m.cfg.line_bytes != 0 ||
+      addr >= kAddressLimit) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
+  uint64_t line = addr / m.cfg.line_bytes;
+  uint32_t id = m.pool.alloc();
+  MemRequest& r = m.pool[id];
+  r.gp = &gp;
+  r.port = uint32_t(port);
+  r.slice = m.map.channel(line);
+  r.local_line = m.map.local_line(line);
+  r.write = gp.is_write();
+  if (!m.requests.has_credit(r.slice)) {
+    m.requests.park(id, r.slice);
+    m.port_parked[port] = 1;
+    return tlm::TLM_ACCEPTED;  // a full input is busy already: no wake needed
+  }
+  m.requests.stage(id, r.slice);
+  accept(id);
+  wake_if_sleeping();
+  phase = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+void MemorySystem::accept(uint32_t id) {
+  Impl& m = *impl_;
+  MemRequest& r = m.pool[id];
+  r.accepted = sc_core::sc_time_stamp();
+  ++(r.write ? m.act.writes : m.act.reads);
+  m.act.icnt_flits += r.write ? m.read_flits : 1;  // a write carries the line
+}
+
+void MemorySystem::send_end_req(uint32_t id) {
+  Impl& m = *impl_;
+  const MemRequest& r = m.pool[id];
+  uint32_t port = r.port;
+  tlm_generic_payload& gp = *r.gp;
+  m.port_parked[port] = 0;
+  tlm_phase phase = tlm::END_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  sm_in[int(port)]->nb_transport_bw(gp, phase, delay);
+}
+
+void MemorySystem::deliver(uint32_t id) {
+  Impl& m = *impl_;
+  const MemRequest& r = m.pool[id];
+  uint32_t port = r.port;
+  tlm_generic_payload& gp = *r.gp;
+  m.act.icnt_flits += r.write ? 1 : m.read_flits;
+  if (!r.write) {
+    ++m.act.read_responses;
+    sc_core::sc_time waited = sc_core::sc_time_stamp() - r.accepted;
+    m.act.read_latency_sum_ps += uint64_t(waited.to_seconds() * 1e12 + 0.5);
+  }
+  m.pool.release(id);  // before the call: the SM may send a new request from it
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  sm_in[int(port)]->nb_transport_bw(gp, phase, delay);  // TLM_COMPLETED or END_RESP: done
+}
+
+void MemorySystem::wake_if_sleeping() {
+  Impl& m = *impl_;
+  if (m.in_tick || m.wake_sent || m.planned_tick <= m.last_tick + 1) return;
+  m.wake_sent = true;
+  clock_.wake();
+}
+
+void MemorySystem::tick(uint64_t cycle) {
+  Impl& m = *impl_;
+  m.in_tick = true;
+  m.last_tick = cycle;
+  m.wake_sent = false;
+  m.requests.enter_staged(m.l2.first_at_or_after(cycle));
+  // DRAM first: a request the L2 queues in this cycle is seen from the next one.
+  for (uint32_t ch = 0; ch < m.cfg.channels; ++ch) {
+    uint32_t mshr;
+    uint64_t done;
+    while (m.dram[ch].pop_read_done(cycle, &mshr, &done))
+      m.slices[ch].schedule_fill(mshr, m.l2.first_at_or_after(done) + m.cfg.dram_latency);
+    m.count(m.dram[ch].step(cycle));
+  }
+  if (m.l2.is_edge(cycle)) {
+    uint64_t k = m.l2.index_at(cycle);
+    for (uint32_t s = 0; s < m.cfg.channels; ++s) {
+      m.slices[s].fill_due(k, m.pool, m.responses);
+      uint32_t id = m.requests.ready_head(s, k);
+      if (id == kNoRequest) continue;
+      L2Outcome outcome = m.slices[s].lookup(id, k, m.pool, m.dram[s], m.responses);
+      if (outcome == L2Outcome::kStall) continue;  // head-of-line: retried next L2 cycle
+      ++(outcome == L2Outcome::kHit ? m.act.l2_hits : m.act.l2_misses);
+      m.requests.pop_head(s);
+      // The freed credit goes to a parked request; END_REQ only once the state
+      // is consistent, since the SM may send its next request from inside it.
+      m.accepted.clear();
+      m.requests.admit_parked(s, k, m.accepted);
+      for (uint32_t a : m.accepted) accept(a);
+      for (uint32_t a : m.accepted) send_end_req(a);
+    }
+    m.responses.step(k, [this](uint32_t id) { deliver(id); });
+  }
+  m.count_l2_cycles(cycle);
+  m.in_tick = false;
+}
+
+uint64_t MemorySystem::next_busy_cycle(uint64_t now) const {
+  const Impl& m = *impl_;
+  uint64_t next = kNever;
+  if (m.requests.has_staged()) next = now + 1;
+  uint64_t l2_ready = std::min(m.requests.next_ready(), m.responses.next_ready());
+  for (uint32_t ch = 0; ch < m.cfg.channels && next > now + 1; ++ch) {
+    if (m.dram[ch].has_queued()) next = now + 1;
+    next = std::min(next, m.dram[ch].next_read_done());
+    l2_ready = std::min(l2_ready, m.slices[ch].next_fill());
+  }
+  if (l2_ready != kNever) {
+    uint64_t first_l2 = m.l2.first_at_or_after(now + 1);
+    next = std::min(next, m.l2.cmd_of(std::max(l2_ready, first_l2)));
+  }
+  if (next != kNever) next = std::max(next, now + 1);
+  impl_->planned_tick = next;
+  return next;
+}
+
+const MemActivity& MemorySystem::activity() const {
+  // l2_cycles also advances at every tick; here it catches up with edges skipped
+  // since (time-based, so an idle stretch counts too).
+  if (clock_.ticks_run() > 0) impl_->count_l2_cycles(clock_.cycles_elapsed());
+  return impl_->act;
+}
+
+bool MemorySystem::idle() const { return impl_->idle(); }
+
+}  // namespace gpupm

@@ -1,0 +1,244 @@
+// Lsu in plain C++: the latch, the one-line-per-cycle slot, the L1D, MSHR
+// merging, the miss queue and their back-pressure.
+#include "sm/lsu.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+namespace gpupm {
+namespace {
+
+Inst mem_inst(Op op, uint64_t line, uint8_t lines = 1) {
+  Inst in;
+  in.op = op;
+  in.line = line;
+  in.lines = lines;
+  return in;
+}
+Inst load(uint64_t line, uint8_t lines = 1) { return mem_inst(Op::Load, line, lines); }
+Inst store(uint64_t line, uint8_t lines = 1) { return mem_inst(Op::Store, line, lines); }
+
+class LsuTest : public ::testing::Test {
+ protected:
+  SmConfig cfg;  // GTX480 defaults unless a test changes them before lsu()
+  std::vector<Lsu::LoadDone> done;
+
+  Lsu& lsu() {
+    if (!lsu_) lsu_ = std::make_unique<Lsu>(cfg);
+    return *lsu_;
+  }
+  void cycle(uint64_t c) { lsu().cycle(c, done); }
+  // Accepts `in` at cycle c and runs that cycle.
+  void issue(uint64_t c, const Inst& in, uint16_t warp = 0, uint64_t index = 0) {
+    ASSERT_TRUE(lsu().can_accept());
+    lsu().accept(warp, index, in);
+    cycle(c);
+  }
+  std::vector<LineRequest> take_requests() {
+    std::vector<LineRequest> out;
+    while (lsu().has_request()) {
+      out.push_back(lsu().front_request());
+      lsu().pop_request();
+    }
+    return out;
+  }
+  // Brings `line` into the L1 (miss, then fill at cycle c) and forgets the traffic.
+  void prime(uint64_t line, uint64_t c) {
+    issue(c, load(line), 47, 999);
+    take_requests();
+    lsu().fill(line, c + 1, done);
+    done.clear();
+  }
+
+ private:
+  std::unique_ptr<Lsu> lsu_;
+};
+
+::testing::AssertionResult is_done(const Lsu::LoadDone& d, uint16_t warp, uint64_t index, uint64_t ready) {
+  if (d.warp == warp && d.inst_index == index && d.ready_cycle == ready) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "got (warp " << d.warp << ", inst " << d.inst_index << ", ready "
+                                       << d.ready_cycle << "), expected (" << warp << ", " << index << ", " << ready
+                                       << ")";
+}
+
+TEST_F(LsuTest, LoadHitCompletesAfterHitLatency) {
+  prime(5, 0);
+  issue(10, load(5), 3, 42);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_TRUE(is_done(done[0], 3, 42, 10 + cfg.l1_hit_latency));
+  EXPECT_EQ(lsu().stats().l1_hits, 1u);
+  EXPECT_FALSE(lsu().has_request());
+  EXPECT_FALSE(lsu().busy());
+}
+
+TEST_F(LsuTest, MissAllocatesMshrAndEmitsOneRequest) {
+  issue(0, load(7), 1, 5);
+  EXPECT_TRUE(done.empty());
+  EXPECT_EQ(lsu().mshrs_in_use(), 1u);
+  auto reqs = take_requests();
+  ASSERT_EQ(reqs.size(), 1u);
+  EXPECT_EQ(reqs[0].line, 7u);
+  EXPECT_FALSE(reqs[0].write);
+  EXPECT_EQ(lsu().stats().l1_misses, 1u);
+  EXPECT_EQ(lsu().stats().loads, 1u);
+}
+
+// An MSHR holds up to l1_mshr_merges loads (the first included, as GPGPU-Sim's
+// "32:8"); one more to the same line stalls the slot until the fill.
+TEST_F(LsuTest, MissesMergeUpToLimitThenStall) {
+  cfg.l1_mshr_merges = 3;
+  for (uint64_t c = 0; c < 3; ++c) issue(c, load(7), uint16_t(c), 10 + c);
+  EXPECT_EQ(take_requests().size(), 1u);
+  EXPECT_EQ(lsu().mshrs_in_use(), 1u);
+  EXPECT_EQ(lsu().stats().mshr_merges, 2u);
+  EXPECT_EQ(lsu().stats().l1_misses, 3u);
+
+  issue(3, load(7), 3, 13);  // a fourth: no room in the MSHR
+  EXPECT_TRUE(lsu().stalled());
+  EXPECT_EQ(lsu().stats().stall_cycles, 1u);
+  EXPECT_TRUE(lsu().can_accept());  // the stalled load sits in the slot, the latch is free
+  lsu().accept(4, 14, load(8));
+  EXPECT_FALSE(lsu().can_accept());  // latch full: back-pressure to the schedulers
+  cycle(4);
+  cycle(5);
+  EXPECT_EQ(lsu().stats().stall_cycles, 3u);
+  EXPECT_FALSE(lsu().has_request());
+
+  lsu().fill(7, 6, done);
+  ASSERT_EQ(done.size(), 3u);
+  for (uint16_t w = 0; w < 3; ++w) EXPECT_TRUE(is_done(done[w], w, 10 + w, 7));
+  done.clear();
+  cycle(6);  // the waiting load now hits the filled line
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_TRUE(is_done(done[0], 3, 13, 6 + cfg.l1_hit_latency));
+  EXPECT_EQ(lsu().stats().stall_cycles, 3u);
+  cycle(7);  // and the latched load moves on: a new miss
+  auto reqs = take_requests();
+  ASSERT_EQ(reqs.size(), 1u);
+  EXPECT_EQ(reqs[0].line, 8u);
+}
+
+TEST_F(LsuTest, MshrsExhaustedStall) {
+  cfg.l1_mshrs = 2;
+  issue(0, load(1));
+  issue(1, load(2));
+  issue(2, load(3));
+  EXPECT_TRUE(lsu().stalled());
+  lsu().accept(0, 4, load(4));
+  EXPECT_FALSE(lsu().can_accept());
+  cycle(3);
+  cycle(4);
+  EXPECT_EQ(lsu().stats().stall_cycles, 3u);
+  EXPECT_EQ(lsu().mshrs_in_use(), 2u);
+  EXPECT_EQ(take_requests().size(), 2u);
+
+  lsu().fill(1, 5, done);
+  EXPECT_EQ(lsu().mshrs_in_use(), 1u);
+  cycle(5);  // line 3 gets the freed MSHR
+  EXPECT_FALSE(lsu().stalled());
+  EXPECT_EQ(lsu().mshrs_in_use(), 2u);
+  cycle(6);  // line 4: none left again
+  EXPECT_TRUE(lsu().stalled());
+  EXPECT_EQ(lsu().stats().stall_cycles, 4u);
+  auto reqs = take_requests();
+  ASSERT_EQ(reqs.size(), 1u);
+  EXPECT_EQ(reqs[0].line, 3u);
+}
+
+TEST_F(LsuTest, FullMissQueueStalls) {
+  cfg.miss_queue = 2;
+  issue(0, load(1));
+  issue(1, load(2));
+  issue(2, load(3));
+  EXPECT_TRUE(lsu().stalled());
+  EXPECT_EQ(lsu().mshrs_in_use(), 2u);  // no MSHR taken by the stalled line
+  cycle(3);
+  EXPECT_EQ(lsu().stats().stall_cycles, 2u);
+  lsu().pop_request();  // the interconnect took one
+  cycle(4);
+  EXPECT_FALSE(lsu().stalled());
+  EXPECT_EQ(lsu().stats().stall_cycles, 2u);
+  auto reqs = take_requests();
+  ASSERT_EQ(reqs.size(), 2u);
+  EXPECT_EQ(reqs[1].line, 3u);
+}
+
+TEST_F(LsuTest, FourLineInstructionTakesFourCyclesInTheSlot) {
+  issue(0, load(100, 4), 2, 9);
+  EXPECT_EQ(lsu().stats().l1_misses, 1u);
+  lsu().accept(5, 6, load(300));  // waits in the latch behind the four lines
+  for (uint64_t c = 1; c < 4; ++c) {
+    EXPECT_FALSE(lsu().can_accept()) << c;
+    cycle(c);
+    EXPECT_EQ(lsu().stats().l1_misses, c + 1);
+  }
+  EXPECT_FALSE(lsu().can_accept());
+  auto reqs = take_requests();
+  ASSERT_EQ(reqs.size(), 4u);
+  for (uint64_t i = 0; i < 4; ++i) EXPECT_EQ(reqs[i].line, 100 + i);
+  cycle(4);
+  EXPECT_TRUE(lsu().can_accept());
+  ASSERT_EQ(take_requests().size(), 1u);  // line 300
+
+  // The instruction completes when its last line is back: fills at 20, 25, 22, 24.
+  const uint64_t fills[4] = {20, 25, 22, 24};
+  for (uint64_t i = 0; i < 4; ++i) {
+    EXPECT_TRUE(done.empty()) << i;
+    lsu().fill(100 + i, fills[i], done);
+  }
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_TRUE(is_done(done[0], 2, 9, 26));
+
+  // Now all four hit: the last line is looked up 3 cycles after the first.
+  done.clear();
+  issue(30, load(100, 4), 2, 10);
+  for (uint64_t c = 31; c < 34; ++c) cycle(c);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_TRUE(is_done(done[0], 2, 10, 33 + cfg.l1_hit_latency));
+}
+
+TEST_F(LsuTest, StoresAreWriteThroughWriteEvict) {
+  prime(9, 0);
+  issue(5, store(9));
+  EXPECT_TRUE(done.empty());
+  EXPECT_EQ(lsu().mshrs_in_use(), 0u);
+  auto reqs = take_requests();
+  ASSERT_EQ(reqs.size(), 1u);
+  EXPECT_EQ(reqs[0].line, 9u);
+  EXPECT_TRUE(reqs[0].write);
+  issue(6, store(50, 2));  // not cached: still written through, nothing allocated
+  cycle(7);
+  EXPECT_EQ(take_requests().size(), 2u);
+  EXPECT_EQ(lsu().mshrs_in_use(), 0u);
+  EXPECT_EQ(lsu().stats().stores, 2u);
+  EXPECT_EQ(lsu().stats().store_lines, 3u);
+
+  issue(8, load(9));  // evicted by the store: a miss
+  EXPECT_EQ(lsu().stats().l1_hits, 0u);
+  EXPECT_EQ(lsu().stats().l1_misses, 2u);  // the priming miss and this one
+  reqs = take_requests();
+  ASSERT_EQ(reqs.size(), 1u);
+  EXPECT_FALSE(reqs[0].write);
+}
+
+TEST_F(LsuTest, FillCompletesMergedLoadsAndLaterAccessesHit) {
+  issue(0, load(4), 0, 10);
+  issue(1, load(4), 1, 11);
+  issue(2, load(4), 2, 12);
+  EXPECT_EQ(take_requests().size(), 1u);
+  lsu().fill(4, 30, done);
+  ASSERT_EQ(done.size(), 3u);
+  for (uint16_t w = 0; w < 3; ++w) EXPECT_TRUE(is_done(done[w], w, 10 + w, 31));
+  EXPECT_EQ(lsu().mshrs_in_use(), 0u);
+  done.clear();
+  issue(40, load(4), 5, 20);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_TRUE(is_done(done[0], 5, 20, 40 + cfg.l1_hit_latency));
+  EXPECT_EQ(lsu().stats().l1_hits, 1u);
+  EXPECT_FALSE(lsu().has_request());
+}
+
+}  // namespace
+}  // namespace gpupm

@@ -1,0 +1,607 @@
+// StreamingMultiprocessor in simulation. One testbench (Bench) holds an SM on its
+// own ClockDomain, a fake memory target (fixed latency, optional delayed END_REQ),
+// a fake GWDE (launches, pauses, records CtaDoneMsg) and a ctrl initiator. Each
+// TEST elaborates once, so run one TEST per process (ctest does).
+//
+// Timing rules the expected values below rest on (streaming_multiprocessor.cc):
+//  - an input (launch, pause, response, END_REQ) arriving at time t is seen from
+//    the first SM edge strictly after t; a launch becomes resident
+//    cta_launch_latency cycles after that edge, and may issue in that cycle;
+//  - ALU result ready operand_latency + alu_latency after issue;
+//  - a miss is sent to memory in the cycle its load issues; data filled in cycle f
+//    is ready at f + 1;
+//  - a warp is finished once its last instruction has issued and its loads are
+//    back; the CTA completes (CtaDoneMsg) in that cycle.
+#include "sm/streaming_multiprocessor.h"
+
+#include <gtest/gtest.h>
+#include <tlm_utils/peq_with_get.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace gpupm {
+namespace {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+using sc_core::SC_ZERO_TIME;
+
+// ------------------------------------------------------------------ workloads
+
+InstructionMix alu_chain(uint32_t dep) {  // ALU only; every instruction reads the one dep earlier
+  InstructionMix m;
+  m.alu_per_mem = 1e9;
+  m.dep_min = m.dep_max = dep;
+  return m;
+}
+
+InstructionMix loads_only(uint32_t dep) {
+  InstructionMix m;
+  m.alu_per_mem = 0.0;
+  m.dep_min = m.dep_max = dep;
+  return m;
+}
+
+InstructionMix mixed() {  // every instruction kind, memory-level parallelism, barriers
+  InstructionMix m;
+  m.alu_per_mem = 3.0;
+  m.sfu_fraction = 0.2;
+  m.store_fraction = 0.2;
+  m.mem_burst = 2;
+  m.dep_min = 1;
+  m.dep_max = 6;
+  m.barrier_interval = 40;
+  return m;
+}
+
+MemoryPattern mixed_memory() {
+  MemoryPattern p;
+  p.lines_per_access = 2;
+  p.stream = 0.4;
+  p.warp_reuse = 0.3;
+  p.cta_reuse = 0.2;
+  p.global_reuse = 0.1;
+  return p;
+}
+
+constexpr uint64_t kAddressBase = uint64_t(1) << 24;  // in lines
+
+// One launch laid out like parse_workload does (stream region, then sets).
+std::shared_ptr<KernelLaunch> kernel(uint32_t grid, uint32_t warps, uint64_t insts, InstructionMix mix,
+                                     MemoryPattern mem = MemoryPattern()) {
+  auto k = std::make_shared<KernelLaunch>();
+  k->name = "test";
+  k->grid_ctas = grid;
+  k->warps_per_cta = warps;
+  k->max_ctas_per_sm = 8;
+  k->insts_per_warp = insts;
+  k->phases.assign(1, Phase{1.0, mix, mem});
+  k->seed = 12345;
+  k->kernel_base = uint64_t(1) << 20;
+  k->stream_lines = uint64_t(grid) * warps * insts * mem.lines_per_access + 32;
+  k->warp_sets_base = k->stream_lines;
+  k->cta_sets_base = k->warp_sets_base + uint64_t(grid) * warps * (mem.warp_set_bytes / 128 + 32);
+  k->address_base = kAddressBase;
+  return k;
+}
+
+// ------------------------------------------------------------------ fake memory
+
+// Answers BEGIN_REQ with TLM_UPDATED/END_REQ, or, with accept_delay > 0, with
+// TLM_ACCEPTED and END_REQ accept_delay later; BEGIN_RESP follows `latency`
+// (+ extra_latency(line)) after END_REQ. Checks the request exclusion rule.
+class FakeMemory : public sc_core::sc_module {
+ public:
+  struct Request {
+    sc_time at;
+    uint64_t line;
+    bool write;
+  };
+  tlm_utils::simple_target_socket<FakeMemory> in;
+  sc_time latency, accept_delay;
+  std::function<sc_time(uint64_t line)> extra_latency;
+  std::function<void(const Request&)> on_request;
+  std::vector<Request> requests;
+
+  explicit FakeMemory(sc_core::sc_module_name name) : sc_module(name), in("in"), end_req_("end_req"), resp_("resp") {
+    in.register_nb_transport_fw(this, &FakeMemory::nb_transport_fw);
+    SC_HAS_PROCESS(FakeMemory);
+    SC_METHOD(send_end_req);
+    sensitive << end_req_.get_event();
+    dont_initialize();
+    SC_METHOD(send_resp);
+    sensitive << resp_.get_event();
+    dont_initialize();
+  }
+
+ private:
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_time&) {
+    EXPECT_EQ(phase, tlm::BEGIN_REQ);
+    EXPECT_FALSE(awaiting_end_req_) << "BEGIN_REQ before END_REQ at " << sc_time_stamp();
+    EXPECT_EQ(gp.get_data_length(), 128u);
+    Request r{sc_time_stamp(), gp.get_address() / 128, gp.is_write()};
+    requests.push_back(r);
+    if (on_request) on_request(r);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    resp_.notify(gp, accept_delay + latency + (extra_latency ? extra_latency(r.line) : SC_ZERO_TIME));
+    if (accept_delay == SC_ZERO_TIME) {
+      phase = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    awaiting_end_req_ = true;
+    end_req_.notify(gp, accept_delay);
+    return tlm::TLM_ACCEPTED;
+  }
+  void send(tlm_utils::peq_with_get<tlm::tlm_generic_payload>& q, tlm::tlm_phase phase) {
+    while (tlm::tlm_generic_payload* gp = q.get_next_transaction()) {
+      tlm::tlm_phase p = phase;
+      sc_time delay = SC_ZERO_TIME;
+      tlm::tlm_sync_enum st = in->nb_transport_bw(*gp, p, delay);
+      EXPECT_EQ(st, phase == tlm::BEGIN_RESP ? tlm::TLM_COMPLETED : tlm::TLM_ACCEPTED);
+    }
+  }
+  void send_end_req() {
+    awaiting_end_req_ = false;
+    send(end_req_, tlm::END_REQ);
+  }
+  void send_resp() { send(resp_, tlm::BEGIN_RESP); }
+
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> end_req_, resp_;
+  bool awaiting_end_req_ = false;
+};
+
+// ------------------------------------------------------------------ fake GWDE
+
+// Sends launches/pauses at scripted times and records completions. In run()
+// mode it keeps `resident` CTAs on the SM and, like the real GWDE, launches the
+// next one from inside the completion call.
+class FakeGwde : public sc_core::sc_module {
+ public:
+  struct Done {
+    uint32_t sm, cta;
+    sc_time at;
+  };
+  tlm_utils::simple_target_socket<FakeGwde> done_in;
+  tlm_utils::simple_initiator_socket<FakeGwde> cta_out;
+  std::vector<Done> done;
+
+  explicit FakeGwde(sc_core::sc_module_name name) : sc_module(name), done_in("done_in"), cta_out("cta_out") {
+    done_in.register_b_transport(this, &FakeGwde::done_b_transport);
+    SC_HAS_PROCESS(FakeGwde);
+    SC_THREAD(script);
+  }
+
+  void use(std::shared_ptr<const KernelLaunch> k) { kernel_ = std::move(k); }
+  // Runs f at time t (register before sc_start; same-time actions keep their order).
+  void at(sc_time t, std::function<void()> f) { actions_.push_back({t, std::move(f)}); }
+  void run(std::shared_ptr<const KernelLaunch> k, uint32_t resident) {
+    use(std::move(k));
+    resident_ = resident;
+    at(SC_ZERO_TIME, [this] {
+      while (in_flight_ < resident_ && next_ < kernel_->grid_ctas) launch(next_++);
+    });
+  }
+  void launch(uint32_t cta) {
+    CtaLaunchMsg m;
+    m.launch = kernel_;
+    m.cta = cta;
+    ++in_flight_;
+    send(cta_out, m);
+  }
+  void pause(uint32_t cta, bool paused) {
+    CtaPauseMsg m;
+    m.cta = cta;
+    m.pause = paused;
+    send(cta_out, m);
+  }
+
+ private:
+  struct Action {
+    sc_time t;
+    std::function<void()> f;
+  };
+  void script() {
+    std::stable_sort(actions_.begin(), actions_.end(), [](const Action& a, const Action& b) { return a.t < b.t; });
+    for (const Action& a : actions_) {
+      if (a.t > sc_time_stamp()) wait(a.t - sc_time_stamp());
+      a.f();
+    }
+  }
+  void done_b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
+    auto* m = gp.get_extension<CtaDoneMsg>();
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->launch, kernel_.get());
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    done.push_back({m->sm, m->cta, sc_time_stamp()});
+    --in_flight_;
+    if (resident_ && next_ < kernel_->grid_ctas) launch(next_++);
+  }
+
+  std::shared_ptr<const KernelLaunch> kernel_;
+  std::vector<Action> actions_;
+  uint32_t resident_ = 0, in_flight_ = 0, next_ = 0;
+};
+
+// ------------------------------------------------------------------ testbench
+
+class Bench : public sc_core::sc_module {
+ public:
+  const sc_time period;
+  ClockDomain clock;
+  StreamingMultiprocessor sm;
+  FakeMemory mem;
+  FakeGwde gwde;
+  tlm_utils::simple_initiator_socket<Bench> ctrl;       // -> sm.ctrl_in
+  tlm_utils::simple_initiator_socket<Bench> clock_ctrl;  // -> clock.period_in (unused)
+
+  Bench(sc_core::sc_module_name name, const SmConfig& cfg, sc_time p)
+      : sc_module(name), period(p), clock("clock", p), sm("sm", 0, cfg, clock), mem("mem"), gwde("gwde"),
+        ctrl("ctrl"), clock_ctrl("clock_ctrl") {
+    sm.mem_out.bind(mem.in);
+    sm.gwde_out.bind(gwde.done_in);
+    gwde.cta_out.bind(sm.cta_in);
+    ctrl.bind(sm.ctrl_in);
+    clock_ctrl.bind(clock.period_in);
+  }
+  sc_time cycles(double n) const { return period * n; }  // n.5: between two edges
+  uint64_t cycle_at(sc_time t) const { return uint64_t(std::llround(t / period)); }
+  uint64_t done_cycle(uint32_t cta) const {
+    for (const auto& d : gwde.done)
+      if (d.cta == cta) return cycle_at(d.at);
+    ADD_FAILURE() << "CTA " << cta << " did not complete";
+    return 0;
+  }
+  // f(cycle) after every SM edge (this stops the clock from skipping idle cycles).
+  void every_cycle(std::function<void(uint64_t)> f) { clock.on_every(1, std::move(f)); }
+};
+
+class SmTest : public ::testing::Test {
+ protected:
+  SmTest() {
+    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+    period_ = sc_time(714, sc_core::SC_PS);  // 1.4 GHz
+  }
+  Bench& bench(const char* name = "tb") {
+    benches_.push_back(std::make_unique<Bench>(name, cfg, period_));
+    return *benches_.back();
+  }
+  void run_cycles(uint64_t n) { sc_core::sc_start(period_ * double(n)); }
+
+  SmConfig cfg;  // GTX480 defaults; change before bench()
+  sc_time period_;
+  std::vector<std::unique_ptr<Bench>> benches_;
+};
+
+// Instructions a one-warp dependent ALU chain starting at s has issued by cycle c.
+uint64_t chain_issued(uint64_t s, uint64_t c, uint64_t step, uint64_t n) {
+  return c < s ? 0 : std::min(n, (c - s) / step + 1);
+}
+
+void add(WarpStateCounts& sum, const WarpStateCounts& w) {
+  sum.active += w.active;
+  sum.waiting += w.waiting;
+  sum.issued += w.issued;
+  sum.excess_alu += w.excess_alu;
+  sum.excess_mem += w.excess_mem;
+  sum.others += w.others;
+}
+
+// ------------------------------------------------------------------ tests
+
+// (a) One warp, ALU chain with dep 1, launched at time 0:
+//   the launch is seen at edge 1 (arrived on edge 0, seen strictly after), the CTA
+//   is resident at s = 1 + cta_launch_latency and issues instruction 0 there;
+//   instruction k issues at s + k*(operand_latency + alu_latency); the CTA
+//   completes when the last one issues: T = s + (N-1)*(operand_latency + alu_latency)
+//   = 21 + 49*9 = 462 for the GTX480 values.
+TEST_F(SmTest, AluChainFinishesAtClosedFormCycle) {
+  Bench& tb = bench();
+  const uint64_t n = 50, s = 1 + cfg.cta_launch_latency, step = cfg.operand_latency + cfg.alu_latency;
+  tb.gwde.run(kernel(1, 1, n, alu_chain(1)), 1);
+  run_cycles(1000);
+  ASSERT_EQ(tb.gwde.done.size(), 1u);
+  EXPECT_EQ(tb.done_cycle(0), s + (n - 1) * step);
+  EXPECT_EQ(tb.done_cycle(0), 462u);
+  SmCounters k = tb.sm.counters();
+  EXPECT_EQ(k.insts, n);
+  EXPECT_EQ(k.alu_insts, n);
+  EXPECT_EQ(k.ctas_completed, 1u);
+  EXPECT_EQ(k.cycles, 1000u);
+  EXPECT_EQ(k.busy_cycles, (n - 1) * step);  // resident from cycle s up to (not incl.) T
+  EXPECT_EQ(k.resident_warp_cycles, (n - 1) * step);
+  // Idle cycles are skipped: edges 0 and 1, then each issue edge and the one after
+  // it (an issue always asks for the next edge); none of the 8-cycle waits.
+  EXPECT_EQ(tb.clock.ticks_run(), 2 + 2 * n);
+}
+
+// (b) Two warps of one CTA sit on schedulers 0 and 1. With dep 9 (= the ALU
+// latency incl. operands) each warp issues every cycle: both finish at s + N - 1
+// having issued 2N instructions in N cycles (IPC 2). The samples show both warps
+// issued in cycles s .. s+N-2; in s+N-1 the CTA has completed, and a sample holds
+// only warps still resident at the end of the cycle.
+TEST_F(SmTest, TwoWarpsOnTwoSchedulersIssueInParallel) {
+  Bench& tb = bench();
+  const uint64_t n = 100, s = 1 + cfg.cta_launch_latency;
+  ASSERT_EQ(cfg.schedulers, 2u);
+  tb.gwde.run(kernel(1, 2, n, alu_chain(cfg.operand_latency + cfg.alu_latency)), 1);
+  uint64_t dual_issue = 0, first = 0, last = 0, insts_at_end = 0;
+  tb.every_cycle([&](uint64_t c) {
+    WarpStateCounts w = tb.sm.sample_states();
+    if (w.issued == 2) {
+      if (!dual_issue++) first = c;
+      last = c;
+    }
+    if (c == s + n - 1) {
+      insts_at_end = tb.sm.counters().insts;
+      EXPECT_EQ(w.active, 0u);
+    }
+  });
+  run_cycles(400);
+  EXPECT_EQ(tb.done_cycle(0), s + n - 1);
+  EXPECT_EQ(insts_at_end, 2 * n);
+  EXPECT_EQ(tb.sm.counters().insts, 2 * n);
+  EXPECT_EQ(dual_issue, n - 1);
+  EXPECT_EQ(first, s);
+  EXPECT_EQ(last, s + n - 2);
+}
+
+// (c) Load-use chain (every instruction a load reading the previous one), every
+// load a miss, memory answering L cycles after BEGIN_REQ. Load k issues and sends
+// its request at cycle t; BEGIN_RESP arrives on edge t + L, is seen at t + L + 1
+// (fill), data ready at t + L + 2, where load k+1 issues: cost per load L + 2.
+// The CTA completes at the last fill: s + (N-1)(L+2) + L + 1.
+TEST_F(SmTest, LoadUseChainCostsMemoryLatencyPlusTwo) {
+  Bench& tb = bench();
+  const uint64_t n = 20, latency = 100, s = 1 + cfg.cta_launch_latency;
+  tb.mem.latency = tb.cycles(latency);
+  tb.gwde.run(kernel(1, 1, n, loads_only(1)), 1);
+  run_cycles(3000);
+  ASSERT_EQ(tb.mem.requests.size(), n);
+  for (uint64_t k = 0; k < n; ++k) {
+    EXPECT_EQ(tb.cycle_at(tb.mem.requests[k].at), s + k * (latency + 2)) << "load " << k;
+    EXPECT_FALSE(tb.mem.requests[k].write);
+  }
+  EXPECT_EQ(tb.done_cycle(0), s + (n - 1) * (latency + 2) + latency + 1);
+  SmCounters k = tb.sm.counters();
+  EXPECT_EQ(k.lsu.loads, n);
+  EXPECT_EQ(k.lsu.l1_misses, n);
+  EXPECT_EQ(k.lsu.l1_hits, 0u);
+}
+
+// (d) Every sampled cycle each resident, unpaused warp is in exactly one state,
+// over a kernel with every instruction kind; record_sample() sums match.
+TEST_F(SmTest, WarpStatesPartitionActiveWarps) {
+  Bench& tb = bench();
+  const uint32_t warps = 4, resident = 3;
+  tb.mem.latency = tb.cycles(80);
+  tb.gwde.run(kernel(6, warps, 300, mixed(), mixed_memory()), resident);
+  uint64_t samples = 0, bad = 0;
+  WarpStateCounts sum;
+  tb.every_cycle([&](uint64_t) {
+    WarpStateCounts w = tb.sm.sample_states();
+    tb.sm.record_sample();
+    ++samples;
+    bool ok = w.active == w.waiting + w.issued + w.excess_alu + w.excess_mem + w.others && w.paused == 0 &&
+              w.active == tb.sm.resident_ctas() * warps && w.active <= cfg.max_warps &&
+              w.active >= tb.sm.active_warps() && w.issued <= cfg.schedulers &&
+              w.issued == w.issued_alu + w.issued_mem && w.excess_mem_lsu_blocked <= w.excess_mem;
+    if (!ok && bad++ < 5)
+      ADD_FAILURE() << "active " << w.active << " waiting " << w.waiting << " issued " << w.issued << " excess_alu "
+                    << w.excess_alu << " excess_mem " << w.excess_mem << " others " << w.others << " resident CTAs "
+                    << tb.sm.resident_ctas();
+    add(sum, w);
+  });
+  run_cycles(40000);
+  ASSERT_EQ(tb.gwde.done.size(), 6u);
+  EXPECT_EQ(bad, 0u);
+  SmCounters k = tb.sm.counters();
+  EXPECT_EQ(k.samples, samples);
+  EXPECT_EQ(k.samples, 40000u);
+  EXPECT_EQ(k.sum_active, sum.active);
+  EXPECT_EQ(k.sum_active, k.sum_waiting + k.sum_issued + k.sum_excess_alu + k.sum_excess_mem + k.sum_others);
+  EXPECT_EQ(k.sum_issued, sum.issued);
+  EXPECT_EQ(k.sum_waiting, sum.waiting);
+  EXPECT_EQ(k.sum_others, sum.others);
+  // The mix really exercises every state.
+  for (uint64_t v : {sum.waiting, sum.excess_alu, sum.excess_mem, sum.others}) EXPECT_GT(v, 0u);
+}
+
+// (e) Two one-warp CTAs with ALU chains (dep 1). CTA 0 starts at s0 = 21; CTA 1
+// arrives at 30.5 and starts at s1 = 31 + 20 = 51. CTA 0 is paused at 111.5,
+// just after its instruction 10 issued (cycle 111), and unpaused at 300.5:
+// instruction 11 (ready since 120) issues at 301 and the CTA completes at
+// 301 + (N-12)*9. CTA 1 is untouched: s1 + (N-1)*9.
+TEST_F(SmTest, PausedCtaLeavesActiveAndIssueUntilUnpaused) {
+  Bench& tb = bench();
+  const uint64_t n = 60, step = cfg.operand_latency + cfg.alu_latency, s0 = 21, s1 = 51;
+  tb.gwde.use(kernel(2, 1, n, alu_chain(1)));
+  tb.gwde.at(SC_ZERO_TIME, [&] { tb.gwde.launch(0); });
+  tb.gwde.at(tb.cycles(30.5), [&] { tb.gwde.launch(1); });
+  tb.gwde.at(tb.cycles(111.5), [&] { tb.gwde.pause(0, true); });
+  tb.gwde.at(tb.cycles(300.5), [&] { tb.gwde.pause(0, false); });
+  uint64_t checked = 0;
+  tb.every_cycle([&](uint64_t c) {
+    if (c < 112 || c > 300) return;
+    ++checked;
+    WarpStateCounts w = tb.sm.sample_states();
+    EXPECT_EQ(w.paused, 1u) << c;
+    EXPECT_EQ(w.active, 1u) << c;
+    EXPECT_EQ(w.issued, c >= s1 && (c - s1) % step == 0 ? 1u : 0u) << c;
+    EXPECT_EQ(tb.sm.active_warps(), 1u) << c;
+    EXPECT_EQ(tb.sm.resident_ctas(), 1u) << c;
+    EXPECT_EQ(tb.sm.counters().insts, 11 + chain_issued(s1, c, step, n)) << c;
+  });
+  run_cycles(1000);
+  EXPECT_EQ(checked, 189u);
+  EXPECT_EQ(tb.done_cycle(1), s1 + (n - 1) * step);
+  EXPECT_EQ(chain_issued(s0, 111, step, n), 11u);  // instructions 0..10 before the pause
+  EXPECT_EQ(tb.done_cycle(0), 301 + (n - 12) * step);
+  EXPECT_EQ(tb.done_cycle(0), 733u);
+  EXPECT_EQ(tb.sm.counters().insts, 2 * n);
+}
+
+// A pause that reaches the SM while the CTA is still being launched must hold
+// the CTA from its start: paused at 5.5 (resident at 21), unpaused at 200.5, the
+// first instruction issues at 201.
+TEST_F(SmTest, PauseDuringLaunchLatencyHoldsTheCta) {
+  Bench& tb = bench();
+  const uint64_t n = 30, step = cfg.operand_latency + cfg.alu_latency;
+  tb.gwde.use(kernel(1, 1, n, alu_chain(1)));
+  tb.gwde.at(SC_ZERO_TIME, [&] { tb.gwde.launch(0); });
+  tb.gwde.at(tb.cycles(5.5), [&] { tb.gwde.pause(0, true); });
+  tb.gwde.at(tb.cycles(200.5), [&] { tb.gwde.pause(0, false); });
+  tb.every_cycle([&](uint64_t c) {
+    if (c < 21 || c > 200) return;
+    WarpStateCounts w = tb.sm.sample_states();
+    EXPECT_EQ(w.paused, 1u) << c;
+    EXPECT_EQ(w.active, 0u) << c;
+    EXPECT_EQ(tb.sm.active_warps(), 0u) << c;
+    EXPECT_EQ(tb.sm.resident_ctas(), 0u) << c;
+  });
+  run_cycles(1000);
+  EXPECT_EQ(tb.done_cycle(0), 201 + (n - 1) * step);
+  EXPECT_EQ(tb.sm.counters().insts, n);
+}
+
+// (f) Four warps, loads only (dep 1), a barrier every B = 6 instructions: loads
+// 5e..5e+4 of a warp lie between barriers e-1 and e. Per-line memory latencies
+// differ, so the warps drift apart; the barrier must stop every warp from sending
+// a load of epoch e before all warps have sent all their loads of epoch e-1.
+TEST_F(SmTest, BarrierHoldsWarpsUntilAllArrive) {
+  Bench& tb = bench();
+  const uint32_t warps = 4, b = 6, per_epoch = b - 1;
+  const uint64_t n = 40, barriers = n / b;  // 6 barriers, 34 loads per warp
+  InstructionMix mix = loads_only(1);
+  mix.barrier_interval = b;
+  tb.gwde.run(kernel(1, warps, n, mix), 1);
+  tb.mem.latency = tb.cycles(40);
+  tb.mem.extra_latency = [&](uint64_t line) { return tb.cycles(double((line * 2654435761u) % 7 * 15)); };
+  std::vector<uint64_t> sent(warps, 0);
+  uint64_t violations = 0;
+  tb.mem.on_request = [&](const FakeMemory::Request& r) {
+    uint64_t rel = r.line - kAddressBase, w = rel % warps, k = rel / warps;  // stream: ((cta*n + k)*warps + w)
+    for (uint32_t v = 0; v < warps; ++v)
+      if (sent[v] < k / per_epoch * per_epoch) ++violations;
+    ++sent[w];
+  };
+  uint64_t held = 0;  // cycles in which some warps wait at a barrier while others still work
+  tb.every_cycle([&](uint64_t) {
+    WarpStateCounts w = tb.sm.sample_states();
+    if (w.others > 0 && w.others < w.active) ++held;
+  });
+  run_cycles(20000);
+  ASSERT_EQ(tb.gwde.done.size(), 1u);
+  EXPECT_EQ(violations, 0u);
+  for (uint32_t v = 0; v < warps; ++v) EXPECT_EQ(sent[v], n - barriers) << v;
+  SmCounters k = tb.sm.counters();
+  EXPECT_EQ(k.barrier_insts, warps * barriers);
+  EXPECT_EQ(k.mem_insts, warps * (n - barriers));
+  EXPECT_EQ(k.insts, warps * n);
+  EXPECT_GT(held, 0u);
+}
+
+// (g) Memory back-pressure: END_REQ comes D = 4 cycles after BEGIN_REQ, so the
+// SM sends one request per D + 1 = 5 cycles (seen from the edge after END_REQ).
+// One warp, 24 independent loads (misses), miss_queue 8: loads 0..9 pass (the
+// queue takes one per cycle and drains at s and s+5), then the slot stalls:
+// once at s+10, then 4 of every 5 cycles until load 23 enters the queue at
+// s+11+5*13: stall cycles = 1 + 4*(24-11) = 53. The warp, ready every cycle, is
+// held 45 cycles (s+12, then 4 of every 5 cycles for loads 13..23), every one of
+// them by a full LD/ST latch.
+TEST_F(SmTest, MemoryBackPressureStallsLsuAndIssue) {
+  Bench& tb = bench();
+  const uint64_t n = 24, d = 4, s = 1 + cfg.cta_launch_latency;
+  ASSERT_EQ(cfg.miss_queue, 8u);
+  tb.mem.accept_delay = tb.cycles(d);
+  tb.mem.latency = tb.cycles(50);
+  tb.gwde.run(kernel(1, 1, n, loads_only(63)), 1);
+  uint64_t excess_mem = 0, lsu_blocked = 0;
+  tb.every_cycle([&](uint64_t) {
+    WarpStateCounts w = tb.sm.sample_states();
+    excess_mem += w.excess_mem;
+    lsu_blocked += w.excess_mem_lsu_blocked;
+  });
+  run_cycles(1000);
+  ASSERT_EQ(tb.mem.requests.size(), n);
+  for (uint64_t m = 0; m < n; ++m) EXPECT_EQ(tb.cycle_at(tb.mem.requests[m].at), s + m * (d + 1)) << m;
+  SmCounters k = tb.sm.counters();
+  EXPECT_EQ(k.lsu.stall_cycles, 53u);
+  EXPECT_EQ(excess_mem, 45u);
+  EXPECT_EQ(lsu_blocked, 45u);
+  EXPECT_EQ(tb.done_cycle(0), s + (n - 1) * (d + 1) + d + 50 + 1);  // last fill
+}
+
+// (h) Totals over a grid larger than the SM holds: every instruction of every
+// warp issues once, every CTA completes once. A second, identical bench whose
+// clock skips idle cycles (the first is ticked every cycle by its sampler) must
+// produce the same completions and counters.
+TEST_F(SmTest, CountersMatchGridAndSkippingChangesNothing) {
+  const uint32_t grid = 10, warps = 3;
+  const uint64_t insts = 200;
+  auto k = kernel(grid, warps, insts, mixed(), mixed_memory());
+  Bench& a = bench("a");
+  Bench& b = bench("b");
+  for (Bench* tb : {&a, &b}) {
+    tb->mem.latency = tb->cycles(120);
+    tb->gwde.run(k, 4);
+  }
+  a.every_cycle([&](uint64_t) { a.sm.record_sample(); });
+  run_cycles(40000);
+  SmCounters ca = a.sm.counters(), cb = b.sm.counters();
+  EXPECT_EQ(ca.insts, grid * warps * insts);
+  EXPECT_EQ(ca.alu_insts + ca.sfu_insts + ca.mem_insts + ca.barrier_insts, ca.insts);
+  EXPECT_EQ(ca.lsu.loads + ca.lsu.stores, ca.mem_insts);
+  EXPECT_EQ(ca.barrier_insts, grid * warps * (insts / mixed().barrier_interval));
+  EXPECT_EQ(ca.ctas_completed, grid);
+  ASSERT_EQ(a.gwde.done.size(), grid);
+  std::vector<uint32_t> ctas;
+  for (const auto& d : a.gwde.done) ctas.push_back(d.cta);
+  std::sort(ctas.begin(), ctas.end());
+  for (uint32_t i = 0; i < grid; ++i) EXPECT_EQ(ctas[i], i);
+
+  EXPECT_LT(b.clock.ticks_run(), a.clock.ticks_run());  // b did skip
+  ASSERT_EQ(b.gwde.done.size(), grid);
+  for (uint32_t i = 0; i < grid; ++i) {
+    EXPECT_EQ(b.gwde.done[i].cta, a.gwde.done[i].cta);
+    EXPECT_EQ(b.gwde.done[i].at, a.gwde.done[i].at);
+  }
+  EXPECT_EQ(cb.insts, ca.insts);
+  EXPECT_EQ(cb.busy_cycles, ca.busy_cycles);
+  EXPECT_EQ(cb.resident_warp_cycles, ca.resident_warp_cycles);
+  EXPECT_EQ(cb.lsu.l1_hits, ca.lsu.l1_hits);
+  EXPECT_EQ(cb.lsu.stall_cycles, ca.lsu.stall_cycles);
+  EXPECT_EQ(b.mem.requests.size(), a.mem.requests.size());
+}
+
+// ctrl_in: an IssueHoldMsg keeps the resident CTA from issuing until the cycle given.
+TEST_F(SmTest, IssueHoldDelaysFirstIssue) {
+  Bench& tb = bench();
+  const uint64_t n = 20, step = cfg.operand_latency + cfg.alu_latency, hold = 100;
+  tb.gwde.run(kernel(1, 1, n, alu_chain(1)), 1);
+  tb.gwde.at(SC_ZERO_TIME, [&] {
+    IssueHoldMsg m;
+    m.until_cycle = hold;
+    send(tb.ctrl, m);
+  });
+  run_cycles(1000);
+  EXPECT_EQ(tb.done_cycle(0), hold + (n - 1) * step);
+}
+
+// Launches that reach the SM together are made resident one cta_launch_latency
+// apart (the launch queue is served in order): 21 and 41.
+TEST_F(SmTest, QueuedLaunchesBecomeResidentInTurn) {
+  Bench& tb = bench();
+  const uint64_t n = 10, step = cfg.operand_latency + cfg.alu_latency;
+  tb.gwde.run(kernel(2, 1, n, alu_chain(1)), 2);
+  run_cycles(1000);
+  EXPECT_EQ(tb.done_cycle(0), 21 + (n - 1) * step);
+  EXPECT_EQ(tb.done_cycle(1), 41 + (n - 1) * step);
+}
+
+}  // namespace
+}  // namespace gpupm
