@@ -8,13 +8,25 @@ DramChannel::DramChannel(const MemConfig& cfg)
     : t_(cfg.t),
       burst_(cfg.line_bytes / (cfg.bus_bytes * cfg.data_rate)),
       capacity_(cfg.mc_queue),
+      write_capacity_(cfg.mc_write_queue),
+      drain_high_(cfg.write_drain_high),
+      drain_low_(cfg.write_drain_low),
       banks_(cfg.banks),
       reads_in_flight_(2 * cfg.mc_queue) {
-  queue_.reserve(capacity_);
+  queue_.reserve(capacity_ + write_capacity_);
 }
 
 void DramChannel::enqueue(uint32_t bank, uint64_t row, bool write, uint32_t tag) {
   queue_.push_back({bank, row, write, tag});
+  ++queued_[write];
+}
+
+void DramChannel::choose_mode() {
+  if (draining_) {
+    if (queued_[1] == 0 || (queued_[1] <= drain_low_ && queued_[0] > 0)) draining_ = false;
+  } else if (queued_[1] >= drain_high_ || (queued_[0] == 0 && queued_[1] > 0)) {
+    draining_ = true;
+  }
 }
 
 bool DramChannel::column_ready(const Request& r, uint64_t cycle) const {
@@ -25,17 +37,18 @@ bool DramChannel::column_ready(const Request& r, uint64_t cycle) const {
 }
 
 DramCommand DramChannel::step(uint64_t cycle) {
+  choose_mode();
   // Banks with a queued row hit are kept open for it (bit per bank).
   uint64_t banks_with_hits = 0;
   for (size_t i = 0; i < queue_.size(); ++i) {
     const Request& r = queue_[i];
-    if (banks_[r.bank].open_row != r.row) continue;
+    if (r.write != draining_ || banks_[r.bank].open_row != r.row) continue;
     banks_with_hits |= uint64_t(1) << r.bank;
     if (column_ready(r, cycle)) return issue_column(i, cycle);
   }
   for (const Request& r : queue_) {
     const Bank& b = banks_[r.bank];
-    if (b.open_row == r.row) continue;
+    if (r.write != draining_ || b.open_row == r.row) continue;
     if (b.open_row != kNoRow) {
       if (!(banks_with_hits >> r.bank & 1) && cycle >= b.pre_ready) return precharge(r.bank, cycle);
     } else if (cycle >= b.act_ready && cycle >= act_ready_) {
@@ -48,6 +61,7 @@ DramCommand DramChannel::step(uint64_t cycle) {
 DramCommand DramChannel::issue_column(size_t index, uint64_t cycle) {
   Request r = queue_[index];
   queue_.erase(queue_.begin() + std::ptrdiff_t(index));
+  --queued_[r.write];
   Bank& b = banks_[r.bank];
   uint64_t data_end = cycle + (r.write ? t_.tWL : t_.tCL) + burst_;
   bus_free_ = data_end;

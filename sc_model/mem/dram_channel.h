@@ -5,6 +5,10 @@
 //  2. else the oldest request whose row command can issue now: PRE of a bank
 //     open on another row (only once no queued request hits that row, so
 //     pending hits are served first), or ACT of a closed bank.
+// Writes are posted into their own queue (mc_write_queue) and drained in
+// batches: the scheduler serves reads until the write queue reaches
+// write_drain_high (or no read is waiting), then only writes down to
+// write_drain_low, so the bus turns around between reads and writes rarely.
 // A burst of one line holds the data bus line_bytes/(bus_bytes*data_rate)
 // command cycles; read data is complete tCL + burst after the RD.
 #pragma once
@@ -35,7 +39,8 @@ class DramChannel {
  public:
   explicit DramChannel(const MemConfig& cfg);
 
-  size_t free_slots() const { return capacity_ - queue_.size(); }
+  size_t free_read_slots() const { return capacity_ - queued_[0]; }
+  size_t free_write_slots() const { return write_capacity_ - queued_[1]; }
   bool has_queued() const { return !queue_.empty(); }
   bool idle() const { return queue_.empty() && reads_in_flight_.empty(); }
   // `tag` comes back with the read's data (writes need no answer).
@@ -68,6 +73,7 @@ class DramChannel {
   };
 
   bool column_ready(const Request& r, uint64_t cycle) const;
+  void choose_mode();
   DramCommand issue_column(size_t index, uint64_t cycle);
   DramCommand activate(uint32_t bank, uint64_t row, uint64_t cycle);
   DramCommand precharge(uint32_t bank, uint64_t cycle);
@@ -75,6 +81,10 @@ class DramChannel {
   DramTiming t_;
   uint32_t burst_;
   size_t capacity_;
+  size_t write_capacity_;
+  size_t drain_high_, drain_low_;
+  size_t queued_[2] = {0, 0};  // reads, writes
+  bool draining_ = false;      // serving writes
   std::vector<Request> queue_;  // arrival order, oldest first
   std::vector<Bank> banks_;
   uint64_t act_ready_ = 0;      // tRRD since the last ACT to any bank

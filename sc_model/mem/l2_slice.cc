@@ -63,8 +63,9 @@ L2Outcome L2Slice::lookup(uint32_t id, uint64_t l2_cycle, RequestPool& pool, Dra
   Line* v = victim(r.local_line);
   if (!v) return L2Outcome::kStall;
   bool dirty_victim = v->state == State::kValid && v->dirty;
-  size_t dram_slots = (r.write ? 0 : 1) + (dirty_victim ? 1 : 0);
-  if (dram.free_slots() < dram_slots || (!r.write && free_mshrs_.empty())) return L2Outcome::kStall;
+  if ((!r.write && (dram.free_read_slots() == 0 || free_mshrs_.empty())) ||
+      (dirty_victim && dram.free_write_slots() == 0))
+    return L2Outcome::kStall;
   if (dirty_victim) write_back(*v, dram);
   *v = Line{r.local_line, ++use_clock_, kNone, State::kValid, r.write};
   if (r.write) {

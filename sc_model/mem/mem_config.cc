@@ -43,6 +43,10 @@ std::optional<MemConfigProblem> check_mem_config(const MemConfig& c) {
   if (c.bus_bytes == 0 || c.data_rate == 0 || c.line_bytes % (c.bus_bytes * c.data_rate) != 0)
     return problem("bus_bytes", "expected bus_bytes * data_rate to divide line_bytes");
   if (c.mc_queue < 1) return problem("mc_queue", "expected at least 1 entry");
+  if (c.mc_write_queue < 1) return problem("mc_write_queue", "expected at least 1 entry");
+  if (c.write_drain_high < 1 || c.write_drain_high > c.mc_write_queue)
+    return problem("write_drain_high", "expected 1 to mc_write_queue");
+  if (c.write_drain_low >= c.write_drain_high) return problem("write_drain_low", "expected less than write_drain_high");
   if (!(c.l2_clock_ratio >= 0.01 && c.l2_clock_ratio <= 1.0))
     return problem("l2_clock_ratio", "expected a number in [0.01, 1]");
   if (c.l2_sets < 1) return problem("l2_sets", "expected at least 1 set");
@@ -70,6 +74,9 @@ MemConfig parse_mem_config(JsonReader& r) {
   read_u32(r, "bus_bytes", c.bus_bytes, 1, 1024);
   read_u32(r, "data_rate", c.data_rate, 1, 16);
   read_u32(r, "mc_queue", c.mc_queue, 1, 4096);
+  read_u32(r, "mc_write_queue", c.mc_write_queue, 1, 4096);
+  read_u32(r, "write_drain_high", c.write_drain_high, 1, 4096);
+  read_u32(r, "write_drain_low", c.write_drain_low, 0, 4096);
   c.l2_clock_ratio = r.get_double("l2_clock_ratio", 0.01, 1.0, c.l2_clock_ratio);
   read_u32(r, "l2_sets", c.l2_sets, 1, uint64_t(1) << 20);
   read_u32(r, "l2_ways", c.l2_ways, 1, 64);

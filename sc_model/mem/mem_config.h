@@ -26,7 +26,10 @@ struct MemConfig {
   uint32_t row_bytes = 2048;
   uint32_t bus_bytes = 8;        // data bus width per channel (2 chips x 32 bit)
   uint32_t data_rate = 4;        // transfers per command clock (GDDR5 QDR)
-  uint32_t mc_queue = 16;        // scheduler queue per channel (FR-FCFS)
+  uint32_t mc_queue = 16;        // read queue per channel (FR-FCFS)
+  uint32_t mc_write_queue = 32;  // posted writes per channel, drained in batches
+  uint32_t write_drain_high = 24;  // start draining writes at this many
+  uint32_t write_drain_low = 8;    // stop draining (if reads wait) at this many
   DramTiming t;
   // Interconnect and L2 (clocked at l2_clock_ratio x the DRAM command clock)
   double l2_clock_ratio = 700.0 / 924.0;

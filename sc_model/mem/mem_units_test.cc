@@ -186,7 +186,7 @@ TEST(DramChannel, RandomMixedTrafficMeetsEveryTimingConstraint) {
   std::mt19937 rng(7);
   uint32_t issued = 0;
   while (run.cycle < 20000) {
-    while (run.ch.free_slots() > 0 && issued < 3000) {
+    while (run.ch.free_read_slots() > 0 && run.ch.free_write_slots() > 0 && issued < 3000) {
       run.ch.enqueue(rng() % 4, rng() % 3, rng() % 3 == 0, issued++);
     }
     run.step();
@@ -206,7 +206,7 @@ double stream_bus_utilisation(bool write) {
   uint64_t next_line = 0;
   const uint64_t cycles = 20000;
   while (run.cycle < cycles) {
-    while (run.ch.free_slots() > 0) {
+    while (run.ch.free_read_slots() > 0 && run.ch.free_write_slots() > 0) {
       DramLocation at = map.dram(next_line++);
       run.ch.enqueue(at.bank, at.row, write, 0);
     }

@@ -314,9 +314,10 @@ TEST_F(SmTest, AluChainFinishesAtClosedFormCycle) {
   EXPECT_EQ(k.cycles, 1000u);
   EXPECT_EQ(k.busy_cycles, (n - 1) * step);  // resident from cycle s up to (not incl.) T
   EXPECT_EQ(k.resident_warp_cycles, (n - 1) * step);
-  // Idle cycles are skipped: edges 0 and 1, then each issue edge and the one after
-  // it (an issue always asks for the next edge); none of the 8-cycle waits.
-  EXPECT_EQ(tb.clock.ticks_run(), 2 + 2 * n);
+  // Idle cycles are skipped: edges 0 and 1, each issue edge and at most the one
+  // after it (today an issue always asks for the next edge), none of the waits.
+  EXPECT_GE(tb.clock.ticks_run(), 2 + n);
+  EXPECT_LE(tb.clock.ticks_run(), 2 + 2 * n);
 }
 
 // (b) Two warps of one CTA sit on schedulers 0 and 1. With dep 9 (= the ALU

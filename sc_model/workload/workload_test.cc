@@ -75,10 +75,9 @@ TEST(Workload, LaunchesMergePatchTheKernel) {
   }
   EXPECT_NE(w.launches[2]->kernel_base, a0.kernel_base);
   // The same seed gives the same launch seeds; another seed does not.
-  Workload again = parse_workload(Json::parse(one_kernel("")), "w.json", 5);
-  Workload other = parse_workload(Json::parse(one_kernel("")), "w.json", 6);
-  EXPECT_EQ(again.launches[0]->seed, parse_workload(Json::parse(one_kernel("")), "w.json", 5).launches[0]->seed);
-  EXPECT_NE(again.launches[0]->seed, other.launches[0]->seed);
+  auto seed_with = [](uint64_t s) { return parse_workload(Json::parse(one_kernel("")), "w.json", s).launches[0]->seed; };
+  EXPECT_EQ(seed_with(5), seed_with(5));
+  EXPECT_NE(seed_with(5), seed_with(6));
 }
 
 TEST(Workload, RejectsBadInputWithThePath) {
