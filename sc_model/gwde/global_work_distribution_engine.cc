@@ -64,6 +64,7 @@ uint32_t GlobalWorkDistributionEngine::warps_on(uint32_t sm) const {
 void GlobalWorkDistributionEngine::set_paused(uint32_t sm, Resident& r, bool paused) {
   r.paused = paused;
   CtaPauseMsg msg;
+  msg.launch = r.launch;
   msg.cta = r.cta;
   msg.pause = paused;
   send(cta_out[sm], msg);

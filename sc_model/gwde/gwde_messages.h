@@ -14,6 +14,7 @@ struct CtaLaunchMsg : Message<CtaLaunchMsg> {
   uint32_t cta = 0;  // index in the grid
 };
 struct CtaPauseMsg : Message<CtaPauseMsg> {
+  const KernelLaunch* launch = nullptr;  // with cta: CTA numbers repeat across kernels
   uint32_t cta = 0;
   bool pause = true;  // false: unpause
 };

@@ -52,10 +52,10 @@ void StreamingMultiprocessor::cta_b_transport(tlm::tlm_generic_payload& gp, sc_t
     launches_.push_back({m->launch, m->cta, sc_time_stamp(), kNever});
   } else if (auto* p = gp.get_extension<CtaPauseMsg>()) {
     for (PendingLaunch& l : launches_)  // not resident yet: it starts in the requested state
-      if (l.cta == p->cta) l.paused = p->pause;
+      if (l.cta == p->cta && l.launch.get() == p->launch) l.paused = p->pause;
     for (uint16_t s = 0; s < ctas_.size(); ++s) {
       Cta& cta = ctas_[s];
-      if (!cta.valid || cta.id != p->cta || cta.paused == p->pause) continue;
+      if (!cta.valid || cta.id != p->cta || cta.launch.get() != p->launch || cta.paused == p->pause) continue;
       cta.paused = p->pause;
       for (uint16_t w : cta.warps) {
         warps_[w].paused = p->pause;
@@ -222,15 +222,13 @@ void StreamingMultiprocessor::drain_responses(uint64_t c, const sc_time& now) {
 }
 
 void StreamingMultiprocessor::start_ctas(uint64_t c) {
+  // Each launch takes cta_launch_latency from the first edge that sees it;
+  // launches that arrive together start together.
   const sc_time now = sc_time_stamp();
-  while (!launches_.empty()) {
-    PendingLaunch& p = launches_.front();
-    if (p.ready_cycle == kNever) {
-      if (!(p.arrived < now)) break;
-      p.ready_cycle = c + cfg_.cta_launch_latency;
-    }
-    if (p.ready_cycle > c) break;
-    activate_cta(p);
+  for (PendingLaunch& p : launches_)
+    if (p.ready_cycle == kNever && p.arrived < now) p.ready_cycle = c + cfg_.cta_launch_latency;
+  while (!launches_.empty() && launches_.front().ready_cycle <= c) {
+    activate_cta(launches_.front());
     launches_.pop_front();
   }
 }
@@ -310,6 +308,7 @@ void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
     if (r == Scoreboard::kPending) r = kNever;
   }
   wake_[slot] = r;
+  min_ready_ = std::min(min_ready_, r);  // a load completed after the issue stage must still wake us
 }
 
 void StreamingMultiprocessor::issue(uint64_t c) {
