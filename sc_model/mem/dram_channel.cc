@@ -19,6 +19,7 @@ DramChannel::DramChannel(const MemConfig& cfg)
 void DramChannel::enqueue(uint32_t bank, uint64_t row, bool write, uint32_t tag) {
   queue_.push_back({bank, row, write, tag});
   ++queued_[write];
+  quiet_until_ = 0;  // the newcomer (or a mode change it causes) may go at once
 }
 
 void DramChannel::choose_mode() {
@@ -37,25 +38,39 @@ bool DramChannel::column_ready(const Request& r, uint64_t cycle) const {
 }
 
 DramCommand DramChannel::step(uint64_t cycle) {
+  if (cycle < quiet_until_) return {};  // nothing queued can issue before then
   choose_mode();
   // Banks with a queued row hit are kept open for it (bit per bank).
   uint64_t banks_with_hits = 0;
+  uint64_t earliest = kNever;  // when the first blocked candidate could go
   for (size_t i = 0; i < queue_.size(); ++i) {
     const Request& r = queue_[i];
     if (r.write != draining_ || banks_[r.bank].open_row != r.row) continue;
     banks_with_hits |= uint64_t(1) << r.bank;
     if (column_ready(r, cycle)) return issue_column(i, cycle);
+    earliest = std::min(earliest, column_ready_at(r));
   }
   for (const Request& r : queue_) {
     const Bank& b = banks_[r.bank];
     if (r.write != draining_ || b.open_row == r.row) continue;
     if (b.open_row != kNoRow) {
-      if (!(banks_with_hits >> r.bank & 1) && cycle >= b.pre_ready) return precharge(r.bank, cycle);
-    } else if (cycle >= b.act_ready && cycle >= act_ready_) {
-      return activate(r.bank, r.row, cycle);
+      if (banks_with_hits >> r.bank & 1) continue;
+      if (cycle >= b.pre_ready) return precharge(r.bank, cycle);
+      earliest = std::min(earliest, b.pre_ready);
+    } else {
+      if (cycle >= b.act_ready && cycle >= act_ready_) return activate(r.bank, r.row, cycle);
+      earliest = std::min(earliest, std::max(b.act_ready, act_ready_));
     }
   }
+  quiet_until_ = earliest;
   return {};
+}
+
+uint64_t DramChannel::column_ready_at(const Request& r) const {
+  const Bank& b = banks_[r.bank];
+  uint64_t lead = r.write ? t_.tWL : t_.tCL;
+  uint64_t t = std::max({b.col_ready, col_ready_, bus_free_ > lead ? bus_free_ - lead : 0});
+  return r.write ? t : std::max(t, read_ready_);
 }
 
 DramCommand DramChannel::issue_column(size_t index, uint64_t cycle) {

@@ -73,6 +73,7 @@ class DramChannel {
   };
 
   bool column_ready(const Request& r, uint64_t cycle) const;
+  uint64_t column_ready_at(const Request& r) const;  // first cycle column_ready() can hold
   void choose_mode();
   DramCommand issue_column(size_t index, uint64_t cycle);
   DramCommand activate(uint32_t bank, uint64_t row, uint64_t cycle);
@@ -85,6 +86,7 @@ class DramChannel {
   size_t drain_high_, drain_low_;
   size_t queued_[2] = {0, 0};  // reads, writes
   bool draining_ = false;      // serving writes
+  uint64_t quiet_until_ = 0;   // step() issued nothing and nothing can issue before this
   std::vector<Request> queue_;  // arrival order, oldest first
   std::vector<Bank> banks_;
   uint64_t act_ready_ = 0;      // tRRD since the last ACT to any bank

@@ -2,7 +2,8 @@
 
 namespace gpupm {
 
-Lsu::Lsu(const SmConfig& cfg) : cfg_(cfg), l1_(cfg.l1_sets, cfg.l1_ways), mshrs_(cfg.l1_mshrs) {
+Lsu::Lsu(const SmConfig& cfg)
+    : cfg_(cfg), l1_(cfg.l1_sets, cfg.l1_ways), mshrs_(cfg.l1_mshrs), mshr_line_(cfg.l1_mshrs, kFree) {
   for (auto& m : mshrs_) m.waiters.reserve(cfg.l1_mshr_merges);
 }
 
@@ -22,8 +23,8 @@ void Lsu::accept(uint16_t warp, uint64_t inst_index, const Inst& in) {
 }
 
 int Lsu::find_mshr(uint64_t line) const {
-  for (size_t i = 0; i < mshrs_.size(); ++i)
-    if (mshrs_[i].valid && mshrs_[i].line == line) return int(i);
+  for (size_t i = 0; i < mshr_line_.size(); ++i)
+    if (mshr_line_[i] == line) return int(i);
   return -1;
 }
 
@@ -59,14 +60,9 @@ bool Lsu::process_line(uint64_t c, std::vector<LoadDone>& done) {
     return true;
   }
   if (mshrs_in_use_ == mshrs_.size() || requests_.size() >= cfg_.miss_queue) return false;
-  for (auto& e : mshrs_) {
-    if (e.valid) continue;
-    e.valid = true;
-    e.line = line;
-    e.waiters.clear();
-    e.waiters.push_back(slot_.tracker);
-    break;
-  }
+  int free = find_mshr(kFree);
+  mshr_line_[size_t(free)] = line;
+  mshrs_[size_t(free)].waiters.assign(1, slot_.tracker);
   ++mshrs_in_use_;
   ++stats_.l1_misses;
   requests_.push_back({line, false});
@@ -90,8 +86,18 @@ void Lsu::cycle(uint64_t c, std::vector<LoadDone>& done) {
       slot_.tracker = t;
     }
   }
+  if (!slot_.valid) {
+    stalled_ = false;
+    return;
+  }
+  // A stalled line waits for a fill or a sent request (retry_); until then a
+  // retry would fail the same way, so just count the cycle.
+  if (stalled_ && !retry_) {
+    ++stats_.stall_cycles;
+    return;
+  }
+  retry_ = false;
   stalled_ = false;
-  if (!slot_.valid) return;
   if (!process_line(c, done)) {
     stalled_ = true;
     ++stats_.stall_cycles;
@@ -101,11 +107,12 @@ void Lsu::cycle(uint64_t c, std::vector<LoadDone>& done) {
 }
 
 void Lsu::fill(uint64_t line, uint64_t c, std::vector<LoadDone>& done) {
+  retry_ = true;
   int m = find_mshr(line);
   if (m < 0) return;  // not ours (cannot happen for reads we sent)
   l1_.fill(line);
   Mshr& e = mshrs_[m];
-  e.valid = false;
+  mshr_line_[size_t(m)] = kFree;
   --mshrs_in_use_;
   for (uint32_t t : e.waiters) line_done(t, c + 1, done);
   e.waiters.clear();

@@ -50,10 +50,16 @@ class Lsu {
 
   bool has_request() const { return !requests_.empty(); }
   const LineRequest& front_request() const { return requests_.front(); }
-  void pop_request() { requests_.pop_front(); }
+  void pop_request() {
+    requests_.pop_front();
+    retry_ = true;
+  }
 
   bool busy() const { return latch_.valid || slot_.valid; }
   bool stalled() const { return stalled_; }  // the last cycle could not advance
+  // Stalled, and only a fill or a sent request (from outside) can change that.
+  bool waiting_for_memory() const { return stalled_ && !retry_; }
+  void add_stall_cycles(uint64_t n) { stats_.stall_cycles += n; }
   uint32_t mshrs_in_use() const { return mshrs_in_use_; }
   const LsuStats& stats() const { return stats_; }
   void invalidate_all() { l1_.clear(); }
@@ -75,9 +81,8 @@ class Lsu {
     uint32_t remaining;
     uint64_t ready_cycle;
   };
+  static constexpr uint64_t kFree = ~uint64_t(0);
   struct Mshr {
-    bool valid = false;
-    uint64_t line = 0;
     std::vector<uint32_t> waiters;
   };
   bool process_line(uint64_t c, std::vector<LoadDone>& done);
@@ -88,11 +93,13 @@ class Lsu {
   L1Cache l1_;
   Entry latch_, slot_;
   std::vector<Mshr> mshrs_;
+  std::vector<uint64_t> mshr_line_;  // line per MSHR (kFree when free): a tight search array
   uint32_t mshrs_in_use_ = 0;
   std::vector<Tracker> trackers_;
   std::vector<uint32_t> free_trackers_;
   std::deque<LineRequest> requests_;
   bool stalled_ = false;
+  bool retry_ = false;  // something a stalled line may wait for has changed
   LsuStats stats_;
 };
 

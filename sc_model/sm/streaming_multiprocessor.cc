@@ -20,6 +20,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
       lsu_(cfg),
       warps_(cfg.max_warps),
       wake_(cfg.max_warps, kNever),
+      head_mem_(cfg.max_warps, 0),
       ctas_(cfg.max_ctas),
       order_(cfg.schedulers),
       greedy_(cfg.schedulers, -1),
@@ -42,7 +43,7 @@ tlm::tlm_sync_enum StreamingMultiprocessor::nb_transport_bw(tlm::tlm_generic_pay
   } else if (phase == tlm::BEGIN_RESP) {
     inbox_.push_back({&gp, sc_time_stamp()});
   }
-  clock_.wake();
+  poke();
   return phase == tlm::BEGIN_RESP ? tlm::TLM_COMPLETED : tlm::TLM_ACCEPTED;
 }
 
@@ -71,20 +72,28 @@ void StreamingMultiprocessor::cta_b_transport(tlm::tlm_generic_payload& gp, sc_t
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
-  clock_.wake();
+  poke();
 }
 
 void StreamingMultiprocessor::ctrl_b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
   if (auto* h = gp.get_extension<IssueHoldMsg>()) {
     hold_until_ = h->until_cycle;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    clock_.wake();
+    poke();
   } else {
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
   }
 }
 
 // ---------------------------------------------------------------- status
+
+// Cycles this SM slept through while its LSU was stalled waiting for memory
+// were stall cycles too (Lsu::cycle counts the ticked ones).
+void StreamingMultiprocessor::count_skipped_stalls(uint64_t upto) {
+  if (upto <= lsu_counted_) return;
+  if (lsu_.stalled()) lsu_.add_stall_cycles(upto - lsu_counted_);
+  lsu_counted_ = upto;
+}
 
 void StreamingMultiprocessor::account_until(uint64_t c) {
   if (c <= accounted_) return;
@@ -100,6 +109,7 @@ void StreamingMultiprocessor::account_until(uint64_t c) {
 SmCounters StreamingMultiprocessor::counters() const {
   auto* self = const_cast<StreamingMultiprocessor*>(this);
   self->account_until(clock_.cycles_elapsed());
+  self->count_skipped_stalls(clock_.cycles_elapsed());
   SmCounters out = c_;
   out.lsu = lsu_.stats();
   return out;
@@ -116,7 +126,10 @@ StreamingMultiprocessor::Readiness StreamingMultiprocessor::readiness(const Warp
 
 WarpStateCounts StreamingMultiprocessor::sample_states() const {
   WarpStateCounts s;
-  const uint64_t c = last_cycle_;
+  // The domain's current cycle; if this SM skipped it, nothing issued in it.
+  const uint64_t c = clock_.cycle();
+  const bool ticked = c == last_cycle_;
+  const bool lsu_blocked = ticked ? lsu_full_at_issue_ : !lsu_.can_accept();
   for (const Warp& w : warps_) {
     if (!w.valid) continue;
     if (w.paused) {
@@ -124,7 +137,7 @@ WarpStateCounts StreamingMultiprocessor::sample_states() const {
       continue;
     }
     ++s.active;
-    if (w.issued_at == c) {
+    if (ticked && w.issued_at == c) {
       ++s.issued;
       // The head was replaced at issue; what issued is recorded by issued_mem_.
       continue;
@@ -141,7 +154,7 @@ WarpStateCounts StreamingMultiprocessor::sample_states() const {
           ++s.excess_mem;
           // Why it did not issue: the latch was full at issue time (it may have
           // drained into the LSU slot later in the same cycle).
-          if (lsu_full_at_issue_) ++s.excess_mem_lsu_blocked;
+          if (lsu_blocked) ++s.excess_mem_lsu_blocked;
         } else if (w.head.op == Op::Barrier) {
           ++s.others;
         } else {
@@ -150,7 +163,7 @@ WarpStateCounts StreamingMultiprocessor::sample_states() const {
         break;
     }
   }
-  s.issued_mem = issued_mem_at_last_;
+  s.issued_mem = ticked ? issued_mem_at_last_ : 0;
   s.issued_alu = s.issued - s.issued_mem;
   return s;
 }
@@ -169,6 +182,10 @@ void StreamingMultiprocessor::record_sample() {
 // ---------------------------------------------------------------- tick
 
 void StreamingMultiprocessor::tick(uint64_t c) {
+  // The domain ticks every SM when any has work; an SM with nothing to do
+  // this cycle returns at once (its counters catch up lazily).
+  if (c < next_busy_ && !poked_) return;
+  poked_ = false;
   account_until(c);
   last_cycle_ = c;
   issued_mem_at_last_ = 0;
@@ -186,16 +203,22 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   apply_done_loads();
 
   issued_any_ = false;
+  mem_blocked_ = false;
   min_ready_ = kNever;
   if (!gated_ && c >= hold_until_) issue(c);
   lsu_full_at_issue_ = !lsu_.can_accept();
+  count_skipped_stalls(c - 1);
   lsu_.cycle(c, done_);
+  lsu_counted_ = c;
   apply_done_loads();
   send_requests(now);
 
   // When may this SM next do anything without outside input?
   uint64_t next = min_ready_;
-  if (issued_any_ || progressed || lsu_.busy() || (lsu_.has_request() && !req_blocked_) ||
+  // A stalled LSU waits for a fill or END_REQ, which wake us: no need to tick.
+  if (issued_any_ || progressed || (lsu_.busy() && !lsu_.waiting_for_memory()) ||
+      (mem_blocked_ && lsu_.can_accept()) ||
+      (lsu_.has_request() && !req_blocked_) ||
       !inbox_.empty() || end_req_seen_)
     next = c + 1;
   if (c < hold_until_ && resident_unpaused_warps_ > 0) next = std::min(next, hold_until_);
@@ -287,7 +310,7 @@ bool StreamingMultiprocessor::can_issue(const Warp& w, uint64_t c, uint64_t& rea
     case Op::Load:
     case Op::Store:
       if (!lsu_.can_accept() && r <= c) {
-        ready_at = c + 1;  // back-pressure: retried every cycle while the LSU is busy
+        ready_at = kNever;  // back-pressure: tick() decides when the LSU frees up
         return false;
       }
       break;
@@ -308,24 +331,35 @@ void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
     if (r == Scoreboard::kPending) r = kNever;
   }
   wake_[slot] = r;
+  head_mem_[slot] = w.has_head && w.head.is_mem();
   min_ready_ = std::min(min_ready_, r);  // a load completed after the issue stage must still wake us
 }
 
 void StreamingMultiprocessor::issue(uint64_t c) {
+  const bool lsu_full = !lsu_.can_accept();
+  // Cheap tests first, without touching the warp: operands not there yet, or a
+  // memory instruction facing a full LSU (tick() knows when that frees up).
+  auto quick_no = [&](uint16_t slot) {
+    if (wake_[slot] > c) {
+      min_ready_ = std::min(min_ready_, wake_[slot]);
+      return true;
+    }
+    if (head_mem_[slot] && lsu_full) {
+      mem_blocked_ = true;
+      return true;
+    }
+    return false;
+  };
   for (uint32_t s = 0; s < cfg_.schedulers; ++s) {
     uint64_t ready_at;
     int pick = -1;
     int g = greedy_[s];
-    if (g >= 0 && wake_[g] <= c && can_issue(warps_[g], c, ready_at)) {
+    if (g >= 0 && !quick_no(uint16_t(g)) && can_issue(warps_[g], c, ready_at)) {
       pick = g;
     } else {
-      if (g >= 0) min_ready_ = std::min(min_ready_, wake_[g] <= c ? ready_at : wake_[g]);
+      if (g >= 0 && wake_[g] <= c && !(head_mem_[g] && lsu_full)) min_ready_ = std::min(min_ready_, ready_at);
       for (uint16_t slot : order_[s]) {
-        if (int(slot) == g) continue;
-        if (wake_[slot] > c) {  // cheap skip: operands not there yet
-          min_ready_ = std::min(min_ready_, wake_[slot]);
-          continue;
-        }
+        if (int(slot) == g || quick_no(slot)) continue;
         if (can_issue(warps_[slot], c, ready_at)) {
           pick = slot;
           break;

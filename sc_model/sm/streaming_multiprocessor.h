@@ -89,6 +89,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
 
   // pipeline steps
   void account_until(uint64_t c);
+  void count_skipped_stalls(uint64_t upto);
   void drain_responses(uint64_t c, const sc_core::sc_time& now);
   void start_ctas(uint64_t c);
   void activate_cta(const PendingLaunch& p);
@@ -103,6 +104,11 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void release_barrier(Cta& cta);
   void finish_cta(uint16_t cta_slot);
   Readiness readiness(const Warp& w, uint64_t c) const;
+  // Outside input arrived: tick at the next edge.
+  void poke() {
+    poked_ = true;
+    clock_.wake();
+  }
   bool schedulable(const Warp& w) const { return w.valid && !w.paused && !w.finished; }
 
   const uint32_t id_;
@@ -110,7 +116,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   ClockDomain& clock_;
   Lsu lsu_;
   std::vector<Warp> warps_;
-  std::vector<uint64_t> wake_;  // per warp slot, see refresh_wake()
+  std::vector<uint64_t> wake_;      // per warp slot, see refresh_wake()
+  std::vector<uint8_t> head_mem_;   // per warp slot: the head is a load/store
   std::vector<Cta> ctas_;
   std::vector<std::vector<uint16_t>> order_;  // per scheduler, oldest first
   std::vector<int> greedy_;
@@ -132,12 +139,15 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   uint64_t age_counter_ = 0;
   uint64_t last_cycle_ = 0;        // last cycle ticked
   uint64_t accounted_ = 0;         // cycles accounted in counters
+  uint64_t lsu_counted_ = 0;       // cycles whose LSU stall state is counted
   uint64_t next_busy_ = 0;
   uint32_t resident_unpaused_ctas_ = 0;
   uint32_t resident_ctas_total_ = 0;  // paused ones included
   uint32_t issued_mem_at_last_ = 0;   // memory instructions issued in last_cycle_
   bool lsu_full_at_issue_ = false;    // the LD/ST latch was full after last_cycle_'s issue stage
+  bool poked_ = false;
   bool issued_any_ = false;
+  bool mem_blocked_ = false;          // a ready memory instruction met a full LSU this cycle
   uint64_t min_ready_ = kNever;       // earliest cycle a waiting warp may issue
   uint32_t resident_unpaused_warps_ = 0;
   SmCounters c_;
