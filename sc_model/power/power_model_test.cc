@@ -22,6 +22,7 @@ struct FakeSm : SmStatus {
   SmCounters c;
   SmCounters counters() const override { return c; }
   WarpStateCounts sample_states() const override { return {}; }
+  WarpVectors warp_vectors() const override { return {}; }
   uint32_t resident_ctas() const override { return 0; }
   uint32_t active_warps() const override { return 0; }
 };

@@ -22,6 +22,19 @@ struct WarpStateCounts {
   uint32_t paused = 0;       // resident but paused (not in any state)
 };
 
+// The per-warp status bits a hardware warp-state counter samples (bit i = warp
+// slot i), at the current SM cycle. A warp that issued this cycle shows the
+// instruction it issued (ready, and its kind).
+struct WarpVectors {
+  uint64_t valid = 0;    // resident, unfinished, a head instruction in the buffer (not at a barrier)
+  uint64_t paused = 0;
+  uint64_t ready = 0;    // head operands available (scoreboard)
+  uint64_t is_mem = 0;   // head is a load/store
+  uint64_t is_alu = 0;   // head is an ALU/SFU instruction
+  uint64_t issued = 0;   // issued this cycle
+  bool lsu_can_accept = true;  // the LD/ST input latch was free at issue
+};
+
 struct SmCounters {
   uint64_t cycles = 0;         // SM cycles elapsed
   uint64_t busy_cycles = 0;    // with at least one resident CTA
@@ -40,7 +53,8 @@ class SmStatus {
  public:
   virtual ~SmStatus() = default;
   virtual SmCounters counters() const = 0;        // up to the current cycle
-  virtual WarpStateCounts sample_states() const = 0;  // the states in the last ticked cycle
+  virtual WarpStateCounts sample_states() const = 0;  // the states in the current cycle
+  virtual WarpVectors warp_vectors() const = 0;       // the status bits in the current cycle
   virtual uint32_t resident_ctas() const = 0;
   virtual uint32_t active_warps() const = 0;      // resident, unpaused, unfinished
 };

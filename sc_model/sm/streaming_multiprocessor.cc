@@ -168,6 +168,31 @@ WarpStateCounts StreamingMultiprocessor::sample_states() const {
   return s;
 }
 
+WarpVectors StreamingMultiprocessor::warp_vectors() const {
+  WarpVectors v;
+  const uint64_t c = clock_.cycle();
+  const bool ticked = c == last_cycle_;
+  v.lsu_can_accept = ticked ? !lsu_full_at_issue_ : lsu_.can_accept();
+  for (size_t i = 0; i < warps_.size(); ++i) {
+    const Warp& w = warps_[i];
+    const uint64_t bit = uint64_t(1) << i;
+    if (!w.valid) continue;
+    if (w.paused) v.paused |= bit;
+    if (ticked && w.issued_at == c) {
+      v.valid |= bit;
+      v.issued |= bit;
+      v.ready |= bit;
+      (w.issued_mem ? v.is_mem : v.is_alu) |= bit;
+      continue;
+    }
+    if (w.finished || w.at_barrier || !w.has_head || w.head.op == Op::Barrier) continue;
+    v.valid |= bit;
+    if (readiness(w, c) == Readiness::Ready) v.ready |= bit;
+    (w.head.is_mem() ? v.is_mem : v.is_alu) |= bit;
+  }
+  return v;
+}
+
 void StreamingMultiprocessor::record_sample() {
   WarpStateCounts s = sample_states();
   ++c_.samples;
@@ -379,6 +404,7 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
   const uint64_t index = w.stream.index() - 1;
   issued_any_ = true;
   w.issued_at = c;
+  w.issued_mem = in.is_mem();
   ++c_.insts;
   switch (in.op) {
     case Op::Alu:

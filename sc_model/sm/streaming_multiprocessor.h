@@ -36,6 +36,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
 
   SmCounters counters() const override;
   WarpStateCounts sample_states() const override;
+  WarpVectors warp_vectors() const override;
   uint32_t resident_ctas() const override;
   uint32_t active_warps() const override;
   // Adds the current warp states to the running sums (called by the domain at sample cycles).
@@ -54,6 +55,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     uint16_t cta_slot = 0;
     uint32_t pending_loads = 0;
     uint64_t issued_at = kNever;
+    bool issued_mem = false;  // what issued at issued_at was a load/store
     uint64_t age = 0;
     Inst head;
     WarpStream stream;

@@ -1,0 +1,126 @@
+#include "policy/equalizer/eq_sm_block.h"
+
+#include <stdexcept>
+
+namespace gpupm {
+
+namespace {
+
+uint16_t low_bits(unsigned width) { return uint16_t((1u << width) - 1); }
+
+unsigned bit_width(uint32_t v) {
+  unsigned w = 0;
+  for (; v; v >>= 1) ++w;
+  return w;
+}
+
+uint16_t popcount(uint64_t v) { return uint16_t(__builtin_popcountll(v)); }
+
+}  // namespace
+
+bool operator==(const EqSmOut& a, const EqSmOut& b) {
+  return a.epoch_done == b.epoch_done && a.blk_req == b.blk_req && a.vote == b.vote &&
+         a.branch == b.branch && a.sums == b.sums && a.num_blocks == b.num_blocks;
+}
+
+EqSums sample_warp_states(const EqSmIn& in, uint8_t warps) {
+  const uint64_t mask = warps >= 64 ? ~0ull : (1ull << warps) - 1;
+  const uint64_t active = in.warp_valid & ~in.warp_paused & mask;
+  const uint64_t ready = active & in.head_ready;
+  const uint64_t not_issued = ~in.issued;
+  const uint64_t alu = ready & in.head_is_alu &
+                       (in.xalu_def == XaluDef::kAllReady ? ~0ull : not_issued);
+  const uint64_t mem = ready & in.head_is_mem &
+                       (in.xmem_def == XmemDef::kReadyMinusIssued ? not_issued
+                        : in.lsu_can_accept                       ? 0ull
+                                                                  : ~0ull);
+  return {popcount(active), popcount(active & ~in.head_ready), popcount(alu), popcount(mem)};
+}
+
+EqSmBlock::EqSmBlock(const EqSmParams& params) : p_(params) {
+  const unsigned cycle_bits = p_.sample_period_log2 + p_.epoch_samples_log2;
+  const unsigned sum_bits = bit_width(uint32_t(p_.warps) << p_.epoch_samples_log2);
+  if (p_.warps < 1 || p_.warps > 64 || cycle_bits > 16 || sum_bits > 16)
+    throw std::invalid_argument("EqSmBlock: warps must be 1..64 and counters at most 16 bits");
+  sample_mask_ = low_bits(p_.sample_period_log2);
+  cycle_mask_ = low_bits(cycle_bits);
+  sum_mask_ = low_bits(sum_bits);
+  reset();
+}
+
+void EqSmBlock::reset() {
+  cycle_q_ = 0;
+  acc_q_ = {};
+  hyst_count_q_ = 0;
+  hyst_up_q_ = false;
+  out_ = {};
+  invariants_ok_ = true;
+}
+
+const EqSmOut& EqSmBlock::step(const EqSmIn& in) {
+  out_.epoch_done = false;
+  out_.blk_req = 0;
+  if ((cycle_q_ & sample_mask_) == sample_mask_) accumulate(sample_warp_states(in, p_.warps));
+  if (cycle_q_ == cycle_mask_) end_epoch(in);
+  if (in.kernel_start) {
+    out_.num_blocks = in.max_blocks & 0xf;
+    out_.blk_req = 0;
+    hyst_count_q_ = 0;
+  }
+  cycle_q_ = (cycle_q_ + 1) & cycle_mask_;
+  return out_;
+}
+
+void EqSmBlock::advance(uint32_t n) {
+  if (n == 0) return;
+  if (n > cycles_to_next_sample()) throw std::invalid_argument("EqSmBlock::advance: skips a sample strobe");
+  out_.epoch_done = false;
+  out_.blk_req = 0;
+  cycle_q_ = (cycle_q_ + n) & cycle_mask_;
+}
+
+void EqSmBlock::accumulate(const EqSums& s) {
+  if (s.waiting + s.xalu + s.xmem > s.active) invariants_ok_ = false;
+  const uint16_t bound = max_sum();
+  auto add = [&](uint16_t& acc, uint16_t v) {
+    if (acc + v > bound) invariants_ok_ = false;
+    acc = (acc + v) & sum_mask_;
+  };
+  add(acc_q_.active, s.active);
+  add(acc_q_.waiting, s.waiting);
+  add(acc_q_.xalu, s.xalu);
+  add(acc_q_.xmem, s.xmem);
+}
+
+void EqSmBlock::end_epoch(const EqSmIn& in) {
+  out_.sums = acc_q_;
+  acc_q_ = {};
+  const EqDecision d = decide(out_.sums, in.w_cta, in.threshold_mode, p_.epoch_samples_log2);
+  out_.branch = d.branch;
+  out_.epoch_done = true;
+  if (in.enable) {
+    out_.vote = d.vote;
+    out_.blk_req = hysteresis(d.block_delta, in.max_blocks & 0xf);
+  } else {
+    out_.vote = VfVote::kNone;
+    hyst_count_q_ = 0;
+  }
+}
+
+// Returns the committed change (-1/0/+1) and applies it to num_blocks.
+int8_t EqSmBlock::hysteresis(int8_t wanted, uint8_t max_blocks) {
+  const int target = out_.num_blocks + wanted;
+  if (wanted == 0 || target < 1 || target > max_blocks) {
+    hyst_count_q_ = 0;
+    return 0;
+  }
+  const bool up = wanted > 0;
+  hyst_count_q_ = (hyst_count_q_ != 0 && up == hyst_up_q_) ? hyst_count_q_ + 1 : 1;
+  hyst_up_q_ = up;
+  if (hyst_count_q_ < kHysteresisEpochs) return 0;
+  hyst_count_q_ = 0;
+  out_.num_blocks = uint8_t(target);
+  return wanted;
+}
+
+}  // namespace gpupm
