@@ -78,6 +78,7 @@ struct VoteArbiterOut {
   ArbiterAction action = ArbiterAction::kNone;   // held
   VoteCounts counts;                             // held
 };
+bool operator==(const VoteArbiterOut& a, const VoteArbiterOut& b);
 
 // Combinational pieces, exposed so tests can reach every case directly.
 VoteCounts count_votes(const std::array<uint8_t, kMaxVoters>& votes, uint8_t n_sms);

@@ -32,7 +32,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
       gwde_("gwde", cfg.sm, cfg.gwde, workload),
       fm_("freq", cfg.dvfs),
       vr_("vr"),
-      host_("policy", std::move(policy), statuses(sms_), mem_, fm_, sm_clock_),
+      host_("policy", std::move(policy), statuses(sms_), mem_, fm_, sm_clock_, cfg.sm),
       power_(cfg.power, cfg.mem, statuses(sms_), mem_.activity(), vr_, fm_) {
   for (auto& sm : sms_) {
     sm->mem_out.bind(mem_.sm_in);

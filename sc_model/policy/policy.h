@@ -26,6 +26,9 @@ class PolicyContext {
   virtual uint32_t level(Domain d) const = 0;
   virtual const DomainDvfs& dvfs(Domain d) const = 0;
   virtual bool in_transition(Domain d) const = 0;
+  // CTAs of `k` that fit on one SM (CTA slots, warp slots, the kernel's own limit).
+  virtual uint32_t occupancy_limit(const KernelLaunch& k) const = 0;
+  virtual uint32_t max_warps() const = 0;  // warp slots per SM
   // actuation
   virtual bool request_level(Domain d, uint32_t level, bool immediate = false) = 0;
   virtual void set_cta_limit(uint32_t sm, uint32_t limit) = 0;  // 0: the kernel's maximum
@@ -44,6 +47,11 @@ class Policy {
   virtual void on_kernel_end(PolicyContext&, const KernelLaunch&) {}
   virtual void on_epoch(PolicyContext&, uint64_t /*sm_cycle*/) {}
   virtual Json describe() const { return {{"name", name()}}; }
+  // Memory-mapped control/status registers (32-bit words); false: no such register.
+  virtual bool csr_read(uint32_t /*addr*/, uint32_t& /*data*/) const { return false; }
+  virtual bool csr_write(uint32_t /*addr*/, uint32_t /*data*/) { return false; }
+  // The policy's own trace for the report (e.g. per-epoch decisions); null if none.
+  virtual Json trace() const { return nullptr; }
 };
 
 // Policy names usable with `gpupm run --policy`.

@@ -1,14 +1,42 @@
 #include "policy/policy_host.h"
 
 #include "clock/clock_domain.h"
+#include "gwde/global_work_distribution_engine.h"
+
+#include <cstring>
 
 namespace gpupm {
 
 PolicyHost::PolicyHost(sc_core::sc_module_name name, std::unique_ptr<Policy> policy,
                        std::vector<const SmStatus*> sms, const MemorySystem& mem, const FrequencyManager& fm,
-                       const ClockDomain& sm_clock)
-    : sc_module(name), gwde_out("gwde_out"), freq_out("freq_out"), sm_out("sm_out"), policy_(std::move(policy)),
-      sms_(std::move(sms)), mem_(mem), fm_(fm), sm_clock_(sm_clock) {}
+                       const ClockDomain& sm_clock, const SmConfig& sm_cfg)
+    : sc_module(name), gwde_out("gwde_out"), freq_out("freq_out"), sm_out("sm_out"), csr_in("csr_in"),
+      policy_(std::move(policy)), sms_(std::move(sms)), mem_(mem), fm_(fm), sm_clock_(sm_clock), sm_cfg_(sm_cfg) {
+  csr_in.register_b_transport(this, &PolicyHost::csr_b_transport);
+}
+
+uint32_t PolicyHost::occupancy_limit(const KernelLaunch& k) const {
+  return GlobalWorkDistributionEngine::max_resident(sm_cfg_, k);
+}
+
+// 32-bit registers, word-aligned; other accesses get TLM error responses.
+void PolicyHost::csr_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  uint32_t addr = uint32_t(gp.get_address());
+  if (gp.get_data_length() != 4 || (addr & 3) || gp.get_byte_enable_ptr()) {
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  uint32_t data = 0;
+  bool ok = false;
+  if (gp.is_read()) {
+    ok = policy_->csr_read(addr, data);
+    if (ok) std::memcpy(gp.get_data_ptr(), &data, 4);
+  } else if (gp.is_write()) {
+    std::memcpy(&data, gp.get_data_ptr(), 4);
+    ok = policy_->csr_write(addr, data);
+  }
+  gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
 
 uint64_t PolicyHost::sm_cycle() const { return sm_clock_.cycles_elapsed(); }
 

@@ -9,6 +9,7 @@
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 namespace gpupm {
 
@@ -19,9 +20,11 @@ class PolicyHost : public sc_core::sc_module, public PolicyContext {
   tlm_utils::simple_initiator_socket<PolicyHost> gwde_out;  // GWDE ctrl_in
   tlm_utils::simple_initiator_socket<PolicyHost> freq_out;  // FrequencyManager ctrl_in
   tlm_utils::multi_passthrough_initiator_socket<PolicyHost> sm_out;  // each SM's ctrl_in
+  tlm_utils::simple_target_socket_optional<PolicyHost> csr_in;       // the controller's registers
 
   PolicyHost(sc_core::sc_module_name name, std::unique_ptr<Policy> policy, std::vector<const SmStatus*> sms,
-             const MemorySystem& mem, const FrequencyManager& fm, const ClockDomain& sm_clock);
+             const MemorySystem& mem, const FrequencyManager& fm, const ClockDomain& sm_clock,
+             const SmConfig& sm_cfg);
 
   Policy& policy() { return *policy_; }
 
@@ -32,6 +35,8 @@ class PolicyHost : public sc_core::sc_module, public PolicyContext {
   uint32_t level(Domain d) const override { return fm_.level(d); }
   const DomainDvfs& dvfs(Domain d) const override { return fm_.config()[d]; }
   bool in_transition(Domain d) const override { return fm_.in_transition(d); }
+  uint32_t occupancy_limit(const KernelLaunch& k) const override;
+  uint32_t max_warps() const override { return sm_cfg_.max_warps; }
   bool request_level(Domain d, uint32_t level, bool immediate) override;
   void set_cta_limit(uint32_t sm, uint32_t limit) override;
   void set_sm_enabled(uint32_t sm, bool enabled, bool gate_when_idle) override;
@@ -44,6 +49,8 @@ class PolicyHost : public sc_core::sc_module, public PolicyContext {
   const MemorySystem& mem_;
   const FrequencyManager& fm_;
   const ClockDomain& sm_clock_;
+  const SmConfig& sm_cfg_;
+  void csr_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
 };
 
 }  // namespace gpupm

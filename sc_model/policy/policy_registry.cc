@@ -1,4 +1,6 @@
 #include "policy/policy.h"
+#include "policy/dyncta_policy.h"
+#include "policy/equalizer/equalizer_policy.h"
 #include "policy/static_policy.h"
 
 namespace gpupm {
@@ -30,6 +32,9 @@ std::vector<std::string> policy_names() {
   std::vector<std::string> n;
   for (const auto& s : kStaticPoints) n.push_back(s.name);
   n.push_back("static");
+  n.push_back("equalizer-perf");
+  n.push_back("equalizer-energy");
+  n.push_back("dyncta");
   return n;
 }
 
@@ -42,6 +47,19 @@ std::unique_ptr<Policy> make_policy(const std::string& name, JsonReader& p, cons
     uint32_t mem_level = level_param(p, "mem_level", mem, dvfs[Domain::Mem]);
     uint32_t ctas = uint32_t(p.get_uint("ctas_per_sm", 0, 64, 0));
     return std::make_unique<StaticPolicy>(name, sm_level, mem_level, ctas, dvfs);
+  }
+  if (name == "equalizer-perf" || name == "equalizer-energy") {
+    VfMode mode = name == "equalizer-perf" ? VfMode::kPerformance : VfMode::kEnergy;
+    return std::make_unique<EqualizerPolicy>(name, parse_equalizer_settings(p, mode, dvfs));
+  }
+  if (name == "dyncta") {
+    DynCtaSettings s;
+    s.period = uint32_t(p.get_uint("period", 128, 1u << 24, s.period));
+    if (s.period % 128) p.fail("period", "expected a multiple of 128 (the sample period)");
+    s.t_idle = uint32_t(p.get_uint("t_idle", 0, 1u << 24, s.t_idle));
+    s.t_mem_low = uint32_t(p.get_uint("t_mem_low", 0, 1u << 24, s.t_mem_low));
+    s.t_mem_high = uint32_t(p.get_uint("t_mem_high", 0, 1u << 24, s.t_mem_high));
+    return std::make_unique<DynCtaPolicy>(s);
   }
   std::string list;
   for (const auto& n : policy_names()) list += (list.empty() ? "" : ", ") + n;

@@ -23,11 +23,14 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
     m["start_s"] = k.start.time_s;
     kernels.push_back(std::move(m));
   }
-  return {{"format", "gpupm-report"},
-          {"format_version", 1},
-          {"config", config_echo},
-          {"kernels", kernels},
-          {"total", interval_metrics(gpu.start(), gpu.finish(), ctx)}};
+  Json report = {{"format", "gpupm-report"},
+                 {"format_version", 1},
+                 {"config", config_echo},
+                 {"kernels", kernels},
+                 {"total", interval_metrics(gpu.start(), gpu.finish(), ctx)}};
+  Json trace = gpu.policy().trace();
+  if (!trace.is_null()) report["policy_trace"] = trace;
+  return report;
 }
 
 std::string build_epochs_csv(const Gpu& gpu, const DvfsConfig& dvfs) {

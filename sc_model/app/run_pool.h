@@ -1,0 +1,28 @@
+// A local pool of `gpupm run` child processes: the one way every experiment
+// (and, later, every sweep) runs its simulations. Each run gets its own
+// directory DIR/runs/<id>/ with report.json, epochs.csv and log.txt; a run
+// whose report.json already exists is skipped, so an interrupted experiment
+// resumes where it stopped.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+struct RunSpec {
+  std::string id;                 // directory name under runs/
+  std::vector<std::string> args;  // arguments after `gpupm run`, without --out
+};
+
+struct RunOutcome {
+  std::string id;
+  std::string dir;
+  int status = -1;  // exit status (0 ok); -1 if it did not exit normally
+  bool reused = false;  // its report was already there
+};
+
+std::vector<RunOutcome> run_pool(const std::vector<RunSpec>& specs, const std::string& out_dir, int jobs,
+                                 bool progress);
+
+}  // namespace gpupm

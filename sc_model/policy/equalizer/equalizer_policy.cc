@@ -1,0 +1,200 @@
+#include "policy/equalizer/equalizer_policy.h"
+
+#include <algorithm>
+
+namespace gpupm {
+
+namespace {
+
+template <class E>
+E choose(JsonReader& p, const char* key, const std::vector<std::pair<const char*, E>>& options, E dflt) {
+  std::vector<std::string> names;
+  std::string dname;
+  for (const auto& [n, v] : options) {
+    names.push_back(n);
+    if (v == dflt) dname = n;
+  }
+  std::string got = p.get_enum(key, names, dname);
+  for (const auto& [n, v] : options)
+    if (got == n) return v;
+  return dflt;
+}
+
+uint32_t field(uint32_t word, int lsb, int bits) { return (word >> lsb) & ((1u << bits) - 1); }
+
+}  // namespace
+
+EqualizerSettings parse_equalizer_settings(JsonReader& p, VfMode mode, const DvfsConfig& dvfs) {
+  EqualizerSettings s;
+  s.mode = mode;
+  s.enable = p.get_bool("enable", true);
+  s.dvfs = p.get_bool("dvfs", true);
+  s.cta_control = p.get_bool("cta_control", true);
+  s.threshold = choose<ThresholdMode>(p, "threshold_mode",
+                                      {{"exact", ThresholdMode::kExactSums}, {"truncated", ThresholdMode::kTruncatedAverages}},
+                                      ThresholdMode::kExactSums);
+  s.xalu = choose<XaluDef>(p, "xalu_def", {{"ready_minus_issued", XaluDef::kReadyMinusIssued}, {"all_ready", XaluDef::kAllReady}},
+                           XaluDef::kReadyMinusIssued);
+  s.xmem = choose<XmemDef>(p, "xmem_def",
+                           {{"ready_and_lsu_blocked", XmemDef::kReadyAndLsuBlocked},
+                            {"ready_minus_issued", XmemDef::kReadyMinusIssued}},
+                           XmemDef::kReadyAndLsuBlocked);
+  s.rule = choose<VoteRule>(p, "vote_rule", {{"plurality", VoteRule::kPlurality}, {"strict", VoteRule::kStrictMajority}},
+                            VoteRule::kPlurality);
+  s.params.sample_period_log2 = uint8_t(p.get_uint("sample_period_log2", 1, 12, 7));
+  s.params.epoch_samples_log2 = uint8_t(p.get_uint("epoch_samples_log2", 1, 8, 5));
+  if (s.params.sample_period_log2 + s.params.epoch_samples_log2 > 16)
+    p.fail("epoch_samples_log2", "expected sample_period_log2 + epoch_samples_log2 <= 16");
+  s.sm_transition_cycles = uint16_t(dvfs[Domain::Sm].transition_cycles & kTransitionMask);
+  for (Domain d : {Domain::Sm, Domain::Mem}) {
+    const DomainDvfs& dd = dvfs[d];
+    if (dd.nominal == 0 || dd.nominal + 1 >= dd.levels.size())
+      p.fail("name", std::string("Equalizer needs a level below and above nominal in the ") + domain_name(d) +
+                         " V/F table of the GPU config");
+  }
+  return s;
+}
+
+EqualizerPolicy::EqualizerPolicy(std::string name, const EqualizerSettings& s)
+    : name_(std::move(name)), s_(s), arbiter_(VoteArbiterParams{1}) {}
+
+void EqualizerPolicy::on_start(PolicyContext& ctx) {
+  s_.params.warps = uint8_t(std::min<uint32_t>(64, ctx.max_warps()));
+  blocks_.assign(ctx.sm_count(), EqSmBlock(s_.params));
+  arbiter_ = VoteArbiter(VoteArbiterParams{uint8_t(ctx.sm_count())});
+  arbiter_cycle_ = 0;
+}
+
+void EqualizerPolicy::on_kernel_start(PolicyContext& ctx, const KernelLaunch& k) {
+  w_cta_ = uint8_t(k.warps_per_cta & kWctaMask);
+  max_blocks_ = uint8_t(std::min<uint32_t>(15, ctx.occupancy_limit(k)));
+  kernel_start_ = true;
+  if (s_.cta_control)
+    for (uint32_t i = 0; i < ctx.sm_count(); ++i) ctx.set_cta_limit(i, 0);  // a new kernel starts at its maximum
+}
+
+EqSmIn EqualizerPolicy::inputs_for(const SmStatus& sm) const {
+  WarpVectors v = sm.warp_vectors();
+  EqSmIn in;
+  in.warp_valid = v.valid;
+  in.warp_paused = v.paused;
+  in.head_ready = v.ready;
+  in.head_is_mem = v.is_mem;
+  in.head_is_alu = v.is_alu;
+  in.issued = v.issued;
+  in.lsu_can_accept = v.lsu_can_accept;
+  in.w_cta = w_cta_;
+  in.max_blocks = max_blocks_;
+  in.kernel_start = kernel_start_;
+  in.enable = s_.enable;
+  in.xalu_def = s_.xalu;
+  in.xmem_def = s_.xmem;
+  in.threshold_mode = s_.threshold;
+  return in;
+}
+
+void EqualizerPolicy::on_epoch(PolicyContext& ctx, uint64_t cycle) {
+  bool epoch_done = false;
+  for (uint32_t i = 0; i < blocks_.size(); ++i) {
+    EqSmBlock& b = blocks_[i];
+    b.advance(b.cycles_to_next_sample());  // the cycles since the last strobe
+    epoch_done |= b.step(inputs_for(ctx.sm(i))).epoch_done;
+  }
+  kernel_start_ = false;
+  if (epoch_done) apply_epoch(ctx, cycle);
+}
+
+uint32_t EqualizerPolicy::level_index(PolicyContext& ctx, Domain d, VfLevelCode code) const {
+  return ctx.dvfs(d).nominal + uint32_t(code) - 1;
+}
+
+// The blocks' outputs are visible in cycle `cycle`+1; the arbiter reads the
+// votes in that cycle and its levels follow at the next edge.
+void EqualizerPolicy::apply_epoch(PolicyContext& ctx, uint64_t cycle) {
+  VoteArbiterIn in;
+  in.votes_valid = true;
+  in.mode = s_.mode;
+  in.rule = s_.rule;
+  in.sm_transition_cycles = s_.sm_transition_cycles;
+  in.mem_transition_cycles = s_.mem_transition_cycles;
+  Json blocks = Json::array(), branches = Json::array();
+  for (uint32_t i = 0; i < blocks_.size(); ++i) {
+    const EqSmOut& o = blocks_[i].out();
+    in.votes[i] = uint8_t(o.vote);
+    if (s_.cta_control && o.blk_req != 0) ctx.set_cta_limit(i, o.num_blocks);
+    blocks.push_back(o.num_blocks);
+    branches.push_back(branch_name(o.branch));
+  }
+  const uint64_t vote_cycle = cycle + 1;
+  if (vote_cycle > arbiter_cycle_) arbiter_.advance(uint32_t(vote_cycle - arbiter_cycle_));
+  const VoteArbiterOut& a = arbiter_.step(in);
+  arbiter_cycle_ = vote_cycle + 1;
+  if (s_.dvfs) {
+    if (a.sm_changed) ctx.request_level(Domain::Sm, level_index(ctx, Domain::Sm, a.sm_level));
+    if (a.mem_changed) ctx.request_level(Domain::Mem, level_index(ctx, Domain::Mem, a.mem_level));
+  }
+  trace_.push_back({{"cycle", cycle},
+                    {"num_blocks", blocks},
+                    {"branches", branches},
+                    {"votes", {{"comp", a.counts.comp}, {"mem", a.counts.mem}, {"none", a.counts.none}}},
+                    {"action", action_name(a.action)},
+                    {"sm_level", int(a.sm_level)},
+                    {"mem_level", int(a.mem_level)}});
+}
+
+Json EqualizerPolicy::describe() const {
+  return {{"name", name_},
+          {"enable", s_.enable},
+          {"dvfs", s_.dvfs},
+          {"cta_control", s_.cta_control},
+          {"threshold_mode", s_.threshold == ThresholdMode::kExactSums ? "exact" : "truncated"},
+          {"xalu_def", s_.xalu == XaluDef::kReadyMinusIssued ? "ready_minus_issued" : "all_ready"},
+          {"xmem_def", s_.xmem == XmemDef::kReadyAndLsuBlocked ? "ready_and_lsu_blocked" : "ready_minus_issued"},
+          {"vote_rule", s_.rule == VoteRule::kPlurality ? "plurality" : "strict"},
+          {"sample_period_log2", s_.params.sample_period_log2},
+          {"epoch_samples_log2", s_.params.epoch_samples_log2}};
+}
+
+bool EqualizerPolicy::csr_read(uint32_t addr, uint32_t& d) const {
+  if (addr == 0x000) {
+    d = uint32_t(s_.enable) | uint32_t(s_.mode) << 1 | uint32_t(s_.threshold) << 2 | uint32_t(s_.xalu) << 3 |
+        uint32_t(s_.xmem) << 4 | uint32_t(s_.rule) << 5;
+  } else if (addr == 0x004) {
+    d = s_.params.sample_period_log2 | uint32_t(s_.params.epoch_samples_log2) << 4 | uint32_t(s_.params.warps) << 8;
+  } else if (addr == 0x008) {
+    d = s_.sm_transition_cycles | uint32_t(s_.mem_transition_cycles) << 16;
+  } else if (addr == 0x00C) {
+    const VoteArbiterOut& a = arbiter_.out();
+    d = uint32_t(a.sm_level) | uint32_t(a.mem_level) << 2 | uint32_t(a.winner) << 4 | uint32_t(a.action) << 8 |
+        uint32_t(a.busy) << 12;
+  } else if (addr >= 0x100 && (addr - 0x100) / 0x10 < blocks_.size() && (addr & 0xf) <= 0x8) {
+    const EqSmOut& o = blocks_[(addr - 0x100) / 0x10].out();
+    switch (addr & 0xf) {
+      case 0x0: d = o.sums.active | uint32_t(o.sums.waiting) << 16; break;
+      case 0x4: d = o.sums.xalu | uint32_t(o.sums.xmem) << 16; break;
+      default: d = uint32_t(o.branch) | uint32_t(o.vote) << 4 | (uint32_t(o.blk_req) & 3) << 8 | uint32_t(o.num_blocks) << 16;
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool EqualizerPolicy::csr_write(uint32_t addr, uint32_t d) {
+  if (addr == 0x000) {
+    s_.enable = field(d, 0, 1);
+    s_.mode = VfMode(field(d, 1, 1));
+    s_.threshold = ThresholdMode(field(d, 2, 1));
+    s_.xalu = XaluDef(field(d, 3, 1));
+    s_.xmem = XmemDef(field(d, 4, 1));
+    s_.rule = VoteRule(field(d, 5, 1));
+  } else if (addr == 0x008) {
+    s_.sm_transition_cycles = uint16_t(field(d, 0, 12));
+    s_.mem_transition_cycles = uint16_t(field(d, 16, 12));
+  } else {
+    return false;  // read-only or unmapped
+  }
+  return true;
+}
+
+}  // namespace gpupm
