@@ -1,6 +1,7 @@
 // gpupm: the command-line program (run, validate, bench).
 // Exit status: 0 success, 1 failure during simulation, 2 bad input.
 #include "app/commands.h"
+#include "app/experiment.h"
 
 #include <CLI/CLI.hpp>
 #include <systemc>
@@ -35,6 +36,14 @@ int sc_main(int argc, char* argv[]) {
   bench_cmd->add_option("--repeat", bench.repeat, "runs per workload (the fastest counts)")->default_val(1);
   bench_cmd->add_option("--set", bench.sets, "override path=value");
 
+  ExperimentOptions exp;
+  auto* exp_cmd = app.add_subcommand("experiment", "run a seed paper's evaluation (runs in parallel processes)");
+  exp_cmd->add_option("name", exp.name, "experiment: equalizer")->required();
+  exp_cmd->add_option("--out", exp.out_dir, "output directory (runs/, summary.json, summary.md, plots)")->required();
+  exp_cmd->add_option("--jobs", exp.jobs, "parallel simulations")->default_val(1)->check(CLI::Range(1, 256));
+  exp_cmd->add_option("--config", exp.config, "experiment config (default configs/experiments/NAME.json)");
+  exp_cmd->add_option("--only", exp.only, "run only these kernels")->delimiter(',');
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -46,6 +55,7 @@ int sc_main(int argc, char* argv[]) {
     return command_run(run);
   }
   if (val_cmd->parsed()) return command_validate(files);
+  if (exp_cmd->parsed()) return command_experiment(exp);
   return command_bench(bench);
 }
 

@@ -76,7 +76,7 @@ void EqSmBlock::advance(uint32_t n) {
   if (n > cycles_to_next_sample()) throw std::invalid_argument("EqSmBlock::advance: skips a sample strobe");
   out_.epoch_done = false;
   out_.blk_req = 0;
-  cycle_q_ = (cycle_q_ + n) & cycle_mask_;
+  cycle_q_ = uint16_t((cycle_q_ + n) & cycle_mask_);
 }
 
 void EqSmBlock::accumulate(const EqSums& s) {

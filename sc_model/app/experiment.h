@@ -1,0 +1,42 @@
+// `gpupm experiment NAME`: a seed paper's evaluation run through the run pool,
+// summarised as JSON, Markdown (with a claims table) and PNG plots.
+#pragma once
+
+#include "common/json_reader.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+struct ExperimentOptions {
+  std::string name;
+  std::string out_dir;
+  std::string config;  // default: configs/experiments/NAME.json
+  int jobs = 1;
+  std::vector<std::string> only;  // run only these kernels (a quick subset)
+};
+
+int command_experiment(const ExperimentOptions& opt);
+
+// One testable claim of a paper, judged on our model.
+struct Claim {
+  std::string id;
+  std::string text;
+  std::string paper;     // the paper's figure
+  std::string measured;  // ours
+  std::string tolerance;
+  std::string verdict;   // "pass", "fail" or "n/a"
+  std::string note;      // one line: why it failed, or what stands in for it
+};
+
+Json claims_json(const std::vector<Claim>& claims);
+std::string claims_markdown(const std::vector<Claim>& claims);
+
+// Geometric mean (of positive values); 0 for an empty list.
+double geomean(const std::vector<double>& v);
+
+int run_equalizer_experiment(const ExperimentOptions& opt);
+
+}  // namespace gpupm
