@@ -57,6 +57,10 @@ class Gpu : public sc_core::sc_module {
   const ClockDomain& sm_clock() const { return sm_clock_; }
   uint64_t sm_ticks_run() const { return sm_clock_.ticks_run(); }
   Policy& policy() { return host_.policy(); }
+  // The controller's memory-mapped registers (bind a testbench or host initiator here).
+  tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND>& csr_target() {
+    return host_.csr_in;
+  }
 
  private:
   void end_of_epoch();

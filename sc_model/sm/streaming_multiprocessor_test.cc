@@ -392,6 +392,14 @@ TEST_F(SmTest, WarpStatesPartitionActiveWarps) {
               w.active == tb.sm.resident_ctas() * warps && w.active <= cfg.max_warps &&
               w.active >= tb.sm.active_warps() && w.issued <= cfg.schedulers &&
               w.issued == w.issued_alu + w.issued_mem && w.excess_mem_lsu_blocked <= w.excess_mem;
+    // The hardware counters' view (per-warp bits) agrees with the states.
+    WarpVectors v = tb.sm.warp_vectors();
+    auto pop = [](uint64_t x) { return uint32_t(__builtin_popcountll(x)); };
+    uint64_t act = v.valid & ~v.paused, rdy = act & v.ready & ~v.issued;
+    ok = ok && pop(act & ~v.ready) == w.waiting && pop(act & v.issued) == w.issued &&
+         pop(rdy & v.is_alu) == w.excess_alu && pop(rdy & v.is_mem) == w.excess_mem &&
+         pop(act) == w.active - w.others &&
+         (w.excess_mem == 0 || v.lsu_can_accept == (w.excess_mem_lsu_blocked == 0));
     if (!ok && bad++ < 5)
       ADD_FAILURE() << "active " << w.active << " waiting " << w.waiting << " issued " << w.issued << " excess_alu "
                     << w.excess_alu << " excess_mem " << w.excess_mem << " others " << w.others << " resident CTAs "
