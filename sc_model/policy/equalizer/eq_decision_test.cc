@@ -62,6 +62,8 @@ const Case kCases[] = {
     {"31 active averages to 0: idle", {31, 0, 0, 0}, 4, kTrunc, B::kIdle},
     {"31 active, all waiting: still idle", {31, 31, 0, 0}, 4, kTrunc, B::kIdle},
     {"32 active is not idle", {32, 0, 0, 0}, 4, kTrunc, B::kDegenerateNone},
+    {"4 samples: floor(20/4) = 5 > 4", {192, 0, 0, 20}, 4, kTrunc, B::kMemDefinite, 2},
+    {"4 samples: floor(19/4) = 4 is only likely", {192, 0, 0, 19}, 4, kTrunc, B::kMemLikely, 2},
 };
 
 // Alg. 1's action per outcome: the block change and the frequency request.

@@ -10,10 +10,11 @@
 //
 // Timing. Cycle t is the clock period before the t-th step() since reset; the
 // cycle counter reads t mod 4096 in it (free-running from reset, never restarted).
-//  - The warp vectors, lsu_can_accept and the CSR fields are sampled only on the
-//    sample strobe, cycle[6:0] == 127 (t = 127, 255, ...). w_cta, max_blocks,
-//    enable, threshold_mode also on the epoch strobe, cycle == 4095, which is the
-//    strobe of the 32nd sample. kernel_start is sampled in every cycle.
+//  - Which input is read when: the warp vectors, lsu_can_accept, xalu_def and
+//    xmem_def only on the sample strobe, cycle[6:0] == 127 (t = 127, 255, ...);
+//    w_cta, enable, threshold_mode and max_blocks (as the upper bound) only on
+//    the epoch strobe, cycle == 4095, which is also the 32nd sample's strobe;
+//    kernel_start (with max_blocks, to load) in every cycle.
 //  - step() returns the registered outputs after the edge, i.e. their value in
 //    cycle t+1. The epoch evaluated at the edge ending cycle 4095 is visible in
 //    cycle 4096 (counter 0): epoch_done and blk_req in that cycle only; vote,
