@@ -7,13 +7,27 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 namespace gpupm {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+uint64_t fnv1a(const std::string& text, uint64_t h = 1469598103934665603ULL) {
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
 
 pid_t spawn(const RunSpec& spec, const std::string& dir) {
   std::vector<std::string> argv = {"gpupm", "run", "--quiet"};
@@ -39,6 +53,17 @@ pid_t spawn(const RunSpec& spec, const std::string& dir) {
 
 }  // namespace
 
+std::string inputs_fingerprint(const RunSpec& spec) {
+  uint64_t h = fnv1a("gpupm-run-v1");
+  for (const std::string& a : spec.args) {
+    h = fnv1a(a + '\0', h);
+    if (a.size() > 5 && a.compare(a.size() - 5, 5, ".json") == 0 && fs::exists(a)) h = fnv1a(read_all(a), h);
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
 std::vector<RunOutcome> run_pool(const std::vector<RunSpec>& specs, const std::string& out_dir, int jobs,
                                  bool progress) {
   std::vector<RunOutcome> out(specs.size());
@@ -58,7 +83,8 @@ std::vector<RunOutcome> run_pool(const std::vector<RunSpec>& specs, const std::s
       RunOutcome& o = out[next];
       o.id = s.id;
       o.dir = (fs::path(out_dir) / "runs" / s.id).string();
-      if (fs::exists(o.dir + "/report.json")) {
+      const std::string fp = inputs_fingerprint(s);
+      if (fs::exists(o.dir + "/report.json") && read_all(o.dir + "/inputs.fingerprint") == fp) {
         o.status = 0;
         o.reused = true;
         ++done;
@@ -66,6 +92,8 @@ std::vector<RunOutcome> run_pool(const std::vector<RunSpec>& specs, const std::s
         continue;
       }
       fs::create_directories(o.dir);
+      fs::remove(o.dir + "/report.json");
+      std::ofstream(o.dir + "/inputs.fingerprint") << fp;
       running[spawn(s, o.dir)] = next++;
     }
     if (running.empty()) continue;

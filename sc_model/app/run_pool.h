@@ -1,8 +1,9 @@
 // A local pool of `gpupm run` child processes: the one way every experiment
 // (and, later, every sweep) runs its simulations. Each run gets its own
 // directory DIR/runs/<id>/ with report.json, epochs.csv and log.txt; a run
-// whose report.json already exists is skipped, so an interrupted experiment
-// resumes where it stopped.
+// whose report.json exists and whose inputs (arguments and the files they name)
+// are unchanged is reused, so an interrupted experiment resumes where it stopped
+// and a changed workload or config is simulated again.
 #pragma once
 
 #include <string>
@@ -14,6 +15,9 @@ struct RunSpec {
   std::string id;                 // directory name under runs/
   std::vector<std::string> args;  // arguments after `gpupm run`, without --out
 };
+
+// A digest of a run's inputs: its arguments and the contents of the files they name.
+std::string inputs_fingerprint(const RunSpec& spec);
 
 struct RunOutcome {
   std::string id;

@@ -1,0 +1,109 @@
+// Equalizer Algorithm 1 (spec 1.4, I2 fixed) on one epoch's warp-state sums:
+// the combinational decision logic of the per-SM block.
+// Golden model: gpupm::decide() in sc_model/policy/equalizer/eq_decision.cc.
+//
+// truncate_i = 0 (exact sums): every n of Alg. 1 is the sum S itself and the
+//   constant thresholds are scaled by 2^EPOCH_LOG2 (S_mem > W_cta*2^L, ...).
+// truncate_i = 1 (truncated averages): n = S >> EPOCH_LOG2, thresholds as written.
+// nWaiting > nActive/2 is evaluated as 2*nWaiting > nActive (equal for integers).
+//
+// Outputs: block_delta_o two's complement -1/0/+1; vote_o 0 NONE, 1 COMP, 2 MEM;
+// branch_o 0 degenerate, 1 mem definite, 2 comp definite, 3 mem likely,
+// 4 unsaturated comp, 5 unsaturated mem, 6 idle.
+module eq_decision #(
+  parameter int unsigned SUM_W      = 11,
+  parameter int unsigned EPOCH_LOG2 = 5
+) (
+  input  logic [SUM_W-1:0] sum_active_i,
+  input  logic [SUM_W-1:0] sum_waiting_i,
+  input  logic [SUM_W-1:0] sum_xalu_i,
+  input  logic [SUM_W-1:0] sum_xmem_i,
+  input  logic [4:0]       w_cta_i,
+  input  logic             truncate_i,
+  output logic [1:0]       block_delta_o,
+  output logic [1:0]       vote_o,
+  output logic [2:0]       branch_o
+);
+
+  localparam logic [1:0] VoteNone = 2'd0;
+  localparam logic [1:0] VoteComp = 2'd1;
+  localparam logic [1:0] VoteMem  = 2'd2;
+
+  localparam logic [2:0] BranchDegenerate = 3'd0;
+  localparam logic [2:0] BranchMemDef     = 3'd1;
+  localparam logic [2:0] BranchCompDef    = 3'd2;
+  localparam logic [2:0] BranchMemLikely  = 3'd3;
+  localparam logic [2:0] BranchUnsatComp  = 3'd4;
+  localparam logic [2:0] BranchUnsatMem   = 3'd5;
+  localparam logic [2:0] BranchIdle       = 3'd6;
+
+  localparam logic [1:0] DeltaZero  = 2'b00;
+  localparam logic [1:0] DeltaPlus  = 2'b01;
+  localparam logic [1:0] DeltaMinus = 2'b11;
+
+  // W_cta << L needs 5 + L bits; one more bit holds 2 * nWaiting.
+  localparam int unsigned THR_W = 5 + EPOCH_LOG2;
+  localparam int unsigned MAX_W = (SUM_W > THR_W) ? SUM_W : THR_W;
+  localparam int unsigned CMP_W = MAX_W + 1;
+
+  logic [CMP_W-1:0] n_active, n_waiting, n_alu, n_mem;
+  logic [CMP_W-1:0] w_thr, two_thr;
+  logic             mem_definite, comp_definite, mem_likely, unsaturated, alu_over_mem, idle;
+
+  always_comb begin
+    if (truncate_i) begin
+      n_active  = CMP_W'(sum_active_i) >> EPOCH_LOG2;
+      n_waiting = CMP_W'(sum_waiting_i) >> EPOCH_LOG2;
+      n_alu     = CMP_W'(sum_xalu_i) >> EPOCH_LOG2;
+      n_mem     = CMP_W'(sum_xmem_i) >> EPOCH_LOG2;
+      w_thr     = CMP_W'(w_cta_i);
+      two_thr   = CMP_W'(2);
+    end else begin
+      n_active  = CMP_W'(sum_active_i);
+      n_waiting = CMP_W'(sum_waiting_i);
+      n_alu     = CMP_W'(sum_xalu_i);
+      n_mem     = CMP_W'(sum_xmem_i);
+      w_thr     = CMP_W'(w_cta_i) << EPOCH_LOG2;
+      two_thr   = CMP_W'(2) << EPOCH_LOG2;
+    end
+  end
+
+  always_comb begin
+    mem_definite  = n_mem > w_thr;
+    comp_definite = n_alu > w_thr;
+    mem_likely    = n_mem > two_thr;
+    unsaturated   = (n_waiting << 1) > n_active;
+    alu_over_mem  = n_alu > n_mem;
+    idle          = n_active == '0;
+  end
+
+  always_comb begin
+    block_delta_o = DeltaZero;
+    vote_o        = VoteNone;
+    branch_o      = BranchDegenerate;
+    if (mem_definite) begin
+      block_delta_o = DeltaMinus;
+      vote_o        = VoteMem;
+      branch_o      = BranchMemDef;
+    end else if (comp_definite) begin
+      vote_o   = VoteComp;
+      branch_o = BranchCompDef;
+    end else if (mem_likely) begin
+      vote_o   = VoteMem;
+      branch_o = BranchMemLikely;
+    end else if (unsaturated) begin
+      block_delta_o = DeltaPlus;
+      if (alu_over_mem) begin
+        vote_o   = VoteComp;
+        branch_o = BranchUnsatComp;
+      end else begin
+        vote_o   = VoteMem;
+        branch_o = BranchUnsatMem;
+      end
+    end else if (idle) begin
+      vote_o   = VoteComp;
+      branch_o = BranchIdle;
+    end
+  end
+
+endmodule

@@ -1,0 +1,229 @@
+// Frequency manager's vote logic (Equalizer spec 1.7, 1.11 `eq_freq_mgr`).
+// Cycle-exact with gpupm::VoteArbiter (sc_model/freq/vote_arbiter.h), whose
+// header comment is the contract; in short:
+//
+//  - votes_valid_i (with votes_i, mode_i, rule_i and the transition cycles) is
+//    read in the cycle it is high. Its evaluation shows in the next cycle:
+//    decided_o and the *_changed_o pulses for that cycle; winner_o, action_o and
+//    the counts held until the next votes_valid_i.
+//  - Winner: NONE counts as a vote, reserved code 3 counts as NONE.
+//    rule_i 0 plurality: COMP/MEM need strictly more votes than each other
+//    code, any tie at the top is NONE. rule_i 1 strict majority: more than
+//    N_SMS/2 of all votes.
+//  - mode_i 0 performance: COMP -> SM up, MEM -> memory up; 1 energy:
+//    COMP -> memory down, MEM -> SM down. One step per accepted vote. If the
+//    other domain is off NORMAL, it steps back towards NORMAL instead (five
+//    states). A target already at LOW/HIGH does not move (action at-limit).
+//  - A level change at the edge ending cycle t makes that domain busy in cycles
+//    t+1 .. t+T (T = its transition cycles, 0 = never busy). A votes_valid_i seen
+//    while busy_o is high is counted but ignored (action ignored-busy).
+//  - All outputs are registers. Reset: both levels NORMAL, everything else 0.
+//
+// Encodings: levels 0 LOW, 1 NORMAL, 2 HIGH; votes/winner 0 NONE, 1 COMP, 2 MEM;
+// action 0 none, 1 step target, 2 restore other, 3 at limit, 4 ignored busy.
+// votes_i: SM i's vote in bits [2*i+1:2*i]. Counts are 7 bits (up to 64 SMs).
+module vote_arbiter #(
+  parameter int unsigned N_SMS = 15
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  input  logic               votes_valid_i,
+  input  logic [2*N_SMS-1:0] votes_i,
+  input  logic               mode_i,
+  input  logic               rule_i,
+  input  logic [11:0]        sm_transition_cycles_i,
+  input  logic [11:0]        mem_transition_cycles_i,
+  output logic [1:0]         sm_level_o,
+  output logic [1:0]         mem_level_o,
+  output logic               sm_changed_o,
+  output logic               mem_changed_o,
+  output logic               sm_busy_o,
+  output logic               mem_busy_o,
+  output logic               busy_o,
+  output logic               decided_o,
+  output logic [1:0]         winner_o,
+  output logic [2:0]         action_o,
+  output logic [6:0]         count_comp_o,
+  output logic [6:0]         count_mem_o,
+  output logic [6:0]         count_none_o
+);
+
+  localparam int unsigned CNT_W = 7;
+
+  localparam logic [1:0] LevelLow    = 2'd0;
+  localparam logic [1:0] LevelNormal = 2'd1;
+  localparam logic [1:0] LevelHigh   = 2'd2;
+
+  localparam logic [1:0] VoteNone = 2'd0;
+  localparam logic [1:0] VoteComp = 2'd1;
+  localparam logic [1:0] VoteMem  = 2'd2;
+
+  localparam logic [2:0] ActNone     = 3'd0;
+  localparam logic [2:0] ActStep     = 3'd1;
+  localparam logic [2:0] ActRestore  = 3'd2;
+  localparam logic [2:0] ActAtLimit  = 3'd3;
+  localparam logic [2:0] ActIgnored  = 3'd4;
+
+  // ---------------------------------------------------------------------------
+  // Count and resolve this cycle's votes.
+  // ---------------------------------------------------------------------------
+  logic [CNT_W-1:0] cnt_comp, cnt_mem, cnt_none;
+  logic [1:0]       winner;
+
+  vote_count #(.N_SMS(N_SMS), .CNT_W(CNT_W)) u_count (
+    .votes_i,
+    .comp_o(cnt_comp),
+    .mem_o (cnt_mem),
+    .none_o(cnt_none)
+  );
+
+  always_comb begin
+    winner = VoteNone;
+    if (rule_i) begin
+      if ({cnt_comp, 1'b0} > (CNT_W + 1)'(N_SMS)) begin
+        winner = VoteComp;
+      end else if ({cnt_mem, 1'b0} > (CNT_W + 1)'(N_SMS)) begin
+        winner = VoteMem;
+      end
+    end else begin
+      if (cnt_comp > cnt_mem && cnt_comp > cnt_none) begin
+        winner = VoteComp;
+      end else if (cnt_mem > cnt_comp && cnt_mem > cnt_none) begin
+        winner = VoteMem;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Levels, busy counters, outputs.
+  // ---------------------------------------------------------------------------
+  logic [1:0]       sm_level_d, sm_level_q, mem_level_d, mem_level_q;
+  logic [11:0]      sm_busy_cnt_d, sm_busy_cnt_q, mem_busy_cnt_d, mem_busy_cnt_q;
+  logic             sm_changed_d, sm_changed_q, mem_changed_d, mem_changed_q;
+  logic             sm_busy_q, mem_busy_q, busy_q;
+  logic             decided_d, decided_q;
+  logic [1:0]       winner_d, winner_q;
+  logic [2:0]       action_d, action_q;
+  logic [CNT_W-1:0] count_comp_d, count_comp_q, count_mem_d, count_mem_q;
+  logic [CNT_W-1:0] count_none_d, count_none_q;
+
+  logic             perf, target_sm;
+  logic [1:0]       target_level, other_level;
+  logic [1:0]       other_restored, target_stepped;
+  logic             at_limit;
+
+  always_comb begin
+    perf      = !mode_i;
+    // Table I with I1 fixed: COMP in performance and MEM in energy mode act on the SM.
+    target_sm = (winner == VoteComp) == perf;
+    target_level = target_sm ? sm_level_q : mem_level_q;
+    other_level  = target_sm ? mem_level_q : sm_level_q;
+    other_restored = (other_level > LevelNormal) ? other_level - 2'd1 : other_level + 2'd1;
+    target_stepped = perf ? target_level + 2'd1 : target_level - 2'd1;
+    at_limit = perf ? (target_level >= LevelHigh) : (target_level == LevelLow);
+  end
+
+  always_comb begin
+    sm_level_d     = sm_level_q;
+    mem_level_d    = mem_level_q;
+    sm_busy_cnt_d  = (sm_busy_cnt_q != 12'd0) ? sm_busy_cnt_q - 12'd1 : 12'd0;
+    mem_busy_cnt_d = (mem_busy_cnt_q != 12'd0) ? mem_busy_cnt_q - 12'd1 : 12'd0;
+    sm_changed_d   = 1'b0;
+    mem_changed_d  = 1'b0;
+    decided_d      = 1'b0;
+    winner_d       = winner_q;
+    action_d       = action_q;
+    count_comp_d   = count_comp_q;
+    count_mem_d    = count_mem_q;
+    count_none_d   = count_none_q;
+
+    if (votes_valid_i) begin
+      decided_d    = 1'b1;
+      winner_d     = winner;
+      count_comp_d = cnt_comp;
+      count_mem_d  = cnt_mem;
+      count_none_d = cnt_none;
+      if (busy_q) begin
+        action_d = ActIgnored;
+      end else if (winner == VoteNone) begin
+        action_d = ActNone;
+      end else if (other_level != LevelNormal) begin
+        // Five-state rule: step the other domain back towards NORMAL first.
+        action_d = ActRestore;
+        if (target_sm) begin
+          mem_level_d    = other_restored;
+          mem_busy_cnt_d = mem_transition_cycles_i;
+          mem_changed_d  = 1'b1;
+        end else begin
+          sm_level_d    = other_restored;
+          sm_busy_cnt_d = sm_transition_cycles_i;
+          sm_changed_d  = 1'b1;
+        end
+      end else if (at_limit) begin
+        action_d = ActAtLimit;
+      end else begin
+        action_d = ActStep;
+        if (target_sm) begin
+          sm_level_d    = target_stepped;
+          sm_busy_cnt_d = sm_transition_cycles_i;
+          sm_changed_d  = 1'b1;
+        end else begin
+          mem_level_d    = target_stepped;
+          mem_busy_cnt_d = mem_transition_cycles_i;
+          mem_changed_d  = 1'b1;
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sm_level_q     <= LevelNormal;
+      mem_level_q    <= LevelNormal;
+      sm_busy_cnt_q  <= 12'd0;
+      mem_busy_cnt_q <= 12'd0;
+      sm_changed_q   <= 1'b0;
+      mem_changed_q  <= 1'b0;
+      sm_busy_q      <= 1'b0;
+      mem_busy_q     <= 1'b0;
+      busy_q         <= 1'b0;
+      decided_q      <= 1'b0;
+      winner_q       <= VoteNone;
+      action_q       <= ActNone;
+      count_comp_q   <= '0;
+      count_mem_q    <= '0;
+      count_none_q   <= '0;
+    end else begin
+      sm_level_q     <= sm_level_d;
+      mem_level_q    <= mem_level_d;
+      sm_busy_cnt_q  <= sm_busy_cnt_d;
+      mem_busy_cnt_q <= mem_busy_cnt_d;
+      sm_changed_q   <= sm_changed_d;
+      mem_changed_q  <= mem_changed_d;
+      sm_busy_q      <= sm_busy_cnt_d != 12'd0;
+      mem_busy_q     <= mem_busy_cnt_d != 12'd0;
+      busy_q         <= (sm_busy_cnt_d != 12'd0) || (mem_busy_cnt_d != 12'd0);
+      decided_q      <= decided_d;
+      winner_q       <= winner_d;
+      action_q       <= action_d;
+      count_comp_q   <= count_comp_d;
+      count_mem_q    <= count_mem_d;
+      count_none_q   <= count_none_d;
+    end
+  end
+
+  assign sm_level_o    = sm_level_q;
+  assign mem_level_o   = mem_level_q;
+  assign sm_changed_o  = sm_changed_q;
+  assign mem_changed_o = mem_changed_q;
+  assign sm_busy_o     = sm_busy_q;
+  assign mem_busy_o    = mem_busy_q;
+  assign busy_o        = busy_q;
+  assign decided_o     = decided_q;
+  assign winner_o      = winner_q;
+  assign action_o      = action_q;
+  assign count_comp_o  = count_comp_q;
+  assign count_mem_o   = count_mem_q;
+  assign count_none_o  = count_none_q;
+
+endmodule

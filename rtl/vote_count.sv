@@ -1,0 +1,38 @@
+// Frequency-manager vote counter (spec 1.7): how many of N_SMS 2-bit votes are
+// COMP (1) and MEM (2); the rest (NONE 0 and reserved 3) count as NONE.
+// Golden model: gpupm::count_votes() in sc_model/freq/vote_arbiter.cc.
+module vote_count #(
+  parameter int unsigned N_SMS = 15,
+  parameter int unsigned CNT_W = 7
+) (
+  input  logic [2*N_SMS-1:0] votes_i,
+  output logic [CNT_W-1:0]   comp_o,
+  output logic [CNT_W-1:0]   mem_o,
+  output logic [CNT_W-1:0]   none_o
+);
+
+  localparam logic [1:0] VoteComp = 2'd1;
+  localparam logic [1:0] VoteMem  = 2'd2;
+
+  logic [N_SMS-1:0] is_comp, is_mem;
+
+  always_comb begin
+    for (int i = 0; i < N_SMS; i++) begin
+      is_comp[i] = votes_i[2*i +: 2] == VoteComp;
+      is_mem[i]  = votes_i[2*i +: 2] == VoteMem;
+    end
+  end
+
+  eq_popcount #(.WIDTH(N_SMS), .CNT_W(CNT_W)) u_pop_comp (
+    .bits_i (is_comp),
+    .count_o(comp_o)
+  );
+
+  eq_popcount #(.WIDTH(N_SMS), .CNT_W(CNT_W)) u_pop_mem (
+    .bits_i (is_mem),
+    .count_o(mem_o)
+  );
+
+  assign none_o = CNT_W'(N_SMS) - comp_o - mem_o;
+
+endmodule
