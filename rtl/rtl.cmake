@@ -1,0 +1,124 @@
+# RTL: Verilated models of the controller blocks (C++ mode, not --sc), the
+# lock-step cross-check tests against the C++ golden models, and lint/Yosys
+# checks. Included from the top-level CMakeLists.txt (include(rtl/rtl.cmake)).
+#
+#   gpupm_rtl_models   static library: every verilated configuration
+#   gpupm_rtl_golden   static library: the golden models' sources (plain C++)
+#   gpupm_rtl_tests    GoogleTest executable (tb/*_tb.cc), one ctest per test
+#   rtl_lint.*         ctest: verilator --lint-only -Wall per top and parameter set
+#   rtl_yosys.*        ctest: yosys read_verilog -sv + synth + check -assert per top
+#
+# Full-length run: GPUPM_TB_CYCLES=1000000 build/gpupm_rtl_tests (ctest uses 200000).
+# Synthesis, timing and equivalence reports: scripts/rtl/synth.sh.
+
+find_package(verilator HINTS /usr/share/verilator $ENV{VERILATOR_ROOT})
+if(NOT verilator_FOUND)
+  message(STATUS "gpupm RTL: Verilator not found, RTL co-simulation tests disabled")
+  return()
+endif()
+find_program(GPUPM_VERILATOR_EXE verilator HINTS ${VERILATOR_ROOT}/bin)
+find_program(GPUPM_YOSYS_EXE yosys)
+
+set(GPUPM_RTL_DIR ${CMAKE_CURRENT_LIST_DIR})
+set(GPUPM_EQ_SM_BLOCK_SV
+  ${GPUPM_RTL_DIR}/eq_popcount.sv
+  ${GPUPM_RTL_DIR}/eq_warp_sample.sv
+  ${GPUPM_RTL_DIR}/eq_decision.sv
+  ${GPUPM_RTL_DIR}/eq_sm_block.sv)
+set(GPUPM_VOTE_ARBITER_SV
+  ${GPUPM_RTL_DIR}/eq_popcount.sv
+  ${GPUPM_RTL_DIR}/vote_count.sv
+  ${GPUPM_RTL_DIR}/vote_arbiter.sv)
+
+# Parameter sets: prefix|top|sources variable|-G overrides (comma-separated). The
+# testbenches instantiate every prefix with the matching C++ parameters.
+set(GPUPM_RTL_CONFIGS
+  "Veq_sm_block|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|"
+  "Veq_sm_block_w64s2e3|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|-GWARPS=64,-GSAMPLE_LOG2=2,-GEPOCH_LOG2=3"
+  "Veq_sm_block_w13s0e1|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|-GWARPS=13,-GSAMPLE_LOG2=0,-GEPOCH_LOG2=1"
+  "Vvote_arbiter|vote_arbiter|GPUPM_VOTE_ARBITER_SV|"
+  "Vvote_arbiter_n4|vote_arbiter|GPUPM_VOTE_ARBITER_SV|-GN_SMS=4"
+  "Vvote_arbiter_n64|vote_arbiter|GPUPM_VOTE_ARBITER_SV|-GN_SMS=64")
+
+add_library(gpupm_rtl_models STATIC)
+foreach(cfg IN LISTS GPUPM_RTL_CONFIGS)
+  string(REPLACE "|" ";" cfg "${cfg}")
+  list(GET cfg 0 prefix)
+  list(GET cfg 1 top)
+  list(GET cfg 2 srcvar)
+  list(GET cfg 3 gparams)
+  string(REPLACE "," ";" gparams "${gparams}")
+  verilate(gpupm_rtl_models TRACE PREFIX ${prefix} TOP_MODULE ${top}
+    SOURCES ${${srcvar}}
+    VERILATOR_ARGS -Wall ${gparams})
+endforeach()
+
+# One unity file per verilated model (a model's generated files are made to be
+# concatenated; two models' files are not), the Verilator runtime in another.
+get_target_property(_gpupm_rtl_srcs gpupm_rtl_models SOURCES)
+foreach(src IN LISTS _gpupm_rtl_srcs)
+  if(NOT src MATCHES "\\.(cpp|cc)$")
+    continue()
+  endif()
+  if(src MATCHES "/(V[A-Za-z0-9_]+)\\.dir/")
+    set_source_files_properties(${src} TARGET_DIRECTORY gpupm_rtl_models PROPERTIES UNITY_GROUP ${CMAKE_MATCH_1})
+  else()
+    set_source_files_properties(${src} TARGET_DIRECTORY gpupm_rtl_models PROPERTIES UNITY_GROUP verilated_runtime)
+  endif()
+endforeach()
+set_target_properties(gpupm_rtl_models PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+target_compile_options(gpupm_rtl_models PRIVATE -O1 -w)
+# verilate() sets these privately; consumers of verilated.h need them too.
+target_compile_definitions(gpupm_rtl_models INTERFACE VM_SC=0 VM_TRACE=1 VM_TRACE_VCD=1 VM_TRACE_FST=0
+  VM_COVERAGE=0)
+# Verilator's headers as system includes: the testbenches compile with -Wall -Wextra.
+get_target_property(_gpupm_rtl_incs gpupm_rtl_models INTERFACE_INCLUDE_DIRECTORIES)
+set_target_properties(gpupm_rtl_models PROPERTIES INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "${_gpupm_rtl_incs}")
+find_package(Threads REQUIRED)
+target_link_libraries(gpupm_rtl_models PUBLIC Threads::Threads)
+
+# The golden models as plain C++ (no SystemC): gpupm_model links libsystemc,
+# whose main() would call an sc_main this executable does not have.
+add_library(gpupm_rtl_golden STATIC
+  ${CMAKE_SOURCE_DIR}/sc_model/policy/equalizer/eq_decision.cc
+  ${CMAKE_SOURCE_DIR}/sc_model/policy/equalizer/eq_sm_block.cc
+  ${CMAKE_SOURCE_DIR}/sc_model/freq/vote_arbiter.cc)
+target_include_directories(gpupm_rtl_golden PUBLIC ${CMAKE_SOURCE_DIR}/sc_model)
+
+add_executable(gpupm_rtl_tests
+  ${CMAKE_SOURCE_DIR}/tb/eq_sm_block_tb.cc
+  ${CMAKE_SOURCE_DIR}/tb/vote_arbiter_tb.cc)
+target_include_directories(gpupm_rtl_tests PRIVATE ${CMAKE_SOURCE_DIR}/tb)
+target_link_libraries(gpupm_rtl_tests PRIVATE gpupm_rtl_models gpupm_rtl_golden GTest::gtest_main)
+gtest_discover_tests(gpupm_rtl_tests
+  PROPERTIES ENVIRONMENT "GPUPM_TB_CYCLES=200000" LABELS rtl
+  DISCOVERY_TIMEOUT 60)
+
+# Lint (no waivers) and Yosys acceptance, per top and parameter set.
+if(GPUPM_VERILATOR_EXE)
+  foreach(cfg IN LISTS GPUPM_RTL_CONFIGS)
+    string(REPLACE "|" ";" cfg "${cfg}")
+    list(GET cfg 0 prefix)
+    list(GET cfg 1 top)
+    list(GET cfg 2 srcvar)
+    list(GET cfg 3 gparams)
+    string(REPLACE "," ";" gparams "${gparams}")
+    string(REGEX REPLACE "^V" "" lint_name ${prefix})
+    add_test(NAME rtl_lint.${lint_name}
+      COMMAND ${GPUPM_VERILATOR_EXE} --lint-only -Wall --top-module ${top} ${gparams} ${${srcvar}})
+    set_tests_properties(rtl_lint.${lint_name} PROPERTIES LABELS rtl)
+  endforeach()
+endif()
+if(GPUPM_YOSYS_EXE)
+  foreach(top eq_sm_block vote_arbiter)
+    if(top STREQUAL "eq_sm_block")
+      set(srcs ${GPUPM_EQ_SM_BLOCK_SV})
+    else()
+      set(srcs ${GPUPM_VOTE_ARBITER_SV})
+    endif()
+    list(JOIN srcs " " srcs)
+    add_test(NAME rtl_yosys.${top}
+      COMMAND ${GPUPM_YOSYS_EXE} -q -p "read_verilog -sv ${srcs}; synth -top ${top}; check -assert")
+    set_tests_properties(rtl_yosys.${top} PROPERTIES LABELS rtl)
+  endforeach()
+endif()

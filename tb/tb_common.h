@@ -1,0 +1,154 @@
+// Shared helpers of the RTL-vs-C++ lock-step testbenches (plain C++, no SystemC):
+// run length and seed from the environment, optional VCD, a Verilated-model
+// harness, first-mismatch reporting and named coverage bins.
+//
+// Environment:
+//   GPUPM_TB_CYCLES  cycles per test (default 200000, the ctest setting;
+//                    use 1000000 or more for a full run)
+//   GPUPM_TB_SEED    stimulus seed (default 1)
+//   GPUPM_TB_VCD     directory: dump <dir>/<test>.vcd of the whole run (large:
+//                    use with a small GPUPM_TB_CYCLES)
+#pragma once
+
+#include <verilated.h>
+#include <verilated_vcd_c.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace gpupm::tb {
+
+inline uint64_t env_u64(const char* name, uint64_t fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  return std::strtoull(v, nullptr, 0);
+}
+
+inline uint64_t run_cycles() { return env_u64("GPUPM_TB_CYCLES", 200000); }
+inline uint64_t run_seed() { return env_u64("GPUPM_TB_SEED", 1); }
+
+// A Verilated top with its own context; clk_i/rst_ni driven here. Inputs are
+// set by the caller between tick()s; tick() is one rising edge.
+template <class Top>
+class Harness {
+ public:
+  explicit Harness(const std::string& name) : ctx_(std::make_unique<VerilatedContext>()) {
+    ctx_->randReset(0);
+    if (const char* dir = std::getenv("GPUPM_TB_VCD"); dir && *dir) {
+      ctx_->traceEverOn(true);
+      top_ = std::make_unique<Top>(ctx_.get(), "top");
+      vcd_ = std::make_unique<VerilatedVcdC>();
+      top_->trace(vcd_.get(), 99);
+      vcd_path_ = std::string(dir) + "/" + name + ".vcd";
+      vcd_->open(vcd_path_.c_str());
+    } else {
+      top_ = std::make_unique<Top>(ctx_.get(), "top");
+    }
+    top_->clk_i = 0;
+    top_->rst_ni = 1;
+    top_->eval();
+  }
+  ~Harness() {
+    if (vcd_) vcd_->close();
+    top_->final();
+  }
+
+  Top& top() { return *top_; }
+  const std::string& vcd_path() const { return vcd_path_; }
+
+  // Asynchronous reset: asserted, settled, dumped, released (no clock edge).
+  void reset() {
+    top_->clk_i = 0;
+    top_->rst_ni = 0;
+    eval_dump();
+    top_->rst_ni = 1;
+    eval_dump();
+  }
+
+  // One cycle: the inputs set by the caller are evaluated with the clock low,
+  // then the rising edge; the outputs read afterwards are the next cycle's.
+  void tick() {
+    top_->clk_i = 0;
+    eval_dump();
+    top_->clk_i = 1;
+    eval_dump();
+  }
+
+ private:
+  void eval_dump() {
+    top_->eval();
+    if (vcd_) vcd_->dump(time_);
+    ++time_;
+  }
+
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Top> top_;
+  std::unique_ptr<VerilatedVcdC> vcd_;
+  std::string vcd_path_;
+  uint64_t time_ = 0;
+};
+
+// First mismatch of a cycle: collects (signal, expected, actual).
+class Compare {
+ public:
+  void check(const char* signal, uint64_t expected, uint64_t actual) {
+    if (expected != actual && first_.empty()) {
+      std::ostringstream s;
+      s << "signal " << signal << ": expected (C++) " << expected << ", actual (RTL) " << actual;
+      first_ = s.str();
+    }
+    if (expected != actual) ++mismatches_;
+  }
+  bool ok() const { return mismatches_ == 0; }
+  const std::string& first() const { return first_; }
+  unsigned mismatches() const { return mismatches_; }
+
+ private:
+  std::string first_;
+  unsigned mismatches_ = 0;
+};
+
+// Named coverage bins; every declared bin must be hit at least once.
+class Coverage {
+ public:
+  void declare(const std::string& bin) { bins_.emplace(bin, 0); }
+  void hit(const std::string& bin) { ++bins_[bin]; }
+  void hit_if(bool cond, const std::string& bin) {
+    if (cond) hit(bin);
+  }
+  std::vector<std::string> missing() const {
+    std::vector<std::string> m;
+    for (const auto& [bin, n] : bins_)
+      if (n == 0) m.push_back(bin);
+    return m;
+  }
+  std::string report() const {
+    std::ostringstream s;
+    for (const auto& [bin, n] : bins_) s << "  " << bin << " " << n << "\n";
+    return s.str();
+  }
+  size_t size() const { return bins_.size(); }
+
+ private:
+  std::map<std::string, uint64_t> bins_;
+};
+
+// Assigns a value to a Verilated port of any scalar width.
+template <class T>
+inline void set_port(T& port, uint64_t value) {
+  port = static_cast<T>(value);
+}
+// ... or of a wide one (VlWide<N>): 32-bit words, LSB first.
+template <std::size_t N>
+inline void set_port(VlWide<N>& port, const std::vector<uint32_t>& words) {
+  for (std::size_t i = 0; i < N; ++i) port[i] = i < words.size() ? words[i] : 0;
+}
+
+inline uint64_t low_mask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+}  // namespace gpupm::tb
