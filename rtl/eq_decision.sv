@@ -42,29 +42,29 @@ module eq_decision #(
   localparam logic [1:0] DeltaMinus = 2'b11;
 
   // W_cta << L needs 5 + L bits; one more bit holds 2 * nWaiting.
-  localparam int unsigned THR_W = 5 + EPOCH_LOG2;
-  localparam int unsigned MAX_W = (SUM_W > THR_W) ? SUM_W : THR_W;
-  localparam int unsigned CMP_W = MAX_W + 1;
+  localparam int unsigned ThrW = 5 + EPOCH_LOG2;
+  localparam int unsigned MaxW = (SUM_W > ThrW) ? SUM_W : ThrW;
+  localparam int unsigned CmpW = MaxW + 1;
 
-  logic [CMP_W-1:0] n_active, n_waiting, n_alu, n_mem;
-  logic [CMP_W-1:0] w_thr, two_thr;
+  logic [CmpW-1:0] n_active, n_waiting, n_alu, n_mem;
+  logic [CmpW-1:0] w_thr, two_thr;
   logic             mem_definite, comp_definite, mem_likely, unsaturated, alu_over_mem, idle;
 
   always_comb begin
     if (truncate_i) begin
-      n_active  = CMP_W'(sum_active_i) >> EPOCH_LOG2;
-      n_waiting = CMP_W'(sum_waiting_i) >> EPOCH_LOG2;
-      n_alu     = CMP_W'(sum_xalu_i) >> EPOCH_LOG2;
-      n_mem     = CMP_W'(sum_xmem_i) >> EPOCH_LOG2;
-      w_thr     = CMP_W'(w_cta_i);
-      two_thr   = CMP_W'(2);
+      n_active  = CmpW'(sum_active_i) >> EPOCH_LOG2;
+      n_waiting = CmpW'(sum_waiting_i) >> EPOCH_LOG2;
+      n_alu     = CmpW'(sum_xalu_i) >> EPOCH_LOG2;
+      n_mem     = CmpW'(sum_xmem_i) >> EPOCH_LOG2;
+      w_thr     = CmpW'(w_cta_i);
+      two_thr   = CmpW'(2);
     end else begin
-      n_active  = CMP_W'(sum_active_i);
-      n_waiting = CMP_W'(sum_waiting_i);
-      n_alu     = CMP_W'(sum_xalu_i);
-      n_mem     = CMP_W'(sum_xmem_i);
-      w_thr     = CMP_W'(w_cta_i) << EPOCH_LOG2;
-      two_thr   = CMP_W'(2) << EPOCH_LOG2;
+      n_active  = CmpW'(sum_active_i);
+      n_waiting = CmpW'(sum_waiting_i);
+      n_alu     = CmpW'(sum_xalu_i);
+      n_mem     = CmpW'(sum_xmem_i);
+      w_thr     = CmpW'(w_cta_i) << EPOCH_LOG2;
+      two_thr   = CmpW'(2) << EPOCH_LOG2;
     end
   end
 

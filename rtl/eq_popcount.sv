@@ -1,7 +1,9 @@
-// Population count of a WIDTH-bit vector (combinational).
-//
-// Written as a plain accumulation loop: Yosys's alumacc/maccmap turn the chain
-// into one multi-operand adder (a carry-save tree), so the loop costs no depth.
+// Population count of a WIDTH-bit vector (combinational): byte counts
+// (eq_popcount8), then their sum. Yosys's alumacc/maccmap turn each
+// accumulation loop into one multi-operand adder, so the loops cost no depth.
+// The byte boundary is also where scripts/rtl/synth.sh keeps hierarchy, which
+// gives the pre/post-synthesis equivalence check its cut points (a flat 48-bit
+// popcount against its ABC-restructured netlist is out of reach for SAT).
 module eq_popcount #(
   parameter int unsigned WIDTH = 48,
   parameter int unsigned CNT_W = $clog2(WIDTH + 1)
@@ -10,10 +12,24 @@ module eq_popcount #(
   output logic [CNT_W-1:0] count_o
 );
 
+  localparam int unsigned NumBytes = (WIDTH + 7) / 8;
+
+  logic [8*NumBytes-1:0] padded;  // bits_i, zero-extended to whole bytes
+  logic [4*NumBytes-1:0] byte_counts;
+
+  assign padded = (8 * NumBytes)'(bits_i);
+
+  for (genvar b = 0; b < NumBytes; b++) begin : gen_byte
+    eq_popcount8 u_byte (
+      .bits_i (padded[8*b +: 8]),
+      .count_o(byte_counts[4*b +: 4])
+    );
+  end
+
   always_comb begin
     count_o = '0;
-    for (int i = 0; i < WIDTH; i++) begin
-      count_o = count_o + CNT_W'(bits_i[i]);
+    for (int b = 0; b < NumBytes; b++) begin
+      count_o = count_o + CNT_W'(byte_counts[4*b +: 4]);
     end
   end
 

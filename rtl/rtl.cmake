@@ -9,7 +9,7 @@
 #   rtl_yosys.*        ctest: yosys read_verilog -sv + synth + check -assert per top
 #
 # Full-length run: GPUPM_TB_CYCLES=1000000 build/gpupm_rtl_tests (ctest uses 200000).
-# Synthesis, timing and equivalence reports: scripts/rtl/synth.sh.
+# Synthesis, timing and equivalence report: scripts/rtl/synth.py (docs/rtl_report.md).
 
 find_package(verilator HINTS /usr/share/verilator $ENV{VERILATOR_ROOT})
 if(NOT verilator_FOUND)
@@ -21,11 +21,13 @@ find_program(GPUPM_YOSYS_EXE yosys)
 
 set(GPUPM_RTL_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(GPUPM_EQ_SM_BLOCK_SV
+  ${GPUPM_RTL_DIR}/eq_popcount8.sv
   ${GPUPM_RTL_DIR}/eq_popcount.sv
   ${GPUPM_RTL_DIR}/eq_warp_sample.sv
   ${GPUPM_RTL_DIR}/eq_decision.sv
   ${GPUPM_RTL_DIR}/eq_sm_block.sv)
 set(GPUPM_VOTE_ARBITER_SV
+  ${GPUPM_RTL_DIR}/eq_popcount8.sv
   ${GPUPM_RTL_DIR}/eq_popcount.sv
   ${GPUPM_RTL_DIR}/vote_count.sv
   ${GPUPM_RTL_DIR}/vote_arbiter.sv)

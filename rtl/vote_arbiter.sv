@@ -48,7 +48,7 @@ module vote_arbiter #(
   output logic [6:0]         count_none_o
 );
 
-  localparam int unsigned CNT_W = 7;
+  localparam int unsigned CntW = 7;
 
   localparam logic [1:0] LevelLow    = 2'd0;
   localparam logic [1:0] LevelNormal = 2'd1;
@@ -67,10 +67,10 @@ module vote_arbiter #(
   // ---------------------------------------------------------------------------
   // Count and resolve this cycle's votes.
   // ---------------------------------------------------------------------------
-  logic [CNT_W-1:0] cnt_comp, cnt_mem, cnt_none;
+  logic [CntW-1:0] cnt_comp, cnt_mem, cnt_none;
   logic [1:0]       winner;
 
-  vote_count #(.N_SMS(N_SMS), .CNT_W(CNT_W)) u_count (
+  vote_count #(.N_SMS(N_SMS), .CNT_W(CntW)) u_count (
     .votes_i,
     .comp_o(cnt_comp),
     .mem_o (cnt_mem),
@@ -80,9 +80,9 @@ module vote_arbiter #(
   always_comb begin
     winner = VoteNone;
     if (rule_i) begin
-      if ({cnt_comp, 1'b0} > (CNT_W + 1)'(N_SMS)) begin
+      if ({cnt_comp, 1'b0} > (CntW + 1)'(N_SMS)) begin
         winner = VoteComp;
-      end else if ({cnt_mem, 1'b0} > (CNT_W + 1)'(N_SMS)) begin
+      end else if ({cnt_mem, 1'b0} > (CntW + 1)'(N_SMS)) begin
         winner = VoteMem;
       end
     end else begin
@@ -104,8 +104,8 @@ module vote_arbiter #(
   logic             decided_d, decided_q;
   logic [1:0]       winner_d, winner_q;
   logic [2:0]       action_d, action_q;
-  logic [CNT_W-1:0] count_comp_d, count_comp_q, count_mem_d, count_mem_q;
-  logic [CNT_W-1:0] count_none_d, count_none_q;
+  logic [CntW-1:0] count_comp_d, count_comp_q, count_mem_d, count_mem_q;
+  logic [CntW-1:0] count_none_d, count_none_q;
 
   logic             perf, target_sm;
   logic [1:0]       target_level, other_level;

@@ -8,6 +8,9 @@
 //   GPUPM_TB_SEED    stimulus seed (default 1)
 //   GPUPM_TB_VCD     directory: dump <dir>/<test>.vcd of the whole run (large:
 //                    use with a small GPUPM_TB_CYCLES)
+//   GPUPM_TB_COVERAGE 0: report coverage but do not require every bin (for
+//                    short runs; the default block's directed preamble alone
+//                    takes about 150000 cycles)
 #pragma once
 
 #include <verilated.h>
@@ -31,6 +34,7 @@ inline uint64_t env_u64(const char* name, uint64_t fallback) {
 
 inline uint64_t run_cycles() { return env_u64("GPUPM_TB_CYCLES", 200000); }
 inline uint64_t run_seed() { return env_u64("GPUPM_TB_SEED", 1); }
+inline bool coverage_required() { return env_u64("GPUPM_TB_COVERAGE", 1) != 0; }
 
 // A Verilated top with its own context; clk_i/rst_ni driven here. Inputs are
 // set by the caller between tick()s; tick() is one rising edge.

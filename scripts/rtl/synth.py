@@ -1,0 +1,521 @@
+#!/usr/bin/env python3
+"""Synthesis, timing and equivalence report of the gpupm RTL blocks.
+
+For each block (rtl/eq_sm_block.sv, rtl/vote_arbiter.sv, default parameters):
+  1. Yosys 0.23: read_verilog -sv, synth -flatten (the 8-bit popcount leaf
+     eq_popcount8 kept as a hierarchy boundary), dfflibmap + ABC with a
+     delay-targeted script (buffering and gate sizing) onto the OSU 0.18 um
+     standard cells; cells, flip-flops and area (um^2) from `stat -liberty`,
+     a transistor estimate from `stat -tech cmos` on the generic gates.
+  2. OpenSTA (`sta`): worst setup path at a relaxed clock, so the minimum
+     period and maximum frequency follow; also register-to-register only and
+     the reset recovery check. Compared with the GTX480 SM clock (700 MHz,
+     805 MHz boosted), at 0.18 um and scaled to 40 nm.
+  3. Pre/post-synthesis equivalence with Yosys: the elaborated RTL (gold)
+     against the mapped netlist (gate, Liberty cell functions), equiv_make,
+     equiv_simple, equiv_induct, equiv_status -assert.
+
+Outputs: build/rtl_report.json and docs/rtl_report.md (paths can be changed),
+work files under build/rtl_synth/<block>/.
+
+The Liberty file comes from Debian's qflow-tech-osu018 package; if it is not
+in the cache (build/osu018) it is fetched with `apt-get download` and unpacked
+with `dpkg -x` (the package depends on all of qflow, so it is not installed).
+Override with --liberty or GPUPM_OSU018_LIB.
+
+Usage: scripts/rtl/synth.py [--blocks eq_sm_block vote_arbiter] [--no-equiv]
+       [--period-ns 10] [--json PATH] [--markdown PATH] [--build-dir DIR]
+       [--render-only]   (rewrite the Markdown from an existing JSON)
+Takes about 3.5 minutes, almost all of it the eq_sm_block equivalence proof.
+"""
+
+import argparse
+import datetime
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+RTL = REPO / "rtl"
+
+BLOCKS = {
+    "eq_sm_block": {
+        "sources": ["eq_popcount8.sv", "eq_popcount.sv", "eq_warp_sample.sv", "eq_decision.sv", "eq_sm_block.sv"],
+        "params": {"WARPS": 48, "SAMPLE_LOG2": 7, "EPOCH_LOG2": 5},
+        "scope": "one per SM",
+        "path_note": "The worst path starts at the per-warp inputs on the sample strobe and runs through the "
+                     "48-bit popcounts, the 11-bit accumulator add, the Algorithm 1 comparators and the "
+                     "hysteresis into num_blocks: the contract (EqSmBlock) evaluates the epoch on sums that "
+                     "include the 32nd sample, in the same cycle. Registering the four per-sample popcounts "
+                     "would leave roughly the register-to-register path plus one 11-bit add, but would show "
+                     "epoch_done one cycle later, which is a change to the C++ model's timing contract and is "
+                     "not made here.",
+    },
+    "vote_arbiter": {
+        "sources": ["eq_popcount8.sv", "eq_popcount.sv", "vote_count.sv", "vote_arbiter.sv"],
+        "params": {"N_SMS": 15},
+        "scope": "one per GPU",
+        "path_note": "The worst path runs from the votes through the COMP/MEM counters, the plurality / "
+                     "majority comparisons, the mode/five-state decision and the busy counters' load.",
+    },
+}
+KEEP_HIERARCHY = ["eq_popcount8"]  # equivalence cut points (see rtl/eq_popcount.sv)
+
+# Scaling assumptions, stated in the report.
+SM_CLOCK_MHZ = 700.0        # GTX480 core clock (GPGPU-Sim config)
+SM_CLOCK_BOOST_MHZ = 805.0  # +15 % (Equalizer's high level)
+FERMI_DIE_MM2 = 529.0       # GF100, 40 nm
+FERMI_SMS = 16
+NODE_NM = 180.0
+FERMI_NODE_NM = 40.0
+
+# ABC: delay-oriented mapping, then buffering and sizing (the default
+# Liberty script does neither, which leaves 100-fanout strobes on an INVX1).
+ABC_SCRIPT = """strash
+&get -n
+&fraig -x
+&put
+scorr
+dc2
+dretime
+strash
+&get -n
+&dch -f
+&nf -D {d}
+&put
+buffer -p
+upsize -D {d}
+dnsize -D {d}
+stime -p
+"""
+ABC_TARGET_PS = 1400  # about 700 MHz: a target, not a constraint that must be met
+
+# STA environment: inputs driven by a BUFX2 with no external delay, outputs
+# loaded with 10 fF (a few gate inputs); ideal clock.
+INPUT_DRIVER = "BUFX2"
+OUTPUT_LOAD_PF = 0.01
+
+
+def log(msg):
+    print(f"[synth] {msg}", flush=True)
+
+
+def run(cmd, cwd, logfile, timeout=None):
+    t0 = time.time()
+    with open(logfile, "w") as f:
+        try:
+            p = subprocess.run(cmd, cwd=cwd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
+            rc = p.returncode
+        except subprocess.TimeoutExpired:
+            rc = None
+    return rc, time.time() - t0
+
+
+def find_liberty(args):
+    if args.liberty:
+        return Path(args.liberty)
+    if os.environ.get("GPUPM_OSU018_LIB"):
+        return Path(os.environ["GPUPM_OSU018_LIB"])
+    cache = Path(args.build_dir) / "osu018"
+    lib = cache / "usr/share/qflow/tech/osu018/osu018_stdcells.lib"
+    if lib.exists():
+        return lib
+    log(f"OSU 0.18 um Liberty not cached: fetching qflow-tech-osu018 into {cache}")
+    cache.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["apt-get", "download", "qflow-tech-osu018"], cwd=cache, check=True)
+    debs = sorted(glob.glob(str(cache / "qflow-tech-osu018_*.deb")))
+    if not debs:
+        sys.exit("apt-get download qflow-tech-osu018 produced no .deb")
+    subprocess.run(["dpkg", "-x", debs[-1], str(cache)], check=True)
+    if not lib.exists():
+        sys.exit(f"{lib} missing after unpacking {debs[-1]}")
+    return lib
+
+
+def tool_version(cmd):
+    try:
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=30).stdout
+        return out.strip().splitlines()[0] if out.strip() else "?"
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+
+
+def sta_version():
+    try:
+        out = subprocess.run(["sta", "-no_init", "-no_splash", "-exit", "/dev/null"], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, timeout=30, input="").stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+    m = re.search(r"OpenSTA\s+\S+", out)
+    if m:
+        return m.group(0)
+    try:
+        out = subprocess.run(["sta", "-version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             timeout=30).stdout.strip()
+        return "OpenSTA " + out if out else "OpenSTA"
+    except (OSError, subprocess.TimeoutExpired):
+        return "OpenSTA"
+
+
+# ---------------------------------------------------------------------------
+# Yosys synthesis
+# ---------------------------------------------------------------------------
+
+def read_cmds(block):
+    srcs = " ".join(str(RTL / s) for s in BLOCKS[block]["sources"])
+    chparams = "".join(f"chparam -set {k} {v} {block}\n" for k, v in BLOCKS[block]["params"].items())
+    return f"read_verilog -sv {srcs}\n{chparams}hierarchy -check -top {block}\n"
+
+
+def parse_stat(text, module):
+    """The `stat -liberty` section of one flat module: cell counts and chip area."""
+    m = re.search(r"^=== " + re.escape(module) + r" ===\n(.*?)(?=^=== |\Z)", text, re.S | re.M)
+    if not m:
+        sys.exit(f"no statistics for module {module}")
+    last = m.group(1)
+    cells = {}
+    for m in re.finditer(r"^\s+(\S+)\s+(\d+)\s*$", last, re.M):
+        name = m.group(1)
+        if name.startswith("$") or re.match(r"^[A-Z][A-Z0-9]*X\d$|^[A-Z0-9]+$", name):
+            cells[name] = int(m.group(2))
+    area = re.findall(r"Chip area for module '\\?[^']*': ([0-9.]+)", last)
+    total = re.findall(r"Number of cells:\s+(\d+)", last)
+    return cells, float(area[-1]) if area else None, int(total[0]) if total else None
+
+
+def synthesize(block, lib, work):
+    abc = work / "abc_speed.scr"
+    abc.write_text(ABC_SCRIPT.format(d=ABC_TARGET_PS))
+    keep = "".join(f"setattr -mod -set keep_hierarchy 1 {m}\n" for m in KEEP_HIERARCHY)
+    ys = (
+        f"read_liberty -lib {lib}\n"  # cell port directions for `check`
+        + read_cmds(block)
+        + keep
+        + f"synth -top {block} -flatten\n"
+        + "tee -o generic_cmos.txt stat -tech cmos\n"
+        + f"dfflibmap -liberty {lib}\n"
+        + f"abc -liberty {lib} -script {abc}\n"
+        + "opt_clean\n"
+        + "check -assert\n"
+        + "rename -wire -suffix _reg t:DFF* t:LATCH\n"  # flip-flops named after their Q wire
+        + "write_verilog -noattr net_keep.v\n"   # names kept: equivalence check
+        + "design -save mapped\n"
+        + "setattr -mod -unset keep_hierarchy\n"
+        + f"flatten\nhierarchy -top {block}\n"
+        + f"tee -o stat_flat.txt stat -liberty {lib}\n"
+        + "design -load mapped\n"
+        + "opt_clean -purge\n"
+        + "write_verilog -noattr -noexpr net_sta.v\n"  # no assigns/concats: OpenSTA's reader
+    )
+    (work / "synth.ys").write_text(ys)
+    rc, secs = run(["yosys", "-q", "-l", "synth.log", "synth.ys"], work, work / "synth.stdout")
+    if rc != 0:
+        sys.exit(f"yosys synthesis of {block} failed, see {work}/synth.log")
+    cells, area, total = parse_stat((work / "stat_flat.txt").read_text(), block)
+    ffs = {k: v for k, v in cells.items() if k.startswith("DFF") or k == "LATCH"}
+    cmos = (work / "generic_cmos.txt").read_text()
+    cmos = cmos.split("=== design hierarchy ===")[-1] if "=== design hierarchy ===" in cmos else \
+        cmos.split(f"=== {block} ===")[-1]
+    m = re.search(r"Estimated number of transistors:\s+(\d+)(\+?)", cmos)
+    return {
+        "cells": total,
+        "cell_types": cells,
+        "flip_flops": sum(ffs.values()),
+        "flip_flop_cells": ffs,
+        "area_um2": area,
+        "transistors_generic_estimate": int(m.group(1)) if m else None,
+        "transistors_estimate_excludes_flops": bool(m and m.group(2)),
+        "yosys_seconds": round(secs, 1),
+    }
+
+
+# ---------------------------------------------------------------------------
+# OpenSTA
+# ---------------------------------------------------------------------------
+
+def parse_path(text):
+    """One report_checks path: start, end, arrival, slack, setup, cells on it."""
+    r = {}
+    m = re.search(r"Startpoint: (\S+)(?: \(([^)]*)\))?", text)
+    if m:
+        r["startpoint"] = m.group(1) + (f" ({m.group(2)})" if m.group(2) else "")
+    m = re.search(r"Endpoint: (\S+)(?: \(([^)]*)\))?", text)
+    if m:
+        r["endpoint"] = m.group(1) + (f" ({m.group(2)})" if m.group(2) else "")
+    m = re.search(r"([-0-9.]+)\s+data arrival time", text)
+    if m:
+        r["arrival_ns"] = float(m.group(1))
+    m = re.search(r"([-0-9.]+)\s+slack \((MET|VIOLATED)\)", text)
+    if m:
+        r["slack_ns"] = float(m.group(1))
+    # Cell stages on the data path (lines like "0.161  0.491 ^ _3115_/Y (NAND3X1)").
+    r["stages"] = len(re.findall(r"^\s+[-0-9.]+\s+[-0-9.]+\s+[v^]\s+\S+/\S+\s+\(([A-Z0-9]+)\)", text, re.M))
+    return r
+
+
+def timing(block, lib, work, period):
+    inputs = "[delete_from_list [all_inputs] [get_ports clk_i]]"
+    tcl = f"""read_liberty {lib}
+read_verilog net_sta.v
+link_design {block}
+create_clock -name clk -period {period} [get_ports clk_i]
+set_input_delay 0 -clock clk {inputs}
+set_output_delay 0 -clock clk [all_outputs]
+set_driving_cell -lib_cell {INPUT_DRIVER} -pin Y {inputs}
+set_load {OUTPUT_LOAD_PF} [all_outputs]
+puts "=== worst"
+report_checks -path_delay max -path_group clk -digits 3
+puts "=== reg2reg"
+report_checks -path_delay max -from [all_registers -clock_pins] -to [all_registers -data_pins] -digits 3
+puts "=== recovery"
+report_checks -path_delay max -path_group **async_default** -digits 3
+puts "=== end"
+"""
+    (work / "sta.tcl").write_text(tcl)
+    rc, _ = run(["sta", "-no_init", "-exit", "sta.tcl"], work, work / "sta.log")
+    text = (work / "sta.log").read_text()
+    if rc != 0 or "=== end" not in text:
+        sys.exit(f"OpenSTA on {block} failed, see {work}/sta.log")
+    if re.search(r"^Error", text, re.M):
+        sys.exit(f"OpenSTA reported errors on {block}, see {work}/sta.log")
+    sections = dict(re.findall(r"=== (\w+)\n(.*?)(?==== )", text, re.S))
+    worst = parse_path(sections.get("worst", ""))
+    reg2reg = parse_path(sections.get("reg2reg", ""))
+    recovery = parse_path(sections.get("recovery", ""))
+    out = {"analysis_period_ns": period, "worst": worst, "reg2reg": reg2reg, "reset_recovery": recovery}
+    if "slack_ns" in worst:
+        min_period = period - worst["slack_ns"]  # arrival + setup, ideal clock
+        out["min_period_ns"] = round(min_period, 3)
+        out["fmax_mhz"] = round(1000.0 / min_period, 1)
+        scaled = min_period * FERMI_NODE_NM / NODE_NM
+        out["min_period_ns_scaled_40nm"] = round(scaled, 3)
+        out["fmax_mhz_scaled_40nm"] = round(1000.0 / scaled, 1)
+        for name, mhz in (("700MHz", SM_CLOCK_MHZ), ("805MHz", SM_CLOCK_BOOST_MHZ)):
+            out[f"meets_{name}_at_180nm"] = out["fmax_mhz"] >= mhz
+            out[f"meets_{name}_scaled_40nm"] = out["fmax_mhz_scaled_40nm"] >= mhz
+    if "slack_ns" in reg2reg:
+        out["reg2reg_min_period_ns"] = round(period - reg2reg["slack_ns"], 3)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Equivalence
+# ---------------------------------------------------------------------------
+
+def equivalence(block, lib, work, timeout):
+    ys = (
+        read_cmds(block)
+        + "proc\nflatten\nopt_clean\n"
+        + f"rename {block} gold\ndesign -stash gold\n"
+        + f"read_liberty -ignore_miss_func {lib}\n"
+        + "read_verilog net_keep.v\n"
+        + f"hierarchy -check -top {block}\nflatten\nopt_clean\n"
+        + f"rename {block} gate\ndesign -stash gate\n"
+        + "design -copy-from gold -as gold gold\n"
+        + "design -copy-from gate -as gate gate\n"
+        + "equiv_make gold gate equiv\n"
+        + "hierarchy -top equiv\n"
+        + "async2sync\n"
+        + "equiv_simple\n"
+        + "equiv_induct\n"
+        + "equiv_status -assert\n"
+    )
+    (work / "equiv.ys").write_text(ys)
+    rc, secs = run(["yosys", "-q", "-l", "equiv.log", "equiv.ys"], work, work / "equiv.stdout", timeout)
+    text = (work / "equiv.log").read_text() if (work / "equiv.log").exists() else ""
+    m = re.findall(r"Found (\d+) \$equiv cells in equiv:\s*\n\s*Of those cells (\d+) are proven and (\d+) are unproven",
+                   text)
+    res = {
+        "method": "yosys equiv_make/equiv_simple/equiv_induct/equiv_status -assert, RTL (proc+flatten) vs "
+                  "mapped netlist with Liberty cell functions, async resets via async2sync",
+        "seconds": round(secs, 1),
+    }
+    if rc is None:
+        res["status"] = "timeout"
+    elif rc == 0 and "Equivalence successfully proven" in text:
+        res["status"] = "pass"
+    else:
+        res["status"] = "fail"
+    if m:
+        total, proven, unproven = map(int, m[-1])
+        res.update({"equiv_cells": total, "proven": proven, "unproven": unproven})
+    return res
+
+
+# ---------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------
+
+def sm_area_um2_scaled():
+    sm_mm2 = FERMI_DIE_MM2 / FERMI_SMS
+    return sm_mm2 * (NODE_NM / FERMI_NODE_NM) ** 2 * 1e6
+
+
+def markdown(report):
+    a = report["assumptions"]
+    lines = [
+        "# RTL synthesis, timing and equivalence report",
+        "",
+        f"Generated by `scripts/rtl/synth.py` on {report['generated']} "
+        f"({report['tools']['yosys']}, {report['tools']['opensta']}, "
+        f"OSU 0.18 um standard cells `{Path(report['liberty']).name}`).",
+        "",
+        "| block | parameters | scope | cells | flip-flops | area (um^2, 0.18 um) | share of one SM | "
+        "critical path (ns) | Fmax 0.18 um (MHz) | Fmax scaled to 40 nm (MHz) | 700 / 805 MHz (40 nm) | "
+        "equivalence |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
+    ]
+    for name, b in report["blocks"].items():
+        s, t, e = b["synthesis"], b["timing"], b.get("equivalence", {"status": "skipped"})
+        params = ", ".join(f"{k}={v}" for k, v in b["parameters"].items())
+        meets = ("yes" if t.get("meets_700MHz_scaled_40nm") else "no") + " / " + \
+                ("yes" if t.get("meets_805MHz_scaled_40nm") else "no")
+        eq = e["status"]
+        if "equiv_cells" in e:
+            eq += f" ({e['proven']}/{e['equiv_cells']} $equiv proven, {e['seconds']:.0f} s)"
+        lines.append(
+            f"| `{name}` | {params} | {b['scope']} | {s['cells']} | {s['flip_flops']} | {s['area_um2']:.0f} | "
+            f"{b['area_share_of_sm_percent']:.4f} % | {t.get('min_period_ns', float('nan')):.2f} | "
+            f"{t.get('fmax_mhz', float('nan')):.0f} | {t.get('fmax_mhz_scaled_40nm', float('nan')):.0f} | "
+            f"{meets} | {eq} |")
+    lines += ["", "## Critical paths", "",
+              "| block | worst path (setup) | stages | register-to-register path | "
+              "register-to-register min period (ns) | reset recovery slack (ns) | "
+              "transistors (Yosys `stat -tech cmos`, generic gates) |",
+              "|---|---|---:|---|---:|---:|---:|"]
+    for name, b in report["blocks"].items():
+        t, s = b["timing"], b["synthesis"]
+        w = t["worst"]
+        tr = s.get("transistors_generic_estimate")
+        tr_s = f"{tr}" + (" + flip-flops" if s.get("transistors_estimate_excludes_flops") else "") if tr else "?"
+        lines.append(
+            f"| `{name}` | {w.get('startpoint', '?')} -> {w.get('endpoint', '?')}, arrival {w.get('arrival_ns', 0):.3f} ns | "
+            f"{w.get('stages', '?')} | {t['reg2reg'].get('startpoint', '?').split(' ')[0]} -> "
+            f"{t['reg2reg'].get('endpoint', '?').split(' ')[0]} | {t.get('reg2reg_min_period_ns', float('nan')):.2f} | "
+            f"{t['reset_recovery'].get('slack_ns', float('nan')):.2f} (at {t['analysis_period_ns']} ns) | {tr_s} |")
+    lines.append("")
+    for name, b in report["blocks"].items():
+        if b.get("path_note"):
+            lines.append(f"- `{name}`: {b['path_note']}")
+    lines += [
+        "",
+        "## How the numbers are made",
+        "",
+        f"- Synthesis: Yosys `synth -flatten` (the 8-bit popcount leaf `eq_popcount8` kept as a hierarchy "
+        f"boundary: it gives the equivalence check cut points), `dfflibmap`, then ABC with a delay-targeted "
+        f"script (`&nf -D {ABC_TARGET_PS}`, `buffer -p`, `upsize`, `dnsize`) onto the 32 OSU 0.18 um cells. "
+        f"Area = sum of Liberty cell areas (no wiring, no placement utilisation). All flip-flops have an "
+        f"asynchronous active-low reset, so they map to `DFFSR` (176 um^2 each).",
+        f"- Timing: OpenSTA on the mapped netlist, ideal clock, inputs driven by `{INPUT_DRIVER}` with no "
+        f"external delay (so input-to-register paths count in full), outputs loaded with "
+        f"{OUTPUT_LOAD_PF * 1000:.0f} fF, no wire load. Critical path = period - worst setup slack at a relaxed "
+        f"{report['blocks'][next(iter(report['blocks']))]['timing']['analysis_period_ns']} ns analysis clock "
+        f"(= arrival + setup); Fmax = 1 / critical path.",
+        f"- Scaling to the GTX480's 40 nm: delays scale linearly with the feature size "
+        f"(x {a['delay_scale_to_40nm']:.3f}, first-order constant-field scaling; real 40 nm libraries differ), "
+        f"areas with its square. An SM is taken as the Fermi GF100 die divided by its SMs: "
+        f"{FERMI_DIE_MM2:.0f} mm^2 / {FERMI_SMS} = {FERMI_DIE_MM2 / FERMI_SMS:.1f} mm^2 at 40 nm, "
+        f"x (180/40)^2 = {a['sm_area_mm2_scaled_180nm']:.0f} mm^2 at 0.18 um. That over-states the SM "
+        f"(the die also holds L2, memory controllers, I/O), so the shares are lower bounds; "
+        f"halve the SM and they double.",
+        f"- Clock targets: the GTX480 SM clock {SM_CLOCK_MHZ:.0f} MHz, {SM_CLOCK_BOOST_MHZ:.0f} MHz boosted (+15 %).",
+        "- Equivalence: Yosys `equiv_make` between the elaborated RTL (`proc; flatten`) and the mapped netlist "
+        "read back with the Liberty cell functions, `async2sync`, `equiv_simple`, `equiv_induct`, "
+        "`equiv_status -assert`.",
+        "",
+        "Work files (Yosys/OpenSTA scripts, logs, netlists): `build/rtl_synth/<block>/`. "
+        "Machine-readable: `build/rtl_report.json`.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--blocks", nargs="+", default=list(BLOCKS), choices=list(BLOCKS))
+    ap.add_argument("--build-dir", default=str(REPO / "build"))
+    ap.add_argument("--liberty", help="OSU 0.18 um Liberty file (default: cached/fetched)")
+    ap.add_argument("--period-ns", type=float, default=10.0, help="analysis clock period (relaxed)")
+    ap.add_argument("--no-equiv", action="store_true", help="skip the equivalence check")
+    ap.add_argument("--equiv-timeout", type=float, default=3600.0, help="seconds per block")
+    ap.add_argument("--json", default=None, help="default: <build-dir>/rtl_report.json")
+    ap.add_argument("--markdown", default=str(REPO / "docs" / "rtl_report.md"))
+    ap.add_argument("--render-only", action="store_true", help="only rewrite the Markdown from the JSON")
+    args = ap.parse_args()
+    build = Path(args.build_dir)
+    json_path = Path(args.json) if args.json else build / "rtl_report.json"
+    if args.render_only:
+        Path(args.markdown).write_text(markdown(json.loads(json_path.read_text())))
+        log(f"wrote {args.markdown} from {json_path}")
+        return 0
+
+    for tool in ("yosys", "sta"):
+        if not shutil.which(tool):
+            sys.exit(f"{tool} not found (apt-get install yosys opensta)")
+    lib = find_liberty(args).resolve()
+
+    report = {
+        "generated": datetime.datetime.now().isoformat(timespec="seconds"),
+        "liberty": str(lib),
+        "tools": {"yosys": tool_version(["yosys", "-V"]), "opensta": sta_version()},
+        "assumptions": {
+            "node_nm": NODE_NM,
+            "sm_clock_mhz": SM_CLOCK_MHZ,
+            "sm_clock_boost_mhz": SM_CLOCK_BOOST_MHZ,
+            "sm_area_mm2_40nm": FERMI_DIE_MM2 / FERMI_SMS,
+            "sm_area_basis": f"Fermi GF100 die {FERMI_DIE_MM2} mm^2 / {FERMI_SMS} SMs at 40 nm (upper bound)",
+            "area_scale_to_180nm": (NODE_NM / FERMI_NODE_NM) ** 2,
+            "sm_area_mm2_scaled_180nm": sm_area_um2_scaled() / 1e6,
+            "delay_scale_to_40nm": FERMI_NODE_NM / NODE_NM,
+            "sta_input_driver": INPUT_DRIVER,
+            "sta_output_load_pf": OUTPUT_LOAD_PF,
+            "abc_delay_target_ps": ABC_TARGET_PS,
+        },
+        "blocks": {},
+    }
+    for block in args.blocks:
+        work = build / "rtl_synth" / block
+        work.mkdir(parents=True, exist_ok=True)
+        log(f"{block}: synthesis")
+        syn = synthesize(block, lib, work)
+        log(f"{block}: {syn['cells']} cells, {syn['flip_flops']} flip-flops, {syn['area_um2']:.0f} um^2")
+        log(f"{block}: timing")
+        tim = timing(block, lib, work, args.period_ns)
+        log(f"{block}: critical path {tim.get('min_period_ns')} ns, Fmax {tim.get('fmax_mhz')} MHz "
+            f"({tim.get('fmax_mhz_scaled_40nm')} MHz scaled to 40 nm)")
+        entry = {
+            "parameters": BLOCKS[block]["params"],
+            "scope": BLOCKS[block]["scope"],
+            "path_note": BLOCKS[block].get("path_note", ""),
+            "synthesis": syn,
+            "timing": tim,
+            "area_share_of_sm_percent": 100.0 * syn["area_um2"] / sm_area_um2_scaled(),
+            "work_dir": str(work),
+        }
+        if not args.no_equiv:
+            log(f"{block}: equivalence (minutes)")
+            entry["equivalence"] = equivalence(block, lib, work, args.equiv_timeout)
+            log(f"{block}: equivalence {entry['equivalence']['status']} in {entry['equivalence']['seconds']} s")
+        report["blocks"][block] = entry
+
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps(report, indent=2) + "\n")
+    md = Path(args.markdown)
+    md.parent.mkdir(parents=True, exist_ok=True)
+    md.write_text(markdown(report))
+    log(f"wrote {json_path} and {md}")
+    failed = [b for b, e in report["blocks"].items() if e.get("equivalence", {}).get("status", "pass") != "pass"]
+    if failed:
+        log(f"equivalence not proven for: {', '.join(failed)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
