@@ -6,6 +6,8 @@
 #include "vr/voltage_regulator.h"
 
 #include <gtest/gtest.h>
+
+#include "support/dvfs_fixture.h"
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <functional>
@@ -20,16 +22,7 @@ using sc_core::SC_PS;
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-DvfsConfig dvfs() {
-  DvfsConfig c;
-  c.domain[0].levels = {{"low", 595, 0.85}, {"normal", 700, 1.0}, {"high", 805, 1.15}};
-  c.domain[0].nominal = 1;
-  c.domain[0].transition_cycles = 512;
-  c.domain[1].levels = {{"low", 785.4, 0.9}, {"normal", 924, 1.0}, {"high", 1062.6, 1.1}};
-  c.domain[1].nominal = 1;
-  c.domain[1].transition_ns = 1000.0;
-  return c;
-}
+DvfsConfig dvfs() { return test::three_level_dvfs(785.4, 1062.6); }
 
 sc_time period(double mhz) { return sc_time(1e6 / mhz, SC_PS); }
 

@@ -5,6 +5,8 @@
 #include "clock/clock_domain.h"
 
 #include <gtest/gtest.h>
+
+#include "support/dvfs_fixture.h"
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cmath>
@@ -27,16 +29,7 @@ struct FakeSm : SmStatus {
   uint32_t active_warps() const override { return 0; }
 };
 
-DvfsConfig dvfs() {
-  DvfsConfig c;
-  c.domain[0].levels = {{"low", 595, 0.85}, {"normal", 700, 1.0}, {"high", 805, 1.15}};
-  c.domain[0].nominal = 1;
-  c.domain[0].transition_cycles = 512;
-  c.domain[1].levels = {{"low", 800, 0.9}, {"normal", 924, 1.0}, {"high", 1500, 1.1}};
-  c.domain[1].nominal = 1;
-  c.domain[1].transition_ns = 1000.0;
-  return c;
-}
+DvfsConfig dvfs() { return test::three_level_dvfs(800, 1500); }
 
 // Clocks, frequency manager, regulator and a thread running the test's script.
 struct Bench : sc_core::sc_module {
