@@ -124,3 +124,13 @@ if(GPUPM_YOSYS_EXE)
     set_tests_properties(rtl_yosys.${top} PROPERTIES LABELS rtl)
   endforeach()
 endif()
+
+# Area/timing report and the pre/post-synthesis equivalence check (Yosys, OpenSTA,
+# OSU 0.18 um cells fetched on first use); minutes, so it runs beside the rest.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME rtl_synth_report
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/rtl/synth.py --build-dir ${CMAKE_BINARY_DIR}
+            --markdown ${CMAKE_BINARY_DIR}/rtl_report.md)
+  set_tests_properties(rtl_synth_report PROPERTIES LABELS "rtl;synth" TIMEOUT 1800)
+endif()
