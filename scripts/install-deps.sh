@@ -8,10 +8,24 @@ missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+updated=0
 if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   echo "[gpupm] installing: ${missing[*]}" >&2
-  $SUDO apt-get update -qq
+  $SUDO apt-get update -qq && updated=1
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The OSU 0.18 um Liberty file for the RTL area/timing report: only the file, not
+# all of qflow (the package depends on it), unpacked into .cache/osu018.
+cd "$(dirname "$0")/.."
+LIB=.cache/osu018/usr/share/qflow/tech/osu018/osu018_stdcells.lib
+if [ ! -f "$LIB" ]; then
+  mkdir -p .cache/osu018
+  if ! (cd .cache/osu018 && apt-get download qflow-tech-osu018 >/dev/null 2>&1); then
+    [ "$updated" = 1 ] || $SUDO apt-get update -qq
+    (cd .cache/osu018 && apt-get download qflow-tech-osu018 >/dev/null)
+  fi
+  dpkg -x .cache/osu018/qflow-tech-osu018_*.deb .cache/osu018
 fi

@@ -122,6 +122,9 @@ def find_liberty(args):
         return Path(args.liberty)
     if os.environ.get("GPUPM_OSU018_LIB"):
         return Path(os.environ["GPUPM_OSU018_LIB"])
+    installed = REPO / ".cache/osu018/usr/share/qflow/tech/osu018/osu018_stdcells.lib"  # scripts/install-deps.sh
+    if installed.exists():
+        return installed
     cache = Path(args.build_dir) / "osu018"
     lib = cache / "usr/share/qflow/tech/osu018/osu018_stdcells.lib"
     if lib.exists():
