@@ -4,11 +4,15 @@
 // whose header comment is the contract; in short:
 //
 //  - cycle_q counts SAMPLE_LOG2 + EPOCH_LOG2 bits, free-running from reset.
-//  - Sample strobe: cycle_q[SAMPLE_LOG2-1:0] all ones. The warp vectors,
-//    lsu_can_accept_i, xalu_def_i and xmem_def_i are read only then.
-//  - Epoch strobe: cycle_q all ones (also the last sample's strobe). w_cta_i,
-//    enable_i, threshold_mode_i and max_blocks_i (as the upper bound) are read
-//    only then. The sums include that last sample.
+//  - Sample strobe: the cycle before cycle_q[SAMPLE_LOG2-1:0] is all ones
+//    (cycle_q + 1 has those bits all ones; every cycle when SAMPLE_LOG2 = 0).
+//    The warp vectors, lsu_can_accept_i, xalu_def_i and xmem_def_i are read
+//    only then. The sample's four popcounts are registered (smp_*_q, zero in
+//    the other cycles) and added to the accumulators in the next cycle: the
+//    pipeline stage that takes the popcounts off the epoch-evaluation path.
+//  - Epoch strobe: cycle_q all ones (the cycle after the last sample's
+//    strobe). w_cta_i, enable_i, threshold_mode_i and max_blocks_i (as the
+//    upper bound) are read only then. The sums include the last sample.
 //  - kernel_start_i is read every cycle: num_blocks := max_blocks_i, hysteresis
 //    cleared, and it overrides a numBlocks change committed at the same edge
 //    (blk_req_o 0); the epoch's vote still goes out.
@@ -81,9 +85,9 @@ module eq_sm_block #(
   logic [CNT_W-1:0] smp_active, smp_waiting, smp_xalu, smp_xmem;
 
   always_comb begin
-    sample_strobe = (cycle_q & SampleMask) == SampleMask;
-    epoch_strobe  = &cycle_q;
     cycle_d       = cycle_q + CYC_W'(1);
+    sample_strobe = (cycle_d & SampleMask) == SampleMask;
+    epoch_strobe  = &cycle_q;
   end
 
   eq_warp_sample #(.WARPS(WARPS), .CNT_W(CNT_W)) u_sample (
@@ -103,23 +107,31 @@ module eq_sm_block #(
   );
 
   // ---------------------------------------------------------------------------
-  // Accumulators: this cycle's sums include this cycle's sample (if any).
+  // Sample register (the pipeline stage): the strobe cycle's popcounts, else 0.
+  // Accumulators: this cycle's sums include the registered sample.
   // ---------------------------------------------------------------------------
+  logic [CNT_W-1:0] smp_active_d, smp_waiting_d, smp_xalu_d, smp_xmem_d;
+  logic [CNT_W-1:0] smp_active_q, smp_waiting_q, smp_xalu_q, smp_xmem_q;
   logic [SUM_W-1:0] acc_active_d, acc_waiting_d, acc_xalu_d, acc_xmem_d;
   logic [SUM_W-1:0] acc_active_q, acc_waiting_q, acc_xalu_q, acc_xmem_q;
   logic [SUM_W-1:0] tot_active, tot_waiting, tot_xalu, tot_xmem;
 
   always_comb begin
-    tot_active  = acc_active_q;
-    tot_waiting = acc_waiting_q;
-    tot_xalu    = acc_xalu_q;
-    tot_xmem    = acc_xmem_q;
     if (sample_strobe) begin
-      tot_active  = acc_active_q + SUM_W'(smp_active);
-      tot_waiting = acc_waiting_q + SUM_W'(smp_waiting);
-      tot_xalu    = acc_xalu_q + SUM_W'(smp_xalu);
-      tot_xmem    = acc_xmem_q + SUM_W'(smp_xmem);
+      smp_active_d  = smp_active;
+      smp_waiting_d = smp_waiting;
+      smp_xalu_d    = smp_xalu;
+      smp_xmem_d    = smp_xmem;
+    end else begin
+      smp_active_d  = '0;
+      smp_waiting_d = '0;
+      smp_xalu_d    = '0;
+      smp_xmem_d    = '0;
     end
+    tot_active  = acc_active_q + SUM_W'(smp_active_q);
+    tot_waiting = acc_waiting_q + SUM_W'(smp_waiting_q);
+    tot_xalu    = acc_xalu_q + SUM_W'(smp_xalu_q);
+    tot_xmem    = acc_xmem_q + SUM_W'(smp_xmem_q);
     if (epoch_strobe) begin
       acc_active_d  = '0;
       acc_waiting_d = '0;
@@ -230,6 +242,10 @@ module eq_sm_block #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cycle_q       <= '0;
+      smp_active_q  <= '0;
+      smp_waiting_q <= '0;
+      smp_xalu_q    <= '0;
+      smp_xmem_q    <= '0;
       acc_active_q  <= '0;
       acc_waiting_q <= '0;
       acc_xalu_q    <= '0;
@@ -247,6 +263,10 @@ module eq_sm_block #(
       hyst_up_q     <= 1'b0;
     end else begin
       cycle_q       <= cycle_d;
+      smp_active_q  <= smp_active_d;
+      smp_waiting_q <= smp_waiting_d;
+      smp_xalu_q    <= smp_xalu_d;
+      smp_xmem_q    <= smp_xmem_d;
       acc_active_q  <= acc_active_d;
       acc_waiting_q <= acc_waiting_d;
       acc_xalu_q    <= acc_xalu_d;

@@ -2,9 +2,11 @@
 # lock-step cross-check tests against the C++ golden models, and lint/Yosys
 # checks. Included from the top-level CMakeLists.txt (include(rtl/rtl.cmake)).
 #
-#   gpupm_rtl_models   static library: every verilated configuration
+#   gpupm_rtl_models   static library: every verilated configuration (gpupm_model links it)
 #   gpupm_rtl_golden   static library: the golden models' sources (plain C++)
 #   gpupm_rtl_tests    GoogleTest executable (tb/*_tb.cc), one ctest per test
+#   gpupm_lockstep_tests  GoogleTest executable (tests/lockstep_tests.cc): `gpupm run`
+#                      with controller_impl cpp / rtl / lockstep, one ctest per test
 #   rtl_lint.*         ctest: verilator --lint-only -Wall per top and parameter set
 #   rtl_yosys.*        ctest: yosys read_verilog -sv + synth + check -assert per top
 #
@@ -69,7 +71,7 @@ foreach(src IN LISTS _gpupm_rtl_srcs)
   endif()
 endforeach()
 set_target_properties(gpupm_rtl_models PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
-target_compile_options(gpupm_rtl_models PRIVATE -O1 -w)
+target_compile_options(gpupm_rtl_models PRIVATE -O2 -w)
 # verilate() sets these privately; consumers of verilated.h need them too.
 target_compile_definitions(gpupm_rtl_models INTERFACE VM_SC=0 VM_TRACE=1 VM_TRACE_VCD=1 VM_TRACE_FST=0
   VM_COVERAGE=0)
@@ -78,6 +80,12 @@ get_target_property(_gpupm_rtl_incs gpupm_rtl_models INTERFACE_INCLUDE_DIRECTORI
 set_target_properties(gpupm_rtl_models PROPERTIES INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "${_gpupm_rtl_incs}")
 find_package(Threads REQUIRED)
 target_link_libraries(gpupm_rtl_models PUBLIC Threads::Threads)
+
+# The platform runs the controller blocks as RTL too (GPU config controller_impl
+# rtl / lockstep; sc_model/policy/equalizer/eq_sm_impl.*, sc_model/freq/vote_arbiter_impl.*):
+# gpupm_model (and so gpupm, gpupm_tests) links the Verilated models.
+target_link_libraries(gpupm_model PUBLIC gpupm_rtl_models)
+target_compile_definitions(gpupm_model PUBLIC GPUPM_HAVE_RTL=1)
 
 # The golden models as plain C++ (no SystemC): gpupm_model links libsystemc,
 # whose main() would call an sc_main this executable does not have.
@@ -94,6 +102,20 @@ target_include_directories(gpupm_rtl_tests PRIVATE ${CMAKE_SOURCE_DIR}/tb)
 target_link_libraries(gpupm_rtl_tests PRIVATE gpupm_rtl_models gpupm_rtl_golden GTest::gtest_main)
 gtest_discover_tests(gpupm_rtl_tests
   PROPERTIES ENVIRONMENT "GPUPM_TB_CYCLES=200000" LABELS rtl
+  DISCOVERY_TIMEOUT 60)
+
+# The platform's controller_impl cpp / rtl / lockstep through `gpupm run`
+# (tests/lockstep_tests.cc): bit-identical reports, injected faults caught, bad
+# values rejected, and the CI subset of the Equalizer experiment in lockstep.
+add_executable(gpupm_lockstep_tests ${CMAKE_SOURCE_DIR}/tests/lockstep_tests.cc
+  ${CMAKE_SOURCE_DIR}/tests/support/test_support.cc ${CMAKE_SOURCE_DIR}/tests/support/report_runner.cc)
+target_include_directories(gpupm_lockstep_tests PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+target_link_libraries(gpupm_lockstep_tests PRIVATE nlohmann_json::nlohmann_json GTest::gtest_main)
+target_compile_definitions(gpupm_lockstep_tests PRIVATE GPUPM_BINARY="$<TARGET_FILE:gpupm>"
+  GPUPM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+add_dependencies(gpupm_lockstep_tests gpupm)
+gtest_discover_tests(gpupm_lockstep_tests
+  PROPERTIES LABELS rtl TIMEOUT 900
   DISCOVERY_TIMEOUT 60)
 
 # Lint (no waivers) and Yosys acceptance, per top and parameter set.

@@ -78,14 +78,16 @@ class EqStimulus {
   // True until the directed preamble's last epoch has ended.
   bool in_preamble() const { return epochs_started_ <= preamble_size_; }
 
-  // The inputs of the cycle whose cycle-counter value is `counter`.
+  // The inputs of the cycle whose cycle-counter value is `counter`. Sample
+  // strobe: the cycle before counter[SAMPLE_LOG2-1:0] is all ones; epoch
+  // strobe: counter all ones (the cycle after the epoch's last sample).
   EqSmIn next(uint16_t counter) {
-    if (counter == 0 || !started_) start_epoch(counter);
+    if ((counter == 0 && !next_started_) || !started_) start_epoch(counter);
     started_ = true;
-    const bool sample = (counter & sample_mask_) == sample_mask_;
+    next_started_ = false;
+    const bool sample = ((counter + 1u) & sample_mask_) == sample_mask_;
     const bool epoch = counter == cycle_mask_;
     EqSmIn in = noise();
-    if (sample) make_sample(in);
     if (epoch) {
       in.w_cta = plan_.w_cta;
       in.threshold_mode = plan_.mode;
@@ -100,11 +102,23 @@ class EqStimulus {
       in.max_blocks = plan_.ks_max;
       kernel_max_ = plan_.ks_max;
     }
+    if (sample) {
+      // A sample every cycle (SAMPLE_LOG2 = 0): the epoch strobe's own sample
+      // is the next epoch's first, so that epoch's plan starts here.
+      if (epoch) {
+        start_epoch(0);
+        next_started_ = true;
+      }
+      make_sample(in);
+    }
     return in;
   }
 
   // Forces a new epoch plan at the next call (after an asynchronous reset).
-  void restart() { started_ = false; }
+  void restart() {
+    started_ = false;
+    next_started_ = false;
+  }
 
  private:
   bool coin(double p = 0.5) { return std::bernoulli_distribution(p)(rng_); }
@@ -465,6 +479,7 @@ class EqStimulus {
   int ks_cycle_ = -1;
   uint8_t kernel_max_ = 0;
   bool started_ = false;
+  bool next_started_ = false;  // the next epoch's plan started on the epoch strobe
   int regime_ = 0, regime_left_ = 0;
 };
 
@@ -580,7 +595,7 @@ void run_lockstep(const EqSmParams& p, const std::string& name) {
     const uint16_t counter = gold.cycle();
     const EqSmIn in = stim.next(counter);
     drive(h.top(), in, p.warps);
-    const bool sample = (counter & sample_mask) == sample_mask;
+    const bool sample = ((counter + 1u) & sample_mask) == sample_mask;
     const bool epoch = counter == cycle_mask;
     const uint8_t count_before = gold.hysteresis_count();
     const uint8_t nb_before = gold.out().num_blocks;

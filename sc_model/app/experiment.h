@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/json_reader.h"
+#include "sweep/run_executor.h"
 
 #include <map>
 #include <string>
@@ -16,6 +17,8 @@ struct ExperimentOptions {
   std::string config;  // default: configs/experiments/NAME.json
   int jobs = 1;
   std::vector<std::string> only;  // run only these kernels (a quick subset)
+  std::vector<std::string> sets;  // --set PATH=VALUE added to every run (e.g. gpu.controller_impl=lockstep)
+  ExecutorOptions exec;           // where the runs execute (exec.jobs == jobs)
 };
 
 int command_experiment(const ExperimentOptions& opt);
@@ -38,5 +41,6 @@ std::string claims_markdown(const std::vector<Claim>& claims);
 double geomean(const std::vector<double>& v);
 
 int run_equalizer_experiment(const ExperimentOptions& opt);
+int run_core_shutdown_experiment(const ExperimentOptions& opt);
 
 }  // namespace gpupm

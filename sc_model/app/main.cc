@@ -1,7 +1,9 @@
-// gpupm: the command-line program (run, validate, bench).
+// gpupm: the command-line program (run, validate, bench, experiment, sweep).
 // Exit status: 0 success, 1 failure during simulation, 2 bad input.
 #include "app/commands.h"
 #include "app/experiment.h"
+#include "app/impedance_command.h"
+#include "app/sweep_command.h"
 
 #include <CLI/CLI.hpp>
 #include <systemc>
@@ -24,6 +26,7 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_option("--vcd", run.vcd, "write a VCD trace of the main signals to FILE");
   run_cmd->add_option("--out", run.out_dir, "output directory (report.json, epochs.csv)")->required();
   run_cmd->add_flag("--quiet", run.quiet, "no progress line");
+  run_cmd->add_option("--pdn", run.inputs.pdn_file, "power-delivery network package (configs/pdn/*.json): RLC network on");
 
   std::vector<std::string> files;
   auto* val_cmd = app.add_subcommand("validate", "check GPU configs and workloads without running");
@@ -38,11 +41,37 @@ int sc_main(int argc, char* argv[]) {
 
   ExperimentOptions exp;
   auto* exp_cmd = app.add_subcommand("experiment", "run a seed paper's evaluation (runs in parallel processes)");
-  exp_cmd->add_option("name", exp.name, "experiment: equalizer")->required();
+  exp_cmd->add_option("name", exp.name, "experiment: equalizer, core-shutdown")->required();
   exp_cmd->add_option("--out", exp.out_dir, "output directory (runs/, summary.json, summary.md, plots)")->required();
-  exp_cmd->add_option("--jobs", exp.jobs, "parallel simulations")->default_val(1)->check(CLI::Range(1, 256));
+  exp_cmd->add_option("--jobs", exp.jobs, "parallel simulations (local executor; default: the number of cores)")
+      ->default_val(0)
+      ->check(CLI::Range(0, 256));
   exp_cmd->add_option("--config", exp.config, "experiment config (default configs/experiments/NAME.json)");
   exp_cmd->add_option("--only", exp.only, "run only these kernels")->delimiter(',');
+  exp_cmd->add_option("--set", exp.sets, "PATH=VALUE for every run, e.g. gpu.controller_impl=lockstep");
+  add_executor_options(exp_cmd, exp.exec);
+
+  SweepOptions sweep;
+  auto* sweep_cmd = app.add_subcommand("sweep", "run a design-space sweep (SPEC.json: base, axes) into DIR/results.csv");
+  sweep_cmd->add_option("spec", sweep.spec_file, "sweep spec (JSON)")->required();
+  sweep_cmd->add_option("--out", sweep.out_dir, "output directory (runs/<id>/, results.csv, sweep.json)")->required();
+  sweep_cmd->add_option("--jobs", sweep.exec.jobs, "parallel simulations (local executor; default: the number of cores)")
+      ->default_val(0)
+      ->check(CLI::Range(0, 256));
+  add_executor_options(sweep_cmd, sweep.exec);
+  sweep_cmd->add_flag("--slurm-detach", sweep.slurm_detach,
+                      "slurm: return after submitting; a dependent job (afterany) writes results.csv");
+  sweep_cmd->add_flag("--collect-only", sweep.collect_only, "run nothing; write results.csv from DIR/runs/");
+
+  ImpedanceOptions imp;
+  auto* imp_cmd = app.add_subcommand("impedance", "print and plot the PDN impedance profile |Z(f)| and its resonances");
+  imp_cmd->add_option("--gpu", imp.gpu_file, "GPU config (JSON)")->required();
+  imp_cmd->add_option("--pdn", imp.pdn_file, "package (configs/pdn/*.json; default: the config's pdn.network)");
+  imp_cmd->add_option("--out", imp.out_dir, "write impedance.csv, impedance.json and impedance.png here");
+  imp_cmd->add_option("--set", imp.sets, "override path=value in the GPU config (with --pdn: e.g. pdn.network.scale=0.5)");
+  imp_cmd->add_option("--fmin", imp.f_min, "lowest frequency (Hz)")->default_val(1e4);
+  imp_cmd->add_option("--fmax", imp.f_max, "highest frequency (Hz)")->default_val(1e9);
+  imp_cmd->add_option("--per-decade", imp.per_decade, "points per decade")->default_val(100);
 
   try {
     app.parse(argc, argv);
@@ -55,7 +84,13 @@ int sc_main(int argc, char* argv[]) {
     return command_run(run);
   }
   if (val_cmd->parsed()) return command_validate(files);
-  if (exp_cmd->parsed()) return command_experiment(exp);
+  if (imp_cmd->parsed()) return command_impedance(imp);
+  if (exp_cmd->parsed()) {
+    if (exp.jobs == 0) exp.jobs = default_jobs();
+    exp.exec.jobs = exp.jobs;
+    return command_experiment(exp);
+  }
+  if (sweep_cmd->parsed()) return command_sweep(sweep);
   return command_bench(bench);
 }
 

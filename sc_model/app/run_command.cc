@@ -65,9 +65,20 @@ int command_run(const RunOptions& opt) {
       return kExitFailure;
     }
     Json report = build_report(gpu, run.doc);
-    write_outputs(opt.out_dir, {{"report.json", report.dump(2) + "\n"},
-                                {"epochs.csv", build_epochs_csv(gpu, run.gpu.dvfs)}});
+    std::vector<std::pair<std::string, std::string>> outputs = {{"report.json", report.dump(2) + "\n"},
+                                                                {"epochs.csv", build_epochs_csv(gpu, run.gpu.dvfs)}};
+    if (gpu.pdn() && !gpu.pdn()->stats().trace_csv().empty())  // gpu.pdn.stats.trace_cycles
+      outputs.push_back({"pdn_trace.csv", gpu.pdn()->stats().trace_csv()});
+    write_outputs(opt.out_dir, outputs);
     std::cout << summary_table(report);
+    if (const PdnDriver* pdn = gpu.pdn()) {
+      const DroopStats& d = pdn->stats();
+      std::printf("voltage noise: worst droop %.2f%% (SM %u, cycle %llu), %llu emergencies > %.1f%%, "
+                  "%llu PDN cycles\n",
+                  d.worst_droop() * 100, d.worst_sm(), (unsigned long long)d.worst_cycle(),
+                  (unsigned long long)d.emergencies(), run.gpu.pdn.stats.margin * 100,
+                  (unsigned long long)pdn->steps());
+    }
     std::cout << "report: " << opt.out_dir << "/report.json  epochs: " << opt.out_dir << "/epochs.csv\n";
   } catch (const InputError& e) {
     std::cerr << "gpupm: error: " << e.what() << "\n";

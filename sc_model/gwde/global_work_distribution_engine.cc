@@ -209,6 +209,7 @@ void GlobalWorkDistributionEngine::ctrl_b_transport(tlm::tlm_generic_payload& gp
     }
     sms_[e->sm].enabled = e->enabled;
     sms_[e->sm].gate_when_idle = e->gate_when_idle;
+    if (e->enabled && e->wake_now) set_gated(e->sm, false);
     balance(e->sm);
   } else if (auto* k = gp.get_extension<SmMaskMsg>()) {
     if (k->kernel_index >= masks_.size() || (!k->mask.empty() && k->mask.size() != sms_.size())) {

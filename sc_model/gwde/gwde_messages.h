@@ -48,6 +48,8 @@ struct SmEnableMsg : Message<SmEnableMsg> {  // a disabled SM gets no new CTAs; 
   uint32_t sm = 0;
   bool enabled = true;
   bool gate_when_idle = true;  // power-gate it once it has no CTAs left
+  bool wake_now = false;       // enabled and gated: power up now even with no CTA to give it
+                               // (early wake-up: the latency overlaps a kernel's tail)
 };
 struct SmMaskMsg : Message<SmMaskMsg> {  // SMs a kernel (by index in the workload) may use
   uint32_t kernel_index = 0;

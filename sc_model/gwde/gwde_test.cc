@@ -230,6 +230,29 @@ TEST_F(GwdeTest, DisabledSmsDrainThenGateAndWakeAfterTheLatency) {
   EXPECT_EQ(b->since(10), want);
 }
 
+TEST_F(GwdeTest, WakeNowPowersUpAGatedSmWithoutWork) {
+  cfg.wake_latency_ns = 500;
+  sm.count = 2;
+  w.launches = {kernel("a", 0, 2, 4, 1), kernel("b", 1, 2, 4, 1)};  // one CTA per SM
+  make();
+  b->body = [&] {
+    b->at_ns(10);
+    b->enable(1, false);  // drains its CTA, then gates
+    b->sms[1]->complete(1);
+    b->at_ns(100);
+    SmEnableMsg m;  // early wake-up: no CTA left for it, it powers up anyway
+    m.sm = 1;
+    m.enabled = true;
+    m.wake_now = true;
+    b->control(m);
+    b->at_ns(900);
+    b->sms[0]->complete(0);  // kernel b starts; sm1 is already awake
+  };
+  sc_core::sc_start(sc_time(2000, SC_NS));
+  std::vector<Ev> want = {{10, 1, Gate, 0}, {100, 1, Ungate, 0}, {900, 0, Launch, 0}, {900, 1, Launch, 1}};
+  EXPECT_EQ(b->since(10), want);
+}
+
 TEST_F(GwdeTest, MaskedKernelsInSequenceWithCallbacksInOrder) {
   w.launches = {kernel("a", 0, 4, 4, 2), kernel("b", 1, 6, 4, 2)};
   make();

@@ -45,11 +45,21 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
   fm_.vr_out.bind(vr_.setpoint_in);
   host_.gwde_out.bind(gwde_.ctrl_in);
   host_.freq_out.bind(fm_.ctrl_in);
+  host_.attach_memory_clock(mem_clock_, cfg.mem.channels);
 
   fm_.before_change = [this] { power_.checkpoint(); };
   gwde_.on_kernel_start = [this](const KernelLaunch& k) { kernel_started(k); };
   gwde_.on_kernel_end = [this](const KernelLaunch& k) { kernel_ended(k); };
   gwde_.on_all_done = [this] { all_done(); };
+
+  if (cfg.pdn.enabled()) {  // last in the SM domain: sees every SM's activity of the cycle
+    pdn_ = std::make_unique<RlcPdn>(cfg.pdn.network, cfg.sm.count);
+    vr_.attach_network(pdn_.get());
+    const DomainDvfs& d = cfg.dvfs[Domain::Sm];
+    pdn_driver_ = std::make_unique<PdnDriver>(cfg.pdn.stats, cfg.power, statuses(sms_), vr_, sm_clock_,
+                                              d.levels[d.nominal].volts);
+    sm_clock_.add(pdn_driver_.get());
+  }
 
   sm_clock_.on_every(cfg.sim.sample_period, [this](uint64_t) { sample(); });
   sm_clock_.on_every(cfg.sim.epoch_cycles, [this](uint64_t) { end_of_epoch(); });
@@ -99,6 +109,7 @@ void Gpu::kernel_ended(const KernelLaunch& k) {
 
 void Gpu::all_done() {
   finish_ = snapshot();
+  if (pdn_driver_) pdn_driver_->finish();
   done_ = true;
   sm_clock_.stop();
   mem_clock_.stop();

@@ -12,6 +12,8 @@
 #include "power/power_model.h"
 #include "report/metrics.h"
 #include "sm/streaming_multiprocessor.h"
+#include "vr/pdn.h"
+#include "vr/pdn_driver.h"
 #include "vr/voltage_regulator.h"
 
 #include <functional>
@@ -57,6 +59,8 @@ class Gpu : public sc_core::sc_module {
   const ClockDomain& sm_clock() const { return sm_clock_; }
   uint64_t sm_ticks_run() const { return sm_clock_.ticks_run(); }
   Policy& policy() { return host_.policy(); }
+  // The power-delivery network's driver and droop statistics (null: ideal network).
+  const PdnDriver* pdn() const { return pdn_driver_.get(); }
   // The controller's memory-mapped registers (bind a testbench or host initiator here).
   tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND>& csr_target() {
     return host_.csr_in;
@@ -80,6 +84,8 @@ class Gpu : public sc_core::sc_module {
   VoltageRegulator vr_;
   PolicyHost host_;
   PowerModel power_;
+  std::unique_ptr<RlcPdn> pdn_;
+  std::unique_ptr<PdnDriver> pdn_driver_;
   std::vector<KernelRecord> kernels_;
   std::vector<KernelRecord> open_kernels_;
   std::vector<EpochRecord> epochs_;

@@ -16,6 +16,7 @@ GpuConfig parse_gpu_config(const Json& doc, const std::string& file) {
   JsonReader r(doc, file, "");
   g.name = r.get_string("name");
   r.get_string("description", "");
+  g.controller_impl = controller_impl_from_name(r.get_enum("controller_impl", controller_impl_names(), "cpp"));
   section(r, "sm", [&](JsonReader& s) { g.sm = parse_sm_config(s); });
   section(r, "memory", [&](JsonReader& s) { g.mem = parse_mem_config(s); });
   section(r, "dvfs", [&](JsonReader& s) { g.dvfs = parse_dvfs_config(s); });
@@ -28,7 +29,9 @@ GpuConfig parse_gpu_config(const Json& doc, const std::string& file) {
       g.sim.seed = s.get_uint("seed", 0, ~uint64_t(0) >> 1, g.sim.seed);
       g.sim.max_sim_ms = s.get_double("max_sim_ms", 1e-6, 1e9, g.sim.max_sim_ms);
     });
+  if (r.has("pdn")) section(r, "pdn", [&](JsonReader& s) { g.pdn = parse_pdn_config(s); });
   r.finish();
+  validate_pdn_config(g.pdn, g.sm.count, file);
   return g;
 }
 

@@ -2,11 +2,13 @@
 // and validated at elaboration: each block's section is parsed by its block.
 #pragma once
 
+#include "common/controller_impl.h"
 #include "freq/dvfs_config.h"
 #include "gwde/gwde_config.h"
 #include "mem/mem_config.h"
 #include "power/power_config.h"
 #include "sm/sm_config.h"
+#include "vr/pdn_config.h"
 #include "workload/kernel_profile.h"
 
 #include <string>
@@ -28,6 +30,9 @@ struct GpuConfig {
   PowerConfig power;
   GwdeConfig gwde;
   SimConfig sim;
+  PdnConfig pdn;  // power-delivery network and droop statistics (default: ideal)
+  // Controller blocks as the C++ models, the Verilated RTL, or both in lockstep (rtl/README.md).
+  ControllerImpl controller_impl = ControllerImpl::kCpp;
 };
 
 GpuConfig parse_gpu_config(const Json& doc, const std::string& file);

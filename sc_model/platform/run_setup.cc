@@ -9,9 +9,14 @@ LoadedRun load_run(const RunInputs& in) {
   r.doc = {{"gpu", load_json_file(in.gpu_file)},
            {"workload", load_json_file(in.workload_file)},
            {"policy", {{"name", in.policy}}}};
+  if (!in.pdn_file.empty()) {  // before --set, so --set gpu.pdn.network.* refines it
+    r.doc["gpu"]["pdn"]["model"] = "rlc";
+    r.doc["gpu"]["pdn"]["network"] = load_json_file(in.pdn_file);
+  }
   for (const std::string& s : in.sets) apply_override(r.doc, s, "--set");
   // Files named in messages: an override is reported against --set.
-  const std::string gpu_origin = in.sets.empty() ? in.gpu_file : in.gpu_file + " (with --set)";
+  const std::string gpu_origin = (in.pdn_file.empty() ? in.gpu_file : in.gpu_file + " + --pdn " + in.pdn_file) +
+                                 (in.sets.empty() ? "" : " (with --set)");
   const std::string wl_origin = in.sets.empty() ? in.workload_file : in.workload_file + " (with --set)";
   r.gpu = parse_gpu_config(r.doc.at("gpu"), gpu_origin);
   if (in.seed) r.gpu.sim.seed = *in.seed;
@@ -26,7 +31,7 @@ LoadedRun load_run(const RunInputs& in) {
   const Json& pdoc = r.doc.at("policy");
   JsonReader p(pdoc, "--policy/--set", "policy");
   std::string name = p.get_string("name");
-  r.policy = make_policy(name, p, r.gpu.dvfs);
+  r.policy = make_policy(name, p, r.gpu.dvfs, {r.gpu.controller_impl, r.gpu.sm.count, r.gpu.sm.max_warps, gpu_origin});
   p.finish();
   r.doc["policy"] = r.policy->describe();
   for (auto it = pdoc.begin(); it != pdoc.end(); ++it)
@@ -53,7 +58,15 @@ std::string validate_file(const std::string& file) {
     parse_gpu_config(doc, file);
     return "gpu";
   }
-  throw InputError(file, "$", "not a GPU config (needs \"sm\") nor a workload (needs \"kernels\")");
+  if (doc.contains("bump_l_h") || doc.contains("package") || doc.contains("scale")) {  // configs/pdn/*.json
+    JsonReader r(doc, file, "");
+    parse_pdn_network(r);
+    r.finish();
+    return "pdn package";
+  }
+  throw InputError(file, "$",
+                   "not a GPU config (needs \"sm\"), a workload (needs \"kernels\") nor a PDN package (needs "
+                   "\"package\", \"bump_l_h\" or \"scale\")");
 }
 
 }  // namespace gpupm

@@ -19,6 +19,7 @@ struct RunInputs {
   std::string policy = "baseline";
   std::vector<std::string> sets;  // path=value
   std::optional<uint64_t> seed;
+  std::string pdn_file;  // --pdn: a package (configs/pdn/*.json); turns the RLC network on
 };
 
 struct LoadedRun {

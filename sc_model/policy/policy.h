@@ -3,6 +3,7 @@
 // declare, so an idle controller costs nothing in the per-cycle loop.
 #pragma once
 
+#include "common/controller_impl.h"
 #include "common/json_reader.h"
 #include "freq/dvfs_config.h"
 #include "mem/memory_system.h"
@@ -23,6 +24,10 @@ class PolicyContext {
   virtual const SmStatus& sm(uint32_t i) const = 0;
   virtual const MemActivity& memory() const = 0;
   virtual uint64_t sm_cycle() const = 0;
+  // Memory-domain (DRAM command clock) cycles elapsed and the channel count: with
+  // memory().dram_bus_busy they give the DRAM bandwidth utilisation.
+  virtual uint64_t mem_cycle() const { return 0; }
+  virtual uint32_t mem_channels() const { return 1; }
   virtual uint32_t level(Domain d) const = 0;
   virtual const DomainDvfs& dvfs(Domain d) const = 0;
   virtual bool in_transition(Domain d) const = 0;
@@ -33,6 +38,8 @@ class PolicyContext {
   virtual bool request_level(Domain d, uint32_t level, bool immediate = false) = 0;
   virtual void set_cta_limit(uint32_t sm, uint32_t limit) = 0;  // 0: the kernel's maximum
   virtual void set_sm_enabled(uint32_t sm, bool enabled, bool gate_when_idle = true) = 0;
+  // Enables an SM and, if it is power-gated, powers it up now even with no CTA for it (early wake-up).
+  virtual void wake_sm(uint32_t sm) { set_sm_enabled(sm, true); }
   virtual void set_sm_mask(uint32_t kernel_index, const std::vector<bool>& mask) = 0;
   virtual void hold_issue(uint32_t sm, uint64_t until_sm_cycle) = 0;
 };
@@ -58,6 +65,8 @@ class Policy {
 std::vector<std::string> policy_names();
 // Builds a policy; `params` is the "policy" object of the run document (its
 // "name" key already read), so unknown parameters are rejected.
-std::unique_ptr<Policy> make_policy(const std::string& name, JsonReader& params, const DvfsConfig& dvfs);
+// `ctl`: which implementation runs the controller blocks (GPU config controller_impl).
+std::unique_ptr<Policy> make_policy(const std::string& name, JsonReader& params, const DvfsConfig& dvfs,
+                                    const ControllerSetup& ctl = {});
 
 }  // namespace gpupm

@@ -39,6 +39,7 @@ void PolicyHost::csr_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&
 }
 
 uint64_t PolicyHost::sm_cycle() const { return sm_clock_.cycles_elapsed(); }
+uint64_t PolicyHost::mem_cycle() const { return mem_clock_ ? mem_clock_->cycles_elapsed() : 0; }
 
 bool PolicyHost::request_level(Domain d, uint32_t level, bool immediate) {
   VfRequestMsg m;
@@ -61,6 +62,14 @@ void PolicyHost::set_sm_enabled(uint32_t sm, bool enabled, bool gate_when_idle) 
   m.sm = sm;
   m.enabled = enabled;
   m.gate_when_idle = gate_when_idle;
+  send(gwde_out, m);
+}
+
+void PolicyHost::wake_sm(uint32_t sm) {
+  SmEnableMsg m;
+  m.sm = sm;
+  m.enabled = true;
+  m.wake_now = true;
   send(gwde_out, m);
 }
 

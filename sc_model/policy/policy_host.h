@@ -32,6 +32,13 @@ class PolicyHost : public sc_core::sc_module, public PolicyContext {
   const SmStatus& sm(uint32_t i) const override { return *sms_.at(i); }
   const MemActivity& memory() const override { return mem_.activity(); }
   uint64_t sm_cycle() const override;
+  uint64_t mem_cycle() const override;
+  uint32_t mem_channels() const override { return mem_channels_; }
+  // The memory clock domain and channel count (the platform sets them after construction).
+  void attach_memory_clock(const ClockDomain& clock, uint32_t channels) {
+    mem_clock_ = &clock;
+    mem_channels_ = channels;
+  }
   uint32_t level(Domain d) const override { return fm_.level(d); }
   const DomainDvfs& dvfs(Domain d) const override { return fm_.config()[d]; }
   bool in_transition(Domain d) const override { return fm_.in_transition(d); }
@@ -40,6 +47,7 @@ class PolicyHost : public sc_core::sc_module, public PolicyContext {
   bool request_level(Domain d, uint32_t level, bool immediate) override;
   void set_cta_limit(uint32_t sm, uint32_t limit) override;
   void set_sm_enabled(uint32_t sm, bool enabled, bool gate_when_idle) override;
+  void wake_sm(uint32_t sm) override;
   void set_sm_mask(uint32_t kernel_index, const std::vector<bool>& mask) override;
   void hold_issue(uint32_t sm, uint64_t until_sm_cycle) override;
 
@@ -50,6 +58,8 @@ class PolicyHost : public sc_core::sc_module, public PolicyContext {
   const FrequencyManager& fm_;
   const ClockDomain& sm_clock_;
   const SmConfig& sm_cfg_;
+  const ClockDomain* mem_clock_ = nullptr;
+  uint32_t mem_channels_ = 1;
   void csr_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
 };
 

@@ -1,6 +1,8 @@
 #include "policy/policy.h"
+#include "policy/core_shutdown/core_shutdown_policy.h"
 #include "policy/dyncta_policy.h"
 #include "policy/equalizer/equalizer_policy.h"
+#include "policy/oracle/static_point_policy.h"
 #include "policy/static_policy.h"
 
 namespace gpupm {
@@ -35,10 +37,14 @@ std::vector<std::string> policy_names() {
   n.push_back("equalizer-perf");
   n.push_back("equalizer-energy");
   n.push_back("dyncta");
+  n.push_back("core-shutdown");
+  n.push_back("core-dvfs");
+  n.push_back("static-point");
   return n;
 }
 
-std::unique_ptr<Policy> make_policy(const std::string& name, JsonReader& p, const DvfsConfig& dvfs) {
+std::unique_ptr<Policy> make_policy(const std::string& name, JsonReader& p, const DvfsConfig& dvfs,
+                                    const ControllerSetup& ctl) {
   for (const auto& s : kStaticPoints) {
     if (name != s.name && name != "static") continue;
     const char* sm = name == "static" ? "" : s.sm;
@@ -50,7 +56,7 @@ std::unique_ptr<Policy> make_policy(const std::string& name, JsonReader& p, cons
   }
   if (name == "equalizer-perf" || name == "equalizer-energy") {
     VfMode mode = name == "equalizer-perf" ? VfMode::kPerformance : VfMode::kEnergy;
-    return std::make_unique<EqualizerPolicy>(name, parse_equalizer_settings(p, mode, dvfs));
+    return std::make_unique<EqualizerPolicy>(name, parse_equalizer_settings(p, mode, dvfs, ctl));
   }
   if (name == "dyncta") {
     DynCtaSettings s;
@@ -61,6 +67,9 @@ std::unique_ptr<Policy> make_policy(const std::string& name, JsonReader& p, cons
     s.t_mem_high = uint32_t(p.get_uint("t_mem_high", 0, 1u << 24, s.t_mem_high));
     return std::make_unique<DynCtaPolicy>(s);
   }
+  if (name == "core-shutdown") return std::make_unique<CoreShutdownPolicy>(parse_knob_search_settings(p));
+  if (name == "core-dvfs") return std::make_unique<CoreDvfsPolicy>(parse_knob_search_settings(p));
+  if (name == "static-point") return std::make_unique<StaticPointPolicy>(parse_config_point(p, dvfs), dvfs);
   std::string list;
   for (const auto& n : policy_names()) list += (list.empty() ? "" : ", ") + n;
   p.fail("name", "unknown policy \"" + name + "\"; expected one of {" + list + "}");

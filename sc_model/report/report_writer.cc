@@ -28,6 +28,12 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
                  {"config", config_echo},
                  {"kernels", kernels},
                  {"total", interval_metrics(gpu.start(), gpu.finish(), ctx)}};
+  if (const PdnDriver* pdn = gpu.pdn()) {  // only with an RLC network (gpu.pdn.model = rlc)
+    Json vn = pdn->stats().to_json();
+    const Json& net = config_echo.at("gpu").at("pdn").value("network", Json::object());
+    vn["network"] = net.is_string() ? net.get<std::string>() : net.value("name", std::string("default"));
+    report["voltage_noise"] = vn;
+  }
   Json trace = gpu.policy().trace();
   if (!trace.is_null()) report["policy_trace"] = trace;
   return report;

@@ -2,7 +2,8 @@
 // The power-delivery network sits behind load(): each SM cycle the power model
 // hands it every SM's load current and gets back each SM's node voltage. With
 // no network configured the network is ideal (node voltage = regulator output);
-// the RLC network of the voltage-noise work plugs in behind the same call.
+// RlcPdn (vr/pdn.h) is the RLC network of the voltage-noise work, driven each SM
+// cycle by PdnDriver (vr/pdn_driver.h) when gpu.pdn.model is "rlc".
 #pragma once
 
 #include "freq/dvfs_config.h"

@@ -50,6 +50,7 @@ EqSmBlock::EqSmBlock(const EqSmParams& params) : p_(params) {
 
 void EqSmBlock::reset() {
   cycle_q_ = 0;
+  smp_q_ = {};
   acc_q_ = {};
   hyst_count_q_ = 0;
   hyst_up_q_ = false;
@@ -60,41 +61,60 @@ void EqSmBlock::reset() {
 const EqSmOut& EqSmBlock::step(const EqSmIn& in) {
   out_.epoch_done = false;
   out_.blk_req = 0;
-  if ((cycle_q_ & sample_mask_) == sample_mask_) accumulate(sample_warp_states(in, p_.warps));
-  if (cycle_q_ == cycle_mask_) end_epoch(in);
+  const uint16_t next = (cycle_q_ + 1) & cycle_mask_;
+  const bool sample_strobe = (next & sample_mask_) == sample_mask_;
+  const EqSums tot = accumulated();
+  if (cycle_q_ == cycle_mask_) {  // epoch strobe
+    end_epoch(in, tot);
+    acc_q_ = {};
+  } else {
+    acc_q_ = tot;
+  }
+  smp_q_ = {};
+  if (sample_strobe) {
+    smp_q_ = sample_warp_states(in, p_.warps);
+    check_sample(smp_q_);
+  }
   if (in.kernel_start) {
     out_.num_blocks = in.max_blocks & 0xf;
     out_.blk_req = 0;
     hyst_count_q_ = 0;
   }
-  cycle_q_ = (cycle_q_ + 1) & cycle_mask_;
+  cycle_q_ = next;
   return out_;
 }
 
 void EqSmBlock::advance(uint32_t n) {
   if (n == 0) return;
   if (n > cycles_to_next_sample()) throw std::invalid_argument("EqSmBlock::advance: skips a sample strobe");
+  if (cycle_q_ == cycle_mask_) throw std::invalid_argument("EqSmBlock::advance: skips an epoch strobe");
   out_.epoch_done = false;
   out_.blk_req = 0;
+  acc_q_ = accumulated();  // the first edge adds a pending sample; the others add zero
+  smp_q_ = {};
   cycle_q_ = uint16_t((cycle_q_ + n) & cycle_mask_);
 }
 
-void EqSmBlock::accumulate(const EqSums& s) {
+void EqSmBlock::check_sample(const EqSums& s) {
   if (s.waiting + s.xalu + s.xmem > s.active) invariants_ok_ = false;
-  const uint16_t bound = max_sum();
-  auto add = [&](uint16_t& acc, uint16_t v) {
-    if (acc + v > bound) invariants_ok_ = false;
-    acc = (acc + v) & sum_mask_;
-  };
-  add(acc_q_.active, s.active);
-  add(acc_q_.waiting, s.waiting);
-  add(acc_q_.xalu, s.xalu);
-  add(acc_q_.xmem, s.xmem);
 }
 
-void EqSmBlock::end_epoch(const EqSmIn& in) {
-  out_.sums = acc_q_;
-  acc_q_ = {};
+EqSums EqSmBlock::accumulated() {
+  const uint16_t bound = max_sum();
+  EqSums t;
+  auto add = [&](uint16_t& out, uint16_t acc, uint16_t v) {
+    if (acc + v > bound) invariants_ok_ = false;
+    out = (acc + v) & sum_mask_;
+  };
+  add(t.active, acc_q_.active, smp_q_.active);
+  add(t.waiting, acc_q_.waiting, smp_q_.waiting);
+  add(t.xalu, acc_q_.xalu, smp_q_.xalu);
+  add(t.xmem, acc_q_.xmem, smp_q_.xmem);
+  return t;
+}
+
+void EqSmBlock::end_epoch(const EqSmIn& in, const EqSums& sums) {
+  out_.sums = sums;
   const EqDecision d = decide(out_.sums, in.w_cta, in.threshold_mode, p_.epoch_samples_log2);
   out_.branch = d.branch;
   out_.epoch_done = true;

@@ -5,21 +5,33 @@
 //
 // Widths (defaults in brackets): cycle counter sample_period_log2 +
 // epoch_samples_log2 bits [12]; sum accumulators and snapshots: enough bits for
-// warps << epoch_samples_log2 [48*32 = 1536: 11]; per-sample popcounts 7 bits;
-// num_blocks 4 bits; hysteresis count 2 bits + direction 1 bit.
+// warps << epoch_samples_log2 [48*32 = 1536: 11]; per-sample popcounts
+// enough bits for warps [6], registered (the sample pipeline register, 4 of
+// them [24 flip-flops]); num_blocks 4 bits; hysteresis count 2 bits + direction 1 bit.
 //
 // Timing. Cycle t is the clock period before the t-th step() since reset; the
 // cycle counter reads t mod 4096 in it (free-running from reset, never restarted).
 //  - Which input is read when: the warp vectors, lsu_can_accept, xalu_def and
-//    xmem_def only on the sample strobe, cycle[6:0] == 127 (t = 127, 255, ...);
-//    w_cta, enable, threshold_mode and max_blocks (as the upper bound) only on
-//    the epoch strobe, cycle == 4095, which is also the 32nd sample's strobe;
-//    kernel_start (with max_blocks, to load) in every cycle.
+//    xmem_def only on the sample strobe, the cycle before cycle[6:0] == 127
+//    (cycle[6:0] == 126: t = 126, 254, ...; every cycle when
+//    sample_period_log2 = 0); w_cta, enable, threshold_mode and max_blocks (as
+//    the upper bound) only on the epoch strobe, cycle == 4095, the cycle after
+//    the 32nd sample's strobe; kernel_start (with max_blocks, to load) in every cycle.
+//  - Sample pipeline: the strobe's four popcounts are registered at its edge
+//    (zero after any other edge) and added into the accumulators at the next
+//    edge, so the epoch evaluation at the edge ending cycle 4095 sees sums that
+//    include the 32nd sample (taken in cycle 4094) without the 48-bit popcounts
+//    on its path (docs/rtl_report.md). With sample_period_log2 = 0 the sample
+//    of the epoch strobe's own cycle goes to the next epoch.
 //  - step() returns the registered outputs after the edge, i.e. their value in
 //    cycle t+1. The epoch evaluated at the edge ending cycle 4095 is visible in
 //    cycle 4096 (counter 0): epoch_done and blk_req in that cycle only; vote,
 //    branch, sums and num_blocks hold until the next epoch's edge (cycle 8192).
 //    A kernel_start in cycle t shows num_blocks = max_blocks in cycle t+1.
+//  - A caller that samples at a strobe and wants that sample's epoch result
+//    steps twice: step() in the sample strobe, then step() in the next cycle
+//    (the epoch strobe when it was the epoch's last sample), as
+//    EqualizerPolicy does.
 //
 // Decisions (spec 1.6 [Prop] and the brief):
 //  - Epochs are global and aligned: kernel_start reloads numBlocks := max_blocks
@@ -96,16 +108,19 @@ class EqSmBlock {
 
   void reset();
   const EqSmOut& step(const EqSmIn& in);
-  // n edges with no sample strobe among cycles cycle() .. cycle()+n-1: exactly
-  // n step()s with kernel_start low (no other input is read off-strobe).
-  // Throws std::invalid_argument if n > cycles_to_next_sample().
+  // n edges with no sample or epoch strobe among cycles cycle() .. cycle()+n-1:
+  // exactly n step()s with kernel_start low (no other input is read off-strobe;
+  // a registered sample pending from the previous cycle is accumulated).
+  // Throws std::invalid_argument if n > cycles_to_next_sample() or if cycle()
+  // is the epoch strobe (it reads inputs: step() it).
   void advance(uint32_t n);
-  // Cycles that advance() may skip: the strobe comes in cycle cycle() + this.
-  uint32_t cycles_to_next_sample() const { return sample_mask_ - (cycle_q_ & sample_mask_); }
+  // Cycles that advance() may skip: the sample strobe comes in cycle cycle() + this.
+  uint32_t cycles_to_next_sample() const { return sample_mask_ - ((cycle_q_ + 1u) & sample_mask_); }
 
   const EqSmOut& out() const { return out_; }
   uint16_t cycle() const { return cycle_q_; }
   const EqSums& accumulators() const { return acc_q_; }
+  const EqSums& sample_register() const { return smp_q_; }
   uint8_t hysteresis_count() const { return hyst_count_q_; }
   uint16_t max_sum() const { return uint16_t(p_.warps << p_.epoch_samples_log2); }
   // Model-only assertion (no RTL register): false once a sample had
@@ -113,8 +128,9 @@ class EqSmBlock {
   bool invariants_ok() const { return invariants_ok_; }
 
  private:
-  void accumulate(const EqSums& sample);
-  void end_epoch(const EqSmIn& in);
+  void check_sample(const EqSums& sample);
+  EqSums accumulated();  // acc_q_ + smp_q_ (the adders' outputs; checks the bound)
+  void end_epoch(const EqSmIn& in, const EqSums& sums);
   int8_t hysteresis(int8_t wanted, uint8_t max_blocks);
 
   EqSmParams p_;
@@ -123,6 +139,7 @@ class EqSmBlock {
   uint16_t sum_mask_;     // accumulator width
   // Registers.
   uint16_t cycle_q_ = 0;
+  EqSums smp_q_;  // the sample pipeline register
   EqSums acc_q_;
   uint8_t hyst_count_q_ = 0;
   bool hyst_up_q_ = false;

@@ -59,18 +59,25 @@ class EqSmTest : public ::testing::Test {
   }
 
   // The rest of the current epoch, started before its first sample: sample k
-  // uses sample(k), other cycles see noise(). Checks that epoch_done rises only
-  // at the edge of cycle 4095, and returns that edge's outputs.
+  // uses sample(k) in its strobe cycle (126, 254, ..., 4094) without its
+  // kernel_start, the epoch strobe (4095) sees sample(31) with it, other
+  // cycles see noise(). Checks that epoch_done rises only at the edge of
+  // cycle 4095, and returns that edge's outputs.
   EqSmOut run_epoch(const std::function<EqSmIn(int)>& sample) {
-    EXPECT_LE(block.cycle(), kSamplePeriod - 1);
+    EXPECT_LE(block.cycle(), kSamplePeriod - 2);
     const EqSmIn idle = noise();
     int k = 0;
     for (int t = block.cycle(); t < kEpoch - 1; ++t) {
-      const bool strobe = t % kSamplePeriod == kSamplePeriod - 1;
-      EXPECT_FALSE(block.step(strobe ? sample(k++) : idle).epoch_done) << t;
+      const bool strobe = t % kSamplePeriod == kSamplePeriod - 2;
+      EqSmIn in = idle;
+      if (strobe) {
+        in = sample(k++);
+        in.kernel_start = false;
+      }
+      EXPECT_FALSE(block.step(in).epoch_done) << t;
     }
-    EXPECT_EQ(k, kSamples - 1);
-    return block.step(sample(k));
+    EXPECT_EQ(k, kSamples);
+    return block.step(sample(kSamples - 1));
   }
   EqSmOut run_epoch(const EqSmIn& every_sample) {
     return run_epoch([&](int) { return every_sample; });
@@ -103,9 +110,15 @@ class EqSmTest : public ::testing::Test {
     return {req, blocks};
   }
 
+  // A sample strobe and the cycle after it (the epoch strobe after the last sample).
+  const EqSmOut& strobe_pair(const EqSmIn& in) {
+    block.step(in);
+    return block.step(in);
+  }
+
   static ::testing::AssertionResult same_state(const EqSmBlock& a, const EqSmBlock& b) {
     if (a.out() == b.out() && a.cycle() == b.cycle() && a.accumulators() == b.accumulators() &&
-        a.hysteresis_count() == b.hysteresis_count())
+        a.sample_register() == b.sample_register() && a.hysteresis_count() == b.hysteresis_count())
       return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "registers differ at cycle " << a.cycle() << "/" << b.cycle();
   }
@@ -136,17 +149,23 @@ TEST_F(EqSmTest, SumsAreExactAtTheEpochCycle) {
   EXPECT_EQ(o.sums.xmem, want.xmem);
   EXPECT_TRUE(block.accumulators() == EqSums{});  // cleared for the next epoch
 
-  // The next epoch sums only its own samples; the first lands at cycle 127.
+  // The next epoch sums only its own samples; the first is taken in cycle 126
+  // (into the sample register) and accumulated at the edge ending cycle 127.
   const EqSmIn constant = states(2, 1, 3, 4);
-  for (int t = 0; t < kSamplePeriod - 1; ++t) block.step(constant);
+  for (int t = 0; t < kSamplePeriod - 2; ++t) block.step(constant);
   EXPECT_TRUE(block.accumulators() == EqSums{});
+  EXPECT_TRUE(block.sample_register() == EqSums{});
+  block.step(constant);
+  EXPECT_TRUE(block.accumulators() == EqSums{});
+  EXPECT_TRUE((block.sample_register() == EqSums{10, 2, 1, 3}));
   block.step(constant);
   EXPECT_TRUE((block.accumulators() == EqSums{10, 2, 1, 3}));
+  EXPECT_TRUE(block.sample_register() == EqSums{});
   block.advance(block.cycles_to_next_sample());
   for (int k = 1; k < kSamples; ++k) {
-    const EqSmOut& next = block.step(constant);
+    const EqSmOut& next = strobe_pair(constant);
     EXPECT_EQ(next.epoch_done, k == kSamples - 1);
-    if (k < kSamples - 1) block.advance(kSamplePeriod - 1);
+    if (k < kSamples - 1) block.advance(kSamplePeriod - 2);
   }
   EXPECT_TRUE((block.out().sums == EqSums{320, 64, 32, 96}));
 }
@@ -243,8 +262,8 @@ TEST_F(EqSmTest, KernelStartReloadsNumBlocksAndClearsHysteresisOnly) {
   ASSERT_EQ(block.out().num_blocks, 5);
   run_pattern("--");
   EXPECT_EQ(block.hysteresis_count(), 2);
-  // Mid-epoch, after one sample: cycle counter and sums go on.
-  block.advance(kSamplePeriod - 1);
+  // Mid-epoch, one sample in the sample register: cycle counter and sums go on.
+  block.advance(kSamplePeriod - 2);
   block.step(wanting('-'));
   EqSmIn start = noise();
   start.kernel_start = true;
@@ -255,8 +274,8 @@ TEST_F(EqSmTest, KernelStartReloadsNumBlocksAndClearsHysteresisOnly) {
   EXPECT_EQ(block.accumulators().xmem, 5);
   block.advance(block.cycles_to_next_sample());
   for (int k = 1; k < kSamples; ++k) {
-    block.step(wanting('-'));
-    if (k < kSamples - 1) block.advance(kSamplePeriod - 1);
+    strobe_pair(wanting('-'));
+    if (k < kSamples - 1) block.advance(kSamplePeriod - 2);
   }
   EXPECT_TRUE(block.out().epoch_done);  // at the aligned cycle
   EXPECT_EQ(block.out().blk_req, 0);    // a fresh count: 1 of 3
@@ -320,11 +339,12 @@ TEST_F(EqSmTest, AdvanceEqualsSteps) {
   uint32_t pending = 0;   // persists so that hysteresis commits; pending: cycles to advance
   for (int t = 0; t < 40 * kEpoch; ++t) {
     if (t % kEpoch == 0 && rng() % 3 == 0) want = "-+0r"[rng() % 4];
-    const bool strobe = t % kSamplePeriod == kSamplePeriod - 1;
+    const bool strobe = t % kSamplePeriod == kSamplePeriod - 2;
+    const bool epoch = t % kEpoch == kEpoch - 1;  // reads inputs: never skipped
     EqSmIn in = strobe && want != 'r' ? wanting(want) : random_in();
     in.kernel_start = rng() % 20000 == 0;
     const bool after_epoch = t % kEpoch == 1;  // the pulses must be gone
-    if (strobe || in.kernel_start || after_epoch || rng() % 50 == 0) {
+    if (strobe || epoch || in.kernel_start || after_epoch || rng() % 50 == 0) {
       skipping.advance(pending);  // both now at the start of cycle t
       pending = 0;
       ASSERT_TRUE(same_state(skipping, block)) << t;
@@ -339,14 +359,24 @@ TEST_F(EqSmTest, AdvanceEqualsSteps) {
 }
 
 TEST_F(EqSmTest, AdvanceRefusesToSkipAStrobe) {
-  EXPECT_EQ(block.cycles_to_next_sample(), 127u);
-  EXPECT_THROW(block.advance(128), std::invalid_argument);
-  block.advance(127);
-  EXPECT_EQ(block.cycle(), 127);
+  EXPECT_EQ(block.cycles_to_next_sample(), 126u);
+  EXPECT_THROW(block.advance(127), std::invalid_argument);
+  block.advance(126);
+  EXPECT_EQ(block.cycle(), 126);
   EXPECT_EQ(block.cycles_to_next_sample(), 0u);
   EXPECT_THROW(block.advance(1), std::invalid_argument);
   block.advance(0);
-  EXPECT_EQ(block.cycle(), 127);
+  EXPECT_EQ(block.cycle(), 126);
+  block.step(base);
+  EXPECT_EQ(block.cycles_to_next_sample(), 127u);
+  // The epoch strobe reads inputs: it cannot be skipped either.
+  for (int k = 1; k < kSamples; ++k) {
+    block.advance(block.cycles_to_next_sample());
+    block.step(base);
+  }
+  EXPECT_EQ(block.cycle(), kEpoch - 1);
+  EXPECT_THROW(block.advance(1), std::invalid_argument);
+  EXPECT_TRUE(block.step(base).epoch_done);
 }
 
 TEST_F(EqSmTest, AdvanceEndsThePulses) {

@@ -1,6 +1,9 @@
 #include "policy/equalizer/equalizer_policy.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 namespace gpupm {
 
@@ -24,9 +27,11 @@ uint32_t field(uint32_t word, int lsb, int bits) { return (word >> lsb) & ((1u <
 
 }  // namespace
 
-EqualizerSettings parse_equalizer_settings(JsonReader& p, VfMode mode, const DvfsConfig& dvfs) {
+EqualizerSettings parse_equalizer_settings(JsonReader& p, VfMode mode, const DvfsConfig& dvfs,
+                                           const ControllerSetup& ctl) {
   EqualizerSettings s;
   s.mode = mode;
+  s.impl = ctl.impl;
   s.enable = p.get_bool("enable", true);
   s.dvfs = p.get_bool("dvfs", true);
   s.cta_control = p.get_bool("cta_control", true);
@@ -52,16 +57,25 @@ EqualizerSettings parse_equalizer_settings(JsonReader& p, VfMode mode, const Dvf
       p.fail("name", std::string("Equalizer needs a level below and above nominal in the ") + domain_name(d) +
                          " V/F table of the GPU config");
   }
+  if (s.impl != ControllerImpl::kCpp) {
+    EqSmParams rp = s.params;
+    rp.warps = uint8_t(std::min<uint32_t>(64, ctl.max_warps));
+    std::string why;
+    if (!eq_sm_rtl_available(rp, &why) || !vote_arbiter_rtl_available(ctl.sm_count, &why))
+      throw InputError(ctl.origin, "controller_impl",
+                       std::string("\"") + controller_impl_name(s.impl) + "\" needs the Verilated blocks: " + why);
+  }
   return s;
 }
 
 EqualizerPolicy::EqualizerPolicy(std::string name, const EqualizerSettings& s)
-    : name_(std::move(name)), s_(s), arbiter_(VoteArbiterParams{1}) {}
+    : name_(std::move(name)), s_(s) {}
 
 void EqualizerPolicy::on_start(PolicyContext& ctx) {
   s_.params.warps = uint8_t(std::min<uint32_t>(64, ctx.max_warps()));
-  blocks_.assign(ctx.sm_count(), EqSmBlock(s_.params));
-  arbiter_ = VoteArbiter(VoteArbiterParams{uint8_t(ctx.sm_count())});
+  blocks_.clear();
+  for (uint32_t i = 0; i < ctx.sm_count(); ++i) blocks_.push_back(make_eq_sm_controller(s_.impl, s_.params, i));
+  arbiter_ = make_vote_arbiter_controller(s_.impl, VoteArbiterParams{uint8_t(ctx.sm_count())});
   arbiter_cycle_ = 0;
 }
 
@@ -93,23 +107,45 @@ EqSmIn EqualizerPolicy::inputs_for(const SmStatus& sm) const {
   return in;
 }
 
+// Per call (every sample period, 128 SM cycles): each block is advanced to its sample strobe,
+// stepped there with the SM's status (the popcounts are registered), and
+// stepped once more (the sample is accumulated; on the epoch strobe, the cycle
+// after the epoch's last sample, Algorithm 1 runs). kernel_start goes with the
+// second step, so a kernel start on the epoch strobe wins over that epoch's
+// numBlocks change. With controller_impl rtl/lockstep the RTL is clocked
+// through every cycle in between (eq_sm_impl.h).
 void EqualizerPolicy::on_epoch(PolicyContext& ctx, uint64_t cycle) {
   bool epoch_done = false;
-  for (uint32_t i = 0; i < blocks_.size(); ++i) {
-    EqSmBlock& b = blocks_[i];
-    b.advance(b.cycles_to_next_sample());  // the cycles since the last strobe
-    epoch_done |= b.step(inputs_for(ctx.sm(i))).epoch_done;
+  try {
+    for (uint32_t i = 0; i < blocks_.size(); ++i) {
+      EqSmController& b = *blocks_[i];
+      b.advance(b.cycles_to_next_sample());  // the cycles since the last call
+      EqSmIn in = inputs_for(ctx.sm(i));
+      in.kernel_start = false;
+      b.step(in);
+      in.kernel_start = kernel_start_;
+      epoch_done |= b.step(in).epoch_done;
+    }
+    kernel_start_ = false;
+    if (epoch_done) apply_epoch(ctx, cycle);
+  } catch (const LockstepMismatch& e) {
+    // A model failure: one message, exit status 1, no outputs (they are only
+    // written after a complete run). Not rethrown: SystemC would wrap it.
+    std::fflush(stdout);
+    std::fprintf(stderr, "gpupm: error: %s; in the Equalizer policy call at SM cycle %llu of the platform\n", e.what(),
+                 (unsigned long long)cycle);
+    std::fflush(stderr);
+    std::_Exit(1);
   }
-  kernel_start_ = false;
-  if (epoch_done) apply_epoch(ctx, cycle);
 }
 
 uint32_t EqualizerPolicy::level_index(PolicyContext& ctx, Domain d, VfLevelCode code) const {
   return ctx.dvfs(d).nominal + uint32_t(code) - 1;
 }
 
-// The blocks' outputs are visible in cycle `cycle`+1; the arbiter reads the
-// votes in that cycle and its levels follow at the next edge.
+// The blocks' outputs are visible in cycle `cycle`+2 (sample strobe, epoch
+// strobe); the arbiter reads the votes in that cycle and its levels follow at
+// the next edge.
 void EqualizerPolicy::apply_epoch(PolicyContext& ctx, uint64_t cycle) {
   VoteArbiterIn in;
   in.votes_valid = true;
@@ -119,15 +155,15 @@ void EqualizerPolicy::apply_epoch(PolicyContext& ctx, uint64_t cycle) {
   in.mem_transition_cycles = s_.mem_transition_cycles;
   Json blocks = Json::array(), branches = Json::array();
   for (uint32_t i = 0; i < blocks_.size(); ++i) {
-    const EqSmOut& o = blocks_[i].out();
+    const EqSmOut& o = blocks_[i]->out();
     in.votes[i] = uint8_t(o.vote);
     if (s_.cta_control && o.blk_req != 0) ctx.set_cta_limit(i, o.num_blocks);
     blocks.push_back(o.num_blocks);
     branches.push_back(branch_name(o.branch));
   }
-  const uint64_t vote_cycle = cycle + 1;
-  if (vote_cycle > arbiter_cycle_) arbiter_.advance(uint32_t(vote_cycle - arbiter_cycle_));
-  const VoteArbiterOut& a = arbiter_.step(in);
+  const uint64_t vote_cycle = cycle + 2;
+  if (vote_cycle > arbiter_cycle_) arbiter_->advance(uint32_t(vote_cycle - arbiter_cycle_));
+  const VoteArbiterOut& a = arbiter_->step(in);
   arbiter_cycle_ = vote_cycle + 1;
   if (s_.dvfs) {
     if (a.sm_changed) ctx.request_level(Domain::Sm, level_index(ctx, Domain::Sm, a.sm_level));
@@ -164,11 +200,12 @@ bool EqualizerPolicy::csr_read(uint32_t addr, uint32_t& d) const {
   } else if (addr == 0x008) {
     d = s_.sm_transition_cycles | uint32_t(s_.mem_transition_cycles) << 16;
   } else if (addr == 0x00C) {
-    const VoteArbiterOut& a = arbiter_.out();
+    static const VoteArbiterOut kReset;
+    const VoteArbiterOut& a = arbiter_ ? arbiter_->out() : kReset;
     d = uint32_t(a.sm_level) | uint32_t(a.mem_level) << 2 | uint32_t(a.winner) << 4 | uint32_t(a.action) << 8 |
         uint32_t(a.busy) << 12;
   } else if (addr >= 0x100 && (addr - 0x100) / 0x10 < blocks_.size() && (addr & 0xf) <= 0x8) {
-    const EqSmOut& o = blocks_[(addr - 0x100) / 0x10].out();
+    const EqSmOut& o = blocks_[(addr - 0x100) / 0x10]->out();
     switch (addr & 0xf) {
       case 0x0: d = o.sums.active | uint32_t(o.sums.waiting) << 16; break;
       case 0x4: d = o.sums.xalu | uint32_t(o.sums.xmem) << 16; break;

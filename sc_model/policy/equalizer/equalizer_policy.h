@@ -17,10 +17,11 @@
 //     +0x8 DECIDE ro  [2:0] branch [5:4] vote [9:8] blk_req (2's complement) [19:16] num_blocks
 #pragma once
 
-#include "freq/vote_arbiter.h"
-#include "policy/equalizer/eq_sm_block.h"
+#include "freq/vote_arbiter_impl.h"
+#include "policy/equalizer/eq_sm_impl.h"
 #include "policy/policy.h"
 
+#include <memory>
 #include <vector>
 
 namespace gpupm {
@@ -37,9 +38,13 @@ struct EqualizerSettings {
   uint16_t sm_transition_cycles = 512;
   uint16_t mem_transition_cycles = 0;
   EqSmParams params;
+  ControllerImpl impl = ControllerImpl::kCpp;  // the GPU config's controller_impl
 };
 
-EqualizerSettings parse_equalizer_settings(JsonReader& p, VfMode mode, const DvfsConfig& dvfs);
+// With an RTL `ctl.impl`, also checks that Verilated blocks exist for these
+// parameters and the GPU's SM count (InputError against the GPU config otherwise).
+EqualizerSettings parse_equalizer_settings(JsonReader& p, VfMode mode, const DvfsConfig& dvfs,
+                                           const ControllerSetup& ctl = {});
 
 class EqualizerPolicy : public Policy {
  public:
@@ -61,8 +66,8 @@ class EqualizerPolicy : public Policy {
 
   std::string name_;
   EqualizerSettings s_;
-  std::vector<EqSmBlock> blocks_;
-  VoteArbiter arbiter_;
+  std::vector<std::unique_ptr<EqSmController>> blocks_;  // cpp, rtl or lockstep (s_.impl)
+  std::unique_ptr<VoteArbiterController> arbiter_;
   uint64_t arbiter_cycle_ = 0;  // cycles the arbiter has been stepped through
   uint8_t w_cta_ = 0, max_blocks_ = 0;
   bool kernel_start_ = false;

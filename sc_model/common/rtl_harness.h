@@ -1,0 +1,143 @@
+// Shared pieces of the RTL-backed controller implementations (eq_sm_impl.cc,
+// vote_arbiter_impl.cc): a Verilated top in plain C++ mode with its own
+// context, clocked by hand (one rising edge per call), optional VCD, and the
+// test-only fault injection of the lockstep checks. Only compiled when the
+// build links the Verilated models (GPUPM_HAVE_RTL).
+//
+// Environment:
+//   GPUPM_RTL_VCD=DIR       every RTL block dumps DIR/<block>.vcd from reset
+//                           (<block> = eq_sm_block_sm<i> or vote_arbiter); for
+//                           short runs: about 65 KB per block and 1000 cycles
+//   GPUPM_LOCKSTEP_FAULT=BLOCK:SM:CYCLE:SIGNAL:BIT
+//                           test-only: flips bit BIT of the RTL output SIGNAL
+//                           of BLOCK (eq_sm_block or vote_arbiter; SM ignored
+//                           for the arbiter) as read after the edge ending
+//                           cycle CYCLE (edges since reset). Off when unset.
+#pragma once
+
+#ifdef GPUPM_HAVE_RTL
+
+#include <verilated.h>
+#include <verilated_vcd_c.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpupm::rtl {
+
+struct FaultSpec {
+  std::string block;
+  int sm = 0;
+  uint64_t cycle = 0;
+  std::string signal;
+  unsigned bit = 0;
+};
+
+// GPUPM_LOCKSTEP_FAULT parsed for `block` (nullopt when unset or for another
+// block). Throws std::invalid_argument on a malformed value or unknown signal.
+inline std::optional<FaultSpec> fault_from_env(const std::string& block, const std::vector<std::string>& signals) {
+  const char* v = std::getenv("GPUPM_LOCKSTEP_FAULT");
+  if (!v || !*v) return std::nullopt;
+  std::vector<std::string> f;
+  std::string cur;
+  for (const char* p = v;; ++p) {
+    if (*p == ':' || !*p) {
+      f.push_back(cur);
+      cur.clear();
+      if (!*p) break;
+    } else {
+      cur += *p;
+    }
+  }
+  const std::string usage = std::string("GPUPM_LOCKSTEP_FAULT=\"") + v +
+                            "\": expected BLOCK:SM:CYCLE:SIGNAL:BIT, BLOCK eq_sm_block or vote_arbiter";
+  if (f.size() != 5 || (f[0] != "eq_sm_block" && f[0] != "vote_arbiter")) throw std::invalid_argument(usage);
+  if (f[0] != block) return std::nullopt;
+  FaultSpec s;
+  s.block = f[0];
+  try {
+    s.sm = std::stoi(f[1]);
+    s.cycle = std::stoull(f[2]);
+    s.bit = unsigned(std::stoul(f[4]));
+  } catch (const std::exception&) {
+    throw std::invalid_argument(usage);
+  }
+  s.signal = f[3];
+  bool known = false;
+  std::string list;
+  for (const auto& n : signals) {
+    known |= n == s.signal;
+    list += (list.empty() ? "" : ", ") + n;
+  }
+  if (!known) throw std::invalid_argument(usage + "; signals of " + block + ": " + list);
+  if (s.bit > 15) throw std::invalid_argument(usage + "; BIT must be 0..15");
+  return s;
+}
+
+// One Verilated top (clk_i, rst_ni), reset at construction, one rising edge per tick().
+template <class Top>
+class Harness {
+ public:
+  explicit Harness(const std::string& name) : ctx_(std::make_unique<VerilatedContext>()) {
+    ctx_->randReset(0);
+    const char* dir = std::getenv("GPUPM_RTL_VCD");
+    if (dir && *dir) ctx_->traceEverOn(true);
+    top_ = std::make_unique<Top>(ctx_.get(), name.c_str());
+    if (dir && *dir) {
+      vcd_ = std::make_unique<VerilatedVcdC>();
+      top_->trace(vcd_.get(), 99);
+      vcd_path_ = std::string(dir) + "/" + name + ".vcd";
+      vcd_->open(vcd_path_.c_str());
+    }
+    // Asynchronous reset: rst_ni must fall (the model starts with every signal 0).
+    top_->clk_i = 0;
+    top_->rst_ni = 1;
+    eval();
+    top_->rst_ni = 0;
+    eval();
+    top_->rst_ni = 1;
+    eval();
+  }
+  ~Harness() {
+    if (vcd_) vcd_->close();
+    top_->final();
+  }
+  Harness(const Harness&) = delete;
+  Harness& operator=(const Harness&) = delete;
+
+  Top& top() { return *top_; }
+  const std::string& vcd_path() const { return vcd_path_; }
+  void flush() {
+    if (vcd_) vcd_->flush();
+  }
+
+  // The inputs set by the caller settle with the clock low, then the rising edge.
+  void tick() {
+    top_->clk_i = 0;
+    eval();
+    top_->clk_i = 1;
+    eval();
+  }
+
+ private:
+  void eval() {
+    top_->eval();
+    if (vcd_) vcd_->dump(time_);
+    ++time_;
+  }
+
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Top> top_;
+  std::unique_ptr<VerilatedVcdC> vcd_;
+  std::string vcd_path_;
+  uint64_t time_ = 0;
+};
+
+}  // namespace gpupm::rtl
+
+#endif  // GPUPM_HAVE_RTL

@@ -1,0 +1,97 @@
+#include "policy/oracle/oracle_search.h"
+
+#include <cmath>
+#include <limits>
+
+namespace gpupm {
+
+std::vector<OraclePoint> OracleSpace::points() const {
+  std::vector<OraclePoint> out = {{}};
+  for (const OracleAxis& a : axes) {
+    std::vector<OraclePoint> next;
+    for (const OraclePoint& p : out)
+      for (const Json& v : a.values) {
+        OraclePoint q = p;
+        q.emplace_back(a.param, v);
+        next.push_back(std::move(q));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+namespace {
+std::string value_text(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+}  // namespace
+
+std::string point_label(const OraclePoint& p) {
+  std::string s;
+  for (const auto& [k, v] : p) s += (s.empty() ? "" : ",") + k + "=" + value_text(v);
+  return s;
+}
+
+std::vector<std::string> point_args(const OraclePoint& p) {
+  std::vector<std::string> a = {"--policy", "static-point"};
+  for (const auto& [k, v] : p) {
+    a.push_back("--set");
+    a.push_back("policy." + k + "=" + value_text(v));
+  }
+  return a;
+}
+
+OracleSpace parse_oracle_space(JsonReader& r) {
+  static const std::vector<std::string> kParams = {"sms", "sm_level", "mem_level", "ctas_per_sm"};
+  static const std::vector<std::string> kKinds = {"min_energy", "min_ed2p", "max_perf_per_w"};
+  OracleSpace s;
+  s.name = r.get_string("name");
+  {
+    JsonReader o = r.object("objective");
+    s.objective.kind = o.get_enum("kind", kKinds, "min_energy");
+    s.objective.max_loss = o.get_double("max_loss", 0.0, 10.0, 0.02);
+    o.finish();
+  }
+  JsonReader axes = r.object("axes");
+  for (const std::string& p : kParams) {
+    if (!axes.has(p)) continue;
+    OracleAxis a;
+    a.param = p;
+    const Json& raw = axes.raw(p);
+    if (raw.is_object()) {  // {"from", "to", "step"}: integers
+      JsonReader rr = axes.object(p);
+      uint64_t from = rr.get_uint("from", 0, 1u << 20), to = rr.get_uint("to", from, 1u << 20);
+      uint64_t step = rr.get_uint("step", 1, 1u << 20, 1);
+      rr.finish();
+      for (uint64_t v = from; v <= to; v += step) a.values.push_back(v);
+      if (a.values.back().get<uint64_t>() != to) a.values.push_back(to);
+    } else if (raw.is_array() && !raw.empty()) {
+      for (const Json& v : raw) a.values.push_back(v);
+    } else {
+      axes.fail(p, "expected a non-empty array of values or {\"from\", \"to\", \"step\"}");
+    }
+    s.axes.push_back(std::move(a));
+  }
+  axes.finish();
+  if (s.axes.empty()) r.fail("axes", "expected at least one of {sms, sm_level, mem_level, ctas_per_sm}");
+  return s;
+}
+
+double oracle_score(const OracleObjective& o, const OracleOutcome& b, const OracleOutcome& x) {
+  const double inf = std::numeric_limits<double>::infinity();
+  if (x.time_s <= 0 || x.energy_j <= 0) return inf;
+  if (o.kind == "min_energy") return x.time_s <= b.time_s * (1.0 + o.max_loss) * (1 + 1e-12) ? x.energy_j : inf;
+  if (o.kind == "min_ed2p") return x.energy_j * x.time_s * x.time_s;
+  // perf per watt = (1/t) / (E/t) = 1/E: the lowest energy for the same work
+  return x.energy_j;
+}
+
+int oracle_best(const OracleObjective& o, const OracleOutcome& b, const std::vector<OracleOutcome>& xs) {
+  int best = -1;
+  double bs = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < xs.size(); ++i) {
+    double s = oracle_score(o, b, xs[i]);
+    if (s < bs) bs = s, best = int(i);
+  }
+  return best;
+}
+
+}  // namespace gpupm

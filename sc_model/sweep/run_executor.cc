@@ -1,0 +1,453 @@
+#include "sweep/run_executor.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+namespace gpupm {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+uint64_t fnv1a(const std::string& text, uint64_t h = 1469598103934665603ULL) {
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// Writes `text` to path via a temporary file and a rename.
+void write_atomic(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    if (!f) throw std::runtime_error("cannot write " + tmp);
+  }
+  fs::rename(tmp, path);
+}
+
+int status_of(int wait_status) {
+  if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
+  if (WIFSIGNALED(wait_status)) return 128 + WTERMSIG(wait_status);
+  return -1;
+}
+
+std::vector<char*> c_argv(std::vector<std::string>& argv) {
+  std::vector<char*> v;
+  for (auto& a : argv) v.push_back(a.data());
+  v.push_back(nullptr);
+  return v;
+}
+
+pid_t spawn_run(const std::string& binary, const RunSpec& spec, const std::string& dir) {
+  std::vector<std::string> argv = {"gpupm", "run", "--quiet"};
+  argv.insert(argv.end(), spec.args.begin(), spec.args.end());
+  argv.push_back("--out");
+  argv.push_back(dir);
+  std::string log = dir + "/log.txt";
+  std::vector<char*> cargv = c_argv(argv);
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid != 0) return pid;  // parent (or -1)
+  int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) {
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    ::close(fd);
+  }
+  ::execv(binary.c_str(), cargv.data());
+  std::fprintf(stderr, "gpupm: cannot execute %s: %s\n", binary.c_str(), std::strerror(errno));
+  ::_exit(127);
+}
+
+// Runs a program (PATH lookup) and returns its exit status; stdout+stderr in *out.
+int capture(std::vector<std::string> argv, std::string* out) {
+  int fds[2];
+  if (::pipe(fds) != 0) return -1;
+  std::vector<char*> cargv = c_argv(argv);
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    ::close(fds[0]);
+    ::dup2(fds[1], 1);
+    ::dup2(fds[1], 2);
+    ::close(fds[1]);
+    ::execvp(cargv[0], cargv.data());
+    std::fprintf(stderr, "cannot execute %s: %s\n", cargv[0], std::strerror(errno));
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  std::string text;
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::read(fds[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0) text.append(buf, size_t(n));
+  ::close(fds[0]);
+  int st = 0;
+  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  if (out) *out = text;
+  return status_of(st);
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+std::string join_args(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const auto& a : argv) s += (s.empty() ? "" : " ") + shell_quote(a);
+  return s;
+}
+
+// The progress line: done/total, failures, elapsed and an ETA from the runs
+// simulated so far (reused ones cost nothing and are left out of the rate).
+class ProgressLine {
+ public:
+  ProgressLine(bool on, size_t total, size_t reused) : on_(on), total_(total), reused_(reused), t0_(Clock::now()) {}
+  void show(size_t done, size_t failed) {
+    if (!on_) return;
+    double el = std::chrono::duration<double>(Clock::now() - t0_).count();
+    size_t ran = done - std::min(done, reused_);
+    size_t left = total_ - done;
+    std::string eta = ran ? std::to_string(long(el / double(ran) * double(left) + 0.5)) + " s" : "?";
+    std::fprintf(stderr, "\r[gpupm] runs %zu/%zu  failed %zu  elapsed %.0f s  eta %s   ", done, total_, failed, el,
+                 eta.c_str());
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  ~ProgressLine() {
+    if (shown_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  bool on_;
+  size_t total_, reused_;
+  Clock::time_point t0_;
+  bool shown_ = false;
+};
+
+// Fills in ids and dirs and marks complete runs reused; returns the indices still to run.
+std::vector<size_t> plan(const std::vector<RunSpec>& specs, const std::string& out_dir, std::vector<RunOutcome>& out) {
+  std::vector<size_t> todo;
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (!seen.emplace(specs[i].id, i).second) throw std::runtime_error("duplicate run id " + specs[i].id);
+    out[i].id = specs[i].id;
+    out[i].dir = (fs::path(out_dir) / "runs" / specs[i].id).string();
+    if (rundir::complete(out[i].dir, fingerprint_of(specs[i]))) {
+      out[i].status = 0;
+      out[i].reused = true;
+    } else {
+      todo.push_back(i);
+    }
+  }
+  return todo;
+}
+
+void finish_outcome(RunOutcome& o, int status) {
+  o.status = status;
+  // A zero exit without a readable report counts as a failure (nothing to collect).
+  if (o.status == 0 && !fs::exists(o.dir + "/report.json")) o.status = -1;
+  if (o.status != 0) {
+    o.log_tail = rundir::tail(o.dir + "/log.txt");
+    if (o.log_tail.empty()) o.log_tail = "(no output in " + o.dir + "/log.txt)";
+  }
+}
+
+std::vector<RunOutcome> run_local(const std::vector<RunSpec>& specs, const std::string& out_dir,
+                                  const ExecutorOptions& opt, bool progress) {
+  std::vector<RunOutcome> out(specs.size());
+  std::vector<size_t> todo = plan(specs, out_dir, out);
+  const std::string binary = opt.binary.empty() ? self_executable() : opt.binary;
+  const int jobs = std::max(1, opt.jobs > 0 ? opt.jobs : default_jobs());
+  size_t done = specs.size() - todo.size(), failed = 0;
+  ProgressLine line(progress, specs.size(), done);
+  std::map<pid_t, size_t> running;
+  size_t next = 0;
+  line.show(done, failed);
+  while (next < todo.size() || !running.empty()) {
+    while (next < todo.size() && int(running.size()) < jobs) {
+      size_t i = todo[next++];
+      rundir::prepare(out[i].dir, fingerprint_of(specs[i]));
+      pid_t pid = spawn_run(binary, specs[i], out[i].dir);
+      if (pid < 0) {
+        rundir::write_status(out[i].dir, -1);
+        out[i].status = -1;
+        out[i].log_tail = std::string("fork failed: ") + std::strerror(errno);
+        ++done;
+        ++failed;
+        continue;
+      }
+      running[pid] = i;
+    }
+    if (running.empty()) continue;
+    int st = 0;
+    pid_t pid = ::wait(&st);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;  // no children left: should not happen
+    }
+    auto it = running.find(pid);
+    if (it == running.end()) continue;
+    RunOutcome& o = out[it->second];
+    running.erase(it);
+    rundir::write_status(o.dir, status_of(st));
+    finish_outcome(o, status_of(st));
+    failed += o.status != 0;
+    ++done;
+    line.show(done, failed);
+  }
+  return out;
+}
+
+// True while any task of the job is pending or running (false once squeue no longer knows it).
+bool slurm_job_active(const std::string& job, int* errors) {
+  std::string text;
+  int rc = capture({"squeue", "-h", "-j", job, "-o", "%i %T"}, &text);
+  if (rc == 0) {
+    *errors = 0;
+    return !trim(text).empty();
+  }
+  // After the job has left the controller's memory squeue says "Invalid job id".
+  if (text.find("nvalid job id") != std::string::npos) return false;
+  if (++*errors >= 30) throw std::runtime_error("squeue keeps failing: " + trim(text));
+  return true;
+}
+
+std::vector<RunOutcome> run_slurm(const std::vector<RunSpec>& specs, const std::string& out_dir,
+                                  const ExecutorOptions& opt, bool progress) {
+  const fs::path sdir = fs::absolute(fs::path(out_dir) / "slurm");
+  auto period = std::chrono::milliseconds(long(std::max(0.05, opt.slurm.poll_seconds) * 1000));
+  int squeue_errors = 0;
+  // An array submitted by an earlier, interrupted sweep into DIR may still be
+  // running: wait for it rather than submit the same runs twice.
+  const std::string old_job = trim(read_all((sdir / "job_id").string()));
+  if (!old_job.empty() && slurm_job_active(old_job, &squeue_errors)) {
+    std::fprintf(stderr, "[gpupm] waiting for Slurm job %s (submitted earlier into %s)\n", old_job.c_str(), out_dir.c_str());
+    while (slurm_job_active(old_job, &squeue_errors)) std::this_thread::sleep_for(period);
+  }
+  std::vector<RunOutcome> out(specs.size());
+  std::vector<size_t> todo = plan(specs, out_dir, out);
+  if (todo.empty()) return out;
+  const std::string binary = fs::absolute(opt.binary.empty() ? self_executable() : opt.binary).string();
+  fs::create_directories(sdir);
+  const std::string manifest = (sdir / "manifest.txt").string();
+  const std::string script = (sdir / "array.sh").string();
+  std::string lines;
+  for (size_t i : todo) {
+    rundir::prepare(out[i].dir, fingerprint_of(specs[i]));
+    lines += manifest_line(specs[i]) + "\n";
+  }
+  write_atomic(manifest, lines);
+  write_atomic(script, slurm_task_script(binary, manifest, fs::absolute(fs::path(out_dir) / "runs").string()));
+  fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec);
+
+  const SlurmOptions& so = opt.slurm;
+  auto common = [&](std::vector<std::string>& a) {
+    if (!so.partition.empty()) a.push_back("--partition=" + so.partition);
+    if (!so.time_limit.empty()) a.push_back("--time=" + so.time_limit);
+    a.insert(a.end(), so.extra_args.begin(), so.extra_args.end());
+  };
+  std::string range = "0-" + std::to_string(todo.size() - 1);
+  if (so.throttle > 0) range += "%" + std::to_string(so.throttle);
+  std::vector<std::string> sbatch = {"sbatch", "--parsable", "--array=" + range, "--job-name=" + so.job_name,
+                                     "--output=" + (sdir / "task-%A_%a.out").string()};
+  common(sbatch);
+  sbatch.push_back(script);
+  std::string text;
+  int rc = capture(sbatch, &text);
+  std::string job = trim(text.substr(0, text.find(';')));
+  if (rc != 0 || job.empty() || job.find_first_not_of("0123456789") != std::string::npos)
+    throw std::runtime_error("sbatch failed (exit " + std::to_string(rc) + "): " + join_args(sbatch) + "\n" + trim(text));
+  write_atomic((sdir / "job_id").string(), job + "\n");
+  std::fprintf(stderr, "[gpupm] submitted Slurm array job %s (%zu tasks; manifest %s)\n", job.c_str(), todo.size(),
+               manifest.c_str());
+
+  if (!so.detach_collect_command.empty()) {
+    std::vector<std::string> collect = {"sbatch", "--parsable", "--dependency=afterany:" + job,
+                                        "--job-name=" + so.job_name + "-collect",
+                                        "--output=" + (sdir / "collect-%j.out").string()};
+    common(collect);
+    collect.push_back("--wrap=" + so.detach_collect_command);
+    rc = capture(collect, &text);
+    if (rc != 0) throw std::runtime_error("sbatch (collect job) failed: " + trim(text));
+    std::fprintf(stderr, "[gpupm] submitted collect job %s (runs after %s)\n", trim(text).c_str(), job.c_str());
+    for (size_t i : todo) out[i].submitted = true;
+    return out;
+  }
+
+  // Poll until no task of the array is pending or running.
+  ProgressLine line(progress, specs.size(), specs.size() - todo.size());
+  while (slurm_job_active(job, &squeue_errors)) {
+    if (progress) {
+      size_t done = specs.size() - todo.size(), failed = 0;
+      for (size_t i : todo) {
+        std::string s = trim(read_all(out[i].dir + "/exit_status"));
+        if (s.empty()) continue;
+        ++done;
+        failed += s != "0";
+      }
+      line.show(done, failed);
+    }
+    std::this_thread::sleep_for(period);
+  }
+  for (size_t i : todo) {
+    RunOutcome r = rundir::read(out[i].id, out[i].dir);
+    finish_outcome(out[i], r.status);
+    if (r.status == -1)
+      out[i].log_tail = "no exit status: the array task did not finish (see " + (sdir / ("task-" + job + "_*.out")).string() +
+                        ")\n" + out[i].log_tail;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string inputs_fingerprint(const RunSpec& spec) {
+  uint64_t h = fnv1a("gpupm-run-v1");
+  for (const std::string& a : spec.args) {
+    h = fnv1a(a + '\0', h);
+    if (a.size() > 5 && a.compare(a.size() - 5, 5, ".json") == 0 && fs::exists(a)) h = fnv1a(read_all(a), h);
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string fingerprint_of(const RunSpec& spec) {
+  return spec.fingerprint.empty() ? inputs_fingerprint(spec) : spec.fingerprint;
+}
+
+namespace rundir {
+
+bool complete(const std::string& dir, const std::string& fingerprint) {
+  if (trim(read_all(dir + "/inputs.fingerprint")) != fingerprint) return false;
+  std::ifstream f(dir + "/report.json");
+  if (!f) return false;
+  nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+  return j.is_object() && j.contains("total") && j["total"].is_object() && j["total"].contains("sim_time_s");
+}
+
+void prepare(const std::string& dir, const std::string& fingerprint) {
+  fs::create_directories(dir);
+  fs::remove(dir + "/report.json");
+  fs::remove(dir + "/exit_status");
+  write_atomic(dir + "/inputs.fingerprint", fingerprint);
+}
+
+void write_status(const std::string& dir, int status) { write_atomic(dir + "/exit_status", std::to_string(status) + "\n"); }
+
+RunOutcome read(const std::string& id, const std::string& dir) {
+  RunOutcome o;
+  o.id = id;
+  o.dir = dir;
+  std::string s = trim(read_all(dir + "/exit_status"));
+  if (!s.empty() && s.find_first_not_of("-0123456789") == std::string::npos) o.status = std::stoi(s);
+  if (o.status == 0 && !fs::exists(dir + "/report.json")) o.status = -1;
+  if (o.status != 0) o.log_tail = tail(dir + "/log.txt");
+  return o;
+}
+
+std::string tail(const std::string& file, size_t lines) {
+  std::string text = read_all(file);
+  std::vector<std::string> all;
+  std::string cur;
+  for (char c : text) {
+    if (c == '\n' || c == '\r') {  // \r: progress lines
+      if (!trim(cur).empty()) all.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!trim(cur).empty()) all.push_back(cur);
+  std::string out;
+  for (size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) out += all[i] + "\n";
+  return out;
+}
+
+}  // namespace rundir
+
+int default_jobs() {
+  long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? int(n) : 1;
+}
+
+std::string self_executable() {
+  std::error_code ec;
+  fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("/proc/self/exe") : p.string();
+}
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+./=:,@%") ==
+                        std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string manifest_line(const RunSpec& spec) { return spec.id + "\t" + join_args(spec.args); }
+
+std::string slurm_task_script(const std::string& gpupm, const std::string& manifest, const std::string& runs_dir) {
+  std::ostringstream s;
+  s << "#!/bin/bash\n"
+       "# One array task of a gpupm sweep: runs line SLURM_ARRAY_TASK_ID+1 of the manifest\n"
+       "# (\"<id>\\t<shell-quoted gpupm run arguments>\") into runs/<id>/.\n"
+       "set -u\n"
+       "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" "
+    << shell_quote(manifest)
+    << ")\n"
+       "[ -n \"$line\" ] || { echo \"no line $((SLURM_ARRAY_TASK_ID + 1)) in the manifest\" >&2; exit 2; }\n"
+       "id=${line%%$'\\t'*}\n"
+       "eval \"set -- ${line#*$'\\t'}\"\n"
+       "dir="
+    << shell_quote(runs_dir)
+    << "/$id\n"
+       "mkdir -p \"$dir\"\n"
+    << shell_quote(gpupm)
+    << " run --quiet \"$@\" --out \"$dir\" >\"$dir/log.txt\" 2>&1\n"
+       "rc=$?\n"
+       "echo \"$rc\" >\"$dir/exit_status.tmp$$\" && mv \"$dir/exit_status.tmp$$\" \"$dir/exit_status\"\n"
+       "exit \"$rc\"\n";
+  return s.str();
+}
+
+std::vector<RunOutcome> execute_runs(const std::vector<RunSpec>& specs, const std::string& out_dir,
+                                     const ExecutorOptions& opt, bool progress) {
+  if (opt.kind == "local") return run_local(specs, out_dir, opt, progress);
+  if (opt.kind == "slurm") return run_slurm(specs, out_dir, opt, progress);
+  throw std::runtime_error("unknown executor \"" + opt.kind + "\"; expected local or slurm");
+}
+
+}  // namespace gpupm

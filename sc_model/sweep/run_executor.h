@@ -1,0 +1,93 @@
+// Running many `gpupm run` simulations: the one runner behind every sweep and
+// every experiment. Each run has its own directory DIR/runs/<id>/ with
+// report.json, epochs.csv, log.txt (the child's stdout and stderr), exit_status
+// and inputs.fingerprint. A run whose report.json is complete and whose
+// fingerprint matches is reused, so an interrupted or partly failed batch
+// resumes where it stopped. Two executors:
+//   local  a pool of N child processes on this machine;
+//   slurm  one `sbatch --array` job over a manifest (one run a line), polled
+//          with squeue until done; needs DIR on a filesystem shared with the
+//          compute nodes.
+// Both leave the same files in the run directories, so everything read back
+// from them (results.csv, experiment summaries) is the same.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpupm {
+
+struct RunSpec {
+  RunSpec() = default;
+  RunSpec(std::string id_, std::vector<std::string> args_, std::string fingerprint_ = "")
+      : id(std::move(id_)), args(std::move(args_)), fingerprint(std::move(fingerprint_)) {}
+  std::string id;                 // directory name under runs/
+  std::vector<std::string> args;  // arguments after `gpupm run`, without --out
+  std::string fingerprint;        // what "same inputs" means; empty: inputs_fingerprint(args)
+};
+
+// A digest of a run's inputs: its arguments and the contents of the files they name.
+std::string inputs_fingerprint(const RunSpec& spec);
+std::string fingerprint_of(const RunSpec& spec);  // spec.fingerprint, or inputs_fingerprint
+
+struct RunOutcome {
+  std::string id;
+  std::string dir;
+  int status = -1;       // exit status (0 ok); 128+N if killed by signal N; -1 no result at all
+  bool reused = false;   // its report was already there
+  bool submitted = false;  // handed to a batch system that will finish it later (slurm, detached)
+  std::string log_tail;  // for a failed run: the last lines of its log
+};
+
+struct SlurmOptions {
+  std::string partition;               // sbatch --partition (empty: the cluster's default)
+  std::string time_limit;              // sbatch --time, per array task (empty: the partition's default)
+  int throttle = 0;                    // at most this many array tasks at once (--array=0-N%K); 0: no limit
+  std::vector<std::string> extra_args;  // further sbatch arguments, passed as given
+  std::string job_name = "gpupm";
+  double poll_seconds = 2.0;           // squeue polling period
+  // Detached: submit the array and then this shell command as a job depending on
+  // it (--dependency=afterany), and return at once. Empty: wait for the array.
+  std::string detach_collect_command;
+};
+
+struct ExecutorOptions {
+  std::string kind = "local";  // "local" or "slurm"
+  int jobs = 0;                // local: worker processes; 0: the number of cores
+  std::string binary;          // the gpupm program to run; empty: this process's own executable
+  SlurmOptions slurm;
+};
+
+// Runs every spec not already complete (ids must be unique) and returns one
+// outcome per spec, in order. A failed run does not stop the others.
+// `progress`: a progress line on stderr (done/total, failures, ETA).
+// Throws std::runtime_error if the executor itself cannot work (sbatch fails).
+std::vector<RunOutcome> execute_runs(const std::vector<RunSpec>& specs, const std::string& out_dir,
+                                     const ExecutorOptions& opt, bool progress);
+
+// Bookkeeping of one run directory, shared by both executors and by collection.
+namespace rundir {
+// report.json is there, parses, has a total, and the fingerprint matches.
+bool complete(const std::string& dir, const std::string& fingerprint);
+// Before a (re)run: creates the directory, removes an old report and exit
+// status, writes the fingerprint.
+void prepare(const std::string& dir, const std::string& fingerprint);
+// What a finished (or never finished) run left: status from exit_status
+// (-1 if absent), log tail for failures. Does not check the fingerprint.
+RunOutcome read(const std::string& id, const std::string& dir);
+void write_status(const std::string& dir, int status);
+// The last `lines` non-empty lines of a file ("" if unreadable).
+std::string tail(const std::string& file, size_t lines = 8);
+}  // namespace rundir
+
+int default_jobs();             // number of online cores
+std::string self_executable();  // absolute path of this process's program
+// Quotes for a POSIX shell ('...' with ' escaped).
+std::string shell_quote(const std::string& s);
+// One manifest line: the id, a tab, the shell-quoted `gpupm run` arguments.
+std::string manifest_line(const RunSpec& spec);
+// The batch script each array task runs: line SLURM_ARRAY_TASK_ID+1 of the manifest.
+std::string slurm_task_script(const std::string& gpupm, const std::string& manifest, const std::string& runs_dir);
+
+}  // namespace gpupm

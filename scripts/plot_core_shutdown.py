@@ -1,0 +1,130 @@
+#!/usr/bin/python3
+"""Plots of a core shut-down experiment (the paper's main results):
+energy.png   normalised energy per application: core shut-down, core DVFS, the oracles
+speedup.png  normalised performance per application
+sm_sweep.png static SM-count sweep per application (performance and energy vs active SMs),
+             with core shut-down's final counts and the oracle's choice marked
+trace.png    active SMs over time under core shut-down (search, gating, re-search)
+Usage: plot_core_shutdown.py DIR  (reads DIR/summary.json and DIR/runs/*/report.json, writes DIR/*.png)"""
+import json
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def bars(s, key, path, ylabel):
+    apps = list(s["apps"])
+    oracles = list(s["apps"][apps[0]]["oracles"])
+    series = [("core-shutdown", [s["apps"][a]["core-shutdown"][key] for a in apps]),
+              ("core-dvfs", [s["apps"][a]["core-dvfs"][key] for a in apps])]
+    for o in oracles:
+        series.append((o, [s["apps"][a]["oracles"][o][key] for a in apps]))
+    width = 0.8 / len(series)
+    fig, ax = plt.subplots(figsize=(max(9, len(apps) * 0.9), 4.2))
+    for i, (name, vals) in enumerate(series):
+        ax.bar([j + i * width for j in range(len(apps))], vals, width, label=name)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(apps))])
+    ax.set_xticklabels(apps, rotation=30, ha="right")
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8, ncol=len(series))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def sweep(s, path):
+    apps = list(s["apps"])
+    cols = 4
+    rows = math.ceil(len(apps) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 2.8 * rows), squeeze=False)
+    for i, a in enumerate(apps):
+        ax = axes[i // cols][i % cols]
+        j = s["apps"][a]
+        o = j["oracles"].get("oracle-sm")
+        if not o:
+            continue
+        pts = [(int(p["point"].split("=")[1]), p) for p in o["sweep"]]
+        pts.sort()
+        tb, eb = j["baseline"]["time_s"], j["baseline"]["energy_j"]
+        ns = [n for n, _ in pts]
+        ax.plot(ns, [tb / p["time_s"] for _, p in pts], "o-", ms=3, label="performance")
+        ax.plot(ns, [p["energy_j"] / eb for _, p in pts], "s-", ms=3, label="energy")
+        for l in j["core_shutdown_launches"]:
+            ax.axvline(l["final_sms"], color="tab:red", alpha=0.35, linewidth=1)
+        if o["best"].startswith("sms="):
+            ax.axvline(int(o["best"].split("=")[1]), color="black", linestyle=":", linewidth=1)
+        ax.axhline(1.0, color="grey", linewidth=0.6)
+        ax.set_ylim(0, 1.6)
+        ax.set_title(f"{a} ({j['class']})", fontsize=9)
+        ax.set_xlabel("active SMs", fontsize=8)
+        if i == 0:
+            ax.legend(fontsize=7)
+    for k in range(len(apps), rows * cols):
+        axes[k // cols][k % cols].axis("off")
+    fig.suptitle("static SM sweep (vs baseline); red: core shut-down final counts; dotted: oracle", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def trace(s, d, path):
+    apps = list(s["apps"])
+    sms = s.get("sms", 32)
+    cols = 4
+    rows = math.ceil(len(apps) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 2.4 * rows), squeeze=False)
+    for i, a in enumerate(apps):
+        ax = axes[i // cols][i % cols]
+        f = os.path.join(d, "runs", a + "__core-shutdown", "report.json")
+        try:
+            rep = json.load(open(f))
+            tr = rep["policy_trace"] or []
+            total = rep["total"]["sim_time_s"] * 1e6
+        except (OSError, ValueError, KeyError):
+            continue
+        t, n, cur = [0.0], [sms], sms
+        for e in tr:
+            ev = e["event"]
+            if ev in ("sample", "wake"):
+                cur = sms
+            elif ev in ("step", "settle"):
+                cur = e["setting"]
+            else:
+                if ev == "sample" or ev == "end":
+                    ax.axvline(e["time_us"], color="grey", linewidth=0.5, alpha=0.5)
+                continue
+            t += [e["time_us"], e["time_us"]]
+            n += [n[-1], cur]
+        t.append(total)
+        n.append(n[-1])
+        ax.plot(t, n, linewidth=1.2, color="tab:blue")
+        ax.set_ylim(0, sms + 2)
+        ax.set_title(a, fontsize=9)
+        ax.set_xlabel("time (us)", fontsize=8)
+        if i % cols == 0:
+            ax.set_ylabel("running SMs", fontsize=8)
+    for k in range(len(apps), rows * cols):
+        axes[k // cols][k % cols].axis("off")
+    fig.suptitle("core shut-down: SMs running (not paused or gated) over time; grey: kernel ends", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main():
+    d = sys.argv[1]
+    s = json.load(open(os.path.join(d, "summary.json")))
+    bars(s, "energy", os.path.join(d, "energy.png"), "energy / baseline")
+    bars(s, "speedup", os.path.join(d, "speedup.png"), "performance / baseline")
+    sweep(s, os.path.join(d, "sm_sweep.png"))
+    trace(s, d, os.path.join(d, "trace.png"))
+
+
+if __name__ == "__main__":
+    main()
