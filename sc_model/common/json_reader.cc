@@ -175,7 +175,8 @@ void apply_override(Json& doc, const std::string& assignment, const std::string&
   } catch (const Json::parse_error&) {
     v = value;
   }
-  Json* cur = &doc;
+  Json work = doc;  // walked on a copy: a path that fails half-way leaves doc untouched
+  Json* cur = &work;
   size_t i = 0;
   std::string walked;
   while (i < path.size()) {
@@ -199,12 +200,15 @@ void apply_override(Json& doc, const std::string& assignment, const std::string&
     }
     size_t end = path.find_first_of(".[", i);
     std::string key = path.substr(i, end == std::string::npos ? std::string::npos : end - i);
+    if (cur->is_null()) *cur = Json::object();  // a missing section: created, checked by the config reader
+    if (cur->is_array()) throw InputError(origin, path, walked + " is an array: index it as " + walked + "[0]");
     if (!cur->is_object()) throw InputError(origin, path, walked + " is not an object");
     cur = &(*cur)[key];  // a new key is created; the config reader rejects unknown keys later
     walked += (walked.empty() ? "" : ".") + key;
     i = end == std::string::npos ? path.size() : end;
   }
   *cur = v;
+  doc = std::move(work);
 }
 
 }  // namespace gpupm

@@ -86,6 +86,8 @@ TEST(JsonReader, ApplyOverrideWalksNestedPathsAndArrayIndices) {
   EXPECT_EQ(doc["sm"]["label"], Json("7"));
   EXPECT_EQ(doc["sm"]["on"], Json(true));
   EXPECT_EQ(doc["kernels"][1]["name"], Json("b"));  // untouched
+  apply_override(doc, "pdn.stats.margin=0.05", "cli");  // missing sections are created
+  EXPECT_EQ(doc["pdn"]["stats"]["margin"], Json(0.05));
 }
 
 TEST(JsonReader, ApplyOverrideRejectsBadPathsAsInputErrors) {
@@ -101,6 +103,9 @@ TEST(JsonReader, ApplyOverrideRejectsBadPathsAsInputErrors) {
   EXPECT_EQ(error_of([&] { apply_override(doc, "kernels[-1].name=1", "cli"); }),
             "cli: kernels[-1].name: expected an array index (digits) in [-1]");
   EXPECT_NE(error_of([&] { apply_override(doc, "kernels[].name=1", "cli"); }), "");
+  EXPECT_EQ(error_of([&] { apply_override(doc, "kernels.0.name=1", "cli"); }),
+            "cli: kernels.0.name: kernels is an array: index it as kernels[0]");
+  EXPECT_NE(error_of([&] { apply_override(doc, "new.list[0]=1", "cli"); }), "");  // fails after creating "new"
   EXPECT_EQ(doc, Json::parse(R"({"sm": {"count": 15}, "kernels": [{"name": "a"}]})"));
 }
 
