@@ -100,6 +100,7 @@ add_executable(gpupm_rtl_tests
   ${CMAKE_SOURCE_DIR}/tb/vote_arbiter_tb.cc)
 target_include_directories(gpupm_rtl_tests PRIVATE ${CMAKE_SOURCE_DIR}/tb)
 target_link_libraries(gpupm_rtl_tests PRIVATE gpupm_rtl_models gpupm_rtl_golden GTest::gtest_main)
+target_compile_definitions(gpupm_rtl_tests PRIVATE GPUPM_HAVE_RTL=1)  # common/rtl_harness.h
 gtest_discover_tests(gpupm_rtl_tests
   PROPERTIES ENVIRONMENT "GPUPM_TB_CYCLES=200000" LABELS rtl
   DISCOVERY_TIMEOUT 60)

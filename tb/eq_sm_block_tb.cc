@@ -553,7 +553,7 @@ template <class Top>
 void run_lockstep(const EqSmParams& p, const std::string& name) {
   const uint64_t cycles = run_cycles();
   const uint64_t seed = run_seed();
-  Harness<Top> h(name);
+  Harness<Top> h(name, std::getenv("GPUPM_TB_VCD"));
   EqSmBlock gold(p);
   EqStimulus stim(p, seed);
   Coverage cov;

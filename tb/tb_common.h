@@ -13,8 +13,9 @@
 //                    takes about 150000 cycles)
 #pragma once
 
+#include "common/rtl_harness.h"
+
 #include <verilated.h>
-#include <verilated_vcd_c.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -36,66 +37,7 @@ inline uint64_t run_cycles() { return env_u64("GPUPM_TB_CYCLES", 200000); }
 inline uint64_t run_seed() { return env_u64("GPUPM_TB_SEED", 1); }
 inline bool coverage_required() { return env_u64("GPUPM_TB_COVERAGE", 1) != 0; }
 
-// A Verilated top with its own context; clk_i/rst_ni driven here. Inputs are
-// set by the caller between tick()s; tick() is one rising edge.
-template <class Top>
-class Harness {
- public:
-  explicit Harness(const std::string& name) : ctx_(std::make_unique<VerilatedContext>()) {
-    ctx_->randReset(0);
-    if (const char* dir = std::getenv("GPUPM_TB_VCD"); dir && *dir) {
-      ctx_->traceEverOn(true);
-      top_ = std::make_unique<Top>(ctx_.get(), "top");
-      vcd_ = std::make_unique<VerilatedVcdC>();
-      top_->trace(vcd_.get(), 99);
-      vcd_path_ = std::string(dir) + "/" + name + ".vcd";
-      vcd_->open(vcd_path_.c_str());
-    } else {
-      top_ = std::make_unique<Top>(ctx_.get(), "top");
-    }
-    top_->clk_i = 0;
-    top_->rst_ni = 1;
-    top_->eval();
-  }
-  ~Harness() {
-    if (vcd_) vcd_->close();
-    top_->final();
-  }
-
-  Top& top() { return *top_; }
-  const std::string& vcd_path() const { return vcd_path_; }
-
-  // Asynchronous reset: asserted, settled, dumped, released (no clock edge).
-  void reset() {
-    top_->clk_i = 0;
-    top_->rst_ni = 0;
-    eval_dump();
-    top_->rst_ni = 1;
-    eval_dump();
-  }
-
-  // One cycle: the inputs set by the caller are evaluated with the clock low,
-  // then the rising edge; the outputs read afterwards are the next cycle's.
-  void tick() {
-    top_->clk_i = 0;
-    eval_dump();
-    top_->clk_i = 1;
-    eval_dump();
-  }
-
- private:
-  void eval_dump() {
-    top_->eval();
-    if (vcd_) vcd_->dump(time_);
-    ++time_;
-  }
-
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Top> top_;
-  std::unique_ptr<VerilatedVcdC> vcd_;
-  std::string vcd_path_;
-  uint64_t time_ = 0;
-};
+using gpupm::rtl::Harness;  // sc_model/common/rtl_harness.h
 
 // First mismatch of a cycle: collects (signal, expected, actual).
 class Compare {

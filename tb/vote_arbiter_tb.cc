@@ -203,7 +203,7 @@ template <class Top>
 void run_lockstep(uint8_t n_sms, const std::string& name) {
   const uint64_t cycles = run_cycles();
   const uint64_t seed = run_seed();
-  Harness<Top> h(name);
+  Harness<Top> h(name, std::getenv("GPUPM_TB_VCD"));
   VoteArbiter gold(VoteArbiterParams{n_sms});
   VoteStimulus stim(n_sms, seed);
   Coverage cov;

@@ -16,12 +16,7 @@ using gpupm::test::temp_dir;
 
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string read(const std::string& path) { return gpupm::test::read_file(path); }
 
 std::string write_temp(const std::string& name, const std::string& text) {
   std::string path = temp_dir("cli") + "/" + name;

@@ -29,12 +29,7 @@ using gpupm::test::temp_dir;
 
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string read(const std::string& path) { return gpupm::test::read_file(path); }
 
 std::string eq_kernel(const std::string& name) { return source_path("configs/workloads/equalizer/" + name + ".json"); }
 

@@ -23,12 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string read(const std::string& path) { return gpupm::test::read_file(path); }
 
 std::string write(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;

@@ -79,33 +79,39 @@ inline std::optional<FaultSpec> fault_from_env(const std::string& block, const s
   return s;
 }
 
-// One Verilated top (clk_i, rst_ni), reset at construction, one rising edge per tick().
+// One Verilated top (clk_i, rst_ni) with its own context, one rising edge per
+// tick(); also the testbenches' harness (tb/). `vcd_dir` (null or empty: none)
+// gets <name>.vcd of the whole run.
 template <class Top>
 class Harness {
  public:
-  explicit Harness(const std::string& name) : ctx_(std::make_unique<VerilatedContext>()) {
+  Harness(const std::string& name, const char* vcd_dir) : ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->randReset(0);
-    const char* dir = std::getenv("GPUPM_RTL_VCD");
-    if (dir && *dir) ctx_->traceEverOn(true);
+    const bool vcd = vcd_dir && *vcd_dir;
+    if (vcd) ctx_->traceEverOn(true);
     top_ = std::make_unique<Top>(ctx_.get(), name.c_str());
-    if (dir && *dir) {
+    if (vcd) {
       vcd_ = std::make_unique<VerilatedVcdC>();
       top_->trace(vcd_.get(), 99);
-      vcd_path_ = std::string(dir) + "/" + name + ".vcd";
+      vcd_path_ = std::string(vcd_dir) + "/" + name + ".vcd";
       vcd_->open(vcd_path_.c_str());
     }
-    // Asynchronous reset: rst_ni must fall (the model starts with every signal 0).
     top_->clk_i = 0;
-    top_->rst_ni = 1;
-    eval();
-    top_->rst_ni = 0;
-    eval();
     top_->rst_ni = 1;
     eval();
   }
   ~Harness() {
     if (vcd_) vcd_->close();
     top_->final();
+  }
+  // Asynchronous reset: rst_ni falls (the model starts with every signal 0) and
+  // is released, no clock edge.
+  void reset() {
+    top_->clk_i = 0;
+    top_->rst_ni = 0;
+    eval();
+    top_->rst_ni = 1;
+    eval();
   }
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;

@@ -88,7 +88,7 @@ class ArbCore {
 template <class Top>
 class ArbCoreOf final : public ArbCore {
  public:
-  explicit ArbCoreOf(uint8_t n_sms) : h_("vote_arbiter"), n_(n_sms) {}
+  explicit ArbCoreOf(uint8_t n_sms) : h_("vote_arbiter", std::getenv("GPUPM_RTL_VCD")), n_(n_sms) { h_.reset(); }
   ArbRaw edge(const VoteArbiterIn& in) override {
     Top& t = h_.top();
     std::array<uint32_t, 4> words{};

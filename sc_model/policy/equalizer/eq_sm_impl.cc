@@ -110,7 +110,10 @@ class EqSmCore {
 template <class Top>
 class EqSmCoreOf final : public EqSmCore {
  public:
-  EqSmCoreOf(const std::string& name, unsigned warps) : h_(name), mask_(warps >= 64 ? ~0ull : (1ull << warps) - 1) {}
+  EqSmCoreOf(const std::string& name, unsigned warps)
+      : h_(name, std::getenv("GPUPM_RTL_VCD")), mask_(warps >= 64 ? ~0ull : (1ull << warps) - 1) {
+    h_.reset();
+  }
   EqRaw edge(const EqSmIn& in) override {
     Top& t = h_.top();
     using V = std::remove_reference_t<decltype(t.warp_valid_i)>;
