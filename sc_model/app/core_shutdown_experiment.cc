@@ -41,16 +41,7 @@ struct Config {
   std::vector<App> apps;
 };
 
-std::string fmt(double x, int digits = 1) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", digits, x);
-  return b;
-}
-std::string pct(double ratio) {  // 0.79 -> "-21.0%"
-  char b[64];
-  std::snprintf(b, sizeof b, "%+.1f%%", (ratio - 1.0) * 100.0);
-  return b;
-}
+std::string fmt(double x, int digits = 1) { return fixed(x, digits); }
 double mean(const std::vector<double>& v) {
   double s = 0;
   for (double x : v) s += x;
@@ -217,21 +208,11 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
       opt.config.empty() ? std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/core_shutdown.json" : opt.config;
   Config c = load_config(opt, file);
   prepare_output_dir(opt.out_dir);
-  std::vector<RunSpec> specs = plan_runs(c);
-  auto t0 = std::chrono::steady_clock::now();
-  std::vector<RunOutcome> outcomes = run_pool(specs, opt.out_dir, opt.exec, ::isatty(2));
-  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  size_t reused = 0;
-  std::vector<std::string> failed;
-  for (const auto& o : outcomes) {
-    reused += o.reused;
-    if (o.status != 0) failed.push_back(o.id + " (exit " + std::to_string(o.status) + ", see " + o.dir + "/log.txt)");
-  }
-  if (!failed.empty()) {
-    std::cerr << "gpupm: " << failed.size() << " run(s) failed:\n";
-    for (const auto& f : failed) std::cerr << "  " << f << "\n";
-    return kExitFailure;
-  }
+  ExperimentRuns runs = run_experiment_runs(plan_runs(c), opt);
+  if (!runs.ok) return kExitFailure;
+  const std::vector<RunOutcome>& outcomes = runs.outcomes;
+  double wall = runs.wall_seconds;
+  size_t reused = runs.reused;
 
   Results R(opt.out_dir);
   const uint32_t n_sms = [&] {
@@ -485,7 +466,7 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
                           "phase kernels span >= 4 SMs; others within 3", phase_varies && stable_ok, "see launches"));
 
   Json summary = {{"experiment", "core-shutdown"},
-                  {"runs", specs.size()},
+                  {"runs", outcomes.size()},
                   {"reused_runs", reused},
                   {"wall_seconds", wall},
                   {"jobs", opt.jobs},
@@ -498,7 +479,7 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
                     {"memory_intensive_speedup_geomean", geomean(cs_speed_mem)}}},
                   {"claims", claims_json(claims)}};
   std::ostringstream md;
-  md << "# Core shut-down on gpupm\n\n" << specs.size() << " simulations, " << reused << " reused (" << opt.jobs
+  md << "# Core shut-down on gpupm\n\n" << outcomes.size() << " simulations, " << reused << " reused (" << opt.jobs
      << " jobs, " << fmt(wall, 0) << " s wall). 32-SM GTX480-like GPU (`configs/gpu/gtx480_32sm.json`), suite "
      << "`configs/workloads/core_shutdown/`, IPC margin alpha = " << fmt(alpha, 2)
      << ". Speed-up and energy are relative to the baseline (all SMs, top V/F state).\n\n"

@@ -35,16 +35,7 @@ struct Kernel {
   uint32_t w_cta = 0, max_ctas = 0, launches = 0;
 };
 
-std::string fmt(double x, int digits = 3) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", digits, x);
-  return b;
-}
-std::string pct(double ratio) {  // 1.123 -> "+12.3%"
-  char b[64];
-  std::snprintf(b, sizeof b, "%+.1f%%", (ratio - 1.0) * 100.0);
-  return b;
-}
+std::string fmt(double x, int digits = 3) { return fixed(x, digits); }
 
 class Results {
  public:
@@ -522,22 +513,11 @@ int run_equalizer_experiment(const ExperimentOptions& opt) {
   std::string gpu;
   std::vector<Kernel> ks = load_kernels(opt, config, gpu);
   prepare_output_dir(opt.out_dir);
-  std::vector<RunSpec> specs = plan_runs(ks, gpu);
-  for (RunSpec& s : specs)  // --set: part of each run's arguments, so of its fingerprint
-    for (const std::string& set : opt.sets) s.args.insert(s.args.end(), {"--set", set});
-  auto t0 = std::chrono::steady_clock::now();
-  std::vector<RunOutcome> outcomes = run_pool(specs, opt.out_dir, opt.exec, ::isatty(2));
-  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::vector<std::string> failed;
-  size_t reused = 0;
-  for (const auto& o : outcomes) reused += o.reused;
-  for (const auto& o : outcomes)
-    if (o.status != 0) failed.push_back(o.id + " (exit " + std::to_string(o.status) + ", see " + o.dir + "/log.txt)");
-  if (!failed.empty()) {
-    std::cerr << "gpupm: " << failed.size() << " run(s) failed:\n";
-    for (const auto& f : failed) std::cerr << "  " << f << "\n";
-    return kExitFailure;
-  }
+  ExperimentRuns runs = run_experiment_runs(plan_runs(ks, gpu), opt);
+  if (!runs.ok) return kExitFailure;
+  const std::vector<RunOutcome>& outcomes = runs.outcomes;
+  double wall = runs.wall_seconds;
+  size_t reused = runs.reused;
   Results R(opt.out_dir);
   Analysis A{ks, R, Json::object(), {}, {}, 0};
   A.per_kernel();
@@ -568,7 +548,7 @@ int run_equalizer_experiment(const ExperimentOptions& opt) {
     cats[cat] = row;
   }
   Json summary = {{"experiment", "equalizer"},
-                  {"runs", specs.size()},
+                  {"runs", outcomes.size()},
                   {"reused_runs", reused},
                   {"wall_seconds", wall},
                   {"jobs", opt.jobs},
@@ -577,7 +557,7 @@ int run_equalizer_experiment(const ExperimentOptions& opt) {
                   {"targets", targets},
                   {"claims", claims_json(claims)}};
   std::ostringstream md;
-  md << "# Equalizer on gpupm\n\n" << specs.size() << " simulations, " << reused << " of them reused from an earlier run ("
+  md << "# Equalizer on gpupm\n\n" << outcomes.size() << " simulations, " << reused << " of them reused from an earlier run ("
      << opt.jobs << " jobs, " << fmt(wall, 0) << " s wall). Speed-up and energy are geometric means relative to the baseline.\n\n"
      << "## Performance mode (paper Fig. 7)\n\n" << table_md(A, {"sm-high", "mem-high", "equalizer-perf"})
      << "\n## Energy mode (paper Fig. 8)\n\n" << table_md(A, {"sm-low", "mem-low", "static-best", "equalizer-energy"})
