@@ -19,6 +19,7 @@
 #include "Vvote_arbiter_n4.h"
 #include "Vvote_arbiter_n64.h"
 #include "freq/vote_arbiter.h"
+#include "freq/vote_arbiter_ports.h"
 #include "tb_common.h"
 
 #include <gtest/gtest.h>
@@ -29,15 +30,6 @@
 
 namespace gpupm::tb {
 namespace {
-
-template <class T>
-void set_votes(T& port, const std::vector<uint32_t>& w) {
-  port = static_cast<T>(uint64_t(w[0]) | (w.size() > 1 ? uint64_t(w[1]) << 32 : 0));
-}
-template <std::size_t N>
-void set_votes(VlWide<N>& port, const std::vector<uint32_t>& w) {
-  set_port(port, w);
-}
 
 class VoteStimulus {
  public:
@@ -146,14 +138,7 @@ const char* level_name(VfLevelCode l) {
 
 template <class Top>
 void drive(Top& t, const VoteArbiterIn& in, uint8_t n_sms) {
-  std::vector<uint32_t> words((2 * n_sms + 31) / 32, 0);
-  for (int i = 0; i < n_sms; ++i) words[(2 * i) / 32] |= uint32_t(in.votes[i] & 3) << ((2 * i) % 32);
-  set_votes(t.votes_i, words);
-  t.votes_valid_i = in.votes_valid;
-  t.mode_i = uint8_t(in.mode);
-  t.rule_i = uint8_t(in.rule);
-  t.sm_transition_cycles_i = in.sm_transition_cycles & 0xfff;
-  t.mem_transition_cycles_i = in.mem_transition_cycles & 0xfff;
+  rtl::drive_vote_arbiter(t, in, n_sms);
 }
 
 template <class Top>

@@ -9,6 +9,7 @@
 
 #ifdef GPUPM_HAVE_RTL
 #include "Vvote_arbiter.h"
+#include "freq/vote_arbiter_ports.h"
 #include "Vvote_arbiter_n4.h"
 #include "Vvote_arbiter_n64.h"
 #endif
@@ -68,15 +69,6 @@ constexpr uint8_t kKnown[] = {15, 4, 64};
 
 #ifdef GPUPM_HAVE_RTL
 
-template <class T>
-void set_votes(T& port, const std::array<uint32_t, 4>& w) {
-  port = static_cast<T>(uint64_t(w[0]) | uint64_t(w[1]) << 32);
-}
-template <std::size_t N>
-void set_votes(VlWide<N>& port, const std::array<uint32_t, 4>& w) {
-  for (std::size_t i = 0; i < N; ++i) port[i] = i < w.size() ? w[i] : 0;
-}
-
 class ArbCore {
  public:
   virtual ~ArbCore() = default;
@@ -91,14 +83,7 @@ class ArbCoreOf final : public ArbCore {
   explicit ArbCoreOf(uint8_t n_sms) : h_("vote_arbiter", std::getenv("GPUPM_RTL_VCD")), n_(n_sms) { h_.reset(); }
   ArbRaw edge(const VoteArbiterIn& in) override {
     Top& t = h_.top();
-    std::array<uint32_t, 4> words{};
-    for (int i = 0; i < n_; ++i) words[(2 * i) / 32] |= uint32_t(in.votes[i] & 3) << ((2 * i) % 32);
-    set_votes(t.votes_i, words);
-    t.votes_valid_i = in.votes_valid;
-    t.mode_i = uint8_t(in.mode);
-    t.rule_i = uint8_t(in.rule);
-    t.sm_transition_cycles_i = in.sm_transition_cycles & 0xfff;
-    t.mem_transition_cycles_i = in.mem_transition_cycles & 0xfff;
+    rtl::drive_vote_arbiter(t, in, n_);
     h_.tick();
     return {t.sm_level_o,  t.mem_level_o, t.sm_changed_o, t.mem_changed_o, t.sm_busy_o,
             t.mem_busy_o,  t.busy_o,      t.decided_o,    t.winner_o,      t.action_o,

@@ -1,5 +1,6 @@
 #include "policy/equalizer/eq_sm_block.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace gpupm {
@@ -141,6 +142,20 @@ int8_t EqSmBlock::hysteresis(int8_t wanted, uint8_t max_blocks) {
   hyst_count_q_ = 0;
   out_.num_blocks = uint8_t(target);
   return wanted;
+}
+
+std::string describe(const EqSmIn& in) {
+  char b[512];
+  std::snprintf(b, sizeof b,
+                "inputs: valid=%016llx paused=%016llx ready=%016llx mem=%016llx alu=%016llx issued=%016llx "
+                "lsu_can_accept=%d w_cta=%u max_blocks=%u kernel_start=%d enable=%d xalu_def=%d xmem_def=%d "
+                "threshold_mode=%d",
+                (unsigned long long)in.warp_valid, (unsigned long long)in.warp_paused,
+                (unsigned long long)in.head_ready, (unsigned long long)in.head_is_mem,
+                (unsigned long long)in.head_is_alu, (unsigned long long)in.issued, in.lsu_can_accept,
+                in.w_cta & 0x1f, in.max_blocks & 0xf, in.kernel_start, in.enable, int(in.xalu_def),
+                int(in.xmem_def), int(in.threshold_mode));
+  return b;
 }
 
 }  // namespace gpupm

@@ -54,6 +54,7 @@
 #include "policy/equalizer/eq_decision.h"
 
 #include <cstdint>
+#include <string>
 
 namespace gpupm {
 
@@ -146,5 +147,8 @@ class EqSmBlock {
   EqSmOut out_;  // the registered outputs (num_blocks is also state)
   bool invariants_ok_ = true;
 };
+
+// One line of every input, for mismatch reports (platform lockstep and tb/).
+std::string describe(const EqSmIn& in);
 
 }  // namespace gpupm

@@ -45,19 +45,6 @@ EqSmOut from_raw(const EqRaw& r) {
   return o;
 }
 
-std::string describe(const EqSmIn& in) {
-  char b[400];
-  std::snprintf(b, sizeof b,
-                "inputs: valid=%016llx paused=%016llx ready=%016llx mem=%016llx alu=%016llx issued=%016llx "
-                "lsu_can_accept=%d w_cta=%u max_blocks=%u kernel_start=%d enable=%d xalu_def=%d xmem_def=%d "
-                "threshold_mode=%d",
-                (unsigned long long)in.warp_valid, (unsigned long long)in.warp_paused,
-                (unsigned long long)in.head_ready, (unsigned long long)in.head_is_mem,
-                (unsigned long long)in.head_is_alu, (unsigned long long)in.issued, in.lsu_can_accept,
-                in.w_cta & 0x1f, in.max_blocks & 0xf, in.kernel_start, in.enable, int(in.xalu_def),
-                int(in.xmem_def), int(in.threshold_mode));
-  return b;
-}
 
 uint16_t mask_of(unsigned bits) { return uint16_t((1u << bits) - 1); }
 
