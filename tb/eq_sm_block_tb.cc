@@ -21,6 +21,7 @@
 #include "Veq_sm_block_w64s2e3.h"
 #include "policy/equalizer/eq_decision.h"
 #include "policy/equalizer/eq_sm_block.h"
+#include "policy/equalizer/eq_sm_ports.h"
 #include "tb_common.h"
 
 #include <gtest/gtest.h>
@@ -505,21 +506,7 @@ void declare_bins(Coverage& cov) {
 
 template <class Top>
 void drive(Top& t, const EqSmIn& in, unsigned warps) {
-  const uint64_t m = low_mask(warps);
-  set_port(t.warp_valid_i, in.warp_valid & m);
-  set_port(t.warp_paused_i, in.warp_paused & m);
-  set_port(t.head_ready_i, in.head_ready & m);
-  set_port(t.head_is_mem_i, in.head_is_mem & m);
-  set_port(t.head_is_alu_i, in.head_is_alu & m);
-  set_port(t.issued_i, in.issued & m);
-  t.lsu_can_accept_i = in.lsu_can_accept;
-  t.w_cta_i = in.w_cta & 0x1f;
-  t.max_blocks_i = in.max_blocks & 0xf;
-  t.kernel_start_i = in.kernel_start;
-  t.enable_i = in.enable;
-  t.xalu_def_i = uint8_t(in.xalu_def);
-  t.xmem_def_i = uint8_t(in.xmem_def);
-  t.threshold_mode_i = uint8_t(in.threshold_mode);
+  rtl::drive_eq_sm_block(t, in, low_mask(warps));
 }
 
 template <class Top>

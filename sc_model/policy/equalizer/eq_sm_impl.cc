@@ -10,6 +10,7 @@
 #include <vector>
 
 #ifdef GPUPM_HAVE_RTL
+#include "policy/equalizer/eq_sm_ports.h"
 #include "Veq_sm_block.h"
 #include "Veq_sm_block_w13s0e1.h"
 #include "Veq_sm_block_w64s2e3.h"
@@ -103,21 +104,7 @@ class EqSmCoreOf final : public EqSmCore {
   }
   EqRaw edge(const EqSmIn& in) override {
     Top& t = h_.top();
-    using V = std::remove_reference_t<decltype(t.warp_valid_i)>;
-    t.warp_valid_i = V(in.warp_valid & mask_);
-    t.warp_paused_i = V(in.warp_paused & mask_);
-    t.head_ready_i = V(in.head_ready & mask_);
-    t.head_is_mem_i = V(in.head_is_mem & mask_);
-    t.head_is_alu_i = V(in.head_is_alu & mask_);
-    t.issued_i = V(in.issued & mask_);
-    t.lsu_can_accept_i = in.lsu_can_accept;
-    t.w_cta_i = in.w_cta & 0x1f;
-    t.max_blocks_i = in.max_blocks & 0xf;
-    t.kernel_start_i = in.kernel_start;
-    t.enable_i = in.enable;
-    t.xalu_def_i = uint8_t(in.xalu_def);
-    t.xmem_def_i = uint8_t(in.xmem_def);
-    t.threshold_mode_i = uint8_t(in.threshold_mode);
+    rtl::drive_eq_sm_block(t, in, mask_);
     h_.tick();
     return {t.epoch_done_o, t.blk_req_o,     t.vote_o,       t.branch_o,    t.sum_active_o,
             t.sum_waiting_o, t.sum_xalu_o, t.sum_xmem_o, t.num_blocks_o};
