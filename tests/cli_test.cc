@@ -107,6 +107,11 @@ TEST(BadInput, WrongType) {
   expect_bad_input(run_args(gpu(), wl("compute")) + " --set gpu.sm.count=\\\"many\\\"", {"sm.count", "expected an integer"});
 }
 
+TEST(BadInput, StaticPointWithMoreSmsThanTheGpu) {
+  expect_bad_input(run_args(gpu(), wl("compute")) + " --policy static-point --set policy.sms=20",
+                   {"policy.sms", "[0, 15]"});
+}
+
 TEST(BadInput, ZeroSms) {
   expect_bad_input(run_args(gpu(), wl("compute")) + " --set gpu.sm.count=0", {"sm.count", "[1, 1024]"});
 }

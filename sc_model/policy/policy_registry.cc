@@ -69,7 +69,7 @@ std::unique_ptr<Policy> make_policy(const std::string& name, JsonReader& p, cons
   }
   if (name == "core-shutdown") return std::make_unique<CoreShutdownPolicy>(parse_knob_search_settings(p));
   if (name == "core-dvfs") return std::make_unique<CoreDvfsPolicy>(parse_knob_search_settings(p));
-  if (name == "static-point") return std::make_unique<StaticPointPolicy>(parse_config_point(p, dvfs), dvfs);
+  if (name == "static-point") return std::make_unique<StaticPointPolicy>(parse_config_point(p, dvfs, ctl.sm_count), dvfs);
   std::string list;
   for (const auto& n : policy_names()) list += (list.empty() ? "" : ", ") + n;
   p.fail("name", "unknown policy \"" + name + "\"; expected one of {" + list + "}");

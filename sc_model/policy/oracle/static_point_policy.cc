@@ -27,14 +27,14 @@ Json StaticPointPolicy::describe() const {
           {"ctas_per_sm", p_.ctas_per_sm}};
 }
 
-ConfigPoint parse_config_point(JsonReader& p, const DvfsConfig& dvfs) {
+ConfigPoint parse_config_point(JsonReader& p, const DvfsConfig& dvfs, uint32_t sm_count) {
   auto level = [&](const char* key, const DomainDvfs& d) {
     std::vector<std::string> names;
     for (const auto& l : d.levels) names.push_back(l.name);
     return uint32_t(d.level_index(p.get_enum(key, names, d.levels[d.nominal].name)));
   };
   ConfigPoint s;
-  s.sms = uint32_t(p.get_uint("sms", 0, 1024, 0));
+  s.sms = uint32_t(p.get_uint("sms", 0, sm_count ? sm_count : 1024, 0));  // 0: all SMs
   s.sm_level = level("sm_level", dvfs[Domain::Sm]);
   s.mem_level = level("mem_level", dvfs[Domain::Mem]);
   s.ctas_per_sm = uint32_t(p.get_uint("ctas_per_sm", 0, 64, 0));

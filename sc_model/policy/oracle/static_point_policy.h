@@ -30,6 +30,7 @@ class StaticPointPolicy : public Policy {
 
 // Reads policy.sms, policy.sm_level, policy.mem_level (level names; default the
 // nominal ones) and policy.ctas_per_sm.
-ConfigPoint parse_config_point(JsonReader& p, const DvfsConfig& dvfs);
+// sm_count bounds `sms` (0: unknown, up to 1024).
+ConfigPoint parse_config_point(JsonReader& p, const DvfsConfig& dvfs, uint32_t sm_count = 0);
 
 }  // namespace gpupm
