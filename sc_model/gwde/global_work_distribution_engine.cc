@@ -1,6 +1,8 @@
 #include "gwde/global_work_distribution_engine.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace gpupm {
 
@@ -18,6 +20,12 @@ GlobalWorkDistributionEngine::GlobalWorkDistributionEngine(sc_core::sc_module_na
       workload_(workload),
       sms_(sm.count),
       masks_(workload.kernel_count) {
+  uint32_t apps = std::max<uint32_t>(1, uint32_t(workload.apps.size()));
+  if (apps > 2) throw std::invalid_argument("GWDE: at most 2 concurrent applications");
+  for (uint32_t a = 0; a < apps; ++a) app_masks_.push_back(default_app_mask(apps, a, sm.count));
+  for (const auto& k : workload.launches)
+    if (k->app >= apps) throw std::invalid_argument("GWDE: launch " + k->name + " of app " + std::to_string(k->app) +
+                                                    " but the workload has " + std::to_string(apps) + " app(s)");
   done_in.register_b_transport(this, &GlobalWorkDistributionEngine::done_b_transport);
   ctrl_in.register_b_transport(this, &GlobalWorkDistributionEngine::ctrl_b_transport);
   SC_HAS_PROCESS(GlobalWorkDistributionEngine);
@@ -36,13 +44,44 @@ uint32_t GlobalWorkDistributionEngine::paused_ctas(uint32_t sm) const {
                                 [](const Resident& r) { return r.paused; }));
 }
 
-void GlobalWorkDistributionEngine::sequencer() {
-  for (const auto& launch : workload_.launches) {
+std::vector<bool> GlobalWorkDistributionEngine::default_app_mask(uint32_t apps, uint32_t app, uint32_t sm_count) {
+  std::vector<bool> m(sm_count, apps <= 1);
+  if (apps == 2)
+    for (uint32_t i = 0; i < sm_count; ++i) m[i] = (i < sm_count / 2) == (app == 0);
+  return m;
+}
+
+std::vector<bool> GlobalWorkDistributionEngine::app_mask(uint32_t app) const { return app_masks_.at(app); }
+
+bool GlobalWorkDistributionEngine::app_running(uint32_t app) const {
+  return std::any_of(running_.begin(), running_.end(), [&](const Running& r) { return r.launch->app == app; });
+}
+
+void GlobalWorkDistributionEngine::run_app(const std::vector<std::shared_ptr<const KernelLaunch>>& launches,
+                                           uint32_t app) {
+  for (const auto& launch : launches) {
     running_.push_back({launch, 0, 0});
     if (on_kernel_start) on_kernel_start(*launch);
     balance_all();
-    while (!running_.empty()) wait(kernel_done_);
+    while (app_running(app)) wait(kernel_done_);
     if (cfg_.kernel_launch_ns > 0) wait(sc_time(cfg_.kernel_launch_ns, sc_core::SC_NS));
+  }
+}
+
+void GlobalWorkDistributionEngine::sequencer() {
+  if (workload_.apps.size() <= 1) {
+    run_app(workload_.launches, 0);
+  } else {
+    // One thread per application; each runs its kernels in order.
+    for (uint32_t a = 0; a < workload_.apps.size(); ++a)
+      sc_core::sc_spawn(
+          [this, a] {
+            run_app(workload_.apps[a].launches, a);
+            ++apps_done_;
+            app_done_.notify(sc_core::SC_ZERO_TIME);
+          },
+          (std::string("app") + std::to_string(a)).c_str());
+    while (apps_done_ < workload_.apps.size()) wait(app_done_);
   }
   if (on_all_done) on_all_done();
 }
@@ -50,7 +89,7 @@ void GlobalWorkDistributionEngine::sequencer() {
 GlobalWorkDistributionEngine::Running* GlobalWorkDistributionEngine::kernel_for(uint32_t sm) {
   for (Running& r : running_) {
     const auto& mask = masks_[r.launch->kernel_index];
-    if (r.next_cta < r.launch->grid_ctas && (mask.empty() || mask[sm])) return &r;
+    if (r.next_cta < r.launch->grid_ctas && (mask.empty() || mask[sm]) && app_masks_[r.launch->app][sm]) return &r;
   }
   return nullptr;
 }
@@ -217,6 +256,23 @@ void GlobalWorkDistributionEngine::ctrl_b_transport(tlm::tlm_generic_payload& gp
       return;
     }
     masks_[k->kernel_index] = k->mask;
+    balance_all();
+  } else if (auto* am = gp.get_extension<SmAppMaskMsg>()) {
+    uint32_t n = uint32_t(sms_.size());
+    if (am->app >= app_masks_.size() || (!am->mask.empty() && am->mask.size() != n)) {
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    std::vector<bool> mask = am->mask.empty() ? default_app_mask(app_count(), am->app, n) : am->mask;
+    for (uint32_t other = 0; other < app_masks_.size(); ++other) {
+      if (other == am->app) continue;
+      for (uint32_t i = 0; i < n; ++i)
+        if (mask[i] && app_masks_[other][i]) {  // application masks must be disjoint
+          gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+          return;
+        }
+    }
+    app_masks_[am->app] = std::move(mask);
     balance_all();
   } else {
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);

@@ -3,6 +3,9 @@
 // each SM's target of unpaused CTAs, pauses the youngest CTA when a target drops
 // and unpauses a paused CTA (instead of dispatching) when one finishes, and
 // power-gates disabled SMs once drained, with a wake-up latency.
+// With two applications (Workload::apps) each runs its own kernel sequence
+// concurrently, its CTAs confined to its own SM mask (SmAppMaskMsg); the run
+// ends when both are done.
 #pragma once
 
 #include "gwde/gwde_config.h"
@@ -35,6 +38,10 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   // Occupancy limit of a launch on one SM (CTA slots and warp slots).
   static uint32_t max_resident(const SmConfig& sm, const KernelLaunch& k);
   uint32_t paused_ctas(uint32_t sm) const;
+  uint32_t app_count() const { return uint32_t(app_masks_.size()); }
+  // SMs app `app` may use now.
+  std::vector<bool> app_mask(uint32_t app) const;
+  static std::vector<bool> default_app_mask(uint32_t apps, uint32_t app, uint32_t sm_count);
 
  private:
   struct Resident {
@@ -58,6 +65,8 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   };
 
   void sequencer();
+  void run_app(const std::vector<std::shared_ptr<const KernelLaunch>>& launches, uint32_t app);
+  bool app_running(uint32_t app) const;
   void wake_method();
   void done_b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void ctrl_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -74,6 +83,9 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   std::vector<SmState> sms_;
   std::vector<Running> running_;
   std::vector<std::vector<bool>> masks_;  // per kernel index; empty: all SMs
+  std::vector<std::vector<bool>> app_masks_;  // per application; never empty
+  sc_core::sc_event app_done_;
+  uint32_t apps_done_ = 0;
   uint64_t seq_ = 0;
   sc_core::sc_event kernel_done_;
   sc_core::sc_event wake_;

@@ -38,6 +38,7 @@ struct FakeSm : sc_core::sc_module {
   uint32_t index;
   std::vector<Ev>* log;
   std::map<uint32_t, std::shared_ptr<const KernelLaunch>> resident;  // by CTA
+  std::vector<std::string> launched;  // kernel name of every CTA launched here, in order
 
   FakeSm(sc_core::sc_module_name name, uint32_t i, std::vector<Ev>* l) : sc_module(name), index(i), log(l) {
     cta_in.register_b_transport(this, &FakeSm::b_transport);
@@ -46,6 +47,7 @@ struct FakeSm : sc_core::sc_module {
     double ns = double(sc_time_stamp().value()) / 1e6;  // fs -> ns, exact for whole ns
     if (auto* m = gp.get_extension<CtaLaunchMsg>()) {
       resident[m->cta] = m->launch;
+      launched.push_back(m->launch->name);
       log->push_back({ns, index, Launch, m->cta});
     } else if (auto* p = gp.get_extension<CtaPauseMsg>()) {
       log->push_back({ns, index, p->pause ? Pause : Unpause, p->cta});
@@ -65,8 +67,9 @@ struct FakeSm : sc_core::sc_module {
 };
 
 std::shared_ptr<KernelLaunch> kernel(const std::string& name, uint32_t index, uint32_t grid, uint32_t warps,
-                                     uint32_t max_per_sm) {
+                                     uint32_t max_per_sm, uint32_t app = 0) {
   auto k = std::make_shared<KernelLaunch>();
+  k->app = app;
   k->name = name;
   k->kernel_index = index;
   k->grid_ctas = grid;
@@ -284,6 +287,115 @@ TEST_F(GwdeTest, MaskedKernelsInSequenceWithCallbacksInOrder) {
   std::vector<Ev> want = {{10, 1, Launch, 0}, {10, 2, Launch, 1}, {10, 1, Launch, 2}, {10, 2, Launch, 3},
                           {20, 1, Launch, 4}, {20, 1, Launch, 5}};
   EXPECT_EQ(b->since(10), want);
+}
+
+// Two applications: default split of 3 SMs is app 0 on sm0, app 1 on sm1-2.
+class GwdeTwoAppsTest : public GwdeTest {
+ protected:
+  void two_apps(std::vector<std::shared_ptr<KernelLaunch>> a, std::vector<std::shared_ptr<KernelLaunch>> b) {
+    w.apps.resize(2);
+    w.apps[0].name = "A";
+    w.apps[1].name = "B";
+    for (auto& k : a) {
+      w.apps[0].launches.push_back(k);
+      w.launches.push_back(k);
+    }
+    for (auto& k : b) {
+      w.apps[1].launches.push_back(k);
+      w.launches.push_back(k);
+    }
+    w.apps_form = true;
+    make();
+  }
+  void complete_all_every_10ns(double until) {
+    for (double t = 10; t < until; t += 10) {
+      b->at_ns(t);
+      for (auto& sm : b->sms) {
+        std::vector<uint32_t> ctas;
+        for (const auto& r : sm->resident) ctas.push_back(r.first);
+        for (uint32_t c : ctas) sm->complete(c);
+      }
+    }
+  }
+  std::vector<std::string> launched(uint32_t sm) const { return b->sms[sm]->launched; }
+};
+
+TEST_F(GwdeTwoAppsTest, DefaultMasksSplitTheSmsInHalves) {
+  EXPECT_EQ(GlobalWorkDistributionEngine::default_app_mask(2, 0, 15),
+            (std::vector<bool>{1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(GlobalWorkDistributionEngine::default_app_mask(2, 1, 15),
+            (std::vector<bool>{0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(GlobalWorkDistributionEngine::default_app_mask(1, 0, 3), (std::vector<bool>{1, 1, 1}));
+}
+
+TEST_F(GwdeTwoAppsTest, AppsRunConcurrentlyEachOnItsOwnSmsAndEndTogether) {
+  two_apps({kernel("a", 0, 4, 4, 2, 0), kernel("a2", 1, 2, 4, 2, 0)}, {kernel("b", 2, 6, 4, 2, 1)});
+  std::vector<std::string> calls;
+  auto now_ns = [] { return std::to_string(int(sc_time_stamp().to_seconds() * 1e9 + 0.5)); };
+  b->gwde.on_kernel_start = [&](const KernelLaunch& k) {
+    calls.push_back("start " + k.name + " app" + std::to_string(k.app) + " " + now_ns());
+  };
+  b->gwde.on_kernel_end = [&](const KernelLaunch& k) {
+    calls.push_back("end " + k.name + " app" + std::to_string(k.app) + " " + now_ns());
+  };
+  b->gwde.on_all_done = [&] { calls.push_back("all done " + now_ns()); };
+  b->body = [&] { complete_all_every_10ns(100); };
+  sc_core::sc_start(sc_time(200, SC_NS));
+  // Both apps start at 0; a (2 waves on sm0) and b (6 CTAs on 2 SMs) both end at 20;
+  // a2 follows a in app 0; the run ends with the later app.
+  EXPECT_EQ(calls, (std::vector<std::string>{"start a app0 0", "start b app1 0", "end a app0 20", "end b app1 20",
+                                             "start a2 app0 20", "end a2 app0 30", "all done 30"}));
+  EXPECT_EQ(launched(0), (std::vector<std::string>{"a", "a", "a", "a", "a2", "a2"}));
+  std::vector<std::string> b_on_1 = launched(1), b_on_2 = launched(2);
+  EXPECT_EQ(b_on_1.size() + b_on_2.size(), 6u);
+  for (const auto& n : b_on_1) EXPECT_EQ(n, "b");
+  for (const auto& n : b_on_2) EXPECT_EQ(n, "b");
+}
+
+TEST_F(GwdeTwoAppsTest, MaskChangeAtRunTimeDrainsAndOverlapIsRejected) {
+  two_apps({kernel("a", 0, 10, 4, 2, 0)}, {kernel("b", 1, 10, 4, 2, 1)});
+  tlm::tlm_response_status overlap = tlm::TLM_OK_RESPONSE, bad_size = tlm::TLM_OK_RESPONSE;
+  size_t sm1_before = 0;
+  b->body = [&] {
+    b->at_ns(5);
+    SmAppMaskMsg grow;
+    grow.app = 0;
+    grow.mask = {true, true, false};
+    overlap = send_checked(b->ctrl, grow);  // sm1 is still app 1's: ignored
+    EXPECT_EQ(b->gwde.app_mask(0), (std::vector<bool>{true, false, false}));
+    SmAppMaskMsg wrong;
+    wrong.app = 1;
+    wrong.mask = {true};
+    bad_size = send_checked(b->ctrl, wrong);
+    SmAppMaskMsg shrink;
+    shrink.app = 1;
+    shrink.mask = {false, false, true};
+    b->control(shrink);
+    b->control(grow);  // now disjoint
+    sm1_before = launched(1).size();
+    EXPECT_EQ(b->sms[1]->resident.size(), 2u);  // app 1's CTAs stay (drain), nothing new yet
+    complete_all_every_10ns(200);
+  };
+  sc_core::sc_start(sc_time(300, SC_NS));
+  EXPECT_EQ(overlap, tlm::TLM_GENERIC_ERROR_RESPONSE);
+  EXPECT_EQ(bad_size, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(b->gwde.app_mask(0), (std::vector<bool>{true, true, false}));
+  EXPECT_EQ(b->gwde.app_mask(1), (std::vector<bool>{false, false, true}));
+  // Up to 5 ns sm1 held app 1's first wave; afterwards it got only app 0's CTAs.
+  std::vector<std::string> sm1 = launched(1);
+  ASSERT_EQ(sm1_before, 2u);
+  EXPECT_EQ(sm1[0], "b");
+  EXPECT_EQ(sm1[1], "b");
+  ASSERT_GT(sm1.size(), 2u);
+  for (size_t i = 2; i < sm1.size(); ++i) EXPECT_EQ(sm1[i], "a") << i;
+  for (const auto& n : launched(0)) EXPECT_EQ(n, "a");
+  for (const auto& n : launched(2)) EXPECT_EQ(n, "b");
+  size_t a_total = 0, b_total = 0;
+  for (uint32_t sm = 0; sm < 3; ++sm)
+    for (const auto& n : launched(sm)) (n == "a" ? a_total : b_total)++;
+  EXPECT_EQ(a_total, 10u);
+  EXPECT_EQ(b_total, 10u);
+  for (auto& sm : b->sms) EXPECT_TRUE(sm->resident.empty());
 }
 
 }  // namespace

@@ -56,6 +56,7 @@ class Gpu : public sc_core::sc_module {
   const Snapshot& finish() const { return finish_; }
   size_t kernels_done() const { return kernels_done_; }
   size_t kernels_total() const { return workload_.launches.size(); }
+  const Workload& workload() const { return workload_; }
   const ClockDomain& sm_clock() const { return sm_clock_; }
   uint64_t sm_ticks_run() const { return sm_clock_.ticks_run(); }
   Policy& policy() { return host_.policy(); }

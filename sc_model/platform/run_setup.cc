@@ -50,7 +50,7 @@ void prepare_systemc() {
 std::string validate_file(const std::string& file) {
   Json doc = load_json_file(file);
   if (!doc.is_object()) throw InputError(file, "$", "expected a JSON object (a GPU config or a workload)");
-  if (doc.contains("kernels")) {
+  if (doc.contains("kernels") || doc.contains("apps")) {
     parse_workload(doc, file, 1);
     return "workload";
   }
@@ -65,7 +65,7 @@ std::string validate_file(const std::string& file) {
     return "pdn package";
   }
   throw InputError(file, "$",
-                   "not a GPU config (needs \"sm\"), a workload (needs \"kernels\") nor a PDN package (needs "
+                   "not a GPU config (needs \"sm\"), a workload (needs \"kernels\" or \"apps\") nor a PDN package (needs "
                    "\"package\", \"bump_l_h\" or \"scale\")");
 }
 

@@ -11,6 +11,7 @@
 #include "workload/kernel_profile.h"
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,13 @@ class PolicyContext {
   // Enables an SM and, if it is power-gated, powers it up now even with no CTA for it (early wake-up).
   virtual void wake_sm(uint32_t sm) { set_sm_enabled(sm, true); }
   virtual void set_sm_mask(uint32_t kernel_index, const std::vector<bool>& mask) = 0;
+  // SMs an application (KernelLaunch::app) may use; masks of the two apps must be
+  // disjoint (see SmAppMaskMsg). Contexts without concurrent applications throw.
+  virtual void set_app_sm_mask(uint32_t app, const std::vector<bool>& mask) {
+    (void)app;
+    (void)mask;
+    throw std::logic_error("set_app_sm_mask: this policy context has no concurrent applications");
+  }
   virtual void hold_issue(uint32_t sm, uint64_t until_sm_cycle) = 0;
 };
 

@@ -4,6 +4,8 @@
 #include "gwde/global_work_distribution_engine.h"
 
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace gpupm {
 
@@ -78,6 +80,16 @@ void PolicyHost::set_sm_mask(uint32_t kernel_index, const std::vector<bool>& mas
   m.kernel_index = kernel_index;
   m.mask = mask;
   send(gwde_out, m);
+}
+
+void PolicyHost::set_app_sm_mask(uint32_t app, const std::vector<bool>& mask) {
+  SmAppMaskMsg m;
+  m.app = app;
+  m.mask = mask;
+  if (send_checked(gwde_out, m) != tlm::TLM_OK_RESPONSE)
+    throw std::invalid_argument("set_app_sm_mask: app " + std::to_string(app) +
+                                ": no such application, a mask of the wrong size, or SMs of the other "
+                                "application's mask (application masks must be disjoint)");
 }
 
 void PolicyHost::hold_issue(uint32_t sm, uint64_t until_sm_cycle) {

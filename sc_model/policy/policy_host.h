@@ -49,6 +49,7 @@ class PolicyHost : public sc_core::sc_module, public PolicyContext {
   void set_sm_enabled(uint32_t sm, bool enabled, bool gate_when_idle) override;
   void wake_sm(uint32_t sm) override;
   void set_sm_mask(uint32_t kernel_index, const std::vector<bool>& mask) override;
+  void set_app_sm_mask(uint32_t app, const std::vector<bool>& mask) override;
   void hold_issue(uint32_t sm, uint64_t until_sm_cycle) override;
 
  private:

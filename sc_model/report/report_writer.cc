@@ -21,13 +21,49 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
     m["kernel_index"] = k.launch->kernel_index;
     m["launch"] = k.launch->launch;
     m["start_s"] = k.start.time_s;
+    if (gpu.workload().apps_form) {
+      // Concurrent applications: the interval metrics above cover the whole GPU
+      // (both apps); the kernel's own instructions are exact from its profile.
+      uint64_t own = launch_instructions(*k.launch);
+      uint64_t cycles = k.end.sm_cycles - k.start.sm_cycles;
+      m["app"] = k.launch->app;
+      m["kernel_instructions"] = own;
+      m["kernel_ipc"] = cycles ? double(own) / double(cycles) : 0.0;
+    }
     kernels.push_back(std::move(m));
+  }
+  Json apps = Json::array();
+  if (gpu.workload().apps_form) {
+    for (uint32_t a = 0; a < gpu.workload().apps.size(); ++a) {
+      const KernelRecord* first = nullptr;
+      const KernelRecord* last = nullptr;
+      uint64_t insts = 0, count = 0;
+      for (const KernelRecord& k : gpu.kernels()) {
+        if (k.launch->app != a) continue;
+        if (!first || k.start.time_s < first->start.time_s) first = &k;
+        if (!last || k.end.time_s > last->end.time_s) last = &k;
+        insts += launch_instructions(*k.launch);
+        ++count;
+      }
+      Json j = {{"app", a}, {"name", gpu.workload().apps[a].name}, {"kernels_done", count},
+                {"kernels_total", gpu.workload().apps[a].launches.size()}, {"instructions", insts}};
+      if (first) {
+        uint64_t cycles = last->end.sm_cycles - first->start.sm_cycles;
+        j["start_s"] = first->start.time_s;
+        j["finish_s"] = last->end.time_s;
+        j["sim_time_s"] = last->end.time_s - first->start.time_s;
+        j["sm_cycles"] = cycles;
+        j["ipc"] = cycles ? double(insts) / double(cycles) : 0.0;
+      }
+      apps.push_back(std::move(j));
+    }
   }
   Json report = {{"format", "gpupm-report"},
                  {"format_version", 1},
                  {"config", config_echo},
                  {"kernels", kernels},
                  {"total", interval_metrics(gpu.start(), gpu.finish(), ctx)}};
+  if (!apps.empty()) report["apps"] = apps;
   if (const PdnDriver* pdn = gpu.pdn()) {  // only with an RLC network (gpu.pdn.model = rlc)
     Json vn = pdn->stats().to_json();
     const Json& net = config_echo.at("gpu").at("pdn").value("network", Json::object());

@@ -2,6 +2,9 @@
 
 #include "common/rng.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace gpupm {
 
 namespace {
@@ -90,21 +93,37 @@ void parse_launch(JsonReader& r, KernelLaunch& k) {
 
 }  // namespace
 
-Workload parse_workload(const Json& doc, const std::string& file, uint64_t seed) {
-  Workload w;
-  JsonReader top(doc, file, "");
-  w.name = top.get_string("name");
-  top.get_string("description", "");
-  uint64_t next_region = uint64_t(1) << 20;  // in lines; region 0 stays unused
-  auto take_region = [&](uint64_t lines) {
-    uint64_t base = next_region;
-    next_region += (lines + (uint64_t(1) << 20)) & ~((uint64_t(1) << 20) - 1);
-    return base;
+uint64_t launch_instructions(const KernelLaunch& k) {
+  // Same length as WarpStream::start().
+  auto per_warp = [&](double scale) {
+    return std::max<uint64_t>(1, uint64_t(std::llround(double(k.insts_per_warp) * scale)));
   };
-  size_t nk = top.array_size("kernels", 1, 4096);
-  for (size_t ki = 0; ki < nk; ++ki) {
-    const Json& kdoc = doc.at("kernels").at(ki);
-    std::string kpath = "kernels[" + std::to_string(ki) + "]";
+  uint64_t long_ctas = std::min<uint64_t>(k.long_ctas, k.grid_ctas);
+  return uint64_t(k.warps_per_cta) *
+         (long_ctas * per_warp(k.long_cta_scale) + (uint64_t(k.grid_ctas) - long_ctas) * per_warp(1.0));
+}
+
+namespace {
+
+struct Regions {
+  uint64_t next = uint64_t(1) << 20;  // in lines; region 0 stays unused
+  uint64_t take(uint64_t lines) {
+    uint64_t base = next;
+    next += (lines + (uint64_t(1) << 20)) & ~((uint64_t(1) << 20) - 1);
+    return base;
+  }
+};
+
+// Parses the "kernels" array of `owner` (the document or one app at `prefix`),
+// numbering kernels from w.kernel_count on.
+void parse_kernels(const Json& owner, JsonReader& reader, const std::string& file, const std::string& prefix,
+                   uint64_t seed, uint32_t app, Regions& regions, Workload& w, Application& out) {
+  size_t nk = reader.array_size("kernels", 1, 4096);
+  uint32_t first = w.kernel_count;
+  for (size_t kj = 0; kj < nk; ++kj) {
+    size_t ki = first + kj;
+    const Json& kdoc = owner.at("kernels").at(kj);
+    std::string kpath = prefix + "kernels[" + std::to_string(kj) + "]";
     if (!kdoc.is_object()) throw InputError(file, kpath, "expected an object");
     Json base = kdoc;
     base.erase("launches");
@@ -143,6 +162,7 @@ Workload parse_workload(const Json& doc, const std::string& file, uint64_t seed)
       lr.finish();
       k->launch = uint32_t(li);
       k->kernel_index = uint32_t(ki);
+      k->app = app;
       k->seed = seed_of(seed, ki, li);
       uint64_t max_lines = 0, global_lines = 0, warp_lines = 0, cta_lines = 0;
       for (const Phase& ph : k->phases) {
@@ -151,18 +171,48 @@ Workload parse_workload(const Json& doc, const std::string& file, uint64_t seed)
         warp_lines = std::max<uint64_t>(warp_lines, ph.memory.warp_set_bytes / kLineBytes);
         cta_lines = std::max<uint64_t>(cta_lines, ph.memory.cta_set_bytes / kLineBytes);
       }
-      if (li == 0) kernel_base = take_region(global_lines + 32);
+      if (li == 0) kernel_base = regions.take(global_lines + 32);
       k->kernel_base = kernel_base;
       double longest = k->long_ctas ? k->long_cta_scale : 1.0;
       uint64_t warps = uint64_t(k->grid_ctas) * k->warps_per_cta;
       k->stream_lines = uint64_t(double(warps) * double(k->insts_per_warp) * longest) * max_lines + 32;
       k->warp_sets_base = k->stream_lines;
       k->cta_sets_base = k->warp_sets_base + warps * (warp_lines + 32);
-      k->address_base = take_region(k->cta_sets_base + uint64_t(k->grid_ctas) * (cta_lines + 32));
+      k->address_base = regions.take(k->cta_sets_base + uint64_t(k->grid_ctas) * (cta_lines + 32));
+      out.launches.push_back(k);
       w.launches.push_back(std::move(k));
     }
   }
-  w.kernel_count = uint32_t(nk);
+  w.kernel_count = first + uint32_t(nk);
+}
+
+}  // namespace
+
+Workload parse_workload(const Json& doc, const std::string& file, uint64_t seed) {
+  Workload w;
+  JsonReader top(doc, file, "");
+  w.name = top.get_string("name");
+  top.get_string("description", "");
+  Regions regions;
+  if (top.has("apps")) {
+    if (top.has("kernels")) top.fail("apps", "give either kernels (one application) or apps, not both");
+    w.apps_form = true;
+    size_t na = top.array_size("apps", 1, 2);
+    w.apps.resize(na);
+    top.for_each("apps", 1, 2, [&](JsonReader& ar, size_t ai) {
+      Application& a = w.apps[ai];
+      a.name = ar.get_string("name");
+      ar.get_string("description", "");
+      for (size_t bi = 0; bi < ai; ++bi)
+        if (w.apps[bi].name == a.name) ar.fail("name", "expected a name different from apps[" + std::to_string(bi) + "]'s");
+      parse_kernels(doc.at("apps").at(ai), ar, file, "apps[" + std::to_string(ai) + "].", seed, uint32_t(ai),
+                    regions, w, a);
+    });
+  } else {
+    w.apps.resize(1);
+    w.apps[0].name = w.name;
+    parse_kernels(doc, top, file, "", seed, 0, regions, w, w.apps[0]);
+  }
   top.finish();
   return w;
 }

@@ -44,7 +44,8 @@ struct Phase {
 struct KernelLaunch {
   std::string name;       // kernel name
   uint32_t launch = 0;    // invocation index within the kernel
-  uint32_t kernel_index = 0;
+  uint32_t kernel_index = 0;  // unique across the workload (over all applications)
+  uint32_t app = 0;           // application (index in Workload::apps) this launch belongs to
   uint32_t grid_ctas = 1;
   uint32_t warps_per_cta = 1;
   uint32_t max_ctas_per_sm = 1;  // resource limit (registers/shared memory)
@@ -60,11 +61,26 @@ struct KernelLaunch {
   uint64_t kernel_base = 0;   // region shared by all launches of the kernel, in lines
 };
 
-struct Workload {
+// One application: a sequence of kernel launches run one after another.
+struct Application {
   std::string name;
   std::vector<std::shared_ptr<const KernelLaunch>> launches;  // in program order
-  uint32_t kernel_count = 0;
 };
+
+struct Workload {
+  std::string name;
+  std::vector<std::shared_ptr<const KernelLaunch>> launches;  // all launches: app 0's, then app 1's
+  uint32_t kernel_count = 0;
+  // The applications. The "kernels" form gives one application named after the
+  // workload; the "apps" form gives 1 or 2, which the GWDE runs concurrently on
+  // disjoint SM sets. Empty (hand-built workloads): one application, `launches`.
+  std::vector<Application> apps;
+  bool apps_form = false;  // written with "apps": the report then names each kernel's app
+};
+
+// Warp instructions a launch executes (every warp of every CTA, long CTAs scaled
+// as the warp stream does).
+uint64_t launch_instructions(const KernelLaunch& k);
 
 // Parses and validates a workload document. Limits that depend on the GPU
 // (warps per CTA against SM capacity) are checked by validate_against().

@@ -221,3 +221,72 @@ TEST(WarpStream, WarpReuseStaysInsideTheWarpsSet) {
 
 }  // namespace
 }  // namespace gpupm
+
+namespace gpupm {
+namespace {
+
+std::string two_apps(const std::string& app0_extra, const std::string& app1_extra = "") {
+  const std::string k = R"({"name": "k", "grid_ctas": 4, "warps_per_cta": 2, "max_ctas_per_sm": 2, "insts_per_warp": 100})";
+  return R"({"name": "w", "apps": [{"name": "a", "kernels": [)" + k + ", " + k + "]" + app0_extra +
+         R"(}, {"name": "b", "kernels": [)" + k + "]" + app1_extra + "}]}";
+}
+
+TEST(Workload, AppsFormGivesConcurrentApplications) {
+  Workload w = parse_workload(Json::parse(two_apps("")), "w.json", 3);
+  EXPECT_TRUE(w.apps_form);
+  ASSERT_EQ(w.apps.size(), 2u);
+  EXPECT_EQ(w.apps[0].name, "a");
+  EXPECT_EQ(w.apps[1].name, "b");
+  ASSERT_EQ(w.apps[0].launches.size(), 2u);
+  ASSERT_EQ(w.apps[1].launches.size(), 1u);
+  EXPECT_EQ(w.kernel_count, 3u);  // kernel indices run on across apps (SmMaskMsg stays per kernel)
+  EXPECT_EQ(w.apps[0].launches[1]->kernel_index, 1u);
+  EXPECT_EQ(w.apps[1].launches[0]->kernel_index, 2u);
+  EXPECT_EQ(w.apps[0].launches[0]->app, 0u);
+  EXPECT_EQ(w.apps[1].launches[0]->app, 1u);
+  ASSERT_EQ(w.launches.size(), 3u);
+  EXPECT_EQ(w.launches[2], w.apps[1].launches[0]);
+  // Disjoint address regions across apps.
+  EXPECT_NE(w.apps[0].launches[0]->address_base, w.apps[1].launches[0]->address_base);
+  EXPECT_NE(w.apps[0].launches[0]->kernel_base, w.apps[1].launches[0]->kernel_base);
+
+  // The kernels form: one application named after the workload, no app field in reports.
+  Workload one = parse_workload(Json::parse(one_kernel("")), "w.json", 3);
+  EXPECT_FALSE(one.apps_form);
+  ASSERT_EQ(one.apps.size(), 1u);
+  EXPECT_EQ(one.apps[0].name, "w");
+  EXPECT_EQ(one.apps[0].launches, one.launches);
+}
+
+TEST(Workload, AppsAreValidatedWithThePath) {
+  EXPECT_EQ(error_of(two_apps("")), "");
+  EXPECT_TRUE(starts_with(error_of(two_apps(R"(, "sms": 3)")), "w.json: apps[0].sms: unknown key"));
+  EXPECT_TRUE(starts_with(error_of(two_apps("", R"(, "kernels2": [])")), "w.json: apps[1].kernels2: unknown key"));
+  EXPECT_EQ(error_of(R"({"name": "w", "apps": []})"),
+            "w.json: apps: expected an array of 1 to 2 elements, got 0");
+  std::string three = two_apps("");
+  three.insert(three.size() - 2, R"(, {"name": "c", "kernels": [{"name": "k", "grid_ctas": 1, "warps_per_cta": 1,
+       "max_ctas_per_sm": 1, "insts_per_warp": 1}]})");
+  EXPECT_TRUE(starts_with(error_of(three), "w.json: apps: expected an array of 1 to 2 elements"));
+  EXPECT_EQ(error_of(R"({"name": "w", "apps": [{"name": "a", "kernels": [{"name": "k", "grid_ctas": 4,
+                         "warps_per_cta": 0, "max_ctas_per_sm": 2, "insts_per_warp": 100}]}]})"),
+            "w.json: apps[0].kernels[0].warps_per_cta: expected an integer in [1, 64], got 0");
+  EXPECT_TRUE(starts_with(error_of(R"({"name": "w", "apps": [{"kernels": []}]})"), "w.json: apps[0].name"));
+  EXPECT_TRUE(starts_with(error_of(R"({"name": "w", "kernels": [], "apps": []})"),
+                          "w.json: apps: give either kernels (one application) or apps, not both"));
+  std::string same = two_apps("");
+  same.replace(same.find(R"("name": "b")"), 11, R"("name": "a")");
+  EXPECT_TRUE(starts_with(error_of(same), "w.json: apps[1].name: expected a name different"));
+}
+
+TEST(Workload, LaunchInstructionsCountEveryWarpWithLongCtasScaled) {
+  auto k = launch_of(R"("long_ctas": 1, "long_cta_scale": 2.5)");  // 4 CTAs x 2 warps x 100
+  uint64_t sum = 0;
+  for (uint32_t cta = 0; cta < k->grid_ctas; ++cta)
+    for (uint32_t warp = 0; warp < k->warps_per_cta; ++warp) sum += all_of(*k, cta, warp).size();
+  EXPECT_EQ(launch_instructions(*k), sum);
+  EXPECT_EQ(sum, 2u * 250 + 3u * 2 * 100);
+}
+
+}  // namespace
+}  // namespace gpupm
