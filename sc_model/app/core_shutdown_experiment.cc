@@ -469,7 +469,7 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
                   {"runs", outcomes.size()},
                   {"reused_runs", reused},
                   {"wall_seconds", wall},
-                  {"jobs", opt.jobs},
+                  {"jobs", opt.exec.jobs},
                   {"policy_params", c.policy_params},
                   {"sms", n_sms},
                   {"apps", apps},
@@ -479,7 +479,7 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
                     {"memory_intensive_speedup_geomean", geomean(cs_speed_mem)}}},
                   {"claims", claims_json(claims)}};
   std::ostringstream md;
-  md << "# Core shut-down on gpupm\n\n" << outcomes.size() << " simulations, " << reused << " reused (" << opt.jobs
+  md << "# Core shut-down on gpupm\n\n" << outcomes.size() << " simulations, " << reused << " reused (" << opt.exec.jobs
      << " jobs, " << fmt(wall, 0) << " s wall). 32-SM GTX480-like GPU (`configs/gpu/gtx480_32sm.json`), suite "
      << "`configs/workloads/core_shutdown/`, IPC margin alpha = " << fmt(alpha, 2)
      << ". Speed-up and energy are relative to the baseline (all SMs, top V/F state).\n\n"

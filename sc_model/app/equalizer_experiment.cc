@@ -521,10 +521,11 @@ int run_equalizer_experiment(const ExperimentOptions& opt) {
   Results R(opt.out_dir);
   Analysis A{ks, R, Json::object(), {}, {}, 0};
   A.per_kernel();
-  for (const std::string& set : opt.sets)
-    if (set == "gpu.controller_impl=lockstep")  // the runs whose policy drives the controller blocks
-      for (const auto& o : outcomes)
-        A.lockstep_runs += o.id.find("__equalizer-") != std::string::npos || o.id.find("__eqcta") != std::string::npos;
+  for (const auto& o : outcomes) {  // C4: the runs whose policy drove the controller blocks in lockstep
+    const Json& cfg = R.report(o.id)["config"];
+    A.lockstep_runs += cfg["policy"].value("name", "").rfind("equalizer", 0) == 0 &&
+                       cfg["gpu"].value("controller_impl", "cpp") == "lockstep";
+  }
   std::vector<Claim> claims = judge(A);
   auto target = [&](const char* what, bool ok, std::string m) { return Json{{"target", what}, {"measured", m}, {"pass", ok}}; };
   double ps = A.gs("all", "equalizer-perf"), pe = A.ge("all", "equalizer-perf");
@@ -551,14 +552,14 @@ int run_equalizer_experiment(const ExperimentOptions& opt) {
                   {"runs", outcomes.size()},
                   {"reused_runs", reused},
                   {"wall_seconds", wall},
-                  {"jobs", opt.jobs},
+                  {"jobs", opt.exec.jobs},
                   {"kernels", A.kernels},
                   {"geomean_by_category", cats},
                   {"targets", targets},
                   {"claims", claims_json(claims)}};
   std::ostringstream md;
   md << "# Equalizer on gpupm\n\n" << outcomes.size() << " simulations, " << reused << " of them reused from an earlier run ("
-     << opt.jobs << " jobs, " << fmt(wall, 0) << " s wall). Speed-up and energy are geometric means relative to the baseline.\n\n"
+     << opt.exec.jobs << " jobs, " << fmt(wall, 0) << " s wall). Speed-up and energy are geometric means relative to the baseline.\n\n"
      << "## Performance mode (paper Fig. 7)\n\n" << table_md(A, {"sm-high", "mem-high", "equalizer-perf"})
      << "\n## Energy mode (paper Fig. 8)\n\n" << table_md(A, {"sm-low", "mem-low", "static-best", "equalizer-energy"})
      << "\n## Targets\n\n| target | measured | verdict |\n|---|---|---|\n";

@@ -73,16 +73,11 @@ std::string claims_markdown(const std::vector<Claim>& claims) {
   return md.str();
 }
 
-int command_experiment(const ExperimentOptions& opt) {
-  try {
-    if (opt.name == "equalizer") return run_equalizer_experiment(opt);
-    if (opt.name == "core-shutdown") return run_core_shutdown_experiment(opt);
-    throw InputError("gpupm experiment", "NAME",
-                     "unknown experiment \"" + opt.name + "\"; expected one of {equalizer, core-shutdown}");
-  } catch (const InputError& e) {
-    std::cerr << "gpupm: error: " << e.what() << "\n";
-    return kExitBadInput;
-  }
+int command_experiment(const ExperimentOptions& opt) {  // errors: main's net (bad input: 2)
+  if (opt.name == "equalizer") return run_equalizer_experiment(opt);
+  if (opt.name == "core-shutdown") return run_core_shutdown_experiment(opt);
+  throw InputError("gpupm experiment", "NAME",
+                   "unknown experiment \"" + opt.name + "\"; expected one of {equalizer, core-shutdown}");
 }
 
 }  // namespace gpupm

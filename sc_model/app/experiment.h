@@ -16,10 +16,9 @@ struct ExperimentOptions {
   std::string name;
   std::string out_dir;
   std::string config;  // default: configs/experiments/NAME.json
-  int jobs = 1;
   std::vector<std::string> only;  // run only these kernels (a quick subset)
   std::vector<std::string> sets;  // --set PATH=VALUE added to every run (e.g. gpu.controller_impl=lockstep)
-  ExecutorOptions exec;           // where the runs execute (exec.jobs == jobs)
+  ExecutorOptions exec;           // where and how many at once the runs execute
 };
 
 int command_experiment(const ExperimentOptions& opt);

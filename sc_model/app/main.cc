@@ -43,7 +43,7 @@ int sc_main(int argc, char* argv[]) {
   auto* exp_cmd = app.add_subcommand("experiment", "run a seed paper's evaluation (runs in parallel processes)");
   exp_cmd->add_option("name", exp.name, "experiment: equalizer, core-shutdown")->required();
   exp_cmd->add_option("--out", exp.out_dir, "output directory (runs/, summary.json, summary.md, plots)")->required();
-  exp_cmd->add_option("--jobs", exp.jobs, "parallel simulations (local executor; default: the number of cores)")
+  exp_cmd->add_option("--jobs", exp.exec.jobs, "parallel simulations (local executor; default: the number of cores)")
       ->default_val(0)
       ->check(CLI::Range(0, 256));
   exp_cmd->add_option("--config", exp.config, "experiment config (default configs/experiments/NAME.json)");
@@ -79,19 +79,28 @@ int sc_main(int argc, char* argv[]) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
-  if (run_cmd->parsed()) {
-    if (run_cmd->count("--seed")) run.inputs.seed = run.seed;
-    return command_run(run);
+  // Each command reports its own errors; this is the net for what escapes one
+  // (bad input: 2; anything else, e.g. sbatch missing or a full disk: 1).
+  try {
+    if (run_cmd->parsed()) {
+      if (run_cmd->count("--seed")) run.inputs.seed = run.seed;
+      return command_run(run);
+    }
+    if (val_cmd->parsed()) return command_validate(files);
+    if (imp_cmd->parsed()) return command_impedance(imp);
+    if (exp_cmd->parsed()) {
+      if (exp.exec.jobs == 0) exp.exec.jobs = default_jobs();  // resolved here: the summaries report it
+      return command_experiment(exp);
+    }
+    if (sweep_cmd->parsed()) return command_sweep(sweep);
+    return command_bench(bench);
+  } catch (const InputError& e) {
+    std::cerr << "gpupm: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "gpupm: error: " << e.what() << "\n";
+    return kExitFailure;
   }
-  if (val_cmd->parsed()) return command_validate(files);
-  if (imp_cmd->parsed()) return command_impedance(imp);
-  if (exp_cmd->parsed()) {
-    if (exp.jobs == 0) exp.jobs = default_jobs();
-    exp.exec.jobs = exp.jobs;
-    return command_experiment(exp);
-  }
-  if (sweep_cmd->parsed()) return command_sweep(sweep);
-  return command_bench(bench);
 }
 
 // Our own main (it takes precedence over libsystemc's) so the banner switch is

@@ -17,9 +17,12 @@
 
 #ifdef GPUPM_HAVE_RTL
 
+#include "common/controller_impl.h"
+
 #include <verilated.h>
 #include <verilated_vcd_c.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -77,6 +80,32 @@ inline std::optional<FaultSpec> fault_from_env(const std::string& block, const s
   if (!known) throw std::invalid_argument(usage + "; signals of " + block + ": " + list);
   if (s.bit > 15) throw std::invalid_argument(usage + "; BIT must be 0..15");
   return s;
+}
+
+// The fault hook: flips the chosen bit of the chosen output when `fault` names
+// this block instance (`sm`; -1 for a per-GPU block) and this edge.
+template <std::size_t N>
+void apply_fault(const std::optional<FaultSpec>& fault, int sm, uint64_t cycle,
+                 const std::vector<std::string>& signals, std::array<uint64_t, N>& outputs) {
+  if (!fault || fault->cycle != cycle || (sm >= 0 && fault->sm != sm)) return;
+  for (std::size_t i = 0; i < N; ++i)
+    if (signals[i] == fault->signal) outputs[i] ^= 1ull << fault->bit;
+}
+
+// Lockstep's check after one edge: the first output where the RTL (`got`)
+// differs from the C++ model (`want`) throws LockstepMismatch; `detail()` (the
+// inputs) is only built then. `vcd_path` is the RTL's dump, flushed first.
+template <std::size_t N, class Detail, class Flush>
+void compare_outputs(const char* block, int sm, uint64_t cycle, const std::vector<std::string>& signals,
+                     const std::array<uint64_t, N>& want, const std::array<uint64_t, N>& got, Detail detail,
+                     Flush flush, const std::string& vcd_path) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (want[i] == got[i]) continue;
+    flush();
+    throw LockstepMismatch(block, sm, cycle, signals[i], want[i], got[i],
+                           detail() + (vcd_path.empty() ? std::string(" (GPUPM_RTL_VCD=DIR dumps the RTL)")
+                                                        : "; VCD " + vcd_path));
+  }
 }
 
 // One Verilated top (clk_i, rst_ni) with its own context, one rising edge per

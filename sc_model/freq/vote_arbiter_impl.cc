@@ -123,9 +123,7 @@ class ArbRtl final : public VoteArbiterController {
 
   const ArbRaw& edge(const VoteArbiterIn& in) {
     raw_ = core_->edge(in);
-    if (fault_ && fault_->cycle == cycle_)
-      for (size_t i = 0; i < kArbOutputs; ++i)
-        if (arb_signals()[i] == fault_->signal) raw_[i] ^= 1ull << fault_->bit;
+    rtl::apply_fault(fault_, -1, cycle_, arb_signals(), raw_);
     ++cycle_;
     out_ = from_raw(raw_);
     return raw_;
@@ -163,14 +161,9 @@ class ArbLockstep final : public VoteArbiterController {
     const uint64_t t = rtl_.cycle();
     const ArbRaw want = to_raw(cpp_.step(in));
     const ArbRaw& got = rtl_.edge(in);
-    for (size_t i = 0; i < kArbOutputs; ++i) {
-      if (want[i] == got[i]) continue;
-      rtl_.flush();
-      const std::string vcd = rtl_.vcd_path();
-      throw LockstepMismatch("vote_arbiter", -1, t, arb_signals()[i], want[i], got[i],
-                             describe(in, n_) +
-                                 (vcd.empty() ? std::string(" (GPUPM_RTL_VCD=DIR dumps the RTL)") : "; VCD " + vcd));
-    }
+    rtl::compare_outputs(
+        "vote_arbiter", -1, t, arb_signals(), want, got, [&] { return describe(in, n_); }, [&] { rtl_.flush(); },
+        rtl_.vcd_path());
   }
 
   VoteArbiter cpp_;

@@ -1,5 +1,7 @@
 #include "sweep/run_executor.h"
 
+#include "report/report_writer.h"
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,13 +42,8 @@ std::string read_all(const std::string& path) {
 
 // Writes `text` to path via a temporary file and a rename.
 void write_atomic(const std::string& path, const std::string& text) {
-  std::string tmp = path + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text;
-    if (!f) throw std::runtime_error("cannot write " + tmp);
-  }
-  fs::rename(tmp, path);
+  const fs::path p(path);
+  write_outputs(p.has_parent_path() ? p.parent_path().string() : ".", {{p.filename().string(), text}});
 }
 
 int status_of(int wait_status) {
@@ -199,9 +196,9 @@ std::vector<RunOutcome> run_local(const std::vector<RunSpec>& specs, const std::
       rundir::prepare(out[i].dir, fingerprint_of(specs[i]));
       pid_t pid = spawn_run(binary, specs[i], out[i].dir);
       if (pid < 0) {
+        out[i].log_tail = std::string("fork failed: ") + std::strerror(errno);  // before write_status touches errno
         rundir::write_status(out[i].dir, -1);
         out[i].status = -1;
-        out[i].log_tail = std::string("fork failed: ") + std::strerror(errno);
         ++done;
         ++failed;
         continue;
@@ -359,8 +356,7 @@ bool complete(const std::string& dir, const std::string& fingerprint) {
 
 void prepare(const std::string& dir, const std::string& fingerprint) {
   fs::create_directories(dir);
-  fs::remove(dir + "/report.json");
-  fs::remove(dir + "/exit_status");
+  for (const auto& e : fs::directory_iterator(dir)) fs::remove_all(e.path());  // no output of an earlier run stays
   write_atomic(dir + "/inputs.fingerprint", fingerprint);
 }
 

@@ -3,10 +3,8 @@
 #include "common/rtl_harness.h"
 
 #include <array>
-#include <cstdio>
 #include <optional>
 #include <stdexcept>
-#include <type_traits>
 #include <vector>
 
 #ifdef GPUPM_HAVE_RTL
@@ -156,9 +154,7 @@ class EqSmRtl final : public EqSmController {
   // One edge; returns the port values after it (with the fault hook applied).
   const EqRaw& edge(const EqSmIn& in) {
     raw_ = core_->edge(in);
-    if (fault_ && fault_->sm == int(sm_) && fault_->cycle == cycle_)
-      for (size_t i = 0; i < kEqOutputs; ++i)
-        if (eq_signals()[i] == fault_->signal) raw_[i] ^= 1ull << fault_->bit;
+    rtl::apply_fault(fault_, int(sm_), cycle_, eq_signals(), raw_);
     ++cycle_;
     out_ = from_raw(raw_);
     return raw_;
@@ -202,14 +198,10 @@ class EqSmLockstep final : public EqSmController {
     const uint16_t counter = cpp_.cycle();
     const EqRaw want = to_raw(cpp_.step(in));
     const EqRaw& got = rtl_.edge(in);
-    for (size_t i = 0; i < kEqOutputs; ++i) {
-      if (want[i] == got[i]) continue;
-      rtl_.flush();
-      const std::string vcd = rtl_.vcd_path();
-      throw LockstepMismatch("eq_sm_block", int(sm_), t, eq_signals()[i], want[i], got[i],
-                             "block cycle counter " + std::to_string(counter) + ", " + describe(in) +
-                                 (vcd.empty() ? std::string(" (GPUPM_RTL_VCD=DIR dumps the RTL)") : "; VCD " + vcd));
-    }
+    rtl::compare_outputs(
+        "eq_sm_block", int(sm_), t, eq_signals(), want, got,
+        [&] { return "block cycle counter " + std::to_string(counter) + ", " + describe(in); },
+        [&] { rtl_.flush(); }, rtl_.vcd_path());
   }
 
   EqSmBlock cpp_;
