@@ -108,6 +108,14 @@ TEST(Corun, BadAppsInputExitsWith2NamingThePath) {
   status = run_gpupm("validate " + path, &output);
   EXPECT_EQ(status, 2) << output;
   EXPECT_NE(output.find("apps: expected an array of 1 to 2 elements, got 3"), std::string::npos) << output;
+
+  // A per-kernel policy would mix the two applications' kernels: refused as input.
+  status = run_gpupm("run --quiet --gpu " + source_path("configs/gpu/gtx480.json") + " --workload " +
+                         source_path("configs/workloads/corun_example.json") + " --policy core-shutdown --out " + out_dir,
+                     &output);
+  EXPECT_EQ(status, 2) << output;
+  EXPECT_NE(output.find("apps: two co-running applications need a policy that handles them"), std::string::npos)
+      << output;
 }
 
 // Gives app 0 SMs 0-6 and app 1 SMs 11-14 at the start (7-10 in neither mask),

@@ -19,15 +19,18 @@ struct Message : tlm::tlm_extension<T> {
   }
 };
 
-// Zero-time b_transport of one message through an initiator socket.
+// Zero-time b_transport of one message through an initiator socket; returns
+// the receiver's response status (a receiver that refuses a message sets an
+// error status; most leave it unset). The extension is detached before return.
 template <class Socket, class Msg>
-void send(Socket&& socket, Msg& msg) {
+tlm::tlm_response_status send(Socket&& socket, Msg& msg) {
   tlm::tlm_generic_payload gp;
   gp.set_command(tlm::TLM_IGNORE_COMMAND);
   gp.set_extension(&msg);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   socket->b_transport(gp, delay);
   gp.clear_extension(&msg);
+  return gp.get_response_status();
 }
 
 // ClockDomain <- FrequencyManager: new period from the next edge on.

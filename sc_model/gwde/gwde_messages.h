@@ -56,30 +56,16 @@ struct SmMaskMsg : Message<SmMaskMsg> {  // SMs a kernel (by index in the worklo
   std::vector<bool> mask;
 };
 // SMs an application (index in Workload::apps) may use, for all its kernels (and
-// ANDed with a kernel's SmMaskMsg mask). Application masks are disjoint: the GWDE
-// throws std::invalid_argument for a mask overlapping another app's. An SM taken
+// ANDed with a kernel's SmMaskMsg mask). Application masks are disjoint. An SM taken
 // out of an app's mask drains (keeps its CTAs, gets no new ones of that app); an
 // SM in no app's mask gets no work (disable it with SmEnableMsg to gate it).
-// An overlapping or malformed mask is ignored with an error response (see
-// send_checked()).
+// An overlapping or malformed mask is ignored with an error response (send()
+// returns it).
 // Empty mask: the default (one app: all SMs; two: app 0 the first count/2 SMs,
 // app 1 the rest).
 struct SmAppMaskMsg : Message<SmAppMaskMsg> {
   uint32_t app = 0;
   std::vector<bool> mask;
 };
-
-// send() returning the receiver's response status (the extension is detached
-// before the caller acts on an error).
-template <class Socket, class Msg>
-tlm::tlm_response_status send_checked(Socket&& socket, Msg& msg) {
-  tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_IGNORE_COMMAND);
-  gp.set_extension(&msg);
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  socket->b_transport(gp, delay);
-  gp.clear_extension(&msg);
-  return gp.get_response_status();
-}
 
 }  // namespace gpupm

@@ -361,12 +361,12 @@ TEST_F(GwdeTwoAppsTest, MaskChangeAtRunTimeDrainsAndOverlapIsRejected) {
     SmAppMaskMsg grow;
     grow.app = 0;
     grow.mask = {true, true, false};
-    overlap = send_checked(b->ctrl, grow);  // sm1 is still app 1's: ignored
+    overlap = send(b->ctrl, grow);  // sm1 is still app 1's: ignored
     EXPECT_EQ(b->gwde.app_mask(0), (std::vector<bool>{true, false, false}));
     SmAppMaskMsg wrong;
     wrong.app = 1;
     wrong.mask = {true};
-    bad_size = send_checked(b->ctrl, wrong);
+    bad_size = send(b->ctrl, wrong);
     SmAppMaskMsg shrink;
     shrink.app = 1;
     shrink.mask = {false, false, true};

@@ -33,6 +33,10 @@ LoadedRun load_run(const RunInputs& in) {
   std::string name = p.get_string("name");
   r.policy = make_policy(name, p, r.gpu.dvfs, {r.gpu.controller_impl, r.gpu.sm.count, r.gpu.sm.max_warps, gpu_origin});
   p.finish();
+  if (r.workload.apps.size() > 1 && !r.policy->handles_concurrent_apps())
+    throw InputError(wl_origin, "apps",
+                     "two co-running applications need a policy that handles them; \"" + name +
+                         "\" runs one application at a time (baseline and the static policies handle them)");
   r.doc["policy"] = r.policy->describe();
   for (auto it = pdoc.begin(); it != pdoc.end(); ++it)
     if (!r.doc["policy"].contains(it.key())) r.doc["policy"][it.key()] = it.value();

@@ -67,6 +67,9 @@ class Policy {
   virtual bool csr_write(uint32_t /*addr*/, uint32_t /*data*/) { return false; }
   // The policy's own trace for the report (e.g. per-epoch decisions); null if none.
   virtual Json trace() const { return nullptr; }
+  // Whether the policy may run a workload whose two applications co-run. A
+  // policy that keeps one kernel's state, or acts on all SMs per kernel, must not.
+  virtual bool handles_concurrent_apps() const { return false; }
 };
 
 // Policy names usable with `gpupm run --policy`.

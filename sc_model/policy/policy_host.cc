@@ -86,7 +86,7 @@ void PolicyHost::set_app_sm_mask(uint32_t app, const std::vector<bool>& mask) {
   SmAppMaskMsg m;
   m.app = app;
   m.mask = mask;
-  if (send_checked(gwde_out, m) != tlm::TLM_OK_RESPONSE)
+  if (send(gwde_out, m) != tlm::TLM_OK_RESPONSE)
     throw std::invalid_argument("set_app_sm_mask: app " + std::to_string(app) +
                                 ": no such application, a mask of the wrong size, or SMs of the other "
                                 "application's mask (application masks must be disjoint)");

@@ -12,6 +12,7 @@ class StaticPolicy : public Policy {
   std::string name() const override { return name_; }
   void on_start(PolicyContext& ctx) override;
   Json describe() const override;
+  bool handles_concurrent_apps() const override { return true; }  // the same fixed point for every SM and kernel
 
  private:
   std::string name_;
