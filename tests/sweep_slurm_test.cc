@@ -110,7 +110,8 @@ class MiniSlurm {
 
     conf_ = base_ + "/slurm.conf";
     std::ofstream c(conf_);
-    c << "ClusterName=gpupmtest\nSlurmctldHost=localhost\nSlurmctldPort=" << free_port() << "\nSlurmdPort=" << free_port()
+    // The controller's address given, not looked up: a minimal system may have no /etc/hosts.
+    c << "ClusterName=gpupmtest\nSlurmctldHost=localhost(127.0.0.1)\nSlurmctldPort=" << free_port() << "\nSlurmdPort=" << free_port()
       << "\nSlurmUser=root\nSlurmdUser=root\nAuthType=auth/munge\nCredType=cred/munge\nAuthInfo=socket=" << socket_
       << "\nMpiDefault=none\nProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\n"
          "JobAcctGatherType=jobacct_gather/none\nAccountingStorageType=accounting_storage/none\nJobCompType=jobcomp/none\n"

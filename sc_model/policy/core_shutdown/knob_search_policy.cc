@@ -149,16 +149,22 @@ void KnobSearchPolicy::settle(PolicyContext& ctx, uint32_t v) {
   record(ctx, "settle", {{"steps", search_.steps()}});
 }
 
+// The kernel's last CTAs: an unfinished search settles on its best setting so
+// far (tail_reached), and no more windows are measured.
+void KnobSearchPolicy::enter_tail(PolicyContext& ctx) {
+  if (state_ == State::kSample || state_ == State::kReference || state_ == State::kSearch) tail_reached(ctx);
+  state_ = State::kTail;
+  window_.close();
+  pending_open_ = false;
+}
+
 void KnobSearchPolicy::open_window(PolicyContext& ctx, uint64_t ctas) { window_.open(ctx, std::max<uint64_t>(1, ctas)); }
 
 void KnobSearchPolicy::on_epoch(PolicyContext& ctx, uint64_t) {
   if (!kernel_ || state_ == State::kIdle) return;
   if (state_ != State::kTail && left_to_dispatch(ctx) == 0) {
-    if (state_ == State::kSample || state_ == State::kReference || state_ == State::kSearch) tail_reached(ctx);
     record(ctx, "tail");
-    state_ = State::kTail;
-    window_.close();
-    pending_open_ = false;
+    enter_tail(ctx);
   }
   if (!woke_ && s_.early_wake && avg_cta_cycles_ > 0) {
     double left = double(kernel_->grid_ctas) - double(completed_in_kernel(ctx));
@@ -170,11 +176,7 @@ void KnobSearchPolicy::on_epoch(PolicyContext& ctx, uint64_t) {
       woke_ = true;
       record(ctx, "wake", {{"predicted_remaining_cycles", remaining}, {"ctas_left", left}});
       near_end(ctx);
-      if (state_ != State::kTail) {
-        state_ = State::kTail;
-        window_.close();
-        pending_open_ = false;
-      }
+      if (state_ != State::kTail) enter_tail(ctx);
     }
   }
   if (state_ == State::kTail) return;

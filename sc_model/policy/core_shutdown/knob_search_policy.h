@@ -112,6 +112,7 @@ class KnobSearchPolicy : public Policy {
   virtual uint32_t ctas_in_flight(const PolicyContext& ctx, uint32_t v) const = 0;
   // Nothing left to dispatch: by default a running search stops at its best known setting.
   virtual void tail_reached(PolicyContext& ctx);
+  void enter_tail(PolicyContext& ctx);
   virtual void near_end(PolicyContext&) {}            // early wake-up point
   virtual std::vector<bool> active_sms(const PolicyContext& ctx) const;  // for the average CTA time
 
