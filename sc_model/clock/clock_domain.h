@@ -32,6 +32,11 @@ class ClockDomain : public sc_core::sc_module {
 
   uint64_t cycle() const { return cycle_; }  // last ticked cycle
   uint64_t cycles_elapsed() const;            // edges up to now, ticked or skipped
+  // Time of edge `c` (ticked or skipped) at the current period: exact while the
+  // period has not changed between edge c and the last ticked edge.
+  sc_core::sc_time edge_time(uint64_t c) const {
+    return c >= cycle_ ? last_edge_ + double(c - cycle_) * period_ : last_edge_ - double(cycle_ - c) * period_;
+  }
   sc_core::sc_time period() const { return period_; }
   double frequency_hz() const { return 1.0 / period_.to_seconds(); }
   uint64_t ticks_run() const { return ticks_run_; }  // edges actually evaluated

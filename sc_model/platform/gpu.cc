@@ -47,7 +47,10 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
   host_.freq_out.bind(fm_.ctrl_in);
   host_.attach_memory_clock(mem_clock_, cfg.mem.channels);
 
-  fm_.before_change = [this] { power_.checkpoint(); };
+  fm_.before_change = [this] {  // what was accounted at the old V/F stays at it
+    power_.checkpoint();
+    if (pdn_driver_) pdn_driver_->catch_up();
+  };
   gwde_.on_kernel_start = [this](const KernelLaunch& k) { kernel_started(k); };
   gwde_.on_kernel_end = [this](const KernelLaunch& k) { kernel_ended(k); };
   gwde_.on_all_done = [this] { all_done(); };

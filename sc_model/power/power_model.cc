@@ -46,6 +46,13 @@ double PowerModel::dram_standby_watts(double mem_mhz, double v_mem) const {
   return amps * cfg_.dram_vdd * (v_mem / v0_[1]) * cfg_.dram_chips;
 }
 
+double sm_event_nj(const PowerConfig& cfg, const SmCounters& c, const SmCounters& p) {
+  return cfg.inst_nj * double(c.insts - p.insts) + cfg.alu_nj * double(c.alu_insts - p.alu_insts) +
+         cfg.sfu_nj * double(c.sfu_insts - p.sfu_insts) + cfg.ldst_nj * double(c.mem_insts - p.mem_insts) +
+         cfg.l1_line_nj * double((c.lsu.l1_hits + c.lsu.l1_misses + c.lsu.store_lines) -
+                                 (p.lsu.l1_hits + p.lsu.l1_misses + p.lsu.store_lines));
+}
+
 void PowerModel::checkpoint() {
   sc_core::sc_time now = sc_core::sc_time_stamp();
   double dt = (now - last_).to_seconds();
@@ -62,11 +69,7 @@ void PowerModel::checkpoint() {
     double cycles = double(c.cycles - p.cycles);
     double gated = double(c.gated_cycles - p.gated_cycles);
     double busy = double(c.busy_cycles - p.busy_cycles);
-    double nj = cfg_.inst_nj * double(c.insts - p.insts) + cfg_.alu_nj * double(c.alu_insts - p.alu_insts) +
-                cfg_.sfu_nj * double(c.sfu_insts - p.sfu_insts) + cfg_.ldst_nj * double(c.mem_insts - p.mem_insts) +
-                cfg_.l1_line_nj * double((c.lsu.l1_hits + c.lsu.l1_misses + c.lsu.store_lines) -
-                                         (p.lsu.l1_hits + p.lsu.l1_misses + p.lsu.store_lines)) +
-                cfg_.sm_busy_cycle_nj * busy + cfg_.sm_idle_cycle_nj * std::max(0.0, cycles - busy - gated);
+    double nj = sm_event_nj(cfg_, c, p) + sm_clock_nj(cfg_, busy, cycles - busy - gated);
     total_.sm_dynamic += nj * dyn[0];
     double ungated = cycles > 0 ? 1.0 - gated / cycles : 1.0;
     total_.sm_leakage += cfg_.sm_leakage_w * leak[0] * ungated * dt;

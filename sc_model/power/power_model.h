@@ -30,6 +30,15 @@ struct Energy {  // joules
   nlohmann::json to_json() const;
 };
 
+// An SM's dynamic energy in nJ at the nominal voltage (scale by (V/V0)^2), one
+// formula for the energy accounting and the per-cycle PDN currents:
+// its events between two counter snapshots (instructions by class, LD/ST, L1 lines) ...
+double sm_event_nj(const PowerConfig& cfg, const SmCounters& now, const SmCounters& before);
+// ... and its clock tree over `busy` cycles with resident warps and `idle` ungated cycles without.
+inline double sm_clock_nj(const PowerConfig& cfg, double busy, double idle) {
+  return cfg.sm_busy_cycle_nj * busy + cfg.sm_idle_cycle_nj * (idle > 0 ? idle : 0.0);
+}
+
 class PowerModel {
  public:
   PowerModel(const PowerConfig& cfg, const MemConfig& mem_cfg, std::vector<const SmStatus*> sms,

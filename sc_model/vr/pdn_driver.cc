@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "power/power_model.h"
+
 namespace gpupm {
 
 PdnDriver::PdnDriver(const DroopStatsConfig& stats, const PowerConfig& power, std::vector<const SmStatus*> sms,
@@ -18,48 +20,59 @@ PdnDriver::PdnDriver(const DroopStatsConfig& stats, const PowerConfig& power, st
       leak_share_(sms_.size(), 1.0),
       amps_(sms_.size(), 0.0),
       volts_(sms_.size(), 0.0),
-      event_amps_(sms_.size(), 0.0),
-      bg_amps_(sms_.size(), 0.0) {}
+      event_nj_(sms_.size(), 0.0) {}
 
 void PdnDriver::tick(uint64_t cycle) {
   const double dt = clock_.period().to_seconds();
-  const double v = vr_.voltage(Domain::Sm);
-  const double dyn = (v / v0_) * (v / v0_) * 1e-9 / dt / v;  // nJ per cycle -> A
-  const double leak_a = power_.sm_leakage_w * std::pow(v / v0_, power_.leakage_voltage_exponent) / v;
   for (size_t i = 0; i < sms_.size(); ++i) {
     const SmCounters c = sms_[i]->counters();
     const SmCounters& p = last_[i];
     const double cycles = double(c.cycles - p.cycles);
     if (cycles > 0) {
       const double busy = double(c.busy_cycles - p.busy_cycles), gated = double(c.gated_cycles - p.gated_cycles);
-      bg_nj_[i] = (power_.sm_busy_cycle_nj * busy + power_.sm_idle_cycle_nj * std::max(0.0, cycles - busy - gated)) /
-                  cycles;
+      bg_nj_[i] = sm_clock_nj(power_, busy, cycles - busy - gated) / cycles;
       leak_share_[i] = 1.0 - gated / cycles;
     }
-    const double ev_nj =
-        power_.inst_nj * double(c.insts - p.insts) + power_.alu_nj * double(c.alu_insts - p.alu_insts) +
-        power_.sfu_nj * double(c.sfu_insts - p.sfu_insts) + power_.ldst_nj * double(c.mem_insts - p.mem_insts) +
-        power_.l1_line_nj * double((c.lsu.l1_hits + c.lsu.l1_misses + c.lsu.store_lines) -
-                                   (p.lsu.l1_hits + p.lsu.l1_misses + p.lsu.store_lines));
-    bg_amps_[i] = bg_nj_[i] * dyn + leak_a * leak_share_[i];
-    event_amps_[i] = ev_nj * dyn;
+    event_nj_[i] = sm_event_nj(power_, c, p);
     last_[i] = c;
   }
-  // Cycles since the last tick: no SM acted in them (the domain skipped them).
-  const uint64_t upto = cycle + 1;
+  step_to(cycle + 1, dt, true);
+}
+
+// The cycles since the last tick were skipped by the domain: no SM acted in
+// them, so they carry background current only; with `events`, the last one
+// also carries the ticked cycle's events. Each cycle sees the regulator's
+// output at its own edge (a V/F ramp may run through a skipped stretch).
+void PdnDriver::step_to(uint64_t upto, double dt, bool events) {
   while (stepped_ < upto) {
-    const bool last = stepped_ + 1 == upto;
+    const double v = vr_.voltage(Domain::Sm, clock_.edge_time(stepped_));
+    if (v != v_) {  // the currents' voltage factors change only with v
+      v_ = v;
+      dyn_a_ = (v / v0_) * (v / v0_) * 1e-9 / dt / v;  // nJ per cycle -> A
+      leak_a_ = power_.sm_leakage_w * std::pow(v / v0_, power_.leakage_voltage_exponent) / v;
+      dt_ = dt;
+    } else if (dt != dt_) {
+      dyn_a_ *= dt_ / dt;
+      dt_ = dt;
+    }
+    const bool with_events = events && stepped_ + 1 == upto;
     double total = 0;
     for (size_t i = 0; i < sms_.size(); ++i) {
-      amps_[i] = bg_amps_[i] + (last ? event_amps_[i] : 0.0);
+      amps_[i] = (bg_nj_[i] + (with_events ? event_nj_[i] : 0.0)) * dyn_a_ + leak_a_ * leak_share_[i];
       total += amps_[i];
     }
     vr_.load(dt, amps_, volts_);
     stats_.push(dt, v, volts_, total);
     amp_s_ += total * dt;
     ++stepped_;
-    ++steps_;
   }
+}
+
+// Before a V/F change: steps the skipped cycles so far at the period they had.
+// The newest edge is left to its own tick (it may carry events).
+void PdnDriver::catch_up() {
+  const uint64_t newest = clock_.cycles_elapsed();
+  if (newest > stepped_) step_to(newest, clock_.period().to_seconds(), false);
 }
 
 void PdnDriver::finish() { stats_.finish(); }

@@ -10,7 +10,8 @@
 // domain skips are cycles in which no SM issued or accessed anything, so at
 // the next tick the driver steps the network through them with each SM's
 // background current (clock tree + leakage), then the ticked cycle with its
-// events. Default runs (PDN off) do not create it.
+// events; the platform calls catch_up() before a V/F change, so skipped cycles
+// keep the period they had. Default runs (PDN off) do not create it.
 #pragma once
 
 #include "clock/clock_domain.h"
@@ -29,12 +30,14 @@ class PdnDriver : public Tickable {
             VoltageRegulator& vr, const ClockDomain& clock, double v0_sm);
 
   void tick(uint64_t cycle) override;
+  // Steps the cycles skipped so far; call before the SM period or voltage changes.
+  void catch_up();
   uint64_t next_busy_cycle(uint64_t) const override { return kNever; }
   // End of the run: settles the statistics.
   void finish();
 
   const DroopStats& stats() const { return stats_; }
-  uint64_t steps() const { return steps_; }          // SM cycles stepped
+  uint64_t steps() const { return stepped_; }        // SM cycles stepped
   // The last stepped cycle: each SM's current (A) and node voltage (V).
   const std::vector<double>& sm_amps() const { return amps_; }
   const std::vector<double>& sm_volts() const { return volts_; }
@@ -48,10 +51,13 @@ class PdnDriver : public Tickable {
   const double v0_;
   DroopStats stats_;
   std::vector<SmCounters> last_;
+  void step_to(uint64_t upto, double dt, bool events);
+
   std::vector<double> bg_nj_, leak_share_;  // per SM, per cycle, from the last interval
-  std::vector<double> amps_, volts_, event_amps_, bg_amps_;
+  std::vector<double> amps_, volts_;
+  std::vector<double> event_nj_;            // per SM, the ticked cycle's events
   uint64_t stepped_ = 0;  // cycles stepped so far
-  uint64_t steps_ = 0;
+  double v_ = -1, dt_ = 0, dyn_a_ = 0, leak_a_ = 0;  // voltage factors of the currents at v_
   double amp_s_ = 0;
 };
 

@@ -9,11 +9,11 @@ VoltageRegulator::VoltageRegulator(sc_core::sc_module_name name) : sc_module(nam
   setpoint_in.register_b_transport(this, &VoltageRegulator::b_transport);
 }
 
-double VoltageRegulator::voltage(Domain d) const {
+double VoltageRegulator::voltage(Domain d, const sc_time& t) const {
   const Ramp& r = ramp_[size_t(d)];
-  sc_time now = sc_time_stamp();
-  if (now >= r.end) return r.to;
-  double f = (now - r.start) / (r.end - r.start);
+  if (t >= r.end) return r.to;
+  if (t <= r.start) return r.from;
+  double f = (t - r.start) / (r.end - r.start);
   return r.from + (r.to - r.from) * f;
 }
 

@@ -32,7 +32,9 @@ class VoltageRegulator : public sc_core::sc_module {
 
   explicit VoltageRegulator(sc_core::sc_module_name name);
 
-  double voltage(Domain d) const;  // regulator output now
+  double voltage(Domain d) const { return voltage(d, sc_core::sc_time_stamp()); }  // regulator output now
+  // Output at `t` on the current ramp (before the ramp started: its start value).
+  double voltage(Domain d, const sc_core::sc_time& t) const;
   double setpoint(Domain d) const { return ramp_[size_t(d)].to; }
 
   void attach_network(PowerDeliveryNetwork* pdn) { pdn_ = pdn; }
