@@ -17,7 +17,6 @@
 
 #include "app/commands.h"
 #include "app/experiment.h"
-#include "app/run_pool.h"
 #include "policy/oracle/oracle_search.h"
 #include "report/report_writer.h"
 #include "workload/kernel_profile.h"
@@ -53,39 +52,33 @@ std::string sanitize(std::string s) {
   return s;
 }
 
-Config load_config(const ExperimentOptions& opt, const std::string& file) {
-  Json doc = load_json_file(file);
-  JsonReader r(doc, file, "");
-  r.get_string("name");
-  r.get_string("description", "");
-  auto resolve = [](const std::string& p) { return p.rfind('/', 0) == 0 ? p : std::string(GPUPM_SOURCE_DIR) + "/" + p; };
+Config load_config(const ExperimentOptions& opt) {
   Config c;
-  c.gpu = resolve(r.get_string("gpu"));
-  c.suite = resolve(r.get_string("suite_dir"));
-  if (r.has("policy_params")) {
-    c.policy_params = r.raw("policy_params");
-    if (!c.policy_params.is_object()) r.fail("policy_params", "expected an object of policy parameters");
-    for (auto it = c.policy_params.begin(); it != c.policy_params.end(); ++it) {
-      c.policy_sets.push_back("--set");
-      c.policy_sets.push_back("policy." + it.key() + "=" + it.value().dump());
-    }
-  }
-  r.for_each("oracles", 1, 16, [&](JsonReader& o, size_t) { c.oracles.push_back(parse_oracle_space(o)); });
-  std::set<std::string> only(opt.only.begin(), opt.only.end());
-  r.for_each("apps", 1, 1000, [&](JsonReader& a, size_t) {
-    App x;
-    x.name = a.get_string("name");
-    x.cls = a.get_string("class", "");
-    x.memory = a.get_bool("memory_intensive", true);
-    x.file = c.suite + "/" + x.name + ".json";
-    if (!only.empty() && !only.count(x.name)) return;
-    parse_workload(load_json_file(x.file), x.file, 1);  // fail early on a bad profile
-    c.apps.push_back(x);
-  });
-  r.finish();
-  for (const auto& name : opt.only)
-    if (std::none_of(c.apps.begin(), c.apps.end(), [&](const App& a) { return a.name == name; }))
-      throw InputError(file, "apps", "no application named \"" + name + "\" (from --only)");
+  SuiteConfig sc = read_suite_config(
+      opt, "core_shutdown", "apps",
+      [&](JsonReader& r) {
+        if (r.has("policy_params")) {
+          c.policy_params = r.raw("policy_params");
+          if (!c.policy_params.is_object()) r.fail("policy_params", "expected an object of policy parameters");
+          for (auto it = c.policy_params.begin(); it != c.policy_params.end(); ++it) {
+            c.policy_sets.push_back("--set");
+            c.policy_sets.push_back("policy." + it.key() + "=" + it.value().dump());
+          }
+        }
+        r.for_each("oracles", 1, 16, [&](JsonReader& o, size_t) { c.oracles.push_back(parse_oracle_space(o)); });
+      },
+      [&](JsonReader& a, const std::string& name, const std::string& profile, bool wanted) {
+        App x;
+        x.name = name;
+        x.cls = a.get_string("class", "");
+        x.memory = a.get_bool("memory_intensive", true);
+        x.file = profile;
+        if (!wanted) return;
+        parse_workload(load_json_file(x.file), x.file, 1);  // fail early on a bad profile
+        c.apps.push_back(x);
+      });
+  c.gpu = sc.gpu;
+  c.suite = sc.suite;
   return c;
 }
 
@@ -114,24 +107,6 @@ std::vector<RunSpec> plan_runs(const Config& c) {
   return specs;
 }
 
-class Results {
- public:
-  explicit Results(std::string dir) : dir_(std::move(dir)) {}
-  const Json& report(const std::string& id) {
-    auto it = cache_.find(id);
-    if (it != cache_.end()) return it->second;
-    Json j;
-    std::ifstream f(dir_ + "/runs/" + id + "/report.json");
-    if (f) j = Json::parse(f, nullptr, false);
-    return cache_[id] = j;
-  }
-  double time(const std::string& id) { return report(id)["total"]["sim_time_s"].get<double>(); }
-  double energy(const std::string& id) { return report(id)["total"]["energy_j"]["total"].get<double>(); }
-
- private:
-  std::string dir_;
-  std::map<std::string, Json> cache_;
-};
 
 // What the core shut-down trace says about one launch.
 struct LaunchTrace {
@@ -192,29 +167,16 @@ double mean_active(const Json& trace, double total_us, uint32_t sms) {
   return acc / total_us;
 }
 
-Claim make(std::string id, std::string text, std::string paper, std::string measured, std::string tol, bool ok,
-           std::string note_if_fail = "") {
-  return {std::move(id), std::move(text), std::move(paper), std::move(measured), std::move(tol), ok ? "pass" : "fail",
-          ok ? "" : std::move(note_if_fail)};
-}
-Claim na(std::string id, std::string text, std::string paper, std::string note) {
-  return {std::move(id), std::move(text), std::move(paper), "-", "-", "n/a", std::move(note)};
-}
 
 }  // namespace
 
 int run_core_shutdown_experiment(const ExperimentOptions& opt) {
-  std::string file =
-      opt.config.empty() ? std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/core_shutdown.json" : opt.config;
-  Config c = load_config(opt, file);
+  Config c = load_config(opt);
   prepare_output_dir(opt.out_dir);
   ExperimentRuns runs = run_experiment_runs(plan_runs(c), opt);
   if (!runs.ok) return kExitFailure;
-  const std::vector<RunOutcome>& outcomes = runs.outcomes;
-  double wall = runs.wall_seconds;
-  size_t reused = runs.reused;
 
-  Results R(opt.out_dir);
+  ExperimentResults R(opt.out_dir);
   const uint32_t n_sms = [&] {
     const Json& d = R.report(id_of(c.apps.front(), "baseline"))["config"]["gpu"]["sm"]["count"];
     return d.is_number() ? d.get<uint32_t>() : 32u;
@@ -402,13 +364,13 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
   // ------------------------------------------------------------- claims (P1.4)
   std::vector<Claim> claims;
   if (!compute_detail.empty())
-    claims.push_back(make("C1", "K-COMP: no SM reduction, ~0% change", "no action", compute_detail,
+    claims.push_back(judged_claim("C1", "K-COMP: no SM reduction, ~0% change", "no action", compute_detail,
                           "32 SMs kept, no search; energy and time within 2%", compute_untouched,
                           "a compute kernel was searched or changed"));
   else
-    claims.push_back(na("C1", "K-COMP: no SM reduction, ~0% change", "no action", "no compute application in this run"));
+    claims.push_back(na_claim("C1", "K-COMP: no SM reduction, ~0% change", "no action", "no compute application in this run"));
   if (knee_n)
-    claims.push_back(make("C2", "memory-bound kernels converge in <= 5 windows to within about one step of the knee",
+    claims.push_back(judged_claim("C2", "memory-bound kernels converge in <= 5 windows to within about one step of the knee",
                           "5 steps (log2 32)", std::to_string(knee_ok) + "/" + std::to_string(knee_n) + " within 3 SMs of the static knee, " +
                               std::to_string(steps_bad) + " searches > 5 steps: " + knee_detail,
                           "all within 3 SMs (knee: smallest static count within alpha of the best), <= 5 steps",
@@ -416,7 +378,7 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
   if (thrash_n) {
     double g = geomean(thrash_gain), pg = thrash_peak_gain.empty() ? 1.0 : geomean(thrash_peak_gain);
     double pmax = thrash_peak_gain.empty() ? 1.0 : *std::max_element(thrash_peak_gain.begin(), thrash_peak_gain.end());
-    claims.push_back(make("C3", "cache-thrash kernels: higher IPC with fewer SMs and a lower L2 miss rate",
+    claims.push_back(judged_claim("C3", "cache-thrash kernels: higher IPC with fewer SMs and a lower L2 miss rate",
                           "+12% avg (up to +25%); L2 hit +30-45%",
                           "core shut-down " + pct(g) + " perf (geomean); static peak vs 32 SMs " + pct(pg) + " avg, " +
                               pct(pmax) + " max; L2 hit rate up in " + std::to_string(l2_better) + "/" +
@@ -424,18 +386,18 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
                           "perf gain > 0, static peak gain >= +10%, L2 better in all", g > 1.0 && pg >= 1.10 && l2_better == thrash_n,
                           "see the SM sweep"));
   } else {
-    claims.push_back(na("C3", "cache-thrash kernels gain", "+12%", "no cache-thrash application in this run"));
+    claims.push_back(na_claim("C3", "cache-thrash kernels gain", "+12%", "no cache-thrash application in this run"));
   }
   if (!mem_saving_cs.empty()) {
     double s = mean(mem_saving_cs), so = mean(mem_saving_oracle);
     double mx = *std::max_element(mem_saving_cs.begin(), mem_saving_cs.end());
     double loss = nonthrash_loss.empty() ? 1.0 : geomean(nonthrash_loss);
-    claims.push_back(make("C4a", "average energy saving on memory-intensive applications", "~21% (up to 35%)",
+    claims.push_back(judged_claim("C4a", "average energy saving on memory-intensive applications", "~21% (up to 35%)",
                           fmt(s * 100) + "% (max " + fmt(mx * 100) + "%)", ">= 15%", s >= 0.15, "below 15%"));
-    claims.push_back(make("C4b", "within ~8 points of the exhaustive <=2%-loss oracle", "within 8%",
+    claims.push_back(judged_claim("C4b", "within ~8 points of the exhaustive <=2%-loss oracle", "within 8%",
                           "oracle " + fmt(so * 100) + "%, ours " + fmt(s * 100) + "%: gap " + fmt((so - s) * 100) + " points",
                           "gap <= 8 points", so - s <= 0.08, "oracle far ahead"));
-    claims.push_back(make("C4c", "non-thrash applications lose ~2% performance", "-2% avg", pct(loss) + " (geomean)",
+    claims.push_back(judged_claim("C4c", "non-thrash applications lose ~2% performance", "-2% avg", pct(loss) + " (geomean)",
                           "loss <= 4%", loss >= 0.96, "loses more than 4%"));
   }
   if (leak_vs_gated.size() >= 3) {
@@ -446,7 +408,7 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
     double k = sxx > 0 ? sxy / sxx : 0, ss_res = 0;
     for (auto& [x, y] : leak_vs_gated) ss_res += (y - k * x) * (y - k * x), syy += (y - my) * (y - my);
     double r2 = syy > 0 ? 1 - ss_res / syy : 1;
-    claims.push_back(make("C5", "leakage savings scale linearly with the number of gated SMs", "linear",
+    claims.push_back(judged_claim("C5", "leakage savings scale linearly with the number of gated SMs", "linear",
                           "static SM sweep: SM leakage power saving = " + fmt(k, 3) + " x gated fraction, R^2 " +
                               fmt(r2, 4) + " over " + std::to_string(leak_vs_gated.size()) + " runs",
                           "R^2 >= 0.95, slope 0.9-1.1", r2 >= 0.95 && k >= 0.9 && k <= 1.1, "not linear"));
@@ -454,33 +416,28 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
   if (!mem_saving_dvfs.empty()) {
     double s = mean(mem_saving_cs), d = mean(mem_saving_dvfs);
     double gc = n_cache ? gap_cache / n_cache : 0, go = n_other ? gap_other / n_other : 0;
-    claims.push_back(make("C6", "SM gating beats 7-state core DVFS, most on cache-contention kernels", "21% vs 9%",
+    claims.push_back(judged_claim("C6", "SM gating beats 7-state core DVFS, most on cache-contention kernels", "21% vs 9%",
                           fmt(s * 100) + "% vs " + fmt(d * 100) + "%; gap " + fmt(gc * 100) + " points on cache-thrash, " +
                               fmt(go * 100) + " on the others",
                           "ours > DVFS; gap larger on cache-thrash", s > d && (n_cache == 0 || gc > go),
                           "DVFS ahead or gap not largest on cache kernels"));
   }
   if (!phase_detail.empty() || !stable_detail.empty())
-    claims.push_back(make("C7", "allocation varies across invocations for phase-changing kernels, stable otherwise",
+    claims.push_back(judged_claim("C7", "allocation varies across invocations for phase-changing kernels, stable otherwise",
                           "PVC1 13-28, PVC2 stable", "phase: " + phase_detail + "; others: " + stable_detail,
                           "phase kernels span >= 4 SMs; others within 3", phase_varies && stable_ok, "see launches"));
 
-  Json summary = {{"experiment", "core-shutdown"},
-                  {"runs", outcomes.size()},
-                  {"reused_runs", reused},
-                  {"wall_seconds", wall},
-                  {"jobs", opt.exec.jobs},
-                  {"policy_params", c.policy_params},
+  Json summary = summary_header("core-shutdown", runs);
+  summary.update({{"policy_params", c.policy_params},
                   {"sms", n_sms},
                   {"apps", apps},
                   {"averages",
                    {{"memory_intensive_energy_saving",
                      {{"core-shutdown", mean(mem_saving_cs)}, {"core-dvfs", mean(mem_saving_dvfs)}, {"oracle-sm", mean(mem_saving_oracle)}}},
                     {"memory_intensive_speedup_geomean", geomean(cs_speed_mem)}}},
-                  {"claims", claims_json(claims)}};
+                  {"claims", claims_json(claims)}});
   std::ostringstream md;
-  md << "# Core shut-down on gpupm\n\n" << outcomes.size() << " simulations, " << reused << " reused (" << opt.exec.jobs
-     << " jobs, " << fmt(wall, 0) << " s wall). 32-SM GTX480-like GPU (`configs/gpu/gtx480_32sm.json`), suite "
+  md << "# Core shut-down on gpupm\n\n" << runs_sentence(runs) << " 32-SM GTX480-like GPU (`configs/gpu/gtx480_32sm.json`), suite "
      << "`configs/workloads/core_shutdown/`, IPC margin alpha = " << fmt(alpha, 2)
      << ". Speed-up and energy are relative to the baseline (all SMs, top V/F state).\n\n"
      << "## Per application\n\n"
@@ -495,9 +452,7 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
      << ".\n\n## Claims (specs/core_shutdown_harmonia_sm_allocation.md P1.4)\n\n"
      << claims_markdown(claims)
      << "\nPlots: energy.png, speedup.png, sm_sweep.png, trace.png (scripts/plot_core_shutdown.py).\n";
-  write_outputs(opt.out_dir, {{"summary.json", summary.dump(2) + "\n"}, {"summary.md", md.str()}});
-  std::string plot = "/usr/bin/python3 " + std::string(GPUPM_SOURCE_DIR) + "/scripts/plot_core_shutdown.py " + opt.out_dir;
-  if (std::system(plot.c_str()) != 0) std::cerr << "gpupm: plots not drawn (needs python3-matplotlib)\n";
+  write_summary(opt.out_dir, summary, md.str(), "plot_core_shutdown.py");
   std::cout << md.str() << "summary: " << opt.out_dir << "/summary.md\n";
   return kExitOk;
 }

@@ -15,7 +15,6 @@
 
 #include "app/commands.h"
 #include "app/experiment.h"
-#include "app/run_pool.h"
 #include "report/report_writer.h"
 #include "workload/kernel_profile.h"
 
@@ -37,56 +36,28 @@ struct Kernel {
 
 std::string fmt(double x, int digits = 3) { return fixed(x, digits); }
 
-class Results {
- public:
-  Results(std::string dir) : dir_(std::move(dir)) {}
-  const Json& report(const std::string& id) {
-    auto it = cache_.find(id);
-    if (it != cache_.end()) return it->second;
-    Json j;
-    std::ifstream f(dir_ + "/runs/" + id + "/report.json");
-    if (f) j = Json::parse(f, nullptr, false);
-    return cache_[id] = j;
-  }
-  bool has(const std::string& id) { return report(id).is_object(); }
-  double time(const std::string& id) { return report(id)["total"]["sim_time_s"].get<double>(); }
-  double energy(const std::string& id) { return report(id)["total"]["energy_j"]["total"].get<double>(); }
-
- private:
-  std::string dir_;
-  std::map<std::string, Json> cache_;
-};
 
 std::string id_of(const Kernel& k, const std::string& what) { return k.name + "__" + what; }
 
-std::vector<Kernel> load_kernels(const ExperimentOptions& opt, const std::string& config, std::string& gpu) {
-  Json doc = load_json_file(config);
-  JsonReader r(doc, config, "");
-  r.get_string("name");
-  r.get_string("description", "");
-  auto resolve = [](const std::string& p) { return p.rfind('/', 0) == 0 ? p : std::string(GPUPM_SOURCE_DIR) + "/" + p; };
-  gpu = resolve(r.get_string("gpu"));
-  std::string suite = resolve(r.get_string("suite_dir"));
+std::vector<Kernel> load_kernels(const ExperimentOptions& opt, std::string& gpu) {
   std::vector<Kernel> ks;
-  std::set<std::string> only(opt.only.begin(), opt.only.end());
-  r.for_each("kernels", 1, 1000, [&](JsonReader& kr, size_t) {
-    Kernel k;
-    k.name = kr.get_string("name");
-    k.category = kr.get_enum("category", kCategories, "compute");
-    k.fraction = kr.get_double("kernel_fraction", 0.0, 1.0, 0.0);
-    k.file = suite + "/" + k.name + ".json";
-    if (!only.empty() && !only.count(k.name)) return;
-    Workload w = parse_workload(load_json_file(k.file), k.file, 1);
-    const KernelLaunch& l = *w.launches.front();
-    k.w_cta = l.warps_per_cta;
-    k.max_ctas = std::min({l.max_ctas_per_sm, 8u, 48u / l.warps_per_cta});
-    k.launches = uint32_t(w.launches.size());
-    ks.push_back(k);
-  });
-  r.finish();
-  for (const auto& name : opt.only)
-    if (std::none_of(ks.begin(), ks.end(), [&](const Kernel& k) { return k.name == name; }))
-      throw InputError(config, "kernels", "no kernel named \"" + name + "\" (from --only)");
+  SuiteConfig c = read_suite_config(
+      opt, "equalizer", "kernels", [](JsonReader&) {},
+      [&](JsonReader& kr, const std::string& name, const std::string& profile, bool wanted) {
+        Kernel k;
+        k.name = name;
+        k.category = kr.get_enum("category", kCategories, "compute");
+        k.fraction = kr.get_double("kernel_fraction", 0.0, 1.0, 0.0);
+        k.file = profile;
+        if (!wanted) return;
+        Workload w = parse_workload(load_json_file(k.file), k.file, 1);
+        const KernelLaunch& l = *w.launches.front();
+        k.w_cta = l.warps_per_cta;
+        k.max_ctas = std::min({l.max_ctas_per_sm, 8u, 48u / l.warps_per_cta});
+        k.launches = uint32_t(w.launches.size());
+        ks.push_back(k);
+      });
+  gpu = c.gpu;
   return ks;
 }
 
@@ -113,7 +84,7 @@ std::vector<RunSpec> plan_runs(const std::vector<Kernel>& ks, const std::string&
 
 struct Analysis {
   const std::vector<Kernel>& ks;
-  Results& R;
+  ExperimentResults& R;
   Json kernels = Json::object();
   std::map<std::string, std::map<std::string, std::vector<double>>> speed, energy;  // category -> policy -> values
   size_t lockstep_runs = 0;  // runs made with the controllers in lockstep (C4)
@@ -198,14 +169,6 @@ struct Analysis {
   bool has_cat(const std::string& cat) { return !speed[cat].empty(); }
 };
 
-Claim make(std::string id, std::string text, std::string paper, std::string measured, std::string tol, bool ok,
-           std::string note_if_fail = "") {
-  return {std::move(id), std::move(text), std::move(paper), std::move(measured), std::move(tol), ok ? "pass" : "fail",
-          ok ? "" : std::move(note_if_fail)};
-}
-Claim na(std::string id, std::string text, std::string paper, std::string note) {
-  return {std::move(id), std::move(text), std::move(paper), "-", "-", "n/a", std::move(note)};
-}
 
 // D-claims read the Equalizer trace: per epoch num_blocks[] and levels.
 struct TraceChecks {
@@ -259,29 +222,29 @@ std::vector<Claim> judge(Analysis& A) {
       if (!A.has_cat(x)) return false;
     return true;
   };
-  auto skip = [&](const char* id, const char* text) { c.push_back(na(id, text, "-", "category not in this run (--only)")); };
+  auto skip = [&](const char* id, const char* text) { c.push_back(na_claim(id, text, "-", "category not in this run (--only)")); };
   // Static sensitivity
   if (cat_ok({"compute", "memory", "cache"})) {
     double cs = A.gs("compute", "sm-high"), ms = A.gs("memory", "sm-high"), ks = A.gs("cache", "sm-high");
-    c.push_back(make("S1", "SM +15% speeds compute up ~ the clock; memory/cache < +5%", "compute ~+13.8%",
+    c.push_back(judged_claim("S1", "SM +15% speeds compute up ~ the clock; memory/cache < +5%", "compute ~+13.8%",
                      "compute " + pct(cs) + ", memory " + pct(ms) + ", cache " + pct(ks), "compute >= +10%, others < +5%",
                      cs >= 1.10 && ms < 1.05 && ks < 1.05, "see per-kernel table"));
     double cl = A.gs("compute", "sm-low"), ml = A.gs("memory", "sm-low"), kl = A.gs("cache", "sm-low");
     double me = A.ge("memory", "sm-low"), ke = A.ge("cache", "sm-low");
-    c.push_back(make("S2", "SM -15% costs compute more than memory/cache; their efficiency rises", "quadrant 4",
+    c.push_back(judged_claim("S2", "SM -15% costs compute more than memory/cache; their efficiency rises", "quadrant 4",
                      "perf compute " + pct(cl) + ", memory " + pct(ml) + ", cache " + pct(kl) + "; energy memory " +
                          pct(me) + ", cache " + pct(ke),
                      "direction", cl < ml && cl < kl && me < 1.0 && ke < 1.0, "direction not met"));
     double cm = A.gs("compute", "mem-high"), cme = A.ge("compute", "mem-high"), mm = A.gs("memory", "mem-high"),
            km = A.gs("cache", "mem-high");
-    c.push_back(make("S3", "DRAM +15%: compute ~0 speed-up and ~+5% energy; memory/cache speed up",
+    c.push_back(judged_claim("S3", "DRAM +15%: compute ~0 speed-up and ~+5% energy; memory/cache speed up",
                      "compute 0 / +5% energy; cache ~+17%",
                      "compute " + pct(cm) + " / energy " + pct(cme) + "; memory " + pct(mm) + ", cache " + pct(km),
                      "compute within 2%, energy up; others > +5%",
                      std::fabs(cm - 1) < 0.02 && cme > 1.0 && mm > 1.05 && km > 1.05, "direction not met"));
     double cd = A.gs("compute", "mem-low"), cde = A.ge("compute", "mem-low"), md = A.gs("memory", "mem-low"),
            kd = A.gs("cache", "mem-low");
-    c.push_back(make("S4", "DRAM -15%: compute ~unchanged and more efficient; memory/cache lose", "compute 0 / -5% energy",
+    c.push_back(judged_claim("S4", "DRAM -15%: compute ~unchanged and more efficient; memory/cache lose", "compute 0 / -5% energy",
                      "compute " + pct(cd) + " / energy " + pct(cde) + "; memory " + pct(md) + ", cache " + pct(kd),
                      "compute within 2%, energy down; others < 0", std::fabs(cd - 1) < 0.02 && cde < 1.0 && md < 1.0 && kd < 1.0,
                      "direction not met"));
@@ -301,7 +264,7 @@ std::vector<Claim> judge(Analysis& A) {
         if (b < int(k.max_ctas)) ++cache_below;
       }
     }
-    c.push_back(make("S5", "compute/memory best at max CTAs (memory plateaus by max/2); cache best below max",
+    c.push_back(judged_claim("S5", "compute/memory best at max CTAs (memory plateaus by max/2); cache best below max",
                      "Fig. 1e, 5",
                      std::to_string(bad_max) + " compute/memory kernels >2% off max; " + std::to_string(plateau) + "/" +
                          std::to_string(mem_n) + " memory plateau; " + std::to_string(cache_below) + "/" +
@@ -314,7 +277,7 @@ std::vector<Claim> judge(Analysis& A) {
     std::set<int> bests;
     double opt = A.per_invocation_optimum(*bfs, &bests);
     double fixed = A.R.time(id_of(*bfs, "ctas" + std::to_string(bfs->max_ctas)));
-    c.push_back(make("S6", "bfs: best CTA count differs across invocations; per-invocation optimum beats static max",
+    c.push_back(judged_claim("S6", "bfs: best CTA count differs across invocations; per-invocation optimum beats static max",
                      "3->1->3, +16%", std::to_string(bests.size()) + " distinct best counts, optimum " + pct(fixed / opt),
                      ">= 2 counts, >= +8%", bests.size() >= 2 && fixed / opt >= 1.08, "invocations too alike"));
   } else {
@@ -329,24 +292,24 @@ std::vector<Claim> judge(Analysis& A) {
       if (k.category == "memory" || k.category == "cache") c2n++, c2 += xm > 2;
       if (k.category == "unsaturated") c3n++, c3 += (xa <= k.w_cta && xm <= 2 && wt > ac / 2);
     }
-    c.push_back(make("C1", "compute kernels: avg X_alu > W_cta", "Fig. 4", std::to_string(c1) + "/" + std::to_string(c1n),
+    c.push_back(judged_claim("C1", "compute kernels: avg X_alu > W_cta", "Fig. 4", std::to_string(c1) + "/" + std::to_string(c1n),
                      "all", c1 == c1n, "see kernels.*.baseline.warp_states"));
-    c.push_back(make("C2", "memory and cache kernels: avg X_mem > 2", "Fig. 4", std::to_string(c2) + "/" + std::to_string(c2n),
+    c.push_back(judged_claim("C2", "memory and cache kernels: avg X_mem > 2", "Fig. 4", std::to_string(c2) + "/" + std::to_string(c2n),
                      "all", c2 == c2n, "see kernels.*.baseline.warp_states"));
-    c.push_back(make("C3", "unsaturated: X_alu <= W_cta, X_mem <= 2, waiting > active/2", "Fig. 4",
+    c.push_back(judged_claim("C3", "unsaturated: X_alu <= W_cta, X_mem <= 2, waiting > active/2", "Fig. 4",
                      std::to_string(c3) + "/" + std::to_string(c3n), "all", c3 == c3n, "see kernels.*.baseline.warp_states"));
     if (A.lockstep_runs > 0)  // every run compared RTL and C++ each cycle; a mismatch exits 1 and fails the experiment
-      c.push_back(make("C4", "RTL and golden model agree on sums, decisions and votes", "bit-exact",
+      c.push_back(judged_claim("C4", "RTL and golden model agree on sums, decisions and votes", "bit-exact",
                        std::to_string(A.lockstep_runs) + " Equalizer runs in lockstep, 0 mismatches", "0 mismatches", true, ""));
     else
-      c.push_back(na("C4", "RTL and golden model agree on sums, decisions and votes", "bit-exact",
+      c.push_back(na_claim("C4", "RTL and golden model agree on sums, decisions and votes", "bit-exact",
                      "judged only in lockstep: --set gpu.controller_impl=lockstep (rtl/README.md)"));
   }
   // Performance mode
   auto perf_claim = [&](const char* id, const char* cat, const char* paper, double lo, double hi) {
     if (!A.has_cat(cat)) return skip(id, cat);
     double s = A.gs(cat, "equalizer-perf"), e = A.ge(cat, "equalizer-perf");
-    c.push_back(make(id, std::string(cat) + " kernels, performance mode", paper, pct(s) + " perf, " + pct(e) + " energy",
+    c.push_back(judged_claim(id, std::string(cat) + " kernels, performance mode", paper, pct(s) + " perf, " + pct(e) + " energy",
                      "perf in [" + pct(lo) + ", " + pct(hi) + "]", s >= lo && s <= hi, "magnitude off"));
   };
   perf_claim("P1", "compute", "+13.8% perf, +15% energy", 1.09, 1.18);
@@ -355,7 +318,7 @@ std::vector<Claim> judge(Analysis& A) {
     double s = A.gs("cache", "equalizer-perf"), m = A.gs("cache", "mem-high"), e = A.ge("cache", "equalizer-perf");
     const Kernel* kmn = A.find("kmn-1");
     double ks = kmn ? A.sp(*kmn, "equalizer-perf") : 0.0;
-    c.push_back(make("P3", "cache kernels gain more than the memory boost alone, and save energy; kmeans most",
+    c.push_back(judged_claim("P3", "cache kernels gain more than the memory boost alone, and save energy; kmeans most",
                      "+54% vs +17%, -11% energy; kmn 2.84x",
                      pct(s) + " vs " + pct(m) + ", energy " + pct(e) + "; kmn " + fmt(ks, 2) + "x",
                      "eq > mem-high, energy < 0, kmn >= 1.5x", s > m && e < 1.0 && ks >= 1.5, "see cache rows"));
@@ -365,21 +328,21 @@ std::vector<Claim> judge(Analysis& A) {
   {
     double s = A.gs("all", "equalizer-perf"), sh = A.gs("all", "sm-high"), mh = A.gs("all", "mem-high");
     double e = A.ge("all", "equalizer-perf"), she = A.ge("all", "sm-high"), mhe = A.ge("all", "mem-high");
-    c.push_back(make("P4", "overall: Equalizer beats SM-high and mem-high in speed-up and energy",
+    c.push_back(judged_claim("P4", "overall: Equalizer beats SM-high and mem-high in speed-up and energy",
                      "+22% vs +7%, +6%; energy +6% vs +12%, +7%",
                      pct(s) + " vs " + pct(sh) + ", " + pct(mh) + "; energy " + pct(e) + " vs " + pct(she) + ", " + pct(mhe),
                      "eq best on both", s > sh && s > mh && e < she && e < mhe, "see overall table"));
   }
   if (const Kernel* p2 = A.find("prtcl-2")) {
     double hi = A.res(*p2, "equalizer-perf", "sm", "high");
-    c.push_back(make("P5", "imbalanced kernel (prtcl-2) ends up SM-high through idle SMs' votes", "SM high",
+    c.push_back(judged_claim("P5", "imbalanced kernel (prtcl-2) ends up SM-high through idle SMs' votes", "SM high",
                      "SM high " + fmt(hi * 100, 0) + "% of time", "> 50%", hi > 0.5, "idle SMs did not carry the vote"));
   } else {
     skip("P5", "prtcl-2");
   }
   if (const Kernel* l1 = A.find("leuko-1")) {
     double mh = A.res(*l1, "equalizer-perf", "mem", "high"), s = A.sp(*l1, "equalizer-perf");
-    c.push_back(make("P6", "texture-like leuko-1 is not detected as memory-bound: no memory boost, no gain",
+    c.push_back(judged_claim("P6", "texture-like leuko-1 is not detected as memory-bound: no memory boost, no gain",
                      "no gain", "mem high " + fmt(mh * 100, 0) + "% of time, " + pct(s), "mem high < 20%, < +5%",
                      mh < 0.2 && s < 1.05, "our LSU sees its back-pressure (no texture path)"));
   } else {
@@ -400,7 +363,7 @@ std::vector<Claim> judge(Analysis& A) {
       ok += s > best && smh > 0 && mmh > 0;
     }
     if (n)
-      c.push_back(make("P7", "phase kernels beat the best static point, using both boosts", "Fig. 7, 9", m, "all",
+      c.push_back(judged_claim("P7", "phase kernels beat the best static point, using both boosts", "Fig. 7, 9", m, "all",
                        ok == n, "see residency"));
     else
       skip("P7", "phase kernels");
@@ -409,7 +372,7 @@ std::vector<Claim> judge(Analysis& A) {
   auto energy_claim = [&](const char* id, const char* cat, const char* paper, double min_perf, double max_energy) {
     if (!A.has_cat(cat)) return skip(id, cat);
     double s = A.gs(cat, "equalizer-energy"), e = A.ge(cat, "equalizer-energy");
-    c.push_back(make(id, std::string(cat) + " kernels, energy mode", paper, pct(s) + " perf, " + pct(e) + " energy",
+    c.push_back(judged_claim(id, std::string(cat) + " kernels, energy mode", paper, pct(s) + " perf, " + pct(e) + " energy",
                      "perf >= " + pct(min_perf) + ", energy <= " + pct(max_energy), s >= min_perf && e <= max_energy,
                      "magnitude off"));
   };
@@ -420,7 +383,7 @@ std::vector<Claim> judge(Analysis& A) {
   {
     double s = A.gs("all", "equalizer-energy"), e = A.ge("all", "equalizer-energy");
     double sl = A.gs("all", "sm-low"), ml = A.gs("all", "mem-low"), sbe = A.ge("all", "static-best");
-    c.push_back(make("E5", "overall energy mode: better performance than SM-low and mem-low, more savings than static best",
+    c.push_back(judged_claim("E5", "overall energy mode: better performance than SM-low and mem-low, more savings than static best",
                      "+5% perf, -15% energy; static best -8%",
                      pct(s) + " perf (SM-low " + pct(sl) + ", mem-low " + pct(ml) + "), " + pct(e) + " energy (static best " +
                          pct(sbe) + ")",
@@ -428,16 +391,16 @@ std::vector<Claim> judge(Analysis& A) {
   }
   // Control dynamics
   TraceChecks t = check_traces(A);
-  c.push_back(make("D1", "numBlocks changes by one, at most once per 3 epochs", "hysteresis",
+  c.push_back(judged_claim("D1", "numBlocks changes by one, at most once per 3 epochs", "hysteresis",
                    std::to_string(t.block_violations) + " violations", "0", t.block_violations == 0, "see traces"));
-  c.push_back(make("D2", "each domain moves at most one level per epoch", "gradual", std::to_string(t.level_jumps) + " jumps",
+  c.push_back(judged_claim("D2", "each domain moves at most one level per epoch", "gradual", std::to_string(t.level_jumps) + " jumps",
                    "0", t.level_jumps == 0, "see traces"));
-  c.push_back(na("D3", "SM V/F change completes 512 SM cycles after the decision", "512 cycles",
+  c.push_back(na_claim("D3", "SM V/F change completes 512 SM cycles after the decision", "512 cycles",
                  "checked exactly by FrequencyManagerTest (transition timing) and VoteArbiterTest (busy window)"));
-  c.push_back(make("D4", "joint state within the five; perf never low, energy never high", "5 states",
+  c.push_back(judged_claim("D4", "joint state within the five; perf never low, energy never high", "5 states",
                    std::to_string(t.five_state_violations) + " + " + std::to_string(t.mode_violations) + " violations", "0",
                    t.five_state_violations + t.mode_violations == 0, "see traces"));
-  c.push_back(na("D5", "after a decrease, finished CTAs unpause paused ones before new dispatch", "CTA pausing",
+  c.push_back(na_claim("D5", "after a decrease, finished CTAs unpause paused ones before new dispatch", "CTA pausing",
                  "checked by GwdeTest (pause youngest, unpause before dispatch)"));
   {
     std::string m;
@@ -465,7 +428,7 @@ std::vector<Claim> judge(Analysis& A) {
       ok &= eq_down_up && dy_only_down;
     }
     if (parts)
-      c.push_back(make("D6", "bfs: Equalizer near the per-invocation optimum; spmv: Equalizer lowers then raises CTAs, DynCTA only lowers",
+      c.push_back(judged_claim("D6", "bfs: Equalizer near the per-invocation optimum; spmv: Equalizer lowers then raises CTAs, DynCTA only lowers",
                        "Fig. 11", m, "<= 1.10x; directions", ok, "see traces"));
     else
       skip("D6", "bfs/spmv");
@@ -480,7 +443,7 @@ std::vector<Claim> judge(Analysis& A) {
       if (k.name == "bp-2" || k.name == "kmn-1") close += k.name + " " + fmt(A.sp(k, "eqcta") / A.sp(k, "dyncta"), 3) + " ";
     }
     double ge = geomean(eq), gd = geomean(dy);
-    c.push_back(make("D7", "CTA control alone on cache kernels: Equalizer >= DynCTA-like, close on bp-2 and kmn",
+    c.push_back(judged_claim("D7", "CTA control alone on cache kernels: Equalizer >= DynCTA-like, close on bp-2 and kmn",
                      "Equalizer better; close on stable kernels",
                      "Equalizer " + pct(ge) + " vs DynCTA-like " + pct(gd) + "; ratio " + close, "eq >= 0.98 x DynCTA",
                      ge >= 0.98 * gd, "DynCTA-like ahead"));
@@ -509,16 +472,13 @@ std::string table_md(Analysis& A, const std::vector<std::string>& cols) {
 }  // namespace
 
 int run_equalizer_experiment(const ExperimentOptions& opt) {
-  std::string config = opt.config.empty() ? std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/equalizer.json" : opt.config;
   std::string gpu;
-  std::vector<Kernel> ks = load_kernels(opt, config, gpu);
+  std::vector<Kernel> ks = load_kernels(opt, gpu);
   prepare_output_dir(opt.out_dir);
   ExperimentRuns runs = run_experiment_runs(plan_runs(ks, gpu), opt);
   if (!runs.ok) return kExitFailure;
   const std::vector<RunOutcome>& outcomes = runs.outcomes;
-  double wall = runs.wall_seconds;
-  size_t reused = runs.reused;
-  Results R(opt.out_dir);
+  ExperimentResults R(opt.out_dir);
   Analysis A{ks, R, Json::object(), {}, {}, 0};
   A.per_kernel();
   for (const auto& o : outcomes) {  // C4: the runs whose policy drove the controller blocks in lockstep
@@ -548,18 +508,13 @@ int run_equalizer_experiment(const ExperimentOptions& opt) {
     for (auto& [p, v] : A.speed[cat]) row[p] = {{"speedup", geomean(v)}, {"energy", geomean(A.energy[cat][p])}, {"n", v.size()}};
     cats[cat] = row;
   }
-  Json summary = {{"experiment", "equalizer"},
-                  {"runs", outcomes.size()},
-                  {"reused_runs", reused},
-                  {"wall_seconds", wall},
-                  {"jobs", opt.exec.jobs},
-                  {"kernels", A.kernels},
-                  {"geomean_by_category", cats},
-                  {"targets", targets},
-                  {"claims", claims_json(claims)}};
+  Json summary = summary_header("equalizer", runs);
+  summary["kernels"] = A.kernels;
+  summary["geomean_by_category"] = cats;
+  summary["targets"] = targets;
+  summary["claims"] = claims_json(claims);
   std::ostringstream md;
-  md << "# Equalizer on gpupm\n\n" << outcomes.size() << " simulations, " << reused << " of them reused from an earlier run ("
-     << opt.exec.jobs << " jobs, " << fmt(wall, 0) << " s wall). Speed-up and energy are geometric means relative to the baseline.\n\n"
+  md << "# Equalizer on gpupm\n\n" << runs_sentence(runs) << " Speed-up and energy are geometric means relative to the baseline.\n\n"
      << "## Performance mode (paper Fig. 7)\n\n" << table_md(A, {"sm-high", "mem-high", "equalizer-perf"})
      << "\n## Energy mode (paper Fig. 8)\n\n" << table_md(A, {"sm-low", "mem-low", "static-best", "equalizer-energy"})
      << "\n## Targets\n\n| target | measured | verdict |\n|---|---|---|\n";
@@ -577,9 +532,7 @@ int run_equalizer_experiment(const ExperimentOptions& opt) {
        << pct(j["speedup"]["mem-high"]) << " | " << j["best_static_ctas"].get<int>() << " / " << k.max_ctas << " |\n";
   }
   md << "\nPlots: speedup.png, energy.png, residency.png (scripts/plot_equalizer.py).\n";
-  write_outputs(opt.out_dir, {{"summary.json", summary.dump(2) + "\n"}, {"summary.md", md.str()}});
-  std::string plot = "/usr/bin/python3 " + std::string(GPUPM_SOURCE_DIR) + "/scripts/plot_equalizer.py " + opt.out_dir;
-  if (std::system(plot.c_str()) != 0) std::cerr << "gpupm: plots not drawn (needs python3-matplotlib)\n";
+  write_summary(opt.out_dir, summary, md.str(), "plot_equalizer.py");
   std::cout << md.str().substr(0, md.str().find("## Claims")) << "summary: " << opt.out_dir << "/summary.md\n";
   return kExitOk;
 }

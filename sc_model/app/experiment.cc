@@ -9,6 +9,12 @@
 #include <sstream>
 
 #include "app/commands.h"
+#include "report/report_writer.h"
+#include "workload/kernel_profile.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
 
 namespace gpupm {
 
@@ -24,7 +30,10 @@ ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentO
     for (const std::string& set : opt.sets) s.args.insert(s.args.end(), {"--set", set});
   ExperimentRuns r;
   auto t0 = std::chrono::steady_clock::now();
-  r.outcomes = run_pool(specs, opt.out_dir, opt.exec, ::isatty(2));
+  r.jobs = std::max(1, opt.exec.jobs > 0 ? opt.exec.jobs : default_jobs());
+  ExecutorOptions exec = opt.exec;
+  exec.jobs = r.jobs;
+  r.outcomes = execute_runs(specs, opt.out_dir, exec, ::isatty(2));
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::vector<std::string> failed;
   for (const auto& o : r.outcomes) {
@@ -37,6 +46,75 @@ ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentO
     r.ok = false;
   }
   return r;
+}
+
+SuiteConfig read_suite_config(
+    const ExperimentOptions& opt, const std::string& default_name, const std::string& list_key,
+    const std::function<void(JsonReader&)>& read_rest,
+    const std::function<void(JsonReader&, const std::string&, const std::string&, bool)>& read_entry) {
+  SuiteConfig c;
+  c.file = opt.config.empty() ? std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/" + default_name + ".json"
+                              : opt.config;
+  Json doc = load_json_file(c.file);
+  JsonReader r(doc, c.file, "");
+  r.get_string("name");
+  r.get_string("description", "");
+  auto resolve = [](const std::string& p) { return p.rfind('/', 0) == 0 ? p : std::string(GPUPM_SOURCE_DIR) + "/" + p; };
+  c.gpu = resolve(r.get_string("gpu"));
+  c.suite = resolve(r.get_string("suite_dir"));
+  read_rest(r);
+  const std::set<std::string> only(opt.only.begin(), opt.only.end());
+  std::set<std::string> seen;
+  r.for_each(list_key, 1, 1000, [&](JsonReader& e, size_t) {
+    std::string name = e.get_string("name");
+    seen.insert(name);
+    read_entry(e, name, c.suite + "/" + name + ".json", only.empty() || only.count(name));
+  });
+  r.finish();
+  for (const auto& name : opt.only)
+    if (!seen.count(name)) throw InputError(c.file, list_key, "no entry named \"" + name + "\" (from --only)");
+  return c;
+}
+
+const Json& ExperimentResults::report(const std::string& id) {
+  auto it = cache_.find(id);
+  if (it != cache_.end()) return it->second;
+  Json j;
+  std::ifstream f(dir_ + "/runs/" + id + "/report.json");
+  if (f) j = Json::parse(f, nullptr, false);
+  if (j.is_discarded()) j = Json();
+  return cache_[id] = j;
+}
+
+Json summary_header(const std::string& experiment, const ExperimentRuns& runs) {
+  return {{"experiment", experiment},
+          {"runs", runs.outcomes.size()},
+          {"reused_runs", runs.reused},
+          {"wall_seconds", runs.wall_seconds},
+          {"jobs", runs.jobs}};
+}
+
+std::string runs_sentence(const ExperimentRuns& runs) {
+  return std::to_string(runs.outcomes.size()) + " simulations, " + std::to_string(runs.reused) +
+         " of them reused from an earlier run (" + std::to_string(runs.jobs) + " jobs, " + fixed(runs.wall_seconds, 0) +
+         " s wall).";
+}
+
+void write_summary(const std::string& out_dir, const Json& summary, const std::string& markdown,
+                   const std::string& plot_script) {
+  write_outputs(out_dir, {{"summary.json", summary.dump(2) + "\n"}, {"summary.md", markdown}});
+  std::string plot = "/usr/bin/python3 " + std::string(GPUPM_SOURCE_DIR) + "/scripts/" + plot_script + " " + out_dir;
+  if (std::system(plot.c_str()) != 0) std::cerr << "gpupm: plots not drawn (needs python3-matplotlib)\n";
+}
+
+Claim judged_claim(std::string id, std::string text, std::string paper, std::string measured, std::string tolerance,
+                   bool ok, std::string note_if_fail) {
+  return {std::move(id), std::move(text), std::move(paper), std::move(measured), std::move(tolerance),
+          ok ? "pass" : "fail", ok ? "" : std::move(note_if_fail)};
+}
+
+Claim na_claim(std::string id, std::string text, std::string paper, std::string note) {
+  return {std::move(id), std::move(text), std::move(paper), "-", "-", "n/a", std::move(note)};
 }
 
 std::string fixed(double x, int digits) {

@@ -2,10 +2,10 @@
 // summarised as JSON, Markdown (with a claims table) and PNG plots.
 #pragma once
 
-#include "app/run_pool.h"
 #include "common/json_reader.h"
 #include "sweep/run_executor.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -34,6 +34,11 @@ struct Claim {
   std::string note;      // one line: why it failed, or what stands in for it
 };
 
+// A claim judged pass/fail (the note only stands when it fails), or one our model cannot judge.
+Claim judged_claim(std::string id, std::string text, std::string paper, std::string measured, std::string tolerance,
+                   bool ok, std::string note_if_fail = "");
+Claim na_claim(std::string id, std::string text, std::string paper, std::string note);
+
 Json claims_json(const std::vector<Claim>& claims);
 std::string claims_markdown(const std::vector<Claim>& claims);
 
@@ -44,9 +49,50 @@ struct ExperimentRuns {
   std::vector<RunOutcome> outcomes;
   double wall_seconds = 0;
   size_t reused = 0;
+  int jobs = 1;  // local processes used
   bool ok = true;
 };
 ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentOptions& opt);
+
+// What every experiment config holds: a GPU config and a folder of workload
+// profiles named after the entries of one list ("kernels" or "apps").
+struct SuiteConfig {
+  std::string file;   // the experiment config
+  std::string gpu;    // resolved paths
+  std::string suite;
+};
+// Reads opt.config (default configs/experiments/DEFAULT_NAME.json): name,
+// description, gpu, suite_dir; read_rest(r) reads the other top-level keys and
+// read_entry(r, name, profile, wanted) each element of LIST_KEY (every element
+// is validated; wanted is false for those --only leaves out). Every --only name
+// must exist. Bad input throws InputError.
+SuiteConfig read_suite_config(
+    const ExperimentOptions& opt, const std::string& default_name, const std::string& list_key,
+    const std::function<void(JsonReader&)>& read_rest,
+    const std::function<void(JsonReader&, const std::string& name, const std::string& profile, bool wanted)>& read_entry);
+
+// The runs' reports, read once each (null when a report is missing or unreadable).
+class ExperimentResults {
+ public:
+  explicit ExperimentResults(std::string out_dir) : dir_(std::move(out_dir)) {}
+  const Json& report(const std::string& id);
+  bool has(const std::string& id) { return report(id).is_object(); }
+  double time(const std::string& id) { return report(id)["total"]["sim_time_s"].get<double>(); }
+  double energy(const std::string& id) { return report(id)["total"]["energy_j"]["total"].get<double>(); }
+
+ private:
+  std::string dir_;
+  std::map<std::string, Json> cache_;
+};
+
+// summary.json's leading fields: experiment, runs, reused_runs, wall_seconds, jobs.
+Json summary_header(const std::string& experiment, const ExperimentRuns& runs);
+// "N simulations, R of them reused from an earlier run (J jobs, W s wall)."
+std::string runs_sentence(const ExperimentRuns& runs);
+// Writes summary.json and summary.md atomically, then draws the plots with
+// scripts/PLOT_SCRIPT OUT_DIR (a warning, not an error, if that fails).
+void write_summary(const std::string& out_dir, const Json& summary, const std::string& markdown,
+                   const std::string& plot_script);
 
 // Geometric mean (of positive values); 0 for an empty list.
 double geomean(const std::vector<double>& v);

@@ -88,10 +88,7 @@ int sc_main(int argc, char* argv[]) {
     }
     if (val_cmd->parsed()) return command_validate(files);
     if (imp_cmd->parsed()) return command_impedance(imp);
-    if (exp_cmd->parsed()) {
-      if (exp.exec.jobs == 0) exp.exec.jobs = default_jobs();  // resolved here: the summaries report it
-      return command_experiment(exp);
-    }
+    if (exp_cmd->parsed()) return command_experiment(exp);
     if (sweep_cmd->parsed()) return command_sweep(sweep);
     return command_bench(bench);
   } catch (const InputError& e) {

@@ -9,7 +9,7 @@
 #include <map>
 
 #include "app/commands.h"
-#include "app/run_pool.h"
+#include "sweep/run_executor.h"
 #include "report/report_writer.h"
 #include "sweep/sweep_results.h"
 #include "sweep/sweep_spec.h"
@@ -92,7 +92,7 @@ int command_sweep(const SweepOptions& opt) {
                                           shell_quote(fs::absolute(opt.out_dir).string()) + " --collect-only";
     }
     try {
-      outcomes = run_pool(runs, opt.out_dir, exec, ::isatty(2));
+      outcomes = execute_runs(runs, opt.out_dir, exec, ::isatty(2));
     } catch (const std::exception& e) {
       std::cerr << "gpupm: error: " << e.what() << "\n";
       return kExitFailure;
