@@ -154,8 +154,9 @@ std::string claims_markdown(const std::vector<Claim>& claims) {
 int command_experiment(const ExperimentOptions& opt) {  // errors: main's net (bad input: 2)
   if (opt.name == "equalizer") return run_equalizer_experiment(opt);
   if (opt.name == "core-shutdown") return run_core_shutdown_experiment(opt);
+  if (opt.name == "voltage-noise") return run_voltage_noise_experiment(opt);
   throw InputError("gpupm experiment", "NAME",
-                   "unknown experiment \"" + opt.name + "\"; expected one of {equalizer, core-shutdown}");
+                   "unknown experiment \"" + opt.name + "\"; expected one of {equalizer, core-shutdown, voltage-noise}");
 }
 
 }  // namespace gpupm

@@ -41,7 +41,7 @@ int sc_main(int argc, char* argv[]) {
 
   ExperimentOptions exp;
   auto* exp_cmd = app.add_subcommand("experiment", "run a seed paper's evaluation (runs in parallel processes)");
-  exp_cmd->add_option("name", exp.name, "experiment: equalizer, core-shutdown")->required();
+  exp_cmd->add_option("name", exp.name, "experiment: equalizer, core-shutdown, voltage-noise")->required();
   exp_cmd->add_option("--out", exp.out_dir, "output directory (runs/, summary.json, summary.md, plots)")->required();
   exp_cmd->add_option("--jobs", exp.exec.jobs, "parallel simulations (local executor; default: the number of cores)")
       ->default_val(0)
