@@ -2,6 +2,7 @@
 
 #include "app/commands.h"
 #include "platform/gpu_config.h"
+#include "platform/run_setup.h"
 #include "report/report_writer.h"
 #include "vr/pdn.h"
 
@@ -33,16 +34,10 @@ uint32_t central_sm(const RlcPdn& pdn) {
 
 int command_impedance(const ImpedanceOptions& opt) {
   GpuConfig gpu;
-  std::string origin = opt.gpu_file;
+  const std::string origin = gpu_doc_origin(opt.gpu_file, opt.pdn_file, !opt.sets.empty());
   try {
-    Json doc = load_json_file(opt.gpu_file);
-    if (!opt.pdn_file.empty()) {
-      doc["pdn"]["network"] = load_json_file(opt.pdn_file);
-      origin = opt.gpu_file + " + " + opt.pdn_file;
-    }
-    Json wrapped = {{"gpu", doc}};
+    Json wrapped = {{"gpu", load_gpu_doc(opt.gpu_file, opt.pdn_file)}};
     for (const std::string& s : opt.sets) apply_override(wrapped, "gpu." + s, "--set");
-    if (!opt.sets.empty()) origin += " (with --set)";
     gpu = parse_gpu_config(wrapped["gpu"], origin);
     PdnConfig rlc = gpu.pdn;
     rlc.model = "rlc";  // the profile of the configured network, whether runs use it or not
@@ -69,8 +64,8 @@ int command_impedance(const ImpedanceOptions& opt) {
     local_centre.push_back(std::abs(pdn.local_impedance(f, centre)));
   }
   // The paper's two resonances: ~1 MHz (second order) and ~100 MHz (first
-  // order); split at their geometric mean.
-  const double split = 10e6;
+  // order), split where the droop statistics split them.
+  const double split = gpu.pdn.stats.split_cutoff_hz;
   Resonance second, first;
   split_resonances(find_resonances(hz, chip), split, second, first);
   std::printf("PDN '%s' (scale %.4g, %u x %u grid, %u SMs, VRM loop %.3g kHz%s), %s\n", net.name.c_str(), net.scale,

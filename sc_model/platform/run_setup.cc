@@ -4,19 +4,27 @@
 
 namespace gpupm {
 
+Json load_gpu_doc(const std::string& gpu_file, const std::string& pdn_file) {
+  Json doc = load_json_file(gpu_file);
+  if (!pdn_file.empty()) {  // before --set, so --set gpu.pdn.network.* refines it
+    doc["pdn"]["model"] = "rlc";
+    doc["pdn"]["network"] = load_json_file(pdn_file);
+  }
+  return doc;
+}
+
+std::string gpu_doc_origin(const std::string& gpu_file, const std::string& pdn_file, bool with_sets) {
+  return (pdn_file.empty() ? gpu_file : gpu_file + " + --pdn " + pdn_file) + (with_sets ? " (with --set)" : "");
+}
+
 LoadedRun load_run(const RunInputs& in) {
   LoadedRun r;
-  r.doc = {{"gpu", load_json_file(in.gpu_file)},
+  r.doc = {{"gpu", load_gpu_doc(in.gpu_file, in.pdn_file)},
            {"workload", load_json_file(in.workload_file)},
            {"policy", {{"name", in.policy}}}};
-  if (!in.pdn_file.empty()) {  // before --set, so --set gpu.pdn.network.* refines it
-    r.doc["gpu"]["pdn"]["model"] = "rlc";
-    r.doc["gpu"]["pdn"]["network"] = load_json_file(in.pdn_file);
-  }
   for (const std::string& s : in.sets) apply_override(r.doc, s, "--set");
   // Files named in messages: an override is reported against --set.
-  const std::string gpu_origin = (in.pdn_file.empty() ? in.gpu_file : in.gpu_file + " + --pdn " + in.pdn_file) +
-                                 (in.sets.empty() ? "" : " (with --set)");
+  const std::string gpu_origin = gpu_doc_origin(in.gpu_file, in.pdn_file, !in.sets.empty());
   const std::string wl_origin = in.sets.empty() ? in.workload_file : in.workload_file + " (with --set)";
   r.gpu = parse_gpu_config(r.doc.at("gpu"), gpu_origin);
   if (in.seed) r.gpu.sim.seed = *in.seed;

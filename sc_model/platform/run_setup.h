@@ -31,6 +31,11 @@ struct LoadedRun {
 
 LoadedRun load_run(const RunInputs& in);
 
+// The GPU config document with a --pdn package merged in (model "rlc", the
+// package as the network), before any --set; and how messages name it.
+Json load_gpu_doc(const std::string& gpu_file, const std::string& pdn_file);
+std::string gpu_doc_origin(const std::string& gpu_file, const std::string& pdn_file, bool with_sets);
+
 // Once per process, before elaboration: femtosecond time resolution (clock
 // periods like 1428.571 ps stay exact enough), SystemC errors as exceptions
 // (exit 1 instead of abort), and no info chatter.
