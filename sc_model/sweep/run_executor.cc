@@ -1,5 +1,6 @@
 #include "sweep/run_executor.h"
 
+#include "common/fnv1a.h"
 #include "report/report_writer.h"
 
 #include <fcntl.h>
@@ -27,11 +28,6 @@ namespace fs = std::filesystem;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-uint64_t fnv1a(const std::string& text, uint64_t h = 1469598103934665603ULL) {
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
-  return h;
-}
 
 std::string read_all(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -335,9 +331,7 @@ std::string inputs_fingerprint(const RunSpec& spec) {
     h = fnv1a(a + '\0', h);
     if (a.size() > 5 && a.compare(a.size() - 5, 5, ".json") == 0 && fs::exists(a)) h = fnv1a(read_all(a), h);
   }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  return hex64(h);
 }
 
 std::string fingerprint_of(const RunSpec& spec) {

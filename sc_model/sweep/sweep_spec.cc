@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "common/fnv1a.h"
 #include "platform/run_setup.h"
 
 namespace gpupm {
@@ -17,14 +18,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr size_t kMaxRuns = 100000;
-
-std::string hash_id(const std::string& text) {
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
 
 std::string label_of(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
@@ -251,7 +244,7 @@ class Parser {
       throw InputError(file_, "base.workload", "missing (required unless an axis gives every run a workload)");
     try {
       LoadedRun run = load_run(in);
-      p.id = hash_id("gpupm-sweep-run-v1\n" + run.doc.dump());
+      p.id = hex64(fnv1a("gpupm-sweep-run-v1\n" + run.doc.dump()));
     } catch (const std::exception& e) {
       throw InputError(file_, where, "the run {" + desc + "} is not valid: " + e.what());
     }
