@@ -15,6 +15,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import grouped_bars  # noqa: E402
 
 
 def bars(s, key, path, ylabel):
@@ -24,18 +25,7 @@ def bars(s, key, path, ylabel):
               ("core-dvfs", [s["apps"][a]["core-dvfs"][key] for a in apps])]
     for o in oracles:
         series.append((o, [s["apps"][a]["oracles"][o][key] for a in apps]))
-    width = 0.8 / len(series)
-    fig, ax = plt.subplots(figsize=(max(9, len(apps) * 0.9), 4.2))
-    for i, (name, vals) in enumerate(series):
-        ax.bar([j + i * width for j in range(len(apps))], vals, width, label=name)
-    ax.axhline(1.0, color="black", linewidth=0.8)
-    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(apps))])
-    ax.set_xticklabels(apps, rotation=30, ha="right")
-    ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8, ncol=len(series))
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    grouped_bars(apps, series, ylabel, path, ref=1.0)
 
 
 def sweep(s, path):
@@ -96,7 +86,7 @@ def trace(s, d, path):
             elif ev in ("step", "settle"):
                 cur = e["setting"]
             else:
-                if ev == "sample" or ev == "end":
+                if ev == "end":
                     ax.axvline(e["time_us"], color="grey", linewidth=0.5, alpha=0.5)
                 continue
             t += [e["time_us"], e["time_us"]]

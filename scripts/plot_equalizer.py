@@ -9,6 +9,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import grouped_bars  # noqa: E402
 
 ORDER = ["compute", "memory", "cache", "unsaturated"]
 
@@ -21,19 +22,9 @@ def kernels_in_order(summary):
 def bars(summary, key, policies, ylabel, path):
     names = kernels_in_order(summary)
     ks = summary["kernels"]
-    width = 0.8 / len(policies)
-    fig, ax = plt.subplots(figsize=(max(10, len(names) * 0.55), 4.5))
-    for i, p in enumerate(policies):
-        xs = [j + i * width for j in range(len(names))]
-        ax.bar(xs, [ks[n][key][p] for n in names], width, label=p)
-    ax.axhline(1.0, color="black", linewidth=0.8)
-    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(names))])
-    ax.set_xticklabels([f"{n}\n({ks[n]['category'][:4]})" for n in names], rotation=90, fontsize=7)
-    ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    grouped_bars([f"{n}\n({ks[n]['category'][:4]})" for n in names],
+                 [(p, [ks[n][key][p] for n in names]) for p in policies], ylabel, path, ref=1.0, per_label=0.55,
+                 rotation=90, fontsize=7)
 
 
 def residency(summary, path):

@@ -7,28 +7,9 @@ Usage: plot_voltage_noise.py DIR  (reads DIR/summary.json, writes DIR/*.png)"""
 import json
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import grouped_bars
 
 MODES = ["baseline", "local", "global", "hierarchical"]
-
-
-def grouped_bars(kernels, series, ylabel, path, ref=None):
-    width = 0.8 / len(series)
-    fig, ax = plt.subplots(figsize=(max(9, len(kernels) * 0.8), 4.2))
-    for i, (name, vals) in enumerate(series):
-        ax.bar([j + i * width for j in range(len(kernels))], vals, width, label=name)
-    if ref is not None:
-        ax.axhline(ref, color="black", linewidth=0.8)
-    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(kernels))])
-    ax.set_xticklabels(kernels, rotation=30, ha="right")
-    ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8, ncol=len(series))
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def main(out):

@@ -172,7 +172,6 @@ double mean_active(const Json& trace, double total_us, uint32_t sms) {
 
 int run_core_shutdown_experiment(const ExperimentOptions& opt) {
   Config c = load_config(opt);
-  prepare_output_dir(opt.out_dir);
   ExperimentRuns runs = run_experiment_runs(plan_runs(c), opt);
   if (!runs.ok) return kExitFailure;
 

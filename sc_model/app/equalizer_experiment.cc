@@ -474,7 +474,6 @@ std::string table_md(Analysis& A, const std::vector<std::string>& cols) {
 int run_equalizer_experiment(const ExperimentOptions& opt) {
   std::string gpu;
   std::vector<Kernel> ks = load_kernels(opt, gpu);
-  prepare_output_dir(opt.out_dir);
   ExperimentRuns runs = run_experiment_runs(plan_runs(ks, gpu), opt);
   if (!runs.ok) return kExitFailure;
   const std::vector<RunOutcome>& outcomes = runs.outcomes;

@@ -28,6 +28,7 @@ double geomean(const std::vector<double>& v) {
 ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentOptions& opt) {
   for (RunSpec& s : specs)
     for (const std::string& set : opt.sets) s.args.insert(s.args.end(), {"--set", set});
+  prepare_output_dir(opt.out_dir);
   ExperimentRuns r;
   auto t0 = std::chrono::steady_clock::now();
   r.jobs = std::max(1, opt.exec.jobs > 0 ? opt.exec.jobs : default_jobs());

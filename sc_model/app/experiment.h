@@ -42,7 +42,7 @@ Claim na_claim(std::string id, std::string text, std::string paper, std::string 
 Json claims_json(const std::vector<Claim>& claims);
 std::string claims_markdown(const std::vector<Claim>& claims);
 
-// An experiment's simulations through the run executor, with the options'
+// An experiment's simulations in OUT_DIR/runs (created if missing) through the run executor, with the options'
 // --set overrides added to every run (so to its fingerprint). ok is false, and
 // the failed runs are listed on stderr, if any run failed.
 struct ExperimentRuns {

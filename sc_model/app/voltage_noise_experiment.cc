@@ -107,7 +107,6 @@ double domain_energy(ExperimentResults& R, const std::string& id, bool processor
 
 int run_voltage_noise_experiment(const ExperimentOptions& opt) {
   Config c = load_config(opt);
-  prepare_output_dir(opt.out_dir);
   ExperimentRuns runs = run_experiment_runs(plan_runs(c), opt);
   if (!runs.ok) return kExitFailure;
   ExperimentResults R(opt.out_dir);

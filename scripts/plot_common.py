@@ -1,0 +1,22 @@
+"""Plot pieces the experiment scripts share (imported from the scripts' own folder)."""
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def grouped_bars(labels, series, ylabel, path, ref=None, per_label=0.9, rotation=30, fontsize=None):
+    """One group of bars per label, one bar per (name, values) series; ref draws a horizontal line."""
+    width = 0.8 / len(series)
+    fig, ax = plt.subplots(figsize=(max(9, len(labels) * per_label), 4.4))
+    for i, (name, vals) in enumerate(series):
+        ax.bar([j + i * width for j in range(len(labels))], vals, width, label=name)
+    if ref is not None:
+        ax.axhline(ref, color="black", linewidth=0.8)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(labels))])
+    ax.set_xticklabels(labels, rotation=rotation, ha="center" if rotation == 90 else "right", fontsize=fontsize)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8, ncol=min(len(series), 4))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
