@@ -33,6 +33,13 @@ set(GPUPM_VOTE_ARBITER_SV
   ${GPUPM_RTL_DIR}/eq_popcount.sv
   ${GPUPM_RTL_DIR}/vote_count.sv
   ${GPUPM_RTL_DIR}/vote_arbiter.sv)
+set(GPUPM_DROOP_PREDICTOR_SV
+  ${GPUPM_RTL_DIR}/droop_predictor.sv)
+set(GPUPM_STAGGER_UNIT_SV
+  ${GPUPM_RTL_DIR}/eq_popcount8.sv
+  ${GPUPM_RTL_DIR}/eq_popcount.sv
+  ${GPUPM_RTL_DIR}/stagger_mult.sv
+  ${GPUPM_RTL_DIR}/stagger_unit.sv)
 
 # Parameter sets: prefix|top|sources variable|-G overrides (comma-separated). The
 # testbenches instantiate every prefix with the matching C++ parameters.
@@ -42,7 +49,13 @@ set(GPUPM_RTL_CONFIGS
   "Veq_sm_block_w13s0e1|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|-GWARPS=13,-GSAMPLE_LOG2=0,-GEPOCH_LOG2=1"
   "Vvote_arbiter|vote_arbiter|GPUPM_VOTE_ARBITER_SV|"
   "Vvote_arbiter_n4|vote_arbiter|GPUPM_VOTE_ARBITER_SV|-GN_SMS=4"
-  "Vvote_arbiter_n64|vote_arbiter|GPUPM_VOTE_ARBITER_SV|-GN_SMS=64")
+  "Vvote_arbiter_n64|vote_arbiter|GPUPM_VOTE_ARBITER_SV|-GN_SMS=64"
+  "Vdroop_predictor|droop_predictor|GPUPM_DROOP_PREDICTOR_SV|"
+  "Vdroop_predictor_s1|droop_predictor|GPUPM_DROOP_PREDICTOR_SV|-GSLOTS=1"
+  "Vdroop_predictor_s4|droop_predictor|GPUPM_DROOP_PREDICTOR_SV|-GSLOTS=4"
+  "Vstagger_unit|stagger_unit|GPUPM_STAGGER_UNIT_SV|"
+  "Vstagger_unit_n32r16|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=32,-GREPORT_PERIOD=16"
+  "Vstagger_unit_n4r1w1|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=4,-GREPORT_PERIOD=1,-GWINDOW_SLOTS=1")
 
 add_library(gpupm_rtl_models STATIC)
 foreach(cfg IN LISTS GPUPM_RTL_CONFIGS)
@@ -92,12 +105,16 @@ target_compile_definitions(gpupm_model PUBLIC GPUPM_HAVE_RTL=1)
 add_library(gpupm_rtl_golden STATIC
   ${CMAKE_SOURCE_DIR}/sc_model/policy/equalizer/eq_decision.cc
   ${CMAKE_SOURCE_DIR}/sc_model/policy/equalizer/eq_sm_block.cc
-  ${CMAKE_SOURCE_DIR}/sc_model/freq/vote_arbiter.cc)
+  ${CMAKE_SOURCE_DIR}/sc_model/freq/vote_arbiter.cc
+  ${CMAKE_SOURCE_DIR}/sc_model/sm/droop_predictor.cc
+  ${CMAKE_SOURCE_DIR}/sc_model/gwde/stagger_unit.cc)
 target_include_directories(gpupm_rtl_golden PUBLIC ${CMAKE_SOURCE_DIR}/sc_model)
 
 add_executable(gpupm_rtl_tests
   ${CMAKE_SOURCE_DIR}/tb/eq_sm_block_tb.cc
-  ${CMAKE_SOURCE_DIR}/tb/vote_arbiter_tb.cc)
+  ${CMAKE_SOURCE_DIR}/tb/vote_arbiter_tb.cc
+  ${CMAKE_SOURCE_DIR}/tb/droop_predictor_tb.cc
+  ${CMAKE_SOURCE_DIR}/tb/stagger_unit_tb.cc)
 target_include_directories(gpupm_rtl_tests PRIVATE ${CMAKE_SOURCE_DIR}/tb)
 target_link_libraries(gpupm_rtl_tests PRIVATE gpupm_rtl_models gpupm_rtl_golden GTest::gtest_main)
 target_compile_definitions(gpupm_rtl_tests PRIVATE GPUPM_HAVE_RTL=1)  # common/rtl_harness.h
@@ -135,12 +152,9 @@ if(GPUPM_VERILATOR_EXE)
   endforeach()
 endif()
 if(GPUPM_YOSYS_EXE)
-  foreach(top eq_sm_block vote_arbiter)
-    if(top STREQUAL "eq_sm_block")
-      set(srcs ${GPUPM_EQ_SM_BLOCK_SV})
-    else()
-      set(srcs ${GPUPM_VOTE_ARBITER_SV})
-    endif()
+  foreach(top eq_sm_block vote_arbiter droop_predictor stagger_unit)
+    string(TOUPPER "GPUPM_${top}_SV" srcvar)
+    set(srcs ${${srcvar}})
     list(JOIN srcs " " srcs)
     add_test(NAME rtl_yosys.${top}
       COMMAND ${GPUPM_YOSYS_EXE} -q -p "read_verilog -sv ${srcs}; synth -top ${top}; check -assert")

@@ -20,3 +20,21 @@ def grouped_bars(labels, series, ylabel, path, ref=None, per_label=0.9, rotation
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def panel_grid(count, cols=4, width=4.0, height=2.6):
+    """A figure of `count` small panels, `cols` a row: (fig, flat list of the used axes); the rest are hidden."""
+    rows = max(1, -(-count // cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False)
+    flat = [a for row in axes for a in row]
+    for ax in flat[count:]:
+        ax.axis("off")
+    return fig, flat[:count]
+
+
+def save_grid(fig, title, path, dpi=100):
+    """Titles, lays out, writes and closes a panel_grid figure."""
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)

@@ -7,15 +7,10 @@ sm_sweep.png static SM-count sweep per application (performance and energy vs ac
 trace.png    active SMs over time under core shut-down (search, gating, re-search)
 Usage: plot_core_shutdown.py DIR  (reads DIR/summary.json and DIR/runs/*/report.json, writes DIR/*.png)"""
 import json
-import math
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from plot_common import grouped_bars  # noqa: E402
+from plot_common import grouped_bars, panel_grid, save_grid
 
 
 def bars(s, key, path, ylabel):
@@ -30,11 +25,8 @@ def bars(s, key, path, ylabel):
 
 def sweep(s, path):
     apps = list(s["apps"])
-    cols = 4
-    rows = math.ceil(len(apps) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 2.8 * rows), squeeze=False)
-    for i, a in enumerate(apps):
-        ax = axes[i // cols][i % cols]
+    fig, axes = panel_grid(len(apps), height=2.8)
+    for i, (a, ax) in enumerate(zip(apps, axes)):
         j = s["apps"][a]
         o = j["oracles"].get("oracle-sm")
         if not o:
@@ -55,22 +47,15 @@ def sweep(s, path):
         ax.set_xlabel("active SMs", fontsize=8)
         if i == 0:
             ax.legend(fontsize=7)
-    for k in range(len(apps), rows * cols):
-        axes[k // cols][k % cols].axis("off")
-    fig.suptitle("static SM sweep (vs baseline); red: core shut-down final counts; dotted: oracle", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_grid(fig, "static SM sweep (vs baseline); red: core shut-down final counts; dotted: oracle", path)
 
 
 def trace(s, d, path):
     apps = list(s["apps"])
     sms = s.get("sms", 32)
     cols = 4
-    rows = math.ceil(len(apps) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 2.4 * rows), squeeze=False)
-    for i, a in enumerate(apps):
-        ax = axes[i // cols][i % cols]
+    fig, axes = panel_grid(len(apps), cols=cols, height=2.4)
+    for i, (a, ax) in enumerate(zip(apps, axes)):
         f = os.path.join(d, "runs", a + "__core-shutdown", "report.json")
         try:
             rep = json.load(open(f))
@@ -99,12 +84,7 @@ def trace(s, d, path):
         ax.set_xlabel("time (us)", fontsize=8)
         if i % cols == 0:
             ax.set_ylabel("running SMs", fontsize=8)
-    for k in range(len(apps), rows * cols):
-        axes[k // cols][k % cols].axis("off")
-    fig.suptitle("core shut-down: SMs running (not paused or gated) over time; grey: kernel ends", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_grid(fig, "core shut-down: SMs running (not paused or gated) over time; grey: kernel ends", path)
 
 
 def main():

@@ -17,7 +17,11 @@
 
 #include <verilated.h>
 
+#include <gtest/gtest.h>
+
+#include <array>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -83,6 +87,26 @@ class Coverage {
  private:
   std::map<std::string, uint64_t> bins_;
 };
+
+// Compares raw output vectors (port order, `signals` their names) from index `first` on.
+template <std::size_t N>
+Compare compare_raw(const std::vector<std::string>& signals, const std::array<uint64_t, N>& want,
+                    const std::array<uint64_t, N>& got, std::size_t first = 0) {
+  Compare c;
+  for (std::size_t i = first; i < N; ++i) c.check(signals[i].c_str(), want[i], got[i]);
+  return c;
+}
+
+// Prints the coverage counts after `summary` and, unless GPUPM_TB_COVERAGE=0,
+// fails the test when a bin was never hit.
+inline void finish_coverage(const std::string& name, const std::string& summary, const Coverage& cov) {
+  std::printf("[ coverage ] %s: %s, %zu bins\n%s", name.c_str(), summary.c_str(), cov.size(), cov.report().c_str());
+  const auto missing = cov.missing();
+  if (coverage_required()) {
+    EXPECT_TRUE(missing.empty()) << name << ": " << missing.size() << " coverage bin(s) never hit, first: "
+                                 << (missing.empty() ? "" : missing.front());
+  }
+}
 
 // Assigns a value to a Verilated port of any scalar width.
 template <class T>

@@ -29,6 +29,7 @@ struct FakeSm : SmStatus {
   WarpVectors warp_vectors() const override { return {}; }
   uint32_t resident_ctas() const override { return resident; }
   uint32_t active_warps() const override { return resident * 4; }
+  uint32_t unstalled_warps() const override { return resident * 4; }
 };
 
 // A GPU running one kernel at a time. Per cycle the SMs that are enabled (or

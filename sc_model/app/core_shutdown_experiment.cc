@@ -46,11 +46,6 @@ double mean(const std::vector<double>& v) {
   for (double x : v) s += x;
   return v.empty() ? 0.0 : s / double(v.size());
 }
-std::string sanitize(std::string s) {
-  for (char& c : s)
-    if (c == ',' || c == '=' || c == '/') c = c == '=' ? '-' : '_';
-  return s;
-}
 
 Config load_config(const ExperimentOptions& opt) {
   Config c;
@@ -82,7 +77,6 @@ Config load_config(const ExperimentOptions& opt) {
   return c;
 }
 
-std::string oracle_run(const OracleSpace& o, const OraclePoint& p) { return o.name + "_" + sanitize(point_label(p)); }
 std::string id_of(const App& a, const std::string& run) { return a.name + "__" + run; }
 
 std::vector<RunSpec> plan_runs(const Config& c) {
@@ -102,7 +96,7 @@ std::vector<RunSpec> plan_runs(const Config& c) {
     std::set<std::string> seen;
     for (const OracleSpace& o : c.oracles)
       for (const OraclePoint& p : o.points())
-        if (seen.insert(oracle_run(o, p)).second) add(oracle_run(o, p), point_args(p));
+        if (seen.insert(point_run_name(o, p)).second) add(point_run_name(o, p), point_args(p));
   }
   return specs;
 }
@@ -219,7 +213,7 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
       std::vector<OraclePoint> pts = o.points();
       Json sweep = Json::array();
       for (const auto& p : pts) {
-        std::string id = id_of(a, oracle_run(o, p));
+        std::string id = id_of(a, point_run_name(o, p));
         xs.push_back({R.time(id), R.energy(id)});
         const Json& t = R.report(id)["total"];
         sweep.push_back({{"point", point_label(p)},
@@ -255,7 +249,7 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
         double t_all = -1;
         std::vector<std::pair<uint32_t, double>> tv;
         for (const auto& p : o.points()) {
-          const Json& ks = R.report(id_of(a, oracle_run(o, p)))["kernels"];
+          const Json& ks = R.report(id_of(a, point_run_name(o, p)))["kernels"];
           if (!ks.is_array() || i >= ks.size()) continue;
           uint32_t n = p[0].second.get<uint32_t>();
           double t = ks[i]["sim_time_s"].get<double>();

@@ -156,8 +156,11 @@ int command_experiment(const ExperimentOptions& opt) {  // errors: main's net (b
   if (opt.name == "equalizer") return run_equalizer_experiment(opt);
   if (opt.name == "core-shutdown") return run_core_shutdown_experiment(opt);
   if (opt.name == "voltage-noise") return run_voltage_noise_experiment(opt);
+  if (opt.name == "sm-allocation") return run_sm_allocation_experiment(opt);
+  if (opt.name == "harmonia") return run_harmonia_experiment(opt);
   throw InputError("gpupm experiment", "NAME",
-                   "unknown experiment \"" + opt.name + "\"; expected one of {equalizer, core-shutdown, voltage-noise}");
+                   "unknown experiment \"" + opt.name +
+                       "\"; expected one of {equalizer, core-shutdown, voltage-noise, sm-allocation, harmonia}");
 }
 
 }  // namespace gpupm

@@ -102,5 +102,7 @@ std::string pct(double ratio);             // 1.123 -> "+12.3%", 0.79 -> "-21.0%
 int run_equalizer_experiment(const ExperimentOptions& opt);
 int run_core_shutdown_experiment(const ExperimentOptions& opt);
 int run_voltage_noise_experiment(const ExperimentOptions& opt);
+int run_sm_allocation_experiment(const ExperimentOptions& opt);
+int run_harmonia_experiment(const ExperimentOptions& opt);
 
 }  // namespace gpupm

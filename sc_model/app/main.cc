@@ -41,13 +41,13 @@ int sc_main(int argc, char* argv[]) {
 
   ExperimentOptions exp;
   auto* exp_cmd = app.add_subcommand("experiment", "run a seed paper's evaluation (runs in parallel processes)");
-  exp_cmd->add_option("name", exp.name, "experiment: equalizer, core-shutdown, voltage-noise")->required();
+  exp_cmd->add_option("name", exp.name, "experiment: equalizer, core-shutdown, voltage-noise, sm-allocation, harmonia")->required();
   exp_cmd->add_option("--out", exp.out_dir, "output directory (runs/, summary.json, summary.md, plots)")->required();
   exp_cmd->add_option("--jobs", exp.exec.jobs, "parallel simulations (local executor; default: the number of cores)")
       ->default_val(0)
       ->check(CLI::Range(0, 256));
   exp_cmd->add_option("--config", exp.config, "experiment config (default configs/experiments/NAME.json)");
-  exp_cmd->add_option("--only", exp.only, "run only these kernels")->delimiter(',');
+  exp_cmd->add_option("--only", exp.only, "run only these kernels (sm-allocation: these queues)")->delimiter(',');
   exp_cmd->add_option("--set", exp.sets, "PATH=VALUE for every run, e.g. gpu.controller_impl=lockstep");
   add_executor_options(exp_cmd, exp.exec);
 

@@ -41,6 +41,7 @@ struct ControllerSetup {
   ControllerImpl impl = ControllerImpl::kCpp;
   uint32_t sm_count = 0, max_warps = 0;
   std::string origin;  // the GPU config file, for error messages
+  std::vector<std::string> app_names;  // the workload's applications, in order (policies keyed by app)
 };
 
 // True when this build links the Verilated models (Verilator was found).
@@ -50,6 +51,14 @@ constexpr bool kRtlBuilt =
 #else
     false;
 #endif
+
+// Why a controller block has no RTL: this build has no Verilator, or no
+// Verilated configuration matches (`what`: the block and its parameters,
+// `built`: the configurations there are). For the *_rtl_available() functions.
+inline std::string rtl_unavailable_why(const std::string& what, const std::string& built) {
+  if (!kRtlBuilt) return "this gpupm was built without Verilator: only controller_impl \"cpp\" is available";
+  return "no Verilated " + what + "; built: " + built + " (GPUPM_RTL_CONFIGS in rtl/rtl.cmake)";
+}
 
 // The first output that differs between the C++ model and the RTL in lockstep.
 // `cycle` counts the block's clock edges since reset: the outputs compared are

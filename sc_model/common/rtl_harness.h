@@ -9,10 +9,13 @@
 //                           (<block> = eq_sm_block_sm<i> or vote_arbiter); for
 //                           short runs: about 65 KB per block and 1000 cycles
 //   GPUPM_LOCKSTEP_FAULT=BLOCK:SM:CYCLE:SIGNAL:BIT
-//                           test-only: flips bit BIT of the RTL output SIGNAL
-//                           of BLOCK (eq_sm_block or vote_arbiter; SM ignored
-//                           for the arbiter) as read after the edge ending
-//                           cycle CYCLE (edges since reset). Off when unset.
+//                           test-only: flips bit BIT (0..63) of the RTL output
+//                           SIGNAL of BLOCK (eq_sm_block, vote_arbiter,
+//                           droop_predictor or stagger_unit; SM ignored for the
+//                           per-GPU arbiter and stagger unit) as read after the
+//                           edge ending cycle CYCLE (edges since reset; for
+//                           droop_predictor's combinational outputs, as read
+//                           in cycle CYCLE). Off when unset.
 #pragma once
 
 #ifdef GPUPM_HAVE_RTL
@@ -57,9 +60,13 @@ inline std::optional<FaultSpec> fault_from_env(const std::string& block, const s
       cur += *p;
     }
   }
+  static const char* const kBlocks[] = {"eq_sm_block", "vote_arbiter", "droop_predictor", "stagger_unit"};
   const std::string usage = std::string("GPUPM_LOCKSTEP_FAULT=\"") + v +
-                            "\": expected BLOCK:SM:CYCLE:SIGNAL:BIT, BLOCK eq_sm_block or vote_arbiter";
-  if (f.size() != 5 || (f[0] != "eq_sm_block" && f[0] != "vote_arbiter")) throw std::invalid_argument(usage);
+                            "\": expected BLOCK:SM:CYCLE:SIGNAL:BIT, BLOCK eq_sm_block, vote_arbiter, "
+                            "droop_predictor or stagger_unit";
+  bool known_block = false;
+  for (const char* b : kBlocks) known_block |= !f.empty() && f[0] == b;
+  if (f.size() != 5 || !known_block) throw std::invalid_argument(usage);
   if (f[0] != block) return std::nullopt;
   FaultSpec s;
   s.block = f[0];
@@ -78,7 +85,7 @@ inline std::optional<FaultSpec> fault_from_env(const std::string& block, const s
     list += (list.empty() ? "" : ", ") + n;
   }
   if (!known) throw std::invalid_argument(usage + "; signals of " + block + ": " + list);
-  if (s.bit > 15) throw std::invalid_argument(usage + "; BIT must be 0..15");
+  if (s.bit > 63) throw std::invalid_argument(usage + "; BIT must be 0..63");
   return s;
 }
 
@@ -111,6 +118,19 @@ void compare_outputs(const char* block, int sm, uint64_t cycle, const std::vecto
 // One Verilated top (clk_i, rst_ni) with its own context, one rising edge per
 // tick(); also the testbenches' harness (tb/). `vcd_dir` (null or empty: none)
 // gets <name>.vcd of the whole run.
+// Bits [lsb, lsb + width) of a Verilated output port of any width (width <= 64).
+template <class T>
+uint64_t port_bits(const T& port, unsigned lsb, unsigned width) {
+  const uint64_t v = uint64_t(port) >> lsb;
+  return width >= 64 ? v : v & ((1ull << width) - 1);
+}
+template <std::size_t N>
+uint64_t port_bits(const VlWide<N>& port, unsigned lsb, unsigned width) {
+  uint64_t v = 0;
+  for (unsigned b = 0; b < width; ++b) v |= uint64_t(port[(lsb + b) / 32] >> ((lsb + b) % 32) & 1u) << b;
+  return v;
+}
+
 template <class Top>
 class Harness {
  public:
@@ -149,6 +169,13 @@ class Harness {
   const std::string& vcd_path() const { return vcd_path_; }
   void flush() {
     if (vcd_) vcd_->flush();
+  }
+
+  // The inputs set by the caller settle with the clock low, no edge (to read
+  // combinational outputs).
+  void settle() {
+    top_->clk_i = 0;
+    eval();
   }
 
   // The inputs set by the caller settle with the clock low, then the rising edge.

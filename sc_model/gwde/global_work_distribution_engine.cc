@@ -39,6 +39,13 @@ uint32_t GlobalWorkDistributionEngine::max_resident(const SmConfig& sm, const Ke
   return std::min({k.max_ctas_per_sm, sm.max_ctas, sm.max_warps / k.warps_per_cta});
 }
 
+void GlobalWorkDistributionEngine::hold_sm(uint32_t sm, uint64_t until_cycle) {
+  IssueHoldMsg msg;
+  msg.until_cycle = until_cycle;
+  msg.ctas_too = true;
+  send(cta_out[sm], msg);
+}
+
 uint32_t GlobalWorkDistributionEngine::paused_ctas(uint32_t sm) const {
   return uint32_t(std::count_if(sms_[sm].resident.begin(), sms_[sm].resident.end(),
                                 [](const Resident& r) { return r.paused; }));
@@ -79,6 +86,9 @@ void GlobalWorkDistributionEngine::sequencer() {
             run_app(workload_.apps[a].launches, a);
             ++apps_done_;
             app_done_.notify(sc_core::SC_ZERO_TIME);
+            // A queue pair (Workload::respawn): the app that finished first starts its
+            // kernels again while the other still runs; the other's end ends the run.
+            while (workload_.respawn && apps_done_ < workload_.apps.size()) run_app(workload_.apps[a].launches, a);
           },
           (std::string("app") + std::to_string(a)).c_str());
     while (apps_done_ < workload_.apps.size()) wait(app_done_);
@@ -173,6 +183,8 @@ void GlobalWorkDistributionEngine::balance(uint32_t sm) {
     CtaLaunchMsg msg;
     msg.launch = k->launch;
     msg.cta = cta;
+    msg.not_before = std::max(sc_time_stamp(), next_dispatch_);
+    next_dispatch_ = msg.not_before + sc_time(cfg_.dispatch_interval_ns, sc_core::SC_NS);
     send(cta_out[sm], msg);
   }
 }

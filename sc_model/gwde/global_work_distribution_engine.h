@@ -5,7 +5,8 @@
 // power-gates disabled SMs once drained, with a wake-up latency.
 // With two applications (Workload::apps) each runs its own kernel sequence
 // concurrently, its CTAs confined to its own SM mask (SmAppMaskMsg); the run
-// ends when both are done.
+// ends when both are done. With Workload::respawn (a queue pair) the app done
+// first re-runs its kernels until the other is done.
 #pragma once
 
 #include "gwde/gwde_config.h"
@@ -38,6 +39,9 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   // Occupancy limit of a launch on one SM (CTA slots and warp slots).
   static uint32_t max_resident(const SmConfig& sm, const KernelLaunch& k);
   uint32_t paused_ctas(uint32_t sm) const;
+  // The global stagger's actuator: SM `sm` dispatches nothing (instructions or
+  // new CTAs) before SM cycle `until_cycle` (IssueHoldMsg over cta_out).
+  void hold_sm(uint32_t sm, uint64_t until_cycle);
   uint32_t app_count() const { return uint32_t(app_masks_.size()); }
   // SMs app `app` may use now.
   std::vector<bool> app_mask(uint32_t app) const;
@@ -87,6 +91,7 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   sc_core::sc_event app_done_;
   uint32_t apps_done_ = 0;
   uint64_t seq_ = 0;
+  sc_core::sc_time next_dispatch_;  // the dispatch channel is free from then on
   sc_core::sc_event kernel_done_;
   sc_core::sc_event wake_;
 };

@@ -12,6 +12,7 @@ namespace gpupm {
 struct CtaLaunchMsg : Message<CtaLaunchMsg> {
   std::shared_ptr<const KernelLaunch> launch;
   uint32_t cta = 0;  // index in the grid
+  sc_core::sc_time not_before = sc_core::SC_ZERO_TIME;  // reaches the SM then (serialised dispatch)
 };
 struct CtaPauseMsg : Message<CtaPauseMsg> {
   const KernelLaunch* launch = nullptr;  // with cta: CTA numbers repeat across kernels
@@ -33,6 +34,7 @@ struct CtaDoneMsg : Message<CtaDoneMsg> {
 // throttling). A later message replaces an earlier one.
 struct IssueHoldMsg : Message<IssueHoldMsg> {
   uint64_t until_cycle = 0;
+  bool ctas_too = false;  // CTAs arriving meanwhile start after the hold too (the global stagger)
 };
 
 }  // namespace gpupm

@@ -398,5 +398,43 @@ TEST_F(GwdeTwoAppsTest, MaskChangeAtRunTimeDrainsAndOverlapIsRejected) {
   for (auto& sm : b->sms) EXPECT_TRUE(sm->resident.empty());
 }
 
+// A queue pair (Workload::respawn): app 0 (one CTA on sm0) finishes first and
+// starts its kernel again, twice, while app 1 (6 CTAs on sm1-2, two waves)
+// still runs; app 1's end ends the run, with app 0's third pass in flight.
+TEST_F(GwdeTwoAppsTest, RespawnRerunsTheFasterAppUntilTheSlowerEnds) {
+  w.respawn = true;
+  two_apps({kernel("a", 0, 1, 4, 2, 0)}, {kernel("b", 1, 6, 4, 2, 1)});
+  std::vector<std::string> calls;
+  auto now_ns = [] { return std::to_string(int(sc_time_stamp().to_seconds() * 1e9 + 0.5)); };
+  b->gwde.on_kernel_start = [&](const KernelLaunch& k) { calls.push_back("start " + k.name + " " + now_ns()); };
+  b->gwde.on_kernel_end = [&](const KernelLaunch& k) { calls.push_back("end " + k.name + " " + now_ns()); };
+  b->gwde.on_all_done = [&] { calls.push_back("all done " + now_ns()); };
+  auto complete_on = [&](uint32_t sm) {
+    std::vector<uint32_t> ctas;
+    for (const auto& r : b->sms[sm]->resident) ctas.push_back(r.first);
+    for (uint32_t c : ctas) b->sms[sm]->complete(c);
+  };
+  b->body = [&] {
+    b->at_ns(10);
+    complete_on(0);  // a, pass 1
+    b->at_ns(20);
+    complete_on(0);  // a, pass 2
+    b->at_ns(25);
+    complete_on(1);  // b's first wave
+    complete_on(2);
+    b->at_ns(35);
+    complete_on(1);  // b's second wave: b done
+    complete_on(2);
+  };
+  sc_core::sc_start(sc_time(100, SC_NS));
+  EXPECT_EQ(calls, (std::vector<std::string>{"start a 0", "start b 0", "end a 10", "start a 10", "end a 20",
+                                             "start a 20", "end b 35", "all done 35"}));
+  EXPECT_EQ(launched(0), (std::vector<std::string>{"a", "a", "a"}));  // the same CTA, once per pass
+  EXPECT_EQ(b->sms[0]->resident.size(), 1u);                          // pass 3 cut off by the end of the run
+  EXPECT_EQ(launched(1).size() + launched(2).size(), 6u);
+  for (uint32_t sm = 1; sm < 3; ++sm)
+    for (const auto& n : launched(sm)) EXPECT_EQ(n, "b");
+}
+
 }  // namespace
 }  // namespace gpupm

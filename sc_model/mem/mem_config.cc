@@ -78,6 +78,7 @@ MemConfig parse_mem_config(JsonReader& r) {
   read_u32(r, "write_drain_high", c.write_drain_high, 1, 4096);
   read_u32(r, "write_drain_low", c.write_drain_low, 0, 4096);
   c.l2_clock_ratio = r.get_double("l2_clock_ratio", 0.01, 1.0, c.l2_clock_ratio);
+  c.l2_follows_core = r.get_enum("l2_clock", {"memory", "core"}, "memory") == "core";
   read_u32(r, "l2_sets", c.l2_sets, 1, uint64_t(1) << 20);
   read_u32(r, "l2_ways", c.l2_ways, 1, 64);
   read_u32(r, "l2_latency", c.l2_latency, 0, 100000);

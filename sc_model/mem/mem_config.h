@@ -33,6 +33,9 @@ struct MemConfig {
   DramTiming t;
   // Interconnect and L2 (clocked at l2_clock_ratio x the DRAM command clock)
   double l2_clock_ratio = 700.0 / 924.0;
+  // "l2_clock": "memory" (the above) or "core": the interconnect and L2 run at
+  // the SM clock (l2_clock_ratio then only sets their clock before the first edge).
+  bool l2_follows_core = false;
   uint32_t l2_sets = 128;        // per channel slice (2 GPGPU-Sim sub-partitions)
   uint32_t l2_ways = 8;
   uint32_t l2_latency = 120;     // L2 cycles from slice input to hit data (rop_latency)

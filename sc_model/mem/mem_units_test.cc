@@ -34,6 +34,38 @@ TEST(RatioClock, GtxRatioIsExactlyTwentyFiveOfThirtyThreeEdges) {
   EXPECT_EQ(RatioClock::from_ratio(1.0).q(), 1u);
 }
 
+// The L2 following the SM clock (l2_clock "core"): the ratio changes mid-run and
+// may exceed 1 (several L2 edges on one command edge); edge indices stay continuous.
+TEST(RatioClock, RetimedRatioKeepsTheEdgeCountContinuous) {
+  RatioClock l2 = RatioClock::from_ratio(1000.0 / 1375.0);  // 8/11
+  ASSERT_EQ(l2.p(), 8u);
+  ASSERT_EQ(l2.q(), 11u);
+  EXPECT_EQ(l2.index_at(1100), 800u);
+  l2.retime(1100, RatioClock::from_ratio(1000.0 / 475.0));  // 40/19: memory clock lowered
+  EXPECT_EQ(l2.p(), 40u);
+  EXPECT_EQ(l2.q(), 19u);
+  EXPECT_EQ(l2.index_at(1100), 800u);          // the change point keeps its index
+  EXPECT_EQ(l2.index_at(1099), 799u);          // before it, the old ratio
+  EXPECT_EQ(l2.index_at(1100 + 19), 840u);     // 40 edges per 19 command cycles after it
+  EXPECT_EQ(l2.first_at_or_after(1101), 801u);
+  EXPECT_EQ(l2.index_at(1101), 802u);          // two L2 edges on command cycle 1101
+  EXPECT_TRUE(l2.is_edge(1101));
+  EXPECT_EQ(l2.cmd_of(801), 1101u);
+  EXPECT_EQ(l2.cmd_of(802), 1101u);
+  EXPECT_EQ(l2.cmd_of(800), 1100u);            // edge 800 belongs to the old ratio
+  for (uint64_t k = 801; k < 1000; ++k) {      // cmd_of is the first command cycle reaching edge k
+    uint64_t c = l2.cmd_of(k);
+    EXPECT_GE(l2.index_at(c), k);
+    EXPECT_LT(l2.index_at(c - 1), k);
+  }
+  l2.retime(1200, RatioClock::from_ratio(1000.0 / 475.0));  // same ratio: nothing changes
+  EXPECT_EQ(l2.index_at(1100 + 19 * 10), 800u + 400u);
+  l2.retime(1300, RatioClock::from_ratio(300.0 / 475.0));   // and back below 1
+  uint64_t k0 = 800 + (1300 - 1100) * 40 / 19;
+  EXPECT_EQ(l2.index_at(1300), k0);
+  EXPECT_EQ(l2.index_at(1300 + 19), k0 + 12);
+}
+
 TEST(AddressMap, InterleavesSixChannelsAndWalksRowsBeforeBanks) {
   MemConfig c;  // 256 B interleave = 2 lines, 16 lines per row, 16 banks
   AddressMap map(c);

@@ -76,6 +76,9 @@ struct MemorySystem::Impl {
   uint32_t read_flits;
   std::vector<uint8_t> port_parked;  // a BEGIN_REQ waits for END_REQ on this port
   std::vector<uint32_t> accepted;    // scratch: parked requests accepted this cycle
+  // MemConfig::l2_clock "core": the SM clock the L2 follows, and the periods last seen.
+  const ClockDomain* sm_clock = nullptr;
+  sc_core::sc_time sm_period, mem_period;
   // Live counters: readers may keep the reference activity() returns, so every
   // field is updated in place when its event happens.
   MemActivity act;
@@ -187,6 +190,7 @@ void MemorySystem::tick(uint64_t cycle) {
   m.in_tick = true;
   m.last_tick = cycle;
   m.wake_sent = false;
+  if (m.sm_clock) follow_sm_clock_at(cycle);
   m.requests.enter_staged(m.l2.first_at_or_after(cycle));
   // DRAM first: a request the L2 queues in this cycle is seen from the next one.
   for (uint32_t ch = 0; ch < m.cfg.channels; ++ch) {
@@ -196,8 +200,10 @@ void MemorySystem::tick(uint64_t cycle) {
       m.slices[ch].schedule_fill(mshr, m.l2.first_at_or_after(done) + m.cfg.dram_latency);
     m.count(m.dram[ch].step(cycle));
   }
-  if (m.l2.is_edge(cycle)) {
-    uint64_t k = m.l2.index_at(cycle);
+  // The L2 edges of this command cycle: at most one while the L2 clock is the
+  // slower (l2_clock_ratio <= 1), possibly several when it follows a faster SM clock.
+  const uint64_t last_k = m.l2.index_at(cycle);
+  for (uint64_t k = cycle == 0 ? 0 : m.l2.index_at(cycle - 1) + 1; k <= last_k; ++k) {
     for (uint32_t s = 0; s < m.cfg.channels; ++s) {
       m.slices[s].fill_due(k, m.pool, m.responses);
       uint32_t id = m.requests.ready_head(s, k);
@@ -236,6 +242,20 @@ uint64_t MemorySystem::next_busy_cycle(uint64_t now) const {
   if (next != kNever) next = std::max(next, now + 1);
   impl_->planned_tick = next;
   return next;
+}
+
+void MemorySystem::follow_sm_clock(const ClockDomain& sm_clock) {
+  if (!impl_->cfg.l2_follows_core) return;
+  impl_->sm_clock = &sm_clock;
+}
+
+// A changed SM or memory clock changes the L2's ratio to the command clock from this edge on.
+void MemorySystem::follow_sm_clock_at(uint64_t cycle) {
+  Impl& m = *impl_;
+  if (m.sm_clock->period() == m.sm_period && clock_.period() == m.mem_period) return;
+  m.sm_period = m.sm_clock->period();
+  m.mem_period = clock_.period();
+  m.l2.retime(cycle, RatioClock::from_ratio(m.mem_period.to_seconds() / m.sm_period.to_seconds()));
 }
 
 const MemActivity& MemorySystem::activity() const {

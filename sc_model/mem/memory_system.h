@@ -31,6 +31,9 @@
 // edge cmd(kd). GTX480 defaults: hit 140 L2 cycles (200.7 ns), miss 374.9 ns.
 // All of it is in memory-domain cycles: the latency in ns does not depend on
 // the SM clock, and the service rate scales with the memory clock.
+// With l2_clock "core" (the HD7970's L2, Harmonia P2.6) the L2 edges follow the
+// SM clock instead: the ratio is re-derived whenever either clock changes, and
+// several L2 edges may fall on one command edge; DRAM timing stays in command cycles.
 #pragma once
 
 #include "clock/clock_domain.h"
@@ -73,6 +76,9 @@ class MemorySystem : public sc_core::sc_module, public Tickable {
 
   const MemActivity& activity() const;
   bool idle() const;  // nothing queued or in flight anywhere
+  // MemConfig::l2_clock "core": the interconnect and L2 run at this (SM) clock
+  // instead of l2_clock_ratio x the command clock (a no-op otherwise).
+  void follow_sm_clock(const ClockDomain& sm_clock);
 
  private:
   struct Impl;
@@ -85,6 +91,7 @@ class MemorySystem : public sc_core::sc_module, public Tickable {
   void send_end_req(uint32_t id);
   void deliver(uint32_t id);           // BEGIN_RESP to the SM
   void wake_if_sleeping();
+  void follow_sm_clock_at(uint64_t cycle);
 };
 
 }  // namespace gpupm

@@ -26,3 +26,18 @@ RatioClock RatioClock::from_ratio(double ratio) {
 }
 
 }  // namespace gpupm
+
+namespace gpupm {
+
+void RatioClock::retime(uint64_t c0, const RatioClock& r) {
+  Segment& last = seg_.back();
+  if (r.p() == last.p && r.q() == last.q) return;
+  if (c0 == last.c0 && seg_.size() > 1) {  // changed twice at one edge: the later one holds
+    last.p = r.p();
+    last.q = r.q();
+    return;
+  }
+  seg_.push_back({c0, index_at(c0), r.p(), r.q()});  // a few per kernel launch at most
+}
+
+}  // namespace gpupm

@@ -46,6 +46,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
   host_.gwde_out.bind(gwde_.ctrl_in);
   host_.freq_out.bind(fm_.ctrl_in);
   host_.attach_memory_clock(mem_clock_, cfg.mem.channels);
+  mem_.follow_sm_clock(sm_clock_);  // memory.l2_clock "core" only
 
   fm_.before_change = [this] {  // what was accounted at the old V/F stays at it
     power_.checkpoint();
@@ -60,10 +61,23 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
     vr_.attach_network(pdn_.get());
     const DomainDvfs& d = cfg.dvfs[Domain::Sm];
     pdn_driver_ = std::make_unique<PdnDriver>(cfg.pdn.stats, cfg.power, statuses(sms_), vr_, sm_clock_,
-                                              d.levels[d.nominal].volts);
+                                              reference_volts(cfg.power, size_t(Domain::Sm), d.levels[d.nominal].volts));
     sm_clock_.add(pdn_driver_.get());
   }
 
+  if (cfg.smoothing.local.enabled) {  // a droop predictor at each SM's dispatch unit
+    const DroopPredIn csr = droop_predictor_csr(cfg.smoothing.local, cfg.power);
+    for (auto& sm : sms_)
+      sm->attach_droop_predictor(
+          make_droop_pred_controller(cfg.controller_impl, {uint8_t(cfg.sm.schedulers)}, sm->id()), csr);
+  }
+  if (cfg.smoothing.global.enabled) {  // the stagger unit in the GWDE, fed by the SMs' reports
+    const GlobalSmoothingConfig& g = cfg.smoothing.global;
+    stagger_ = std::make_unique<GlobalStagger>(
+        make_stagger_controller(cfg.controller_impl, {uint8_t(cfg.sm.count), g.report_period, g.window_slots}),
+        stagger_csr(g), statuses(sms_), [this](uint32_t sm, uint64_t until) { gwde_.hold_sm(sm, until); });
+    sm_clock_.on_every(g.report_period, [this](uint64_t c) { stagger_->report(c); });
+  }
   sm_clock_.on_every(cfg.sim.sample_period, [this](uint64_t) { sample(); });
   sm_clock_.on_every(cfg.sim.epoch_cycles, [this](uint64_t) { end_of_epoch(); });
   if (uint64_t every = host_.policy().epoch_cycles())

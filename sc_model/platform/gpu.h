@@ -5,6 +5,7 @@
 
 #include "clock/clock_domain.h"
 #include "freq/frequency_manager.h"
+#include "gwde/global_stagger.h"
 #include "gwde/global_work_distribution_engine.h"
 #include "mem/memory_system.h"
 #include "platform/gpu_config.h"
@@ -57,11 +58,14 @@ class Gpu : public sc_core::sc_module {
   size_t kernels_done() const { return kernels_done_; }
   size_t kernels_total() const { return workload_.launches.size(); }
   const Workload& workload() const { return workload_; }
+  const GpuConfig& config() const { return cfg_; }
   const ClockDomain& sm_clock() const { return sm_clock_; }
   uint64_t sm_ticks_run() const { return sm_clock_.ticks_run(); }
   Policy& policy() { return host_.policy(); }
   // The power-delivery network's driver and droop statistics (null: ideal network).
   const PdnDriver* pdn() const { return pdn_driver_.get(); }
+  // Global staggering (null: off).
+  const GlobalStagger* stagger() const { return stagger_.get(); }
   // The controller's memory-mapped registers (bind a testbench or host initiator here).
   tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND>& csr_target() {
     return host_.csr_in;
@@ -87,6 +91,7 @@ class Gpu : public sc_core::sc_module {
   PowerModel power_;
   std::unique_ptr<RlcPdn> pdn_;
   std::unique_ptr<PdnDriver> pdn_driver_;
+  std::unique_ptr<GlobalStagger> stagger_;
   std::vector<KernelRecord> kernels_;
   std::vector<KernelRecord> open_kernels_;
   std::vector<EpochRecord> epochs_;

@@ -1,5 +1,8 @@
 #include "platform/gpu_config.h"
 
+#include "gwde/stagger_unit_impl.h"
+#include "sm/droop_predictor_impl.h"
+
 namespace gpupm {
 
 namespace {
@@ -30,6 +33,19 @@ GpuConfig parse_gpu_config(const Json& doc, const std::string& file) {
       g.sim.max_sim_ms = s.get_double("max_sim_ms", 1e-6, 1e9, g.sim.max_sim_ms);
     });
   if (r.has("pdn")) section(r, "pdn", [&](JsonReader& s) { g.pdn = parse_pdn_config(s); });
+  if (r.has("smoothing"))
+    section(r, "smoothing", [&](JsonReader& s) {
+      g.smoothing = parse_smoothing_config(s, g.sm.count, g.sm.schedulers);
+      // Where the blocks run as RTL, a Verilated build must match their parameters.
+      std::string why;
+      if (g.controller_impl != ControllerImpl::kCpp && g.smoothing.local.enabled &&
+          !droop_pred_rtl_available({uint8_t(g.sm.schedulers)}, &why))
+        throw InputError(file, "smoothing.local.enabled", why);
+      if (g.controller_impl != ControllerImpl::kCpp && g.smoothing.global.enabled &&
+          !stagger_rtl_available({uint8_t(g.sm.count), g.smoothing.global.report_period,
+                                  g.smoothing.global.window_slots}, &why))
+        throw InputError(file, "smoothing.global.enabled", why);
+    });
   r.finish();
   validate_pdn_config(g.pdn, g.sm.count, file);
   return g;

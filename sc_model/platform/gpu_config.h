@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/controller_impl.h"
+#include "platform/smoothing_config.h"
 #include "freq/dvfs_config.h"
 #include "gwde/gwde_config.h"
 #include "mem/mem_config.h"
@@ -31,6 +32,7 @@ struct GpuConfig {
   GwdeConfig gwde;
   SimConfig sim;
   PdnConfig pdn;  // power-delivery network and droop statistics (default: ideal)
+  SmoothingConfig smoothing;  // hierarchical voltage smoothing (default: off)
   // Controller blocks as the C++ models, the Verilated RTL, or both in lockstep (rtl/README.md).
   ControllerImpl controller_impl = ControllerImpl::kCpp;
 };

@@ -39,7 +39,10 @@ LoadedRun load_run(const RunInputs& in) {
   const Json& pdoc = r.doc.at("policy");
   JsonReader p(pdoc, "--policy/--set", "policy");
   std::string name = p.get_string("name");
-  r.policy = make_policy(name, p, r.gpu.dvfs, {r.gpu.controller_impl, r.gpu.sm.count, r.gpu.sm.max_warps, gpu_origin});
+  std::vector<std::string> app_names;
+  for (const Application& a : r.workload.apps) app_names.push_back(a.name);
+  r.policy = make_policy(name, p, r.gpu.dvfs,
+                         {r.gpu.controller_impl, r.gpu.sm.count, r.gpu.sm.max_warps, gpu_origin, app_names});
   p.finish();
   if (r.workload.apps.size() > 1 && !r.policy->handles_concurrent_apps())
     throw InputError(wl_origin, "apps",

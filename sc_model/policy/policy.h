@@ -35,6 +35,7 @@ class PolicyContext {
   // CTAs of `k` that fit on one SM (CTA slots, warp slots, the kernel's own limit).
   virtual uint32_t occupancy_limit(const KernelLaunch& k) const = 0;
   virtual uint32_t max_warps() const = 0;  // warp slots per SM
+  virtual uint32_t schedulers() const { return 1; }  // issue slots (ALU pipes) per SM
   // actuation
   virtual bool request_level(Domain d, uint32_t level, bool immediate = false) = 0;
   virtual void set_cta_limit(uint32_t sm, uint32_t limit) = 0;  // 0: the kernel's maximum

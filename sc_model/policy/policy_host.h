@@ -44,6 +44,7 @@ class PolicyHost : public sc_core::sc_module, public PolicyContext {
   bool in_transition(Domain d) const override { return fm_.in_transition(d); }
   uint32_t occupancy_limit(const KernelLaunch& k) const override;
   uint32_t max_warps() const override { return sm_cfg_.max_warps; }
+  uint32_t schedulers() const override { return sm_cfg_.schedulers; }
   bool request_level(Domain d, uint32_t level, bool immediate) override;
   void set_cta_limit(uint32_t sm, uint32_t limit) override;
   void set_sm_enabled(uint32_t sm, bool enabled, bool gate_when_idle) override;

@@ -2,7 +2,9 @@
 #include "policy/core_shutdown/core_shutdown_policy.h"
 #include "policy/dyncta_policy.h"
 #include "policy/equalizer/equalizer_policy.h"
+#include "policy/harmonia/harmonia_policy.h"
 #include "policy/oracle/static_point_policy.h"
+#include "policy/sm_allocation/sm_allocation_policy.h"
 #include "policy/static_policy.h"
 
 namespace gpupm {
@@ -40,6 +42,8 @@ std::vector<std::string> policy_names() {
   n.push_back("core-shutdown");
   n.push_back("core-dvfs");
   n.push_back("static-point");
+  n.push_back("harmonia");
+  for (const auto& s : sm_allocation_policy_names()) n.push_back(s);
   return n;
 }
 
@@ -70,6 +74,9 @@ std::unique_ptr<Policy> make_policy(const std::string& name, JsonReader& p, cons
   if (name == "core-shutdown") return std::make_unique<CoreShutdownPolicy>(parse_knob_search_settings(p));
   if (name == "core-dvfs") return std::make_unique<CoreDvfsPolicy>(parse_knob_search_settings(p));
   if (name == "static-point") return std::make_unique<StaticPointPolicy>(parse_config_point(p, dvfs, ctl.sm_count), dvfs);
+  if (name == "harmonia")
+    return std::make_unique<HarmoniaPolicy>(parse_harmonia_settings(p, dvfs, ctl.sm_count), dvfs, ctl.sm_count);
+  if (auto sm_alloc = make_sm_allocation_policy(name, p, ctl)) return sm_alloc;
   std::string list;
   for (const auto& n : policy_names()) list += (list.empty() ? "" : ", ") + n;
   p.fail("name", "unknown policy \"" + name + "\"; expected one of {" + list + "}");

@@ -26,6 +26,8 @@ PowerConfig parse_power_config(JsonReader& r) {
   c.sm_leakage_w = r.get_double("sm_leakage_w", 0.0, 1000.0, c.sm_leakage_w);
   c.mem_leakage_w = r.get_double("mem_leakage_w", 0.0, 1000.0, c.mem_leakage_w);
   c.leakage_voltage_exponent = r.get_double("leakage_voltage_exponent", 0.0, 10.0, c.leakage_voltage_exponent);
+  c.sm_reference_volts = r.get_double("sm_reference_volts", 0.0, 10.0, c.sm_reference_volts);
+  c.mem_reference_volts = r.get_double("mem_reference_volts", 0.0, 10.0, c.mem_reference_volts);
   c.constant_w = r.get_double("constant_w", 0.0, 10000.0, c.constant_w);
   return c;
 }

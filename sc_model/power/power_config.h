@@ -34,7 +34,17 @@ struct PowerConfig {
   double mem_leakage_w = 8.9;
   double leakage_voltage_exponent = 1.0;  // leakage ~ (V/V0)^k
   double constant_w = 10.0;
+  // The voltage each domain's energies and leakage are given at (V0 above). 0: the
+  // nominal level's voltage. Set it to keep the energies where they were calibrated
+  // while a level's voltage moves (a lowered guardband, docs/voltage_noise.md).
+  double sm_reference_volts = 0.0, mem_reference_volts = 0.0;
 };
+
+// V0 of a domain: its reference voltage, or the nominal level's.
+inline double reference_volts(const PowerConfig& p, size_t domain, double nominal_volts) {
+  const double v = domain == 0 ? p.sm_reference_volts : p.mem_reference_volts;
+  return v > 0 ? v : nominal_volts;
+}
 
 PowerConfig parse_power_config(JsonReader& r);
 

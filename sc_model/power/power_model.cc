@@ -34,7 +34,7 @@ PowerModel::PowerModel(const PowerConfig& cfg, const MemConfig& mem_cfg, std::ve
     : cfg_(cfg), mem_cfg_(mem_cfg), sms_(std::move(sms)), mem_(mem), vr_(vr), fm_(fm), last_sm_(sms_.size()) {
   for (size_t d = 0; d < kDomains; ++d) {
     const DomainDvfs& dd = fm_.config().domain[d];
-    v0_[d] = dd.levels[dd.nominal].volts;
+    v0_[d] = reference_volts(cfg_, d, dd.levels[dd.nominal].volts);
     last_v_[d] = v0_[d];
   }
 }

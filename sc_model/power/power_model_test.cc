@@ -27,6 +27,7 @@ struct FakeSm : SmStatus {
   WarpVectors warp_vectors() const override { return {}; }
   uint32_t resident_ctas() const override { return 0; }
   uint32_t active_warps() const override { return 0; }
+  uint32_t unstalled_warps() const override { return 0; }
 };
 
 DvfsConfig dvfs() { return test::three_level_dvfs(800, 1500); }

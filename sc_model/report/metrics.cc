@@ -59,12 +59,15 @@ nlohmann::json interval_metrics(const Snapshot& a, const Snapshot& b, const Metr
       {"dram_bandwidth_utilisation",
        ratio(double(m1.dram_bus_busy - m0.dram_bus_busy), double(ctx.channels) * mem_cycles)},
       {"dram_bandwidth_gbps", ratio(dram_bytes, t) / 1e9},
+      {"l2_to_l1_gbps", ratio(double(m1.read_responses - m0.read_responses) * ctx.line_bytes, t) / 1e9},
+      {"mem_compute_ratio", ratio(double(s1.mem_insts - s0.mem_insts), double(insts - (s1.mem_insts - s0.mem_insts)))},
       {"dram_row_hit_rate", 1.0 - ratio(double(m1.dram_activates - m0.dram_activates),
                                         double((m1.dram_reads - m0.dram_reads) + (m1.dram_writes - m0.dram_writes)))},
       {"mean_read_latency_ns",
        ratio(double(m1.read_latency_sum_ps - m0.read_latency_sum_ps), double(m1.read_responses - m0.read_responses)) /
            1000.0},
       {"ctas_completed", s1.ctas_completed - s0.ctas_completed},
+      {"icache_misses", s1.icache_misses - s0.icache_misses},
   };
 }
 

@@ -37,16 +37,22 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
     for (uint32_t a = 0; a < gpu.workload().apps.size(); ++a) {
       const KernelRecord* first = nullptr;
       const KernelRecord* last = nullptr;
+      const KernelRecord* first_pass_end = nullptr;  // the app's last kernel, first time through
+      const size_t per_pass = gpu.workload().apps[a].launches.size();
       uint64_t insts = 0, count = 0;
       for (const KernelRecord& k : gpu.kernels()) {
         if (k.launch->app != a) continue;
         if (!first || k.start.time_s < first->start.time_s) first = &k;
         if (!last || k.end.time_s > last->end.time_s) last = &k;
         insts += launch_instructions(*k.launch);
-        ++count;
+        if (++count == per_pass) first_pass_end = &k;
       }
       Json j = {{"app", a}, {"name", gpu.workload().apps[a].name}, {"kernels_done", count},
-                {"kernels_total", gpu.workload().apps[a].launches.size()}, {"instructions", insts}};
+                {"kernels_total", per_pass}, {"instructions", insts}};
+      if (gpu.workload().respawn) {  // a queue pair: kernels_done counts every pass
+        j["passes"] = per_pass ? count / per_pass : 0;
+        if (first_pass_end) j["first_pass_s"] = first_pass_end->end.time_s;
+      }
       if (first) {
         uint64_t cycles = last->end.sm_cycles - first->start.sm_cycles;
         j["start_s"] = first->start.time_s;
@@ -68,6 +74,13 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
     Json vn = pdn->stats().to_json();
     const Json& net = config_echo.at("gpu").at("pdn").value("network", Json::object());
     vn["network"] = net.is_string() ? net.get<std::string>() : net.value("name", std::string("default"));
+    const GlobalStagger* st = gpu.stagger();
+    vn["smoothing"] = {
+        {"local", {{"enabled", gpu.config().smoothing.local.enabled},
+                   {"throttled_cycles", gpu.finish().sm.throttled_cycles - gpu.start().sm.throttled_cycles}}},
+        {"global", {{"enabled", st != nullptr},
+                    {"triggers", st ? st->triggers() : 0},
+                    {"held_sm_cycles", st ? st->held_sm_cycles() : 0}}}};
     report["voltage_noise"] = vn;
   }
   Json trace = gpu.policy().trace();

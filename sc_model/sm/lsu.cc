@@ -90,10 +90,12 @@ void Lsu::cycle(uint64_t c, std::vector<LoadDone>& done) {
     stalled_ = false;
     return;
   }
+  ++stats_.busy_cycles;
   // A stalled line waits for a fill or a sent request (retry_); until then a
   // retry would fail the same way, so just count the cycle.
   if (stalled_ && !retry_) {
     ++stats_.stall_cycles;
+    stats_.store_stall_cycles += slot_.store;
     return;
   }
   retry_ = false;
@@ -101,6 +103,7 @@ void Lsu::cycle(uint64_t c, std::vector<LoadDone>& done) {
   if (!process_line(c, done)) {
     stalled_ = true;
     ++stats_.stall_cycles;
+    stats_.store_stall_cycles += slot_.store;
     return;
   }
   if (++slot_.next == slot_.lines) slot_.valid = false;

@@ -22,6 +22,8 @@ struct LsuStats {
   uint64_t mshr_merges = 0;
   uint64_t store_lines = 0;
   uint64_t stall_cycles = 0;            // the slot could not advance
+  uint64_t store_stall_cycles = 0;      // of stall_cycles: the slot held a store
+  uint64_t busy_cycles = 0;             // the slot held an instruction (advancing or stalled)
 };
 
 struct LineRequest {
@@ -59,7 +61,11 @@ class Lsu {
   bool stalled() const { return stalled_; }  // the last cycle could not advance
   // Stalled, and only a fill or a sent request (from outside) can change that.
   bool waiting_for_memory() const { return stalled_ && !retry_; }
-  void add_stall_cycles(uint64_t n) { stats_.stall_cycles += n; }
+  void add_stall_cycles(uint64_t n) {
+    stats_.stall_cycles += n;
+    stats_.busy_cycles += n;
+    if (slot_.store) stats_.store_stall_cycles += n;
+  }
   uint32_t mshrs_in_use() const { return mshrs_in_use_; }
   const LsuStats& stats() const { return stats_; }
   void invalidate_all() { l1_.clear(); }

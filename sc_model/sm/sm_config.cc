@@ -21,6 +21,10 @@ SmConfig parse_sm_config(JsonReader& r) {
   c.l1_mshr_merges = uint32_t(r.get_uint("l1_mshr_merges", 1, 64, c.l1_mshr_merges));
   c.miss_queue = uint32_t(r.get_uint("miss_queue", 1, 1024, c.miss_queue));
   c.cta_launch_latency = uint32_t(r.get_uint("cta_launch_latency", 1, 100000, c.cta_launch_latency));
+  c.icache_bytes = uint32_t(r.get_uint("icache_bytes", 128, 1u << 20, c.icache_bytes));
+  c.icache_ways = uint32_t(r.get_uint("icache_ways", 1, 64, c.icache_ways));
+  if (c.icache_bytes % (c.line_bytes * c.icache_ways))
+    r.fail("icache_bytes", "expected a multiple of line_bytes x icache_ways");
   c.warp_size = uint32_t(r.get_uint("warp_size", 32, 32, c.warp_size));
   return c;
 }

@@ -23,6 +23,8 @@ struct SmConfig {
   uint32_t l1_mshrs = 32, l1_mshr_merges = 8;
   uint32_t miss_queue = 8;        // line requests waiting for the interconnect
   uint32_t cta_launch_latency = 20;
+  uint32_t icache_bytes = 2048;   // instruction cache (kernels with a code footprint)
+  uint32_t icache_ways = 4;
   uint32_t warp_size = 32;
 };
 

@@ -40,9 +40,14 @@ struct SmCounters {
   uint64_t busy_cycles = 0;    // with at least one resident CTA
   uint64_t gated_cycles = 0;   // power-gated
   uint64_t insts = 0, alu_insts = 0, sfu_insts = 0, mem_insts = 0, barrier_insts = 0;
+  // Vector-ALU (ALU and SFU) work: pipe cycles occupied, and the instructions
+  // issued under a divergent branch (two serialized passes, half the lanes each).
+  uint64_t valu_busy_cycles = 0, divergent_insts = 0;
   uint64_t resident_cta_cycles = 0;  // sum over cycles of unpaused resident CTAs
   uint64_t resident_warp_cycles = 0;
   uint64_t ctas_completed = 0;
+  uint64_t icache_misses = 0;     // instruction fetches that missed (kernels with a code footprint)
+  uint64_t throttled_cycles = 0;  // cycles the droop predictor refused a dispatch candidate
   uint64_t samples = 0;  // warp-state samples taken; sums below
   uint64_t sum_active = 0, sum_waiting = 0, sum_issued = 0, sum_excess_alu = 0, sum_excess_mem = 0,
            sum_others = 0;
@@ -57,6 +62,9 @@ class SmStatus {
   virtual WarpVectors warp_vectors() const = 0;       // the status bits in the current cycle
   virtual uint32_t resident_ctas() const = 0;
   virtual uint32_t active_warps() const = 0;      // resident, unpaused, unfinished
+  // Active in the voltage-noise paper's sense (the global stagger's report):
+  // resident, unpaused, unfinished, and not waiting on an I- or D-cache miss.
+  virtual uint32_t unstalled_warps() const = 0;
 };
 
 }  // namespace gpupm
@@ -73,9 +81,13 @@ inline void accumulate(SmCounters& into, const SmCounters& c) {
   into.sfu_insts += c.sfu_insts;
   into.mem_insts += c.mem_insts;
   into.barrier_insts += c.barrier_insts;
+  into.valu_busy_cycles += c.valu_busy_cycles;
+  into.divergent_insts += c.divergent_insts;
   into.resident_cta_cycles += c.resident_cta_cycles;
   into.resident_warp_cycles += c.resident_warp_cycles;
   into.ctas_completed += c.ctas_completed;
+  into.icache_misses += c.icache_misses;
+  into.throttled_cycles += c.throttled_cycles;
   into.samples += c.samples;
   into.sum_active += c.sum_active;
   into.sum_waiting += c.sum_waiting;
@@ -90,6 +102,8 @@ inline void accumulate(SmCounters& into, const SmCounters& c) {
   into.lsu.mshr_merges += c.lsu.mshr_merges;
   into.lsu.store_lines += c.lsu.store_lines;
   into.lsu.stall_cycles += c.lsu.stall_cycles;
+  into.lsu.store_stall_cycles += c.lsu.store_stall_cycles;
+  into.lsu.busy_cycles += c.lsu.busy_cycles;
 }
 
 }  // namespace gpupm

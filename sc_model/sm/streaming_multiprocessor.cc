@@ -18,6 +18,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
       cfg_(cfg),
       clock_(clock),
       lsu_(cfg),
+      icache_(cfg.icache_bytes, cfg.icache_ways, cfg.line_bytes),
       warps_(cfg.max_warps),
       wake_(cfg.max_warps, kNever),
       head_mem_(cfg.max_warps, 0),
@@ -50,7 +51,7 @@ tlm::tlm_sync_enum StreamingMultiprocessor::nb_transport_bw(tlm::tlm_generic_pay
 void StreamingMultiprocessor::cta_b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   if (auto* m = gp.get_extension<CtaLaunchMsg>()) {
-    launches_.push_back({m->launch, m->cta, sc_time_stamp(), kNever});
+    launches_.push_back({m->launch, m->cta, std::max(sc_time_stamp(), m->not_before), kNever});
   } else if (auto* p = gp.get_extension<CtaPauseMsg>()) {
     for (PendingLaunch& l : launches_)  // not resident yet: it starts in the requested state
       if (l.cta == p->cta && l.launch.get() == p->launch) l.paused = p->pause;
@@ -65,9 +66,14 @@ void StreamingMultiprocessor::cta_b_transport(tlm::tlm_generic_payload& gp, sc_t
       }
       resident_unpaused_ctas_ += p->pause ? -1 : 1;
     }
+  } else if (auto* h = gp.get_extension<IssueHoldMsg>()) {  // the GWDE's global stagger
+    apply_hold(*h);
   } else if (auto* g = gp.get_extension<SmPowerMsg>()) {
     gated_ = g->gated;
-    if (gated_) lsu_.invalidate_all();  // gating loses the L1 contents
+    if (gated_) {  // gating loses the caches' contents
+      lsu_.invalidate_all();
+      icache_.invalidate_all();
+    }
   } else {
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
@@ -77,12 +83,17 @@ void StreamingMultiprocessor::cta_b_transport(tlm::tlm_generic_payload& gp, sc_t
 
 void StreamingMultiprocessor::ctrl_b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
   if (auto* h = gp.get_extension<IssueHoldMsg>()) {
-    hold_until_ = h->until_cycle;
+    apply_hold(*h);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     poke();
   } else {
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
   }
+}
+
+void StreamingMultiprocessor::apply_hold(const IssueHoldMsg& h) {
+  hold_until_ = h.until_cycle;
+  hold_ctas_ = h.ctas_too;
 }
 
 // ---------------------------------------------------------------- status
@@ -117,6 +128,21 @@ SmCounters StreamingMultiprocessor::counters() const {
 
 uint32_t StreamingMultiprocessor::resident_ctas() const { return resident_unpaused_ctas_; }
 uint32_t StreamingMultiprocessor::active_warps() const { return resident_unpaused_warps_; }
+
+uint32_t StreamingMultiprocessor::unstalled_warps() const {
+  uint32_t n = 0;
+  for (const Warp& w : warps_)
+    n += schedulable(w) && !w.ifetch && !(w.has_head && !w.at_barrier &&
+                                          w.board.ready_at(w.stream.index() - 1, w.head.dep) == Scoreboard::kPending);
+  return n;
+}
+
+void StreamingMultiprocessor::attach_droop_predictor(std::unique_ptr<DroopPredController> ctrl,
+                                                     const DroopPredIn& csr) {
+  pred_ = std::move(ctrl);
+  pred_in_ = csr;
+  pred_in_.cand_valid = 0;
+}
 
 StreamingMultiprocessor::Readiness StreamingMultiprocessor::readiness(const Warp& w, uint64_t c) const {
   if (w.finished || w.at_barrier || !w.has_head) return Readiness::Blocked;
@@ -243,7 +269,7 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   // A stalled LSU waits for a fill or END_REQ, which wake us: no need to tick.
   if (issued_any_ || progressed || (lsu_.busy() && !lsu_.waiting_for_memory()) ||
       (mem_blocked_ && lsu_.can_accept()) ||
-      (lsu_.has_request() && !req_blocked_) ||
+      ((lsu_.has_request() || icache_.has_request()) && !req_blocked_) || throttled_ ||
       !inbox_.empty() || end_req_seen_)
     next = c + 1;
   if (c < hold_until_ && resident_unpaused_warps_ > 0) next = std::min(next, hold_until_);
@@ -263,7 +289,11 @@ void StreamingMultiprocessor::drain_responses(uint64_t c, const sc_time& now) {
       inbox_[kept++] = r;
       continue;
     }
-    if (r.gp->is_read()) lsu_.fill(r.gp->get_address() / cfg_.line_bytes, c, done_);
+    const uint64_t line = r.gp->get_address() / cfg_.line_bytes;
+    if (r.gp->is_read()) {
+      if (icache_.owns(line)) instruction_fill(line);
+      else lsu_.fill(line, c, done_);
+    }
     free_payloads_.push_back(r.gp);
   }
   inbox_.resize(kept);
@@ -275,6 +305,7 @@ void StreamingMultiprocessor::start_ctas(uint64_t c) {
   const sc_time now = sc_time_stamp();
   for (PendingLaunch& p : launches_)
     if (p.ready_cycle == kNever && p.arrived < now) p.ready_cycle = c + cfg_.cta_launch_latency;
+  if (hold_ctas_ && c < hold_until_) return;  // staggered: the CTA starts when the hold ends
   while (!launches_.empty() && launches_.front().ready_cycle <= c) {
     activate_cta(launches_.front());
     launches_.pop_front();
@@ -303,7 +334,7 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
     w.age = age_counter_++;
     w.stream.start(p.launch.get(), p.cta, uint32_t(cta.warps.size()));
     w.board.reset();
-    fetch_head(w);
+    fetch_head(s);
     refresh_wake(s);
     cta.warps.push_back(s);
     order_[s % cfg_.schedulers].push_back(s);  // youngest last
@@ -315,9 +346,33 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
   resident_unpaused_warps_ += uint32_t(cta.warps.size());
 }
 
-void StreamingMultiprocessor::fetch_head(Warp& w) {
-  w.has_head = !w.stream.done();
-  if (w.has_head) w.head = w.stream.next();
+// The warp's next instruction into its buffer slot, through the instruction
+// cache when the kernel has a code footprint (a miss leaves the slot empty
+// until instruction_fill()).
+void StreamingMultiprocessor::fetch_head(uint16_t slot) {
+  Warp& w = warps_[slot];
+  w.has_head = false;
+  if (w.stream.done()) return;
+  const KernelLaunch& k = *ctas_[w.cta_slot].launch;
+  if (k.code_bytes) {
+    const uint64_t line = k.code_base + (w.stream.index() * kInstBytes % k.code_bytes) / cfg_.line_bytes;
+    if (!icache_.fetch(line, slot)) {
+      w.ifetch = true;
+      ++c_.icache_misses;
+      return;
+    }
+  }
+  w.has_head = true;
+  w.head = w.stream.next();
+}
+
+void StreamingMultiprocessor::instruction_fill(uint64_t line) {
+  for (uint16_t slot : icache_.fill(line)) {
+    Warp& w = warps_[slot];
+    w.ifetch = false;
+    fetch_head(slot);
+    refresh_wake(slot);
+  }
 }
 
 bool StreamingMultiprocessor::can_issue(const Warp& w, uint64_t c, uint64_t& ready_at) const {
@@ -362,6 +417,11 @@ void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
 
 void StreamingMultiprocessor::issue(uint64_t c) {
   const bool lsu_full = !lsu_.can_accept();
+  throttled_ = false;
+  if (pred_) {  // the cycles since the predictor's last edge dispatched nothing
+    if (c > pred_next_) pred_->idle(c - pred_next_);
+    pred_in_.cand_valid = 0;
+  }
   // Cheap tests first, without touching the warp: operands not there yet, or a
   // memory instruction facing a full LSU (tick() knows when that frees up).
   auto quick_no = [&](uint16_t slot) {
@@ -393,9 +453,28 @@ void StreamingMultiprocessor::issue(uint64_t c) {
       }
     }
     if (pick < 0) continue;
+    if (pred_ && !dispatch_admitted(s, warps_[pick].head)) break;  // admission is a prefix in slot order
     greedy_[s] = pick;
     issue_warp(uint16_t(pick), c);
   }
+  if (pred_) {
+    pred_->step(pred_in_);
+    pred_next_ = c + 1;
+  }
+}
+
+// Scheduler `sched`'s pick presented to the droop predictor: dispatched only if
+// admitted. Admission is monotone in the candidates, so asking slot by slot
+// gives what the block decides on the whole vector at the cycle's edge.
+bool StreamingMultiprocessor::dispatch_admitted(uint32_t sched, const Inst& in) {
+  static constexpr DispatchClass kClass[] = {DispatchClass::kAlu, DispatchClass::kSfu, DispatchClass::kLdst,
+                                             DispatchClass::kLdst, DispatchClass::kOther};
+  pred_in_.cand_valid |= uint8_t(1u << sched);
+  pred_in_.cand_class[sched] = kClass[size_t(in.op)];
+  if ((pred_->eval(pred_in_).admit >> sched) & 1u) return true;
+  throttled_ = true;
+  ++c_.throttled_cycles;
+  return false;
 }
 
 void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
@@ -407,16 +486,25 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
   w.issued_mem = in.is_mem();
   ++c_.insts;
   switch (in.op) {
-    case Op::Alu:
+    case Op::Alu: {
+      // A divergent instruction runs both paths of its branch, one after the other.
+      const uint32_t busy = cfg_.alu_interval * (in.divergent ? 2 : 1);
       ++c_.alu_insts;
-      alu_free_[slot % cfg_.schedulers] = c + cfg_.alu_interval;
-      w.board.set(index, c + cfg_.operand_latency + cfg_.alu_latency);
+      c_.valu_busy_cycles += busy;
+      c_.divergent_insts += in.divergent;
+      alu_free_[slot % cfg_.schedulers] = c + busy;
+      w.board.set(index, c + cfg_.operand_latency + cfg_.alu_latency + busy - cfg_.alu_interval);
       break;
-    case Op::Sfu:
+    }
+    case Op::Sfu: {
+      const uint32_t busy = cfg_.sfu_interval * (in.divergent ? 2 : 1);
       ++c_.sfu_insts;
-      sfu_free_ = c + cfg_.sfu_interval;
-      w.board.set(index, c + cfg_.operand_latency + cfg_.sfu_latency);
+      c_.valu_busy_cycles += busy;
+      c_.divergent_insts += in.divergent;
+      sfu_free_ = c + busy;
+      w.board.set(index, c + cfg_.operand_latency + cfg_.sfu_latency + busy - cfg_.sfu_interval);
       break;
+    }
     case Op::Load:
     case Op::Store:
       ++c_.mem_insts;
@@ -438,7 +526,7 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
       break;
     }
   }
-  fetch_head(w);
+  fetch_head(slot);
   refresh_wake(slot);
   warp_progress(slot);
 }
@@ -465,7 +553,7 @@ void StreamingMultiprocessor::apply_done_loads() {
 // A warp is finished once its last instruction has issued and its loads are back.
 void StreamingMultiprocessor::warp_progress(uint16_t slot) {
   Warp& w = warps_[slot];
-  if (w.finished || w.has_head || w.pending_loads > 0) return;
+  if (w.finished || w.has_head || w.ifetch || w.pending_loads > 0) return;
   w.finished = true;
   wake_[slot] = kNever;
   Cta& cta = ctas_[w.cta_slot];
@@ -497,8 +585,9 @@ void StreamingMultiprocessor::finish_cta(uint16_t cs) {
 }
 
 void StreamingMultiprocessor::send_requests(const sc_time&) {
-  if (req_blocked_ || !lsu_.has_request()) return;
-  const LineRequest& r = lsu_.front_request();
+  if (req_blocked_ || !(lsu_.has_request() || icache_.has_request())) return;
+  const bool inst = icache_.has_request();  // instruction misses go first
+  const LineRequest r = inst ? LineRequest{icache_.front_request(), false} : lsu_.front_request();
   tlm::tlm_generic_payload* gp;
   if (free_payloads_.empty()) {
     payloads_.push_back(std::make_unique<tlm::tlm_generic_payload>());
@@ -515,7 +604,8 @@ void StreamingMultiprocessor::send_requests(const sc_time&) {
   gp->set_byte_enable_ptr(nullptr);
   gp->set_dmi_allowed(false);
   gp->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  lsu_.pop_request();
+  if (inst) icache_.pop_request();
+  else lsu_.pop_request();
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_time delay = sc_core::SC_ZERO_TIME;
   tlm::tlm_sync_enum st = mem_out->nb_transport_fw(*gp, phase, delay);

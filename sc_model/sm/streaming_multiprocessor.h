@@ -6,6 +6,8 @@
 
 #include "clock/clock_domain.h"
 #include "gwde/gwde_messages.h"
+#include "sm/droop_predictor_impl.h"
+#include "sm/instruction_cache.h"
 #include "sm/lsu.h"
 #include "sm/scoreboard.h"
 #include "sm/sm_config.h"
@@ -39,8 +41,13 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   WarpVectors warp_vectors() const override;
   uint32_t resident_ctas() const override;
   uint32_t active_warps() const override;
+  uint32_t unstalled_warps() const override;
   // Adds the current warp states to the running sums (called by the domain at sample cycles).
   void record_sample();
+
+  // The local droop predictor at the dispatch unit (null: none). `csr` holds its
+  // weights, thresholds and enable; its class/candidate fields are filled per cycle.
+  void attach_droop_predictor(std::unique_ptr<DroopPredController> ctrl, const DroopPredIn& csr);
 
   uint32_t id() const { return id_; }
   bool gated() const { return gated_; }
@@ -52,6 +59,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     bool at_barrier = false;
     bool paused = false;
     bool has_head = false;
+    bool ifetch = false;   // waiting for an instruction-cache miss
     uint16_t cta_slot = 0;
     uint32_t pending_loads = 0;
     uint64_t issued_at = kNever;
@@ -88,6 +96,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
                                      sc_core::sc_time& delay);
   void cta_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void ctrl_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void apply_hold(const IssueHoldMsg& h);
 
   // pipeline steps
   void account_until(uint64_t c);
@@ -100,7 +109,9 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void issue_warp(uint16_t slot, uint64_t c);
   void apply_done_loads();
   void send_requests(const sc_core::sc_time& now);
-  void fetch_head(Warp& w);
+  void fetch_head(uint16_t slot);
+  void instruction_fill(uint64_t line);
+  bool dispatch_admitted(uint32_t sched, const Inst& in);
   void refresh_wake(uint16_t slot);
   void warp_progress(uint16_t slot);
   void release_barrier(Cta& cta);
@@ -117,6 +128,11 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   const SmConfig& cfg_;
   ClockDomain& clock_;
   Lsu lsu_;
+  InstructionCache icache_;
+  std::unique_ptr<DroopPredController> pred_;
+  DroopPredIn pred_in_;            // this cycle's candidates (and the CSR fields)
+  uint64_t pred_next_ = 0;         // the predictor has seen every cycle before this one
+  bool throttled_ = false;         // the predictor refused a candidate this cycle
   std::vector<Warp> warps_;
   std::vector<uint64_t> wake_;      // per warp slot, see refresh_wake()
   std::vector<uint8_t> head_mem_;   // per warp slot: the head is a load/store
@@ -138,6 +154,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   // state
   bool gated_ = false;
   uint64_t hold_until_ = 0;
+  bool hold_ctas_ = false;         // the hold delays CTA activation too (stagger)
   uint64_t age_counter_ = 0;
   uint64_t last_cycle_ = 0;        // last cycle ticked
   uint64_t accounted_ = 0;         // cycles accounted in counters

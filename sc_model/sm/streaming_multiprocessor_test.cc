@@ -613,5 +613,74 @@ TEST_F(SmTest, QueuedLaunchesBecomeResidentInTurn) {
   EXPECT_EQ(tb.done_cycle(1), 21 + (n - 1) * step);
 }
 
+
+// ------------------------------------------------------------------ instruction cache
+
+// A kernel with a code footprint fetches through the I-cache: one warp's ALU chain
+// over 2 lines of code (16 instructions a line) misses twice (lines 0 and 1), each
+// miss one memory round trip, then loops in the cache. Each miss leaves the warp
+// without an instruction until the line is back: the CTA finishes exactly two
+// round trips later than without a footprint, minus the issue slots that the
+// dependence chain would have waited anyway (none: a miss comes right after an issue).
+TEST_F(SmTest, InstructionMissesCostOneRoundTripEach) {
+  Bench& tb = bench();
+  const uint64_t n = 40, s = 1 + cfg.cta_launch_latency, step = cfg.operand_latency + cfg.alu_latency;
+  auto k = kernel(1, 1, n, alu_chain(1));
+  k->code_bytes = 256;
+  k->code_base = uint64_t(1) << 30;
+  tb.mem.latency = tb.cycles(100);
+  tb.gwde.run(k, 1);
+  run_cycles(3000);
+  SmCounters c = tb.sm.counters();
+  EXPECT_EQ(c.icache_misses, 2u);
+  ASSERT_EQ(tb.mem.requests.size(), 2u);
+  EXPECT_EQ(tb.mem.requests[0].line, k->code_base);
+  EXPECT_EQ(tb.mem.requests[1].line, k->code_base + 1);
+  EXPECT_FALSE(tb.mem.requests[0].write);
+  // Miss of line 0 sent in cycle s, back 100 cycles later, seen at the next edge
+  // (s + 101), instruction 0 issues there. Instruction 16's fetch misses when 15
+  // issues (its line is fetched at issue of the previous one): sent that cycle,
+  // usable 101 cycles later, and the chain's own wait (step) overlaps it.
+  const uint64_t first = s + 101;
+  const uint64_t i15 = first + 15 * step;
+  const uint64_t i16 = std::max(i15 + 101, i15 + step);
+  EXPECT_EQ(tb.done_cycle(0), i16 + (n - 1 - 16) * step);
+}
+
+// Code twice the size of the cache, looped over by one warp: true LRU over a
+// sequential loop evicts every line before it is used again, so every line of
+// every pass misses.
+TEST_F(SmTest, CodeLargerThanTheInstructionCacheMissesEveryLine) {
+  Bench& tb = bench();
+  const uint64_t n = 16 * 32 * 2;  // two passes over 32 lines
+  auto k = kernel(1, 1, n, alu_chain(1));
+  k->code_bytes = 2 * cfg.icache_bytes;
+  k->code_base = uint64_t(1) << 30;
+  tb.mem.latency = tb.cycles(20);
+  tb.gwde.run(k, 1);
+  run_cycles(20000);
+  ASSERT_EQ(tb.gwde.done.size(), 1u);
+  EXPECT_EQ(tb.sm.counters().icache_misses, 64u);
+  EXPECT_EQ(tb.sm.counters().insts, n);
+}
+
+// A hold that names CTAs too (the GWDE's global stagger) delays a CTA that arrives
+// during the hold: it becomes resident when the hold ends, not cta_launch_latency
+// after arrival, and the SM is not busy (no clock-tree power) before that.
+TEST_F(SmTest, StaggerHoldDelaysCtaStart) {
+  Bench& tb = bench();
+  const uint64_t n = 20, step = cfg.operand_latency + cfg.alu_latency, hold = 200;
+  tb.gwde.at(SC_ZERO_TIME, [&] {
+    IssueHoldMsg m;
+    m.until_cycle = hold;
+    m.ctas_too = true;
+    send(tb.gwde.cta_out, m);  // the TB-scheduler -> SM path
+  });
+  tb.gwde.run(kernel(1, 1, n, alu_chain(1)), 1);
+  run_cycles(1000);
+  EXPECT_EQ(tb.done_cycle(0), hold + (n - 1) * step);
+  EXPECT_EQ(tb.sm.counters().busy_cycles, (n - 1) * step);
+}
+
 }  // namespace
 }  // namespace gpupm

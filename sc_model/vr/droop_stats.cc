@@ -54,8 +54,13 @@ DroopStats::DroopStats(uint32_t sm_count, const DroopStatsConfig& cfg)
   for (auto& v : v_) v.reserve(kBlock + 3 * kPad);
 }
 
-void DroopStats::push(double dt, double v_ref, const std::vector<double>& sm_volts, double amps) {
+void DroopStats::push(double dt, double v_ref, const std::vector<double>& sm_volts, double amps,
+                      const std::vector<uint8_t>* dispatch) {
   for (uint32_t i = 0; i < n_; ++i) v_[i].push_back(sm_volts[i]);
+  if (cfg_.trace_cycles) {
+    dispatch_.resize(n_);
+    for (uint32_t i = 0; i < n_; ++i) dispatch_[i].push_back(dispatch ? (*dispatch)[i] : 0);
+  }
   ref_.push_back(v_ref);
   dt_.push_back(dt);
   amps_.push_back(amps);
@@ -76,6 +81,7 @@ void DroopStats::finish() {
   for (Events& e : sm_events_)
     if (e.open) ++e.events, e.open = false;
   for (auto& v : v_) v.clear();
+  for (auto& p : dispatch_) p.clear();
   ref_.clear();
   dt_.clear();
   amps_.clear();
@@ -175,6 +181,7 @@ void DroopStats::settle(bool final) {
   // Keep kPad of settled context before the unsettled tail.
   const size_t drop = end - kPad;
   for (auto& v : v_) v.erase(v.begin(), v.begin() + long(drop));
+  for (auto& p : dispatch_) p.erase(p.begin(), p.begin() + long(drop));
   ref_.erase(ref_.begin(), ref_.begin() + long(drop));
   dt_.erase(dt_.begin(), dt_.begin() + long(drop));
   amps_.erase(amps_.begin(), amps_.begin() + long(drop));
@@ -187,6 +194,7 @@ void DroopStats::trace_row(size_t n, double w, uint32_t wi, double first, double
     trace_ = "cycle,time_ns,v_set,amps,droop,worst_sm,first_order,second_order";
     for (uint32_t i = 0; i < n_; ++i) trace_ += ",v_sm" + std::to_string(i);
     for (uint32_t i = 0; i < n_; ++i) trace_ += ",v2_sm" + std::to_string(i);
+    for (uint32_t i = 0; i < n_; ++i) trace_ += ",p_sm" + std::to_string(i);
     trace_ += "\n";
     trace_t0_ = 0;
   }
@@ -202,6 +210,7 @@ void DroopStats::trace_row(size_t n, double w, uint32_t wi, double first, double
     std::snprintf(buf, sizeof buf, ",%.6f", lp_[i][n]);
     trace_ += buf;
   }
+  for (uint32_t i = 0; i < n_; ++i) trace_ += "," + std::to_string(unsigned(dispatch_[i][n]));
   trace_ += '\n';
 }
 

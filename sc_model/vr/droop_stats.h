@@ -32,8 +32,10 @@ class DroopStats {
  public:
   DroopStats(uint32_t sm_count, const DroopStatsConfig& cfg);
 
-  // `amps`: the total SM current of the cycle (only for the trace).
-  void push(double dt, double v_ref, const std::vector<double>& sm_volts, double amps = 0);
+  // `amps`: the total SM current of the cycle; `dispatch`: each SM's dispatch
+  // power estimate of the cycle (DroopPredictor::estimate, 1/4 nJ); both only for the trace.
+  void push(double dt, double v_ref, const std::vector<double>& sm_volts, double amps = 0,
+            const std::vector<uint8_t>* dispatch = nullptr);
   // Settles everything pushed so far (the end of the run). Further pushes
   // start a new record.
   void finish();
@@ -54,8 +56,11 @@ class DroopStats {
   const std::vector<uint64_t>& histogram() const { return hist_; }
   // CSV of the traced cycles (DroopStatsConfig::trace_*): set-point, total
   // current, the chip-wide droop with its worst SM and components, every SM's
-  // voltage and second-order (low-passed) voltage. Empty without a trace.
+  // voltage and second-order (low-passed) voltage, and each SM's dispatch
+  // estimate (the droop predictor's input, for scripts/train_droop_predictor.py).
+  // Empty without a trace.
   const std::string& trace_csv() const { return trace_; }
+  bool tracing() const { return cfg_.trace_cycles > 0; }
 
   static constexpr size_t kBlock = 4096, kPad = 1024;
 
@@ -82,6 +87,7 @@ class DroopStats {
   // window of unsettled (and context) samples
   std::vector<std::vector<double>> v_;  // per SM
   std::vector<double> ref_, dt_, amps_;
+  std::vector<std::vector<uint8_t>> dispatch_;  // per SM, kept only with a trace
   std::string trace_;
   size_t pending_ = 0;  // first unsettled sample in the window
   std::vector<std::vector<double>> lp_;  // scratch: filtered window per SM

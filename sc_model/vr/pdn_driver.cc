@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "platform/smoothing_config.h"
 #include "power/power_model.h"
 
 namespace gpupm {
@@ -20,7 +21,10 @@ PdnDriver::PdnDriver(const DroopStatsConfig& stats, const PowerConfig& power, st
       leak_share_(sms_.size(), 1.0),
       amps_(sms_.size(), 0.0),
       volts_(sms_.size(), 0.0),
-      event_nj_(sms_.size(), 0.0) {}
+      event_nj_(sms_.size(), 0.0),
+      weights_(droop_predictor_csr({}, power)),
+      dispatch_(sms_.size(), 0),
+      no_dispatch_(sms_.size(), 0) {}
 
 void PdnDriver::tick(uint64_t cycle) {
   const double dt = clock_.period().to_seconds();
@@ -34,6 +38,14 @@ void PdnDriver::tick(uint64_t cycle) {
       leak_share_[i] = 1.0 - gated / cycles;
     }
     event_nj_[i] = sm_event_nj(power_, c, p);
+    if (stats_.tracing()) {  // what the predictor's estimate of this cycle's dispatch was
+      const auto& w = weights_.weight;
+      const uint64_t e = w[size_t(DispatchClass::kAlu)] * (c.alu_insts - p.alu_insts) +
+                         w[size_t(DispatchClass::kSfu)] * (c.sfu_insts - p.sfu_insts) +
+                         w[size_t(DispatchClass::kLdst)] * (c.mem_insts - p.mem_insts) +
+                         w[size_t(DispatchClass::kOther)] * (c.barrier_insts - p.barrier_insts);
+      dispatch_[i] = uint8_t(std::min<uint64_t>(e, kDroopPredPowerMax));
+    }
     last_[i] = c;
   }
   step_to(cycle + 1, dt, true);
@@ -62,7 +74,7 @@ void PdnDriver::step_to(uint64_t upto, double dt, bool events) {
       total += amps_[i];
     }
     vr_.load(dt, amps_, volts_);
-    stats_.push(dt, v, volts_, total);
+    stats_.push(dt, v, volts_, total, with_events ? &dispatch_ : &no_dispatch_);
     amp_s_ += total * dt;
     ++stepped_;
   }

@@ -16,6 +16,7 @@
 
 #include "clock/clock_domain.h"
 #include "power/power_config.h"
+#include "sm/droop_predictor.h"
 #include "sm/sm_counters.h"
 #include "vr/droop_stats.h"
 #include "vr/voltage_regulator.h"
@@ -56,6 +57,8 @@ class PdnDriver : public Tickable {
   std::vector<double> bg_nj_, leak_share_;  // per SM, per cycle, from the last interval
   std::vector<double> amps_, volts_;
   std::vector<double> event_nj_;            // per SM, the ticked cycle's events
+  DroopPredIn weights_;                     // the droop predictor's class weights (for the trace)
+  std::vector<uint8_t> dispatch_, no_dispatch_;  // per SM, the ticked cycle's dispatch estimate
   uint64_t stepped_ = 0;  // cycles stepped so far
   double v_ = -1, dt_ = 0, dyn_a_ = 0, leak_a_ = 0;  // voltage factors of the currents at v_
   double amp_s_ = 0;

@@ -23,6 +23,7 @@ InstructionMix parse_mix(JsonReader& r) {
   m.dep_max = uint32_t(r.get_uint("dep_max", 1, 63, m.dep_max));
   if (m.dep_max < m.dep_min) r.fail("dep_max", "expected dep_max >= dep_min");
   m.barrier_interval = uint32_t(r.get_uint("barrier_interval", 0, 1u << 30, m.barrier_interval));
+  m.divergence = r.get_double("divergence", 0.0, 1.0, m.divergence);
   return m;
 }
 
@@ -76,6 +77,10 @@ void parse_launch(JsonReader& r, KernelLaunch& k) {
   k.insts_per_warp = r.get_uint("insts_per_warp", 1, uint64_t(1) << 32);
   k.long_ctas = uint32_t(r.get_uint("long_ctas", 0, k.grid_ctas, 0));
   k.long_cta_scale = r.get_double("long_cta_scale", 1.0, 1e4, 1.0);
+  k.code_bytes = r.get_uint("code_bytes", 0, uint64_t(1) << 20, 0);
+  if (k.code_bytes % kLineBytes) r.fail("code_bytes", "expected a multiple of 128 (bytes)");
+  k.vgprs = uint32_t(r.get_uint("vgprs", 0, 256, 0));
+  k.sgprs = uint32_t(r.get_uint("sgprs", 0, 102, 0));
   k.phases.clear();
   if (r.has("phases")) {
     if (r.has("mix") || r.has("memory"))
@@ -120,6 +125,10 @@ void parse_kernels(const Json& owner, JsonReader& reader, const std::string& fil
                    uint64_t seed, uint32_t app, Regions& regions, Workload& w, Application& out) {
   size_t nk = reader.array_size("kernels", 1, 4096);
   uint32_t first = w.kernel_count;
+  // "iterations": N > 1 runs the kernels list N times (an iterative application):
+  // iteration i runs launch i of every kernel, in list order.
+  const uint64_t iterations = reader.get_uint("iterations", 1, 100000, 1);
+  std::vector<std::vector<std::shared_ptr<const KernelLaunch>>> per_kernel(nk);
   for (size_t kj = 0; kj < nk; ++kj) {
     size_t ki = first + kj;
     const Json& kdoc = owner.at("kernels").at(kj);
@@ -142,7 +151,7 @@ void parse_kernels(const Json& owner, JsonReader& reader, const std::string& fil
         paths.push_back(lp);
       }
     } else {
-      uint64_t n = 1;
+      uint64_t n = iterations;  // 1, or one launch per iteration
       if (kdoc.contains("repeat")) {
         const Json& rp = kdoc.at("repeat");
         if (!rp.is_number_unsigned() || rp.get<uint64_t>() < 1 || rp.get<uint64_t>() > 100000)
@@ -152,7 +161,7 @@ void parse_kernels(const Json& owner, JsonReader& reader, const std::string& fil
       patches.assign(n, Json::object());
       paths.assign(n, kpath);
     }
-    uint64_t kernel_base = 0;
+    uint64_t kernel_base = 0, code_base = 0;
     for (size_t li = 0; li < patches.size(); ++li) {
       Json merged = base;
       merged.merge_patch(patches[li]);
@@ -173,17 +182,34 @@ void parse_kernels(const Json& owner, JsonReader& reader, const std::string& fil
       }
       if (li == 0) kernel_base = regions.take(global_lines + 32);
       k->kernel_base = kernel_base;
+      if (k->code_bytes && !code_base) code_base = regions.take(k->code_bytes / kLineBytes);
+      k->code_base = code_base;
       double longest = k->long_ctas ? k->long_cta_scale : 1.0;
       uint64_t warps = uint64_t(k->grid_ctas) * k->warps_per_cta;
       k->stream_lines = uint64_t(double(warps) * double(k->insts_per_warp) * longest) * max_lines + 32;
       k->warp_sets_base = k->stream_lines;
       k->cta_sets_base = k->warp_sets_base + warps * (warp_lines + 32);
       k->address_base = regions.take(k->cta_sets_base + uint64_t(k->grid_ctas) * (cta_lines + 32));
-      out.launches.push_back(k);
-      w.launches.push_back(std::move(k));
+      per_kernel[kj].push_back(std::move(k));
     }
   }
   w.kernel_count = first + uint32_t(nk);
+  for (size_t kj = 0; kj < nk && iterations > 1; ++kj)
+    if (per_kernel[kj].size() != iterations)
+      throw InputError(file, prefix + "kernels[" + std::to_string(kj) + "]",
+                       "expected " + std::to_string(iterations) +
+                           " launches (repeat or launches) to match \"iterations\"");
+  auto add = [&](const std::shared_ptr<const KernelLaunch>& k) {
+    out.launches.push_back(k);
+    w.launches.push_back(k);
+  };
+  if (iterations > 1) {
+    for (uint64_t it = 0; it < iterations; ++it)
+      for (size_t kj = 0; kj < nk; ++kj) add(per_kernel[kj][it]);
+  } else {
+    for (const auto& launches : per_kernel)
+      for (const auto& k : launches) add(k);
+  }
 }
 
 }  // namespace
@@ -213,6 +239,9 @@ Workload parse_workload(const Json& doc, const std::string& file, uint64_t seed)
     w.apps[0].name = w.name;
     parse_kernels(doc, top, file, "", seed, 0, regions, w, w.apps[0]);
   }
+  w.respawn = top.get_bool("respawn", false);
+  if (w.respawn && w.apps.size() != 2)
+    top.fail("respawn", "re-spawning needs two co-running applications (\"apps\" with 2 entries)");
   top.finish();
   return w;
 }

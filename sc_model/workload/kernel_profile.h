@@ -20,6 +20,9 @@ struct InstructionMix {
   double alu_run_jitter = 0.5;   // ALU runs vary uniformly by +-this fraction of their mean
   uint32_t dep_min = 1, dep_max = 4;  // an instruction reads the result of the one dep instructions earlier
   uint32_t barrier_interval = 0;      // a CTA barrier every N instructions (0: none)
+  // SIMD divergence: the fraction of ALU/SFU instructions issued under a divergent
+  // branch, which run both paths one after the other with half the lanes each.
+  double divergence = 0.0;
 };
 
 struct MemoryPattern {
@@ -40,6 +43,8 @@ struct Phase {
   MemoryPattern memory;
 };
 
+constexpr uint64_t kInstBytes = 8;  // one SASS instruction (Fermi: 64 bits)
+
 // One launch (invocation) of a kernel, fully resolved.
 struct KernelLaunch {
   std::string name;       // kernel name
@@ -53,6 +58,15 @@ struct KernelLaunch {
   uint32_t long_ctas = 0;         // the first long_ctas CTAs run long_cta_scale x longer
   double long_cta_scale = 1.0;
   std::vector<Phase> phases;
+  // Instruction footprint: the kernel's code, looped over by every warp
+  // (instruction i at byte (i * kInstBytes) mod code_bytes). 0: not modelled,
+  // every fetch hits (the instruction cache never misses).
+  uint64_t code_bytes = 0;
+  uint64_t code_base = 0;     // the code's region, in lines (shared by the kernel's launches)
+  // Registers the compiled kernel uses (occupancy inputs, GCN terms): vector
+  // registers per work-item (of 256) and scalar registers per wavefront (of 102);
+  // 0: not given. The occupancy itself is max_ctas_per_sm.
+  uint32_t vgprs = 0, sgprs = 0;
   uint64_t seed = 1;
   uint64_t address_base = 0;  // unique region per launch, in lines
   uint64_t stream_lines = 0;    // offsets inside the launch region, in lines
@@ -76,13 +90,19 @@ struct Workload {
   // disjoint SM sets. Empty (hand-built workloads): one application, `launches`.
   std::vector<Application> apps;
   bool apps_form = false;  // written with "apps": the report then names each kernel's app
+  // Two applications as a queue pair ("respawn": true): an app that finishes its
+  // kernels while the other still runs starts them again; the run ends when both
+  // have finished their kernels once (the slower app's end).
+  bool respawn = false;
 };
 
 // Warp instructions a launch executes (every warp of every CTA, long CTAs scaled
 // as the warp stream does).
 uint64_t launch_instructions(const KernelLaunch& k);
 
-// Parses and validates a workload document. Limits that depend on the GPU
+// Parses and validates a workload document. "iterations": N (top level, or per
+// application) runs the kernels list N times, iteration i running launch i of
+// each kernel (a kernel then has N launches: repeat N, N "launches" patches, or neither). Limits that depend on the GPU
 // (warps per CTA against SM capacity) are checked by validate_against().
 Workload parse_workload(const Json& doc, const std::string& file, uint64_t seed);
 

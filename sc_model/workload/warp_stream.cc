@@ -87,6 +87,8 @@ Inst WarpStream::next() {
   } else if (mem_left_ == 0 && alu_left_ > 0) {
     --alu_left_;
     in.op = rng_.chance(m.sfu_fraction) ? Op::Sfu : Op::Alu;
+    // Drawn only for divergent kernels, so other kernels' streams stay as they were.
+    if (m.divergence > 0.0) in.divergent = rng_.chance(m.divergence);
   } else {
     if (mem_left_ == 0) mem_left_ = m.mem_burst;
     --mem_left_;

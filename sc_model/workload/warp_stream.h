@@ -15,6 +15,7 @@ struct Inst {
   Op op = Op::Alu;
   uint8_t dep = 0;    // reads the result of the instruction `dep` earlier (0: none)
   uint8_t lines = 0;  // memory: consecutive 128 B lines touched
+  bool divergent = false;  // ALU/SFU under a divergent branch: both paths, half the lanes each
   uint64_t line = 0;  // memory: first line address (in lines)
   bool is_mem() const { return op == Op::Load || op == Op::Store; }
 };

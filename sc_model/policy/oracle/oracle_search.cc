@@ -30,6 +30,13 @@ std::string point_label(const OraclePoint& p) {
   return s;
 }
 
+std::string point_run_name(const OracleSpace& o, const OraclePoint& p) {
+  std::string s = point_label(p);
+  for (char& c : s)
+    if (c == ',' || c == '=' || c == '/') c = c == '=' ? '-' : '_';
+  return o.name + "_" + s;
+}
+
 std::vector<std::string> point_args(const OraclePoint& p) {
   std::vector<std::string> a = {"--policy", "static-point"};
   for (const auto& [k, v] : p) {

@@ -40,6 +40,9 @@ struct OracleSpace {
 
 // A point's id part, e.g. "sms=12,sm_level=s5".
 std::string point_label(const OraclePoint& p);
+// The point's run name in an experiment, e.g. "oracle-sm_sms-12_sm_level-s5"
+// (the space's name, then the label with ',' -> '_' and '=' -> '-').
+std::string point_run_name(const OracleSpace& o, const OraclePoint& p);
 // `gpupm run` arguments that select the point.
 std::vector<std::string> point_args(const OraclePoint& p);
 

@@ -1,0 +1,231 @@
+// Global second-order droop detector and staggering unit of the thread-block
+// scheduler (voltage-noise spec 3.3). Cycle-exact with gpupm::StaggerUnit
+// (sc_model/gwde/stagger_unit.h), whose header comment is the contract; in
+// short:
+//
+//  - Report strobe: the cycle in which report_count_q == REPORT_PERIOD - 1.
+//    Only then are the inputs read: an SM whose sm_active_i bit rose since the
+//    last report becomes pending at age 0; pending SMs age by one per report
+//    and expire at age WINDOW_SLOTS.
+//  - With enable_i high and at least k_min_i SMs pending (this report's
+//    included) the strobe's edge detects: the pending SMs and their
+//    multipliers m (from the rank: oldest first, then lowest SM id) are
+//    registered with step_cycles_i, the pending set clears, trigger_o is high in the
+//    next cycle and triggers_o counts (saturating). The edge ending that
+//    trigger cycle loads each detected SM's hold counter with
+//    step x m (policy_i 0: m = 1; 2: m = rank mod groups_i, 0 reads as 1; 1
+//    and 3: m = rank): a two-stage pipeline (ranks, then the products), so a
+//    hold starts two cycles after the strobe.
+//  - Hold counters count down every cycle; hold_o[i] = counter i non-zero.
+//  - Every output is a register or a function of registers only. Reset: all 0.
+//
+// hold_count_o[14*i+13:14*i] and age_o[2*i+1:2*i] are SM i's counter and age.
+// Ranks: one population count per SM over the SMs ranked ahead it (eq_popcount).
+module stagger_unit #(
+  parameter int unsigned N_SMS         = 15,
+  parameter int unsigned REPORT_PERIOD = 10,
+  parameter int unsigned WINDOW_SLOTS  = 3
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic [N_SMS-1:0]    sm_active_i,
+  input  logic                enable_i,
+  input  logic [5:0]          k_min_i,
+  input  logic [7:0]          step_cycles_i,
+  input  logic [1:0]          policy_i,
+  input  logic [2:0]          groups_i,
+  output logic [N_SMS-1:0]    hold_o,
+  output logic                trigger_o,
+  output logic [N_SMS-1:0]    pending_o,
+  output logic [N_SMS-1:0]    last_active_o,
+  output logic [15:0]         triggers_o,
+  output logic [3:0]          report_count_o,
+  output logic [14*N_SMS-1:0] hold_count_o,
+  output logic [2*N_SMS-1:0]  age_o
+);
+
+  localparam int unsigned HoldW = 14;
+  localparam int unsigned RankW = 5;   // ranks 0 .. N_SMS-1 <= 31
+  localparam int unsigned CntW  = 6;   // pending count 0 .. 32, compared with k_min_i
+
+  localparam logic [1:0] PolicyUniform = 2'd0;
+  localparam logic [1:0] PolicyGrouped = 2'd2;
+
+  logic [3:0]           report_q;
+  logic [N_SMS-1:0]     last_q, pending_q;
+  logic [2*N_SMS-1:0]   age_q;
+  logic [HoldW*N_SMS-1:0] hold_cnt_q;
+  logic                 trigger_q;
+  logic [15:0]          triggers_q;
+
+  logic strobe;
+  assign strobe = report_q == 4'(REPORT_PERIOD - 1);
+
+  // ---------------------------------------------------------------------------
+  // This report: transitions, aging, the pending set the decision sees.
+  // ---------------------------------------------------------------------------
+  logic [N_SMS-1:0]   rising, pend_n;
+  logic [2*N_SMS-1:0] age_n;
+
+  assign rising = sm_active_i & ~last_q;
+
+  always_comb begin
+    for (int i = 0; i < N_SMS; i++) begin
+      if (rising[i]) begin
+        pend_n[i]        = 1'b1;
+        age_n[2*i +: 2]  = 2'd0;
+      end else if (pending_q[i] && {1'b0, age_q[2*i +: 2]} + 3'd1 < 3'(WINDOW_SLOTS)) begin
+        pend_n[i]        = 1'b1;
+        age_n[2*i +: 2]  = age_q[2*i +: 2] + 2'd1;
+      end else begin
+        pend_n[i]        = 1'b0;
+        age_n[2*i +: 2]  = 2'd0;
+      end
+    end
+  end
+
+  logic [CntW-1:0] n_pending;
+  logic            detect;
+
+  eq_popcount #(.WIDTH(N_SMS), .CNT_W(CntW)) u_pop_pending (
+    .bits_i (pend_n),
+    .count_o(n_pending)
+  );
+
+  assign detect = strobe && enable_i && n_pending >= k_min_i;
+
+  // ---------------------------------------------------------------------------
+  // Stage 1 (the strobe's edge): ranks of the pending set and their multipliers
+  // m (policy 0: 1; 2: rank mod groups; 1, 3: rank).
+  // ---------------------------------------------------------------------------
+  logic [2:0]             groups;
+  logic [RankW*N_SMS-1:0] mult_n, mult_q;
+  logic [N_SMS-1:0]       sel_q;
+  logic [7:0]             step_q;
+
+  assign groups = (groups_i == 3'd0) ? 3'd1 : groups_i;
+
+  for (genvar i = 0; i < N_SMS; i++) begin : gen_rank
+    logic [N_SMS-1:0] ahead;  // pending SMs ranked ahead of SM i
+    logic [RankW-1:0] rank;
+
+    always_comb begin
+      for (int j = 0; j < N_SMS; j++) begin
+        if (j < i) begin
+          ahead[j] = pend_n[j] && age_n[2*j +: 2] >= age_n[2*i +: 2];
+        end else begin
+          ahead[j] = pend_n[j] && age_n[2*j +: 2] > age_n[2*i +: 2];
+        end
+      end
+    end
+
+    eq_popcount #(.WIDTH(N_SMS), .CNT_W(RankW)) u_rank (
+      .bits_i (ahead),
+      .count_o(rank)
+    );
+
+    always_comb begin
+      if (policy_i == PolicyUniform) begin
+        mult_n[RankW*i +: RankW] = RankW'(1);
+      end else if (policy_i == PolicyGrouped) begin
+        unique case (groups)
+          3'd2:    mult_n[RankW*i +: RankW] = {4'd0, rank[0]};
+          3'd3:    mult_n[RankW*i +: RankW] = rank % 5'd3;
+          3'd4:    mult_n[RankW*i +: RankW] = {3'd0, rank[1:0]};
+          3'd5:    mult_n[RankW*i +: RankW] = rank % 5'd5;
+          3'd6:    mult_n[RankW*i +: RankW] = rank % 5'd6;
+          3'd7:    mult_n[RankW*i +: RankW] = rank % 5'd7;
+          default: mult_n[RankW*i +: RankW] = '0;
+        endcase
+      end else begin
+        mult_n[RankW*i +: RankW] = rank;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Stage 2 (the trigger cycle): hold values step x m of the detected SMs.
+  // ---------------------------------------------------------------------------
+  logic [HoldW*N_SMS-1:0] hold_val;
+
+  for (genvar i = 0; i < N_SMS; i++) begin : gen_hold
+    stagger_mult u_mult (
+      .step_i(step_q),
+      .mult_i(mult_q[RankW*i +: RankW]),
+      .hold_o(hold_val[HoldW*i +: HoldW])
+    );
+  end
+
+  // ---------------------------------------------------------------------------
+  // Next state.
+  // ---------------------------------------------------------------------------
+  logic [3:0]             report_d;
+  logic [N_SMS-1:0]       last_d, pending_d;
+  logic [2*N_SMS-1:0]     age_d;
+  logic [HoldW*N_SMS-1:0] hold_cnt_d;
+  logic [15:0]            triggers_d;
+
+  always_comb begin
+    report_d   = strobe ? 4'd0 : report_q + 4'd1;
+    last_d     = strobe ? sm_active_i : last_q;
+    pending_d  = pending_q;
+    age_d      = age_q;
+    if (strobe) begin
+      pending_d = detect ? '0 : pend_n;
+      age_d     = detect ? '0 : age_n;
+    end
+    triggers_d = (detect && triggers_q != 16'hffff) ? triggers_q + 16'd1 : triggers_q;
+    for (int i = 0; i < N_SMS; i++) begin
+      if (trigger_q && sel_q[i]) begin
+        hold_cnt_d[HoldW*i +: HoldW] = hold_val[HoldW*i +: HoldW];
+      end else if (hold_cnt_q[HoldW*i +: HoldW] != '0) begin
+        hold_cnt_d[HoldW*i +: HoldW] = hold_cnt_q[HoldW*i +: HoldW] - HoldW'(1);
+      end else begin
+        hold_cnt_d[HoldW*i +: HoldW] = '0;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      report_q   <= 4'd0;
+      last_q     <= '0;
+      pending_q  <= '0;
+      age_q      <= '0;
+      hold_cnt_q <= '0;
+      trigger_q  <= 1'b0;
+      triggers_q <= 16'd0;
+      sel_q      <= '0;
+      mult_q     <= '0;
+      step_q     <= 8'd0;
+    end else begin
+      report_q   <= report_d;
+      last_q     <= last_d;
+      pending_q  <= pending_d;
+      age_q      <= age_d;
+      hold_cnt_q <= hold_cnt_d;
+      trigger_q  <= detect;
+      triggers_q <= triggers_d;
+      if (detect) begin
+        sel_q    <= pend_n;
+        mult_q   <= mult_n;
+        step_q   <= step_cycles_i;
+      end
+    end
+  end
+
+  always_comb begin
+    for (int i = 0; i < N_SMS; i++) begin
+      hold_o[i] = hold_cnt_q[HoldW*i +: HoldW] != '0;
+    end
+  end
+
+  assign trigger_o      = trigger_q;
+  assign pending_o      = pending_q;
+  assign last_active_o  = last_q;
+  assign triggers_o     = triggers_q;
+  assign report_count_o = report_q;
+  assign hold_count_o   = hold_cnt_q;
+  assign age_o          = age_q;
+
+endmodule
