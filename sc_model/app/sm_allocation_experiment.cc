@@ -19,6 +19,7 @@
 #include "app/experiment.h"
 #include "common/fnv1a.h"
 #include "platform/gpu_config.h"
+#include "policy/oracle/oracle_search.h"
 #include "policy/sm_allocation/partition.h"
 #include "report/report_writer.h"
 #include "workload/kernel_profile.h"
@@ -168,9 +169,11 @@ int run_sm_allocation_experiment(const ExperimentOptions& opt) {
   // ---------------------------------------------------------------- profiles
   std::vector<RunSpec> specs;
   for (const App& a : used)
-    for (uint32_t n = step; n <= K; n += step)
-      specs.push_back({profile_id(a.name, n), {"--gpu", c.gpu, "--workload", a.file, "--policy", "static-point",
-                                               "--set", "policy.sms=" + std::to_string(n)}});
+    for (uint32_t n = step; n <= K; n += step) {  // the static point of n SMs (the others power-gated)
+      std::vector<std::string> args = {"--gpu", c.gpu, "--workload", a.file};
+      for (const std::string& x : point_args({{"sms", Json(n)}})) args.push_back(x);
+      specs.push_back({profile_id(a.name, n), args});
+    }
   ExperimentRuns prof_runs = run_experiment_runs(specs, opt);
   if (!prof_runs.ok) return kExitFailure;
   ExperimentResults R(opt.out_dir);

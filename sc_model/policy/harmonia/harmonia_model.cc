@@ -65,11 +65,25 @@ void HarmoniaKernel::start_episode(double perf) {
 Json HarmoniaKernel::observe(const HarmoniaSensitivity& sens, double perf) {
   ++invocations_;
   const bool changed_last = invocations_ > 1 && applied_ != prev_applied_;
-  const bool bins_changed = !have_bins_ || sens.bw_bin != prev_bw_ || sens.comp_bin != prev_comp_;
+  bool lowered_last = false;  // the last decision lowered a tunable (CG or an FG step down)
+  for (int t = 0; t < kHTunables; ++t) lowered_last |= invocations_ > 1 && applied_.v[size_t(t)] < prev_applied_.v[size_t(t)];
+  bool bins_changed = !have_bins_ || sens.bw_bin != prev_bw_ || sens.comp_bin != prev_comp_;
   Json r = {{"perf", perf}, {"changed_last", changed_last}};
+  const bool no_loss = perf >= (1.0 - s_.fg_tolerance) * ref_perf_;
+  if (bins_changed && changed_last && (!lowered_last || (s_.keep_good_fg_steps && last_event_ == "fg-down" && no_loss))) {
+    // Bins moved after tunables were only raised back (a revert): the kernel is back
+    // in a state it has been in. Or after an FG step that cost nothing: the step
+    // moved the kernel's balance without slowing it (fewer CUs relieving a
+    // thrashing L2 make a kernel compute-bound). Either way the new bins stand
+    // and FG goes on.
+    prev_bw_ = sens.bw_bin;
+    prev_comp_ = sens.comp_bin;
+    bins_changed = false;
+    r["rebinned"] = true;
+  }
   HConfig next = applied_;
   std::string event;
-  if (bins_changed && changed_last && !last_was_revert_) {
+  if (bins_changed && lowered_last) {
     // The configuration change itself moved the bins: undo it, keep the bins
     // measured before it, and do not step the same tunables again this episode.
     event = "revert";
@@ -91,14 +105,14 @@ Json HarmoniaKernel::observe(const HarmoniaSensitivity& sens, double perf) {
     next = cg_config(sens.bw_bin, sens.comp_bin);
   } else if (!s_.fine_grain || frozen_) {
     event = "hold";
-  } else if (perf >= (1.0 - s_.fg_tolerance) * ref_perf_ || [&] {
+  } else if (no_loss || [&] {
                for (int t = 0; t < kHTunables; ++t)
                  if (applied_.v[size_t(t)] < last_good_.v[size_t(t)]) return false;
                return true;
              }()) {
     // Zero or positive gradient (or a loss with nothing below the last good
     // state to blame: the kernel itself changed, so this is the new reference).
-    event = perf >= (1.0 - s_.fg_tolerance) * ref_perf_ ? "fg-down" : "rebase";
+    event = no_loss ? "fg-down" : "rebase";
     // The reference moves up only on a gain beyond the tolerance (fewer CUs
     // thrashing less), so that run-to-run noise does not ratchet it.
     if (event == "rebase" || perf > (1.0 + s_.fg_tolerance) * ref_perf_) ref_perf_ = perf;
@@ -137,7 +151,7 @@ Json HarmoniaKernel::observe(const HarmoniaSensitivity& sens, double perf) {
       frozen_ = true;
     }
   }
-  last_was_revert_ = event == "revert";
+  last_event_ = event;
   r["event"] = event;
   r["dither"] = dither_;
   r["reference"] = ref_perf_;

@@ -21,9 +21,13 @@
 //       tunables to the bin table (CU count and CU V/F from the compute bin,
 //       memory from the bandwidth bin); a new FG episode starts with this
 //       invocation as its reference.
-//   bins changed right after a configuration change            -> artificial:
+//   bins changed right after a decision that lowered a tunable  -> artificial:
 //       revert to the previous configuration (the bins measured there are
-//       kept, the changed tunables are held for the episode, one dither).
+//       kept, the tunables it moved by one step are held for the episode, one
+//       dither). After a decision that only raised tunables back (a revert),
+//       or an FG step down with no loss (keep_good_fg_steps, our reading: the
+//       gradient says the step was right), the new bins are taken as they are
+//       and FG goes on.
 //   bins unchanged                                             -> FG on the
 //       performance proxy P (VALU busy of the whole device, device_valu_busy):
 //       P >= (1 - fg_tolerance) x reference ("zero or positive gradient"):
@@ -95,6 +99,9 @@ struct HarmoniaSettings {
   uint32_t max_dither = 3;    // [P2: unspecified] MAX_DITHER
   double fg_tolerance = 0.02; // [P2: "gradient >= 0"] relative loss of P still read as a zero gradient
   bool fg_skip_high = true;   // FG does not step down a tunable whose sensitivity bin is HIGH
+  // An FG step down that moves the bins without a loss is kept (its bins adopted);
+  // false: the literal Algorithm 1, which reverts it as an artificial change.
+  bool keep_good_fg_steps = true;
   double bin_low = 0.30, bin_high = 0.70;
 };
 
@@ -130,7 +137,7 @@ class HarmoniaKernel {
   HConfig applied_;        // the invocation just measured ran at this
   HConfig prev_applied_;   // ... and the one before at this
   bool have_bins_ = false;
-  bool last_was_revert_ = false;  // a bin change right after a revert is the workload's: CG
+  std::string last_event_;
   HBin prev_bw_ = HBin::kLow, prev_comp_ = HBin::kLow;
   // FG episode
   double ref_perf_ = 0;

@@ -89,6 +89,7 @@ HarmoniaPolicySettings parse_harmonia_settings(JsonReader& p, const DvfsConfig& 
   m.max_dither = uint32_t(p.get_uint("max_dither", 0, 1000, m.max_dither));
   m.fg_tolerance = p.get_double("fg_tolerance", 0.0, 0.5, m.fg_tolerance);
   m.fg_skip_high = p.get_bool("fg_skip_high", m.fg_skip_high);
+  m.keep_good_fg_steps = p.get_bool("keep_good_fg_steps", m.keep_good_fg_steps);
   m.bin_low = p.get_double("bin_low", 0.0, 1.0, m.bin_low);
   m.bin_high = p.get_double("bin_high", m.bin_low, 1.0, m.bin_high);
   s.check_cycles = uint32_t(p.get_uint("check_cycles", 1, 1u << 24, s.check_cycles));
@@ -165,7 +166,8 @@ Json HarmoniaPolicy::describe() const {
   }
   return {{"name", name()},         {"mode", m.fine_grain ? "cg+fg" : "cg"}, {"tunables", tun},
           {"cu_step", s_.cu_step},  {"cg_table", cg},                         {"max_dither", m.max_dither},
-          {"fg_tolerance", m.fg_tolerance}, {"fg_skip_high", m.fg_skip_high}, {"bin_low", m.bin_low},
+          {"fg_tolerance", m.fg_tolerance}, {"fg_skip_high", m.fg_skip_high},
+          {"keep_good_fg_steps", m.keep_good_fg_steps}, {"bin_low", m.bin_low},
           {"bin_high", m.bin_high}};
 }
 
