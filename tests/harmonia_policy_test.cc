@@ -104,6 +104,11 @@ TEST(HarmoniaWorkload, IterationsInterleaveTheKernels) {
   EXPECT_EQ(order, "a0 b0 a1 b1 a2 b2 ");
   EXPECT_EQ(w.launches[3]->grid_ctas, 4u);
   EXPECT_EQ(w.launches[1]->kernel_index, w.launches[5]->kernel_index);
+  doc["kernels"][0]["repeat"] = 1;  // a one-off kernel: the first iteration only
+  Workload once = parse_workload(doc, "w.json", 1);
+  order.clear();
+  for (const auto& l : once.launches) order += l->name + std::to_string(l->launch) + " ";
+  EXPECT_EQ(order, "a0 b0 b1 b2 ");
   doc["kernels"][1]["launches"].erase(2);  // 2 launches against 3 iterations
   EXPECT_THROW(parse_workload(doc, "w.json", 1), InputError);
 }

@@ -316,9 +316,13 @@ int run_sm_allocation_experiment(const ExperimentOptions& opt) {
         const Json& r = R.report(id);
         tot[p.key].add(r["total"]);
         auto [k1, k2] = split_of(id, p.policy);
+        Json per_app = Json::array();
+        for (const Json& x : r["apps"])
+          per_app.push_back({{"name", x["name"]}, {"passes", x["passes"]}, {"first_pass_s", x["first_pass_s"]},
+                             {"instructions", x["instructions"]}});
         Json e = {{"pair", pn}, {"sms", {k1, k2}}, {"time_s", r["total"]["sim_time_s"]},
                   {"ipc", r["total"]["ipc"]}, {"power_w", r["total"]["average_power_w"]},
-                  {"energy_j", r["total"]["energy_j"]["total"]}, {"apps", r["apps"]}};
+                  {"energy_j", r["total"]["energy_j"]["total"]}, {"apps", per_app}};
         pj.push_back({{"pair", pn}, {"sms", {k1, k2}}});
         pair_json[id] = e;
         if (p.key == "sm-allocation") {  // C5: gating only when opt1 + opt2 < K

@@ -64,9 +64,14 @@ void HarmoniaKernel::start_episode(double perf) {
 
 Json HarmoniaKernel::observe(const HarmoniaSensitivity& sens, double perf) {
   ++invocations_;
-  const bool changed_last = invocations_ > 1 && applied_ != prev_applied_;
+  if (invocations_ <= s_.warmup) {  // a cold invocation: watched, not acted on
+    last_event_ = "warmup";
+    return {{"perf", perf}, {"event", "warmup"}, {"dither", 0}, {"reference", 0.0}};
+  }
+  const bool changed_last = invocations_ > s_.warmup + 1 && applied_ != prev_applied_;
   bool lowered_last = false;  // the last decision lowered a tunable (CG or an FG step down)
-  for (int t = 0; t < kHTunables; ++t) lowered_last |= invocations_ > 1 && applied_.v[size_t(t)] < prev_applied_.v[size_t(t)];
+  for (int t = 0; t < kHTunables; ++t)
+    lowered_last |= invocations_ > s_.warmup + 1 && applied_.v[size_t(t)] < prev_applied_.v[size_t(t)];
   bool bins_changed = !have_bins_ || sens.bw_bin != prev_bw_ || sens.comp_bin != prev_comp_;
   Json r = {{"perf", perf}, {"changed_last", changed_last}};
   const bool no_loss = perf >= (1.0 - s_.fg_tolerance) * ref_perf_;

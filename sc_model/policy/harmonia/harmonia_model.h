@@ -16,7 +16,8 @@
 // The three tunables, each an ordered list of values, index 0 the lowest:
 // CU count (4..32 step 4), CU V/F level, memory clock level.
 //
-// Per kernel, after each invocation measured at config() (observe()):
+// Per kernel, after each invocation measured at config() (observe()), once the
+// first `warmup` invocations have been watched only:
 //   bins changed, and no tunable changed for this invocation  -> CG: all three
 //       tunables to the bin table (CU count and CU V/F from the compute bin,
 //       memory from the bandwidth bin); a new FG episode starts with this
@@ -103,6 +104,10 @@ struct HarmoniaSettings {
   // false: the literal Algorithm 1, which reverts it as an artificial change.
   bool keep_good_fg_steps = true;
   double bin_low = 0.30, bin_high = 0.70;
+  // Invocations of each kernel only watched before the first decision: the first
+  // runs cold (caches empty of the kernel's reused data), which in the suite's
+  // 10-30 us kernels is up to 18% of its time (configs/workloads/harmonia/README.md).
+  uint32_t warmup = 1;
 };
 
 // Algorithm 1 for one kernel, across its invocations.
@@ -113,7 +118,7 @@ class HarmoniaKernel {
   const HConfig& config() const { return cfg_; }
   // The invocation that ran at config() gave sensitivities `s` and performance
   // proxy `perf`; decides config() for the next one. Returns what it did
-  // ({"event": "cg" | "revert" | "fg-down" | "fg-up" | "settle" | "converged" | "hold" | "rebase", ...}).
+  // ({"event": "warmup" | "cg" | "revert" | "fg-down" | "fg-up" | "settle" | "converged" | "hold" | "rebase", ...}).
   Json observe(const HarmoniaSensitivity& s, double perf);
 
   uint32_t dithers() const { return dither_; }

@@ -90,6 +90,7 @@ HarmoniaPolicySettings parse_harmonia_settings(JsonReader& p, const DvfsConfig& 
   m.fg_tolerance = p.get_double("fg_tolerance", 0.0, 0.5, m.fg_tolerance);
   m.fg_skip_high = p.get_bool("fg_skip_high", m.fg_skip_high);
   m.keep_good_fg_steps = p.get_bool("keep_good_fg_steps", m.keep_good_fg_steps);
+  m.warmup = uint32_t(p.get_uint("warmup", 0, 1000, m.warmup));
   m.bin_low = p.get_double("bin_low", 0.0, 1.0, m.bin_low);
   m.bin_high = p.get_double("bin_high", m.bin_low, 1.0, m.bin_high);
   s.check_cycles = uint32_t(p.get_uint("check_cycles", 1, 1u << 24, s.check_cycles));
@@ -167,7 +168,7 @@ Json HarmoniaPolicy::describe() const {
   return {{"name", name()},         {"mode", m.fine_grain ? "cg+fg" : "cg"}, {"tunables", tun},
           {"cu_step", s_.cu_step},  {"cg_table", cg},                         {"max_dither", m.max_dither},
           {"fg_tolerance", m.fg_tolerance}, {"fg_skip_high", m.fg_skip_high},
-          {"keep_good_fg_steps", m.keep_good_fg_steps}, {"bin_low", m.bin_low},
+          {"keep_good_fg_steps", m.keep_good_fg_steps}, {"warmup", m.warmup}, {"bin_low", m.bin_low},
           {"bin_high", m.bin_high}};
 }
 

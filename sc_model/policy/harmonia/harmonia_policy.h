@@ -17,7 +17,8 @@
 //                 and HIGH bins (CU count and CU clock from the compute bin,
 //                 memory clock from the bandwidth bin); clocks must be levels
 //                 of the GPU config
-//   max_dither, fg_tolerance, fg_skip_high, keep_good_fg_steps, bin_low, bin_high   harmonia_model.h
+//   max_dither, fg_tolerance, fg_skip_high, keep_good_fg_steps, warmup, bin_low, bin_high
+//                 harmonia_model.h
 #pragma once
 
 #include "policy/actuate/sm_count_actuator.h"
