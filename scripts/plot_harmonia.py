@@ -51,8 +51,12 @@ def core_sweep(s, path):
     if not pts:
         return
     top = pts[-1]["time_s"]
+    top_m = pts[-1]["time_s_l2_on_memory_clock"]
     fig, ax = plt.subplots(figsize=(5.5, 3.8))
-    ax.plot([p["mhz"] for p in pts], [top / p["time_s"] for p in pts], "o-")
+    ax.plot([p["mhz"] for p in pts], [top / p["time_s"] for p in pts], "o-", label="L2 on the CU clock")
+    ax.plot([p["mhz"] for p in pts], [top_m / p["time_s_l2_on_memory_clock"] for p in pts], "s--",
+            label="control: L2 on the memory clock")
+    ax.legend(fontsize=8)
     ax.set_xlabel("CU clock (MHz), all CUs, top memory clock")
     ax.set_ylabel("performance vs the top clock")
     ax.set_ylim(0, 1.1)

@@ -82,10 +82,8 @@ std::string id_of(const App& a, const std::string& run) { return a.name + "__" +
 std::vector<RunSpec> plan_runs(const Config& c) {
   std::vector<RunSpec> specs;
   for (const App& a : c.apps) {
-    auto add = [&](const std::string& run, std::vector<std::string> extra) {
-      std::vector<std::string> args = {"--gpu", c.gpu, "--workload", a.file};
-      args.insert(args.end(), extra.begin(), extra.end());
-      specs.push_back({id_of(a, run), args});
+    auto add = [&](const std::string& run, const std::vector<std::string>& extra) {
+      specs.push_back(workload_run(id_of(a, run), c.gpu, a.file, extra));
     };
     add("baseline", {"--policy", "baseline"});
     for (const auto& p : kDynamic) {

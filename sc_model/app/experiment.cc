@@ -25,6 +25,13 @@ double geomean(const std::vector<double>& v) {
   return std::exp(s / double(v.size()));
 }
 
+RunSpec workload_run(const std::string& id, const std::string& gpu, const std::string& workload,
+                     const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"--gpu", gpu, "--workload", workload};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return {id, args};
+}
+
 ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentOptions& opt) {
   for (RunSpec& s : specs)
     for (const std::string& set : opt.sets) s.args.insert(s.args.end(), {"--set", set});

@@ -42,6 +42,10 @@ Claim na_claim(std::string id, std::string text, std::string paper, std::string 
 Json claims_json(const std::vector<Claim>& claims);
 std::string claims_markdown(const std::vector<Claim>& claims);
 
+// Run `id`: `gpupm run --gpu GPU --workload WORKLOAD EXTRA...`.
+RunSpec workload_run(const std::string& id, const std::string& gpu, const std::string& workload,
+                     const std::vector<std::string>& extra);
+
 // An experiment's simulations in OUT_DIR/runs (created if missing) through the run executor, with the options'
 // --set overrides added to every run (so to its fingerprint). ok is false, and
 // the failed runs are listed on stderr, if any run failed.

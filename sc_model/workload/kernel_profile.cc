@@ -128,9 +128,6 @@ void parse_kernels(const Json& owner, JsonReader& reader, const std::string& fil
   // "iterations": N > 1 runs the kernels list N times (an iterative application):
   // iteration i runs launch i of every kernel, in list order.
   const uint64_t iterations = reader.get_uint("iterations", 1, 100000, 1);
-  // "same_streams": every launch of a kernel draws the same instruction and
-  // address streams (an iteration redoing the same work on the same data).
-  const bool same_streams = reader.get_bool("same_streams", false);
   std::vector<std::vector<std::shared_ptr<const KernelLaunch>>> per_kernel(nk);
   for (size_t kj = 0; kj < nk; ++kj) {
     size_t ki = first + kj;
@@ -175,7 +172,7 @@ void parse_kernels(const Json& owner, JsonReader& reader, const std::string& fil
       k->launch = uint32_t(li);
       k->kernel_index = uint32_t(ki);
       k->app = app;
-      k->seed = seed_of(seed, ki, same_streams ? 0 : li);
+      k->seed = seed_of(seed, ki, li);
       uint64_t max_lines = 0, global_lines = 0, warp_lines = 0, cta_lines = 0;
       for (const Phase& ph : k->phases) {
         max_lines = std::max<uint64_t>(max_lines, ph.memory.lines_per_access);

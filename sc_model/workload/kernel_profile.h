@@ -103,9 +103,7 @@ uint64_t launch_instructions(const KernelLaunch& k);
 // Parses and validates a workload document. "iterations": N (top level, or per
 // application) runs the kernels list N times, iteration i running launch i of
 // each kernel (a kernel then has N launches: repeat N, N "launches" patches, or
-// neither; or "repeat": 1, a one-off kernel of the first iteration, e.g. initialisation).
-// "same_streams": true gives every launch of a kernel the same seed (by default each
-// launch draws its own instruction and address streams). Limits that depend on the GPU
+// neither; or "repeat": 1, a one-off kernel of the first iteration, e.g. initialisation). Limits that depend on the GPU
 // (warps per CTA against SM capacity) are checked by validate_against().
 Workload parse_workload(const Json& doc, const std::string& file, uint64_t seed);
 

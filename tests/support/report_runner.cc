@@ -6,13 +6,14 @@
 
 namespace gpupm::test {
 
-RunResult run_sim(const std::string& workload, const std::string& extra_args, const std::string& tag) {
+RunResult run_sim(const std::string& workload, const std::string& extra_args, const std::string& tag,
+                  const std::string& gpu) {
   static int counter = 0;
   RunResult r;
   r.out_dir = temp_dir(tag + std::to_string(counter++));
   std::string wl = workload.find('/') == std::string::npos ? source_path("configs/workloads/" + workload + ".json")
                                                             : workload;
-  std::string args = "run --quiet --gpu " + source_path("configs/gpu/gtx480.json") + " --workload " + wl + " --out " +
+  std::string args = "run --quiet --gpu " + source_path(gpu) + " --workload " + wl + " --out " +
                      r.out_dir + " " + extra_args;
   r.status = run_gpupm(args, &r.output);
   if (r.status == 0) {

@@ -15,8 +15,10 @@ struct RunResult {
   nlohmann::json report;  // null unless status == 0
 };
 
-// `workload` is a file name under configs/workloads/ (without .json) or a path.
-RunResult run_sim(const std::string& workload, const std::string& extra_args = "", const std::string& tag = "run");
+// `workload` is a file name under configs/workloads/ (without .json) or a path;
+// `gpu` a GPU config relative to the source tree.
+RunResult run_sim(const std::string& workload, const std::string& extra_args = "", const std::string& tag = "run",
+                  const std::string& gpu = "configs/gpu/gtx480.json");
 
 double sim_time(const nlohmann::json& report);  // total simulated seconds
 

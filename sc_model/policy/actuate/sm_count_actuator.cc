@@ -37,6 +37,11 @@ void SmCountActuator::reset(PolicyContext& ctx) {
   active_ = ctx.sm_count();
 }
 
+void SmCountActuator::adopt_all_active(const PolicyContext& ctx) {
+  modes_.assign(ctx.sm_count(), SmMode::kActive);
+  active_ = ctx.sm_count();
+}
+
 void SmCountActuator::set_active(PolicyContext& ctx, uint32_t n, SmMode how) {
   if (modes_.size() != ctx.sm_count()) reset(ctx);
   n = std::clamp<uint32_t>(n, 1, ctx.sm_count());

@@ -24,6 +24,9 @@ class SmCountActuator {
  public:
   // All SMs active (issue released, enabled for dispatch); the start of a kernel.
   void reset(PolicyContext& ctx);
+  // Takes every SM as active without a message (they are, at the start of a run):
+  // an enable message makes the GWDE dispatch to that SM at once, depth-first.
+  void adopt_all_active(const PolicyContext& ctx);
   // SMs [0, n) active; SMs [n, N) paused (how = kPaused) or draining then gated (kDraining).
   void set_active(PolicyContext& ctx, uint32_t n, SmMode how);
   // Every SM enabled and running; gated SMs power up now.

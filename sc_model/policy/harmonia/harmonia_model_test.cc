@@ -94,6 +94,7 @@ HarmoniaSettings settings() {
   s.cg[kMemFreq] = {0, 3, 6};   // 475, 925, 1375 MHz
   s.max_dither = 3;
   s.fg_tolerance = 0.02;
+  s.warmup = 0;  // decide from the first invocation, as Algorithm 1 does
   return s;
 }
 
@@ -142,8 +143,8 @@ TEST(HarmoniaKernel, ArtificialBinChangeIsReverted) {
   e = k.observe(sens(0.1, 0.9), 10.0);
   EXPECT_EQ(e["event"], "fg-down");
   EXPECT_EQ(k.config(), cfg(7, 7, 5));  // compute HIGH is not stepped
-  // That step moves the bins again: reverted and held (one step).
-  e = k.observe(sens(0.35, 0.9), 9.9);
+  // That step moves the bins again and costs performance: reverted and held (one step).
+  e = k.observe(sens(0.35, 0.9), 9.0);
   EXPECT_EQ(e["event"], "revert");
   EXPECT_TRUE(k.held(kMemFreq));
   EXPECT_EQ(k.config(), cfg(7, 7, 6));
@@ -151,6 +152,37 @@ TEST(HarmoniaKernel, ArtificialBinChangeIsReverted) {
   EXPECT_EQ(e["event"], "converged");
   EXPECT_TRUE(k.frozen());
   EXPECT_EQ(k.observe(sens(0.1, 0.9), 10.0)["event"], "hold");
+}
+
+TEST(HarmoniaKernel, AnFgStepThatMovesTheBinsWithoutALossIsKept) {
+  HarmoniaSettings s = settings();
+  s.fg_skip_high = false;
+  HarmoniaKernel k(s, space());
+  k.observe(sens(0.5, 0.5), 10.0);  // CG -> (3,6,3)
+  k.observe(sens(0.5, 0.5), 10.0);  // FG -> (2,5,2)
+  // Fewer CUs relieved the L2: the kernel now reads compute-bound, and it is no slower.
+  Json e = k.observe(sens(0.5, 0.8), 10.1);
+  EXPECT_EQ(e["rebinned"], true);
+  EXPECT_EQ(e["event"], "fg-down");
+  EXPECT_EQ(k.config(), cfg(1, 4, 1));
+  // The literal Algorithm 1 reverts it as an artificial change.
+  s.keep_good_fg_steps = false;
+  HarmoniaKernel lit(s, space());
+  lit.observe(sens(0.5, 0.5), 10.0);
+  lit.observe(sens(0.5, 0.5), 10.0);
+  EXPECT_EQ(lit.observe(sens(0.5, 0.8), 10.1)["event"], "revert");
+  EXPECT_EQ(lit.config(), cfg(3, 6, 3));
+}
+
+TEST(HarmoniaKernel, WarmUpInvocationsAreOnlyWatched) {
+  HarmoniaSettings s = settings();
+  s.warmup = 1;
+  HarmoniaKernel k(s, space());
+  EXPECT_EQ(k.observe(sens(0.9, 0.1), 3.0)["event"], "warmup");
+  EXPECT_EQ(k.config(), cfg(7, 7, 6));
+  EXPECT_EQ(k.observe(sens(0.9, 0.1), 3.1)["event"], "cg");
+  EXPECT_EQ(k.config(), cfg(1, 4, 6));
+  EXPECT_DOUBLE_EQ(k.reference(), 3.1);  // the warm invocation is the reference
 }
 
 TEST(HarmoniaKernel, FineGrainStepsDownWhileTheGradientIsZero) {
@@ -277,7 +309,7 @@ TEST(HarmoniaPolicy, ParsesTheBinTableAndRejectsBadValues) {
   HarmoniaPolicySettings s = parse_harmonia_settings(r, d, 32);
   EXPECT_EQ(s.model.cg[kCuCount], (std::array<int, 3>{2, 3, 7}));
   EXPECT_EQ(s.model.cg[kMemFreq], (std::array<int, 3>{0, 4, 6}));
-  EXPECT_EQ(s.model.cg[kCuFreq], (std::array<int, 3>{4, 6, 7}));  // default 70/90/100% of 1000 MHz
+  EXPECT_EQ(s.model.cg[kCuFreq], (std::array<int, 3>{7, 7, 7}));  // default: the top clock in every bin
   EXPECT_FALSE(s.model.fine_grain);
   EXPECT_FALSE(s.model.controlled[kCuFreq]);
   for (const Json& bad : {Json{{"cg_cus", {12, 16}}}, Json{{"cg_mem_mhz", {500, 925, 1375}}},

@@ -78,14 +78,15 @@ HarmoniaPolicySettings parse_harmonia_settings(JsonReader& p, const DvfsConfig& 
   uint32_t n = sm_count ? sm_count : 32;
   s.cu_step = uint32_t(p.get_uint("cu_step", 1, n, std::min<uint32_t>(4, n)));
   HarmoniaSpace sp = harmonia_space(dvfs, n, s.cu_step);
-  // Default SetCU_Freq_MemBW table (configs/workloads/harmonia/README.md, "bin table"): CU count
-  // 1/4, 1/2, all; CU clock 70%, 90%, 100% of the top; memory clock lowest, middle, top.
+  // Default SetCU_Freq_MemBW table (configs/workloads/harmonia/README.md, "bin table"), fixed
+  // empirically on the suite's static sweeps as the paper fixed its own: CU count 1/2, 3/4, all;
+  // CU clock the top one in every bin (FG lowers it); memory clock the middle level, one below
+  // the top, the top (16, 24, 32 CUs; 1000 MHz; 925, 1225, 1375 MHz on hd7970_like.json).
   const int top_cu = sp.size(kCuCount) - 1, top_f = sp.size(kCuFreq) - 1, top_m = sp.size(kMemFreq) - 1;
   m.cg[kCuCount] = bin_values(p, "cg_cus", sp, kCuCount,
-                              {near_fraction(sp, kCuCount, 0.25), near_fraction(sp, kCuCount, 0.5), top_cu});
-  m.cg[kCuFreq] = bin_values(p, "cg_sm_mhz", sp, kCuFreq,
-                             {near_fraction(sp, kCuFreq, 0.7), near_fraction(sp, kCuFreq, 0.9), top_f});
-  m.cg[kMemFreq] = bin_values(p, "cg_mem_mhz", sp, kMemFreq, {0, top_m / 2, top_m});
+                              {near_fraction(sp, kCuCount, 0.5), near_fraction(sp, kCuCount, 0.75), top_cu});
+  m.cg[kCuFreq] = bin_values(p, "cg_sm_mhz", sp, kCuFreq, {top_f, top_f, top_f});
+  m.cg[kMemFreq] = bin_values(p, "cg_mem_mhz", sp, kMemFreq, {top_m / 2, std::max(0, top_m - 1), top_m});
   m.max_dither = uint32_t(p.get_uint("max_dither", 0, 1000, m.max_dither));
   m.fg_tolerance = p.get_double("fg_tolerance", 0.0, 0.5, m.fg_tolerance);
   m.fg_skip_high = p.get_bool("fg_skip_high", m.fg_skip_high);
@@ -110,10 +111,8 @@ void HarmoniaPolicy::request_levels(PolicyContext& ctx) {
 void HarmoniaPolicy::on_kernel_start(PolicyContext& ctx, const KernelLaunch& k) {
   auto it = kernels_.try_emplace(k.kernel_index, s_.model, space_).first;
   const HConfig& c = it->second.config();
-  const uint32_t cus = uint32_t(space_.value(kCuCount, c.v[kCuCount]));
-  // Every SM is on at the start: touch the GWDE only once a count is set (an
-  // enable message dispatches to its SM at once, before the breadth-first launch).
-  if (act_.size() > 0 || cus < ctx.sm_count()) act_.set_active(ctx, cus, SmMode::kDraining);
+  if (act_.size() != ctx.sm_count()) act_.adopt_all_active(ctx);  // every SM is on at the start
+  act_.set_active(ctx, uint32_t(space_.value(kCuCount, c.v[kCuCount])), SmMode::kDraining);
   want_sm_ = c.v[kCuFreq];
   want_mem_ = c.v[kMemFreq];
   request_levels(ctx);
