@@ -443,8 +443,7 @@ int run_core_shutdown_experiment(const ExperimentOptions& opt) {
      << ".\n\n## Claims (specs/core_shutdown_harmonia_sm_allocation.md P1.4)\n\n"
      << claims_markdown(claims)
      << "\nPlots: energy.png, speedup.png, sm_sweep.png, trace.png (scripts/plot_core_shutdown.py).\n";
-  write_summary(opt.out_dir, summary, md.str(), "plot_core_shutdown.py");
-  std::cout << md.str() << "summary: " << opt.out_dir << "/summary.md\n";
+  write_summary(opt.out_dir, summary, md.str(), "plot_core_shutdown.py", true);
   return kExitOk;
 }
 

@@ -531,8 +531,7 @@ int run_equalizer_experiment(const ExperimentOptions& opt) {
        << pct(j["speedup"]["mem-high"]) << " | " << j["best_static_ctas"].get<int>() << " / " << k.max_ctas << " |\n";
   }
   md << "\nPlots: speedup.png, energy.png, residency.png (scripts/plot_equalizer.py).\n";
-  write_summary(opt.out_dir, summary, md.str(), "plot_equalizer.py");
-  std::cout << md.str().substr(0, md.str().find("## Claims")) << "summary: " << opt.out_dir << "/summary.md\n";
+  write_summary(opt.out_dir, summary, md.str(), "plot_equalizer.py", false);
   return kExitOk;
 }
 

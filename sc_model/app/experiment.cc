@@ -109,10 +109,12 @@ std::string runs_sentence(const ExperimentRuns& runs) {
 }
 
 void write_summary(const std::string& out_dir, const Json& summary, const std::string& markdown,
-                   const std::string& plot_script) {
+                   const std::string& plot_script, bool print_claims) {
   write_outputs(out_dir, {{"summary.json", summary.dump(2) + "\n"}, {"summary.md", markdown}});
   std::string plot = "/usr/bin/python3 " + std::string(GPUPM_SOURCE_DIR) + "/scripts/" + plot_script + " " + out_dir;
   if (std::system(plot.c_str()) != 0) std::cerr << "gpupm: plots not drawn (needs python3-matplotlib)\n";
+  std::cout << (print_claims ? markdown : markdown.substr(0, markdown.find("## Claims"))) << "summary: " << out_dir
+            << "/summary.md\n";
 }
 
 Claim judged_claim(std::string id, std::string text, std::string paper, std::string measured, std::string tolerance,

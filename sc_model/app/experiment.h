@@ -93,10 +93,11 @@ class ExperimentResults {
 Json summary_header(const std::string& experiment, const ExperimentRuns& runs);
 // "N simulations, R of them reused from an earlier run (J jobs, W s wall)."
 std::string runs_sentence(const ExperimentRuns& runs);
-// Writes summary.json and summary.md atomically, then draws the plots with
-// scripts/PLOT_SCRIPT OUT_DIR (a warning, not an error, if that fails).
+// Writes summary.json and summary.md atomically, draws the plots with
+// scripts/PLOT_SCRIPT OUT_DIR (a warning, not an error, if that fails), and
+// prints the Markdown (without its "## Claims" section unless print_claims).
 void write_summary(const std::string& out_dir, const Json& summary, const std::string& markdown,
-                   const std::string& plot_script);
+                   const std::string& plot_script, bool print_claims);
 
 // Geometric mean (of positive values); 0 for an empty list.
 double geomean(const std::vector<double>& v);

@@ -580,8 +580,7 @@ int run_harmonia_experiment(const ExperimentOptions& opt) {
   md << " |\n\n## Claims (specs/core_shutdown_harmonia_sm_allocation.md P2.7)\n\n"
      << claims_markdown(claims)
      << "\nPlots: ed2p.png, energy.png, perf.png, residency.png, core_sweep.png (scripts/plot_harmonia.py).\n";
-  write_summary(opt.out_dir, summary, md.str(), "plot_harmonia.py");
-  std::cout << md.str() << "summary: " << opt.out_dir << "/summary.md\n";
+  write_summary(opt.out_dir, summary, md.str(), "plot_harmonia.py", true);
   return kExitOk;
 }
 

@@ -539,8 +539,7 @@ int run_sm_allocation_experiment(const ExperimentOptions& opt) {
      << " power efficiency; the rest of sm-allocation's gain is the pairing's.";
   md << "\n\n## Claims (specs/core_shutdown_harmonia_sm_allocation.md P3.4)\n\n" << claims_markdown(claims)
      << "\nPlots: throughput.png, power.png, efficiency.png, energy.png, profiles.png (scripts/plot_sm_allocation.py).\n";
-  write_summary(opt.out_dir, summary, md.str(), "plot_sm_allocation.py");
-  std::cout << md.str() << "summary: " << opt.out_dir << "/summary.md\n";
+  write_summary(opt.out_dir, summary, md.str(), "plot_sm_allocation.py", true);
   return kExitOk;
 }
 

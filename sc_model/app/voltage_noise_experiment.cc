@@ -359,8 +359,7 @@ int run_voltage_noise_experiment(const ExperimentOptions& opt) {
   }
   md << "\n## Claims (specs/voltage_noise.md section 5)\n\n" << claims_markdown(claims)
      << "\nPlots: droop.png (Fig. 19a), time.png (Fig. 19b), packages.png (scripts/plot_voltage_noise.py).\n";
-  write_summary(opt.out_dir, summary, md.str(), "plot_voltage_noise.py");
-  std::cout << md.str().substr(0, md.str().find("## Claims")) << "summary: " << opt.out_dir << "/summary.md\n";
+  write_summary(opt.out_dir, summary, md.str(), "plot_voltage_noise.py", false);
   return kExitOk;
 }
 
