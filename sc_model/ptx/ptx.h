@@ -1,0 +1,183 @@
+// PTX programs: the parsed module (kernels, pre-decoded instructions, the CFG's
+// reconvergence points) and the per-warp functional executor the SM drives at
+// issue. No SystemC here: the SM (sm/) asks a warp for the static view of its
+// next instruction (operand registers, timing class) and executes it when the
+// timing model issues it. Device memory is functional and shared by all CTAs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpupm::ptx {
+
+// A PTX text that cannot be parsed or uses an unsupported instruction: the
+// message names file:line:column, the token and the supported set (exit 2).
+struct ParseError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// A fault while executing (out of bounds, misaligned, runaway loop, a barrier
+// some warps never reach): the message names kernel, CTA, warp, lane, PC, the
+// PTX line and the address (a run failure, exit 1).
+struct ExecError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// What an instruction occupies in the SM's timing model.
+enum class TimingClass : uint8_t {
+  Alu,      // integer/float arithmetic, logic, compare, select, move, convert, branch, exit, ld.param/ld.const
+  Sfu,      // transcendental (ex2/lg2/sin/cos), rcp, sqrt, rsqrt, div.f32/f64
+  Load,     // ld.global / ld.local (and generic ld resolving to them)
+  Store,    // st.global / st.local
+  Atomic,   // atom/red on global memory (performed at the L2)
+  Shared,   // ld/st/atom on shared memory (banked)
+  Barrier,  // bar.sync / barrier.sync
+};
+
+enum class ScalarType : uint8_t { B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F32, F64, Pred };
+uint32_t type_bytes(ScalarType t);
+
+struct Param {
+  std::string name;
+  ScalarType type;
+  uint32_t size = 0;    // bytes
+  uint32_t offset = 0;  // in the kernel's parameter buffer (natural alignment)
+};
+
+// The static view of one decoded instruction (what the SM's scoreboard sees).
+struct InstInfo {
+  TimingClass cls = TimingClass::Alu;
+  uint8_t n_src = 0, n_dst = 0;
+  std::array<uint16_t, 8> src{};  // dense register ids read (guard predicate and address registers included)
+  std::array<uint16_t, 4> dst{};  // dense register ids written
+  uint32_t line = 0;              // line in the PTX file (for messages)
+};
+
+struct Instruction;  // the decoded form; defined in the implementation
+
+struct Kernel {
+  std::string name;
+  std::vector<Param> params;
+  uint32_t param_bytes = 0;
+  uint32_t num_regs = 0;             // dense register ids 0..num_regs-1 (all classes, predicates included)
+  uint32_t regs_per_thread = 0;      // 32-bit register estimate for occupancy (64-bit regs count 2, predicates 0)
+  uint32_t shared_static_bytes = 0;  // static .shared variables
+  bool uses_dynamic_shared = false;  // an .extern .shared array
+  uint32_t local_bytes = 0;          // per-thread .local depot
+  std::vector<InstInfo> info;        // per instruction index (PC)
+  std::vector<Instruction> code;     // same indices
+  std::map<std::string, uint32_t> opcode_families;  // family name ("fma", "ld.global", ...) -> static count
+  std::string file;
+
+  Kernel();
+  ~Kernel();
+  Kernel(Kernel&&) noexcept;
+  Kernel& operator=(Kernel&&) noexcept;
+};
+
+struct Module {
+  std::string file;
+  std::string version, target;
+  std::vector<std::unique_ptr<Kernel>> kernels;
+  const Kernel* find(const std::string& name) const;  // null if absent
+  // Module-scope .global / .const variables get device addresses when a program
+  // is loaded (DeviceMemory::allocate); their names and initialisers:
+  struct Variable {
+    std::string name;
+    bool is_const = false;
+    uint32_t align = 4;
+    std::vector<uint8_t> init;  // size = variable size; zeros when not initialised
+  };
+  std::vector<Variable> variables;
+};
+
+// Parses PTX text; `file` names it in messages. Throws ParseError.
+std::unique_ptr<Module> parse(const std::string& text, const std::string& file);
+
+// Device global memory: allocations at 256-byte-aligned addresses, bounds-checked.
+class DeviceMemory {
+ public:
+  static constexpr uint64_t kBase = 0x10000000;  // first allocation (256 MiB): far from address 0
+  // Returns the device address of a new zeroed allocation of `bytes` (>0).
+  uint64_t allocate(uint64_t bytes, const std::string& name);
+  uint8_t* data(uint64_t addr);  // start of an allocation
+  uint64_t size(uint64_t addr) const;
+  // Null if [addr, addr+bytes) is not inside one allocation.
+  uint8_t* find(uint64_t addr, uint32_t bytes);
+  uint64_t symbol(const std::string& name) const;  // module variables after load(); ~0 if absent
+  void load(const Module& m);  // allocates and initialises the module's .global/.const variables
+  uint64_t end() const { return next_; }  // one past the last allocation
+
+ private:
+  struct Alloc {
+    uint64_t addr;
+    std::vector<uint8_t> bytes;
+    std::string name;
+  };
+  std::vector<Alloc> allocs_;  // sorted by addr
+  std::map<std::string, uint64_t> symbols_;
+  uint64_t next_ = kBase;
+};
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+// One kernel launch's constant state, shared by its CTAs.
+struct LaunchState {
+  const Kernel* kernel = nullptr;
+  Dim3 grid, block;
+  uint32_t dynamic_shared_bytes = 0;
+  std::vector<uint8_t> params;  // param_bytes, filled by the caller
+  DeviceMemory* memory = nullptr;
+  uint64_t local_base = 0;      // timing address of this launch's local memory (interleaved per lane)
+  uint64_t max_warp_insts = 100000000;  // per warp: more is a runaway loop (ExecError)
+};
+
+// One CTA's shared memory (static + dynamic) and its identity.
+struct CtaState {
+  const LaunchState* launch = nullptr;
+  uint32_t cta = 0;  // linear index in the grid
+  Dim3 cta_id;
+  std::vector<uint8_t> shared;
+  void start(const LaunchState& l, uint32_t linear_cta);
+};
+
+// What executing one instruction did, for the timing model.
+struct StepResult {
+  TimingClass cls = TimingClass::Alu;
+  uint32_t active = 0;         // lanes that executed (guard applied)
+  uint32_t n_lines = 0;        // Load/Store/Atomic: distinct `line_bytes` lines touched, in first-lane order
+  std::array<uint64_t, 32> lines{};  // line numbers (address / line_bytes)
+  uint32_t shared_cycles = 0;  // Shared: bank-conflict degree (1 = conflict free or broadcast)
+  bool exited = false;         // the warp has no lanes left
+};
+
+// One warp: registers (32 lanes), the SIMT reconvergence stack, local memory.
+class Warp {
+ public:
+  Warp();
+  ~Warp();
+  Warp(Warp&&) noexcept;
+  Warp& operator=(Warp&&) noexcept;
+  // warp: index within the CTA; smid reported by %smid; line_bytes: coalescing granularity.
+  void start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes);
+  bool done() const;
+  uint32_t pc() const;          // next instruction's index (valid when !done())
+  const InstInfo& next() const;  // its static view
+  // Executes the next instruction; `clock` is the value %clock/%clock64 read.
+  // Throws ExecError on a fault.
+  StepResult step(uint64_t clock);
+  uint64_t executed() const;    // warp instructions executed so far
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gpupm::ptx
