@@ -13,6 +13,8 @@ struct RunOptions {
   std::string vcd;
   std::string out_dir;
   bool quiet = false;
+  std::string dump_buffers;  // program workloads: every buffer after the last launch (DIR/<name>.npy)
+  std::string dump_inputs;   // program workloads: every buffer before the first launch
 };
 
 struct BenchOptions {
@@ -25,6 +27,7 @@ struct BenchOptions {
 int command_run(const RunOptions& opt);
 int command_validate(const std::vector<std::string>& files);
 int command_bench(const BenchOptions& opt);
+int command_ptx(const std::string& file);  // kernels, parameters and opcode families of a .ptx or .cu
 
 // Exit statuses.
 constexpr int kExitOk = 0, kExitFailure = 1, kExitBadInput = 2;

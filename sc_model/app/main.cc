@@ -26,6 +26,10 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_option("--vcd", run.vcd, "write a VCD trace of the main signals to FILE");
   run_cmd->add_option("--out", run.out_dir, "output directory (report.json, epochs.csv)")->required();
   run_cmd->add_flag("--quiet", run.quiet, "no progress line");
+  run_cmd->add_option("--dump-buffers", run.dump_buffers,
+                      "program workloads: write every buffer after the last launch as DIR/<name>.npy");
+  run_cmd->add_option("--dump-inputs", run.dump_inputs,
+                      "program workloads: write every buffer before the first launch as DIR/<name>.npy");
   run_cmd->add_option("--pdn", run.inputs.pdn_file, "power-delivery network package (configs/pdn/*.json): RLC network on");
 
   std::vector<std::string> files;
@@ -63,6 +67,10 @@ int sc_main(int argc, char* argv[]) {
                       "slurm: return after submitting; a dependent job (afterany) writes results.csv");
   sweep_cmd->add_flag("--collect-only", sweep.collect_only, "run nothing; write results.csv from DIR/runs/");
 
+  std::string ptx_file;
+  auto* ptx_cmd = app.add_subcommand("ptx", "list a program's kernels, parameters and opcode families (.ptx or .cu)");
+  ptx_cmd->add_option("file", ptx_file, "PTX or CUDA file")->required();
+
   ImpedanceOptions imp;
   auto* imp_cmd = app.add_subcommand("impedance", "print and plot the PDN impedance profile |Z(f)| and its resonances");
   imp_cmd->add_option("--gpu", imp.gpu_file, "GPU config (JSON)")->required();
@@ -88,6 +96,7 @@ int sc_main(int argc, char* argv[]) {
     }
     if (val_cmd->parsed()) return command_validate(files);
     if (imp_cmd->parsed()) return command_impedance(imp);
+    if (ptx_cmd->parsed()) return command_ptx(ptx_file);
     if (exp_cmd->parsed()) return command_experiment(exp);
     if (sweep_cmd->parsed()) return command_sweep(sweep);
     return command_bench(bench);

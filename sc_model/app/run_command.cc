@@ -6,6 +6,7 @@
 
 #include "app/commands.h"
 #include "platform/gpu.h"
+#include "program/program_workload.h"
 #include "report/report_writer.h"
 
 namespace gpupm {
@@ -45,7 +46,10 @@ int command_run(const RunOptions& opt) {
   LoadedRun run;
   try {
     run = load_run(opt.inputs);
+    if ((!opt.dump_buffers.empty() || !opt.dump_inputs.empty()) && !program_of(run.workload))
+      throw InputError("--dump-buffers/--dump-inputs", "", "only program workloads (\"program\") have buffers");
     prepare_output_dir(opt.out_dir);
+    if (!opt.dump_inputs.empty()) dump_program_buffers(run.workload, opt.dump_inputs);
   } catch (const InputError& e) {
     std::cerr << "gpupm: error: " << e.what() << "\n";
     return kExitBadInput;
@@ -69,6 +73,7 @@ int command_run(const RunOptions& opt) {
     if (gpu.pdn() && !gpu.pdn()->stats().trace_csv().empty())  // gpu.pdn.stats.trace_cycles
       outputs.push_back({"pdn_trace.csv", gpu.pdn()->stats().trace_csv()});
     outputs.push_back({"report.json", report.dump(2) + "\n"});  // renamed last: its presence marks a complete run
+    if (!opt.dump_buffers.empty()) dump_program_buffers(run.workload, opt.dump_buffers);
     write_outputs(opt.out_dir, outputs);
     std::cout << summary_table(report);
     if (const PdnDriver* pdn = gpu.pdn()) {

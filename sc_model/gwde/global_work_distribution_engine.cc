@@ -66,13 +66,20 @@ bool GlobalWorkDistributionEngine::app_running(uint32_t app) const {
 
 void GlobalWorkDistributionEngine::run_app(const std::vector<std::shared_ptr<const KernelLaunch>>& launches,
                                            uint32_t app) {
-  for (const auto& launch : launches) {
-    running_.push_back({launch, 0, 0});
-    if (on_kernel_start) on_kernel_start(*launch);
-    balance_all();
-    while (app_running(app)) wait(kernel_done_);
-    if (cfg_.kernel_launch_ns > 0) wait(sc_time(cfg_.kernel_launch_ns, sc_core::SC_NS));
+  // A program decides its next launch once the previous one has finished.
+  if (app < workload_.apps.size() && workload_.apps[app].source) {
+    while (auto launch = workload_.apps[app].source->next()) run_launch(launch, app);
+    return;
   }
+  for (const auto& launch : launches) run_launch(launch, app);
+}
+
+void GlobalWorkDistributionEngine::run_launch(const std::shared_ptr<const KernelLaunch>& launch, uint32_t app) {
+  running_.push_back({launch, 0, 0});
+  if (on_kernel_start) on_kernel_start(*launch);
+  balance_all();
+  while (app_running(app)) wait(kernel_done_);
+  if (cfg_.kernel_launch_ns > 0) wait(sc_time(cfg_.kernel_launch_ns, sc_core::SC_NS));
 }
 
 void GlobalWorkDistributionEngine::sequencer() {

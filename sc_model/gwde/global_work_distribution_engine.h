@@ -70,6 +70,7 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
 
   void sequencer();
   void run_app(const std::vector<std::shared_ptr<const KernelLaunch>>& launches, uint32_t app);
+  void run_launch(const std::shared_ptr<const KernelLaunch>& launch, uint32_t app);
   bool app_running(uint32_t app) const;
   void wake_method();
   void done_b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);

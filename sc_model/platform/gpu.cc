@@ -92,6 +92,13 @@ MetricContext Gpu::metric_context() const {
   return {cfg_.sm.count, cfg_.mem.channels, cfg_.mem.line_bytes, &cfg_.dvfs};
 }
 
+size_t Gpu::kernels_total() const {
+  size_t n = workload_.launches.size();
+  for (const Application& a : workload_.apps)
+    if (a.source) n += a.source->planned_launches();
+  return n;
+}
+
 Snapshot Gpu::snapshot() {
   power_.checkpoint();
   Snapshot s;

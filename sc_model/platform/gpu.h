@@ -56,7 +56,7 @@ class Gpu : public sc_core::sc_module {
   const Snapshot& start() const { return start_; }
   const Snapshot& finish() const { return finish_; }
   size_t kernels_done() const { return kernels_done_; }
-  size_t kernels_total() const { return workload_.launches.size(); }
+  size_t kernels_total() const;  // launches planned (a program's while_nonzero counts once)
   const Workload& workload() const { return workload_; }
   const GpuConfig& config() const { return cfg_; }
   const ClockDomain& sm_clock() const { return sm_clock_; }

@@ -1,5 +1,7 @@
 #include "platform/run_setup.h"
 
+#include "program/program_workload.h"
+
 #include <systemc>
 
 namespace gpupm {
@@ -34,7 +36,10 @@ LoadedRun load_run(const RunInputs& in) {
     r.gpu.sim.seed = s.get<uint64_t>();
   }
   r.doc["seed"] = r.gpu.sim.seed;
-  r.workload = parse_workload(r.doc.at("workload"), wl_origin, r.gpu.sim.seed);
+  if (is_program_workload(r.doc.at("workload")))
+    r.workload = load_program_workload(r.doc.at("workload"), in.workload_file, wl_origin, r.gpu.sm);
+  else
+    r.workload = parse_workload(r.doc.at("workload"), wl_origin, r.gpu.sim.seed);
   validate_workload(r.workload, r.gpu, wl_origin);
   const Json& pdoc = r.doc.at("policy");
   JsonReader p(pdoc, "--policy/--set", "policy");
@@ -65,6 +70,10 @@ void prepare_systemc() {
 std::string validate_file(const std::string& file) {
   Json doc = load_json_file(file);
   if (!doc.is_object()) throw InputError(file, "$", "expected a JSON object (a GPU config or a workload)");
+  if (is_program_workload(doc)) {
+    load_program_workload(doc, file, file, SmConfig());
+    return "program workload";
+  }
   if (doc.contains("kernels") || doc.contains("apps")) {
     parse_workload(doc, file, 1);
     return "workload";

@@ -21,6 +21,11 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
     m["kernel_index"] = k.launch->kernel_index;
     m["launch"] = k.launch->launch;
     m["start_s"] = k.start.time_s;
+    if (k.launch->program) {  // a real program's launch: as the host launched it
+      m["kernel"] = k.launch->name;
+      m["grid"] = k.launch->grid_dim;
+      m["block"] = k.launch->block_dim;
+    }
     if (gpu.workload().apps_form) {
       // Concurrent applications: the interval metrics above cover the whole GPU
       // (both apps); the kernel's own instructions are exact from its profile.

@@ -15,6 +15,9 @@ void Lsu::accept(uint16_t warp, uint64_t inst_index, const Inst& in) {
   latch_.line = in.line;
   latch_.lines = in.lines;
   latch_.next = 0;
+  latch_.listed = in.line_list != nullptr;
+  latch_.atomic = in.atomic;
+  if (latch_.listed) std::copy(in.line_list, in.line_list + in.lines, latch_.list.begin());
   if (latch_.store) {
     ++stats_.stores;
   } else {
@@ -38,15 +41,16 @@ void Lsu::line_done(uint32_t t, uint64_t ready, std::vector<LoadDone>& done) {
 }
 
 bool Lsu::process_line(uint64_t c, std::vector<LoadDone>& done) {
-  uint64_t line = slot_.line + slot_.next;
-  if (slot_.store) {
+  uint64_t line = slot_.line_at(slot_.next);
+  if (slot_.atomic) {
+    l1_.invalidate(line);  // the L2 holds the current value
+  } else if (slot_.store) {
     if (requests_.size() >= cfg_.miss_queue) return false;
     l1_.invalidate(line);
     requests_.push_back({line, true});
     ++stats_.store_lines;
     return true;
-  }
-  if (l1_.access(line)) {
+  } else if (l1_.access(line)) {
     ++stats_.l1_hits;
     line_done(slot_.tracker, c + cfg_.l1_hit_latency, done);
     return true;

@@ -10,6 +10,7 @@
 #include "sm/sm_config.h"
 #include "workload/warp_stream.h"
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -80,6 +81,10 @@ class Lsu {
     uint8_t lines = 0;
     uint8_t next = 0;  // lines done
     uint32_t tracker = 0;
+    bool listed = false;  // lines from `list` (a program's coalesced lanes), else consecutive from `line`
+    bool atomic = false;  // performed at the L2: bypasses the L1
+    std::array<uint64_t, 32> list;
+    uint64_t line_at(uint8_t k) const { return listed ? list[k] : line + k; }
   };
   struct Tracker {  // one load instruction waiting for its lines
     uint16_t warp;

@@ -26,6 +26,11 @@ SmConfig parse_sm_config(JsonReader& r) {
   if (c.icache_bytes % (c.line_bytes * c.icache_ways))
     r.fail("icache_bytes", "expected a multiple of line_bytes x icache_ways");
   c.warp_size = uint32_t(r.get_uint("warp_size", 32, 32, c.warp_size));
+  c.shared_bytes = uint32_t(r.get_uint("shared_bytes", 0, 1u << 20, c.shared_bytes));
+  c.registers = uint32_t(r.get_uint("registers", 1024, 1u << 20, c.registers));
+  c.max_threads_per_cta = uint32_t(r.get_uint("max_threads_per_cta", 32, 2048, c.max_threads_per_cta));
+  c.shared_latency = uint32_t(r.get_uint("shared_latency", 1, 1000, c.shared_latency));
+  c.shared_interval = uint32_t(r.get_uint("shared_interval", 1, 64, c.shared_interval));
   return c;
 }
 

@@ -26,6 +26,12 @@ struct SmConfig {
   uint32_t icache_bytes = 2048;   // instruction cache (kernels with a code footprint)
   uint32_t icache_ways = 4;
   uint32_t warp_size = 32;
+  // Program workloads (real kernels): occupancy resources and the shared memory.
+  uint32_t shared_bytes = 49152;     // shared memory per SM (Fermi: 48 KB of the 64 KB L1/shared)
+  uint32_t registers = 32768;        // 32-bit registers per SM
+  uint32_t max_threads_per_cta = 1024;
+  uint32_t shared_latency = 24;      // shared-memory load to use, pipeline included
+  uint32_t shared_interval = 2;      // cycles per conflict-free access (16-lane LD/ST unit on Fermi)
 };
 
 SmConfig parse_sm_config(JsonReader& r);

@@ -133,7 +133,7 @@ uint32_t StreamingMultiprocessor::unstalled_warps() const {
   uint32_t n = 0;
   for (const Warp& w : warps_)
     n += schedulable(w) && !w.ifetch && !(w.has_head && !w.at_barrier &&
-                                          w.board.ready_at(w.stream.index() - 1, w.head.dep) == Scoreboard::kPending);
+                                          head_ready(w) == Scoreboard::kPending);
   return n;
 }
 
@@ -144,9 +144,20 @@ void StreamingMultiprocessor::attach_droop_predictor(std::unique_ptr<DroopPredCo
   pred_in_.cand_valid = 0;
 }
 
+uint64_t StreamingMultiprocessor::head_ready(const Warp& w) const {
+  if (!w.program) return w.board.ready_at(w.stream.index() - 1, w.head.dep);
+  // Every source register, and every destination (a value still on its way
+  // from memory must not be overwritten): the latest of their ready cycles.
+  const ptx::InstInfo& in = w.exec.next();
+  uint64_t r = 0;
+  for (uint8_t i = 0; i < in.n_src; ++i) r = std::max(r, w.reg_ready[in.src[i]]);
+  for (uint8_t i = 0; i < in.n_dst; ++i) r = std::max(r, w.reg_ready[in.dst[i]]);
+  return r;
+}
+
 StreamingMultiprocessor::Readiness StreamingMultiprocessor::readiness(const Warp& w, uint64_t c) const {
   if (w.finished || w.at_barrier || !w.has_head) return Readiness::Blocked;
-  uint64_t r = w.board.ready_at(w.stream.index() - 1, w.head.dep);
+  uint64_t r = head_ready(w);
   return r <= c ? Readiness::Ready : Readiness::Waiting;
 }
 
@@ -324,16 +335,21 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
   cta.warps_alive = p.launch->warps_per_cta;
   cta.at_barrier = 0;
   cta.warps.clear();
+  if (p.launch->program) cta.program.start(*p.launch->program, p.cta);
   for (uint16_t s = 0; s < warps_.size() && cta.warps.size() < p.launch->warps_per_cta; ++s) {
     if (warps_[s].valid) continue;
     Warp& w = warps_[s];
-    w = Warp();
+    reset_warp(w);
     w.valid = true;
     w.paused = p.paused;
     w.cta_slot = cs;
     w.age = age_counter_++;
-    w.stream.start(p.launch.get(), p.cta, uint32_t(cta.warps.size()));
-    w.board.reset();
+    if (p.launch->program) {
+      start_program_warp(s, cta, uint32_t(cta.warps.size()));
+    } else {
+      w.stream.start(p.launch.get(), p.cta, uint32_t(cta.warps.size()));
+      w.board.reset();
+    }
     fetch_head(s);
     refresh_wake(s);
     cta.warps.push_back(s);
@@ -352,10 +368,11 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
 void StreamingMultiprocessor::fetch_head(uint16_t slot) {
   Warp& w = warps_[slot];
   w.has_head = false;
-  if (w.stream.done()) return;
+  if (w.program ? w.exec.done() : w.stream.done()) return;
   const KernelLaunch& k = *ctas_[w.cta_slot].launch;
   if (k.code_bytes) {
-    const uint64_t line = k.code_base + (w.stream.index() * kInstBytes % k.code_bytes) / cfg_.line_bytes;
+    const uint64_t offset = w.program ? w.exec.pc() * kInstBytes : w.stream.index() * kInstBytes % k.code_bytes;
+    const uint64_t line = k.code_base + offset / cfg_.line_bytes;
     if (!icache_.fetch(line, slot)) {
       w.ifetch = true;
       ++c_.icache_misses;
@@ -363,7 +380,7 @@ void StreamingMultiprocessor::fetch_head(uint16_t slot) {
     }
   }
   w.has_head = true;
-  w.head = w.stream.next();
+  w.head = w.program ? program_head_of(w) : w.stream.next();
 }
 
 void StreamingMultiprocessor::instruction_fill(uint64_t line) {
@@ -378,7 +395,7 @@ void StreamingMultiprocessor::instruction_fill(uint64_t line) {
 bool StreamingMultiprocessor::can_issue(const Warp& w, uint64_t c, uint64_t& ready_at) const {
   ready_at = kNever;
   if (!schedulable(w) || w.at_barrier || !w.has_head) return false;
-  uint64_t r = w.board.ready_at(w.stream.index() - 1, w.head.dep);
+  uint64_t r = head_ready(w);
   if (r == Scoreboard::kPending) return false;
   switch (w.head.op) {
     case Op::Alu:
@@ -386,6 +403,9 @@ bool StreamingMultiprocessor::can_issue(const Warp& w, uint64_t c, uint64_t& rea
       break;
     case Op::Sfu:
       r = std::max(r, sfu_free_);
+      break;
+    case Op::Shared:
+      r = std::max(r, shared_free_);
       break;
     case Op::Load:
     case Op::Store:
@@ -407,7 +427,7 @@ void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
   const Warp& w = warps_[slot];
   uint64_t r = kNever;
   if (schedulable(w) && !w.at_barrier && w.has_head) {
-    r = w.board.ready_at(w.stream.index() - 1, w.head.dep);
+    r = head_ready(w);
     if (r == Scoreboard::kPending) r = kNever;
   }
   wake_[slot] = r;
@@ -467,8 +487,8 @@ void StreamingMultiprocessor::issue(uint64_t c) {
 // admitted. Admission is monotone in the candidates, so asking slot by slot
 // gives what the block decides on the whole vector at the cycle's edge.
 bool StreamingMultiprocessor::dispatch_admitted(uint32_t sched, const Inst& in) {
-  static constexpr DispatchClass kClass[] = {DispatchClass::kAlu, DispatchClass::kSfu, DispatchClass::kLdst,
-                                             DispatchClass::kLdst, DispatchClass::kOther};
+  static constexpr DispatchClass kClass[] = {DispatchClass::kAlu,  DispatchClass::kSfu,   DispatchClass::kLdst,
+                                             DispatchClass::kLdst, DispatchClass::kOther, DispatchClass::kLdst};
   pred_in_.cand_valid |= uint8_t(1u << sched);
   pred_in_.cand_class[sched] = kClass[size_t(in.op)];
   if ((pred_->eval(pred_in_).admit >> sched) & 1u) return true;
@@ -479,6 +499,7 @@ bool StreamingMultiprocessor::dispatch_admitted(uint32_t sched, const Inst& in) 
 
 void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
   Warp& w = warps_[slot];
+  if (w.program) return issue_program(slot, c);
   const Inst in = w.head;
   const uint64_t index = w.stream.index() - 1;
   issued_any_ = true;
@@ -517,18 +538,23 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
         w.board.set(index, c + 1);
       }
       break;
-    case Op::Barrier: {
-      ++c_.barrier_insts;
+    case Op::Barrier:
       w.board.set(index, c + 1);
-      w.at_barrier = true;
-      Cta& cta = ctas_[w.cta_slot];
-      if (++cta.at_barrier == cta.warps_alive) release_barrier(cta);
+      arrive_at_barrier(w);
       break;
-    }
+    case Op::Shared:
+      break;  // program warps only
   }
   fetch_head(slot);
   refresh_wake(slot);
   warp_progress(slot);
+}
+
+void StreamingMultiprocessor::arrive_at_barrier(Warp& w) {
+  ++c_.barrier_insts;
+  w.at_barrier = true;
+  Cta& cta = ctas_[w.cta_slot];
+  if (++cta.at_barrier == cta.warps_alive) release_barrier(cta);
 }
 
 void StreamingMultiprocessor::release_barrier(Cta& cta) {
@@ -542,7 +568,11 @@ void StreamingMultiprocessor::release_barrier(Cta& cta) {
 void StreamingMultiprocessor::apply_done_loads() {
   for (const Lsu::LoadDone& d : done_) {
     Warp& w = warps_[d.warp];
-    w.board.set(d.inst_index, d.ready_cycle);
+    if (w.program) {
+      program_load_done(w, d.inst_index, d.ready_cycle);
+    } else {
+      w.board.set(d.inst_index, d.ready_cycle);
+    }
     --w.pending_loads;
     refresh_wake(d.warp);
     warp_progress(d.warp);

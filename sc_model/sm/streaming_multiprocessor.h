@@ -6,6 +6,7 @@
 
 #include "clock/clock_domain.h"
 #include "gwde/gwde_messages.h"
+#include "ptx/ptx.h"
 #include "sm/droop_predictor_impl.h"
 #include "sm/instruction_cache.h"
 #include "sm/lsu.h"
@@ -68,6 +69,20 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     Inst head;
     WarpStream stream;
     Scoreboard board;
+    // A program warp (KernelLaunch::program): executes its PTX at issue; the
+    // scoreboard is per register (the cycle each value is there, kPending while
+    // a load or atomic that writes it is outstanding).
+    bool program = false;
+    uint32_t lanes = 0;  // mask of the warp's threads
+    ptx::Warp exec;
+    std::vector<uint64_t> reg_ready;
+    struct PendingLoad {
+      uint64_t tag;
+      uint8_t n;
+      std::array<uint16_t, 4> regs;
+    };
+    std::vector<PendingLoad> loads;
+    uint64_t next_tag = 0;
   };
   struct Cta {
     bool valid = false;
@@ -77,6 +92,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     uint32_t warps_alive = 0;
     uint32_t at_barrier = 0;
     std::vector<uint16_t> warps;
+    ptx::CtaState program;  // shared memory of a program CTA
   };
   struct PendingLaunch {
     std::shared_ptr<const KernelLaunch> launch;
@@ -106,7 +122,14 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void activate_cta(const PendingLaunch& p);
   void issue(uint64_t c);
   bool can_issue(const Warp& w, uint64_t c, uint64_t& ready_at) const;
+  uint64_t head_ready(const Warp& w) const;  // the head's operands are there (Scoreboard::kPending: a load)
   void issue_warp(uint16_t slot, uint64_t c);
+  void issue_program(uint16_t slot, uint64_t c);
+  void arrive_at_barrier(Warp& w);
+  void start_program_warp(uint16_t slot, Cta& cta, uint32_t warp);
+  void program_load_done(Warp& w, uint64_t tag, uint64_t ready_cycle);
+  static void reset_warp(Warp& w);
+  static Inst program_head_of(const Warp& w);
   void apply_done_loads();
   void send_requests(const sc_core::sc_time& now);
   void fetch_head(uint16_t slot);
@@ -141,6 +164,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   std::vector<int> greedy_;
   std::vector<uint64_t> alu_free_;  // per scheduler pipe
   uint64_t sfu_free_ = 0;
+  uint64_t shared_free_ = 0;  // the shared-memory pipe (program workloads)
   std::deque<PendingLaunch> launches_;
   std::vector<Response> inbox_;
   std::vector<Lsu::LoadDone> done_;

@@ -99,6 +99,7 @@ void parse_launch(JsonReader& r, KernelLaunch& k) {
 }  // namespace
 
 uint64_t launch_instructions(const KernelLaunch& k) {
+  if (k.program) return k.executed_insts;
   // Same length as WarpStream::start().
   auto per_warp = [&](double scale) {
     return std::max<uint64_t>(1, uint64_t(std::llround(double(k.insts_per_warp) * scale)));

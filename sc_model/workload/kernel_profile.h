@@ -5,12 +5,17 @@
 
 #include "common/json_reader.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace gpupm {
+
+namespace ptx {
+struct LaunchState;
+}
 
 struct InstructionMix {
   double alu_per_mem = 8.0;      // ALU/SFU instructions per memory instruction
@@ -73,12 +78,28 @@ struct KernelLaunch {
   uint64_t warp_sets_base = 0;
   uint64_t cta_sets_base = 0;
   uint64_t kernel_base = 0;   // region shared by all launches of the kernel, in lines
+  // A real program's launch (program workloads, program/): the SMs execute its
+  // PTX instead of generating a stream from the profile fields above.
+  std::shared_ptr<const ptx::LaunchState> program;
+  std::array<uint32_t, 3> grid_dim{}, block_dim{};  // program launches: as launched
+  mutable uint64_t executed_insts = 0;              // program launches: warp instructions, counted at issue
+};
+
+// A host program that decides each launch when the previous one has finished
+// (program workloads: `repeat`, `while_nonzero`).
+class LaunchSource {
+ public:
+  virtual ~LaunchSource() = default;
+  // The next launch, or null when the program is done.
+  virtual std::shared_ptr<const KernelLaunch> next() = 0;
+  virtual size_t planned_launches() const = 0;  // for progress displays (while_nonzero counts once)
 };
 
 // One application: a sequence of kernel launches run one after another.
 struct Application {
   std::string name;
   std::vector<std::shared_ptr<const KernelLaunch>> launches;  // in program order
+  std::shared_ptr<LaunchSource> source;  // a program: launches come from here instead
 };
 
 struct Workload {
@@ -97,7 +118,7 @@ struct Workload {
 };
 
 // Warp instructions a launch executes (every warp of every CTA, long CTAs scaled
-// as the warp stream does).
+// as the warp stream does; a program launch: those executed so far).
 uint64_t launch_instructions(const KernelLaunch& k);
 
 // Parses and validates a workload document. "iterations": N (top level, or per

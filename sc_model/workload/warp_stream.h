@@ -9,7 +9,8 @@
 
 namespace gpupm {
 
-enum class Op : uint8_t { Alu, Sfu, Load, Store, Barrier };
+// Shared: a shared-memory access (program workloads only).
+enum class Op : uint8_t { Alu, Sfu, Load, Store, Barrier, Shared };
 
 struct Inst {
   Op op = Op::Alu;
@@ -17,6 +18,10 @@ struct Inst {
   uint8_t lines = 0;  // memory: consecutive 128 B lines touched
   bool divergent = false;  // ALU/SFU under a divergent branch: both paths, half the lanes each
   uint64_t line = 0;  // memory: first line address (in lines)
+  // Program workloads: the lines a warp's lanes touch (not consecutive), and
+  // global atomics (performed at the L2: no L1 lookup).
+  const uint64_t* line_list = nullptr;
+  bool atomic = false;
   bool is_mem() const { return op == Op::Load || op == Op::Store; }
 };
 

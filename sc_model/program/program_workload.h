@@ -1,0 +1,91 @@
+// Program workloads: a CUDA (.cu) or PTX program, its device buffers and its
+// launch sequence (the workload contract in README.md, "Real kernels"). The
+// ProgramHost plays the host program: it owns device memory, initialises the
+// buffers, and hands the GWDE one launch at a time (repeat, while_nonzero).
+#pragma once
+
+#include "ptx/ptx.h"
+#include "sm/sm_config.h"
+#include "workload/kernel_profile.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+struct BufferSpec {
+  std::string name;
+  std::string type;  // u8, s32, u32, s64, u64, f32, f64
+  uint64_t count = 0;
+  Json init;         // null: zeros
+  std::string dir;   // the workload file's folder (init files are relative to it)
+};
+
+struct LaunchSpec {
+  std::string kernel;
+  ptx::Dim3 grid, block;
+  uint32_t shared_bytes = 0;
+  std::vector<uint8_t> params;  // the parameter buffer (buffer addresses filled in by the host)
+  std::vector<std::pair<uint32_t, size_t>> buffer_args;  // (parameter offset, buffer index)
+  uint32_t repeat = 1;
+  int while_buffer = -1;        // index into the buffers; -1: no while_nonzero
+  uint32_t while_max = 0;
+  uint32_t regs_per_thread = 0; // 0: the PTX estimate
+  const ptx::Kernel* entry = nullptr;
+  uint32_t max_ctas_per_sm = 0; // occupancy from threads, shared memory and registers
+  std::string path;             // "launches[i]" for messages
+};
+
+class ProgramHost : public LaunchSource {
+ public:
+  ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, std::vector<BufferSpec> buffers,
+              std::vector<LaunchSpec> launches, uint32_t first_kernel_index, uint32_t app, uint32_t line_bytes);
+
+  std::shared_ptr<const KernelLaunch> next() override;
+  size_t planned_launches() const override;
+
+  // Every buffer as DIR/<name>.npy (creates DIR).
+  void dump_buffers(const std::string& dir) const;
+  const ptx::Module& module() const { return *module_; }
+  const std::vector<LaunchSpec>& launches() const { return launches_; }
+
+ private:
+  void init_buffer(size_t i);
+  uint64_t read_flag(size_t buffer) const;
+
+  std::string name_;
+  std::unique_ptr<ptx::Module> module_;
+  std::vector<BufferSpec> buffers_;
+  std::vector<LaunchSpec> launches_;
+  std::vector<uint64_t> addresses_;  // per buffer
+  ptx::DeviceMemory memory_;
+  uint32_t first_kernel_index_, app_, line_bytes_;
+  size_t entry_ = 0;      // the launches entry being run
+  uint32_t done_ = 0;     // launches of that entry handed out so far
+  bool awaiting_flag_ = false;
+  std::vector<uint64_t> code_base_;  // per launches entry, in lines
+};
+
+// A workload document that runs a program ("program" instead of "kernels").
+// (or "apps" whose first entry has a "program").
+bool is_program_workload(const Json& doc);
+
+// Parses a program workload document ("program" instead of "kernels"), compiles
+// or reads the program, checks every launch against its entry and the SM's
+// resources, and returns a one-application workload whose launches come from a
+// ProgramHost. `file` is the workload's path (relative paths resolve against
+// its folder); `origin` names it in messages. InputError on anything wrong.
+Workload load_program_workload(const Json& doc, const std::string& file, const std::string& origin,
+                               const SmConfig& sm);
+
+// The workload's program host (null: a profile workload).
+const ProgramHost* program_of(const Workload& w);
+// Every buffer of every program as DIR/<name>.npy (two co-running programs:
+// DIR/<app name>/<name>.npy).
+void dump_program_buffers(const Workload& w, const std::string& dir);
+
+// Number of CTAs of `launch` that fit on one SM by threads, shared memory and registers.
+uint32_t program_occupancy(const SmConfig& sm, const LaunchSpec& launch);
+
+}  // namespace gpupm

@@ -1,0 +1,130 @@
+// The SM's side of program workloads: warps that execute their PTX at issue
+// (sc_model/ptx/), with a per-register scoreboard, coalesced line lists for
+// the LSU, a banked shared-memory pipe and global atomics at the L2.
+#include "sm/streaming_multiprocessor.h"
+
+#include <stdexcept>
+
+namespace gpupm {
+
+namespace {
+
+Inst program_head(const ptx::InstInfo& in) {
+  static constexpr Op kOp[] = {Op::Alu, Op::Sfu, Op::Load, Op::Store, Op::Load, Op::Shared, Op::Barrier};
+  Inst head;
+  head.op = kOp[size_t(in.cls)];
+  head.atomic = in.cls == ptx::TimingClass::Atomic;
+  return head;
+}
+
+}  // namespace
+
+// A warp slot made ready for a new CTA, keeping the executor's and the
+// scoreboard's storage (a CTA launch should not reallocate register files).
+void StreamingMultiprocessor::reset_warp(Warp& w) {
+  ptx::Warp exec = std::move(w.exec);
+  std::vector<uint64_t> regs = std::move(w.reg_ready);
+  std::vector<Warp::PendingLoad> loads = std::move(w.loads);
+  w = Warp();
+  w.exec = std::move(exec);
+  w.reg_ready = std::move(regs);
+  w.loads = std::move(loads);
+  w.loads.clear();
+}
+
+void StreamingMultiprocessor::start_program_warp(uint16_t slot, Cta& cta, uint32_t warp) {
+  Warp& w = warps_[slot];
+  const ptx::LaunchState& l = *cta.launch->program;
+  const uint64_t threads = l.block.count() - uint64_t(warp) * cfg_.warp_size;
+  w.program = true;
+  w.lanes = threads >= 32 ? ~uint32_t(0) : (uint32_t(1) << threads) - 1;
+  w.exec.start(cta.program, warp, id_, cfg_.line_bytes);
+  w.reg_ready.assign(l.kernel->num_regs, 0);
+}
+
+Inst StreamingMultiprocessor::program_head_of(const Warp& w) { return program_head(w.exec.next()); }
+
+void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
+  Warp& w = warps_[slot];
+  const ptx::InstInfo& info = w.exec.next();
+  const uint8_t n_dst = info.n_dst;
+  const std::array<uint16_t, 4> dst = info.dst;
+  const ptx::StepResult r = w.exec.step(c);  // ptx::ExecError: a run failure naming the lane and address
+  ++ctas_[w.cta_slot].launch->executed_insts;
+  issued_any_ = true;
+  w.issued_at = c;
+  ++c_.insts;
+  auto set_dst = [&](uint64_t ready) {
+    for (uint8_t i = 0; i < n_dst; ++i) w.reg_ready[dst[i]] = ready;
+  };
+  // Fewer lanes than the warp has threads: a divergent path or lanes already exited.
+  const bool divergent = r.active != w.lanes;
+  const bool to_lsu = (r.cls == ptx::TimingClass::Load || r.cls == ptx::TimingClass::Store ||
+                       r.cls == ptx::TimingClass::Atomic) && r.n_lines > 0;
+  w.issued_mem = to_lsu;
+  switch (r.cls) {
+    case ptx::TimingClass::Alu:
+    case ptx::TimingClass::Sfu: {
+      const bool alu = r.cls == ptx::TimingClass::Alu;
+      const uint32_t busy = alu ? cfg_.alu_interval : cfg_.sfu_interval;
+      ++(alu ? c_.alu_insts : c_.sfu_insts);
+      c_.valu_busy_cycles += busy;
+      c_.divergent_insts += divergent;
+      (alu ? alu_free_[slot % cfg_.schedulers] : sfu_free_) = c + busy;
+      set_dst(c + cfg_.operand_latency + (alu ? cfg_.alu_latency : cfg_.sfu_latency));
+      break;
+    }
+    case ptx::TimingClass::Shared: {
+      // Bank conflicts replay the access: the pipe is busy once per conflicting word.
+      const uint32_t busy = cfg_.shared_interval * std::max<uint32_t>(1, r.shared_cycles);
+      ++c_.mem_insts;
+      shared_free_ = c + busy;
+      set_dst(c + cfg_.operand_latency + cfg_.shared_latency + busy - cfg_.shared_interval);
+      break;
+    }
+    case ptx::TimingClass::Load:
+    case ptx::TimingClass::Store:
+    case ptx::TimingClass::Atomic: {
+      if (!to_lsu) {  // every lane guarded off: nothing to fetch
+        set_dst(c + 1);
+        break;
+      }
+      if (!lsu_.can_accept()) throw std::logic_error("gpupm/sm: a memory instruction issued to a full LSU");
+      ++c_.mem_insts;
+      ++issued_mem_at_last_;
+      Inst in;
+      in.op = r.cls == ptx::TimingClass::Store ? Op::Store : Op::Load;
+      in.atomic = r.cls == ptx::TimingClass::Atomic;
+      in.lines = uint8_t(r.n_lines);
+      in.line = r.lines[0];
+      in.line_list = r.lines.data();
+      const uint64_t tag = w.next_tag++;
+      lsu_.accept(slot, tag, in);
+      if (in.op == Op::Store) {
+        set_dst(c + 1);
+      } else {
+        set_dst(Scoreboard::kPending);
+        w.loads.push_back({tag, n_dst, dst});
+        ++w.pending_loads;
+      }
+      break;
+    }
+    case ptx::TimingClass::Barrier:
+      arrive_at_barrier(w);
+      break;
+  }
+  fetch_head(slot);
+  refresh_wake(slot);
+  warp_progress(slot);
+}
+
+void StreamingMultiprocessor::program_load_done(Warp& w, uint64_t tag, uint64_t ready_cycle) {
+  for (size_t i = 0; i < w.loads.size(); ++i) {
+    if (w.loads[i].tag != tag) continue;
+    for (uint8_t r = 0; r < w.loads[i].n; ++r) w.reg_ready[w.loads[i].regs[r]] = ready_cycle;
+    w.loads.erase(w.loads.begin() + long(i));
+    return;
+  }
+}
+
+}  // namespace gpupm
