@@ -53,6 +53,12 @@ __device__ inline __cuda_builtin_gridDim_t::operator dim3() const { return dim3(
 
 #define warpSize 32
 
+// Vector types (the aligned ones load and store as ld/st .v2/.v4).
+struct __attribute__((aligned(8))) float2 { float x, y; };
+struct __attribute__((aligned(16))) float4 { float x, y, z, w; };
+struct __attribute__((aligned(8))) int2 { int x, y; };
+struct __attribute__((aligned(16))) int4 { int x, y, z, w; };
+
 // ---- synchronisation ----
 // clang declares __syncthreads as a builtin (bar.sync 0); define it only where it does not.
 #if !__has_builtin(__syncthreads)
