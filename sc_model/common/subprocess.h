@@ -1,0 +1,45 @@
+// Starting external programs without a shell: the argument vector reaches the
+// program verbatim (spaces, quotes and ';' are data, never syntax), stdout and
+// stderr are captured separately, and a program that cannot be started is an
+// error naming it rather than a shell's exit status 127.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+// The program could not be started (not found, not executable, bad working
+// directory) or the pipes could not be set up.
+struct SubprocessError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct SubprocessOptions {
+  std::string working_dir;                      // empty: the caller's
+  std::optional<std::vector<std::string>> env;  // "NAME=value" entries replacing the environment; unset: inherit
+  bool capture_stdout = true;                   // false: the child writes to the caller's stdout
+  bool capture_stderr = true;                   // false: the child writes to the caller's stderr
+};
+
+struct SubprocessResult {
+  int exit_code = -1;     // the exit status when the program exited, else -1
+  int signal = 0;         // the signal that ended it, else 0
+  std::string stdout_text;
+  std::string stderr_text;
+  bool ok() const { return signal == 0 && exit_code == 0; }
+  std::string describe() const;  // "exit status 3" / "killed by signal 9 (Killed)"
+};
+
+// Runs argv[0] with arguments argv[1..] and waits for it. A name without '/'
+// is searched in PATH. stdin is /dev/null. Throws SubprocessError when the
+// program cannot be started; a program that runs and fails is a result.
+SubprocessResult run_subprocess(const std::vector<std::string>& argv, const SubprocessOptions& options = {});
+
+// The first candidate that is an executable file: a name containing '/' is
+// checked as a path, other names are searched in PATH. "" when none is.
+std::string find_program(const std::vector<std::string>& candidates);
+
+}  // namespace gpupm

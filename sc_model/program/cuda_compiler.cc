@@ -1,0 +1,183 @@
+#include "program/cuda_compiler.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <regex>
+#include <sstream>
+
+#include "common/data_dir.h"
+#include "common/fnv1a.h"
+#include "common/json_reader.h"
+#include "common/subprocess.h"
+
+namespace gpupm {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kInstallHint = "install it with: apt-get install clang";
+
+bool read_whole_file(const std::string& path, std::string* text) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  *text = ss.str();
+  return !f.bad();
+}
+
+// clang's diagnostics can run to pages; the first lines carry the cause.
+std::string trim_diagnostics(const std::string& text) {
+  const size_t max_chars = 4000, max_lines = 40;
+  std::string out;
+  size_t lines = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("warning: CUDA version") != std::string::npos) continue;
+    if (++lines > max_lines || out.size() + line.size() > max_chars) {
+      out += "... (diagnostics truncated)\n";
+      break;
+    }
+    out += line + "\n";
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+// `clang --version` once per binary and modification time: the version is part
+// of every cache key, and a cache hit should not start clang at all after the first.
+std::string clang_version_text(const std::string& clang, const std::string& cu_file) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> known;
+  struct stat st {};
+  ::stat(clang.c_str(), &st);
+  std::string key = clang + "@" + std::to_string(st.st_mtime) + ":" + std::to_string(st.st_size);
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = known.find(key);
+  if (it != known.end()) return it->second;
+  SubprocessResult r;
+  try {
+    r = run_subprocess({clang, "--version"});
+  } catch (const SubprocessError& e) {
+    throw InputError(cu_file, "", std::string("cannot compile CUDA: ") + e.what() + "; " + kInstallHint);
+  }
+  if (!r.ok())
+    throw InputError(cu_file, "", "cannot compile CUDA: '" + clang + " --version' failed (" + r.describe() + ")");
+  return known[key] = r.stdout_text;
+}
+
+std::string unique_suffix() {
+  static std::atomic<uint64_t> counter{0};
+  auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  return std::to_string(::getpid()) + "." + std::to_string(counter++) + "." + std::to_string(now);
+}
+
+}  // namespace
+
+std::string find_cuda_clang() {
+  if (const char* env = std::getenv("GPUPM_CLANG"); env && *env) return find_program({env});
+  return find_program({"clang++", "clang++-19", "clang++-18", "clang++-17", "clang++-16", "clang++-15", "clang++-14"});
+}
+
+int clang_major_version(const std::string& version_text) {
+  std::smatch m;
+  static const std::regex re(R"(clang version (\d+)\.)");
+  return std::regex_search(version_text, m, re) ? std::stoi(m[1]) : 0;
+}
+
+std::vector<std::string> cuda_compile_flags(int clang_major) {
+  std::vector<std::string> flags = {"-x", "cuda", "--cuda-gpu-arch=sm_70", "--cuda-device-only",
+                                    "-nocudainc", "-nocudalib",
+                                    // never look for (or at) an installed CUDA toolkit: the PTX must not
+                                    // depend on whether /usr/local/cuda exists
+                                    "--cuda-path=/nonexistent/gpupm-no-cuda-toolkit",
+                                    "-O3", "-S", "-std=c++17"};
+  // clang 14 defaults to a PTX ISA without the *_sync warp builtins; later versions pick one that has them.
+  if (clang_major > 0 && clang_major < 15)
+    for (const char* f : {"-Xclang", "-target-feature", "-Xclang", "+ptx64"}) flags.push_back(f);
+  return flags;
+}
+
+std::string ptx_cache_dir() {
+  std::string base;
+  if (const char* c = std::getenv("GPUPM_CACHE_DIR"); c && *c) {
+    base = c;
+  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    base = std::string(x) + "/gpupm";
+  } else if (const char* h = std::getenv("HOME"); h && *h) {
+    base = std::string(h) + "/.cache/gpupm";
+  } else {
+    base = (fs::temp_directory_path() / "gpupm-cache").string();
+  }
+  return base + "/ptx";
+}
+
+std::string compile_cuda_to_ptx(const std::string& cu_file, bool* from_cache) {
+  if (from_cache) *from_cache = false;
+  std::string source;
+  if (!read_whole_file(cu_file, &source)) throw InputError(cu_file, "", "cannot read the CUDA program");
+  std::string prelude_path = data_file("cuda/gpupm_prelude.h");
+  std::string prelude;
+  if (!read_whole_file(prelude_path, &prelude))
+    throw InputError(prelude_path, "", "cannot read gpupm's CUDA prelude (set GPUPM_DATA_DIR to gpupm's data directory)");
+
+  std::string clang = find_cuda_clang();
+  if (clang.empty()) {
+    const char* env = std::getenv("GPUPM_CLANG");
+    std::string tried = (env && *env) ? std::string("GPUPM_CLANG=") + env + " is not an executable"
+                                      : "no clang++, clang++-19 ... clang++-14 in PATH";
+    throw InputError(cu_file, "", "cannot compile CUDA: " + tried + "; " + kInstallHint);
+  }
+  std::string version = clang_version_text(clang, cu_file);
+  std::vector<std::string> flags = cuda_compile_flags(clang_major_version(version));
+
+  uint64_t h = fnv1a(source);
+  h = fnv1a("\x1f" + prelude, h);
+  h = fnv1a("\x1f" + version, h);
+  for (const auto& f : flags) h = fnv1a("\x1f" + f, h);
+  std::string dir = ptx_cache_dir();
+  std::string ptx = dir + "/" + hex64(h) + ".ptx";
+  if (fs::exists(ptx)) {
+    if (from_cache) *from_cache = true;
+    return ptx;
+  }
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError(cu_file, "", "cannot create the PTX cache directory " + dir + ": " + ec.message());
+
+  // clang writes a private temporary; the rename makes the entry appear whole,
+  // so concurrent compiles of one program never read a half-written file.
+  std::string tmp = ptx + ".tmp." + unique_suffix();
+  std::vector<std::string> argv = {clang};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  for (const std::string& a : {std::string("-include"), prelude_path, fs::absolute(cu_file).string(),
+                               std::string("-o"), tmp})
+    argv.push_back(a);
+  SubprocessResult r;
+  try {
+    r = run_subprocess(argv);
+  } catch (const SubprocessError& e) {
+    throw InputError(cu_file, "", std::string("cannot compile CUDA: ") + e.what() + "; " + kInstallHint);
+  }
+  if (!r.ok()) {
+    fs::remove(tmp, ec);
+    throw InputError(cu_file, "", "clang failed (" + r.describe() + "):\n" + trim_diagnostics(r.stderr_text));
+  }
+  fs::rename(tmp, ptx, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw InputError(cu_file, "", "cannot write the PTX cache entry " + ptx + ": " + ec.message());
+  }
+  return ptx;
+}
+
+}  // namespace gpupm

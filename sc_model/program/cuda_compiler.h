@@ -1,0 +1,27 @@
+// Compiling a CUDA program (.cu) to PTX with the system's clang, without the
+// CUDA toolkit: gpupm's prelude (configs/cuda/gpupm_prelude.h) is force-included
+// and supplies the device API. Results are cached by content.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+// Compiles `cu_file` and returns the path of its PTX in the cache
+// (${GPUPM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/gpupm}/ptx/<hash>.ptx).
+// The hash covers the .cu text, the prelude text, clang's --version and the
+// flags, so a cache hit skips the compile; `from_cache` tells which happened.
+// clang is GPUPM_CLANG if set, else the first of clang++, clang++-19 ... -14 in PATH.
+// Throws InputError (exit 2) naming the file: no clang (with the install hint),
+// unreadable file or prelude, or clang's diagnostics when it fails.
+// A .cu is compiled on its own: #include of local headers is not part of the hash.
+std::string compile_cuda_to_ptx(const std::string& cu_file, bool* from_cache = nullptr);
+
+// Pieces exposed for tests and tools.
+std::string find_cuda_clang();                           // "" when none
+int clang_major_version(const std::string& version_text);  // 0 when not recognised
+std::vector<std::string> cuda_compile_flags(int clang_major);  // without -include/-o/input
+std::string ptx_cache_dir();
+
+}  // namespace gpupm
