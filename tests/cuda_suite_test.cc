@@ -14,11 +14,11 @@
 #include <queue>
 
 #include "common/json_reader.h"
-#include "support/npy.h"
+#include "program/npy.h"
 #include "support/test_support.h"
 
-using gpupm::test::NpyArray;
-using gpupm::test::read_npy;
+using gpupm::NpyArray;
+using gpupm::read_npy;
 using gpupm::test::run_gpupm;
 using gpupm::test::source_path;
 using gpupm::test::temp_dir;
@@ -55,8 +55,8 @@ class ProgramRun {
   std::vector<T> load(const std::string& path, const std::string& buffer) const {
     NpyArray a = read_npy(path);
     uint64_t declared = workload_.at("buffers").at(buffer).at("count").get<uint64_t>();
-    if (a.count() != declared)
-      throw std::runtime_error(path + ": " + std::to_string(a.count()) + " elements, workload says " +
+    if (a.count != declared)
+      throw std::runtime_error(path + ": " + std::to_string(a.count) + " elements, workload says " +
                                std::to_string(declared));
     return a.as<T>();
   }

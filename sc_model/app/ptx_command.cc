@@ -41,7 +41,7 @@ int command_ptx(const std::string& file) {
       std::cout << "\n" << k->name << "(";
       for (size_t i = 0; i < k->params.size(); ++i)
         std::cout << (i ? ", " : "") << type_name(k->params[i].type) << " " << k->params[i].name;
-      std::cout << ")\n  " << k->code.size() << " instructions, " << k->regs_per_thread
+      std::cout << ")\n  " << k->info.size() << " instructions, " << k->regs_per_thread
                 << " registers/thread (estimate), " << k->shared_static_bytes << " B static shared"
                 << (k->uses_dynamic_shared ? " + dynamic" : "") << ", " << k->local_bytes << " B local/thread\n  ";
       size_t n = 0;

@@ -343,7 +343,7 @@ ProgramHost::ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, 
   std::map<const ptx::Kernel*, uint64_t> base;
   for (const auto& k : module_->kernels) {
     base[k.get()] = line;
-    line += (k->code.size() * kInstBytes + line_bytes_ - 1) / line_bytes_ + 1;
+    line += (k->info.size() * kInstBytes + line_bytes_ - 1) / line_bytes_ + 1;
   }
   for (const LaunchSpec& l : launches_) code_base_.push_back(base[l.entry]);
 }
@@ -461,7 +461,7 @@ std::shared_ptr<const KernelLaunch> ProgramHost::next() {
   k->warps_per_cta = uint32_t((l.block.count() + 31) / 32);
   k->max_ctas_per_sm = l.max_ctas_per_sm;
   k->insts_per_warp = 0;
-  k->code_bytes = l.entry->code.size() * kInstBytes;
+  k->code_bytes = l.entry->info.size() * kInstBytes;
   k->code_base = code_base_[entry_];
   k->grid_dim = {l.grid.x, l.grid.y, l.grid.z};
   k->block_dim = {l.block.x, l.block.y, l.block.z};
