@@ -99,6 +99,9 @@ struct KernelExtra {
 // of its basic block (ptx_cfg.cc); targets must already be resolved.
 void compute_reconvergence(std::vector<Instruction>& code);
 
+bool is_float(ScalarType t);   // f32/f64 (ptx_parse_state.cc)
+bool is_signed(ScalarType t);  // s8..s64
+
 // Offset of the .extern .shared array in a CTA's shared memory (device_memory.cc).
 uint32_t shared_dynamic_base(const Kernel& k);
 
