@@ -241,9 +241,6 @@ class Decoder {
         {"shfl", &Decoder::shfl},       {"vote", &Decoder::vote},        {"activemask", &Decoder::activemask},
         {"bra", &Decoder::bra},         {"ret", &Decoder::exit},         {"exit", &Decoder::exit},
     };
-    static const char* const refused[] = {"call", "brx", "tex", "tld4", "txq", "suld", "sust", "sured", "suq"};
-    for (const char* r : refused)
-      if (base_ == r) fail(base_ + " is not supported (calls, indirect branches, textures and surfaces are refused)");
     auto it = table.find(base_);
     if (it == table.end()) fail("unsupported instruction " + base_);
     it->second(this);
@@ -554,5 +551,15 @@ class Decoder {
 }  // namespace
 
 void decode_instruction(KernelScope& scope, const RawInstruction& raw) { Decoder(scope, raw).run(); }
+
+void refuse_unsupported(const TokenCursor& cursor, const Token& opcode) {
+  static const char* const refused[] = {"call", "brx", "tex", "tld4", "txq", "suld", "sust", "sured", "suq"};
+  auto parts = split_dots(opcode.text);
+  for (const char* r : refused)
+    if (parts[0] == r)
+      cursor.fail(opcode, parts[0] + " is not supported (calls, indirect branches, textures and surfaces are refused)");
+  for (const std::string& m : parts)
+    if (m.find("f16") != std::string::npos) cursor.fail(opcode, "f16/bf16 types are not supported");
+}
 
 }  // namespace gpupm::ptx

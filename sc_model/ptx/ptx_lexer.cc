@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "ptx/ptx.h"
+#include "ptx/ptx_parse_state.h"
 
 namespace gpupm::ptx {
 namespace {
@@ -70,7 +70,8 @@ class Lexer {
     }
     if (std::string(",;:[]{}()<>+-@!|=").find(c) != std::string::npos) return take(Token::Kind::Punct, j);
     throw ParseError(file_ + ":" + std::to_string(line_) + ":" + std::to_string(col()) +
-                     ": unexpected character '" + std::string(1, c) + "'");
+                     ": unexpected character (at '" + std::string(1, c) + "'); supported opcode families: " +
+                     kSupportedFamilies);
   }
 
   const std::string& s_;

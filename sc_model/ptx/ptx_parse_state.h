@@ -134,6 +134,9 @@ class KernelScope {
 
 constexpr uint16_t kHiddenFlag = 0x8000;  // provisional hidden slot ids until finish()
 
+// Throws for opcodes refused before their operands are read (call, textures, f16, ...).
+void refuse_unsupported(const TokenCursor& cursor, const Token& opcode);
+
 // Decodes one instruction into scope.kernel (code, info, texts, families).
 void decode_instruction(KernelScope& scope, const RawInstruction& raw);
 

@@ -226,6 +226,7 @@ class Parser : public TokenCursor {
       raw.guard = expect_word();
     }
     raw.opcode = expect_word();
+    refuse_unsupported(*this, raw.opcode);
     if (peek().text != ";") {
       do raw.operands.push_back(operand(scope));
       while (accept(","));
