@@ -69,6 +69,8 @@ struct Launch {
     state.memory = &memory;
     state.params.assign(state.kernel->param_bytes, 0);
   }
+  Launch(const Launch&) = delete;  // state.memory points into this object
+  Launch& operator=(const Launch&) = delete;
   template <class T>
   uint64_t buffer(const std::vector<T>& values) {
     uint64_t addr = memory.allocate(std::max<size_t>(1, values.size() * sizeof(T)), "buffer");
