@@ -452,6 +452,7 @@ class Decoder {
     for (const auto& [name, mode] : modes)
       if (word(name)) in_.mode = mode;
     if (in_.mode == Mode::None) fail(base_ + " needs an operation (.add, .cas, ...)");
+    if (type_bytes(in_.type) < 4) fail("atomics on 8/16-bit types are not supported");
     if (in_.type == ScalarType::F64 && in_.mode != Mode::AtomAdd && in_.mode != Mode::AtomExch)
       fail("unsupported atomic on .f64");
     memory_family(TimingClass::Atomic);

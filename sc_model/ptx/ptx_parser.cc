@@ -37,6 +37,14 @@ class Parser : public TokenCursor {
     } else if (t.text == ".address_size") {
       take();
       if (take().text != "64") fail(tokens_[pos_ - 1], "only .address_size 64 is supported");
+    } else if (t.text == ".file" || t.text == ".loc") {
+      skip_line();
+    } else if (t.text == ".section") {  // debug sections: skipped with their braces
+      while (!accept("{")) take();
+      for (int depth = 1; depth > 0 && peek().kind != Token::Kind::End;) {
+        const Token& x = take();
+        depth += x.text == "{" ? 1 : x.text == "}" ? -1 : 0;
+      }
     } else if (t.text == ".visible" || t.text == ".extern" || t.text == ".weak" || t.text == ".common") {
       bool is_extern = take().text == ".extern";
       declaration(is_extern);
@@ -205,6 +213,8 @@ class Parser : public TokenCursor {
         VarDecl v = variable_body();
         if (space == ".shared") scope.add_shared(v.name, v.align, v.size, v.unsized);
         else scope.add_local(v.name, v.align, v.size);
+      } else if (t.text == ".loc") {  // debug line information
+        skip_line();
       } else if (t.text == ".pragma") {
         while (take().text != ";") {
         }
@@ -268,6 +278,11 @@ class Parser : public TokenCursor {
       if (accept("|")) o.elems.push_back(operand(scope));  // %p|%q
     }
     return o;
+  }
+
+  void skip_line() {
+    const uint32_t line = take().line;
+    while (peek().kind != Token::Kind::End && peek().line == line) take();
   }
 
   int64_t signed_number() {
