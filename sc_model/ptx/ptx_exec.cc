@@ -254,6 +254,7 @@ StepResult Warp::Impl::step(uint64_t clock) {
       stack.back().pc = pc + 1;
       pop_finished();
   }
+  if (res.cls == TimingClass::Shared && res.shared_cycles == 0) res.shared_cycles = 1;  // no lane active
   res.exited = stack.empty();
   return res;
 }
