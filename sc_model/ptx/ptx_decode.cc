@@ -249,7 +249,6 @@ class Decoder {
   void nop() {
     in_.op = Op::Nop;
     words_.clear();  // membar.gl / fence.sc.gpu / prefetch.global.L2 ...
-    raw_operands_ignored_ = true;
   }
 
   void mov() {
@@ -546,7 +545,7 @@ class Decoder {
   std::string base_, family_;
   std::vector<ScalarType> types_;
   std::vector<std::string> words_;
-  bool has_space_ = false, to_ = false, raw_operands_ignored_ = false;
+  bool has_space_ = false, to_ = false;
 };
 
 }  // namespace

@@ -248,6 +248,17 @@ TEST(PtxMemory, AtomicsApplyInLaneOrder) {
   }
 }
 
+TEST(PtxMemory, SharedCasAndExchInLaneOrder) {
+  V out = run_lanes(R"(
+  mov.u64 %rd30, slot;
+  add.u32 %r2, %r1, 1;
+  atom.shared.cas.b32 %r3, [%rd30], %r1, %r2;
+  atom.shared.exch.b32 %r4, [slot+4], %r1;
+  shl.b32 %r5, %r4, 8;
+  or.b32 %r20, %r3, %r5;)", V(32));
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(out[t], t | (t == 0 ? 0 : (t - 1) << 8)) << t;
+}
+
 TEST(PtxWarp, ShuffleModesClampAndMemberMask) {
   EXPECT_EQ(run_lanes("shfl.sync.down.b32 %r20, %r1, 4, 31, -1;", V(32))[29], 29u);
   V down = run_lanes("shfl.sync.down.b32 %r20|%p1, %r1, 4, 31, -1; @!%p1 add.u32 %r20, %r20, 100;", V(32));

@@ -3,6 +3,7 @@
 // owns register ids, hidden constant slots, variables and labels.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>

@@ -102,7 +102,7 @@ inline const char* test_registers() {
 inline std::string lane_kernel(const std::string& body) {
   return std::string(".version 7.0\n.target sm_70\n.address_size 64\n"
                      ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1, .param .u64 k_param_2)\n{\n") +
-         test_registers() +
+         test_registers() + "  .shared .align 4 .b8 slot[8];\n" +
          "  ld.param.u64 %rd1, [k_param_0];\n  ld.param.u64 %rd2, [k_param_1];\n  ld.param.u64 %rd3, [k_param_2];\n"
          "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd5, %rd1, %rd4;\n"
          "  add.s64 %rd6, %rd2, %rd4;\n  add.s64 %rd7, %rd3, %rd4;\n  ld.global.u32 %r10, [%rd5];\n"
