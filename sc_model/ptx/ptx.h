@@ -57,7 +57,8 @@ struct InstInfo {
   uint32_t line = 0;              // line in the PTX file (for messages)
 };
 
-struct Instruction;  // the decoded form; defined in the implementation
+struct Instruction;   // the decoded form; defined in ptx_decoded.h
+struct KernelExtra;   // per-kernel decode tables (hidden constant slots, texts); ptx_decoded.h
 
 struct Kernel {
   std::string name;
@@ -72,6 +73,12 @@ struct Kernel {
   std::vector<Instruction> code;     // same indices
   std::map<std::string, uint32_t> opcode_families;  // family name ("fma", "ld.global", ...) -> static count
   std::string file;
+  std::unique_ptr<KernelExtra> extra;  // implementation tables used by Warp
+
+  // The PC of the first instruction on PTX line `line` (~0u if none): for tests and messages.
+  uint32_t pc_of_line(uint32_t line) const;
+  // The instruction's text as written (opcode with modifiers), for listings and messages.
+  const std::string& text_of(uint32_t pc) const;
 
   Kernel();
   ~Kernel();

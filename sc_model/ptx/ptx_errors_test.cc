@@ -1,0 +1,106 @@
+// ExecError and ParseError messages: where (kernel, CTA, warp, lane, PC, line,
+// file:line:col) and what (address, token, supported families).
+#include <gtest/gtest.h>
+
+#include "ptx/ptx_test_driver.h"
+
+namespace gpupm::ptx::test {
+namespace {
+
+using V = std::vector<uint32_t>;
+
+// Runs a kernel k(.u64 p0) with `body` on CTA 1 of a 2-CTA grid (64 threads) and returns the ExecError text.
+std::string exec_error(const std::string& body, const std::string& decls = "") {
+  std::string ptx = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 k_param_0)\n{\n" + std::string(test_registers()) + decls +
+                    "  ld.param.u64 %rd1, [k_param_0];\n  mov.u32 %r1, %tid.x;\n" + body + "\n  ret;\n}\n";
+  Launch l(ptx, "k", Dim3{2, 1, 1}, Dim3{64, 1, 1}, "err.ptx");
+  l.param(0, l.buffer(V(64, 0)));
+  l.state.max_warp_insts = 1000;
+  try {
+    run_cta(l.state, 1);
+  } catch (const ExecError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+void expect_context(const std::string& msg, const std::string& lane, const std::string& line,
+                    const std::string& what) {
+  EXPECT_NE(msg.find("kernel k: CTA 1 (1,0,0) warp 0 lane " + lane + ": PC "), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(err.ptx:" + line + ")"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(what), std::string::npos) << msg;
+}
+
+TEST(PtxErrors, GlobalOutOfBounds) {
+  std::string msg = exec_error("  setp.eq.u32 %p1, %r1, 7;\n  @%p1 ld.global.f32 %f1, [%rd1+256];");
+  expect_context(msg, "7", "15", "ld.global.f32 address 0x10000100: outside every buffer");
+}
+
+TEST(PtxErrors, SharedBeyondCtaSize) {
+  std::string msg = exec_error("  mul.wide.u32 %rd2, %r1, 4;\n  st.shared.u32 [%rd2+4], %r1;",
+                               "  .shared .align 4 .b8 s[128];\n");
+  expect_context(msg, "31", "16", "address 0x80: beyond the CTA's 128 bytes of shared memory");
+}
+
+TEST(PtxErrors, LocalBeyondDepot) {
+  std::string msg = exec_error("  mov.u64 %SPL, __local_depot0;\n  ld.local.u32 %r2, [%SPL+16];",
+                               "  .local .align 4 .b8 __local_depot0[16];\n  .reg .b64 %SPL;\n");
+  expect_context(msg, "0", "17", "address 0x10: beyond the thread's 16 bytes of local memory");
+}
+
+TEST(PtxErrors, Misaligned) {
+  std::string msg = exec_error("  ld.global.u32 %r2, [%rd1+2];");
+  expect_context(msg, "0", "14", "address 0x10000002: misaligned");
+}
+
+TEST(PtxErrors, RunawayLoop) {
+  std::string msg = exec_error("$L__spin:\n  add.u32 %r2, %r2, 1;\n  bra.uni $L__spin;");
+  expect_context(msg, "0", "15", "add.u32 exceeded max_warp_insts=1000");
+}
+
+TEST(PtxErrors, DivideByZeroIsNotAFault) {
+  EXPECT_EQ(exec_error("  div.u32 %r2, %r1, 0;\n  rem.s32 %r3, %r1, 0;\n  div.rn.f32 %f1, %f2, 0f00000000;"),
+            "no error");
+}
+
+std::string parse_error(const std::string& body, const std::string& module_extra = "") {
+  std::string ptx = ".version 7.0\n.target sm_70\n.address_size 64\n" + module_extra +
+                    ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .b32 %r<4>;\n  .reg .f32 %f<4>;\n" +
+                    "  .reg .b64 %rd<4>;\n" + body + "\n  ret;\n}\n";
+  try {
+    parse(ptx, "bad.ptx");
+  } catch (const ParseError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+void expect_parse(const std::string& msg, const std::string& where, const std::string& token) {
+  EXPECT_EQ(msg.rfind("bad.ptx:" + where + ": ", 0), 0u) << msg;
+  EXPECT_NE(msg.find("'" + token + "'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("supported opcode families: mov add"), std::string::npos) << msg;
+}
+
+TEST(PtxParseErrors, SyntaxAndUnknowns) {
+  expect_parse(parse_error("  add.s32 %r1, %r2 %r3;"), "9:20", "%r3");
+  expect_parse(parse_error("  frobnicate.b32 %r1, %r2;"), "9:3", "frobnicate.b32");
+  expect_parse(parse_error("  add.s32 %r1, %r2, %r9;"), "9:21", "%r9");
+  expect_parse(parse_error("  bra.uni $L__nowhere;"), "9:11", "$L__nowhere");
+  expect_parse(parse_error("  add.s32 %r1, %r2, 1 # 2;"), "9:23", "#");
+  expect_parse(parse_error("  mul.lo.cc.s32 %r1, %r2, 1;"), "9:3", "mul.lo.cc.s32");
+  expect_parse(parse_error("  .reg .b32 %q;\n  .bogus 3;"), "10:3", ".bogus");
+}
+
+TEST(PtxParseErrors, RefusedFeatures) {
+  expect_parse(parse_error("  call.uni f, (%r1);"), "9:3", "call.uni");
+  expect_parse(parse_error("  brx.idx %r1, $L__t;"), "9:3", "brx.idx");
+  expect_parse(parse_error("  tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%f0, %f1}];"), "9:3", "tex.2d.v4.f32.f32");
+  expect_parse(parse_error("  suld.b.1d.b32.trap {%r1}, [s, {%r2}];"), "9:3", "suld.b.1d.b32.trap");
+  expect_parse(parse_error("  add.f16 %r1, %r2, %r3;"), "9:3", "add.f16");
+  expect_parse(parse_error("  .reg .f16 %h<2>;"), "9:8", ".f16");
+  expect_parse(parse_error("", ".func f()\n{\n ret;\n}\n"), "4:1", ".func");
+}
+
+}  // namespace
+}  // namespace gpupm::ptx::test

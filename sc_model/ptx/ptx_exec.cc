@@ -1,0 +1,466 @@
+// The per-warp functional executor: register file, SIMT reconvergence stack,
+// memory accesses with their timing view (lines, bank conflicts) and faults.
+//
+// Reconvergence: a divergent branch replaces the top of the stack by a
+// reconvergence entry {ipdom PC, mask of both sides} (unless the ipdom is the
+// top's own reconvergence PC or "never", then the top is simply replaced) and
+// pushes the taken side, then the not-taken (fall-through) side: the
+// fall-through side runs first. An entry is popped when its PC reaches its
+// reconvergence PC or when it has no lanes left.
+#include <algorithm>
+#include <cstdio>
+
+#include "ptx/ptx_lanes.h"
+
+namespace gpupm::ptx {
+
+namespace {
+
+struct StackEntry {
+  uint32_t pc, reconv, mask;
+};
+
+std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// Where a lane's access lands.
+struct Resolved {
+  Space space;
+  uint64_t offset;  // in the space (device address for global/const)
+  uint8_t* ptr;
+};
+
+}  // namespace
+
+struct Warp::Impl {
+  CtaState* cta = nullptr;
+  const LaunchState* launch = nullptr;
+  const Kernel* kernel = nullptr;
+  uint32_t warp = 0, smid = 0, line_bytes = 128;
+  std::vector<uint64_t> regs;
+  std::vector<uint32_t> preds;
+  std::vector<uint8_t> local;  // lane l's depot at l * local_bytes
+  std::vector<StackEntry> stack;
+  uint64_t executed = 0;
+  uint64_t total_threads = 0;
+  uint64_t first_thread = 0;  // grid-linear id of lane 0
+  std::array<uint32_t, 128> shared_words{};
+
+  RegFile file() { return RegFile{regs.data(), preds.data()}; }
+
+  void start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb);
+  void fill_hidden();
+  uint64_t special_value(Special s, uint32_t lane) const;
+  StepResult step(uint64_t clock);
+
+  [[noreturn]] void fault(uint32_t pc, uint32_t lane, const std::string& what) const;
+  void branch(const Instruction& in, uint32_t pc, uint32_t taken);
+  void retire(uint32_t pc, uint32_t lanes);
+  void pop_finished();
+
+  Resolved resolve(const Instruction& in, uint32_t pc, uint32_t lane, uint64_t addr, uint32_t bytes);
+  void memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res);
+  void access_lane(const Instruction& in, uint32_t lane, uint8_t* p, uint32_t elem);
+  void note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, StepResult& res, uint32_t& n_words);
+  void add_line(uint64_t line, StepResult& res);
+  void shuffle(const Instruction& in, uint32_t active);
+  void vote(const Instruction& in, uint32_t active);
+};
+
+void Warp::Impl::start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb) {
+  cta = &c;
+  launch = c.launch;
+  kernel = launch->kernel;
+  warp = w;
+  smid = sm;
+  line_bytes = lb ? lb : 128;
+  const size_t slots = kernel->num_regs + kernel->extra->hidden.size();
+  regs.assign(slots * 32, 0);
+  preds.assign(slots, 0);
+  local.assign(size_t(kernel->local_bytes) * 32, 0);
+  executed = 0;
+  total_threads = launch->grid.count() * launch->block.count();
+  first_thread = uint64_t(c.cta) * launch->block.count() + uint64_t(w) * 32;
+  fill_hidden();
+  uint64_t block = launch->block.count();
+  uint32_t mask = 0;
+  for (uint32_t l = 0; l < 32; ++l)
+    if (uint64_t(w) * 32 + l < block) mask |= 1u << l;
+  stack.clear();
+  stack.reserve(64);
+  if (mask) stack.push_back(StackEntry{0, kNever, mask});
+}
+
+uint64_t Warp::Impl::special_value(Special s, uint32_t lane) const {
+  const Dim3& b = launch->block;
+  uint64_t t = uint64_t(warp) * 32 + lane;
+  switch (s) {
+    case Special::TidX: return t % b.x;
+    case Special::TidY: return t / b.x % b.y;
+    case Special::TidZ: return t / (uint64_t(b.x) * b.y);
+    case Special::NtidX: return b.x;
+    case Special::NtidY: return b.y;
+    case Special::NtidZ: return b.z;
+    case Special::CtaidX: return cta->cta_id.x;
+    case Special::CtaidY: return cta->cta_id.y;
+    case Special::CtaidZ: return cta->cta_id.z;
+    case Special::NctaidX: return launch->grid.x;
+    case Special::NctaidY: return launch->grid.y;
+    case Special::NctaidZ: return launch->grid.z;
+    case Special::LaneId: return lane;
+    case Special::WarpId: return warp;
+    case Special::NWarpId: return (b.count() + 31) / 32;
+    case Special::SmId: return smid;
+    case Special::NSmId: return smid + 1;  // the executor does not know the SM count: a lower bound
+    case Special::GridId: return 0;
+    case Special::LanemaskEq: return 1u << lane;
+    case Special::LanemaskLt: return (1u << lane) - 1;
+    case Special::LanemaskLe: return uint32_t((2ull << lane) - 1);
+    case Special::LanemaskGt: return ~uint32_t((2ull << lane) - 1);
+    case Special::LanemaskGe: return ~((1u << lane) - 1);
+  }
+  return 0;
+}
+
+void Warp::Impl::fill_hidden() {
+  const auto& hidden = kernel->extra->hidden;
+  for (size_t i = 0; i < hidden.size(); ++i) {
+    const SlotInit& init = hidden[i];
+    const size_t slot = kernel->num_regs + i;
+    uint64_t value = init.value;
+    if (init.kind == SlotInit::Kind::Symbol) {
+      value = launch->memory ? launch->memory->symbol(init.symbol) : ~0ull;
+      if (value == ~0ull)
+        throw ExecError("kernel " + kernel->name + ": module variable " + init.symbol +
+                        " has no device address (DeviceMemory::load not called)");
+    } else if (init.kind == SlotInit::Kind::DynamicShared) {
+      value = shared_dynamic_base(*kernel);
+    }
+    for (uint32_t l = 0; l < 32; ++l)
+      regs[slot * 32 + l] = init.kind == SlotInit::Kind::Special ? special_value(init.special, l) : value;
+    preds[slot] = value ? ~0u : 0u;
+  }
+}
+
+void Warp::Impl::fault(uint32_t pc, uint32_t lane, const std::string& what) const {
+  const Dim3& id = cta->cta_id;
+  const uint32_t line = pc < kernel->info.size() ? kernel->info[pc].line : 0;
+  throw ExecError("kernel " + kernel->name + ": CTA " + std::to_string(cta->cta) + " (" + std::to_string(id.x) +
+                  "," + std::to_string(id.y) + "," + std::to_string(id.z) + ") warp " + std::to_string(warp) +
+                  " lane " + std::to_string(lane) + ": PC " + std::to_string(pc) + " (" + kernel->file + ":" +
+                  std::to_string(line) + "): " + kernel->text_of(pc) + " " + what);
+}
+
+void Warp::Impl::pop_finished() {
+  while (!stack.empty() && (stack.back().mask == 0 || stack.back().pc == stack.back().reconv)) stack.pop_back();
+}
+
+void Warp::Impl::branch(const Instruction& in, uint32_t pc, uint32_t taken) {
+  StackEntry& top = stack.back();
+  const uint32_t all = top.mask;
+  if (taken == all) {
+    top.pc = in.target;
+  } else if (taken == 0) {
+    top.pc = pc + 1;
+  } else {
+    const uint32_t outer = top.reconv;
+    uint32_t reconv = in.reconv;
+    if (reconv == kNever || reconv == outer) {
+      reconv = outer;
+      stack.pop_back();
+    } else {
+      top.pc = reconv;
+    }
+    stack.push_back(StackEntry{in.target, reconv, taken});
+    stack.push_back(StackEntry{pc + 1, reconv, all & ~taken});
+  }
+  pop_finished();
+}
+
+void Warp::Impl::retire(uint32_t pc, uint32_t lanes) {
+  for (StackEntry& e : stack) e.mask &= ~lanes;
+  stack.back().pc = pc + 1;
+  pop_finished();
+}
+
+StepResult Warp::Impl::step(uint64_t clock) {
+  StepResult res;
+  if (stack.empty()) {
+    res.exited = true;
+    return res;
+  }
+  const uint32_t pc = stack.back().pc;
+  if (pc >= kernel->code.size()) fault(pc - 1, uint32_t(__builtin_ctz(stack.back().mask)), "fell off the end of the kernel");
+  const Instruction& in = kernel->code[pc];
+  uint32_t active = stack.back().mask;
+  if (++executed > launch->max_warp_insts)
+    fault(pc, uint32_t(__builtin_ctz(active)),
+          "exceeded max_warp_insts=" + std::to_string(launch->max_warp_insts) + " (runaway loop?)");
+  if (in.has_guard) active &= in.guard_negated ? ~preds[in.guard] : preds[in.guard];
+  res.cls = kernel->info[pc].cls;
+  res.active = active;
+  switch (in.op) {
+    case Op::Bra: branch(in, pc, active); break;
+    case Op::Exit: retire(pc, active); break;
+    default:
+      if (active) {
+        switch (in.op) {
+          case Op::Ld: case Op::St: case Op::Atom: memory(in, pc, active, res); break;
+          case Op::Shfl: shuffle(in, active); break;
+          case Op::Vote: vote(in, active); break;
+          case Op::Bar: case Op::Nop: break;
+          case Op::MovClock: {
+            uint64_t v = in.is_clock64 ? clock : uint32_t(clock);
+            uint64_t* d = &regs[size_t(in.dst[0]) * 32];
+            for (int l = 0; l < 32; ++l) d[l] = ((active >> l) & 1) ? v : d[l];
+            break;
+          }
+          case Op::Activemask: {
+            uint64_t* d = &regs[size_t(in.dst[0]) * 32];
+            for (int l = 0; l < 32; ++l) d[l] = ((active >> l) & 1) ? active : d[l];
+            break;
+          }
+          case Op::Cvta: case Op::CvtaTo: {
+            bool to_generic = in.op == Op::Cvta;
+            uint64_t window = in.space == Space::Shared ? kSharedWindow : in.space == Space::Local ? kLocalWindow : 0;
+            const uint64_t* a = &regs[size_t(in.src[0]) * 32];
+            lanes<uint64_t, uint64_t>(&regs[size_t(in.dst[0]) * 32], active, [=](uint64_t x) {
+              return to_generic ? x + window : x - window; }, a);
+            break;
+          }
+          case Op::Pack: case Op::Unpack: {
+            const uint32_t n = in.op == Op::Pack ? in.n_src : in.n_dst;
+            const uint32_t bits = type_bytes(in.type) * 8 / n;
+            const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+            for (int l = 0; l < 32; ++l) {
+              if (!((active >> l) & 1)) continue;
+              if (in.op == Op::Pack) {
+                uint64_t v = 0;
+                for (uint32_t e = 0; e < n; ++e) v |= (regs[size_t(in.src[e]) * 32 + l] & mask) << (e * bits);
+                regs[size_t(in.dst[0]) * 32 + l] = v;
+              } else {
+                uint64_t v = regs[size_t(in.src[0]) * 32 + l];
+                for (uint32_t e = 0; e < n; ++e) regs[size_t(in.dst[e]) * 32 + l] = (v >> (e * bits)) & mask;
+              }
+            }
+            break;
+          }
+          default: execute_alu(in, file(), active);
+        }
+      }
+      stack.back().pc = pc + 1;
+      pop_finished();
+  }
+  if (res.cls == TimingClass::Shared && res.shared_cycles == 0) res.shared_cycles = 1;  // no lane active
+  res.exited = stack.empty();
+  return res;
+}
+
+Resolved Warp::Impl::resolve(const Instruction& in, uint32_t pc, uint32_t lane, uint64_t addr, uint32_t bytes) {
+  Space space = in.space;
+  uint64_t off = addr;
+  if (space == Space::Generic) {
+    if (addr - kSharedWindow < kWindowBytes) space = Space::Shared, off = addr - kSharedWindow;
+    else if (addr - kLocalWindow < kWindowBytes) space = Space::Local, off = addr - kLocalWindow;
+    else space = Space::Global;
+  }
+  if (bytes > 1 && addr % bytes != 0) fault(pc, lane, "address " + hex(addr) + ": misaligned for a " + std::to_string(bytes) + "-byte access");
+  uint8_t* p = nullptr;
+  switch (space) {
+    case Space::Global: case Space::Const:
+      p = launch->memory ? launch->memory->find(off, bytes) : nullptr;
+      if (!p) fault(pc, lane, "address " + hex(addr) + ": outside every buffer");
+      break;
+    case Space::Shared:
+      if (off + bytes > cta->shared.size() || off + bytes < off)
+        fault(pc, lane, "address " + hex(addr) + ": beyond the CTA's " + std::to_string(cta->shared.size()) + " bytes of shared memory");
+      p = cta->shared.data() + off;
+      break;
+    case Space::Local:
+      if (off + bytes > kernel->local_bytes || off + bytes < off)
+        fault(pc, lane, "address " + hex(addr) + ": beyond the thread's " + std::to_string(kernel->local_bytes) + " bytes of local memory");
+      p = local.data() + size_t(lane) * kernel->local_bytes + off;
+      break;
+    case Space::Param:
+      if (off + bytes > launch->params.size() || off + bytes < off)
+        fault(pc, lane, "address " + hex(addr) + ": beyond the " + std::to_string(launch->params.size()) + " bytes of kernel parameters");
+      p = const_cast<uint8_t*>(launch->params.data()) + off;
+      break;
+    case Space::Generic: break;
+  }
+  return Resolved{space, off, p};
+}
+
+void Warp::Impl::add_line(uint64_t line, StepResult& res) {
+  for (uint32_t i = 0; i < res.n_lines; ++i)
+    if (res.lines[i] == line) return;
+  if (res.n_lines < res.lines.size()) res.lines[res.n_lines++] = line;  // saturates at 32 distinct lines
+}
+
+// Records one lane's access for the timing model: global lines, local timing
+// addresses (interleaved per thread so a warp's same-offset accesses coalesce),
+// shared words for the bank-conflict degree.
+void Warp::Impl::note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, StepResult& res, uint32_t& n_words) {
+  switch (at.space) {
+    case Space::Global:
+      for (uint64_t line = at.offset / line_bytes; line <= (at.offset + bytes - 1) / line_bytes; ++line) add_line(line, res);
+      break;
+    case Space::Local:
+      for (uint64_t word = at.offset / 4; word <= (at.offset + bytes - 1) / 4; ++word) {
+        uint64_t timing = launch->local_base + word * (total_threads * 4) + (first_thread + lane) * 4;
+        add_line(timing / line_bytes, res);
+      }
+      break;
+    case Space::Shared:
+      for (uint64_t word = at.offset / 4; word <= (at.offset + bytes - 1) / 4 && n_words < shared_words.size(); ++word)
+        shared_words[n_words++] = uint32_t(word);
+      break;
+    default: break;
+  }
+}
+
+// Loads/stores one lane's elements (little-endian, sign/zero extension by type).
+void Warp::Impl::access_lane(const Instruction& in, uint32_t lane, uint8_t* p, uint32_t elem) {
+  for (uint32_t e = 0; e < in.vec; ++e, p += elem) {
+    if (in.op == Op::St) {
+      uint64_t v = regs[size_t(in.src[e]) * 32 + lane];
+      std::memcpy(p, &v, elem);
+      continue;
+    }
+    uint64_t v = 0;
+    std::memcpy(&v, p, elem);
+    if (is_signed(in.type) && elem < 8) {
+      const int shift = 64 - int(elem) * 8;
+      v = uint64_t(int64_t(v << shift) >> shift);
+    }
+    regs[size_t(in.dst[e]) * 32 + lane] = v;
+  }
+}
+
+template <class T>
+static T atomic_apply(Mode mode, T old, T b, T c) {
+  switch (mode) {
+    case Mode::AtomAdd: return T(old + b);
+    case Mode::AtomMin: return b < old ? b : old;
+    case Mode::AtomMax: return b > old ? b : old;
+    case Mode::AtomExch: return b;
+    case Mode::AtomCas: return old == b ? c : old;
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (mode) {
+      case Mode::AtomAnd: return T(old & b);
+      case Mode::AtomOr: return T(old | b);
+      case Mode::AtomXor: return T(old ^ b);
+      case Mode::AtomInc: return old >= b ? T(0) : T(old + 1);
+      case Mode::AtomDec: return (old == 0 || old > b) ? b : T(old - 1);
+      default: break;
+    }
+  }
+  return old;
+}
+
+void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res) {
+  const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
+  const uint64_t* base = in.has_base ? &regs[size_t(in.base) * 32] : nullptr;
+  uint32_t n_words = 0;
+  bool first = true;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if (!((active >> lane) & 1)) continue;
+    const uint64_t addr = (base ? base[lane] : 0) + uint64_t(in.offset);
+    const Resolved at = resolve(in, pc, lane, addr, bytes);
+    if (first && in.space == Space::Generic) {  // generic: the first active lane's space decides the class
+      res.cls = at.space == Space::Shared ? TimingClass::Shared
+                : in.op == Op::Ld         ? TimingClass::Load
+                : in.op == Op::St         ? TimingClass::Store
+                                          : TimingClass::Atomic;
+    }
+    first = false;
+    note_timing(at, lane, bytes, res, n_words);
+    if (in.op != Op::Atom) {
+      access_lane(in, lane, at.ptr, elem);
+      continue;
+    }
+    by_type(in.type, [&](auto zero) {  // lanes apply in ascending order
+      using T = decltype(zero);
+      if constexpr (sizeof(T) >= 4) {
+        T old, b = get<T>(regs[size_t(in.src[0]) * 32 + lane]);
+        T c = in.n_src > 1 ? get<T>(regs[size_t(in.src[1]) * 32 + lane]) : T(0);
+        std::memcpy(&old, at.ptr, sizeof(T));
+        T next = atomic_apply(in.mode, old, b, c);
+        std::memcpy(at.ptr, &next, sizeof(T));
+        if (in.n_dst) regs[size_t(in.dst[0]) * 32 + lane] = put<T>(old);
+      }
+    });
+  }
+  if (n_words) {  // bank conflicts: the most distinct words any bank serves
+    std::sort(shared_words.begin(), shared_words.begin() + n_words);
+    uint32_t* end = std::unique(shared_words.begin(), shared_words.begin() + n_words);
+    std::array<uint32_t, 32> per_bank{};
+    uint32_t worst = 1;
+    for (uint32_t* w = shared_words.begin(); w != end; ++w) worst = std::max(worst, ++per_bank[*w % 32]);
+    res.shared_cycles = worst;
+  }
+}
+
+// PTX shfl: lane j = source by mode, clamped by c (segment mask c[12:8],
+// clamp c[4:0]); out-of-range, inactive or non-member sources read their own value.
+void Warp::Impl::shuffle(const Instruction& in, uint32_t active) {
+  const uint64_t *a = &regs[size_t(in.src[0]) * 32], *b = &regs[size_t(in.src[1]) * 32];
+  const uint64_t *c = &regs[size_t(in.src[2]) * 32], *member = &regs[size_t(in.src[3]) * 32];
+  std::array<uint64_t, 32> out;
+  uint32_t valid = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    if (!((active >> lane) & 1)) continue;
+    const int bval = int(uint32_t(b[lane])), cval = int(c[lane] & 0x1f), seg = int((c[lane] >> 8) & 0x1f);
+    const int max_lane = (lane & seg) | (cval & ~seg), min_lane = lane & seg;
+    int j = lane;
+    bool ok = false;
+    switch (in.mode) {
+      case Mode::Up: j = lane - bval, ok = j >= max_lane; break;
+      case Mode::Down: j = lane + bval, ok = j <= max_lane; break;
+      case Mode::Bfly: j = lane ^ bval, ok = j <= max_lane; break;
+      default: j = min_lane | (bval & ~seg), ok = j <= max_lane; break;
+    }
+    const uint32_t members = uint32_t(member[lane]) & active;
+    if (!ok || j < 0 || j > 31 || !((members >> j) & 1) || !((members >> lane) & 1)) j = lane;
+    out[size_t(lane)] = a[j];
+    valid |= uint32_t(ok) << lane;
+  }
+  uint64_t* d = &regs[size_t(in.dst[0]) * 32];
+  for (int l = 0; l < 32; ++l)
+    if ((active >> l) & 1) d[l] = out[size_t(l)];
+  if (in.has_dst2) write_pred(preds[in.dst2], valid, active);
+}
+
+void Warp::Impl::vote(const Instruction& in, uint32_t active) {
+  const uint32_t members = active & uint32_t(regs[size_t(in.src[1]) * 32 + uint32_t(__builtin_ctz(active))]);
+  const uint32_t p = (in.src_negated ? ~preds[in.src[0]] : preds[in.src[0]]) & members;
+  if (in.mode == Mode::Ballot) {
+    uint64_t* d = &regs[size_t(in.dst[0]) * 32];
+    for (int l = 0; l < 32; ++l)
+      if ((active >> l) & 1) d[l] = p;
+    return;
+  }
+  bool result = in.mode == Mode::All ? p == members : in.mode == Mode::Any ? p != 0 : (p == 0 || p == members);
+  write_pred(preds[in.dst[0]], result ? ~0u : 0u, active);
+}
+
+Warp::Warp() : impl_(std::make_unique<Impl>()) {}
+Warp::~Warp() = default;
+Warp::Warp(Warp&&) noexcept = default;
+Warp& Warp::operator=(Warp&&) noexcept = default;
+
+void Warp::start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes) {
+  impl_->start(cta, warp, smid, line_bytes);
+}
+bool Warp::done() const { return impl_->stack.empty(); }
+uint32_t Warp::pc() const { return impl_->stack.empty() ? 0 : impl_->stack.back().pc; }
+const InstInfo& Warp::next() const { return impl_->kernel->info.at(pc()); }
+StepResult Warp::step(uint64_t clock) { return impl_->step(clock); }
+uint64_t Warp::executed() const { return impl_->executed; }
+
+}  // namespace gpupm::ptx

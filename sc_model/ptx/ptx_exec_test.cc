@@ -1,0 +1,330 @@
+// Control flow (divergence, reconvergence, exit, barriers), memory spaces,
+// atomics, warp-level operations and the timing view of StepResult.
+#include <gtest/gtest.h>
+
+#include "ptx/ptx_test_driver.h"
+
+namespace gpupm::ptx::test {
+namespace {
+
+using V = std::vector<uint32_t>;
+
+// A module with kernel k(.u64 k_param_0, .u64 k_param_1) and `module_vars` before it.
+std::string kernel(const std::string& body, const std::string& module_vars = "") {
+  return ".version 7.0\n.target sm_70\n.address_size 64\n" + module_vars +
+         "\n.visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1)\n{\n" + test_registers() +
+         "  ld.param.u64 %rd1, [k_param_0];\n  ld.param.u64 %rd2, [k_param_1];\n  mov.u32 %r1, %tid.x;\n"
+         "  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd7, %rd2, %rd4;\n" + body + "\n  ret;\n}\n";
+}
+
+TEST(PtxControl, DivergenceInsideLoopReconverges) {
+  V out = run_lanes(R"(
+  mov.u32 %r20, 0;
+  mov.u32 %r2, 0;
+$L__loop:
+  setp.ge.u32 %p1, %r2, %r1;
+  @%p1 bra $L__done;
+  and.b32 %r3, %r2, 1;
+  setp.eq.u32 %p2, %r3, 1;
+  @%p2 bra $L__odd;
+  add.u32 %r20, %r20, %r2;
+  bra.uni $L__next;
+$L__odd:
+  sub.u32 %r20, %r20, 1;
+$L__next:
+  add.u32 %r2, %r2, 1;
+  bra.uni $L__loop;
+$L__done:
+  activemask.b32 %r21;
+  setp.ne.u32 %p3, %r21, -1;
+  @%p3 mov.u32 %r20, 12345;)", V(32));
+  for (uint32_t t = 0; t < 32; ++t) {
+    int32_t expect = 0;
+    for (uint32_t i = 0; i < t; ++i) expect += (i & 1) ? -1 : int32_t(i);
+    EXPECT_EQ(int32_t(out[t]), expect) << "lane " << t;
+  }
+}
+
+TEST(PtxControl, NestedBranches) {
+  V out = run_lanes(R"(
+  setp.lt.u32 %p1, %r1, 16;
+  @%p1 bra $L__A;
+  setp.lt.u32 %p2, %r1, 24;
+  @%p2 bra $L__B;
+  mov.u32 %r20, 3;
+  bra.uni $L__J;
+$L__B:
+  mov.u32 %r20, 2;
+  bra.uni $L__J;
+$L__A:
+  setp.lt.u32 %p3, %r1, 8;
+  @%p3 bra $L__C;
+  mov.u32 %r20, 1;
+  bra.uni $L__J;
+$L__C:
+  mov.u32 %r20, 0;
+$L__J:
+  activemask.b32 %r21;
+  setp.ne.u32 %p4, %r21, -1;
+  @%p4 mov.u32 %r20, 99;)", V(32));
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(out[t], t / 8) << "lane " << t;
+}
+
+TEST(PtxControl, EarlyExitSomeLanesContinue) {
+  V out = run_lanes(R"(
+  and.b32 %r3, %r1, 1;
+  setp.eq.u32 %p1, %r3, 1;
+  mov.u32 %r20, 7;
+  @%p1 st.global.u32 [%rd7], %r20;
+  @%p1 ret;
+  mov.u32 %r20, 0;
+  mov.u32 %r2, 0;
+$L__loop:
+  add.u32 %r20, %r20, 2;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p2, %r2, %r1;
+  @%p2 bra $L__loop;
+  activemask.b32 %r21;
+  setp.ne.u32 %p3, %r21, 0x55555555;
+  @%p3 mov.u32 %r20, 12345;)", V(32));
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(out[t], t & 1 ? 7u : 2 * std::max(1u, t)) << "lane " << t;
+}
+
+TEST(PtxControl, BarrierAfterDivergenceWithSharedMemory) {
+  std::string ptx = kernel(R"(
+  and.b32 %r3, %r1, 1;
+  setp.eq.u32 %p1, %r3, 1;
+  mov.u32 %r5, %r1;
+  @%p1 bra $L__odd;
+  add.u32 %r5, %r5, 1000;
+$L__odd:
+  mov.u64 %rd10, sdata;
+  add.s64 %rd11, %rd10, %rd4;
+  st.shared.u32 [%rd11], %r5;
+  bar.sync 0;
+  sub.u32 %r6, 63, %r1;
+  mul.wide.u32 %rd12, %r6, 4;
+  add.s64 %rd13, %rd10, %rd12;
+  ld.shared.u32 %r7, [%rd13];
+  st.global.u32 [%rd7], %r7;)", "");
+  ptx.insert(ptx.find("  ld.param"), "  .shared .align 4 .b8 sdata[256];\n");
+  Launch l(ptx, "k", Dim3{2, 1, 1}, Dim3{64, 1, 1});
+  uint64_t out = l.buffer(V(64, 0));
+  l.param(1, out);
+  l.run();
+  V got = l.read<uint32_t>(out, 64);
+  for (uint32_t t = 0; t < 64; ++t) {
+    uint32_t src = 63 - t;
+    EXPECT_EQ(got[t], src & 1 ? src : src + 1000) << t;
+  }
+  EXPECT_EQ(l.state.kernel->shared_static_bytes, 256u);
+}
+
+TEST(PtxMemory, LocalDepotPerThreadArrays) {
+  std::string ptx = kernel(R"(
+  mov.u64 %SPL, __local_depot0;
+  cvta.local.u64 %SP, %SPL;
+  add.u64 %rd10, %SPL, 0;
+  mov.u32 %r2, 0;
+$L__fill:
+  mul.lo.s32 %r3, %r2, %r1;
+  mul.wide.u32 %rd11, %r2, 4;
+  add.s64 %rd12, %rd10, %rd11;
+  st.local.u32 [%rd12], %r3;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 16;
+  @%p1 bra $L__fill;
+  add.u32 %r4, %r1, 3;
+  and.b32 %r4, %r4, 15;
+  mul.wide.u32 %rd13, %r4, 4;
+  add.s64 %rd14, %SP, %rd13;
+  ld.u32 %r5, [%rd14];
+  ld.local.u32 %r6, [%SPL+4];
+  add.u32 %r7, %r5, %r6;
+  st.global.u32 [%rd7], %r7;)");
+  ptx.insert(ptx.find("  ld.param"), "  .local .align 4 .b8 __local_depot0[64];\n  .reg .b64 %SP;\n  .reg .b64 %SPL;\n");
+  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
+  uint64_t out = l.buffer(V(32, 0));
+  l.param(1, out);
+  l.state.local_base = 0x40000000;
+  CtaRun run = run_cta(l.state, 0, true);
+  V got = l.read<uint32_t>(out, 32);
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(got[t], ((t + 3) & 15) * t + t) << t;
+  EXPECT_EQ(l.state.kernel->local_bytes, 64u);
+  // The warp's st.local to one offset coalesces into one 128-byte timing line.
+  for (const StepResult& r : run.trace)
+    if (r.cls == TimingClass::Store && r.active == ~0u && r.n_lines == 1) return;
+  ADD_FAILURE() << "no coalesced local store";
+}
+
+TEST(PtxMemory, SpacesVectorsAndModuleVariables) {
+  const std::string vars =
+      ".visible .global .align 4 .b8 gtab[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0};\n"
+      ".visible .const .align 4 .u32 ctab[4] = {10, 20, 30, 40};\n"
+      ".extern .shared .align 16 .b8 dyn[];\n";
+  std::string ptx = kernel(R"(
+  and.b32 %r2, %r1, 3;
+  mul.wide.u32 %rd10, %r2, 4;
+  mov.u64 %rd11, gtab;
+  add.s64 %rd12, %rd11, %rd10;
+  ld.global.u32 %r3, [%rd12];
+  mov.u64 %rd13, ctab;
+  add.s64 %rd14, %rd13, %rd10;
+  ld.const.u32 %r4, [%rd14];
+  ld.const.u32 %r5, [ctab+8];
+  cvta.to.global.u64 %rd15, %rd1;
+  mul.wide.u32 %rd16, %r1, 16;
+  add.s64 %rd17, %rd15, %rd16;
+  ld.global.nc.v4.u32 {%r10, %r11, %r12, %r13}, [%rd17];
+  add.u32 %r14, %r10, %r13;
+  mov.u64 %rd18, dyn;
+  mul.wide.u32 %rd19, %r1, 8;
+  add.s64 %rd20, %rd18, %rd19;
+  st.shared.v2.u32 [%rd20], {%r3, %r4};
+  cvta.shared.u64 %rd21, %rd20;
+  ld.v2.u32 {%r15, %r16}, [%rd21];
+  st.v4.u32 [%rd17], {%r3, %r4, %r5, %r14};
+  add.u32 %r17, %r15, %r16;
+  st.global.u32 [%rd7], %r17;)", vars);
+  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
+  V in(128);
+  for (uint32_t i = 0; i < 128; ++i) in[i] = i;
+  uint64_t a = l.buffer(in), out = l.buffer(V(32, 0));
+  l.param(0, a);
+  l.param(1, out);
+  l.state.dynamic_shared_bytes = 256;
+  l.run();
+  V got = l.read<uint32_t>(out, 32), vec = l.read<uint32_t>(a, 128);
+  for (uint32_t t = 0; t < 32; ++t) {
+    EXPECT_EQ(got[t], (t & 3) + 1 + 10 * ((t & 3) + 1)) << t;
+    EXPECT_EQ(vec[4 * t + 2], 30u);
+    EXPECT_EQ(vec[4 * t + 3], 4 * t + 4 * t + 3);
+  }
+  EXPECT_TRUE(l.state.kernel->uses_dynamic_shared);
+  EXPECT_NE(l.memory.symbol("gtab"), ~0ull);
+}
+
+TEST(PtxMemory, AtomicsApplyInLaneOrder) {
+  std::string ptx = kernel(R"(
+  atom.global.add.u32 %r2, [%rd1], 1;
+  add.u32 %r9, %r1, 1;
+  atom.global.cas.b32 %r3, [%rd1+4], 0, %r9;
+  atom.global.exch.b32 %r4, [%rd1+8], %r1;
+  atom.global.max.s32 %r5, [%rd1+12], %r1;
+  red.global.add.f32 [%rd1+16], 0f3F000000;
+  atom.global.inc.u32 %r6, [%rd1+20], 3;
+  mov.u64 %rd10, counters;
+  atom.shared.add.u32 %r7, [%rd10], 2;
+  atom.shared.min.s32 %r8, [counters+4], %r1;
+  atom.add.u64 %rd11, [%rd1+24], 1;
+  mul.wide.u32 %rd12, %r1, 32;
+  add.s64 %rd13, %rd2, %rd12;
+  st.global.v4.u32 [%rd13], {%r2, %r3, %r4, %r5};
+  cvt.u32.u64 %r12, %rd11;
+  st.global.v4.u32 [%rd13+16], {%r6, %r7, %r8, %r12};)");
+  ptx.insert(ptx.find("  ld.param"), "  .shared .align 4 .b8 counters[8];\n");
+  ptx.erase(ptx.find("  add.s64 %rd7"), std::string("  add.s64 %rd7, %rd2, %rd4;\n").size());
+  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
+  uint64_t a = l.buffer(V{0, 0, 100, 0, 0, 0, 0, 0}), out = l.buffer(V(32 * 8, 0));
+  l.param(0, a);
+  l.param(1, out);
+  l.run();
+  V g = l.read<uint32_t>(a, 8), o = l.read<uint32_t>(out, 32 * 8);
+  EXPECT_EQ(g[0], 32u);
+  EXPECT_EQ(g[1], 1u);
+  EXPECT_EQ(g[2], 31u);
+  EXPECT_EQ(g[3], 31u);
+  EXPECT_EQ(u2f(g[4]), 16.0f);
+  EXPECT_EQ(g[6], 32u);
+  for (uint32_t t = 0; t < 32; ++t) {
+    EXPECT_EQ(o[8 * t + 0], t);
+    EXPECT_EQ(o[8 * t + 1], t == 0 ? 0u : 1u);
+    EXPECT_EQ(o[8 * t + 2], t == 0 ? 100u : t - 1);
+    EXPECT_EQ(o[8 * t + 3], t == 0 ? 0u : t - 1);
+    EXPECT_EQ(o[8 * t + 4], t % 4);
+    EXPECT_EQ(o[8 * t + 5], 2 * t);
+    EXPECT_EQ(o[8 * t + 6], 0u);
+    EXPECT_EQ(o[8 * t + 7], t);
+  }
+}
+
+TEST(PtxMemory, SharedCasAndExchInLaneOrder) {
+  V out = run_lanes(R"(
+  mov.u64 %rd30, slot;
+  add.u32 %r2, %r1, 1;
+  atom.shared.cas.b32 %r3, [%rd30], %r1, %r2;
+  atom.shared.exch.b32 %r4, [slot+4], %r1;
+  shl.b32 %r5, %r4, 8;
+  or.b32 %r20, %r3, %r5;)", V(32));
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(out[t], t | (t == 0 ? 0 : (t - 1) << 8)) << t;
+}
+
+TEST(PtxWarp, ShuffleModesClampAndMemberMask) {
+  EXPECT_EQ(run_lanes("shfl.sync.down.b32 %r20, %r1, 4, 31, -1;", V(32))[29], 29u);
+  V down = run_lanes("shfl.sync.down.b32 %r20|%p1, %r1, 4, 31, -1; @!%p1 add.u32 %r20, %r20, 100;", V(32));
+  V up = run_lanes("shfl.sync.up.b32 %r20, %r1, 1, 0, -1;", V(32));
+  V bfly = run_lanes("shfl.sync.bfly.b32 %r20, %r1, 1, 31, -1;", V(32));
+  V idx = run_lanes("shfl.sync.idx.b32 %r20, %r1, 5, 31, -1;", V(32));
+  V seg = run_lanes("shfl.sync.idx.b32 %r20, %r1, 2, 0x181f, -1;", V(32));  // width 8
+  V member = run_lanes("shfl.sync.down.b32 %r20, %r1, 1, 31, 0xffff;", V(32));
+  V fdown = run_lanes("shfl.sync.down.b32 %f20, %f10, 1, 31, -1; mov.b32 %r20, %f20;", V{f2u(1.5f), f2u(2.5f)});
+  for (uint32_t t = 0; t < 32; ++t) {
+    EXPECT_EQ(down[t], t + 4 <= 31 ? t + 4 : t + 100) << t;
+    EXPECT_EQ(up[t], t == 0 ? 0 : t - 1) << t;
+    EXPECT_EQ(bfly[t], t ^ 1) << t;
+    EXPECT_EQ(idx[t], 5u) << t;
+    EXPECT_EQ(seg[t], (t & ~7u) | 2) << t;
+    EXPECT_EQ(member[t], t < 15 ? t + 1 : t) << t;
+  }
+  EXPECT_EQ(u2f(fdown[0]), 2.5f);
+}
+
+TEST(PtxWarp, VoteAndClock) {
+  EXPECT_EQ(run_lanes("setp.lt.u32 %p1, %r1, 5; vote.sync.ballot.b32 %r20, %p1, -1;", V(1)), (V{0x1f}));
+  EXPECT_EQ(run_lanes("setp.lt.u32 %p1, %r1, 5; vote.sync.any.pred %p2, %p1, -1; selp.u32 %r20, 1, 0, %p2;", V(1)),
+            (V{1}));
+  EXPECT_EQ(run_lanes("setp.lt.u32 %p1, %r1, 5; vote.sync.all.pred %p2, %p1, -1; selp.u32 %r20, 1, 0, %p2;", V(1)),
+            (V{0}));
+  EXPECT_EQ(run_lanes("setp.lt.u32 %p1, %r1, 40; vote.sync.all.pred %p2, %p1, -1; selp.u32 %r20, 1, 0, %p2;", V(1)),
+            (V{1}));
+  V clk = run_lanes("mov.u32 %r20, %clock; mov.u64 %rd20, %clock64;", V(1));
+  EXPECT_GT(clk[0], 0u);
+}
+
+TEST(PtxTiming, CoalescingAndBankConflicts) {
+  std::string ptx = kernel(R"(
+  cvta.to.global.u64 %rd10, %rd1;
+  add.s64 %rd11, %rd10, %rd4;
+  ld.global.u32 %r2, [%rd11];
+  mul.wide.u32 %rd12, %r1, 128;
+  add.s64 %rd13, %rd10, %rd12;
+  ld.global.u32 %r3, [%rd13];
+  mul.wide.u32 %rd14, %r1, 8;
+  mov.u64 %rd15, sm;
+  add.s64 %rd16, %rd15, %rd14;
+  ld.shared.u32 %r4, [%rd16];
+  ld.shared.u32 %r5, [sm];
+  mul.wide.u32 %rd17, %r1, 128;
+  add.s64 %rd18, %rd15, %rd17;
+  ld.shared.u32 %r6, [%rd18];
+  ld.shared.v2.u32 {%r7, %r8}, [%rd16];)");
+  ptx.insert(ptx.find("  ld.param"), "  .shared .align 8 .b8 sm[4096];\n");
+  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
+  l.param(0, l.buffer(V(32 * 32, 0)));
+  l.param(1, l.buffer(V(32, 0)));
+  CtaRun run = run_cta(l.state, 0, true);
+  std::vector<StepResult> mem;
+  for (const StepResult& r : run.trace)
+    if (r.cls == TimingClass::Load || r.cls == TimingClass::Shared) mem.push_back(r);
+  ASSERT_EQ(mem.size(), 6u);
+  EXPECT_EQ(mem[0].n_lines, 1u);
+  EXPECT_EQ(mem[0].lines[0], (l.memory.kBase + 0) / 128);
+  EXPECT_EQ(mem[1].n_lines, 32u);
+  EXPECT_EQ(mem[2].shared_cycles, 2u);   // stride 2 words
+  EXPECT_EQ(mem[3].shared_cycles, 1u);   // broadcast
+  EXPECT_EQ(mem[4].shared_cycles, 32u);  // stride 32 words: one bank
+  EXPECT_EQ(mem[5].shared_cycles, 2u);   // 64-bit, consecutive: 64 words over 32 banks
+}
+
+}  // namespace
+}  // namespace gpupm::ptx::test

@@ -1,0 +1,91 @@
+// Lane-parallel helpers for the executor: register slot views, typed
+// reads/writes of 64-bit lane slots, and the masked lane loop the compiler can
+// vectorise. Private to sc_model/ptx/.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "ptx/ptx_decoded.h"
+
+namespace gpupm::ptx {
+
+// The register file of one warp: slot s, lane l is v[s * 32 + l]; predicate
+// slots keep a 32-bit lane mask in pred[s].
+struct RegFile {
+  uint64_t* v;
+  uint32_t* pred;
+  uint64_t* lanes(uint16_t slot) const { return v + size_t(slot) * 32; }
+};
+
+// A lane slot holds any value in its low bits; readers truncate to their type.
+template <class T>
+inline T get(uint64_t bits) {
+  if constexpr (std::is_same_v<T, float>) {
+    uint32_t w = uint32_t(bits);
+    float f;
+    std::memcpy(&f, &w, 4);
+    return f;
+  } else if constexpr (std::is_same_v<T, double>) {
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+  } else {
+    return T(bits);
+  }
+}
+
+// Signed values are sign-extended to 64 bits, unsigned zero-extended.
+template <class T>
+inline uint64_t put(T v) {
+  if constexpr (std::is_same_v<T, float>) {
+    uint32_t w;
+    std::memcpy(&w, &v, 4);
+    return w;
+  } else if constexpr (std::is_same_v<T, double>) {
+    uint64_t w;
+    std::memcpy(&w, &v, 8);
+    return w;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return v ? 1 : 0;
+  } else if constexpr (std::is_signed_v<T>) {
+    return uint64_t(int64_t(v));
+  } else {
+    return uint64_t(v);
+  }
+}
+
+// d[l] = f(s[l]...) for the lanes in `mask`; every lane is computed (nothing
+// here can fault) and blended so the loop vectorises.
+template <class TOut, class TIn, class F, class... S>
+inline void lanes(uint64_t* d, uint32_t mask, F f, const S*... s) {
+  for (int l = 0; l < 32; ++l) {
+    uint64_t r = put<TOut>(f(get<TIn>(s[l])...));
+    d[l] = ((mask >> l) & 1) ? r : d[l];
+  }
+}
+
+inline void write_pred(uint32_t& p, uint32_t value, uint32_t mask) { p = (p & ~mask) | (value & mask); }
+
+// Calls f(T{}) with the C++ type of a PTX scalar type.
+template <class F>
+inline void by_type(ScalarType t, F&& f) {
+  switch (t) {
+    case ScalarType::S8: return f(int8_t{});
+    case ScalarType::S16: return f(int16_t{});
+    case ScalarType::S32: return f(int32_t{});
+    case ScalarType::S64: return f(int64_t{});
+    case ScalarType::B8: case ScalarType::U8: case ScalarType::Pred: return f(uint8_t{});
+    case ScalarType::B16: case ScalarType::U16: return f(uint16_t{});
+    case ScalarType::B32: case ScalarType::U32: return f(uint32_t{});
+    case ScalarType::B64: case ScalarType::U64: return f(uint64_t{});
+    case ScalarType::F32: return f(float{});
+    case ScalarType::F64: return f(double{});
+  }
+}
+
+// Arithmetic, logic, compare, select and convert instructions (ptx_alu.cc).
+void execute_alu(const Instruction& in, const RegFile& r, uint32_t active);
+
+}  // namespace gpupm::ptx
