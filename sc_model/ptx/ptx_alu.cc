@@ -69,6 +69,7 @@ void float_lanes(const Instruction& in, uint64_t* d, uint32_t m, F f, const S*..
 #endif
 // The loop is spelled out (no helper templates) so all of it is compiled for the clone's target.
 GPUPM_FMA_CLONES void fma_lanes_f32(uint64_t* d, uint32_t m, const uint64_t* a, const uint64_t* b, const uint64_t* c) {
+  const bool full = m == ~0u;  // a full warp needs no blend
   for (int l = 0; l < 32; ++l) {
     uint32_t wa = uint32_t(a[l]), wb = uint32_t(b[l]), wc = uint32_t(c[l]), wr;
     float x, y, z;
@@ -77,7 +78,7 @@ GPUPM_FMA_CLONES void fma_lanes_f32(uint64_t* d, uint32_t m, const uint64_t* a, 
     std::memcpy(&z, &wc, 4);
     float r = __builtin_fmaf(x, y, z);
     std::memcpy(&wr, &r, 4);
-    d[l] = ((m >> l) & 1) ? wr : d[l];
+    d[l] = (full || ((m >> l) & 1)) ? wr : d[l];
   }
 }
 GPUPM_FMA_CLONES void fma_lanes_f64(uint64_t* d, uint32_t m, const uint64_t* a, const uint64_t* b, const uint64_t* c) {

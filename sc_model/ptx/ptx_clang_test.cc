@@ -2,6 +2,7 @@
 // (skipped when clang++ is not on PATH), parses the PTX and checks the results.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -68,6 +69,23 @@ extern "C" __global__ void dyn(float* x) {
 __device__ float gtab[4] = {1.f, 2.f, 3.f, 4.f};
 __constant__ float ctab[4] = {5.f, 6.f, 7.f, 8.f};
 extern "C" __global__ void glob(float* x) { x[threadIdx.x] = gtab[threadIdx.x & 3] + ctab[threadIdx.x & 3]; }
+extern "C" __global__ void misc(int* o, float* f, long long* l, unsigned long long* u, double* d, int k) {
+  int t = threadIdx.x;
+  float x = f[t];
+  unsigned b = __nvvm_vote_ballot_sync(0xffffffff, x > 0.5f);
+  int any = __nvvm_vote_any_sync(0xffffffff, t > k);
+  o[t] = __builtin_popcount(b) + __builtin_clz(t + 1) + __builtin_bitreverse32(t) + __nvvm_prmt(t, k, 0x3210) + any
+       + __nvvm_mul24_i(t, k) + (t < k ? t : k) + __builtin_abs(t - k);
+  f[t] = __builtin_fminf(x, 1.0f) + __builtin_fmaxf(x, 0.0f) + __nvvm_div_approx_f(x, 3.0f) + __nvvm_rsqrt_approx_f(x + 1.0f)
+       + __builtin_copysignf(x, -1.0f) + __builtin_fabsf(x) + __nvvm_lg2_approx_f(x + 1.0f) + __nvvm_cos_approx_f(x)
+       + (float)(long long)x + __builtin_floorf(x) + __builtin_truncf(x) + __builtin_roundf(x);
+  l[t] = l[t] / (k + 1) + l[t] % (k + 3) + ((l[t] >> 3) & 0xfff);
+  u[t] = u[t] / (unsigned)(k + 1) + (u[t] >> 60) + __nvvm_atom_add_gen_ll((long long*)&l[40], 1);
+  d[t] = d[t] * 2.0 + (double)t - __builtin_fmin(d[t], 0.25) + (double)(float)d[t];
+  unsigned short s = (unsigned short)(t * 3);
+  o[t + 32] = s >> 1;
+  o[t + 64] = __nvvm_read_ptx_sreg_laneid() + __nvvm_read_ptx_sreg_warpid() + (int)__nvvm_read_ptx_sreg_clock();
+}
 extern "C" __global__ void fmaloop(float* x, int n) {
   float a = x[threadIdx.x], b = 1.0001f, c = 0.5f;
   for (int i = 0; i < n; ++i) { a = a * b + c; c = c * b + a; }
@@ -233,6 +251,59 @@ TEST_F(PtxClang, FmaLoop) {
     for (int k = 0; k < 50; ++k) a = std::fma(a, b, c), c = std::fma(c, b, a);
     EXPECT_EQ(got[i], a + c) << i;
   }
+}
+
+TEST_F(PtxClang, MiscIntrinsicsVotesAndConversions) {
+  Launch l = launch("misc", Dim3{}, Dim3{32, 1, 1});
+  const int k = 9;
+  std::vector<float> f(32);
+  std::vector<int64_t> ll(41);
+  std::vector<uint64_t> u(32);
+  std::vector<double> d(32);
+  for (int t = 0; t < 32; ++t) {
+    f[t] = 0.07f * float(t) - 0.3f;
+    ll[t] = int64_t(t) * 1000003 - 7;
+    u[t] = (uint64_t(t) << 58) + 12345;
+    d[t] = 0.125 * t;
+  }
+  uint64_t po = l.buffer(std::vector<int32_t>(96)), pf = l.buffer(f), pl = l.buffer(ll), pu = l.buffer(u),
+           pd = l.buffer(d);
+  l.param(0, po);
+  l.param(1, pf);
+  l.param(2, pl);
+  l.param(3, pu);
+  l.param(4, pd);
+  l.param(5, int32_t(k));
+  l.run();
+  std::vector<int32_t> o = l.read<int32_t>(po, 96);
+  std::vector<float> fo = l.read<float>(pf, 32);
+  std::vector<int64_t> lo = l.read<int64_t>(pl, 41);
+  std::vector<uint64_t> uo = l.read<uint64_t>(pu, 32);
+  std::vector<double> dout = l.read<double>(pd, 32);
+  uint32_t ballot = 0;
+  for (int t = 0; t < 32; ++t) ballot |= uint32_t(f[t] > 0.5f) << t;
+  for (int t = 0; t < 32; ++t) {
+    uint32_t rev = 0;
+    for (int i = 0; i < 32; ++i) rev |= ((uint32_t(t) >> i) & 1) << (31 - i);
+    int expect = __builtin_popcount(ballot) + __builtin_clz(uint32_t(t + 1)) + int(rev) + t + 1 + t * k +
+                 std::min(t, k) + std::abs(t - k);
+    EXPECT_EQ(o[t], expect) << t;
+    EXPECT_EQ(o[t + 32], ((t * 3) & 0xffff) >> 1) << t;
+    EXPECT_EQ(o[t + 64] - t, o[64]) << "%laneid + %warpid (0) + one %clock value for the warp";
+    float x = f[t];
+    float ef = std::fmin(x, 1.0f) + std::fmax(x, 0.0f) + x / 3.0f + 1.0f / std::sqrt(x + 1.0f) + -std::fabs(x) +
+               std::fabs(x) + std::log2(x + 1.0f) + std::cos(x) + float(int64_t(x)) + std::floor(x) + std::trunc(x) +
+               std::round(x);
+    EXPECT_NEAR(fo[t], ef, 1e-5f) << t;
+    EXPECT_EQ(lo[t], ll[t] / (k + 1) + ll[t] % (k + 3) + ((ll[t] >> 3) & 0xfff)) << t;
+    EXPECT_EQ(dout[t], d[t] * 2.0 + double(t) - std::fmin(d[t], 0.25) + double(float(d[t]))) << t;
+  }
+  EXPECT_GT(o[64], 0);
+  EXPECT_EQ(lo[40], 32);
+  std::vector<uint64_t> olds;
+  for (int t = 0; t < 32; ++t) olds.push_back(uo[t] - (u[t] / uint64_t(k + 1) + (u[t] >> 60)));
+  std::sort(olds.begin(), olds.end());
+  for (int t = 0; t < 32; ++t) EXPECT_EQ(olds[t], uint64_t(t));  // atomic add returned 0..31
 }
 
 }  // namespace

@@ -60,6 +60,10 @@ inline uint64_t put(T v) {
 // here can fault) and blended so the loop vectorises.
 template <class TOut, class TIn, class F, class... S>
 inline void lanes(uint64_t* d, uint32_t mask, F f, const S*... s) {
+  if (mask == ~0u) {  // the common full warp: no blend
+    for (int l = 0; l < 32; ++l) d[l] = put<TOut>(f(get<TIn>(s[l])...));
+    return;
+  }
   for (int l = 0; l < 32; ++l) {
     uint64_t r = put<TOut>(f(get<TIn>(s[l])...));
     d[l] = ((mask >> l) & 1) ? r : d[l];
