@@ -59,7 +59,7 @@ NpyArray read_npy(const std::string& file) {
     if (!dim.empty()) a.count *= std::stoull(dim);
     pos = next + 1;
   }
-  const size_t elem = a.dtype.empty() ? 0 : size_t(std::atoi(a.dtype.c_str() + 1));
+  const size_t elem = a.dtype.size() < 3 ? 0 : size_t(std::atoi(a.dtype.c_str() + 2));  // "<f4": 4 bytes
   if (elem == 0) throw InputError(file, "", "unsupported dtype " + a.dtype);
   const size_t data_at = 10 + header_len;
   if (all.size() - data_at != a.count * elem)

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -48,8 +49,10 @@ std::vector<std::string> type_names() {
 
 // A JSON number as the bytes of a scalar of `bytes` width (integer or float);
 // `what` names the value in the message when it does not fit.
+// `typed_sign`: the type's signedness is meant (buffer types); PTX parameter
+// types are not (clang declares every int parameter .u32).
 void encode_number(const Json& v, bool is_float, bool is_signed, uint32_t bytes, uint8_t* out,
-                   const std::function<void(const std::string&)>& fail) {
+                   const std::function<void(const std::string&)>& fail, bool typed_sign = true) {
   if (!v.is_number()) fail("expected a number");
   if (is_float) {
     const double d = v.get<double>();
@@ -62,17 +65,23 @@ void encode_number(const Json& v, bool is_float, bool is_signed, uint32_t bytes,
     return;
   }
   if (v.is_number_float()) fail("expected an integer");
+  // Two's complement of the width: clang declares int parameters .u32, so a
+  // negative argument to an "unsigned" parameter is legal C.
   const unsigned bits = bytes * 8;
+  const bool wide = bits == 64;
+  const int64_t smin = wide ? std::numeric_limits<int64_t>::min() : -(int64_t(1) << (bits - 1));
+  const uint64_t umax = typed_sign && is_signed ? uint64_t(-(smin + 1))
+                        : wide                  ? ~uint64_t(0)
+                                                : (uint64_t(1) << bits) - 1;
+  const std::string range =
+      "[" + (typed_sign && !is_signed ? std::string("0") : std::to_string(smin)) + ", " + std::to_string(umax) + "]";
   uint64_t raw;
   if (v.is_number_unsigned()) {
     raw = v.get<uint64_t>();
-    const uint64_t hi = is_signed ? (uint64_t(1) << (bits - 1)) - 1 : (bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1);
-    if (raw > hi) fail("expected an integer in [" + std::string(is_signed ? "-" : "0") + (is_signed ? std::to_string(hi + 1) : "") + ", " + std::to_string(hi) + "]");
+    if (raw > umax) fail("expected an integer in " + range);
   } else {
     const int64_t s = v.get<int64_t>();
-    if (!is_signed && s < 0) fail("expected a non-negative integer");
-    if (is_signed && bits < 64 && (s < -(int64_t(1) << (bits - 1)) || s >= (int64_t(1) << (bits - 1))))
-      fail("expected an integer that fits in " + std::to_string(bits) + " bits");
+    if (s < smin || (typed_sign && !is_signed && s < 0)) fail("expected an integer in " + range);
     raw = uint64_t(s);
   }
   std::memcpy(out, &raw, bytes);  // little-endian host
@@ -164,7 +173,7 @@ std::vector<uint8_t> encode_args(JsonReader& lr, const ptx::Kernel& k, const std
     const bool is_signed = t == ptx::ScalarType::S8 || t == ptx::ScalarType::S16 || t == ptx::ScalarType::S32 ||
                            t == ptx::ScalarType::S64;
     encode_number(args[i], is_float, is_signed, p.size, bytes.data() + p.offset,
-                  [&](const std::string& what) { lr.fail(key, what + " for parameter " + p.name); });
+                  [&](const std::string& what) { lr.fail(key, what + " for parameter " + p.name); }, false);
   }
   return bytes;
 }
@@ -467,6 +476,7 @@ std::shared_ptr<const KernelLaunch> ProgramHost::next() {
   k->block_dim = {l.block.x, l.block.y, l.block.z};
   k->program = state;
   ++done_;
+  issued_.push_back(k);
   return k;
 }
 

@@ -65,6 +65,8 @@ class ProgramHost : public LaunchSource {
   uint32_t done_ = 0;     // launches of that entry handed out so far
   bool awaiting_flag_ = false;
   std::vector<uint64_t> code_base_;  // per launches entry, in lines
+  // Every launch handed out: the run's records point at them until the report is written.
+  std::vector<std::shared_ptr<const KernelLaunch>> issued_;
 };
 
 // A workload document that runs a program ("program" instead of "kernels").

@@ -93,7 +93,12 @@ struct KernelExtra {
   std::vector<SlotInit> hidden;          // slot num_regs + i
   std::vector<std::string> texts;        // per PC: opcode with modifiers, for messages
   std::vector<bool> is_pred;             // per declared register
+  std::vector<uint8_t> words;            // per declared register: 32-bit registers it takes (predicates 0)
 };
+
+// Registers per thread a register allocator would need at least: the most
+// 32-bit words live at once, from a liveness analysis over the CFG (ptx_registers.cc).
+uint32_t estimate_registers(const Kernel& k);
 
 // Fills every conditional branch's `reconv` with the immediate post-dominator
 // of its basic block (ptx_cfg.cc); targets must already be resolved.

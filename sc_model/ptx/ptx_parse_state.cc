@@ -160,9 +160,7 @@ void KernelScope::declare_register(const std::string& name, ScalarType type, con
   if (kernel.num_regs >= kHiddenFlag) cursor->fail(where, "too many registers");
   regs_[name] = Reg{uint16_t(kernel.num_regs++), type};
   kernel.extra->is_pred.push_back(type == ScalarType::Pred);
-  // Occupancy estimate: every declared non-predicate register counts its
-  // 32-bit halves (64-bit = 2), predicates count 0; capped at 63 below.
-  if (type != ScalarType::Pred) regs_estimate_ += type_bytes(type) == 8 ? 2 : 1;
+  kernel.extra->words.push_back(type == ScalarType::Pred ? 0 : type_bytes(type) == 8 ? 2 : 1);
 }
 
 bool KernelScope::find_register(const std::string& name, uint16_t* id, ScalarType* type) const {
@@ -269,7 +267,7 @@ void KernelScope::finish() {
     fix(in.dst2);
   }
   compute_reconvergence(kernel.code);
-  kernel.regs_per_thread = std::min<uint32_t>(regs_estimate_, 63);
+  kernel.regs_per_thread = estimate_registers(kernel);
 }
 
 }  // namespace gpupm::ptx

@@ -128,7 +128,6 @@ class KernelScope {
   const std::unordered_map<std::string, SharedDecl>& module_shared_;
   const GlobalNames& module_globals_;
   std::vector<std::pair<uint32_t, Token>> fixups_;
-  uint32_t regs_estimate_ = 0;
   bool dynamic_declared_ = false;
   std::string dynamic_name_;
 };

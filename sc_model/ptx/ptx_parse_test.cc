@@ -56,7 +56,8 @@ TEST(PtxParse, RegistersInfoAndFamilies) {
   EXPECT_EQ(m->version, "6.4");
   EXPECT_EQ(m->target, "sm_70");
   EXPECT_EQ(k.num_regs, 3u + 2 + 6 + 5 + 5);
-  EXPECT_EQ(k.regs_per_thread, 2u + 6 + 5 + 5 * 2);  // predicates 0, 64-bit registers 2
+  // Most words live at once: %f1, %f2 and the 64-bit %rd1 at the store (4), +1.
+  EXPECT_EQ(k.regs_per_thread, 5u);
   EXPECT_EQ(k.param_bytes, 24u);
   EXPECT_EQ(k.params[1].offset, 8u);
   EXPECT_EQ(k.params[2].offset, 16u);
