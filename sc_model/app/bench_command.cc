@@ -73,6 +73,9 @@ int command_bench(const BenchOptions& opt) {
   if (workloads.empty()) {
     for (const char* w : {"compute", "streaming", "cache_sensitive"})
       workloads.push_back(std::string(GPUPM_SOURCE_DIR) + "/configs/workloads/" + w + ".json");
+    // Real kernels (PTX executed with the timing model): compute, copy, divergent.
+    for (const char* p : {"fma_loop", "stream_copy", "particle_filter"})
+      workloads.push_back(std::string(GPUPM_SOURCE_DIR) + "/configs/workloads/cuda/" + p + "/" + p + ".json");
   }
   std::printf("%-28s %10s %14s %14s %14s\n", "workload", "host_s", "SM-cycles/s", "domain_cyc/s", "warp_inst/s");
   int status = kExitOk;
