@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "app/commands.h"
@@ -38,6 +39,30 @@ class Progress {
   clock::time_point t0_, last_;
 };
 
+// --vcd and --trace-period-cycles, checked before anything runs (InputError: exit 2).
+void check_trace_options(const RunOptions& opt, const GpuConfig& gpu) {
+  namespace fs = std::filesystem;
+  if (opt.vcd.empty()) {
+    if (opt.trace_period_cycles) throw InputError("--trace-period-cycles", "", "only with --vcd FILE");
+    return;
+  }
+  const fs::path file(opt.vcd);
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (fs::is_directory(file, ec) || !file.has_filename())
+    throw InputError("--vcd", opt.vcd, "is a directory; expected a file path in an existing, writable directory");
+  if (!fs::is_directory(dir, ec))
+    throw InputError("--vcd", opt.vcd, "directory " + dir.string() + " does not exist; expected a file path in an "
+                                       "existing, writable directory");
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw InputError("--vcd", opt.vcd, "directory " + dir.string() + " is not writable");
+  const uint64_t p = opt.trace_period_cycles;
+  if (p && p % gpu.sim.sample_period != 0)
+    throw InputError("--trace-period-cycles", std::to_string(p),
+                     "expected a positive multiple of gpu.sim.sample_period (" +
+                         std::to_string(gpu.sim.sample_period) + ")");
+}
+
 }  // namespace
 
 int command_run(const RunOptions& opt) {
@@ -45,6 +70,7 @@ int command_run(const RunOptions& opt) {
   LoadedRun run;
   try {
     run = load_run(opt.inputs);
+    check_trace_options(opt, run.gpu);
     prepare_output_dir(opt.out_dir);
   } catch (const InputError& e) {
     std::cerr << "gpupm: error: " << e.what() << "\n";
@@ -52,11 +78,7 @@ int command_run(const RunOptions& opt) {
   }
   try {
     Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
-    if (!opt.vcd.empty()) {
-      std::string base = opt.vcd;
-      if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
-      gpu.trace_to(base);
-    }
+    if (!opt.vcd.empty()) gpu.trace_to(opt.vcd, opt.trace_period_cycles ? opt.trace_period_cycles : run.gpu.sim.sample_period);
     Progress progress(!opt.quiet && ::isatty(2));
     gpu.on_epoch = [&](const Gpu& g) { progress.update(g); };
     if (!gpu.run()) {
@@ -66,10 +88,17 @@ int command_run(const RunOptions& opt) {
     }
     Json report = build_report(gpu, run.doc);
     std::vector<std::pair<std::string, std::string>> outputs = {{"epochs.csv", build_epochs_csv(gpu, run.gpu.dvfs)}};
+    if (opt.sm_csv) outputs.push_back({"sm_epochs.csv", build_sm_epochs_csv(gpu)});
     if (gpu.pdn() && !gpu.pdn()->stats().trace_csv().empty())  // gpu.pdn.stats.trace_cycles
       outputs.push_back({"pdn_trace.csv", gpu.pdn()->stats().trace_csv()});
     outputs.push_back({"report.json", report.dump(2) + "\n"});  // renamed last: its presence marks a complete run
-    write_outputs(opt.out_dir, outputs);
+    gpu.finish_trace();  // renamed into place before the outputs: report.json last marks a complete run
+    try {
+      write_outputs(opt.out_dir, outputs);
+    } catch (...) {
+      if (!opt.vcd.empty()) std::remove(opt.vcd.c_str());
+      throw;
+    }
     std::cout << summary_table(report);
     if (const PdnDriver* pdn = gpu.pdn()) {
       const DroopStats& d = pdn->stats();

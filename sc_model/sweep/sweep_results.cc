@@ -1,6 +1,5 @@
 #include "sweep/sweep_results.h"
 
-#include <cctype>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -34,16 +33,6 @@ const std::vector<std::string>& reserved_result_columns() {
     return c;
   }();
   return cols;
-}
-
-std::string csv_field(const std::string& s) {
-  bool quote = s.find_first_of(",\"\r\n") != std::string::npos ||
-               (!s.empty() && (std::isspace(static_cast<unsigned char>(s.front())) ||
-                               std::isspace(static_cast<unsigned char>(s.back()))));
-  if (!quote) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 namespace {
@@ -106,7 +95,7 @@ std::string build_results_csv(const SweepSpec& spec, const std::map<std::string,
     rows.push_back(std::move(r));
   }
 
-  std::ostringstream csv;
+  CsvWriter csv;
   std::vector<std::string> header = {"id"};
   for (const auto& a : spec.axes) header.push_back(a.name);
   header.insert(header.end(), {"status", "exit_status"});
@@ -114,8 +103,7 @@ std::string build_results_csv(const SweepSpec& spec, const std::map<std::string,
   for (const auto& [d, ls] : levels)
     for (const auto& l : ls) header.push_back("residency_" + d + "_" + l);
   header.push_back("error");
-  for (size_t i = 0; i < header.size(); ++i) csv << (i ? "," : "") << csv_field(header[i]);
-  csv << "\n";
+  csv.row(header);
   for (const Row& r : rows) {
     std::vector<std::string> f = {r.p->id};
     for (const auto& l : r.p->labels) f.push_back(l);
@@ -140,8 +128,7 @@ std::string build_results_csv(const SweepSpec& spec, const std::map<std::string,
         f.push_back(vr.contains(d) && vr.at(d).contains(l) ? number(vr.at(d).at(l)) : "0");
       }
     f.push_back(r.error);
-    for (size_t i = 0; i < f.size(); ++i) csv << (i ? "," : "") << csv_field(f[i]);
-    csv << "\n";
+    csv.row(f);
   }
   return csv.str();
 }
