@@ -360,12 +360,14 @@ TEST(SweepExecutor, ResumeSkipsCompleteRunsOnly) {
     EXPECT_EQ(o.status, 0) << o.id;
     EXPECT_FALSE(o.reused) << o.id;
   }
-  EXPECT_EQ(read(dir + "/out/runs/d/inputs.fingerprint"), "fp-d2");
+  EXPECT_EQ(RunFingerprint::parse(read(dir + "/out/runs/d/inputs.fingerprint")).run, "fp-d2");
   auto fourth = execute_runs(specs, dir + "/out", ex, false);
   EXPECT_EQ(starts(dir), 9u);
   for (const auto& o : fourth) EXPECT_TRUE(o.reused) << o.id;
-  EXPECT_TRUE(rundir::complete(dir + "/out/runs/a", "fp-a"));
-  EXPECT_FALSE(rundir::complete(dir + "/out/runs/a", "fp-other"));
+  EXPECT_TRUE(rundir::complete(dir + "/out/runs/a", fingerprint_of(specs[0])));
+  RunSpec other = specs[0];
+  other.fingerprint = "fp-other";
+  EXPECT_FALSE(rundir::complete(dir + "/out/runs/a", fingerprint_of(other)));
 }
 
 TEST(SweepExecutor, ManifestLinesAndTaskScriptRoundTripThroughTheShell) {

@@ -51,6 +51,8 @@ void check_trace_options(const RunOptions& opt, const GpuConfig& gpu) {
   std::error_code ec;
   if (fs::is_directory(file, ec) || !file.has_filename())
     throw InputError("--vcd", opt.vcd, "is a directory; expected a file path in an existing, writable directory");
+  if (fs::exists(file, ec) && !fs::is_regular_file(file, ec))  // a device or FIFO would be replaced by the rename
+    throw InputError("--vcd", opt.vcd, "is not a regular file; expected a file path in an existing, writable directory");
   if (!fs::is_directory(dir, ec))
     throw InputError("--vcd", opt.vcd, "directory " + dir.string() + " does not exist; expected a file path in an "
                                        "existing, writable directory");

@@ -28,7 +28,7 @@ const std::vector<std::pair<std::string, std::string>>& result_metric_columns() 
 
 const std::vector<std::string>& reserved_result_columns() {
   static const std::vector<std::string> cols = [] {
-    std::vector<std::string> c = {"id", "status", "exit_status", "error"};
+    std::vector<std::string> c = {"id", "status", "exit_status", "error", "gpupm_version", "build_id"};
     for (const auto& m : result_metric_columns()) c.push_back(m.first);
     return c;
   }();
@@ -61,6 +61,7 @@ std::string build_results_csv(const SweepSpec& spec, const std::map<std::string,
     const SweepPoint* p = nullptr;
     int status = -1;
     Json total;
+    Json provenance;  // the report's "gpupm": which build made the run
     std::string error;
   };
   std::vector<Row> rows;
@@ -82,6 +83,7 @@ std::string build_results_csv(const SweepSpec& spec, const std::map<std::string,
           r.error = "report.json missing or unreadable";
         } else {
           r.total = rep->second["total"];
+          r.provenance = rep->second.value("gpupm", Json::object());
         }
       } else {
         r.error = last_line(it->second.log_tail);
@@ -102,7 +104,7 @@ std::string build_results_csv(const SweepSpec& spec, const std::map<std::string,
   for (const auto& m : result_metric_columns()) header.push_back(m.first);
   for (const auto& [d, ls] : levels)
     for (const auto& l : ls) header.push_back("residency_" + d + "_" + l);
-  header.push_back("error");
+  header.insert(header.end(), {"gpupm_version", "build_id", "error"});
   csv.row(header);
   for (const Row& r : rows) {
     std::vector<std::string> f = {r.p->id};
@@ -127,6 +129,8 @@ std::string build_results_csv(const SweepSpec& spec, const std::map<std::string,
         const Json& vr = r.total.contains("vf_residency") ? r.total.at("vf_residency") : none;
         f.push_back(vr.contains(d) && vr.at(d).contains(l) ? number(vr.at(d).at(l)) : "0");
       }
+    for (const char* key : {"version", "build_id"})
+      f.push_back(r.provenance.is_object() ? r.provenance.value(key, std::string()) : std::string());
     f.push_back(r.error);
     csv.row(f);
   }

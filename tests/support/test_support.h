@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace gpupm::test {
 
@@ -11,5 +12,17 @@ std::string temp_dir(const std::string& tag);           // fresh, per process
 // exit status and fills `output` with stdout+stderr.
 int run_gpupm(const std::string& args, std::string* output = nullptr);
 std::string read_file(const std::string& path);  // whole file, bytes as they are ("" if missing)
+
+// A program run without a shell: its exit status (-1 if it did not exit) and
+// its stdout and stderr apart.
+struct ProcessResult {
+  int status = -1;
+  std::string out, err;
+};
+// Runs argv (argv[0] a path) with a file-size limit (RLIMIT_FSIZE, bytes; 0: none)
+// so tests can make writes fail as a full disk would.
+ProcessResult run_process(const std::vector<std::string>& argv, unsigned long long file_size_limit = 0);
+// run_process with the gpupm binary first.
+ProcessResult run_gpupm_argv(std::vector<std::string> args, unsigned long long file_size_limit = 0);  // whole file, bytes as they are ("" if missing)
 
 }  // namespace gpupm::test
