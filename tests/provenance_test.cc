@@ -153,4 +153,39 @@ TEST(Provenance, AFingerprintFromBeforeProvenanceIsStale) {
   EXPECT_EQ(starts(dir), 3u);
 }
 
+TEST(Provenance, SweepResultsCarryProvenanceAndAStaleRerunSaysWhy) {
+  const std::string dir = temp_dir("prov_sweep");
+  Inputs in = copied_inputs(dir);
+  Json gpu = Json::parse(read_file(in.gpu));
+  gpu["pdn"]["model"] = "ideal";  // the package still named, not simulated: a quick run
+  write(in.gpu, gpu.dump(2));
+  const std::string spec = write(dir + "/spec.json", Json{
+      {"name", "prov"},
+      {"base", {{"gpu", in.gpu}, {"workload", in.workload},
+                {"set", {"workload.kernels[0].grid_ctas=30", "workload.kernels[0].insts_per_warp=500"}}}},
+      {"axes", {{{"name", "policy"}, {"policies", {"baseline", "sm-high"}}}}}}.dump());
+  const std::string out = dir + "/out";
+  auto sweep = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = {"sweep", spec, "--out", out, "--jobs", "2"};
+    args.insert(args.end(), more.begin(), more.end());
+    return gpupm::test::run_gpupm_argv(args);
+  };
+  auto first = sweep({});
+  ASSERT_EQ(first.status, 0) << first.err;
+  const std::string csv = read_file(out + "/results.csv");
+  EXPECT_NE(csv.find(",gpupm_version,build_id,error\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(std::string(",") + gpupm_version() + "," + gpupm_build_id() + ","), std::string::npos) << csv;
+
+  // The network file the GPU config names changes: both runs are stale.
+  write(in.package, read_file(in.package) + "\n");
+  auto kept = sweep({"--reuse-stale"});
+  ASSERT_EQ(kept.status, 0) << kept.err;
+  EXPECT_NE(kept.err.find("2 runs stale: an input file changed; reused as they are"), std::string::npos) << kept.err;
+  EXPECT_NE(kept.out.find("(2 reused, 0 failed)"), std::string::npos) << kept.out;
+  auto again = sweep({});
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_NE(again.err.find("2 runs stale: an input file changed; running again"), std::string::npos) << again.err;
+  EXPECT_NE(again.out.find("(0 reused, 0 failed)"), std::string::npos) << again.out;
+}
+
 }  // namespace
