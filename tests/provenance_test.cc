@@ -3,7 +3,6 @@
 // contents changed since (the PDN network file a GPU config names included),
 // is run again with a message saying why, unless --reuse-stale keeps it.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
@@ -28,22 +27,8 @@ std::string write(const std::string& path, const std::string& text) {
   return path;
 }
 
-// A stand-in for gpupm that writes a minimal complete report into --out and
-// appends its --out to DIR/counter.
-std::string fake_gpupm(const std::string& dir) {
-  std::string path = write(dir + "/fake_gpupm.sh",
-                           "#!/bin/sh\nout=''\n"
-                           "while [ $# -gt 0 ]; do case \"$1\" in --out) out=\"$2\"; shift;; esac; shift; done\n"
-                           "echo \"$out\" >> " + dir + "/counter\n"
-                           "printf '{\"total\": {\"sim_time_s\": 1.5}}' > \"$out/report.json\"\n");
-  ::chmod(path.c_str(), 0755);
-  return path;
-}
-
-size_t starts(const std::string& dir) {
-  std::string text = read_file(dir + "/counter");
-  return size_t(std::count(text.begin(), text.end(), '\n'));
-}
+using gpupm::test::fake_gpupm;
+size_t starts(const std::string& dir) { return gpupm::test::fake_gpupm_starts(dir); }
 
 // A GPU config whose RLC network is a package file of its own (named inside
 // the config, not on the command line), and a copy of that package.

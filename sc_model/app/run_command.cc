@@ -48,16 +48,15 @@ void check_trace_options(const RunOptions& opt, const GpuConfig& gpu) {
   }
   const fs::path file(opt.vcd);
   const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  auto refuse = [&](const std::string& problem) {
+    throw InputError("--vcd", opt.vcd, problem + "; expected a file path in an existing, writable directory");
+  };
   std::error_code ec;
-  if (fs::is_directory(file, ec) || !file.has_filename())
-    throw InputError("--vcd", opt.vcd, "is a directory; expected a file path in an existing, writable directory");
-  if (fs::exists(file, ec) && !fs::is_regular_file(file, ec))  // a device or FIFO would be replaced by the rename
-    throw InputError("--vcd", opt.vcd, "is not a regular file; expected a file path in an existing, writable directory");
-  if (!fs::is_directory(dir, ec))
-    throw InputError("--vcd", opt.vcd, "directory " + dir.string() + " does not exist; expected a file path in an "
-                                       "existing, writable directory");
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw InputError("--vcd", opt.vcd, "directory " + dir.string() + " is not writable");
+  if (fs::is_directory(file, ec) || !file.has_filename()) refuse("is a directory");
+  // A device or FIFO would be replaced by the final rename.
+  if (fs::exists(file, ec) && !fs::is_regular_file(file, ec)) refuse("is not a regular file");
+  if (!fs::is_directory(dir, ec)) refuse("directory " + dir.string() + " does not exist");
+  if (::access(dir.c_str(), W_OK) != 0) refuse("directory " + dir.string() + " is not writable");
   const uint64_t p = opt.trace_period_cycles;
   if (p && p % gpu.sim.sample_period != 0)
     throw InputError("--trace-period-cycles", std::to_string(p),

@@ -91,7 +91,8 @@ int command_sweep(const SweepOptions& opt) {
     if (opt.slurm_detach) {
       exec.slurm.detach_collect_command = shell_quote(self_executable()) + " sweep " +
                                           shell_quote(fs::absolute(opt.spec_file).string()) + " --out " +
-                                          shell_quote(fs::absolute(opt.out_dir).string()) + " --collect-only";
+                                          shell_quote(fs::absolute(opt.out_dir).string()) + " --collect-only" +
+                                          (opt.exec.reuse_stale ? " --reuse-stale" : "");
     }
     try {
       outcomes = execute_runs(runs, opt.out_dir, exec, ::isatty(2));

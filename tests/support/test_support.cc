@@ -10,6 +10,9 @@
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <algorithm>
 
 #include <csignal>
 
@@ -45,6 +48,24 @@ std::string read_file(const std::string& path) {
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
+}
+
+std::string fake_gpupm(const std::string& dir) {
+  std::string path = dir + "/fake_gpupm.sh";
+  std::ofstream(path) << "#!/bin/sh\nout=''; fail=''\n"
+                         "while [ $# -gt 0 ]; do case \"$1\" in --out) out=\"$2\"; shift;; --fail) fail=\"$2\"; shift;; "
+                         "esac; shift; done\n"
+                         "echo \"$out\" >> " + dir + "/counter\n"
+                         "if [ \"$fail\" = kill ]; then kill -9 $$; fi\n"
+                         "if [ -n \"$fail\" ]; then echo 'some output'; echo \"gpupm: error: boom $fail\" >&2; exit \"$fail\"; fi\n"
+                         "printf '{\"total\": {\"sim_time_s\": 1.5}}' > \"$out/report.json\"\n";
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+size_t fake_gpupm_starts(const std::string& dir) {
+  std::string text = read_file(dir + "/counter");
+  return size_t(std::count(text.begin(), text.end(), '\n'));
 }
 
 ProcessResult run_process(const std::vector<std::string>& argv, unsigned long long file_size_limit) {

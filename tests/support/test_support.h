@@ -25,4 +25,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, unsigned long lo
 // run_process with the gpupm binary first.
 ProcessResult run_gpupm_argv(std::vector<std::string> args, unsigned long long file_size_limit = 0);  // whole file, bytes as they are ("" if missing)
 
+// A stand-in for `gpupm run` in DIR (returns its path) for executor tests:
+// `--fail N` exits N after printing to stderr, `--fail kill` dies by SIGKILL,
+// otherwise it writes a minimal complete report into --out; every start is
+// counted (fake_gpupm_starts).
+std::string fake_gpupm(const std::string& dir);
+size_t fake_gpupm_starts(const std::string& dir);
+
 }  // namespace gpupm::test
