@@ -1,5 +1,5 @@
-// The run's outputs: DIR/report.json (schema: docs/report.schema.json) and
-// DIR/epochs.csv, written atomically (temporary file, then rename).
+// The run's outputs: DIR/report.json (schema: docs/report.schema.json),
+// DIR/epochs.csv and DIR/sm_epochs.csv, written atomically (temporary file, then rename).
 #pragma once
 
 #include "platform/gpu.h"
