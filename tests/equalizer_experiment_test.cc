@@ -3,6 +3,8 @@
 // directions of specs/equalizer.md section 4 and the outputs a user gets.
 #include <gtest/gtest.h>
 
+#include "common/build_info.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -27,6 +29,8 @@ TEST(EqualizerExperiment, CategoryDirectionsOnASmallSuite) {
   for (const char* f : {"summary.json", "summary.md"}) EXPECT_TRUE(std::filesystem::exists(out + "/" + f)) << f;
   std::ifstream in(out + "/summary.json");
   nlohmann::json s = nlohmann::json::parse(in);
+  EXPECT_EQ(s["gpupm"]["build_id"], gpupm::gpupm_build_id());  // provenance (common/build_info.h)
+  EXPECT_EQ(s["gpupm"]["version"], gpupm::gpupm_version());
   const auto& k = s["kernels"];
   auto res = [&](const char* kern, const char* pol, const char* dom, const char* lvl) {
     return k[kern]["vf_residency"][pol][dom][lvl].get<double>();

@@ -285,22 +285,8 @@ TEST(SweepResults, RowsPerPointWithMetricsStatusAndErrors) {
 
 namespace {
 
-// A stand-in for `gpupm run`: `--fail N` exits N after printing to stderr,
-// `--fail kill` dies by SIGKILL, otherwise it writes a report; every start is
-// counted in COUNTER.
-std::string fake_gpupm(const std::string& dir) {
-  std::string path = dir + "/fake_gpupm.sh";
-  write(path, "#!/bin/sh\nout=''; fail=''\n"
-              "while [ $# -gt 0 ]; do case \"$1\" in --out) out=\"$2\"; shift;; --fail) fail=\"$2\"; shift;; esac; shift; done\n"
-              "echo \"$out\" >> " + dir + "/counter\n"
-              "if [ \"$fail\" = kill ]; then kill -9 $$; fi\n"
-              "if [ -n \"$fail\" ]; then echo 'some output'; echo \"gpupm: error: boom $fail\" >&2; exit \"$fail\"; fi\n"
-              "printf '{\"total\": {\"sim_time_s\": 1.5}}' > \"$out/report.json\"\n");
-  ::chmod(path.c_str(), 0755);
-  return path;
-}
-
-size_t starts(const std::string& dir) { return split_lines(read(dir + "/counter")).size(); }
+using gpupm::test::fake_gpupm;
+size_t starts(const std::string& dir) { return gpupm::test::fake_gpupm_starts(dir); }
 
 }  // namespace
 
@@ -360,12 +346,14 @@ TEST(SweepExecutor, ResumeSkipsCompleteRunsOnly) {
     EXPECT_EQ(o.status, 0) << o.id;
     EXPECT_FALSE(o.reused) << o.id;
   }
-  EXPECT_EQ(read(dir + "/out/runs/d/inputs.fingerprint"), "fp-d2");
+  EXPECT_EQ(RunFingerprint::parse(read(dir + "/out/runs/d/inputs.fingerprint")).run, "fp-d2");
   auto fourth = execute_runs(specs, dir + "/out", ex, false);
   EXPECT_EQ(starts(dir), 9u);
   for (const auto& o : fourth) EXPECT_TRUE(o.reused) << o.id;
-  EXPECT_TRUE(rundir::complete(dir + "/out/runs/a", "fp-a"));
-  EXPECT_FALSE(rundir::complete(dir + "/out/runs/a", "fp-other"));
+  EXPECT_TRUE(rundir::complete(dir + "/out/runs/a", fingerprint_of(specs[0])));
+  RunSpec other = specs[0];
+  other.fingerprint = "fp-other";
+  EXPECT_FALSE(rundir::complete(dir + "/out/runs/a", fingerprint_of(other)));
 }
 
 TEST(SweepExecutor, ManifestLinesAndTaskScriptRoundTripThroughTheShell) {

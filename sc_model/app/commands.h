@@ -10,7 +10,9 @@ namespace gpupm {
 struct RunOptions {
   RunInputs inputs;
   uint64_t seed = 0;
-  std::string vcd;
+  std::string vcd;                 // VCD trace file (empty: none)
+  uint64_t trace_period_cycles = 0;  // 0: every warp-state sample (sim.sample_period)
+  bool sm_csv = false;             // also write sm_epochs.csv (per-SM power and energy per epoch)
   std::string out_dir;
   bool quiet = false;
   std::string dump_buffers;  // program workloads: every buffer after the last launch (DIR/<name>.npy)

@@ -96,6 +96,7 @@ const Json& ExperimentResults::report(const std::string& id) {
 
 Json summary_header(const std::string& experiment, const ExperimentRuns& runs) {
   return {{"experiment", experiment},
+          {"gpupm", provenance_json()},
           {"runs", runs.outcomes.size()},
           {"reused_runs", runs.reused},
           {"wall_seconds", runs.wall_seconds},

@@ -89,7 +89,7 @@ class ExperimentResults {
   std::map<std::string, Json> cache_;
 };
 
-// summary.json's leading fields: experiment, runs, reused_runs, wall_seconds, jobs.
+// summary.json's leading fields: experiment, gpupm (version, build_id), runs, reused_runs, wall_seconds, jobs.
 Json summary_header(const std::string& experiment, const ExperimentRuns& runs);
 // "N simulations, R of them reused from an earlier run (J jobs, W s wall)."
 std::string runs_sentence(const ExperimentRuns& runs);

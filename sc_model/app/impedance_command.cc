@@ -3,6 +3,7 @@
 #include "app/commands.h"
 #include "platform/gpu_config.h"
 #include "platform/run_setup.h"
+#include "report/csv_writer.h"
 #include "report/report_writer.h"
 #include "vr/pdn.h"
 
@@ -93,11 +94,12 @@ int command_impedance(const ImpedanceOptions& opt) {
     std::printf("%12.4g %12.4f %14.4f %14.4f\n", hz[k], chip[k] * 1e3, local_corner[k] * 1e3, local_centre[k] * 1e3);
   if (opt.out_dir.empty()) return kExitOk;
 
-  std::ostringstream csv;
-  csv.precision(8);
-  csv << "freq_hz,chip_ohm,sm" << corner << "_ohm,sm" << centre << "_ohm\n";
-  for (size_t k = 0; k < hz.size(); ++k)
-    csv << hz[k] << ',' << chip[k] << ',' << local_corner[k] << ',' << local_centre[k] << '\n';
+  CsvWriter csv(8);
+  csv.row({"freq_hz", "chip_ohm", "sm" + std::to_string(corner) + "_ohm", "sm" + std::to_string(centre) + "_ohm"});
+  for (size_t k = 0; k < hz.size(); ++k) {
+    csv << hz[k] << chip[k] << local_corner[k] << local_centre[k];
+    csv.end_row();
+  }
   Json meta = {{"network", net.name},
                {"source", origin},
                {"second_order", {{"hz", second.hz}, {"ohm", second.ohm}}},

@@ -23,7 +23,10 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_option("--policy", run.inputs.policy, "policy name")->default_val("baseline");
   run_cmd->add_option("--set", run.inputs.sets, "override path=value (gpu.*, workload.*, policy.*, seed)");
   run_cmd->add_option("--seed", run.seed, "random seed (default: the GPU config's sim.seed)");
-  run_cmd->add_option("--vcd", run.vcd, "write a VCD trace of the main signals to FILE");
+  run_cmd->add_option("--vcd", run.vcd, "write a VCD trace (per-SM warps, CTAs, power; V/F, voltages, kernel) to FILE");
+  run_cmd->add_option("--trace-period-cycles", run.trace_period_cycles,
+                      "VCD sample period in SM cycles, a multiple of gpu.sim.sample_period (default: that period)");
+  run_cmd->add_flag("--sm-csv", run.sm_csv, "also write sm_epochs.csv: per-SM power and energy per epoch");
   run_cmd->add_option("--out", run.out_dir, "output directory (report.json, epochs.csv)")->required();
   run_cmd->add_flag("--quiet", run.quiet, "no progress line");
   run_cmd->add_option("--dump-buffers", run.dump_buffers,

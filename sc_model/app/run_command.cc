@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "app/commands.h"
@@ -39,6 +40,31 @@ class Progress {
   clock::time_point t0_, last_;
 };
 
+// --vcd and --trace-period-cycles, checked before anything runs (InputError: exit 2).
+void check_trace_options(const RunOptions& opt, const GpuConfig& gpu) {
+  namespace fs = std::filesystem;
+  if (opt.vcd.empty()) {
+    if (opt.trace_period_cycles) throw InputError("--trace-period-cycles", "", "only with --vcd FILE");
+    return;
+  }
+  const fs::path file(opt.vcd);
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  auto refuse = [&](const std::string& problem) {
+    throw InputError("--vcd", opt.vcd, problem + "; expected a file path in an existing, writable directory");
+  };
+  std::error_code ec;
+  if (fs::is_directory(file, ec) || !file.has_filename()) refuse("is a directory");
+  // A device or FIFO would be replaced by the final rename.
+  if (fs::exists(file, ec) && !fs::is_regular_file(file, ec)) refuse("is not a regular file");
+  if (!fs::is_directory(dir, ec)) refuse("directory " + dir.string() + " does not exist");
+  if (::access(dir.c_str(), W_OK) != 0) refuse("directory " + dir.string() + " is not writable");
+  const uint64_t p = opt.trace_period_cycles;
+  if (p && p % gpu.sim.sample_period != 0)
+    throw InputError("--trace-period-cycles", std::to_string(p),
+                     "expected a positive multiple of gpu.sim.sample_period (" +
+                         std::to_string(gpu.sim.sample_period) + ")");
+}
+
 }  // namespace
 
 int command_run(const RunOptions& opt) {
@@ -48,6 +74,7 @@ int command_run(const RunOptions& opt) {
     run = load_run(opt.inputs);
     if ((!opt.dump_buffers.empty() || !opt.dump_inputs.empty()) && !program_of(run.workload))
       throw InputError("--dump-buffers/--dump-inputs", "", "only program workloads (\"program\") have buffers");
+    check_trace_options(opt, run.gpu);
     prepare_output_dir(opt.out_dir);
     if (!opt.dump_inputs.empty()) dump_program_buffers(run.workload, opt.dump_inputs);
   } catch (const InputError& e) {
@@ -56,11 +83,7 @@ int command_run(const RunOptions& opt) {
   }
   try {
     Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
-    if (!opt.vcd.empty()) {
-      std::string base = opt.vcd;
-      if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
-      gpu.trace_to(base);
-    }
+    if (!opt.vcd.empty()) gpu.trace_to(opt.vcd, opt.trace_period_cycles ? opt.trace_period_cycles : run.gpu.sim.sample_period);
     Progress progress(!opt.quiet && ::isatty(2));
     gpu.on_epoch = [&](const Gpu& g) { progress.update(g); };
     if (!gpu.run()) {
@@ -70,11 +93,18 @@ int command_run(const RunOptions& opt) {
     }
     Json report = build_report(gpu, run.doc);
     std::vector<std::pair<std::string, std::string>> outputs = {{"epochs.csv", build_epochs_csv(gpu, run.gpu.dvfs)}};
+    if (opt.sm_csv) outputs.push_back({"sm_epochs.csv", build_sm_epochs_csv(gpu)});
     if (gpu.pdn() && !gpu.pdn()->stats().trace_csv().empty())  // gpu.pdn.stats.trace_cycles
       outputs.push_back({"pdn_trace.csv", gpu.pdn()->stats().trace_csv()});
     outputs.push_back({"report.json", report.dump(2) + "\n"});  // renamed last: its presence marks a complete run
     if (!opt.dump_buffers.empty()) dump_program_buffers(run.workload, opt.dump_buffers);
-    write_outputs(opt.out_dir, outputs);
+    gpu.finish_trace();  // renamed into place before the outputs: report.json last marks a complete run
+    try {
+      write_outputs(opt.out_dir, outputs);
+    } catch (...) {
+      if (!opt.vcd.empty()) std::remove(opt.vcd.c_str());
+      throw;
+    }
     std::cout << summary_table(report);
     if (const PdnDriver* pdn = gpu.pdn()) {
       const DroopStats& d = pdn->stats();

@@ -22,6 +22,8 @@ void add_executor_options(CLI::App* cmd, ExecutorOptions& exec) {
   cmd->add_option("--executor", exec.kind, "where runs execute: local (a process pool) or slurm (an sbatch array)")
       ->default_val("local")
       ->check(CLI::IsMember({"local", "slurm"}));
+  cmd->add_flag("--reuse-stale", exec.reuse_stale,
+                "reuse complete runs made by a different gpupm build or from input files changed since");
   cmd->add_option("--slurm-partition", exec.slurm.partition, "slurm: sbatch --partition");
   cmd->add_option("--slurm-time", exec.slurm.time_limit, "slurm: time limit per run (sbatch --time, e.g. 00:30:00)");
   cmd->add_option("--slurm-throttle", exec.slurm.throttle, "slurm: at most N array tasks at once (--array=...%N)")
@@ -79,7 +81,7 @@ int command_sweep(const SweepOptions& opt) {
     for (const RunSpec& r : runs) {
       std::string dir = (fs::path(opt.out_dir) / "runs" / r.id).string();
       RunOutcome o = rundir::read(r.id, dir);
-      if (rundir::complete(dir, fingerprint_of(r))) o = RunOutcome{r.id, dir, 0, true, false, ""};
+      if (rundir::complete(dir, fingerprint_of(r), opt.exec.reuse_stale)) o = RunOutcome{r.id, dir, 0, true, false, ""};
       else if (o.status == 0) o.status = -1;
       if (o.status == -1 && o.log_tail.empty()) o.log_tail = "not run (no exit status in " + dir + ")";
       outcomes.push_back(o);
@@ -89,7 +91,8 @@ int command_sweep(const SweepOptions& opt) {
     if (opt.slurm_detach) {
       exec.slurm.detach_collect_command = shell_quote(self_executable()) + " sweep " +
                                           shell_quote(fs::absolute(opt.spec_file).string()) + " --out " +
-                                          shell_quote(fs::absolute(opt.out_dir).string()) + " --collect-only";
+                                          shell_quote(fs::absolute(opt.out_dir).string()) + " --collect-only" +
+                                          (opt.exec.reuse_stale ? " --reuse-stale" : "");
     }
     try {
       outcomes = execute_runs(runs, opt.out_dir, exec, ::isatty(2));

@@ -39,6 +39,8 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   // Occupancy limit of a launch on one SM (CTA slots and warp slots).
   static uint32_t max_resident(const SmConfig& sm, const KernelLaunch& k);
   uint32_t paused_ctas(uint32_t sm) const;
+  // SM sm's target of unpaused CTAs set by a controller (0: none beyond the kernel's occupancy).
+  uint32_t cta_limit(uint32_t sm) const { return sms_[sm].limit; }
   // The global stagger's actuator: SM `sm` dispatches nothing (instructions or
   // new CTAs) before SM cycle `until_cycle` (IssueHoldMsg over cta_out).
   void hold_sm(uint32_t sm, uint64_t until_cycle);

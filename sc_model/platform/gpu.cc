@@ -78,15 +78,13 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
         stagger_csr(g), statuses(sms_), [this](uint32_t sm, uint64_t until) { gwde_.hold_sm(sm, until); });
     sm_clock_.on_every(g.report_period, [this](uint64_t c) { stagger_->report(c); });
   }
-  sm_clock_.on_every(cfg.sim.sample_period, [this](uint64_t) { sample(); });
+  sm_clock_.on_every(cfg.sim.sample_period, [this](uint64_t c) { sample(c); });
   sm_clock_.on_every(cfg.sim.epoch_cycles, [this](uint64_t) { end_of_epoch(); });
   if (uint64_t every = host_.policy().epoch_cycles())
     sm_clock_.on_every(every, [this](uint64_t c) { host_.policy().on_epoch(host_, c); });
 }
 
-Gpu::~Gpu() {
-  if (vcd_) sc_core::sc_close_vcd_trace_file(vcd_);
-}
+Gpu::~Gpu() = default;
 
 MetricContext Gpu::metric_context() const {
   return {cfg_.sm.count, cfg_.mem.channels, cfg_.mem.line_bytes, &cfg_.dvfs};
@@ -108,6 +106,7 @@ Snapshot Gpu::snapshot() {
   for (const auto& sm : sms_) accumulate(s.sm, sm->counters());
   s.mem = mem_.activity();
   s.energy = power_.energy();
+  s.sm_energy_j = power_.sm_energy();
   for (size_t d = 0; d < kDomains; ++d) s.residency[d] = fm_.residency(Domain(d));
   return s;
 }
@@ -157,33 +156,22 @@ void Gpu::end_of_epoch() {
   if (on_epoch) on_epoch(*this);
 }
 
-void Gpu::sample() {
+void Gpu::sample(uint64_t cycle) {
   for (auto& sm : sms_) sm->record_sample();
-  if (!vcd_) return;
-  for (size_t i = 0; i < sms_.size(); ++i) {
-    trace_warps_[i] = sms_[i]->active_warps();
-    trace_ctas_[i] = sms_[i]->resident_ctas();
-  }
-  for (size_t d = 0; d < kDomains; ++d) {
-    trace_mhz_[d] = fm_.mhz(Domain(d));
-    trace_volts_[d] = vr_.voltage(Domain(d));
-  }
+  if (trace_) trace_->on_sample(*this, cycle);
 }
 
-void Gpu::trace_to(const std::string& vcd_base) {
-  vcd_ = sc_core::sc_create_vcd_trace_file(vcd_base.c_str());
-  vcd_->set_time_unit(1, sc_core::SC_NS);
-  trace_warps_.assign(sms_.size(), 0);
-  trace_ctas_.assign(sms_.size(), 0);
-  for (size_t i = 0; i < sms_.size(); ++i) {
-    sc_core::sc_trace(vcd_, trace_warps_[i], "sm" + std::to_string(i) + "_active_warps");
-    sc_core::sc_trace(vcd_, trace_ctas_[i], "sm" + std::to_string(i) + "_ctas");
-  }
-  sc_core::sc_trace(vcd_, trace_mhz_[0], "sm_mhz");
-  sc_core::sc_trace(vcd_, trace_mhz_[1], "mem_mhz");
-  sc_core::sc_trace(vcd_, trace_volts_[0], "sm_volts");
-  sc_core::sc_trace(vcd_, trace_volts_[1], "mem_volts");
-  sc_core::sc_trace(vcd_, trace_power_w_, "power_w");
+// The trace rides on the warp-state samples rather than a hook of its own: an
+// extra hook would make the SM clock tick at cycles it otherwise skips, and a
+// traced run would no longer be the same run.
+void Gpu::trace_to(const std::string& vcd_file, uint64_t period_cycles) {
+  if (period_cycles == 0 || period_cycles % cfg_.sim.sample_period != 0)
+    throw std::invalid_argument("trace period must be a positive multiple of sim.sample_period");
+  trace_ = std::make_unique<GpuTrace>(*this, vcd_file, period_cycles);
+}
+
+void Gpu::finish_trace() {
+  if (trace_) trace_->finish(*this);
 }
 
 bool Gpu::run() {

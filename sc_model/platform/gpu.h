@@ -9,6 +9,7 @@
 #include "gwde/global_work_distribution_engine.h"
 #include "mem/memory_system.h"
 #include "platform/gpu_config.h"
+#include "platform/gpu_trace.h"
 #include "policy/policy_host.h"
 #include "power/power_model.h"
 #include "report/metrics.h"
@@ -44,8 +45,11 @@ class Gpu : public sc_core::sc_module {
 
   // Runs the workload to completion; false if the simulated-time guard stopped it.
   bool run();
-  // Opens a VCD of the main signals (call before run()).
-  void trace_to(const std::string& vcd_base);
+  // Traces the main signals to a VCD file every `period_cycles` SM cycles, a
+  // multiple of sim.sample_period (call before run(); see platform/gpu_trace.h).
+  void trace_to(const std::string& vcd_file, uint64_t period_cycles);
+  // After a finished run: the trace's last values, and the file renamed into place.
+  void finish_trace();
   // Called at every epoch end (progress display).
   std::function<void(const Gpu&)> on_epoch;
 
@@ -72,8 +76,9 @@ class Gpu : public sc_core::sc_module {
   }
 
  private:
+  friend class GpuTrace;  // reads the blocks it traces
   void end_of_epoch();
-  void sample();
+  void sample(uint64_t cycle);
   void kernel_started(const KernelLaunch& k);
   void kernel_ended(const KernelLaunch& k);
   void all_done();
@@ -98,12 +103,8 @@ class Gpu : public sc_core::sc_module {
   Snapshot start_, finish_;
   size_t kernels_done_ = 0;
   bool done_ = false;
-  // VCD
-  sc_core::sc_trace_file* vcd_ = nullptr;
-  std::vector<uint32_t> trace_warps_, trace_ctas_;
-  double trace_mhz_[kDomains] = {0, 0};
-  double trace_volts_[kDomains] = {0, 0};
-  double trace_power_w_ = 0;
+  std::unique_ptr<GpuTrace> trace_;
+  double trace_power_w_ = 0;  // over the last epoch
   double last_epoch_energy_ = 0, last_epoch_time_ = 0;
 };
 

@@ -31,7 +31,7 @@ nlohmann::json Energy::to_json() const {
 
 PowerModel::PowerModel(const PowerConfig& cfg, const MemConfig& mem_cfg, std::vector<const SmStatus*> sms,
                        const MemActivity& mem, const VoltageRegulator& vr, const FrequencyManager& fm)
-    : cfg_(cfg), mem_cfg_(mem_cfg), sms_(std::move(sms)), mem_(mem), vr_(vr), fm_(fm), last_sm_(sms_.size()) {
+    : cfg_(cfg), mem_cfg_(mem_cfg), sms_(std::move(sms)), mem_(mem), vr_(vr), fm_(fm), last_sm_(sms_.size()), sm_total_(sms_.size(), 0.0) {
   for (size_t d = 0; d < kDomains; ++d) {
     const DomainDvfs& dd = fm_.config().domain[d];
     v0_[d] = reference_volts(cfg_, d, dd.levels[dd.nominal].volts);
@@ -53,6 +53,18 @@ double sm_event_nj(const PowerConfig& cfg, const SmCounters& c, const SmCounters
                                  (p.lsu.l1_hits + p.lsu.l1_misses + p.lsu.store_lines));
 }
 
+PowerModel::SmEnergy PowerModel::sm_interval_energy(const SmCounters& c, const SmCounters& p, double v,
+                                                   double dt) const {
+  const double dyn = (v / v0_[0]) * (v / v0_[0]) * 1e-9;  // nJ -> J with V^2 scaling
+  const double leak = std::pow(v / v0_[0], cfg_.leakage_voltage_exponent);
+  double cycles = double(c.cycles - p.cycles);
+  double gated = double(c.gated_cycles - p.gated_cycles);
+  double busy = double(c.busy_cycles - p.busy_cycles);
+  double nj = sm_event_nj(cfg_, c, p) + sm_clock_nj(cfg_, busy, cycles - busy - gated);
+  double ungated = cycles > 0 ? 1.0 - gated / cycles : 1.0;
+  return {nj * dyn, cfg_.sm_leakage_w * leak * ungated * dt};
+}
+
 void PowerModel::checkpoint() {
   sc_core::sc_time now = sc_core::sc_time_stamp();
   double dt = (now - last_).to_seconds();
@@ -65,14 +77,10 @@ void PowerModel::checkpoint() {
   }
   for (size_t i = 0; i < sms_.size(); ++i) {
     SmCounters c = sms_[i]->counters();
-    const SmCounters& p = last_sm_[i];
-    double cycles = double(c.cycles - p.cycles);
-    double gated = double(c.gated_cycles - p.gated_cycles);
-    double busy = double(c.busy_cycles - p.busy_cycles);
-    double nj = sm_event_nj(cfg_, c, p) + sm_clock_nj(cfg_, busy, cycles - busy - gated);
-    total_.sm_dynamic += nj * dyn[0];
-    double ungated = cycles > 0 ? 1.0 - gated / cycles : 1.0;
-    total_.sm_leakage += cfg_.sm_leakage_w * leak[0] * ungated * dt;
+    SmEnergy e = sm_interval_energy(c, last_sm_[i], v[0], dt);
+    total_.sm_dynamic += e.dynamic;
+    total_.sm_leakage += e.leakage;
+    sm_total_[i] += e.dynamic + e.leakage;
     last_sm_[i] = c;
   }
   const MemActivity& m = mem_;

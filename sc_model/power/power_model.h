@@ -46,6 +46,16 @@ class PowerModel {
 
   void checkpoint();  // settle energy up to now
   const Energy& energy() const { return total_; }
+  // Each SM's energy (dynamic + leakage, J) settled so far: the SM share of energy().
+  const std::vector<double>& sm_energy() const { return sm_total_; }
+  // SM i's dynamic and leakage energy (J) for its activity between two counter
+  // snapshots over dt seconds at mean SM voltage v: the formula checkpoint()
+  // settles with, also used to estimate power without settling (the trace must
+  // not change the accounting).
+  struct SmEnergy {
+    double dynamic, leakage;
+  };
+  SmEnergy sm_interval_energy(const SmCounters& now, const SmCounters& before, double v, double dt) const;
   // Dynamic SM energy of `insts`-like activity per event at voltage v (for tests).
   static double scale_dynamic(double nj_at_v0, double v, double v0) { return nj_at_v0 * (v / v0) * (v / v0); }
   double dram_standby_watts(double mem_mhz, double v_mem) const;
@@ -63,6 +73,7 @@ class PowerModel {
   std::vector<SmCounters> last_sm_;
   MemActivity last_mem_;
   Energy total_;
+  std::vector<double> sm_total_;
 };
 
 }  // namespace gpupm

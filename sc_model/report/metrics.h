@@ -24,7 +24,14 @@ struct Snapshot {
   MemActivity mem;
   Energy energy;
   std::array<std::vector<double>, kDomains> residency;  // seconds per level
+  std::vector<double> sm_energy_j;                     // per SM (empty at the start: all zero)
 };
+
+// SM i's energy (J) in the interval (a, b].
+inline double sm_energy_between(const Snapshot& a, const Snapshot& b, size_t i) {
+  auto at = [i](const Snapshot& s) { return i < s.sm_energy_j.size() ? s.sm_energy_j[i] : 0.0; };
+  return at(b) - at(a);
+}
 
 struct MetricContext {
   uint32_t sm_count;

@@ -1,16 +1,35 @@
 #include "report/report_writer.h"
 
+#include "common/build_info.h"
+#include "report/csv_writer.h"
+
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iomanip>
 #include <sstream>
 
 namespace gpupm {
 
 namespace fs = std::filesystem;
+
+Json provenance_json() { return {{"version", gpupm_version()}, {"build_id", gpupm_build_id()}}; }
+
+namespace {
+
+// Each SM's energy and average power over (a, b].
+Json per_sm_json(const Snapshot& a, const Snapshot& b, uint32_t sms) {
+  const double dt = b.time_s - a.time_s;
+  Json list = Json::array();
+  for (uint32_t i = 0; i < sms; ++i) {
+    const double e = sm_energy_between(a, b, i);
+    list.push_back({{"sm", i}, {"energy_j", e}, {"average_power_w", dt > 0 ? e / dt : 0.0}});
+  }
+  return list;
+}
+
+}  // namespace
 
 Json build_report(Gpu& gpu, const Json& config_echo) {
   MetricContext ctx = gpu.metric_context();
@@ -74,6 +93,8 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
                  {"config", config_echo},
                  {"kernels", kernels},
                  {"total", interval_metrics(gpu.start(), gpu.finish(), ctx)}};
+  report["gpupm"] = provenance_json();
+  report["total"]["sm"] = per_sm_json(gpu.start(), gpu.finish(), gpu.config().sm.count);
   if (!apps.empty()) report["apps"] = apps;
   if (const PdnDriver* pdn = gpu.pdn()) {  // only with an RLC network (gpu.pdn.model = rlc)
     Json vn = pdn->stats().to_json();
@@ -94,11 +115,10 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
 }
 
 std::string build_epochs_csv(const Gpu& gpu, const DvfsConfig& dvfs) {
-  std::ostringstream out;
-  out << std::setprecision(9);
-  out << "epoch,end_time_us,sm_cycle,kernel,sm_level,sm_mhz,mem_level,mem_mhz,v_sm,v_mem,instructions,ipc,"
-         "power_sm_w,power_mem_w,power_total_w,mean_ctas_per_sm,active,waiting,excess_alu,excess_mem,"
-         "l1_hit_rate,dram_bandwidth_utilisation\n";
+  CsvWriter out(9);
+  out.row({"epoch", "end_time_us", "sm_cycle", "kernel", "sm_level", "sm_mhz", "mem_level", "mem_mhz", "v_sm", "v_mem",
+           "instructions", "ipc", "power_sm_w", "power_mem_w", "power_total_w", "mean_ctas_per_sm", "active",
+           "waiting", "excess_alu", "excess_mem", "l1_hit_rate", "dram_bandwidth_utilisation"});
   MetricContext ctx = gpu.metric_context();
   const Snapshot* prev = &gpu.start();
   for (const EpochRecord& e : gpu.epochs()) {
@@ -106,15 +126,33 @@ std::string build_epochs_csv(const Gpu& gpu, const DvfsConfig& dvfs) {
     double t = m["sim_time_s"].get<double>();
     auto watts = [&](const char* d) { return t > 0 ? m["energy_j"]["by_domain"][d].get<double>() / t : 0.0; };
     const auto& ws = m["warp_states"];
-    out << e.index << ',' << e.end.time_s * 1e6 << ',' << e.end.sm_cycles << ',' << e.kernel << ','
-        << dvfs[Domain::Sm].levels[e.sm_level].name << ',' << dvfs[Domain::Sm].levels[e.sm_level].mhz << ','
-        << dvfs[Domain::Mem].levels[e.mem_level].name << ',' << dvfs[Domain::Mem].levels[e.mem_level].mhz << ','
-        << e.v_sm << ',' << e.v_mem << ',' << m["instructions"].get<uint64_t>() << ',' << m["ipc"].get<double>()
-        << ',' << watts("sm") << ',' << watts("mem") << ',' << m["average_power_w"].get<double>() << ','
-        << m["mean_ctas_per_sm"].get<double>() << ',' << ws["active"].get<double>() << ','
-        << ws["waiting"].get<double>() << ',' << ws["excess_alu"].get<double>() << ','
-        << ws["excess_mem"].get<double>() << ',' << m["l1_hit_rate"].get<double>() << ','
-        << m["dram_bandwidth_utilisation"].get<double>() << '\n';
+    out << e.index << e.end.time_s * 1e6 << e.end.sm_cycles << e.kernel << dvfs[Domain::Sm].levels[e.sm_level].name
+        << dvfs[Domain::Sm].levels[e.sm_level].mhz << dvfs[Domain::Mem].levels[e.mem_level].name
+        << dvfs[Domain::Mem].levels[e.mem_level].mhz << e.v_sm << e.v_mem << m["instructions"].get<uint64_t>()
+        << m["ipc"].get<double>() << watts("sm") << watts("mem") << m["average_power_w"].get<double>()
+        << m["mean_ctas_per_sm"].get<double>() << ws["active"].get<double>() << ws["waiting"].get<double>()
+        << ws["excess_alu"].get<double>() << ws["excess_mem"].get<double>() << m["l1_hit_rate"].get<double>()
+        << m["dram_bandwidth_utilisation"].get<double>();
+    out.end_row();
+    prev = &e.end;
+  }
+  return out.str();
+}
+
+std::string build_sm_epochs_csv(const Gpu& gpu) {
+  const size_t sms = gpu.config().sm.count;
+  CsvWriter out(9);
+  out << "epoch" << "end_time_us" << "sm_cycle" << "kernel";
+  for (size_t i = 0; i < sms; ++i) out << "power_sm" + std::to_string(i) + "_w";
+  for (size_t i = 0; i < sms; ++i) out << "energy_sm" + std::to_string(i) + "_j";
+  out.end_row();
+  const Snapshot* prev = &gpu.start();
+  for (const EpochRecord& e : gpu.epochs()) {
+    const double dt = e.end.time_s - prev->time_s;
+    out << e.index << e.end.time_s * 1e6 << e.end.sm_cycles << e.kernel;
+    for (size_t i = 0; i < sms; ++i) out << (dt > 0 ? sm_energy_between(*prev, e.end, i) / dt : 0.0);
+    for (size_t i = 0; i < sms; ++i) out << sm_energy_between(*prev, e.end, i);
+    out.end_row();
     prev = &e.end;
   }
   return out.str();

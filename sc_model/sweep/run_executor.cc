@@ -1,6 +1,8 @@
 #include "sweep/run_executor.h"
 
+#include "common/build_info.h"
 #include "common/fnv1a.h"
+#include "platform/run_setup.h"
 #include "report/report_writer.h"
 
 #include <fcntl.h>
@@ -15,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -34,6 +37,40 @@ std::string read_all(const std::string& path) {
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
+}
+
+// The files a `gpupm run` with these arguments reads: every argument naming a
+// regular file (GPU config, workload, --pdn package), a file a --set value
+// names, and the PDN network file named inside the GPU config (which only a
+// loaded run knows: --pdn, --set and the config's own text all may set it).
+std::vector<std::string> run_input_files(const std::vector<std::string>& args) {
+  std::set<std::string> files;
+  auto add_if_file = [&](const std::string& p) {
+    std::error_code ec;
+    if (!p.empty() && fs::is_regular_file(p, ec)) files.insert(p);
+  };
+  RunInputs in;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const std::string next = i + 1 < args.size() ? args[i + 1] : "";
+    if (a == "--gpu") in.gpu_file = next;
+    if (a == "--workload") in.workload_file = next;
+    if (a == "--pdn") in.pdn_file = next;
+    if (a == "--policy") in.policy = next;
+    if (a == "--set") {
+      in.sets.push_back(next);
+      if (next.find('=') != std::string::npos) add_if_file(next.substr(next.find('=') + 1));
+    }
+    add_if_file(a);
+  }
+  if (!in.gpu_file.empty() && !in.workload_file.empty()) {
+    try {
+      LoadedRun run = load_run(in);
+      add_if_file(run.gpu.pdn.network_file);
+    } catch (const std::exception&) {  // a bad run fails when it runs, with its own message
+    }
+  }
+  return {files.begin(), files.end()};
 }
 
 // Writes `text` to path via a temporary file and a rename.
@@ -147,21 +184,36 @@ class ProgressLine {
   bool shown_ = false;
 };
 
+// Says how many complete runs are stale and why, and what happens to them.
+void report_stale(const std::map<rundir::State, size_t>& stale, bool reuse) {
+  for (const auto& [state, count] : stale)
+    std::fprintf(stderr, "gpupm: %zu run%s stale: %s; %s\n", count, count == 1 ? "" : "s",
+                 rundir::stale_reason(state),
+                 reuse ? "reused as they are (--reuse-stale)" : "running again (--reuse-stale keeps them)");
+}
+
 // Fills in ids and dirs and marks complete runs reused; returns the indices still to run.
-std::vector<size_t> plan(const std::vector<RunSpec>& specs, const std::string& out_dir, std::vector<RunOutcome>& out) {
+std::vector<size_t> plan(const std::vector<RunSpec>& specs, const std::string& out_dir, bool reuse_stale,
+                         std::vector<RunOutcome>& out, std::vector<RunFingerprint>& fingerprints) {
   std::vector<size_t> todo;
   std::map<std::string, size_t> seen;
+  std::map<rundir::State, size_t> stale;
+  fingerprints.resize(specs.size());
   for (size_t i = 0; i < specs.size(); ++i) {
     if (!seen.emplace(specs[i].id, i).second) throw std::runtime_error("duplicate run id " + specs[i].id);
     out[i].id = specs[i].id;
     out[i].dir = (fs::path(out_dir) / "runs" / specs[i].id).string();
-    if (rundir::complete(out[i].dir, fingerprint_of(specs[i]))) {
+    fingerprints[i] = fingerprint_of(specs[i]);
+    rundir::State st = rundir::state(out[i].dir, fingerprints[i]);
+    if (st == rundir::State::kStaleBuild || st == rundir::State::kStaleInputs) ++stale[st];
+    if (st == rundir::State::kComplete || (reuse_stale && st != rundir::State::kMissing)) {
       out[i].status = 0;
       out[i].reused = true;
     } else {
       todo.push_back(i);
     }
   }
+  report_stale(stale, reuse_stale);
   return todo;
 }
 
@@ -178,7 +230,8 @@ void finish_outcome(RunOutcome& o, int status) {
 std::vector<RunOutcome> run_local(const std::vector<RunSpec>& specs, const std::string& out_dir,
                                   const ExecutorOptions& opt, bool progress) {
   std::vector<RunOutcome> out(specs.size());
-  std::vector<size_t> todo = plan(specs, out_dir, out);
+  std::vector<RunFingerprint> fingerprints;
+  std::vector<size_t> todo = plan(specs, out_dir, opt.reuse_stale, out, fingerprints);
   const std::string binary = opt.binary.empty() ? self_executable() : opt.binary;
   const int jobs = std::max(1, opt.jobs > 0 ? opt.jobs : default_jobs());
   size_t done = specs.size() - todo.size(), failed = 0;
@@ -189,7 +242,7 @@ std::vector<RunOutcome> run_local(const std::vector<RunSpec>& specs, const std::
   while (next < todo.size() || !running.empty()) {
     while (next < todo.size() && int(running.size()) < jobs) {
       size_t i = todo[next++];
-      rundir::prepare(out[i].dir, fingerprint_of(specs[i]));
+      rundir::prepare(out[i].dir, fingerprints[i]);
       pid_t pid = spawn_run(binary, specs[i], out[i].dir);
       if (pid < 0) {
         out[i].log_tail = std::string("fork failed: ") + std::strerror(errno);  // before write_status touches errno
@@ -248,7 +301,8 @@ std::vector<RunOutcome> run_slurm(const std::vector<RunSpec>& specs, const std::
     while (slurm_job_active(old_job, &squeue_errors)) std::this_thread::sleep_for(period);
   }
   std::vector<RunOutcome> out(specs.size());
-  std::vector<size_t> todo = plan(specs, out_dir, out);
+  std::vector<RunFingerprint> fingerprints;
+  std::vector<size_t> todo = plan(specs, out_dir, opt.reuse_stale, out, fingerprints);
   if (todo.empty()) return out;
   const std::string binary = fs::absolute(opt.binary.empty() ? self_executable() : opt.binary).string();
   fs::create_directories(sdir);
@@ -256,7 +310,7 @@ std::vector<RunOutcome> run_slurm(const std::vector<RunSpec>& specs, const std::
   const std::string script = (sdir / "array.sh").string();
   std::string lines;
   for (size_t i : todo) {
-    rundir::prepare(out[i].dir, fingerprint_of(specs[i]));
+    rundir::prepare(out[i].dir, fingerprints[i]);
     lines += manifest_line(specs[i]) + "\n";
   }
   write_atomic(manifest, lines);
@@ -325,33 +379,74 @@ std::vector<RunOutcome> run_slurm(const std::vector<RunSpec>& specs, const std::
 
 }  // namespace
 
-std::string inputs_fingerprint(const RunSpec& spec) {
-  uint64_t h = fnv1a("gpupm-run-v1");
-  for (const std::string& a : spec.args) {
-    h = fnv1a(a + '\0', h);
-    if (a.size() > 5 && a.compare(a.size() - 5, 5, ".json") == 0 && fs::exists(a)) h = fnv1a(read_all(a), h);
+std::string RunFingerprint::text() const { return "run " + run + "\nbuild " + build + "\ninputs " + inputs + "\n"; }
+
+RunFingerprint RunFingerprint::parse(const std::string& text) {
+  RunFingerprint f;
+  std::istringstream in(text);
+  std::string key, value;
+  while (in >> key >> value) {
+    if (key == "run") f.run = value;
+    if (key == "build") f.build = value;
+    if (key == "inputs") f.inputs = value;
   }
+  return f;
+}
+
+std::string args_fingerprint(const RunSpec& spec) {
+  uint64_t h = fnv1a("gpupm-run-v2");
+  for (const std::string& a : spec.args) h = fnv1a(a + '\0', h);
   return hex64(h);
 }
 
-std::string fingerprint_of(const RunSpec& spec) {
-  return spec.fingerprint.empty() ? inputs_fingerprint(spec) : spec.fingerprint;
+std::string input_files_fingerprint(const std::vector<std::string>& args) {
+  std::vector<std::string> files = run_input_files(args);
+  uint64_t h = fnv1a("gpupm-inputs-v1");
+  for (const std::string& f : files) h = fnv1a(read_all(f), fnv1a(f + '\0', h));
+  return hex64(h);
+}
+
+RunFingerprint fingerprint_of(const RunSpec& spec) {
+  return {spec.fingerprint.empty() ? args_fingerprint(spec) : spec.fingerprint, gpupm_build_id(),
+          input_files_fingerprint(spec.args)};
 }
 
 namespace rundir {
 
-bool complete(const std::string& dir, const std::string& fingerprint) {
-  if (trim(read_all(dir + "/inputs.fingerprint")) != fingerprint) return false;
+namespace {
+bool report_complete(const std::string& dir) {
   std::ifstream f(dir + "/report.json");
   if (!f) return false;
   nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
   return j.is_object() && j.contains("total") && j["total"].is_object() && j["total"].contains("sim_time_s");
 }
+}  // namespace
 
-void prepare(const std::string& dir, const std::string& fingerprint) {
+State state(const std::string& dir, const RunFingerprint& want) {
+  if (!report_complete(dir)) return State::kMissing;
+  const std::string text = read_all(dir + "/inputs.fingerprint");
+  const RunFingerprint have = RunFingerprint::parse(text);
+  // A bare digest is the fingerprint of a gpupm from before provenance.
+  if (have.run.empty()) return trim(text).empty() ? State::kMissing : State::kStaleBuild;
+  if (have.run != want.run) return State::kMissing;
+  if (have.build != want.build) return State::kStaleBuild;
+  if (have.inputs != want.inputs) return State::kStaleInputs;
+  return State::kComplete;
+}
+
+const char* stale_reason(State s) {
+  return s == State::kStaleBuild ? "built by a different gpupm" : s == State::kStaleInputs ? "an input file changed" : "";
+}
+
+bool complete(const std::string& dir, const RunFingerprint& fingerprint, bool reuse_stale) {
+  State s = state(dir, fingerprint);
+  return s == State::kComplete || (reuse_stale && s != State::kMissing);
+}
+
+void prepare(const std::string& dir, const RunFingerprint& fingerprint) {
   fs::create_directories(dir);
   for (const auto& e : fs::directory_iterator(dir)) fs::remove_all(e.path());  // no output of an earlier run stays
-  write_atomic(dir + "/inputs.fingerprint", fingerprint);
+  write_atomic(dir + "/inputs.fingerprint", fingerprint.text());
 }
 
 void write_status(const std::string& dir, int status) { write_atomic(dir + "/exit_status", std::to_string(status) + "\n"); }

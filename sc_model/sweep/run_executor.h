@@ -27,9 +27,22 @@ struct RunSpec {
   std::string fingerprint;        // what "same inputs" means; empty: inputs_fingerprint(args)
 };
 
-// A digest of a run's inputs: its arguments and the contents of the files they name.
-std::string inputs_fingerprint(const RunSpec& spec);
-std::string fingerprint_of(const RunSpec& spec);  // spec.fingerprint, or inputs_fingerprint
+// What a run's results were made from, kept in its directory's
+// inputs.fingerprint (one "key value" line each): which run (its arguments, or
+// a sweep's resolved run document), which gpupm build (common/build_info.h) and
+// the contents of every input file (the GPU config, the workload, a --pdn
+// package, the PDN network file the config names, any file a --set names).
+struct RunFingerprint {
+  std::string run, build, inputs;
+  std::string text() const;
+  static RunFingerprint parse(const std::string& text);  // fields empty if absent
+};
+// A digest of a run's arguments.
+std::string args_fingerprint(const RunSpec& spec);
+// A digest of the contents of every file the run reads.
+std::string input_files_fingerprint(const std::vector<std::string>& args);
+// spec.fingerprint (or args_fingerprint) with this build's id and the input files' digest.
+RunFingerprint fingerprint_of(const RunSpec& spec);
 
 struct RunOutcome {
   std::string id;
@@ -56,6 +69,7 @@ struct ExecutorOptions {
   std::string kind = "local";  // "local" or "slurm"
   int jobs = 0;                // local: worker processes; 0: the number of cores
   std::string binary;          // the gpupm program to run; empty: this process's own executable
+  bool reuse_stale = false;    // keep complete runs made by another build or from changed input files
   SlurmOptions slurm;
 };
 
@@ -68,11 +82,21 @@ std::vector<RunOutcome> execute_runs(const std::vector<RunSpec>& specs, const st
 
 // Bookkeeping of one run directory, shared by both executors and by collection.
 namespace rundir {
-// report.json is there, parses, has a total, and the fingerprint matches.
-bool complete(const std::string& dir, const std::string& fingerprint);
+// What a run directory holds against the run wanted now.
+enum class State {
+  kMissing,      // no complete report, or the results of another run
+  kComplete,     // a complete report of this run, this build, these input files
+  kStaleBuild,   // ... made by a different gpupm build
+  kStaleInputs,  // ... from input files whose contents changed since
+};
+State state(const std::string& dir, const RunFingerprint& fingerprint);
+// Why a stale run is stale, for messages: "built by a different gpupm", "an input file changed".
+const char* stale_reason(State s);
+// kComplete, or stale and reuse_stale: report.json is there, parses, has a total.
+bool complete(const std::string& dir, const RunFingerprint& fingerprint, bool reuse_stale = false);
 // Before a (re)run: creates the directory, removes an old report and exit
 // status, writes the fingerprint.
-void prepare(const std::string& dir, const std::string& fingerprint);
+void prepare(const std::string& dir, const RunFingerprint& fingerprint);
 // What a finished (or never finished) run left: status from exit_status
 // (-1 if absent), log tail for failures. Does not check the fingerprint.
 RunOutcome read(const std::string& id, const std::string& dir);

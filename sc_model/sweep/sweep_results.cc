@@ -1,6 +1,5 @@
 #include "sweep/sweep_results.h"
 
-#include <cctype>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -29,21 +28,11 @@ const std::vector<std::pair<std::string, std::string>>& result_metric_columns() 
 
 const std::vector<std::string>& reserved_result_columns() {
   static const std::vector<std::string> cols = [] {
-    std::vector<std::string> c = {"id", "status", "exit_status", "error"};
+    std::vector<std::string> c = {"id", "status", "exit_status", "error", "gpupm_version", "build_id"};
     for (const auto& m : result_metric_columns()) c.push_back(m.first);
     return c;
   }();
   return cols;
-}
-
-std::string csv_field(const std::string& s) {
-  bool quote = s.find_first_of(",\"\r\n") != std::string::npos ||
-               (!s.empty() && (std::isspace(static_cast<unsigned char>(s.front())) ||
-                               std::isspace(static_cast<unsigned char>(s.back()))));
-  if (!quote) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 namespace {
@@ -72,6 +61,7 @@ std::string build_results_csv(const SweepSpec& spec, const std::map<std::string,
     const SweepPoint* p = nullptr;
     int status = -1;
     Json total;
+    Json provenance;  // the report's "gpupm": which build made the run
     std::string error;
   };
   std::vector<Row> rows;
@@ -93,6 +83,7 @@ std::string build_results_csv(const SweepSpec& spec, const std::map<std::string,
           r.error = "report.json missing or unreadable";
         } else {
           r.total = rep->second["total"];
+          r.provenance = rep->second.value("gpupm", Json::object());
         }
       } else {
         r.error = last_line(it->second.log_tail);
@@ -106,16 +97,15 @@ std::string build_results_csv(const SweepSpec& spec, const std::map<std::string,
     rows.push_back(std::move(r));
   }
 
-  std::ostringstream csv;
+  CsvWriter csv;
   std::vector<std::string> header = {"id"};
   for (const auto& a : spec.axes) header.push_back(a.name);
   header.insert(header.end(), {"status", "exit_status"});
   for (const auto& m : result_metric_columns()) header.push_back(m.first);
   for (const auto& [d, ls] : levels)
     for (const auto& l : ls) header.push_back("residency_" + d + "_" + l);
-  header.push_back("error");
-  for (size_t i = 0; i < header.size(); ++i) csv << (i ? "," : "") << csv_field(header[i]);
-  csv << "\n";
+  header.insert(header.end(), {"gpupm_version", "build_id", "error"});
+  csv.row(header);
   for (const Row& r : rows) {
     std::vector<std::string> f = {r.p->id};
     for (const auto& l : r.p->labels) f.push_back(l);
@@ -139,9 +129,10 @@ std::string build_results_csv(const SweepSpec& spec, const std::map<std::string,
         const Json& vr = r.total.contains("vf_residency") ? r.total.at("vf_residency") : none;
         f.push_back(vr.contains(d) && vr.at(d).contains(l) ? number(vr.at(d).at(l)) : "0");
       }
+    for (const char* key : {"version", "build_id"})
+      f.push_back(r.provenance.is_object() ? r.provenance.value(key, std::string()) : std::string());
     f.push_back(r.error);
-    for (size_t i = 0; i < f.size(); ++i) csv << (i ? "," : "") << csv_field(f[i]);
-    csv << "\n";
+    csv.row(f);
   }
   return csv.str();
 }

@@ -5,6 +5,7 @@
 // cells for the metrics of failed runs).
 #pragma once
 
+#include "report/csv_writer.h"
 #include "sweep/run_executor.h"
 #include "sweep/sweep_spec.h"
 
@@ -19,8 +20,5 @@ const std::vector<std::pair<std::string, std::string>>& result_metric_columns();
 
 // Builds results.csv; `outcomes` maps run id -> outcome (runs not in it count as not run).
 std::string build_results_csv(const SweepSpec& spec, const std::map<std::string, RunOutcome>& outcomes);
-
-// One CSV field, quoted when needed.
-std::string csv_field(const std::string& s);
 
 }  // namespace gpupm

@@ -1,5 +1,7 @@
 #include "vr/droop_stats.h"
 
+#include "report/csv_writer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -189,29 +191,29 @@ void DroopStats::settle(bool final) {
 }
 
 void DroopStats::trace_row(size_t n, double w, uint32_t wi, double first, double second) {
-  char buf[64];
+  auto fixed = [](const char* format, double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, x);
+    return std::string(buf);
+  };
+  CsvWriter row;
   if (trace_.empty()) {
-    trace_ = "cycle,time_ns,v_set,amps,droop,worst_sm,first_order,second_order";
-    for (uint32_t i = 0; i < n_; ++i) trace_ += ",v_sm" + std::to_string(i);
-    for (uint32_t i = 0; i < n_; ++i) trace_ += ",v2_sm" + std::to_string(i);
-    for (uint32_t i = 0; i < n_; ++i) trace_ += ",p_sm" + std::to_string(i);
-    trace_ += "\n";
+    row << "cycle" << "time_ns" << "v_set" << "amps" << "droop" << "worst_sm" << "first_order" << "second_order";
+    for (const char* column : {"v_sm", "v2_sm", "p_sm"})
+      for (uint32_t i = 0; i < n_; ++i) row << column + std::to_string(i);
+    row.end_row();
     trace_t0_ = 0;
   }
   trace_t0_ += dt_[n];
-  std::snprintf(buf, sizeof buf, "%llu,%.4f,%.6f,%.4f,%.6f,%u,%.6f,%.6f", (unsigned long long)settled_,
-                trace_t0_ * 1e9, ref_[n], amps_[n], w, wi, first, second);
-  trace_ += buf;
-  for (uint32_t i = 0; i < n_; ++i) {
-    std::snprintf(buf, sizeof buf, ",%.6f", v_[i][n]);
-    trace_ += buf;
-  }
-  for (uint32_t i = 0; i < n_; ++i) {
-    std::snprintf(buf, sizeof buf, ",%.6f", lp_[i][n]);
-    trace_ += buf;
-  }
-  for (uint32_t i = 0; i < n_; ++i) trace_ += "," + std::to_string(unsigned(dispatch_[i][n]));
-  trace_ += '\n';
+  row << uint64_t(settled_);
+  row.preformatted(fixed("%.4f", trace_t0_ * 1e9)).preformatted(fixed("%.6f", ref_[n]));
+  row.preformatted(fixed("%.4f", amps_[n])).preformatted(fixed("%.6f", w)) << wi;
+  row.preformatted(fixed("%.6f", first)).preformatted(fixed("%.6f", second));
+  for (uint32_t i = 0; i < n_; ++i) row.preformatted(fixed("%.6f", v_[i][n]));
+  for (uint32_t i = 0; i < n_; ++i) row.preformatted(fixed("%.6f", lp_[i][n]));
+  for (uint32_t i = 0; i < n_; ++i) row << unsigned(dispatch_[i][n]);
+  row.end_row();
+  trace_ += row.str();
 }
 
 nlohmann::json DroopStats::to_json() const {

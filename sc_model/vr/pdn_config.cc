@@ -78,6 +78,7 @@ PdnConfig parse_pdn_config(JsonReader& r) {
       }
       JsonReader n(doc, file, "");
       c.network = parse_pdn_network(n);
+      c.network_file = file;
       n.finish();
     } else {
       JsonReader n = r.object("network");

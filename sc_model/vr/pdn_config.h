@@ -60,6 +60,7 @@ struct DroopStatsConfig {
 struct PdnConfig {
   std::string model = "ideal";  // ideal | rlc
   PdnNetwork network;
+  std::string network_file;  // the package file `network` names (resolved path; empty: given inline)
   DroopStatsConfig stats;
   bool enabled() const { return model == "rlc"; }
 };

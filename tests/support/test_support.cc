@@ -8,6 +8,13 @@
 #include <fstream>
 #include <sstream>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+
+#include <csignal>
 
 namespace gpupm::test {
 
@@ -41,6 +48,62 @@ std::string read_file(const std::string& path) {
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
+}
+
+std::string fake_gpupm(const std::string& dir) {
+  std::string path = dir + "/fake_gpupm.sh";
+  std::ofstream(path) << "#!/bin/sh\nout=''; fail=''\n"
+                         "while [ $# -gt 0 ]; do case \"$1\" in --out) out=\"$2\"; shift;; --fail) fail=\"$2\"; shift;; "
+                         "esac; shift; done\n"
+                         "echo \"$out\" >> " + dir + "/counter\n"
+                         "if [ \"$fail\" = kill ]; then kill -9 $$; fi\n"
+                         "if [ -n \"$fail\" ]; then echo 'some output'; echo \"gpupm: error: boom $fail\" >&2; exit \"$fail\"; fi\n"
+                         "printf '{\"total\": {\"sim_time_s\": 1.5}}' > \"$out/report.json\"\n";
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+size_t fake_gpupm_starts(const std::string& dir) {
+  std::string text = read_file(dir + "/counter");
+  return size_t(std::count(text.begin(), text.end(), '\n'));
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv, unsigned long long file_size_limit) {
+  // The child's stdout and stderr go to files (two pipes would need a poll loop).
+  static int calls = 0;
+  const std::string base = temp_dir("process") + "/" + std::to_string(calls++);
+  const std::string out_file = base + ".out", err_file = base + ".err";
+  std::vector<char*> cargv;
+  for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) return {};
+  if (pid == 0) {
+    int out = ::open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = ::open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    if (file_size_limit) {
+      struct rlimit lim = {file_size_limit, file_size_limit};
+      ::setrlimit(RLIMIT_FSIZE, &lim);
+      std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails with EFBIG instead
+    }
+    ::execv(cargv[0], cargv.data());
+    ::_exit(127);
+  }
+  int st = 0;
+  ::waitpid(pid, &st, 0);
+  ProcessResult r;
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = read_file(out_file);
+  r.err = read_file(err_file);
+  return r;
+}
+
+ProcessResult run_gpupm_argv(std::vector<std::string> args, unsigned long long file_size_limit) {
+  args.insert(args.begin(), GPUPM_BINARY);
+  return run_process(args, file_size_limit);
 }
 
 }  // namespace gpupm::test

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace gpupm::test {
 
@@ -11,5 +12,24 @@ std::string temp_dir(const std::string& tag);           // fresh, per process
 // exit status and fills `output` with stdout+stderr.
 int run_gpupm(const std::string& args, std::string* output = nullptr);
 std::string read_file(const std::string& path);  // whole file, bytes as they are ("" if missing)
+
+// A program run without a shell: its exit status (-1 if it did not exit) and
+// its stdout and stderr apart.
+struct ProcessResult {
+  int status = -1;
+  std::string out, err;
+};
+// Runs argv (argv[0] a path) with a file-size limit (RLIMIT_FSIZE, bytes; 0: none)
+// so tests can make writes fail as a full disk would.
+ProcessResult run_process(const std::vector<std::string>& argv, unsigned long long file_size_limit = 0);
+// run_process with the gpupm binary first.
+ProcessResult run_gpupm_argv(std::vector<std::string> args, unsigned long long file_size_limit = 0);  // whole file, bytes as they are ("" if missing)
+
+// A stand-in for `gpupm run` in DIR (returns its path) for executor tests:
+// `--fail N` exits N after printing to stderr, `--fail kill` dies by SIGKILL,
+// otherwise it writes a minimal complete report into --out; every start is
+// counted (fake_gpupm_starts).
+std::string fake_gpupm(const std::string& dir);
+size_t fake_gpupm_starts(const std::string& dir);
 
 }  // namespace gpupm::test

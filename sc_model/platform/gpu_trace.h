@@ -1,0 +1,47 @@
+// The run's VCD trace (`gpupm run --vcd FILE`): a hierarchical view of the
+// GPU in real units, sampled every `period` SM cycles at the platform's own
+// warp-state samples (so tracing adds no wake-up and a traced run gives the
+// same report, bit for bit):
+//   gpu.sm<i>.{active_warps, ctas, cta_limit, power_w}
+//   gpu.freq.{sm_level, mem_level, sm_mhz, mem_mhz}   gpu.vr.{v_sm, v_mem} (V)
+//   gpu.gwde.kernel (the running launch's kernel index; -1 between kernels)
+//   gpu.power.total_w (over the last epoch)           gpu.pdn.droop (with an RLC network)
+// Time in ps.
+#pragma once
+
+#include "report/vcd_writer.h"
+#include "sm/sm_counters.h"
+
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+class Gpu;
+
+class GpuTrace {
+ public:
+  GpuTrace(const Gpu& gpu, const std::string& file, uint64_t period_cycles);
+  // At each warp-state sample (SM cycle `cycle`): records every `period`-th one.
+  void on_sample(const Gpu& gpu, uint64_t cycle);
+  // The last values at the end of the run; renames the file into place.
+  void finish(const Gpu& gpu);
+
+ private:
+  struct SmVars {
+    size_t active_warps, ctas, cta_limit, power_w;
+  };
+  void record(const Gpu& gpu);
+
+  VcdWriter vcd_;
+  uint64_t period_;
+  std::vector<SmVars> sm_vars_;
+  size_t sm_level_, mem_level_, sm_mhz_, mem_mhz_, v_sm_, v_mem_, kernel_, total_power_w_;
+  size_t droop_ = 0;
+  bool has_droop_ = false;
+  // What the per-SM power of the next sample is measured from.
+  std::vector<SmCounters> last_counters_;
+  double last_time_s_ = 0, last_v_sm_ = 0;
+};
+
+}  // namespace gpupm
