@@ -42,6 +42,12 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, const std::string& name) {
 }
 
 uint8_t* DeviceMemory::find(uint64_t addr, uint32_t bytes) {
+  // A warp's lanes mostly hit the allocation the previous access hit.
+  if (last_ < allocs_.size()) {
+    Alloc& a = allocs_[last_];
+    const uint64_t off = addr - a.addr;
+    if (addr >= a.addr && off + bytes <= a.bytes.size() && off + bytes >= off) return a.bytes.data() + off;
+  }
   // Allocations are sorted by address: the candidate is the last one starting at or below addr.
   auto it = std::upper_bound(allocs_.begin(), allocs_.end(), addr,
                              [](uint64_t a, const Alloc& alloc) { return a < alloc.addr; });
@@ -49,6 +55,7 @@ uint8_t* DeviceMemory::find(uint64_t addr, uint32_t bytes) {
   --it;
   uint64_t off = addr - it->addr;
   if (off + bytes > it->bytes.size() || off + bytes < off) return nullptr;
+  last_ = size_t(it - allocs_.begin());
   return it->bytes.data() + off;
 }
 

@@ -128,6 +128,7 @@ class DeviceMemory {
   std::vector<Alloc> allocs_;  // sorted by addr
   std::map<std::string, uint64_t> symbols_;
   uint64_t next_ = kBase;
+  size_t last_ = ~size_t(0);  // the allocation find() hit last
 };
 
 struct Dim3 {

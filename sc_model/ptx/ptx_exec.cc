@@ -295,6 +295,7 @@ Resolved Warp::Impl::resolve(const Instruction& in, uint32_t pc, uint32_t lane, 
 }
 
 void Warp::Impl::add_line(uint64_t line, StepResult& res) {
+  if (res.n_lines && res.lines[res.n_lines - 1] == line) return;  // coalesced lanes: the line just added
   for (uint32_t i = 0; i < res.n_lines; ++i)
     if (res.lines[i] == line) return;
   if (res.n_lines < res.lines.size()) res.lines[res.n_lines++] = line;  // saturates at 32 distinct lines
