@@ -62,8 +62,8 @@ LoadedRun load_run(const RunInputs& in) {
 void prepare_systemc() {
   using namespace sc_core;
   sc_set_time_resolution(1, SC_FS);
-  sc_report_handler::set_actions(SC_ERROR, SC_DISPLAY | SC_THROW);
-  sc_report_handler::set_actions(SC_FATAL, SC_DISPLAY | SC_THROW);
+  sc_report_handler::set_actions(SC_ERROR, SC_THROW);
+  sc_report_handler::set_actions(SC_FATAL, SC_THROW);
   sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
 }
 

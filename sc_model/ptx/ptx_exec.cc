@@ -66,6 +66,7 @@ struct Warp::Impl {
   void access_lane(const Instruction& in, uint32_t lane, uint8_t* p, uint32_t elem);
   void note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, StepResult& res, uint32_t& n_words);
   void add_line(uint64_t line, StepResult& res);
+  bool global_fast(const Instruction& in, uint32_t active, StepResult& res);
   void shuffle(const Instruction& in, uint32_t active);
   void vote(const Instruction& in, uint32_t active);
 };
@@ -325,14 +326,29 @@ void Warp::Impl::note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, 
 
 // Loads/stores one lane's elements (little-endian, sign/zero extension by type).
 void Warp::Impl::access_lane(const Instruction& in, uint32_t lane, uint8_t* p, uint32_t elem) {
+  // Constant-size copies per width: the compiler inlines them (a variable size calls memcpy).
+  auto load = [](const uint8_t* src, uint32_t n) {
+    uint64_t v = 0;
+    switch (n) {
+      case 1: std::memcpy(&v, src, 1); break;
+      case 2: std::memcpy(&v, src, 2); break;
+      case 4: std::memcpy(&v, src, 4); break;
+      default: std::memcpy(&v, src, 8); break;
+    }
+    return v;
+  };
   for (uint32_t e = 0; e < in.vec; ++e, p += elem) {
     if (in.op == Op::St) {
-      uint64_t v = regs[size_t(in.src[e]) * 32 + lane];
-      std::memcpy(p, &v, elem);
+      const uint64_t v = regs[size_t(in.src[e]) * 32 + lane];
+      switch (elem) {
+        case 1: std::memcpy(p, &v, 1); break;
+        case 2: std::memcpy(p, &v, 2); break;
+        case 4: std::memcpy(p, &v, 4); break;
+        default: std::memcpy(p, &v, 8); break;
+      }
       continue;
     }
-    uint64_t v = 0;
-    std::memcpy(&v, p, elem);
+    uint64_t v = load(p, elem);
     if (is_signed(in.type) && elem < 8) {
       const int shift = 64 - int(elem) * 8;
       v = uint64_t(int64_t(v << shift) >> shift);
@@ -364,7 +380,36 @@ static T atomic_apply(Mode mode, T old, T b, T c) {
   return old;
 }
 
+// The common case of a global load or store: every active lane aligned and
+// inside one allocation. False leaves everything untouched for the lane-by-lane
+// path, which also words the fault.
+bool Warp::Impl::global_fast(const Instruction& in, uint32_t active, StepResult& res) {
+  if (in.space != Space::Global || in.op == Op::Atom || !in.has_base || !launch->memory) return false;
+  const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
+  const uint64_t* base = &regs[size_t(in.base) * 32];
+  uint64_t lo = ~uint64_t(0), hi = 0, misaligned = 0;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if (!((active >> lane) & 1)) continue;
+    const uint64_t a = base[lane] + uint64_t(in.offset);
+    lo = std::min(lo, a);
+    hi = std::max(hi, a);
+    misaligned |= a & (bytes - 1);
+  }
+  if (misaligned || hi - lo > (uint64_t(1) << 31)) return false;
+  uint8_t* p0 = launch->memory->find(lo, uint32_t(hi - lo + bytes));
+  if (!p0) return false;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if (!((active >> lane) & 1)) continue;
+    const uint64_t a = base[lane] + uint64_t(in.offset);
+    add_line(a / line_bytes, res);
+    if ((a + bytes - 1) / line_bytes != a / line_bytes) add_line((a + bytes - 1) / line_bytes, res);
+    access_lane(in, lane, p0 + (a - lo), elem);
+  }
+  return true;
+}
+
 void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res) {
+  if (global_fast(in, active, res)) return;
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
   const uint64_t* base = in.has_base ? &regs[size_t(in.base) * 32] : nullptr;
   uint32_t n_words = 0;

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -680,6 +681,117 @@ TEST_F(SmTest, StaggerHoldDelaysCtaStart) {
   run_cycles(1000);
   EXPECT_EQ(tb.done_cycle(0), hold + (n - 1) * step);
   EXPECT_EQ(tb.sm.counters().busy_cycles, (n - 1) * step);
+}
+
+// ------------------------------------------------------------------ program warps
+
+// A kernel of hand-written PTX launched as a program (KernelLaunch::program):
+// one CTA of `threads` threads, parameters as given, its own device memory.
+struct ProgramKernel {
+  std::unique_ptr<ptx::Module> module;
+  ptx::DeviceMemory memory;
+  std::shared_ptr<KernelLaunch> launch;
+};
+
+std::unique_ptr<ProgramKernel> program_kernel(const std::string& body, const std::string& params, uint32_t threads,
+                                              const std::vector<uint64_t>& args = {}) {
+  auto pk = std::make_unique<ProgramKernel>();
+  pk->module = ptx::parse(".version 6.4\n.target sm_70\n.address_size 64\n.shared .align 4 .b8 buf[4096];\n"
+                          ".visible .entry k(" + params + ")\n{\n.reg .pred %p<4>;\n.reg .b32 %r<8>;\n"
+                          ".reg .b64 %rd<8>;\n" + body + "}\n",
+                          "k.ptx");
+  auto state = std::make_shared<ptx::LaunchState>();
+  state->kernel = pk->module->find("k");
+  state->block.x = threads;
+  state->memory = &pk->memory;
+  state->local_base = uint64_t(1) << 37;
+  for (uint64_t a : args) {
+    const uint8_t* b = reinterpret_cast<const uint8_t*>(&a);
+    state->params.insert(state->params.end(), b, b + 8);
+  }
+  auto k = std::make_shared<KernelLaunch>();
+  k->name = "k";
+  k->grid_ctas = 1;
+  k->warps_per_cta = (threads + 31) / 32;
+  k->max_ctas_per_sm = 8;
+  k->program = state;
+  pk->launch = k;
+  return pk;
+}
+
+// (p1) A dependent chain of real registers: mov, three adds each reading the
+// last result, ret. Each add waits operand_latency + alu_latency (9) for its
+// source; ret reads nothing and issues the cycle after the last add, which
+// completes the CTA: s + 3 * 9 + 1 = 21 + 28 = 49.
+TEST_F(SmTest, ProgramRegisterChainFinishesAtClosedFormCycle) {
+  Bench& tb = bench();
+  auto pk = program_kernel("mov.u32 %r1, 1;\nadd.s32 %r1, %r1, 1;\nadd.s32 %r1, %r1, 1;\nadd.s32 %r1, %r1, 1;\nret;\n",
+                           "", 32);
+  tb.gwde.run(pk->launch, 1);
+  run_cycles(200);
+  ASSERT_EQ(tb.gwde.done.size(), 1u);
+  const uint64_t s = 1 + cfg.cta_launch_latency, step = cfg.operand_latency + cfg.alu_latency;
+  EXPECT_EQ(tb.done_cycle(0), s + 3 * step + 1);
+  EXPECT_EQ(tb.done_cycle(0), 49u);
+  EXPECT_EQ(tb.sm.counters().insts, 5u);
+  EXPECT_EQ(pk->launch->executed_insts, 5u);
+}
+
+// (p2) Coalescing from the lanes' real addresses: 32 lanes load and store a
+// word each, 128 B apart: 32 lines read and 32 written, in lane order, at the
+// buffer's device address; the values in device memory come back incremented.
+TEST_F(SmTest, ProgramAccessesCoalesceByTheLanesAddresses) {
+  Bench& tb = bench();
+  const char* body =
+      "ld.param.u64 %rd1, [p0];\nld.param.u32 %r1, [p1];\nmov.u32 %r2, %tid.x;\n"
+      "mul.wide.u32 %rd2, %r2, %r1;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.u32 %r3, [%rd3];\n"
+      "add.s32 %r4, %r3, 1;\nst.global.u32 [%rd3], %r4;\nret;\n";
+  auto pk = program_kernel(body, ".param .u64 p0, .param .u32 p1", 32);
+  const uint64_t buffer = pk->memory.allocate(32 * 128, "data");
+  auto& params = const_cast<std::vector<uint8_t>&>(pk->launch->program->params);
+  params.resize(12);
+  std::memcpy(params.data(), &buffer, 8);  // p0; p1 (stride) follows
+  const uint32_t stride = 128;
+  std::memcpy(params.data() + 8, &stride, 4);
+  tb.mem.latency = sc_time(100, sc_core::SC_NS);
+  tb.gwde.run(pk->launch, 1);
+  run_cycles(2000);
+  ASSERT_EQ(tb.gwde.done.size(), 1u);
+  std::vector<uint64_t> reads, writes;
+  for (const auto& r : tb.mem.requests) (r.write ? writes : reads).push_back(r.line);
+  ASSERT_EQ(reads.size(), 32u);
+  ASSERT_EQ(writes.size(), 32u);
+  for (uint64_t lane = 0; lane < 32; ++lane) {
+    EXPECT_EQ(reads[lane], buffer / 128 + lane);
+    EXPECT_EQ(writes[lane], buffer / 128 + lane);
+    uint32_t v;
+    std::memcpy(&v, pk->memory.data(buffer) + lane * 128, 4);
+    EXPECT_EQ(v, 1u);
+  }
+}
+
+// (p3) Shared-memory bank conflicts replay the access: each lane stores and
+// loads one word, `shift` apart. Conflict-free (4 B apart) the shared pipe is
+// busy shared_interval (2) per access; 128 B apart all 32 words sit in bank 0
+// and it is busy 32 x 2. With C the conflict degree:
+//   mov s, shl s+9, mov.u64 s+10, cvt s+18, add s+27, st.shared s+36 (pipe free
+//   at s+36+2C), ld.shared s+36+2C (ready +4+24+2C-2), add s+62+4C, ret s+63+4C.
+TEST_F(SmTest, ProgramSharedBankConflictsSerialise) {
+  auto run = [&](int shift) {
+    Bench& tb = bench(shift == 2 ? "free" : "conflict");
+    const std::string body = "mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, " + std::to_string(shift) +
+                             ";\nmov.u64 %rd1, buf;\ncvt.u64.u32 %rd2, %r2;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                             "st.shared.u32 [%rd3], %r1;\nld.shared.u32 %r5, [%rd3];\nadd.s32 %r6, %r5, 1;\nret;\n";
+    auto pk = program_kernel(body, "", 32);
+    tb.gwde.run(pk->launch, 1);
+    return std::make_pair(&tb, std::move(pk));
+  };
+  auto [free_tb, free_pk] = run(2);
+  auto [conflict_tb, conflict_pk] = run(7);
+  run_cycles(400);
+  const uint64_t s = 1 + cfg.cta_launch_latency;
+  EXPECT_EQ(free_tb->done_cycle(0), s + 63 + 4 * 1);
+  EXPECT_EQ(conflict_tb->done_cycle(0), s + 63 + 4 * 32);
 }
 
 }  // namespace
