@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include "app/commands.h"
@@ -13,6 +14,27 @@
 namespace gpupm {
 
 namespace {
+
+// A statistical profile with a program run's instruction count, launch shapes
+// and instruction mix: what simulating the program costs beyond a profile.
+Json profile_of(const Gpu& gpu) {
+  const SmCounters& c = gpu.finish().sm;
+  const double mem = double(std::max<uint64_t>(1, c.mem_insts));
+  Json kernels = Json::array();
+  for (const KernelRecord& r : gpu.kernels()) {
+    const KernelLaunch& k = *r.launch;
+    const uint64_t warps = uint64_t(k.grid_ctas) * k.warps_per_cta;
+    kernels.push_back({{"name", k.name + std::to_string(kernels.size())},
+                       {"grid_ctas", k.grid_ctas},
+                       {"warps_per_cta", k.warps_per_cta},
+                       {"max_ctas_per_sm", k.max_ctas_per_sm},
+                       {"insts_per_warp", std::max<uint64_t>(1, (k.executed_insts + warps / 2) / warps)},
+                       {"mix", {{"alu_per_mem", double(c.alu_insts + c.sfu_insts) / mem},
+                                {"sfu_fraction", double(c.sfu_insts) / double(std::max<uint64_t>(1, c.alu_insts + c.sfu_insts))},
+                                {"store_fraction", double(c.lsu.stores) / mem}}}});
+  }
+  return {{"name", "profile"}, {"kernels", kernels}};
+}
 
 Json measure_in_child(const BenchOptions& opt, const std::string& workload) {
   RunInputs in;
@@ -26,12 +48,14 @@ Json measure_in_child(const BenchOptions& opt, const std::string& workload) {
   bool done = gpu.run();
   double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const Snapshot& s = gpu.finish();
-  return {{"done", done},
-          {"host_s", host},
-          {"sm_domain_cycles", s.sm_cycles},
-          {"sm_cycles", s.sm.cycles},
-          {"ticks_run", gpu.sm_ticks_run()},
-          {"warp_instructions", s.sm.insts}};
+  Json out = {{"done", done},
+              {"host_s", host},
+              {"sm_domain_cycles", s.sm_cycles},
+              {"sm_cycles", s.sm.cycles},
+              {"ticks_run", gpu.sm_ticks_run()},
+              {"warp_instructions", s.sm.insts}};
+  if (!run.workload.apps.empty() && run.workload.apps[0].source) out["profile"] = profile_of(gpu);
+  return out;
 }
 
 bool run_child(const BenchOptions& opt, const std::string& workload, Json& out) {
@@ -77,7 +101,8 @@ int command_bench(const BenchOptions& opt) {
     for (const char* p : {"fma_loop", "stream_copy", "particle_filter"})
       workloads.push_back(std::string(GPUPM_SOURCE_DIR) + "/configs/workloads/cuda/" + p + "/" + p + ".json");
   }
-  std::printf("%-28s %10s %14s %14s %14s\n", "workload", "host_s", "SM-cycles/s", "domain_cyc/s", "warp_inst/s");
+  std::printf("%-28s %10s %14s %14s %14s %11s\n", "workload", "host_s", "SM-cycles/s", "domain_cyc/s", "warp_inst/s",
+              "vs_profile");
   int status = kExitOk;
   for (const std::string& w : workloads) {
     Json best;
@@ -94,9 +119,18 @@ int command_bench(const BenchOptions& opt) {
     if (best.is_null()) continue;
     double host = best["host_s"].get<double>();
     std::string name = w.substr(w.find_last_of('/') + 1);
-    std::printf("%-28s %10.3f %14.3e %14.3e %14.3e\n", name.c_str(), host,
+    // A program: its host time over that of a profile with the same instructions.
+    std::string ratio = "-";
+    if (best.contains("profile")) {
+      const std::string file = "/tmp/gpupm_bench_profile_" + std::to_string(::getpid()) + ".json";
+      std::ofstream(file) << best["profile"].dump();
+      Json prof;
+      if (run_child(opt, file, prof)) ratio = std::to_string(host / prof["host_s"].get<double>()).substr(0, 5) + "x";
+      std::remove(file.c_str());
+    }
+    std::printf("%-28s %10.3f %14.3e %14.3e %14.3e %11s\n", name.c_str(), host,
                 best["sm_cycles"].get<double>() / host, best["sm_domain_cycles"].get<double>() / host,
-                best["warp_instructions"].get<double>() / host);
+                best["warp_instructions"].get<double>() / host, ratio.c_str());
   }
   return status;
 }

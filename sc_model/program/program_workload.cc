@@ -4,6 +4,7 @@
 #include "program/cuda_compiler.h"
 #include "program/npy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -318,11 +319,11 @@ Workload load_program_workload(const Json& doc, const std::string& file, const s
         ar.fail("program", "expected every app to be a program when the first one is (no mixing with kernel profiles)");
       if (ai > 0 && w.apps[0].name == a.name) ar.fail("name", "expected a name different from apps[0]'s");
       a.source = parse_program(ar, a.name, dir, sm, w.kernel_count, uint32_t(ai));
-      w.kernel_count += uint32_t(static_cast<const ProgramHost&>(*a.source).launches().size());
+      w.kernel_count += static_cast<const ProgramHost&>(*a.source).kernel_count();
     });
     if (top.get_bool("respawn", false)) top.fail("respawn", "queue pairs of programs are not supported");
   }
-  if (!w.apps_form) w.kernel_count = uint32_t(static_cast<const ProgramHost&>(*w.apps[0].source).launches().size());
+  if (!w.apps_form) w.kernel_count = static_cast<const ProgramHost&>(*w.apps[0].source).kernel_count();
   top.finish();
   return w;
 }
@@ -354,7 +355,13 @@ ProgramHost::ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, 
     base[k.get()] = line;
     line += (k->info.size() * kInstBytes + line_bytes_ - 1) / line_bytes_ + 1;
   }
-  for (const LaunchSpec& l : launches_) code_base_.push_back(base[l.entry]);
+  for (const LaunchSpec& l : launches_) {
+    code_base_.push_back(base[l.entry]);
+    const auto known = std::find(kernel_names_.begin(), kernel_names_.end(), l.kernel);
+    kernel_of_entry_.push_back(uint32_t(known - kernel_names_.begin()));
+    if (known == kernel_names_.end()) kernel_names_.push_back(l.kernel);
+  }
+  invocations_.assign(kernel_names_.size(), 0);
 }
 
 void ProgramHost::init_buffer(size_t i) {
@@ -463,8 +470,9 @@ std::shared_ptr<const KernelLaunch> ProgramHost::next() {
   state->local_base = kLocalBase;
   auto k = std::make_shared<KernelLaunch>();
   k->name = l.kernel;
-  k->launch = done_;
-  k->kernel_index = first_kernel_index_ + uint32_t(entry_);
+  const uint32_t kernel = kernel_of_entry_[entry_];
+  k->launch = invocations_[kernel]++;
+  k->kernel_index = first_kernel_index_ + kernel;
   k->app = app_;
   k->grid_ctas = uint32_t(l.grid.count());
   k->warps_per_cta = uint32_t((l.block.count() + 31) / 32);

@@ -44,6 +44,9 @@ class ProgramHost : public LaunchSource {
 
   std::shared_ptr<const KernelLaunch> next() override;
   size_t planned_launches() const override;
+  // Distinct kernels (.entry names) the launches use: each is one kernel to the
+  // policies and the report, numbered in order of first launch.
+  uint32_t kernel_count() const { return uint32_t(kernel_names_.size()); }
 
   // Every buffer as DIR/<name>.npy (creates DIR).
   void dump_buffers(const std::string& dir) const;
@@ -65,6 +68,9 @@ class ProgramHost : public LaunchSource {
   uint32_t done_ = 0;     // launches of that entry handed out so far
   bool awaiting_flag_ = false;
   std::vector<uint64_t> code_base_;  // per launches entry, in lines
+  std::vector<std::string> kernel_names_;  // in order of first launch
+  std::vector<uint32_t> kernel_of_entry_;  // index into kernel_names_
+  std::vector<uint32_t> invocations_;      // per kernel: launches handed out
   // Every launch handed out: the run's records point at them until the report is written.
   std::vector<std::shared_ptr<const KernelLaunch>> issued_;
 };
