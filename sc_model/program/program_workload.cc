@@ -282,8 +282,13 @@ std::shared_ptr<ProgramHost> parse_program(JsonReader& top, const std::string& n
                            std::to_string(sm.registers));
     launches.push_back(std::move(l));
   });
-  return std::make_shared<ProgramHost>(name, std::move(module), std::move(buffers), std::move(launches), first_kernel,
-                                       app, sm.line_bytes);
+  std::vector<std::string> inputs = {program.string()};
+  for (const BufferSpec& b : buffers)
+    if (b.init.is_object() && b.init.contains("file")) inputs.push_back((dir / b.init["file"].get<std::string>()).string());
+  auto host = std::make_shared<ProgramHost>(name, std::move(module), std::move(buffers), std::move(launches),
+                                            first_kernel, app, sm.line_bytes);
+  host->input_files = std::move(inputs);
+  return host;
 }
 
 }  // namespace
@@ -492,6 +497,14 @@ const ProgramHost* program_of(const Workload& w) {
   for (const Application& a : w.apps)
     if (auto* host = dynamic_cast<const ProgramHost*>(a.source.get())) return host;
   return nullptr;
+}
+
+std::vector<std::string> program_input_files(const Workload& w) {
+  std::vector<std::string> files;
+  for (const Application& a : w.apps)
+    if (auto* host = dynamic_cast<const ProgramHost*>(a.source.get()))
+      files.insert(files.end(), host->input_files.begin(), host->input_files.end());
+  return files;
 }
 
 void dump_program_buffers(const Workload& w, const std::string& dir) {

@@ -51,6 +51,8 @@ class ProgramHost : public LaunchSource {
   // Every buffer as DIR/<name>.npy (creates DIR).
   void dump_buffers(const std::string& dir) const;
   const ptx::Module& module() const { return *module_; }
+  // The files the program's results depend on: the source and every init file.
+  std::vector<std::string> input_files;
   const std::vector<LaunchSpec>& launches() const { return launches_; }
 
  private:
@@ -89,6 +91,8 @@ Workload load_program_workload(const Json& doc, const std::string& file, const s
 
 // The workload's program host (null: a profile workload).
 const ProgramHost* program_of(const Workload& w);
+// The files every program of the workload reads (run fingerprints).
+std::vector<std::string> program_input_files(const Workload& w);
 // Every buffer of every program as DIR/<name>.npy (two co-running programs:
 // DIR/<app name>/<name>.npy).
 void dump_program_buffers(const Workload& w, const std::string& dir);

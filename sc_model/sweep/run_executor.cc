@@ -3,6 +3,7 @@
 #include "common/build_info.h"
 #include "common/fnv1a.h"
 #include "platform/run_setup.h"
+#include "program/program_workload.h"
 #include "report/report_writer.h"
 
 #include <fcntl.h>
@@ -67,6 +68,7 @@ std::vector<std::string> run_input_files(const std::vector<std::string>& args) {
     try {
       LoadedRun run = load_run(in);
       add_if_file(run.gpu.pdn.network_file);
+      for (const std::string& f : program_input_files(run.workload)) add_if_file(f);  // a program's source and inputs
     } catch (const std::exception&) {  // a bad run fails when it runs, with its own message
     }
   }
