@@ -118,11 +118,22 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
   warp_progress(slot);
 }
 
+// Every source register, and every destination (a value still on its way
+// from memory must not be overwritten): the latest of their ready cycles.
+uint64_t StreamingMultiprocessor::registers_ready(const Warp& w) {
+  const ptx::InstInfo& in = w.exec.next();
+  uint64_t r = 0;
+  for (uint8_t i = 0; i < in.n_src; ++i) r = std::max(r, w.reg_ready[in.src[i]]);
+  for (uint8_t i = 0; i < in.n_dst; ++i) r = std::max(r, w.reg_ready[in.dst[i]]);
+  return r;
+}
+
 void StreamingMultiprocessor::program_load_done(Warp& w, uint64_t tag, uint64_t ready_cycle) {
   for (size_t i = 0; i < w.loads.size(); ++i) {
     if (w.loads[i].tag != tag) continue;
     for (uint8_t r = 0; r < w.loads[i].n; ++r) w.reg_ready[w.loads[i].regs[r]] = ready_cycle;
     w.loads.erase(w.loads.begin() + long(i));
+    if (w.has_head) w.head_ready_at = registers_ready(w);
     return;
   }
 }

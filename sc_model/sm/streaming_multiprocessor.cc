@@ -145,14 +145,7 @@ void StreamingMultiprocessor::attach_droop_predictor(std::unique_ptr<DroopPredCo
 }
 
 uint64_t StreamingMultiprocessor::head_ready(const Warp& w) const {
-  if (!w.program) return w.board.ready_at(w.stream.index() - 1, w.head.dep);
-  // Every source register, and every destination (a value still on its way
-  // from memory must not be overwritten): the latest of their ready cycles.
-  const ptx::InstInfo& in = w.exec.next();
-  uint64_t r = 0;
-  for (uint8_t i = 0; i < in.n_src; ++i) r = std::max(r, w.reg_ready[in.src[i]]);
-  for (uint8_t i = 0; i < in.n_dst; ++i) r = std::max(r, w.reg_ready[in.dst[i]]);
-  return r;
+  return w.program ? w.head_ready_at : w.board.ready_at(w.stream.index() - 1, w.head.dep);
 }
 
 StreamingMultiprocessor::Readiness StreamingMultiprocessor::readiness(const Warp& w, uint64_t c) const {
@@ -380,7 +373,12 @@ void StreamingMultiprocessor::fetch_head(uint16_t slot) {
     }
   }
   w.has_head = true;
-  w.head = w.program ? program_head_of(w) : w.stream.next();
+  if (!w.program) {
+    w.head = w.stream.next();
+    return;
+  }
+  w.head = program_head_of(w);
+  w.head_ready_at = registers_ready(w);
 }
 
 void StreamingMultiprocessor::instruction_fill(uint64_t line) {

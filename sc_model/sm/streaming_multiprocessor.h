@@ -83,6 +83,9 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     };
     std::vector<PendingLoad> loads;
     uint64_t next_tag = 0;
+    // When the head's registers are all there: only this warp's own issues and
+    // load completions change it, so it is computed then, not at every look.
+    uint64_t head_ready_at = 0;
   };
   struct Cta {
     bool valid = false;
@@ -128,6 +131,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void arrive_at_barrier(Warp& w);
   void start_program_warp(uint16_t slot, Cta& cta, uint32_t warp);
   void program_load_done(Warp& w, uint64_t tag, uint64_t ready_cycle);
+  static uint64_t registers_ready(const Warp& w);
   static void reset_warp(Warp& w);
   static Inst program_head_of(const Warp& w);
   void apply_done_loads();
