@@ -84,7 +84,7 @@ struct Fixtures {
     write("prog_missing.json", program(good_launch, "missing.cu"));
     write("prog_extension.json", program(good_launch, "not_a_program.txt"));
     write("prog_buffer_type.json", R"({"name": "p", "program": "copy.cu", "buffers": {"src": {"type": "f16",
-        "count": 8}}, "launches": [])" + good_launch + "]}");
+        "count": 8}}, "launches": [)" + good_launch + "]}");
     write_npy_f32("four.npy", 4);
 
     write("pdn_scale.json", R"({"scale": 5000})");
@@ -170,6 +170,9 @@ std::vector<std::string> run_with(const std::string& workload, std::vector<std::
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }
+std::vector<std::string> run_gpu(const std::string& gpu) {
+  return {"run", "--quiet", "--gpu", gpu, "--workload", kCompute, "--out", "@OUT"};
+}
 std::vector<std::string> run_set(const std::string& set) { return run_with(kCompute, {"--set", set}); }
 std::vector<std::string> validate(const std::string& file) { return {"validate", file}; }
 std::vector<std::string> impedance(std::vector<std::string> extra) {
@@ -195,19 +198,19 @@ std::vector<std::string> sweep(const std::string& spec, std::vector<std::string>
 
 // GPU configs.
 BAD_INPUT(GpuNumberOverflowsDouble, validate("@/gpu_overflow.json"), "@/gpu_overflow.json", "1e400", "1.8e308")
-BAD_INPUT(GpuMalformedJson, run_with(kCompute, {"--gpu", "@/malformed.json"}), "@/malformed.json", "malformed JSON at line 1")
-BAD_INPUT(GpuMissingFile, run_with(kCompute, {"--gpu", "@/nosuch.json"}), "@/nosuch.json", "no such file")
-BAD_INPUT(GpuIsFifo, run_with(kCompute, {"--gpu", "@/fifo.json"}), "@/fifo.json", "is a FIFO; expected a regular file")
-BAD_INPUT(GpuIsDirectory, run_with(kCompute, {"--gpu", "@/"}), "is a directory; expected a regular file")
+BAD_INPUT(GpuMalformedJson, run_gpu("@/malformed.json"), "@/malformed.json", "malformed JSON at line 1")
+BAD_INPUT(GpuMissingFile, run_gpu("@/nosuch.json"), "@/nosuch.json", "cannot open: No such file")
+BAD_INPUT(GpuIsFifo, run_gpu("@/fifo.json"), "@/fifo.json", "is a FIFO; expected a regular file")
+BAD_INPUT(GpuIsDirectory, run_gpu("@/"), "is a directory; expected a regular file")
 BAD_INPUT(GpuUnknownKey, run_set("gpu.bogus=1"), "bogus", "unknown key; allowed here:")
 BAD_INPUT(GpuValueOutOfRange, run_set("gpu.sm.count=0"), "sm.count", "expected an integer in [")
 BAD_INPUT(GpuLineBytesDisagree, run_set("gpu.memory.line_bytes=64"), "memory.line_bytes",
           "expected 128 (equal to sm.line_bytes), got 64")
-BAD_INPUT(GpuDeepNesting, run_with(kCompute, {"--gpu", "@/deep.json"}), "@/deep.json", "nesting deeper than 256")
+BAD_INPUT(GpuDeepNesting, run_gpu("@/deep.json"), "@/deep.json", "nesting deeper than 256")
 BAD_INPUT(GpuNotAnObjectValidate, validate("@/array.json"), "@/array.json", "expected a JSON object")
 
 // Workload profiles.
-BAD_INPUT(WorkloadMissingFile, run_with("@/nosuch_wl.json"), "@/nosuch_wl.json", "no such file")
+BAD_INPUT(WorkloadMissingFile, run_with("@/nosuch_wl.json"), "@/nosuch_wl.json", "cannot open: No such file")
 BAD_INPUT(WorkloadIsFifo, run_with("@/fifo.json"), "@/fifo.json", "is a FIFO")
 BAD_INPUT(WorkloadIsFifoValidate, validate("@/fifo.json"), "@/fifo.json", "is a FIFO")
 BAD_INPUT(WorkloadDeepNesting, validate("@/wl_deep.json"), "@/wl_deep.json", "nesting deeper than 256 levels")
@@ -249,7 +252,7 @@ BAD_INPUT(ProgramPtxUnsupportedInstruction, run_with("@/prog_unsupported.json"),
           "unsupported instruction")
 BAD_INPUT(ProgramMissingSource, validate("@/prog_missing.json"), "program", "no such file")
 BAD_INPUT(ProgramWrongExtension, validate("@/prog_extension.json"), "program", "expected a .cu (CUDA C++) or .ptx")
-BAD_INPUT(ProgramBlockTooLarge, run_with("@/prog_block.json"), "launches[0].block", "expected at most")
+BAD_INPUT(ProgramBlockTooLarge, run_with("@/prog_block.json"), "launches[0].block", "in [1, 1024]")
 BAD_INPUT(ProgramBufferType, validate("@/prog_buffer_type.json"), "buffers.src.type", "expected one of")
 BAD_INPUT(ProgramDumpBuffersOfProfile, run_with(kCompute, {"--dump-buffers", "@/dump"}), "--dump-buffers",
           "only program workloads")
@@ -305,7 +308,7 @@ BAD_INPUT(RunMissingRequiredOption, (std::vector<std::string>{"run", "--gpu", kG
 // bench.
 BAD_INPUT(BenchRepeatNegative, (std::vector<std::string>{"bench", "--repeat=-5"}), "--repeat", "1 to 1000")
 BAD_INPUT(BenchMissingWorkload, (std::vector<std::string>{"bench", "--workload", "@/nosuch_wl.json"}),
-          "@/nosuch_wl.json", "no such file")
+          "@/nosuch_wl.json", "cannot open: No such file")
 BAD_INPUT(BenchBadSet, (std::vector<std::string>{"bench", "--workload", kCompute, "--set", "gpu.bogus=1"}), "bogus",
           "unknown key")
 
@@ -315,7 +318,8 @@ BAD_INPUT(ImpedanceFmaxNan, impedance({"--fmax", "nan"}), "--fmax", "finite")
 BAD_INPUT(ImpedanceFminNegative, impedance({"--fmin=-5"}), "--fmin", "a finite frequency > 0")
 BAD_INPUT(ImpedanceFminAboveFmax, impedance({"--fmin", "1e9", "--fmax", "1e6"}), "--fmax", "above --fmin")
 BAD_INPUT(ImpedanceTooManyPoints, impedance({"--per-decade", "100000000"}), "--per-decade", "at most 100000")
-BAD_INPUT(ImpedanceBadSet, impedance({"--set", "pdn.network.scale=0"}), "scale", "expected a number in [")
+BAD_INPUT(ImpedanceBadSet, impedance({"--pdn", "@SRC/configs/pdn/package_default.json", "--set", "pdn.network.scale=0"}),
+          "pdn.network.scale", "expected a number in [")
 
 // ptx and validate.
 BAD_INPUT(PtxMissingFile, (std::vector<std::string>{"ptx", "@/nosuch.ptx"}), "@/nosuch.ptx", "no such file")

@@ -25,7 +25,9 @@ void expect_path_is_data(const std::string& name) {
     EXPECT_FALSE(fs::exists(made)) << made << " created in " << fs::current_path();
   const bool drawn = fs::is_regular_file(out + "/impedance.png");
   EXPECT_EQ(r.out.find("impedance.png") != std::string::npos, drawn) << r.out;
-  if (!drawn) EXPECT_NE(r.err.find("plot not drawn"), std::string::npos) << r.err;
+  if (!drawn) {
+    EXPECT_NE(r.err.find("plot not drawn"), std::string::npos) << r.err;
+  }
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 
 #include <sys/stat.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -47,7 +49,8 @@ bool is_valid_utf8(const std::string& s) {
 
 void require_regular_file(const std::string& file) {
   struct stat st {};
-  if (::stat(file.c_str(), &st) != 0) throw InputError(file, "", "no such file (expected a readable regular file)");
+  if (::stat(file.c_str(), &st) != 0)
+    throw InputError(file, "", std::string("cannot open: ") + std::strerror(errno) + " (expected a readable regular file)");
   // A FIFO or device would block or never end; a directory is not a document.
   if (S_ISREG(st.st_mode)) return;
   const char* what = S_ISDIR(st.st_mode) ? "is a directory" : S_ISFIFO(st.st_mode) ? "is a FIFO" : "is not a regular file";

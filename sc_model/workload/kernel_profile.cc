@@ -129,8 +129,15 @@ struct Regions {
     next += uint64_t(aligned);
     return base;
   }
-  void count_launches(uint64_t n, const std::string& file, const std::string& path) {
-    launches += n;
+  // Adds the launches a kernel declares ("launches", "repeat", or one per iteration).
+  void count_launches(const Json& kdoc, uint64_t iterations, const std::string& file, const std::string& kpath) {
+    const bool has = kdoc.is_object();
+    const Json* launch_list = has && kdoc.contains("launches") ? &kdoc.at("launches") : nullptr;
+    const Json* repeat = has && kdoc.contains("repeat") ? &kdoc.at("repeat") : nullptr;
+    if (launch_list && launch_list->is_array()) launches += launch_list->size();
+    else if (repeat && repeat->is_number_unsigned()) launches += repeat->get<uint64_t>();
+    else launches += iterations;
+    const std::string path = kpath + (launch_list ? ".launches" : repeat ? ".repeat" : "");
     if (launches > kMaxWorkloadLaunches)
       throw InputError(file, path, "more than " + std::to_string(kMaxWorkloadLaunches) +
                                        " kernel launches in the workload (repeat, launches and iterations multiply; "
@@ -148,6 +155,8 @@ void parse_kernels(const Json& owner, JsonReader& reader, const std::string& fil
   // iteration i runs launch i of every kernel, in list order.
   const uint64_t iterations = reader.get_uint("iterations", 1, 100000, 1);
   std::vector<std::vector<std::shared_ptr<const KernelLaunch>>> per_kernel(nk);
+  for (size_t kj = 0; kj < nk; ++kj)  // all counted before any is read: a huge workload fails at once
+    regions.count_launches(owner.at("kernels").at(kj), iterations, file, prefix + "kernels[" + std::to_string(kj) + "]");
   for (size_t kj = 0; kj < nk; ++kj) {
     size_t ki = first + kj;
     const Json& kdoc = owner.at("kernels").at(kj);
@@ -169,7 +178,6 @@ void parse_kernels(const Json& owner, JsonReader& reader, const std::string& fil
         patches.push_back(l[li]);
         paths.push_back(lp);
       }
-      regions.count_launches(l.size(), file, kpath + ".launches");
     } else {
       uint64_t n = iterations;  // 1, or one launch per iteration
       if (kdoc.contains("repeat")) {
@@ -178,7 +186,6 @@ void parse_kernels(const Json& owner, JsonReader& reader, const std::string& fil
           throw InputError(file, kpath + ".repeat", "expected an integer in [1, 100000]");
         n = rp.get<uint64_t>();
       }
-      regions.count_launches(n, file, kpath + (kdoc.contains("repeat") ? ".repeat" : ""));
       patches.assign(n, Json::object());
       paths.assign(n, kpath);
     }
