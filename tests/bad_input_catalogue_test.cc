@@ -199,7 +199,7 @@ std::vector<std::string> sweep(const std::string& spec, std::vector<std::string>
 // GPU configs.
 BAD_INPUT(GpuNumberOverflowsDouble, validate("@/gpu_overflow.json"), "@/gpu_overflow.json", "1e400", "1.8e308")
 BAD_INPUT(GpuMalformedJson, run_gpu("@/malformed.json"), "@/malformed.json", "malformed JSON at line 1")
-BAD_INPUT(GpuMissingFile, run_gpu("@/nosuch.json"), "@/nosuch.json", "cannot open: No such file")
+BAD_INPUT(GpuMissingFile, run_gpu("@/nosuch.json"), "@/nosuch.json", "cannot open file for reading: No such file")
 BAD_INPUT(GpuIsFifo, run_gpu("@/fifo.json"), "@/fifo.json", "is a FIFO; expected a regular file")
 BAD_INPUT(GpuIsDirectory, run_gpu("@/"), "is a directory; expected a regular file")
 BAD_INPUT(GpuUnknownKey, run_set("gpu.bogus=1"), "bogus", "unknown key; allowed here:")
@@ -210,7 +210,7 @@ BAD_INPUT(GpuDeepNesting, run_gpu("@/deep.json"), "@/deep.json", "nesting deeper
 BAD_INPUT(GpuNotAnObjectValidate, validate("@/array.json"), "@/array.json", "expected a JSON object")
 
 // Workload profiles.
-BAD_INPUT(WorkloadMissingFile, run_with("@/nosuch_wl.json"), "@/nosuch_wl.json", "cannot open: No such file")
+BAD_INPUT(WorkloadMissingFile, run_with("@/nosuch_wl.json"), "@/nosuch_wl.json", "cannot open file for reading: No such file")
 BAD_INPUT(WorkloadIsFifo, run_with("@/fifo.json"), "@/fifo.json", "is a FIFO")
 BAD_INPUT(WorkloadIsFifoValidate, validate("@/fifo.json"), "@/fifo.json", "is a FIFO")
 BAD_INPUT(WorkloadDeepNesting, validate("@/wl_deep.json"), "@/wl_deep.json", "nesting deeper than 256 levels")
@@ -308,7 +308,7 @@ BAD_INPUT(RunMissingRequiredOption, (std::vector<std::string>{"run", "--gpu", kG
 // bench.
 BAD_INPUT(BenchRepeatNegative, (std::vector<std::string>{"bench", "--repeat=-5"}), "--repeat", "1 to 1000")
 BAD_INPUT(BenchMissingWorkload, (std::vector<std::string>{"bench", "--workload", "@/nosuch_wl.json"}),
-          "@/nosuch_wl.json", "cannot open: No such file")
+          "@/nosuch_wl.json", "cannot open file for reading: No such file")
 BAD_INPUT(BenchBadSet, (std::vector<std::string>{"bench", "--workload", kCompute, "--set", "gpu.bogus=1"}), "bogus",
           "unknown key")
 

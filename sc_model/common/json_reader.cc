@@ -50,7 +50,7 @@ bool is_valid_utf8(const std::string& s) {
 void require_regular_file(const std::string& file) {
   struct stat st {};
   if (::stat(file.c_str(), &st) != 0)
-    throw InputError(file, "", std::string("cannot open: ") + std::strerror(errno) + " (expected a readable regular file)");
+    throw InputError(file, "", std::string("cannot open file for reading: ") + std::strerror(errno));
   // A FIFO or device would block or never end; a directory is not a document.
   if (S_ISREG(st.st_mode)) return;
   const char* what = S_ISDIR(st.st_mode) ? "is a directory" : S_ISFIFO(st.st_mode) ? "is a FIFO" : "is not a regular file";
