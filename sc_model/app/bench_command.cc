@@ -36,13 +36,17 @@ Json profile_of(const Gpu& gpu) {
   return {{"name", "profile"}, {"kernels", kernels}};
 }
 
-Json measure_in_child(const BenchOptions& opt, const std::string& workload) {
+RunInputs bench_inputs(const BenchOptions& opt, const std::string& workload) {
   RunInputs in;
   in.gpu_file = opt.gpu_file;
   in.workload_file = workload;
   in.sets = opt.sets;
+  return in;
+}
+
+Json measure_in_child(const BenchOptions& opt, const std::string& workload) {
   prepare_systemc();
-  LoadedRun run = load_run(in);
+  LoadedRun run = load_run(bench_inputs(opt, workload));
   Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
   auto t0 = std::chrono::steady_clock::now();
   bool done = gpu.run();
@@ -101,6 +105,8 @@ int command_bench(const BenchOptions& opt) {
     for (const char* p : {"fma_loop", "stream_copy", "particle_filter"})
       workloads.push_back(std::string(GPUPM_SOURCE_DIR) + "/configs/workloads/cuda/" + p + "/" + p + ".json");
   }
+  // Every input checked before the first measurement: a bad one is exit 2, not a failed child.
+  for (const std::string& w : workloads) load_run(bench_inputs(opt, w));
   std::printf("%-28s %10s %14s %14s %14s %11s\n", "workload", "host_s", "SM-cycles/s", "domain_cyc/s", "warp_inst/s",
               "vs_profile");
   int status = kExitOk;

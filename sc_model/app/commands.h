@@ -9,7 +9,7 @@ namespace gpupm {
 
 struct RunOptions {
   RunInputs inputs;
-  uint64_t seed = 0;
+  std::string seed;                // --seed as given: checked by parse_uint64_option
   std::string vcd;                 // VCD trace file (empty: none)
   uint64_t trace_period_cycles = 0;  // 0: every warp-state sample (sim.sample_period)
   bool sm_csv = false;             // also write sm_epochs.csv (per-SM power and energy per epoch)
@@ -30,6 +30,9 @@ int command_run(const RunOptions& opt);
 int command_validate(const std::vector<std::string>& files);
 int command_bench(const BenchOptions& opt);
 int command_ptx(const std::string& file);  // kernels, parameters and opcode families of a .ptx or .cu
+
+// A non-negative integer option (`--seed 42`); InputError naming the option otherwise.
+uint64_t parse_uint64_option(const std::string& option, const std::string& text);
 
 // Exit statuses.
 constexpr int kExitOk = 0, kExitFailure = 1, kExitBadInput = 2;

@@ -162,6 +162,8 @@ double mean_active(const Json& trace, double total_us, uint32_t sms) {
 
 }  // namespace
 
+void check_core_shutdown_config(const ExperimentOptions& opt) { load_config(opt); }
+
 int run_core_shutdown_experiment(const ExperimentOptions& opt) {
   Config c = load_config(opt);
   ExperimentRuns runs = run_experiment_runs(plan_runs(c), opt);

@@ -471,6 +471,11 @@ std::string table_md(Analysis& A, const std::vector<std::string>& cols) {
 
 }  // namespace
 
+void check_equalizer_config(const ExperimentOptions& opt) {
+  std::string gpu;
+  load_kernels(opt, gpu);
+}
+
 int run_equalizer_experiment(const ExperimentOptions& opt) {
   std::string gpu;
   std::vector<Kernel> ks = load_kernels(opt, gpu);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "app/commands.h"
+#include "app/plot_script.h"
 #include "report/report_writer.h"
 #include "workload/kernel_profile.h"
 
@@ -35,7 +36,9 @@ RunSpec workload_run(const std::string& id, const std::string& gpu, const std::s
 ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentOptions& opt) {
   for (RunSpec& s : specs)
     for (const std::string& set : opt.sets) s.args.insert(s.args.end(), {"--set", set});
+  check_runs(specs);
   prepare_output_dir(opt.out_dir);
+  lock_output_dir(opt.out_dir);
   ExperimentRuns r;
   auto t0 = std::chrono::steady_clock::now();
   r.jobs = std::max(1, opt.exec.jobs > 0 ? opt.exec.jobs : default_jobs());
@@ -112,8 +115,8 @@ std::string runs_sentence(const ExperimentRuns& runs) {
 void write_summary(const std::string& out_dir, const Json& summary, const std::string& markdown,
                    const std::string& plot_script, bool print_claims) {
   write_outputs(out_dir, {{"summary.json", summary.dump(2) + "\n"}, {"summary.md", markdown}});
-  std::string plot = "/usr/bin/python3 " + std::string(GPUPM_SOURCE_DIR) + "/scripts/" + plot_script + " " + out_dir;
-  if (std::system(plot.c_str()) != 0) std::cerr << "gpupm: plots not drawn (needs python3-matplotlib)\n";
+  const std::string why_not = run_plot_script(plot_script, out_dir);
+  if (!why_not.empty()) std::cerr << "gpupm: plots not drawn (needs python3-matplotlib): " << why_not << "\n";
   std::cout << (print_claims ? markdown : markdown.substr(0, markdown.find("## Claims"))) << "summary: " << out_dir
             << "/summary.md\n";
 }
@@ -162,15 +165,48 @@ std::string claims_markdown(const std::vector<Claim>& claims) {
   return md.str();
 }
 
+namespace {
+
+struct ExperimentKind {
+  const char* name;
+  int (*run)(const ExperimentOptions&);
+  void (*check)(const ExperimentOptions&);
+};
+
+const std::vector<ExperimentKind>& experiment_kinds() {
+  static const std::vector<ExperimentKind> kinds = {
+      {"equalizer", run_equalizer_experiment, check_equalizer_config},
+      {"core-shutdown", run_core_shutdown_experiment, check_core_shutdown_config},
+      {"voltage-noise", run_voltage_noise_experiment, check_voltage_noise_config},
+      {"sm-allocation", run_sm_allocation_experiment, check_sm_allocation_config},
+      {"harmonia", run_harmonia_experiment, check_harmonia_config}};
+  return kinds;
+}
+
+const ExperimentKind& experiment_kind(const std::string& name, const std::string& file, const std::string& path) {
+  std::string names;
+  for (const ExperimentKind& k : experiment_kinds()) {
+    if (name == k.name) return k;
+    names += (names.empty() ? "" : ", ") + std::string(k.name);
+  }
+  throw InputError(file, path, "unknown experiment \"" + name + "\"; expected one of {" + names + "}");
+}
+
+}  // namespace
+
 int command_experiment(const ExperimentOptions& opt) {  // errors: main's net (bad input: 2)
-  if (opt.name == "equalizer") return run_equalizer_experiment(opt);
-  if (opt.name == "core-shutdown") return run_core_shutdown_experiment(opt);
-  if (opt.name == "voltage-noise") return run_voltage_noise_experiment(opt);
-  if (opt.name == "sm-allocation") return run_sm_allocation_experiment(opt);
-  if (opt.name == "harmonia") return run_harmonia_experiment(opt);
-  throw InputError("gpupm experiment", "NAME",
-                   "unknown experiment \"" + opt.name +
-                       "\"; expected one of {equalizer, core-shutdown, voltage-noise, sm-allocation, harmonia}");
+  return experiment_kind(opt.name, "gpupm experiment", "NAME").run(opt);
+}
+
+std::string validate_experiment_config(const std::string& file) {
+  Json doc = load_json_file(file);
+  JsonReader r(doc, file, "");
+  const std::string name = r.get_string("name");
+  ExperimentOptions opt;
+  opt.name = name;
+  opt.config = file;
+  experiment_kind(name, file, "name").check(opt);
+  return name;
 }
 
 }  // namespace gpupm

@@ -104,6 +104,16 @@ double geomean(const std::vector<double>& v);
 std::string fixed(double x, int digits);  // "%.*f"
 std::string pct(double ratio);             // 1.123 -> "+12.3%", 0.79 -> "-21.0%"
 
+// Reads an experiment config as the experiment does, running nothing (InputError: exit 2).
+void check_equalizer_config(const ExperimentOptions& opt);
+void check_core_shutdown_config(const ExperimentOptions& opt);
+void check_voltage_noise_config(const ExperimentOptions& opt);
+void check_sm_allocation_config(const ExperimentOptions& opt);
+void check_harmonia_config(const ExperimentOptions& opt);
+// For `gpupm validate`: reads FILE as the config of the experiment its "name"
+// names; returns that name.
+std::string validate_experiment_config(const std::string& file);
+
 int run_equalizer_experiment(const ExperimentOptions& opt);
 int run_core_shutdown_experiment(const ExperimentOptions& opt);
 int run_voltage_noise_experiment(const ExperimentOptions& opt);

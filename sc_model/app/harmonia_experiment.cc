@@ -229,6 +229,8 @@ std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
 
 }  // namespace
 
+void check_harmonia_config(const ExperimentOptions& opt) { load_config(opt); }
+
 int run_harmonia_experiment(const ExperimentOptions& opt) {
   Config c = load_config(opt);
   ExperimentRuns runs = run_experiment_runs(plan_runs(c), opt);

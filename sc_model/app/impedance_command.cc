@@ -1,6 +1,7 @@
 #include "app/impedance_command.h"
 
 #include "app/commands.h"
+#include "app/plot_script.h"
 #include "platform/gpu_config.h"
 #include "platform/run_setup.h"
 #include "report/csv_writer.h"
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -31,12 +33,33 @@ uint32_t central_sm(const RlcPdn& pdn) {
   return sm;
 }
 
+// The sweep's frequencies: finite, 0 < fmin < fmax, and a point count that stays
+// quick to compute and print (kMaxImpedancePoints).
+void check_frequency_options(const ImpedanceOptions& opt) {
+  auto check = [](const char* option, double value, bool ok, const std::string& allowed) {
+    if (!(std::isfinite(value) && ok)) {
+      std::ostringstream v;
+      v << value;
+      throw InputError(option, v.str(), "expected " + allowed);
+    }
+  };
+  check("--fmin", opt.f_min, opt.f_min > 0, "a finite frequency > 0 (Hz)");
+  check("--fmax", opt.f_max, opt.f_max > opt.f_min, "a finite frequency above --fmin (Hz)");
+  check("--per-decade", opt.per_decade, opt.per_decade > 0, "a positive number of points per decade");
+  const double points = std::log10(opt.f_max / opt.f_min) * opt.per_decade + 1;
+  if (points > double(kMaxImpedancePoints))
+    throw InputError("--per-decade", std::to_string(opt.per_decade),
+                     "the sweep would have " + std::to_string(uint64_t(points)) + " points; expected at most " +
+                         std::to_string(kMaxImpedancePoints) + " (decades x per-decade, the limit)");
+}
+
 }  // namespace
 
 int command_impedance(const ImpedanceOptions& opt) {
   GpuConfig gpu;
   const std::string origin = gpu_doc_origin(opt.gpu_file, opt.pdn_file, !opt.sets.empty());
   try {
+    check_frequency_options(opt);
     Json wrapped = {{"gpu", load_gpu_doc(opt.gpu_file, opt.pdn_file)}};
     for (const std::string& s : opt.sets) apply_override(wrapped, "gpu." + s, "--set");
     gpu = parse_gpu_config(wrapped["gpu"], origin);
@@ -46,10 +69,6 @@ int command_impedance(const ImpedanceOptions& opt) {
     if (!opt.out_dir.empty()) prepare_output_dir(opt.out_dir);
   } catch (const InputError& e) {
     std::cerr << "gpupm: error: " << e.what() << "\n";
-    return kExitBadInput;
-  }
-  if (!(opt.f_min > 0 && opt.f_max > opt.f_min && opt.per_decade > 0)) {
-    std::cerr << "gpupm: error: --fmin/--fmax/--per-decade: expected 0 < fmin < fmax and per-decade > 0\n";
     return kExitBadInput;
   }
   const PdnNetwork& net = gpu.pdn.network;
@@ -114,10 +133,12 @@ int command_impedance(const ImpedanceOptions& opt) {
     std::cerr << "gpupm: error: " << e.what() << "\n";
     return kExitFailure;
   }
-  std::string plot = "/usr/bin/python3 " + std::string(GPUPM_SOURCE_DIR) + "/scripts/plot_impedance.py " + opt.out_dir;
-  if (std::system(plot.c_str()) != 0)
-    std::cerr << "gpupm: plot not drawn (needs python3-matplotlib); the CSV is written\n";
-  std::printf("\nwrote %s/impedance.csv, impedance.json, impedance.png\n", opt.out_dir.c_str());
+  std::string why_not = run_plot_script("plot_impedance.py", opt.out_dir);
+  if (why_not.empty() && !std::filesystem::is_regular_file(std::filesystem::path(opt.out_dir) / "impedance.png"))
+    why_not = "scripts/plot_impedance.py wrote no impedance.png";
+  if (!why_not.empty())
+    std::cerr << "gpupm: plot not drawn (needs python3-matplotlib): " << why_not << "; the CSV is written\n";
+  std::printf("\nwrote %s/impedance.csv, impedance.json%s\n", opt.out_dir.c_str(), why_not.empty() ? ", impedance.png" : "");
   return kExitOk;
 }
 

@@ -16,6 +16,9 @@ struct ImpedanceOptions {
   int per_decade = 100;
 };
 
+// The most frequency points one profile may have (each solves the network once).
+constexpr int kMaxImpedancePoints = 100000;
+
 int command_impedance(const ImpedanceOptions& opt);
 
 }  // namespace gpupm

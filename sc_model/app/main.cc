@@ -43,7 +43,9 @@ int sc_main(int argc, char* argv[]) {
   auto* bench_cmd = app.add_subcommand("bench", "measure simulation speed (each workload in its own process)");
   bench_cmd->add_option("--gpu", bench.gpu_file, "GPU config")->default_val(std::string(GPUPM_SOURCE_DIR) + "/configs/gpu/gtx480.json");
   bench_cmd->add_option("--workload", bench.workloads, "workload(s)");
-  bench_cmd->add_option("--repeat", bench.repeat, "runs per workload (the fastest counts)")->default_val(1);
+  bench_cmd->add_option("--repeat", bench.repeat, "runs per workload (the fastest counts)")
+      ->default_val(1)
+      ->check(CLI::Range(1, 1000));
   bench_cmd->add_option("--set", bench.sets, "override path=value");
 
   ExperimentOptions exp;
@@ -94,7 +96,7 @@ int sc_main(int argc, char* argv[]) {
   // (bad input: 2; anything else, e.g. sbatch missing or a full disk: 1).
   try {
     if (run_cmd->parsed()) {
-      if (run_cmd->count("--seed")) run.inputs.seed = run.seed;
+      if (run_cmd->count("--seed")) run.inputs.seed = parse_uint64_option("--seed", run.seed);
       return command_run(run);
     }
     if (val_cmd->parsed()) return command_validate(files);

@@ -6,9 +6,11 @@
 #include <iostream>
 
 #include "app/commands.h"
+#include "app/experiment.h"
 #include "platform/gpu.h"
 #include "program/program_workload.h"
 #include "report/report_writer.h"
+#include "sweep/sweep_spec.h"
 
 namespace gpupm {
 
@@ -65,7 +67,32 @@ void check_trace_options(const RunOptions& opt, const GpuConfig& gpu) {
                          std::to_string(gpu.sim.sample_period) + ")");
 }
 
+// A droop beyond the supply itself (a node below 0 V) is no result: the linear
+// RLC model has left the range where it means anything (e.g. pdn.network.scale
+// near its top, 1000). The run fails (exit 1) rather than report it.
+void refuse_impossible_droop(const Gpu& gpu, const GpuConfig& cfg) {
+  const PdnDriver* pdn = gpu.pdn();
+  if (!pdn || !(pdn->stats().worst_droop() > 1.0)) return;
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "worst droop %.2f%% of the supply (SM %u, cycle %llu) exceeds 100%%: physically impossible, the "
+                "linear PDN model is outside its range (pdn.network.scale %.4g); expected a network whose droop "
+                "stays below the supply; nothing written",
+                pdn->stats().worst_droop() * 100, pdn->stats().worst_sm(),
+                (unsigned long long)pdn->stats().worst_cycle(), cfg.pdn.network.scale);
+  throw std::runtime_error(text);
+}
+
 }  // namespace
+
+uint64_t parse_uint64_option(const std::string& option, const std::string& text) {
+  const bool digits = !text.empty() && text.size() <= 20 && text.find_first_not_of("0123456789") == std::string::npos;
+  // 20 digits may still exceed 2^64 - 1: compare as text of equal length.
+  const std::string max = std::to_string(UINT64_MAX);
+  if (!digits || (text.size() == max.size() && text > max))
+    throw InputError(option, text, "expected an integer in [0, " + max + "]");
+  return std::stoull(text);
+}
 
 int command_run(const RunOptions& opt) {
   prepare_systemc();
@@ -91,6 +118,7 @@ int command_run(const RunOptions& opt) {
                 << " ms of simulated time; nothing written\n";
       return kExitFailure;
     }
+    refuse_impossible_droop(gpu, run.gpu);
     Json report = build_report(gpu, run.doc);
     std::vector<std::pair<std::string, std::string>> outputs = {{"epochs.csv", build_epochs_csv(gpu, run.gpu.dvfs)}};
     if (opt.sm_csv) outputs.push_back({"sm_epochs.csv", build_sm_epochs_csv(gpu)});
@@ -125,11 +153,26 @@ int command_run(const RunOptions& opt) {
   return kExitOk;
 }
 
+namespace {
+
+// What kind of input a file is, checked by the reader of the command that takes it.
+std::string validate_any_input(const std::string& file) {
+  const Json doc = load_json_file(file);
+  if (doc.is_object() && doc.contains("base") && doc.contains("axes")) {
+    load_sweep_spec(file);
+    return "sweep spec";
+  }
+  if (doc.is_object() && doc.contains("suite_dir")) return "experiment config, " + validate_experiment_config(file);
+  return validate_file(file);
+}
+
+}  // namespace
+
 int command_validate(const std::vector<std::string>& files) {
   int status = kExitOk;
   for (const std::string& f : files) {
     try {
-      std::string kind = validate_file(f);
+      std::string kind = validate_any_input(f);
       std::cout << f << ": ok (" << kind << ")\n";
     } catch (const InputError& e) {
       std::cerr << "gpupm: error: " << e.what() << "\n";

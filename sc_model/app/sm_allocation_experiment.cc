@@ -148,6 +148,8 @@ struct Totals {
 
 }  // namespace
 
+void check_sm_allocation_config(const ExperimentOptions& opt) { load_config(opt); }
+
 int run_sm_allocation_experiment(const ExperimentOptions& opt) {
   Config c = load_config(opt);
   const GpuConfig gpu = parse_gpu_config(load_json_file(c.gpu), c.gpu);

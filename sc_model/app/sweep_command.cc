@@ -69,12 +69,15 @@ int command_sweep(const SweepOptions& opt) {
   try {
     spec = load_sweep_spec(opt.spec_file);
     prepare_output_dir(opt.out_dir);
+    lock_output_dir(opt.out_dir);
   } catch (const InputError& e) {
     std::cerr << "gpupm: error: " << e.what() << "\n";
     return kExitBadInput;
   }
   std::vector<RunSpec> runs = spec.unique_runs();
-  write_outputs(opt.out_dir, {{"sweep.json", plan_json(spec).dump(2) + "\n"}});
+  // A file name need not be UTF-8 on Linux; JSON must be: such bytes become U+FFFD in sweep.json.
+  const std::string plan = plan_json(spec).dump(2, ' ', false, Json::error_handler_t::replace);
+  write_outputs(opt.out_dir, {{"sweep.json", plan + "\n"}});
 
   std::vector<RunOutcome> outcomes;
   if (opt.collect_only) {

@@ -112,6 +112,8 @@ double domain_energy(ExperimentResults& R, const std::string& id, bool processor
 
 }  // namespace
 
+void check_voltage_noise_config(const ExperimentOptions& opt) { load_config(opt); }
+
 int run_voltage_noise_experiment(const ExperimentOptions& opt) {
   Config c = load_config(opt);
   ExperimentRuns runs = run_experiment_runs(plan_runs(c), opt);

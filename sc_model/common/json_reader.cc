@@ -1,6 +1,10 @@
 #include "common/json_reader.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -12,11 +16,50 @@ std::string type_name(const Json& v) {
   if (v.is_number_float()) return "a number";
   return std::string("a ") + v.type_name();
 }
+
+const std::string kNumberRange = "numbers must lie within +-1.8e308 (a double)";
+
+// Parses JSON text with at most kMaxJsonDepth nested arrays/objects: deeper
+// documents would exhaust the stack in the recursive copies and destructors.
+Json parse_bounded(const std::string& text, const std::string& file, const std::string& path) {
+  auto depth_guard = [&](int depth, Json::parse_event_t event, Json&) {
+    if (depth >= int(kMaxJsonDepth) &&
+        (event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start))
+      throw InputError(file, path, "nesting deeper than " + std::to_string(kMaxJsonDepth) +
+                                       " levels of arrays/objects (the limit)");
+    return true;
+  };
+  try {
+    return Json::parse(text, depth_guard, true, /*ignore_comments=*/true);  // configs carry // notes
+  } catch (const Json::out_of_range& e) {  // 406: a number overflowing a double (1e400)
+    std::string msg = e.what();
+    throw InputError(file, path, msg.substr(msg.find(']') + 2) + "; " + kNumberRange);
+  }
+}
 }  // namespace
+
+bool is_valid_utf8(const std::string& s) {
+  try {
+    (void)Json(s).dump();  // the same check every JSON output makes
+    return true;
+  } catch (const Json::type_error&) {
+    return false;
+  }
+}
+
+void require_regular_file(const std::string& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0)
+    throw InputError(file, "", std::string("cannot open file for reading: ") + std::strerror(errno));
+  // A FIFO or device would block or never end; a directory is not a document.
+  if (S_ISREG(st.st_mode)) return;
+  const char* what = S_ISDIR(st.st_mode) ? "is a directory" : S_ISFIFO(st.st_mode) ? "is a FIFO" : "is not a regular file";
+  throw InputError(file, "", std::string(what) + "; expected a regular file");
+}
 
 Json parse_json_text(const std::string& text, const std::string& file) {
   try {
-    return Json::parse(text, nullptr, true, /*ignore_comments=*/true);  // configs carry // notes
+    return parse_bounded(text, file, "");
   } catch (const Json::parse_error& e) {
     // e.byte is 1-based offset of the failing character.
     size_t line = 1, col = 1;
@@ -38,6 +81,7 @@ Json parse_json_text(const std::string& text, const std::string& file) {
 }
 
 Json load_json_file(const std::string& file) {
+  require_regular_file(file);
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(file, "", "cannot open file for reading");
   std::stringstream ss;
@@ -169,9 +213,11 @@ void apply_override(Json& doc, const std::string& assignment, const std::string&
     throw InputError(origin, assignment, "expected path=value");
   std::string path = assignment.substr(0, eq);
   std::string value = assignment.substr(eq + 1);
+  // Every document is echoed as JSON (report.json, run ids), which holds UTF-8 only.
+  if (!is_valid_utf8(assignment)) throw InputError(origin, is_valid_utf8(path) ? path : "", "not valid UTF-8; expected UTF-8 text");
   Json v;
   try {
-    v = Json::parse(value);
+    v = parse_bounded(value, origin, path);
   } catch (const Json::parse_error&) {
     v = value;
   }

@@ -19,7 +19,12 @@ struct InputError : std::runtime_error {
       : std::runtime_error(file + (path.empty() ? "" : ": " + path) + ": " + what) {}
 };
 
-// Reads and parses a JSON file; malformed JSON reports line and column.
+// The deepest nesting of arrays/objects a document may have.
+constexpr size_t kMaxJsonDepth = 256;
+
+// Reads and parses a JSON file (a regular file: FIFOs, devices and directories
+// are refused); malformed JSON reports line and column, numbers beyond a
+// double and nesting beyond kMaxJsonDepth are errors too.
 Json load_json_file(const std::string& file);
 Json parse_json_text(const std::string& text, const std::string& file);
 
@@ -78,6 +83,11 @@ void JsonReader::for_each(const std::string& key, size_t min_count, size_t max_c
     r.finish();
   }
 }
+
+// Throws InputError(file) unless it names an existing regular file (checked
+// with stat before opening: a FIFO nobody writes would block forever).
+void require_regular_file(const std::string& file);
+bool is_valid_utf8(const std::string& s);
 
 // Applies "path=value" to a document: dotted path, [i] for array elements.
 // The value is parsed as JSON when it can be, else taken as a string.

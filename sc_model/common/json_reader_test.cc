@@ -115,7 +115,7 @@ TEST(JsonReader, FilesMayCarryComments) {
   Json j = load_json_file(path);
   EXPECT_EQ(j, Json::parse(R"({"a": 1, "b": [2]})"));
   std::string err = error_of([&] { load_json_file(path + ".missing"); });
-  EXPECT_EQ(err, path + ".missing: cannot open file for reading");
+  EXPECT_EQ(err, path + ".missing: cannot open file for reading: No such file or directory");
 }
 
 }  // namespace

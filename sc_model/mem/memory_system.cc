@@ -18,7 +18,7 @@ using tlm::tlm_sync_enum;
 
 namespace {
 
-constexpr uint64_t kAddressLimit = uint64_t(1) << 40;
+constexpr uint64_t kAddressLimit = kAddressSpaceBytes;
 
 const MemConfig& checked(const MemConfig& cfg) {
   if (auto p = check_mem_config(cfg))

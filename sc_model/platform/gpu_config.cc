@@ -47,14 +47,29 @@ GpuConfig parse_gpu_config(const Json& doc, const std::string& file) {
         throw InputError(file, "smoothing.global.enabled", why);
     });
   r.finish();
+  // One SM request is one line: a memory line of another size would only fail at run time.
+  if (g.mem.line_bytes != g.sm.line_bytes)
+    throw InputError(file, "memory.line_bytes",
+                     "expected " + std::to_string(g.sm.line_bytes) + " (equal to sm.line_bytes), got " +
+                         std::to_string(g.mem.line_bytes));
   validate_pdn_config(g.pdn, g.sm.count, file);
   return g;
 }
 
+namespace {
+// The JSON path of a launch's kernel: kernel_index counts across apps, the file per app.
+std::string kernel_path(const Workload& w, const KernelLaunch& k) {
+  if (!w.apps_form || k.app >= w.apps.size()) return "kernels[" + std::to_string(k.kernel_index) + "]";
+  uint32_t first = k.kernel_index;
+  for (const auto& l : w.apps[k.app].launches) first = std::min(first, l->kernel_index);
+  return "apps[" + std::to_string(k.app) + "].kernels[" + std::to_string(k.kernel_index - first) + "]";
+}
+}  // namespace
+
 void validate_workload(const Workload& w, const GpuConfig& gpu, const std::string& file) {
   for (size_t i = 0; i < w.launches.size(); ++i) {
     const KernelLaunch& k = *w.launches[i];
-    std::string path = "kernels[" + std::to_string(k.kernel_index) + "]";
+    const std::string path = kernel_path(w, k);
     if (k.warps_per_cta > gpu.sm.max_warps)
       throw InputError(file, path + ".warps_per_cta",
                        "expected at most " + std::to_string(gpu.sm.max_warps) +

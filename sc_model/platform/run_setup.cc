@@ -25,6 +25,9 @@ LoadedRun load_run(const RunInputs& in) {
            {"workload", load_json_file(in.workload_file)},
            {"policy", {{"name", in.policy}}}};
   for (const std::string& s : in.sets) apply_override(r.doc, s, "--set");
+  for (auto it = r.doc.begin(); it != r.doc.end(); ++it)
+    if (it.key() != "gpu" && it.key() != "workload" && it.key() != "policy" && it.key() != "seed")
+      throw InputError("--set", it.key(), "unknown key of the run document; allowed: gpu, workload, policy, seed");
   // Files named in messages: an override is reported against --set.
   const std::string gpu_origin = gpu_doc_origin(in.gpu_file, in.pdn_file, !in.sets.empty());
   const std::string wl_origin = in.sets.empty() ? in.workload_file : in.workload_file + " (with --set)";
@@ -69,7 +72,7 @@ void prepare_systemc() {
 
 std::string validate_file(const std::string& file) {
   Json doc = load_json_file(file);
-  if (!doc.is_object()) throw InputError(file, "$", "expected a JSON object (a GPU config or a workload)");
+  if (!doc.is_object()) throw InputError(file, "$", "expected a JSON object (a GPU config, a workload, a PDN package, a sweep spec or an experiment config)");
   if (is_program_workload(doc)) {
     load_program_workload(doc, file, file, SmConfig());
     return "program workload";
@@ -89,8 +92,9 @@ std::string validate_file(const std::string& file) {
     return "pdn package";
   }
   throw InputError(file, "$",
-                   "not a GPU config (needs \"sm\"), a workload (needs \"kernels\" or \"apps\") nor a PDN package (needs "
-                   "\"package\", \"bump_l_h\" or \"scale\")");
+                   "not a GPU config (needs \"sm\"), a workload (needs \"kernels\", \"apps\" or \"program\"), a PDN "
+                   "package (needs \"package\", \"bump_l_h\" or \"scale\"), a sweep spec (needs \"base\" and \"axes\") "
+                   "nor an experiment config (needs \"suite_dir\")");
 }
 
 }  // namespace gpupm

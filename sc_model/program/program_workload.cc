@@ -24,6 +24,7 @@ namespace {
 constexpr uint64_t kLocalBase = uint64_t(1) << 37;
 constexpr uint64_t kCodeBase = uint64_t(1) << 38;
 constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 31;  // all buffers together
+constexpr uint64_t kMaxLaunches = 1000000;               // as for kernel profiles
 
 struct TypeInfo {
   const char* name;
@@ -138,7 +139,8 @@ void check_init(JsonReader& br, const BufferSpec& b) {
     r.finish();
   } else {
     const fs::path p = fs::path(b.dir) / ir.get_string("file");
-    if (!fs::is_regular_file(p)) ir.fail("file", "no such file: " + p.string());
+    if (!fs::is_regular_file(p))
+      ir.fail("file", (fs::exists(p) ? "not a regular file: " : "no such file: ") + p.string());
     NpyArray a = read_npy(p.string());
     if (a.dtype != t.dtype && !(t.bytes == 1 && a.dtype == "|u1"))
       ir.fail("file", p.string() + " holds dtype " + a.dtype + ", expected " + t.dtype + " for a " + b.type + " buffer");
@@ -198,7 +200,8 @@ namespace {
 std::shared_ptr<ProgramHost> parse_program(JsonReader& top, const std::string& name, const fs::path& dir,
                                            const SmConfig& sm, uint32_t first_kernel, uint32_t app) {
   const fs::path program = dir / top.get_string("program");
-  if (!fs::is_regular_file(program)) top.fail("program", "no such file: " + program.string());
+  if (!fs::is_regular_file(program))
+    top.fail("program", (fs::exists(program) ? "not a regular file: " : "no such file: ") + program.string());
   std::string ptx_file;
   if (program.extension() == ".cu") {
     ptx_file = compile_cuda_to_ptx(program.string());
@@ -239,6 +242,7 @@ std::shared_ptr<ProgramHost> parse_program(JsonReader& top, const std::string& n
   }
 
   std::vector<LaunchSpec> launches;
+  uint64_t planned = 0;
   top.for_each("launches", 1, 4096, [&](JsonReader& lr, size_t i) {
     LaunchSpec l;
     l.path = "launches[" + std::to_string(i) + "]";
@@ -273,6 +277,10 @@ std::shared_ptr<ProgramHost> parse_program(JsonReader& top, const std::string& n
     } else {
       l.repeat = uint32_t(lr.get_uint("repeat", 1, 100000, 1));
     }
+    planned += l.while_buffer >= 0 ? l.while_max : l.repeat;
+    if (planned > kMaxLaunches)
+      lr.fail(l.while_buffer >= 0 ? "while_nonzero" : "repeat",
+              "a program may launch at most " + std::to_string(kMaxLaunches) + " kernels in all (repeat and while_nonzero max added up)");
     l.max_ctas_per_sm = program_occupancy(sm, l);
     if (l.max_ctas_per_sm == 0)
       lr.fail("block", "one CTA needs more than an SM has: " + std::to_string(l.entry->shared_static_bytes + l.shared_bytes) +

@@ -2,18 +2,23 @@
 
 #include "common/build_info.h"
 #include "common/fnv1a.h"
+#include "common/subprocess.h"
 #include "platform/run_setup.h"
 #include "program/program_workload.h"
 #include "report/report_writer.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -50,20 +55,10 @@ std::vector<std::string> run_input_files(const std::vector<std::string>& args) {
     std::error_code ec;
     if (!p.empty() && fs::is_regular_file(p, ec)) files.insert(p);
   };
-  RunInputs in;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const std::string next = i + 1 < args.size() ? args[i + 1] : "";
-    if (a == "--gpu") in.gpu_file = next;
-    if (a == "--workload") in.workload_file = next;
-    if (a == "--pdn") in.pdn_file = next;
-    if (a == "--policy") in.policy = next;
-    if (a == "--set") {
-      in.sets.push_back(next);
-      if (next.find('=') != std::string::npos) add_if_file(next.substr(next.find('=') + 1));
-    }
-    add_if_file(a);
-  }
+  const RunInputs in = run_inputs_of(args);
+  for (const std::string& a : args) add_if_file(a);
+  for (const std::string& set : in.sets)
+    if (set.find('=') != std::string::npos) add_if_file(set.substr(set.find('=') + 1));
   if (!in.gpu_file.empty() && !in.workload_file.empty()) {
     try {
       LoadedRun run = load_run(in);
@@ -74,6 +69,30 @@ std::vector<std::string> run_input_files(const std::vector<std::string>& args) {
   }
   return {files.begin(), files.end()};
 }
+
+}  // namespace
+
+RunInputs run_inputs_of(const std::vector<std::string>& args) {
+  RunInputs in;
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    const std::string& a = args[i];
+    const std::string& next = args[i + 1];
+    if (a == "--gpu") in.gpu_file = next;
+    if (a == "--workload") in.workload_file = next;
+    if (a == "--pdn") in.pdn_file = next;
+    if (a == "--policy") in.policy = next;
+    if (a == "--set") in.sets.push_back(next);
+    if (a == "--seed" && !next.empty() && next.find_first_not_of("0123456789") == std::string::npos)
+      in.seed = std::strtoull(next.c_str(), nullptr, 10);
+  }
+  return in;
+}
+
+void check_runs(const std::vector<RunSpec>& specs) {
+  for (const RunSpec& spec : specs) load_run(run_inputs_of(spec.args));
+}
+
+namespace {
 
 // Writes `text` to path via a temporary file and a rename.
 void write_atomic(const std::string& path, const std::string& text) {
@@ -101,9 +120,14 @@ pid_t spawn_run(const std::string& binary, const RunSpec& spec, const std::strin
   argv.push_back(dir);
   std::string log = dir + "/log.txt";
   std::vector<char*> cargv = c_argv(argv);
+  const pid_t parent = ::getpid();
   std::fflush(nullptr);
   pid_t pid = ::fork();
   if (pid != 0) return pid;  // parent (or -1)
+  // The run dies with the sweep, however the sweep ends (kill -9 included),
+  // rather than simulate on as an orphan; it survives execv.
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (::getppid() != parent) ::_exit(128 + SIGTERM);  // the sweep died before prctl took effect
   int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd >= 0) {
     ::dup2(fd, 1);
@@ -115,35 +139,17 @@ pid_t spawn_run(const std::string& binary, const RunSpec& spec, const std::strin
   ::_exit(127);
 }
 
-// Runs a program (PATH lookup) and returns its exit status; stdout+stderr in *out.
-int capture(std::vector<std::string> argv, std::string* out) {
-  int fds[2];
-  if (::pipe(fds) != 0) return -1;
-  std::vector<char*> cargv = c_argv(argv);
-  std::fflush(nullptr);
-  pid_t pid = ::fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    ::close(fds[0]);
-    ::dup2(fds[1], 1);
-    ::dup2(fds[1], 2);
-    ::close(fds[1]);
-    ::execvp(cargv[0], cargv.data());
-    std::fprintf(stderr, "cannot execute %s: %s\n", cargv[0], std::strerror(errno));
-    ::_exit(127);
+// Runs a program (PATH lookup, no shell) and returns its exit status (128+N if
+// killed by signal N, 127 if it cannot start); stdout then stderr in *out.
+int capture(const std::vector<std::string>& argv, std::string* out) {
+  try {
+    SubprocessResult r = run_subprocess(argv);
+    if (out) *out = r.stdout_text + r.stderr_text;
+    return r.signal ? 128 + r.signal : r.exit_code;
+  } catch (const SubprocessError& e) {
+    if (out) *out = e.what();
+    return 127;
   }
-  ::close(fds[1]);
-  std::string text;
-  char buf[4096];
-  ssize_t n;
-  while ((n = ::read(fds[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-    if (n > 0) text.append(buf, size_t(n));
-  ::close(fds[0]);
-  int st = 0;
-  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-  }
-  if (out) *out = text;
-  return status_of(st);
 }
 
 std::string trim(std::string s) {
@@ -483,6 +489,26 @@ std::string tail(const std::string& file, size_t lines) {
 }
 
 }  // namespace rundir
+
+void lock_output_dir(const std::string& out_dir) {
+  static std::set<std::string> held;  // an experiment runs several batches into one directory
+  if (!held.insert(fs::weakly_canonical(out_dir).string()).second) return;
+  const std::string path = (fs::path(out_dir) / "sweep.lock").string();
+  // O_CLOEXEC: runs started later must not inherit (and outlive us holding) the lock.
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw InputError(out_dir, "", "cannot create " + path + ": " + std::strerror(errno));
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const std::string holder = trim(read_all(path));
+    ::close(fd);
+    throw InputError(out_dir, "", "another gpupm sweep or experiment (pid " + (holder.empty() ? "unknown" : holder) +
+                                      ") is running in this directory; expected a directory no live sweep holds "
+                                      "(wait for it, or choose another --out)");
+  }
+  const std::string pid = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(fd, 0) != 0 || ::write(fd, pid.data(), pid.size()) != ssize_t(pid.size()))
+    throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+  // fd stays open: the lock lasts as long as this process, and ends with it however it ends.
+}
 
 int default_jobs() {
   long n = ::sysconf(_SC_NPROCESSORS_ONLN);

@@ -12,6 +12,8 @@
 // from them (results.csv, experiment summaries) is the same.
 #pragma once
 
+#include "platform/run_setup.h"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +45,17 @@ std::string args_fingerprint(const RunSpec& spec);
 std::string input_files_fingerprint(const std::vector<std::string>& args);
 // spec.fingerprint (or args_fingerprint) with this build's id and the input files' digest.
 RunFingerprint fingerprint_of(const RunSpec& spec);
+
+// The inputs a `gpupm run` with these arguments loads (--gpu, --workload, --pdn, --policy, --set, --seed).
+RunInputs run_inputs_of(const std::vector<std::string>& args);
+// Loads every run as `gpupm run` would (throws InputError, exit 2): a batch
+// with a bad input stops before anything runs instead of failing run by run.
+void check_runs(const std::vector<RunSpec>& specs);
+
+// Takes DIR/sweep.lock (flock, holding our pid) for the rest of this process's
+// life: a second sweep or experiment started on a directory a live one uses is
+// refused (InputError naming DIR and the holder's pid) instead of both writing runs/.
+void lock_output_dir(const std::string& out_dir);
 
 struct RunOutcome {
   std::string id;

@@ -1,6 +1,7 @@
 #include "workload/kernel_profile.h"
 
 #include "common/rng.h"
+#include "mem/mem_config.h"
 
 #include <algorithm>
 #include <cmath>
@@ -111,12 +112,36 @@ uint64_t launch_instructions(const KernelLaunch& k) {
 
 namespace {
 
+// Hands out the launches' address regions (in lines, 1 Mi-line aligned) and
+// counts the launches, refusing a workload that would not fit the model.
 struct Regions {
+  static constexpr uint64_t kLimitLines = kAddressSpaceBytes / kLineBytes;
   uint64_t next = uint64_t(1) << 20;  // in lines; region 0 stays unused
-  uint64_t take(uint64_t lines) {
+  uint64_t launches = 0;
+  // `lines` may be a double estimate: a huge kernel must not wrap around 2^64.
+  uint64_t take(double lines, const std::string& file, const std::string& path) {
+    const double aligned = std::ceil((lines + 1.0) / double(1 << 20)) * double(1 << 20);
+    if (double(next) + aligned > double(kLimitLines))
+      throw InputError(file, path,
+                       "the workload's memory regions outgrow the model's 2^40-byte address space at this launch "
+                       "(each launch streams through its own region); expected fewer launches or smaller kernels");
     uint64_t base = next;
-    next += (lines + (uint64_t(1) << 20)) & ~((uint64_t(1) << 20) - 1);
+    next += uint64_t(aligned);
     return base;
+  }
+  // Adds the launches a kernel declares ("launches", "repeat", or one per iteration).
+  void count_launches(const Json& kdoc, uint64_t iterations, const std::string& file, const std::string& kpath) {
+    const bool has = kdoc.is_object();
+    const Json* launch_list = has && kdoc.contains("launches") ? &kdoc.at("launches") : nullptr;
+    const Json* repeat = has && kdoc.contains("repeat") ? &kdoc.at("repeat") : nullptr;
+    if (launch_list && launch_list->is_array()) launches += launch_list->size();
+    else if (repeat && repeat->is_number_unsigned()) launches += repeat->get<uint64_t>();
+    else launches += iterations;
+    const std::string path = kpath + (launch_list ? ".launches" : repeat ? ".repeat" : "");
+    if (launches > kMaxWorkloadLaunches)
+      throw InputError(file, path, "more than " + std::to_string(kMaxWorkloadLaunches) +
+                                       " kernel launches in the workload (repeat, launches and iterations multiply; "
+                                       "the limit)");
   }
 };
 
@@ -130,6 +155,8 @@ void parse_kernels(const Json& owner, JsonReader& reader, const std::string& fil
   // iteration i runs launch i of every kernel, in list order.
   const uint64_t iterations = reader.get_uint("iterations", 1, 100000, 1);
   std::vector<std::vector<std::shared_ptr<const KernelLaunch>>> per_kernel(nk);
+  for (size_t kj = 0; kj < nk; ++kj)  // all counted before any is read: a huge workload fails at once
+    regions.count_launches(owner.at("kernels").at(kj), iterations, file, prefix + "kernels[" + std::to_string(kj) + "]");
   for (size_t kj = 0; kj < nk; ++kj) {
     size_t ki = first + kj;
     const Json& kdoc = owner.at("kernels").at(kj);
@@ -174,6 +201,7 @@ void parse_kernels(const Json& owner, JsonReader& reader, const std::string& fil
       k->kernel_index = uint32_t(ki);
       k->app = app;
       k->seed = seed_of(seed, ki, li);
+      const std::string where = paths[li] + (patches.size() > 1 ? " (launch " + std::to_string(li) + ")" : "");
       uint64_t max_lines = 0, global_lines = 0, warp_lines = 0, cta_lines = 0;
       for (const Phase& ph : k->phases) {
         max_lines = std::max<uint64_t>(max_lines, ph.memory.lines_per_access);
@@ -181,16 +209,18 @@ void parse_kernels(const Json& owner, JsonReader& reader, const std::string& fil
         warp_lines = std::max<uint64_t>(warp_lines, ph.memory.warp_set_bytes / kLineBytes);
         cta_lines = std::max<uint64_t>(cta_lines, ph.memory.cta_set_bytes / kLineBytes);
       }
-      if (li == 0) kernel_base = regions.take(global_lines + 32);
+      if (li == 0) kernel_base = regions.take(double(global_lines + 32), file, where);
       k->kernel_base = kernel_base;
-      if (k->code_bytes && !code_base) code_base = regions.take(k->code_bytes / kLineBytes);
+      if (k->code_bytes && !code_base) code_base = regions.take(double(k->code_bytes / kLineBytes), file, where);
       k->code_base = code_base;
       double longest = k->long_ctas ? k->long_cta_scale : 1.0;
       uint64_t warps = uint64_t(k->grid_ctas) * k->warps_per_cta;
+      const double stream_lines = std::floor(double(warps) * double(k->insts_per_warp) * longest) * double(max_lines) + 32;
+      const double sets_lines = double(warps) * double(warp_lines + 32) + double(k->grid_ctas) * double(cta_lines + 32);
+      k->address_base = regions.take(stream_lines + sets_lines, file, where);  // refuses before any overflow
       k->stream_lines = uint64_t(double(warps) * double(k->insts_per_warp) * longest) * max_lines + 32;
       k->warp_sets_base = k->stream_lines;
       k->cta_sets_base = k->warp_sets_base + warps * (warp_lines + 32);
-      k->address_base = regions.take(k->cta_sets_base + uint64_t(k->grid_ctas) * (cta_lines + 32));
       per_kernel[kj].push_back(std::move(k));
     }
   }

@@ -102,6 +102,10 @@ struct Application {
   std::shared_ptr<LaunchSource> source;  // a program: launches come from here instead
 };
 
+// At most this many kernel launches in one workload (repeat, launches and
+// iterations multiply): more would take minutes just to read.
+constexpr uint64_t kMaxWorkloadLaunches = 1000000;
+
 struct Workload {
   std::string name;
   std::vector<std::shared_ptr<const KernelLaunch>> launches;  // all launches: app 0's, then app 1's

@@ -106,4 +106,13 @@ ProcessResult run_gpupm_argv(std::vector<std::string> args, unsigned long long f
   return run_process(args, file_size_limit);
 }
 
+bool report_matches_schema(const std::string& report, std::string* why) {
+  ProcessResult r = run_process({"/usr/bin/python3", "-c",
+                                 "import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), "
+                                 "json.load(open(sys.argv[2])))",
+                                 report, source_path("docs/report.schema.json")});
+  if (why) *why = r.out + r.err;
+  return r.status == 0;
+}
+
 }  // namespace gpupm::test

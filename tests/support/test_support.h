@@ -25,6 +25,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, unsigned long lo
 // run_process with the gpupm binary first.
 ProcessResult run_gpupm_argv(std::vector<std::string> args, unsigned long long file_size_limit = 0);  // whole file, bytes as they are ("" if missing)
 
+// Whether report.json at `report` matches docs/report.schema.json (python3
+// jsonschema, started without a shell); `why` gets its output when it does not.
+bool report_matches_schema(const std::string& report, std::string* why = nullptr);
+
 // A stand-in for `gpupm run` in DIR (returns its path) for executor tests:
 // `--fail N` exits N after printing to stderr, `--fail kill` dies by SIGKILL,
 // otherwise it writes a minimal complete report into --out; every start is
