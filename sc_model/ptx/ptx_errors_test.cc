@@ -102,5 +102,21 @@ TEST(PtxParseErrors, RefusedFeatures) {
   expect_parse(parse_error("", ".func f()\n{\n ret;\n}\n"), "4:1", ".func");
 }
 
+// Fuzzer findings (fuzz/corpus/ptx_parse/): a file that ends inside a
+// skipped statement made the parser spin at its last token forever.
+TEST(PtxParseErrors, TruncatedFilesAreErrorsNotHangs) {
+  const std::string head = ".version 7.0\n.target sm_70\n.address_size 64\n";
+  const std::string kernel = head + ".visible .entry k()\n{\n";
+  for (const std::string& ptx : {head + ".section .debug_info", kernel + "  .reg .b32 %r<4>", kernel + "  .pragma \"nounroll\""}) {
+    std::string msg = "no error";
+    try {
+      parse(ptx, "cut.ptx");
+    } catch (const ParseError& e) {
+      msg = e.what();
+    }
+    EXPECT_EQ(msg.rfind("cut.ptx:", 0), 0u) << ptx << "\n" << msg;
+  }
+}
+
 }  // namespace
 }  // namespace gpupm::ptx::test
