@@ -135,7 +135,8 @@ class Parser : public TokenCursor {
     take();  // .entry
     auto kernel = std::make_unique<Kernel>();
     kernel->file = file_;
-    kernel->name = expect_word().text;
+    const Token& name = expect_word();
+    kernel->name = name.text;
     KernelScope scope(*kernel, module_shared_, module_globals_);
     scope.cursor = this;
     if (accept("(")) {
@@ -155,6 +156,7 @@ class Parser : public TokenCursor {
     }
     declare_registers(scope);
     body(scope);
+    if (kernel->code.empty()) fail(name, "kernel has no instructions");  // the executor needs one to start at
     scope.finish();
     module_->kernels.push_back(std::move(kernel));
   }
