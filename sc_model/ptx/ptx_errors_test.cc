@@ -102,8 +102,9 @@ TEST(PtxParseErrors, RefusedFeatures) {
   expect_parse(parse_error("", ".func f()\n{\n ret;\n}\n"), "4:1", ".func");
 }
 
-// Fuzzer findings (fuzz/corpus/ptx_parse/): a file that ends inside a
-// skipped statement made the parser spin at its last token forever.
+// Fuzzer finding (fuzz/corpus/ptx_exec/section_without_brace.ptx), and the
+// two loops like it: a file that ends inside a skipped statement made the
+// parser spin at its last token forever.
 TEST(PtxParseErrors, TruncatedFilesAreErrorsNotHangs) {
   const std::string head = ".version 7.0\n.target sm_70\n.address_size 64\n";
   const std::string kernel = head + ".visible .entry k()\n{\n";
@@ -118,7 +119,7 @@ TEST(PtxParseErrors, TruncatedFilesAreErrorsNotHangs) {
   }
 }
 
-// Fuzzer findings (fuzz/corpus/ptx_exec/): a kernel without instructions, and
+// Fuzzer finding (fuzz/corpus/ptx_exec/empty_kernel.ptx): a kernel without instructions, and
 // one whose last instruction is not ret/exit, escaped as std::out_of_range
 // from Warp::next() (the SM asks for the next instruction before executing it).
 TEST(PtxErrors, EmptyKernelAndFallingOffTheEndAreReported) {
