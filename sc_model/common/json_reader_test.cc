@@ -31,6 +31,13 @@ TEST(JsonReader, MalformedJsonReportsLineAndColumnOfTheBadCharacter) {
   EXPECT_NE(err.find("line 2, column 1"), std::string::npos) << err;
 }
 
+// Fuzzer finding (fuzz/corpus/pdn_network/number_overflow.json): a number
+// beyond double's range escaped as nlohmann's out_of_range, not an input error.
+TEST(JsonReader, NumberOverflowIsAnInputError) {
+  std::string err = error_of([&] { parse_json_text("{\"c_f\": 0.1666e7777777}", "big.json"); });
+  EXPECT_NE(err.find("big.json: malformed JSON: number overflow parsing '0.1666e7777777'"), std::string::npos) << err;
+}
+
 TEST(JsonReader, GetUintNamesThePathOnRangeAndTypeErrors) {
   Json doc = Json::parse(R"({"sm": {"count": 11, "name": "x", "neg": -1, "half": 2.5, "whole": 3.0, "flag": true}})");
   JsonReader top(doc, "gpu.json", "");

@@ -102,5 +102,47 @@ TEST(PtxParseErrors, RefusedFeatures) {
   expect_parse(parse_error("", ".func f()\n{\n ret;\n}\n"), "4:1", ".func");
 }
 
+// Fuzzer finding (fuzz/corpus/ptx_exec/section_without_brace.ptx), and the
+// two loops like it: a file that ends inside a skipped statement made the
+// parser spin at its last token forever.
+TEST(PtxParseErrors, TruncatedFilesAreErrorsNotHangs) {
+  const std::string head = ".version 7.0\n.target sm_70\n.address_size 64\n";
+  const std::string kernel = head + ".visible .entry k()\n{\n";
+  for (const std::string& ptx : {head + ".section .debug_info", kernel + "  .reg .b32 %r<4>", kernel + "  .pragma \"nounroll\""}) {
+    std::string msg = "no error";
+    try {
+      parse(ptx, "cut.ptx");
+    } catch (const ParseError& e) {
+      msg = e.what();
+    }
+    EXPECT_EQ(msg.rfind("cut.ptx:", 0), 0u) << ptx << "\n" << msg;
+  }
+}
+
+// Fuzzer finding (fuzz/corpus/ptx_exec/empty_kernel.ptx): a kernel without instructions, and
+// one whose last instruction is not ret/exit, escaped as std::out_of_range
+// from Warp::next() (the SM asks for the next instruction before executing it).
+TEST(PtxErrors, EmptyKernelAndFallingOffTheEndAreReported) {
+  const std::string head = ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<2>;\n";
+  std::string msg = "no error";
+  try {
+    parse(head + "}\n", "empty.ptx");
+  } catch (const ParseError& e) {
+    msg = e.what();
+  }
+  EXPECT_EQ(msg.rfind("empty.ptx:4:", 0), 0u) << msg;
+  EXPECT_NE(msg.find("no instructions"), std::string::npos) << msg;
+
+  Launch l(head + "  mov.u32 %r1, %tid.x;\n}\n", "k", Dim3{1, 1, 1}, Dim3{32, 1, 1}, "noret.ptx");
+  msg = "no error";
+  try {
+    run_cta(l.state, 0);
+  } catch (const ExecError& e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("fell off the end of the kernel"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("noret.ptx:7"), std::string::npos) << msg;
+}
+
 }  // namespace
 }  // namespace gpupm::ptx::test

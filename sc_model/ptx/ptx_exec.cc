@@ -505,7 +505,12 @@ void Warp::start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_byte
 }
 bool Warp::done() const { return impl_->stack.empty(); }
 uint32_t Warp::pc() const { return impl_->stack.empty() ? 0 : impl_->stack.back().pc; }
-const InstInfo& Warp::next() const { return impl_->kernel->info.at(pc()); }
+const InstInfo& Warp::next() const {
+  const uint32_t pc = this->pc();
+  if (pc >= impl_->kernel->info.size())  // what step() would report, before the SM asks for timing
+    impl_->fault(pc - 1, uint32_t(__builtin_ctz(impl_->stack.back().mask)), "fell off the end of the kernel");
+  return impl_->kernel->info[pc];
+}
 StepResult Warp::step(uint64_t clock) { return impl_->step(clock); }
 uint64_t Warp::executed() const { return impl_->executed; }
 

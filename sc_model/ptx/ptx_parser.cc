@@ -40,7 +40,11 @@ class Parser : public TokenCursor {
     } else if (t.text == ".file" || t.text == ".loc") {
       skip_line();
     } else if (t.text == ".section") {  // debug sections: skipped with their braces
-      while (!accept("{")) take();
+      const Token& section = take();
+      while (!accept("{")) {  // a truncated file must not spin at its end
+        if (peek().kind == Token::Kind::End) fail(section, "expected '{' after .section");
+        take();
+      }
       for (int depth = 1; depth > 0 && peek().kind != Token::Kind::End;) {
         const Token& x = take();
         depth += x.text == "{" ? 1 : x.text == "}" ? -1 : 0;
@@ -131,7 +135,8 @@ class Parser : public TokenCursor {
     take();  // .entry
     auto kernel = std::make_unique<Kernel>();
     kernel->file = file_;
-    kernel->name = expect_word().text;
+    const Token& name = expect_word();
+    kernel->name = name.text;
     KernelScope scope(*kernel, module_shared_, module_globals_);
     scope.cursor = this;
     if (accept("(")) {
@@ -151,6 +156,7 @@ class Parser : public TokenCursor {
     }
     declare_registers(scope);
     body(scope);
+    if (kernel->code.empty()) fail(name, "kernel has no instructions");  // the executor needs one to start at
     scope.finish();
     module_->kernels.push_back(std::move(kernel));
   }
@@ -196,6 +202,13 @@ class Parser : public TokenCursor {
     pos_ = save;
   }
 
+  // Skips up to and including the statement's ';' (the cursor stays at the
+  // end of the tokens, so a file that ends first would otherwise spin there).
+  void skip_statement(const Token& start) {
+    while (take().text != ";")
+      if (peek().kind == Token::Kind::End) fail(start, "missing ';' at the end of the statement");
+  }
+
   void body(KernelScope& scope) {
     int depth = 1;
     for (;;) {
@@ -206,8 +219,7 @@ class Parser : public TokenCursor {
       } else if (accept("}")) {
         if (--depth == 0) return;
       } else if (t.text == ".reg") {
-        while (take().text != ";") {
-        }
+        skip_statement(t);
       } else if (t.text == ".shared" || t.text == ".local") {
         std::string space = take().text;
         VarDecl v = variable_body();
@@ -216,8 +228,7 @@ class Parser : public TokenCursor {
       } else if (t.text == ".loc") {  // debug line information
         skip_line();
       } else if (t.text == ".pragma") {
-        while (take().text != ";") {
-        }
+        skip_statement(t);
       } else if (t.kind == Token::Kind::Word && peek(1).text == ":") {
         scope.add_label(take());
         take();
