@@ -35,7 +35,8 @@ TEST(JsonReader, MalformedJsonReportsLineAndColumnOfTheBadCharacter) {
 // beyond double's range escaped as nlohmann's out_of_range, not an input error.
 TEST(JsonReader, NumberOverflowIsAnInputError) {
   std::string err = error_of([&] { parse_json_text("{\"c_f\": 0.1666e7777777}", "big.json"); });
-  EXPECT_NE(err.find("big.json: malformed JSON: number overflow parsing '0.1666e7777777'"), std::string::npos) << err;
+  EXPECT_NE(err.find("big.json: number overflow parsing '0.1666e7777777'; numbers must lie within"), std::string::npos)
+      << err;
 }
 
 TEST(JsonReader, GetUintNamesThePathOnRangeAndTypeErrors) {
