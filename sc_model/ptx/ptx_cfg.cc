@@ -40,8 +40,8 @@ Cfg build_cfg(const std::vector<Instruction>& code) {
     uint32_t last = (b + 1 < g.exit_id ? g.block_start[b + 1] : n) - 1;
     const Instruction& in = code[last];
     auto fall_through = [&] { g.succ[b].push_back(last + 1 < n ? g.block_of[last + 1] : g.exit_id); };
-    if (in.op == Op::Bra) {
-      g.succ[b].push_back(g.block_of[in.target]);
+    if (in.op == Op::Bra) {  // a label after the last instruction: running there falls off the end, an exit
+      g.succ[b].push_back(in.target < n ? g.block_of[in.target] : g.exit_id);
       if (in.has_guard) fall_through();
     } else if (in.op == Op::Exit) {
       g.succ[b].push_back(g.exit_id);

@@ -144,5 +144,22 @@ TEST(PtxErrors, EmptyKernelAndFallingOffTheEndAreReported) {
   EXPECT_NE(msg.find("noret.ptx:7"), std::string::npos) << msg;
 }
 
+// Fuzzer finding (fuzz/corpus/ptx_exec/branch_to_end.ptx): a branch to a label
+// after the last instruction read past the CFG's block table (heap overflow in
+// the reconvergence analysis). It now parses; running there falls off the end.
+TEST(PtxErrors, BranchToALabelAfterTheLastInstruction) {
+  const std::string text = ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n"
+                           "  .reg .pred %p<2>;\n  .reg .b32 %r<2>;\n  mov.u32 %r1, %tid.x;\n"
+                           "  setp.lt.u32 %p1, %r1, 16;\n  @%p1 bra $L_end;\n  ret;\n$L_end:\n}\n";
+  Launch l(text, "k", Dim3{1, 1, 1}, Dim3{32, 1, 1}, "end.ptx");
+  std::string msg = "no error";
+  try {
+    run_cta(l.state, 0);
+  } catch (const ExecError& e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("fell off the end of the kernel"), std::string::npos) << msg;
+}
+
 }  // namespace
 }  // namespace gpupm::ptx::test
