@@ -61,8 +61,7 @@ TEST(ProgramPolicies, RlcPdnOnARealKernel) {
 // Two programs co-running on disjoint SM sets, each with its own memory.
 TEST(ProgramPolicies, TwoProgramsCoRun) {
   const std::string dump = gpupm::test::temp_dir("corun");
-  auto r = run_sim(program("corun").substr(0, program("corun").rfind('/')) + "/corun.json",
-                   "--policy baseline --dump-buffers " + dump, "corun");
+  auto r = run_sim(program("corun"), "--policy baseline --dump-buffers " + dump, "corun");
   ASSERT_EQ(r.status, 0) << r.output;
   ASSERT_EQ(r.report.at("apps").size(), 2u);
   EXPECT_EQ(read_file(dump + "/copy/dst.npy").size(), read_file(dump + "/copy/src.npy").size());

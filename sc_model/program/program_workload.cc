@@ -24,7 +24,6 @@ namespace {
 constexpr uint64_t kLocalBase = uint64_t(1) << 37;
 constexpr uint64_t kCodeBase = uint64_t(1) << 38;
 constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 31;  // all buffers together
-constexpr uint64_t kMaxLaunches = 1000000;               // as for kernel profiles
 
 struct TypeInfo {
   const char* name;
@@ -278,9 +277,9 @@ std::shared_ptr<ProgramHost> parse_program(JsonReader& top, const std::string& n
       l.repeat = uint32_t(lr.get_uint("repeat", 1, 100000, 1));
     }
     planned += l.while_buffer >= 0 ? l.while_max : l.repeat;
-    if (planned > kMaxLaunches)
+    if (planned > kMaxWorkloadLaunches)
       lr.fail(l.while_buffer >= 0 ? "while_nonzero" : "repeat",
-              "a program may launch at most " + std::to_string(kMaxLaunches) + " kernels in all (repeat and while_nonzero max added up)");
+              "a program may launch at most " + std::to_string(kMaxWorkloadLaunches) + " kernels in all (repeat and while_nonzero max added up)");
     l.max_ctas_per_sm = program_occupancy(sm, l);
     if (l.max_ctas_per_sm == 0)
       lr.fail("block", "one CTA needs more than an SM has: " + std::to_string(l.entry->shared_static_bytes + l.shared_bytes) +

@@ -1,5 +1,7 @@
 #include "sm/lsu.h"
 
+#include <algorithm>
+
 namespace gpupm {
 
 Lsu::Lsu(const SmConfig& cfg)
@@ -17,7 +19,7 @@ void Lsu::accept(uint16_t warp, uint64_t inst_index, const Inst& in) {
   latch_.next = 0;
   latch_.listed = in.line_list != nullptr;
   latch_.atomic = in.atomic;
-  if (latch_.listed) std::copy(in.line_list, in.line_list + in.lines, latch_.list.begin());
+  if (latch_.listed) std::copy(in.line_list, in.line_list + in.lines, latch_list_.begin());
   if (latch_.store) {
     ++stats_.stores;
   } else {
@@ -41,7 +43,7 @@ void Lsu::line_done(uint32_t t, uint64_t ready, std::vector<LoadDone>& done) {
 }
 
 bool Lsu::process_line(uint64_t c, std::vector<LoadDone>& done) {
-  uint64_t line = slot_.line_at(slot_.next);
+  uint64_t line = slot_line(slot_.next);
   if (slot_.atomic) {
     l1_.invalidate(line);  // the L2 holds the current value
   } else if (slot_.store) {
@@ -76,6 +78,7 @@ bool Lsu::process_line(uint64_t c, std::vector<LoadDone>& done) {
 void Lsu::cycle(uint64_t c, std::vector<LoadDone>& done) {
   if (!slot_.valid && latch_.valid) {
     slot_ = latch_;
+    if (slot_.listed) std::copy(latch_list_.begin(), latch_list_.begin() + slot_.lines, slot_list_.begin());
     latch_.valid = false;
     if (!slot_.store) {
       uint32_t t;

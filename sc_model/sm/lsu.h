@@ -81,11 +81,12 @@ class Lsu {
     uint8_t lines = 0;
     uint8_t next = 0;  // lines done
     uint32_t tracker = 0;
-    bool listed = false;  // lines from `list` (a program's coalesced lanes), else consecutive from `line`
+    bool listed = false;  // lines from its list (a program's coalesced lanes), else consecutive from `line`
     bool atomic = false;  // performed at the L2: bypasses the L1
-    std::array<uint64_t, 32> list;
-    uint64_t line_at(uint8_t k) const { return listed ? list[k] : line + k; }
   };
+  // The slot's k-th line. The lists live beside the entries so that moving a
+  // profile's instruction from latch to slot copies no list.
+  uint64_t slot_line(uint8_t k) const { return slot_.listed ? slot_list_[k] : slot_.line + k; }
   struct Tracker {  // one load instruction waiting for its lines
     uint16_t warp;
     uint64_t inst_index;
@@ -103,6 +104,7 @@ class Lsu {
   const SmConfig& cfg_;
   L1Cache l1_;
   Entry latch_, slot_;
+  std::array<uint64_t, 32> latch_list_, slot_list_;
   std::vector<Mshr> mshrs_;
   std::vector<uint64_t> mshr_line_;  // line per MSHR (kFree when free): a tight search array
   uint32_t mshrs_in_use_ = 0;

@@ -7,18 +7,6 @@
 
 namespace gpupm {
 
-namespace {
-
-Inst program_head(const ptx::InstInfo& in) {
-  static constexpr Op kOp[] = {Op::Alu, Op::Sfu, Op::Load, Op::Store, Op::Load, Op::Shared, Op::Barrier};
-  Inst head;
-  head.op = kOp[size_t(in.cls)];
-  head.atomic = in.cls == ptx::TimingClass::Atomic;
-  return head;
-}
-
-}  // namespace
-
 // A warp slot made ready for a new CTA, keeping the executor's and the
 // scoreboard's storage (a CTA launch should not reallocate register files).
 void StreamingMultiprocessor::reset_warp(Warp& w) {
@@ -42,7 +30,15 @@ void StreamingMultiprocessor::start_program_warp(uint16_t slot, Cta& cta, uint32
   w.reg_ready.assign(l.kernel->num_regs, 0);
 }
 
-Inst StreamingMultiprocessor::program_head_of(const Warp& w) { return program_head(w.exec.next()); }
+// The head as the schedulers see it: the timing class of the PTX instruction.
+Inst StreamingMultiprocessor::program_head_of(const Warp& w) {
+  static constexpr Op kOp[] = {Op::Alu, Op::Sfu, Op::Load, Op::Store, Op::Load, Op::Shared, Op::Barrier};
+  const ptx::TimingClass cls = w.exec.next().cls;
+  Inst head;
+  head.op = kOp[size_t(cls)];
+  head.atomic = cls == ptx::TimingClass::Atomic;
+  return head;
+}
 
 void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
   Warp& w = warps_[slot];
