@@ -11,7 +11,10 @@
 # Left out of the comparison: the provenance (report.json /gpupm, summary.json
 # gpupm/wall_seconds/jobs/reused_runs, summary.md's "N simulations ... wall" line),
 # which name the build and the machine's speed rather than the model's results.
-# Env: EXPERIMENTS="equalizer harmonia" limits the experiments; JOBS (default 2).
+# Env: EXPERIMENTS="equalizer harmonia" limits the experiments; JOBS (default 2);
+# REWRITES=FILE names deliberate text changes ("OLD<TAB>NEW" lines, see
+# scripts/compare_reports.py) applied to the record before comparing, so a change
+# that only rewrites those texts shows as identical (and any other as a difference).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:?record|compare|analyse} dir=${2:?output directory}
@@ -52,21 +55,25 @@ run_experiments() {  # $1: destination, $2...: extra options
 }
 
 compare_dirs() {  # $1: recorded, $2: new; prints differences, returns 1 if any
-  python3 - "$1" "$2" <<'EOF'
+  python3 - "$1" "$2" "${REWRITES:-}" <<'EOF'
 import json, os, subprocess, sys
-before, after = sys.argv[1:3]
+sys.path.insert(0, "scripts")
+from compare_reports import read_rewrites, rewritten
+before, after, rewrites = sys.argv[1:4]
+pairs = read_rewrites(rewrites)
+rewrite_args = ["--rewrites", rewrites] if rewrites else []
 SUMMARY_DROP = ("gpupm", "wall_seconds", "jobs", "reused_runs")
 bad = 0
 def report(msg):
     global bad
     bad += 1
     print(msg)
-def md_lines(path):
+def md_lines(path, pairs=()):
     with open(path) as f:
-        return [l for l in f if not (" simulations, " in l and " wall)" in l)]
-def summary_json(path):
+        return [rewritten(l, pairs) for l in f if not (" simulations, " in l and " wall)" in l)]
+def summary_json(path, pairs=()):
     with open(path) as f:
-        doc = json.load(f)
+        doc = rewritten(json.load(f), pairs)
     for k in SUMMARY_DROP:
         doc.pop(k, None)
     return doc
@@ -80,15 +87,15 @@ for root, dirs, files in os.walk(before):
         if not os.path.isdir(other):
             report(f"missing: {rel}")
             continue
-        r = subprocess.run([sys.executable, "scripts/compare_reports.py", root, other, "--ignore", "/gpupm"],
+        r = subprocess.run([sys.executable, "scripts/compare_reports.py", root, other, "--ignore", "/gpupm"] + rewrite_args,
                            capture_output=True, text=True)
         if r.returncode != 0:
             report(f"differs: {rel}\n{r.stdout}")
     if "summary.md" in files:
         checked += 1
-        if md_lines(os.path.join(root, "summary.md")) != md_lines(os.path.join(other, "summary.md")):
+        if md_lines(os.path.join(root, "summary.md"), pairs) != md_lines(os.path.join(other, "summary.md")):
             report(f"summary.md differs: {rel}")
-        if summary_json(os.path.join(root, "summary.json")) != summary_json(os.path.join(other, "summary.json")):
+        if summary_json(os.path.join(root, "summary.json"), pairs) != summary_json(os.path.join(other, "summary.json")):
             report(f"summary.json differs: {rel}")
     if os.path.basename(root) == "buffers":
         for name in sorted(files):

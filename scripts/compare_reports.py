@@ -2,7 +2,11 @@
 """Compare two gpupm run directories: report.json with some fields left out,
 and every other file both directories hold (epochs.csv, ...) byte for byte.
 
-Usage: scripts/compare_reports.py BEFORE_DIR AFTER_DIR [--ignore /json/pointer ...]
+Usage: scripts/compare_reports.py BEFORE_DIR AFTER_DIR [--ignore /json/pointer ...] [--rewrites FILE]
+
+--rewrites FILE names deliberate text changes (one "OLD<TAB>NEW" per line,
+# comments allowed): each is applied to BEFORE's strings and files first, so
+a change that only rewrites such a text compares as identical.
 
 The default ignores are the fields that legitimately differ between builds of
 the same model: the provenance ("/gpupm") and the per-SM breakdown added with
@@ -32,6 +36,33 @@ def drop(doc, pointer):
         node.pop(parts[-1], None)
 
 
+def read_rewrites(path):
+    """[(old, new)] from a tab-separated file; [] for no file."""
+    if not path:
+        return []
+    pairs = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line and not line.startswith("#"):
+                old, new = line.split("\t")
+                pairs.append((old, new))
+    return pairs
+
+
+def rewritten(node, pairs):
+    """node with every string's OLD texts replaced by NEW."""
+    if isinstance(node, str):
+        for old, new in pairs:
+            node = node.replace(old, new)
+        return node
+    if isinstance(node, dict):
+        return {k: rewritten(v, pairs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [rewritten(v, pairs) for v in node]
+    return node
+
+
 def differences(a, b, path=""):
     if type(a) is not type(b):
         yield f"{path or '/'}: {a!r} != {b!r}"
@@ -55,7 +86,9 @@ def main():
     ap.add_argument("before")
     ap.add_argument("after")
     ap.add_argument("--ignore", action="append", default=None, help="JSON pointer to leave out (repeatable)")
+    ap.add_argument("--rewrites", help="file of OLD<TAB>NEW text changes applied to BEFORE first")
     args = ap.parse_args()
+    pairs = read_rewrites(args.rewrites)
     ignores = DEFAULT_IGNORES if args.ignore is None else args.ignore
     found = []
     reports = []
@@ -65,13 +98,17 @@ def main():
         for p in ignores:
             drop(doc, p)
         reports.append(doc)
+    reports[0] = rewritten(reports[0], pairs)
     found += [f"report.json {d}" for d in differences(*reports)]
     common = set(os.listdir(args.before)) & set(os.listdir(args.after))
     for name in sorted(common - {"report.json"}):
         pa, pb = os.path.join(args.before, name), os.path.join(args.after, name)
         if os.path.isfile(pa) and os.path.isfile(pb):
             with open(pa, "rb") as fa, open(pb, "rb") as fb:
-                if fa.read() != fb.read():
+                before = fa.read()
+                for old, new in pairs:
+                    before = before.replace(old.encode(), new.encode())
+                if before != fb.read():
                     found.append(f"{name}: bytes differ")
     for line in found:
         print(line)
