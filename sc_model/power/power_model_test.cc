@@ -3,6 +3,8 @@
 #include "power/power_model.h"
 
 #include "clock/clock_domain.h"
+#include "freq/frequency_manager.h"
+#include "vr/voltage_regulator.h"
 
 #include <gtest/gtest.h>
 
