@@ -1,5 +1,5 @@
-// The oracle's search space and objectives (sc_model/policy/oracle/oracle_search.h).
-#include "policy/oracle/oracle_search.h"
+// The oracle's search space and objectives (sc_model/policy/shared/oracle/oracle_search.h).
+#include "policy/shared/oracle/oracle_search.h"
 
 #include <gtest/gtest.h>
 

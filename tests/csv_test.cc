@@ -1,9 +1,9 @@
-// The one CSV writer (report/csv_writer.h): RFC 4180 quoting where needed and
+// The one CSV writer (common/csv_writer.h): RFC 4180 quoting where needed and
 // numbers as the stream formats them; a kernel name with a comma, quotes and
 // angle brackets survives epochs.csv through Python's csv module.
 #include <gtest/gtest.h>
 
-#include "report/csv_writer.h"
+#include "common/csv_writer.h"
 #include "support/test_support.h"
 
 namespace {

@@ -17,7 +17,7 @@
 
 #include "app/commands.h"
 #include "app/experiment.h"
-#include "policy/oracle/oracle_search.h"
+#include "policy/shared/oracle/oracle_search.h"
 #include "report/report_writer.h"
 #include "workload/kernel_profile.h"
 

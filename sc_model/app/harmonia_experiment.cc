@@ -19,7 +19,7 @@
 #include "app/commands.h"
 #include "app/experiment.h"
 #include "platform/gpu_config.h"
-#include "policy/oracle/oracle_search.h"
+#include "policy/shared/oracle/oracle_search.h"
 #include "workload/kernel_profile.h"
 
 namespace gpupm {

@@ -4,7 +4,7 @@
 #include "app/plot_script.h"
 #include "platform/gpu_config.h"
 #include "platform/run_setup.h"
-#include "report/csv_writer.h"
+#include "common/csv_writer.h"
 #include "report/report_writer.h"
 #include "vr/pdn.h"
 

@@ -19,7 +19,7 @@
 #include "app/experiment.h"
 #include "common/fnv1a.h"
 #include "platform/gpu_config.h"
-#include "policy/oracle/oracle_search.h"
+#include "policy/shared/oracle/oracle_search.h"
 #include "policy/sm_allocation/partition.h"
 #include "report/report_writer.h"
 #include "workload/kernel_profile.h"

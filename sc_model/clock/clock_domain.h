@@ -5,7 +5,7 @@
 #pragma once
 
 #include "clock/tickable.h"
-#include "common/messages.h"
+#include "protocol/vf_messages.h"
 
 #include <tlm_utils/simple_target_socket.h>
 

@@ -4,15 +4,12 @@
 #pragma once
 
 #include "common/json_reader.h"
+#include "protocol/domain.h"
 
 #include <string>
 #include <vector>
 
 namespace gpupm {
-
-enum class Domain : uint8_t { Sm = 0, Mem = 1 };
-constexpr size_t kDomains = 2;
-inline const char* domain_name(Domain d) { return d == Domain::Sm ? "sm" : "mem"; }
 
 struct VfLevel {
   std::string name;

@@ -6,7 +6,8 @@
 #pragma once
 
 #include "freq/dvfs_config.h"
-#include "freq/freq_messages.h"
+#include "protocol/vf_messages.h"
+#include "protocol/vf_status.h"
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -17,7 +18,7 @@
 
 namespace gpupm {
 
-class FrequencyManager : public sc_core::sc_module {
+class FrequencyManager : public sc_core::sc_module, public ClockStatus {
  public:
   tlm_utils::simple_target_socket<FrequencyManager> ctrl_in;
   tlm_utils::simple_initiator_socket<FrequencyManager> sm_clock_out;   // SM ClockDomain period_in
@@ -27,7 +28,8 @@ class FrequencyManager : public sc_core::sc_module {
   FrequencyManager(sc_core::sc_module_name name, const DvfsConfig& cfg);
 
   uint32_t level(Domain d) const { return st_[size_t(d)].level; }
-  double mhz(Domain d) const { return cfg_[d].levels[level(d)].mhz; }
+  double mhz(Domain d) const override { return cfg_[d].levels[level(d)].mhz; }
+  double nominal_volts(Domain d) const override { return cfg_[d].levels[cfg_[d].nominal].volts; }
   bool in_transition(Domain d) const { return st_[size_t(d)].busy; }
   // Seconds spent at each level (by applied clock), up to now.
   std::vector<double> residency(Domain d) const;

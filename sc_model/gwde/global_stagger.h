@@ -6,7 +6,7 @@
 #pragma once
 
 #include "gwde/stagger_unit_impl.h"
-#include "sm/sm_counters.h"
+#include "protocol/sm_status.h"
 
 #include <functional>
 #include <memory>

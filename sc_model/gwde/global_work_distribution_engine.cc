@@ -9,13 +9,13 @@ namespace gpupm {
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-GlobalWorkDistributionEngine::GlobalWorkDistributionEngine(sc_core::sc_module_name name, const SmConfig& sm,
+GlobalWorkDistributionEngine::GlobalWorkDistributionEngine(sc_core::sc_module_name name, const SmSlots& sm,
                                                            const GwdeConfig& cfg, const Workload& workload)
     : sc_module(name),
       cta_out("cta_out"),
       done_in("done_in"),
       ctrl_in("ctrl_in"),
-      sm_cfg_(sm),
+      sm_slots_(sm),
       cfg_(cfg),
       workload_(workload),
       sms_(sm.count),
@@ -35,7 +35,7 @@ GlobalWorkDistributionEngine::GlobalWorkDistributionEngine(sc_core::sc_module_na
   sensitive << wake_;
 }
 
-uint32_t GlobalWorkDistributionEngine::max_resident(const SmConfig& sm, const KernelLaunch& k) {
+uint32_t GlobalWorkDistributionEngine::max_resident(const SmSlots& sm, const KernelLaunch& k) {
   return std::min({k.max_ctas_per_sm, sm.max_ctas, sm.max_warps / k.warps_per_cta});
 }
 
@@ -159,7 +159,7 @@ void GlobalWorkDistributionEngine::balance(uint32_t sm) {
     Running* k = s.enabled ? kernel_for(sm) : nullptr;  // a disabled SM drains: it still unpauses, never dispatches
     const KernelLaunch* ref = k ? k->launch.get() : (s.resident.empty() ? nullptr : s.resident.back().launch);
     if (!ref) return;
-    uint32_t target = max_resident(sm_cfg_, *ref);
+    uint32_t target = max_resident(sm_slots_, *ref);
     if (s.limit) target = std::min(target, s.limit);
     uint32_t active = unpaused();
     if (active > target) {
@@ -182,8 +182,8 @@ void GlobalWorkDistributionEngine::balance(uint32_t sm) {
     if (!k) return;
     const KernelLaunch& kl = *k->launch;
     uint32_t same = uint32_t(s.resident.size());
-    if (same >= sm_cfg_.max_ctas || warps_on(sm) + kl.warps_per_cta > sm_cfg_.max_warps ||
-        same >= max_resident(sm_cfg_, kl))
+    if (same >= sm_slots_.max_ctas || warps_on(sm) + kl.warps_per_cta > sm_slots_.max_warps ||
+        same >= max_resident(sm_slots_, kl))
       return;
     uint32_t cta = k->next_cta++;
     s.resident.push_back({&kl, cta, seq_++, false});

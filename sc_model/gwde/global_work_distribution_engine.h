@@ -10,8 +10,9 @@
 #pragma once
 
 #include "gwde/gwde_config.h"
-#include "gwde/gwde_messages.h"
-#include "sm/sm_config.h"
+#include "protocol/cta_messages.h"
+#include "protocol/sm_status.h"
+#include "workload/kernel_profile.h"
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -28,7 +29,7 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket<GlobalWorkDistributionEngine> done_in;     // SM i's gwde_out
   tlm_utils::simple_target_socket<GlobalWorkDistributionEngine> ctrl_in;                // controllers
 
-  GlobalWorkDistributionEngine(sc_core::sc_module_name name, const SmConfig& sm, const GwdeConfig& cfg,
+  GlobalWorkDistributionEngine(sc_core::sc_module_name name, const SmSlots& sm, const GwdeConfig& cfg,
                                const Workload& workload);
 
   // Observers (the platform wires report and policy hooks here).
@@ -37,7 +38,7 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   std::function<void()> on_all_done;
 
   // Occupancy limit of a launch on one SM (CTA slots and warp slots).
-  static uint32_t max_resident(const SmConfig& sm, const KernelLaunch& k);
+  static uint32_t max_resident(const SmSlots& sm, const KernelLaunch& k);
   uint32_t paused_ctas(uint32_t sm) const;
   // SM sm's target of unpaused CTAs set by a controller (0: none beyond the kernel's occupancy).
   uint32_t cta_limit(uint32_t sm) const { return sms_[sm].limit; }
@@ -84,7 +85,7 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   Running* kernel_for(uint32_t sm);
   uint32_t warps_on(uint32_t sm) const;
 
-  const SmConfig& sm_cfg_;
+  const SmSlots sm_slots_;
   GwdeConfig cfg_;
   const Workload& workload_;
   std::vector<SmState> sms_;

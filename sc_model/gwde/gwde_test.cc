@@ -85,7 +85,7 @@ struct Bench : sc_core::sc_module {
   std::vector<std::unique_ptr<FakeSm>> sms;
   std::function<void()> body;
 
-  Bench(sc_core::sc_module_name name, const SmConfig& sm, const GwdeConfig& cfg, const Workload& w)
+  Bench(sc_core::sc_module_name name, const SmSlots& sm, const GwdeConfig& cfg, const Workload& w)
       : sc_module(name), gwde("gwde", sm, cfg, w) {
     for (uint32_t i = 0; i < sm.count; ++i) {
       sms.push_back(std::make_unique<FakeSm>(("sm" + std::to_string(i)).c_str(), i, &log));
@@ -138,7 +138,7 @@ class GwdeTest : public ::testing::Test {
     for (const auto& k : w.launches) w.kernel_count = std::max(w.kernel_count, k->kernel_index + 1);
     b = std::make_unique<Bench>("bench", sm, cfg, w);
   }
-  SmConfig sm;
+  SmSlots sm;
   GwdeConfig cfg;
   Workload w;
   std::unique_ptr<Bench> b;

@@ -5,15 +5,13 @@
 #pragma once
 
 #include "common/json_reader.h"
+#include "protocol/memory_status.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
 namespace gpupm {
-
-// The model's physical address space: requests at or beyond it are errors.
-constexpr uint64_t kAddressSpaceBytes = uint64_t(1) << 40;
 
 struct DramTiming {  // in DRAM command-clock cycles (Hynix H5GQ1H24AFR)
   uint32_t tCCD = 2, tRRD = 6, tRCD = 12, tRAS = 28, tRP = 12, tRC = 40;

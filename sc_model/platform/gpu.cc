@@ -29,11 +29,11 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
       mem_clock_("mem_clock", period_of(cfg.dvfs[Domain::Mem])),
       sms_(make_sms(cfg.sm, sm_clock_)),
       mem_("memory", cfg.mem, mem_clock_),
-      gwde_("gwde", cfg.sm, cfg.gwde, workload),
+      gwde_("gwde", SmSlots{cfg.sm.count, cfg.sm.max_ctas, cfg.sm.max_warps}, cfg.gwde, workload),
       fm_("freq", cfg.dvfs),
       vr_("vr"),
       host_("policy", std::move(policy), statuses(sms_), mem_, fm_, sm_clock_, cfg.sm),
-      power_(cfg.power, cfg.mem, statuses(sms_), mem_.activity(), vr_, fm_) {
+      power_(cfg.power, cfg.mem.data_rate, statuses(sms_), mem_.activity(), vr_, fm_) {
   for (auto& sm : sms_) {
     sm->mem_out.bind(mem_.sm_in);
     sm->gwde_out.bind(gwde_.done_in);

@@ -12,10 +12,10 @@
 #include "platform/gpu_trace.h"
 #include "policy/policy_host.h"
 #include "power/power_model.h"
-#include "report/metrics.h"
+#include "platform/snapshot.h"
 #include "sm/streaming_multiprocessor.h"
 #include "vr/pdn.h"
-#include "vr/pdn_driver.h"
+#include "platform/pdn_driver.h"
 #include "vr/voltage_regulator.h"
 
 #include <functional>

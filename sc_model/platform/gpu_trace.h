@@ -9,8 +9,8 @@
 // Time in ps.
 #pragma once
 
-#include "report/vcd_writer.h"
-#include "sm/sm_counters.h"
+#include "common/vcd_writer.h"
+#include "protocol/sm_status.h"
 
 #include <string>
 #include <vector>

@@ -7,7 +7,7 @@
 #include "common/json_reader.h"
 #include "freq/dvfs_config.h"
 #include "mem/memory_system.h"
-#include "sm/sm_counters.h"
+#include "protocol/sm_status.h"
 #include "workload/kernel_profile.h"
 
 #include <memory>

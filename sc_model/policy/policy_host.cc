@@ -18,7 +18,7 @@ PolicyHost::PolicyHost(sc_core::sc_module_name name, std::unique_ptr<Policy> pol
 }
 
 uint32_t PolicyHost::occupancy_limit(const KernelLaunch& k) const {
-  return GlobalWorkDistributionEngine::max_resident(sm_cfg_, k);
+  return GlobalWorkDistributionEngine::max_resident(SmSlots{sm_cfg_.count, sm_cfg_.max_ctas, sm_cfg_.max_warps}, k);
 }
 
 // 32-bit registers, word-aligned; other accesses get TLM error responses.

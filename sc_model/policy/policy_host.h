@@ -4,8 +4,9 @@
 #pragma once
 
 #include "freq/frequency_manager.h"
-#include "gwde/gwde_messages.h"
 #include "policy/policy.h"
+#include "protocol/cta_messages.h"
+#include "sm/sm_config.h"
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>

@@ -29,18 +29,17 @@ nlohmann::json Energy::to_json() const {
             {"constant", constant}}}};
 }
 
-PowerModel::PowerModel(const PowerConfig& cfg, const MemConfig& mem_cfg, std::vector<const SmStatus*> sms,
-                       const MemActivity& mem, const VoltageRegulator& vr, const FrequencyManager& fm)
-    : cfg_(cfg), mem_cfg_(mem_cfg), sms_(std::move(sms)), mem_(mem), vr_(vr), fm_(fm), last_sm_(sms_.size()), sm_total_(sms_.size(), 0.0) {
+PowerModel::PowerModel(const PowerConfig& cfg, uint32_t dram_data_rate, std::vector<const SmStatus*> sms,
+                       const MemActivity& mem, const VoltageStatus& vr, const ClockStatus& fm)
+    : cfg_(cfg), dram_data_rate_(dram_data_rate), sms_(std::move(sms)), mem_(mem), vr_(vr), fm_(fm), last_sm_(sms_.size()), sm_total_(sms_.size(), 0.0) {
   for (size_t d = 0; d < kDomains; ++d) {
-    const DomainDvfs& dd = fm_.config().domain[d];
-    v0_[d] = reference_volts(cfg_, d, dd.levels[dd.nominal].volts);
+    v0_[d] = reference_volts(cfg_, d, fm_.nominal_volts(Domain(d)));
     last_v_[d] = v0_[d];
   }
 }
 
 double PowerModel::dram_standby_watts(double mem_mhz, double v_mem) const {
-  double gbps = mem_mhz * mem_cfg_.data_rate / 1000.0;
+  double gbps = mem_mhz * dram_data_rate_ / 1000.0;
   double rise = cfg_.dram_idd2n_rise * (gbps - cfg_.dram_idd2n_ref_gbps) / (6.0 - cfg_.dram_idd2n_ref_gbps);
   double amps = cfg_.dram_idd2n_a * (1.0 + rise);
   return amps * cfg_.dram_vdd * (v_mem / v0_[1]) * cfg_.dram_chips;

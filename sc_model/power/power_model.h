@@ -6,14 +6,14 @@
 // constant power.
 #pragma once
 
-#include "freq/frequency_manager.h"
-#include "mem/mem_config.h"
-#include "mem/memory_system.h"
 #include "power/power_config.h"
-#include "sm/sm_counters.h"
-#include "vr/voltage_regulator.h"
+#include "protocol/memory_status.h"
+#include "protocol/sm_status.h"
+#include "protocol/vf_status.h"
 
 #include <nlohmann/json.hpp>
+
+#include <systemc>
 
 #include <vector>
 
@@ -41,8 +41,9 @@ inline double sm_clock_nj(const PowerConfig& cfg, double busy, double idle) {
 
 class PowerModel {
  public:
-  PowerModel(const PowerConfig& cfg, const MemConfig& mem_cfg, std::vector<const SmStatus*> sms,
-             const MemActivity& mem, const VoltageRegulator& vr, const FrequencyManager& fm);
+  // dram_data_rate: transfers per DRAM command clock (MemConfig::data_rate).
+  PowerModel(const PowerConfig& cfg, uint32_t dram_data_rate, std::vector<const SmStatus*> sms,
+             const MemActivity& mem, const VoltageStatus& vr, const ClockStatus& fm);
 
   void checkpoint();  // settle energy up to now
   const Energy& energy() const { return total_; }
@@ -62,11 +63,11 @@ class PowerModel {
 
  private:
   const PowerConfig cfg_;
-  const MemConfig mem_cfg_;
+  const uint32_t dram_data_rate_;
   std::vector<const SmStatus*> sms_;
   const MemActivity& mem_;
-  const VoltageRegulator& vr_;
-  const FrequencyManager& fm_;
+  const VoltageStatus& vr_;
+  const ClockStatus& fm_;
   double v0_[kDomains];
   double last_v_[kDomains];
   sc_core::sc_time last_;

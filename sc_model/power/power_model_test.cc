@@ -3,6 +3,8 @@
 #include "power/power_model.h"
 
 #include "clock/clock_domain.h"
+#include "freq/frequency_manager.h"
+#include "vr/voltage_regulator.h"
 
 #include <gtest/gtest.h>
 
@@ -70,11 +72,11 @@ class PowerModelTest : public ::testing::Test {
   }
   // Call after setting pc: builds the model and settles it before every V/F change.
   void make() {
-    pm = std::make_unique<PowerModel>(pc, mem_cfg, std::vector<const SmStatus*>{&sm0, &sm1}, mem, b->vr, b->fm);
+    pm = std::make_unique<PowerModel>(pc, dram_data_rate, std::vector<const SmStatus*>{&sm0, &sm1}, mem, b->vr, b->fm);
     b->fm.before_change = [this] { pm->checkpoint(); };
   }
   PowerConfig pc;
-  MemConfig mem_cfg;
+  uint32_t dram_data_rate = 4;  // GDDR5 QDR (MemConfig's default)
   FakeSm sm0, sm1;
   MemActivity mem;
   std::unique_ptr<Bench> b;

@@ -1,7 +1,7 @@
 #include "program/npy.h"
 
 #include "common/json_reader.h"
-#include "report/report_writer.h"
+#include "common/output_files.h"
 
 #include <cstring>
 #include <filesystem>

@@ -1,18 +1,13 @@
 #include "report/report_writer.h"
 
 #include "common/build_info.h"
-#include "report/csv_writer.h"
-
-#include <unistd.h>
+#include "common/csv_writer.h"
+#include "report/metrics.h"
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace gpupm {
-
-namespace fs = std::filesystem;
 
 Json provenance_json() { return {{"version", gpupm_version()}, {"build_id", gpupm_build_id()}}; }
 
@@ -176,31 +171,6 @@ std::string summary_table(const Json& report) {
     row(k["name"].get<std::string>() + "#" + std::to_string(k["launch"].get<int>()), k);
   row("TOTAL", report["total"]);
   return out.str();
-}
-
-void prepare_output_dir(const std::string& dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir)) throw InputError(dir, "", "cannot create output directory: " + ec.message());
-  if (::access(dir.c_str(), W_OK) != 0) throw InputError(dir, "", "output directory is not writable");
-}
-
-void write_outputs(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files) {
-  std::vector<std::pair<fs::path, fs::path>> moves;
-  for (const auto& [name, content] : files) {
-    fs::path final_path = fs::path(dir) / name;
-    fs::path tmp = fs::path(dir) / ("." + name + ".tmp" + std::to_string(::getpid()));
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << content;
-    f.close();
-    if (!f) {
-      for (const auto& m : moves) fs::remove(m.first);
-      fs::remove(tmp);
-      throw std::runtime_error("cannot write " + tmp.string());
-    }
-    moves.push_back({tmp, final_path});
-  }
-  for (const auto& [tmp, final_path] : moves) fs::rename(tmp, final_path);
 }
 
 }  // namespace gpupm

@@ -2,6 +2,7 @@
 // DIR/epochs.csv and DIR/sm_epochs.csv, written atomically (temporary file, then rename).
 #pragma once
 
+#include "common/output_files.h"
 #include "platform/gpu.h"
 
 #include <string>
@@ -19,10 +20,5 @@ std::string build_sm_epochs_csv(const Gpu& gpu);
 Json provenance_json();
 // A one-screen summary table for the terminal.
 std::string summary_table(const Json& report);
-
-// Makes sure DIR exists and is writable (InputError otherwise).
-void prepare_output_dir(const std::string& dir);
-// Writes every (name, content) under DIR: all temporaries first, then the renames.
-void write_outputs(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files);
 
 }  // namespace gpupm

@@ -6,6 +6,7 @@
 // Stores are write-through, write-evict (Fermi L1 for global data).
 #pragma once
 
+#include "protocol/sm_status.h"
 #include "sm/l1_cache.h"
 #include "sm/sm_config.h"
 #include "workload/warp_stream.h"
@@ -16,16 +17,6 @@
 #include <vector>
 
 namespace gpupm {
-
-struct LsuStats {
-  uint64_t loads = 0, stores = 0;       // warp instructions accepted
-  uint64_t l1_hits = 0, l1_misses = 0;  // load lines
-  uint64_t mshr_merges = 0;
-  uint64_t store_lines = 0;
-  uint64_t stall_cycles = 0;            // the slot could not advance
-  uint64_t store_stall_cycles = 0;      // of stall_cycles: the slot held a store
-  uint64_t busy_cycles = 0;             // the slot held an instruction (advancing or stalled)
-};
 
 struct LineRequest {
   uint64_t line;

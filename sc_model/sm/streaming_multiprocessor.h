@@ -5,14 +5,14 @@
 #pragma once
 
 #include "clock/clock_domain.h"
-#include "gwde/gwde_messages.h"
+#include "protocol/cta_messages.h"
 #include "ptx/ptx.h"
 #include "sm/droop_predictor_impl.h"
 #include "sm/instruction_cache.h"
 #include "sm/lsu.h"
 #include "sm/scoreboard.h"
 #include "sm/sm_config.h"
-#include "sm/sm_counters.h"
+#include "protocol/sm_status.h"
 #include "workload/warp_stream.h"
 
 #include <tlm_utils/simple_initiator_socket.h>

@@ -5,7 +5,7 @@
 // cells for the metrics of failed runs).
 #pragma once
 
-#include "report/csv_writer.h"
+#include "common/csv_writer.h"
 #include "sweep/run_executor.h"
 #include "sweep/sweep_spec.h"
 

@@ -1,6 +1,6 @@
 #include "vr/droop_stats.h"
 
-#include "report/csv_writer.h"
+#include "common/csv_writer.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,11 +3,11 @@
 // hands it every SM's load current and gets back each SM's node voltage. With
 // no network configured the network is ideal (node voltage = regulator output);
 // RlcPdn (vr/pdn.h) is the RLC network of the voltage-noise work, driven each SM
-// cycle by PdnDriver (vr/pdn_driver.h) when gpu.pdn.model is "rlc".
+// cycle by PdnDriver (platform/pdn_driver.h) when gpu.pdn.model is "rlc".
 #pragma once
 
-#include "freq/dvfs_config.h"
-#include "freq/freq_messages.h"
+#include "protocol/vf_messages.h"
+#include "protocol/vf_status.h"
 
 #include <tlm_utils/simple_target_socket.h>
 
@@ -26,13 +26,13 @@ class PowerDeliveryNetwork {
                     std::vector<double>& sm_volts) = 0;
 };
 
-class VoltageRegulator : public sc_core::sc_module {
+class VoltageRegulator : public sc_core::sc_module, public VoltageStatus {
  public:
   tlm_utils::simple_target_socket<VoltageRegulator> setpoint_in;
 
   explicit VoltageRegulator(sc_core::sc_module_name name);
 
-  double voltage(Domain d) const { return voltage(d, sc_core::sc_time_stamp()); }  // regulator output now
+  double voltage(Domain d) const override { return voltage(d, sc_core::sc_time_stamp()); }  // regulator output now
   // Output at `t` on the current ramp (before the ramp started: its start value).
   double voltage(Domain d, const sc_core::sc_time& t) const;
   double setpoint(Domain d) const { return ramp_[size_t(d)].to; }

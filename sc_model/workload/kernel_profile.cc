@@ -1,7 +1,7 @@
 #include "workload/kernel_profile.h"
 
 #include "common/rng.h"
-#include "mem/mem_config.h"
+#include "protocol/memory_status.h"
 
 #include <algorithm>
 #include <cmath>

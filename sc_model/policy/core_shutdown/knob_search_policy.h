@@ -28,7 +28,7 @@
 // Everything the policy does is recorded in trace() (one object per event).
 #pragma once
 
-#include "policy/observe/kernel_counters.h"
+#include "policy/shared/observe/kernel_counters.h"
 #include "policy/policy.h"
 
 #include <cstdint>

@@ -50,7 +50,7 @@
 #pragma once
 
 #include "common/json_reader.h"
-#include "policy/observe/kernel_counters.h"
+#include "policy/shared/observe/kernel_counters.h"
 
 #include <array>
 #include <cstdint>

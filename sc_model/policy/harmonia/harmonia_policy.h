@@ -1,6 +1,6 @@
 // Harmonia as a controller of the platform (specs/core_shutdown_harmonia_sm_allocation.md
 // P2.3): per kernel, the invocation's Table 2 counters (the shared counter
-// block, policy/observe) feed the sensitivity predictors and Algorithm 1
+// block, policy/shared/observe) feed the sensitivity predictors and Algorithm 1
 // (HarmoniaKernel, harmonia_model.h); the configuration it decides is applied
 // at the kernel's next launch: the CU count through the shared SM-count
 // actuator (the surplus CUs drain and are power-gated), the CU and memory
@@ -21,9 +21,9 @@
 //                 harmonia_model.h
 #pragma once
 
-#include "policy/actuate/sm_count_actuator.h"
+#include "policy/shared/actuate/sm_count_actuator.h"
 #include "policy/harmonia/harmonia_model.h"
-#include "policy/observe/kernel_counters.h"
+#include "policy/shared/observe/kernel_counters.h"
 #include "policy/policy.h"
 
 #include <map>

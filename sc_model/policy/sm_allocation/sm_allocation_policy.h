@@ -23,8 +23,8 @@
 // model of a clock-gated SM, and leaks.
 #pragma once
 
-#include "policy/actuate/sm_count_actuator.h"
-#include "policy/observe/kernel_counters.h"
+#include "policy/shared/actuate/sm_count_actuator.h"
+#include "policy/shared/observe/kernel_counters.h"
 #include "policy/policy.h"
 #include "policy/sm_allocation/partition.h"
 

@@ -1,4 +1,4 @@
-#include "policy/oracle/static_point_policy.h"
+#include "policy/shared/oracle/static_point_policy.h"
 
 namespace gpupm {
 

@@ -1,4 +1,4 @@
-#include "policy/dyncta_policy.h"
+#include "policy/dyncta/dyncta_policy.h"
 
 namespace gpupm {
 

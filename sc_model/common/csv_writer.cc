@@ -1,4 +1,4 @@
-#include "report/csv_writer.h"
+#include "common/csv_writer.h"
 
 #include <cctype>
 

@@ -6,9 +6,6 @@
 #include <systemc>
 #include <tlm>
 
-#include <cstdint>
-#include <vector>
-
 namespace gpupm {
 
 template <class T>
@@ -32,10 +29,5 @@ tlm::tlm_response_status send(Socket&& socket, Msg& msg) {
   gp.clear_extension(&msg);
   return gp.get_response_status();
 }
-
-// ClockDomain <- FrequencyManager: new period from the next edge on.
-struct ClockPeriodMsg : Message<ClockPeriodMsg> {
-  sc_core::sc_time period;
-};
 
 }  // namespace gpupm

@@ -1,4 +1,4 @@
-#include "policy/actuate/sm_count_actuator.h"
+#include "policy/shared/actuate/sm_count_actuator.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,12 +1,15 @@
 // Messages between the GWDE, the SMs and the controllers (payload extensions).
 #pragma once
 
-#include "common/messages.h"
-#include "workload/kernel_profile.h"
+#include "protocol/message.h"
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace gpupm {
+
+struct KernelLaunch;  // workload/kernel_profile.h: the messages carry it, never look inside
 
 // GWDE -> SM (cta_in)
 struct CtaLaunchMsg : Message<CtaLaunchMsg> {

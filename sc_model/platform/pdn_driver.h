@@ -17,7 +17,7 @@
 #include "clock/clock_domain.h"
 #include "power/power_config.h"
 #include "sm/droop_predictor.h"
-#include "sm/sm_counters.h"
+#include "protocol/sm_status.h"
 #include "vr/droop_stats.h"
 #include "vr/voltage_regulator.h"
 

@@ -1,9 +1,16 @@
+// Messages of the V/F path: controllers -> FrequencyManager -> VoltageRegulator
+// and the two ClockDomains (payload extensions).
 #pragma once
 
-#include "common/messages.h"
-#include "freq/dvfs_config.h"
+#include "protocol/domain.h"
+#include "protocol/message.h"
 
 namespace gpupm {
+
+// ClockDomain <- FrequencyManager: new period from the next edge on.
+struct ClockPeriodMsg : Message<ClockPeriodMsg> {
+  sc_core::sc_time period;
+};
 
 // Controller -> FrequencyManager (ctrl_in): move a domain to a level.
 // `immediate` sets the level without a transition (static policies at time 0).

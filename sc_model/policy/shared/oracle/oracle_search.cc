@@ -1,4 +1,4 @@
-#include "policy/oracle/oracle_search.h"
+#include "policy/shared/oracle/oracle_search.h"
 
 #include <cmath>
 #include <limits>

@@ -1,11 +1,22 @@
-// What an SM exposes to controllers and the report: one interface, read-only.
+// What an SM exposes to controllers, the power model and the report: one
+// interface, read-only (StreamingMultiprocessor, sm/streaming_multiprocessor.h,
+// implements it).
 #pragma once
-
-#include "sm/lsu.h"
 
 #include <cstdint>
 
 namespace gpupm {
+
+// The load/store unit's counters (sm/lsu.h).
+struct LsuStats {
+  uint64_t loads = 0, stores = 0;       // warp instructions accepted
+  uint64_t l1_hits = 0, l1_misses = 0;  // load lines
+  uint64_t mshr_merges = 0;
+  uint64_t store_lines = 0;
+  uint64_t stall_cycles = 0;            // the slot could not advance
+  uint64_t store_stall_cycles = 0;      // of stall_cycles: the slot held a store
+  uint64_t busy_cycles = 0;             // the slot held an instruction (advancing or stalled)
+};
 
 // Warp states in one cycle. Every resident, unpaused warp is in exactly one of
 // waiting / issued / excess_alu / excess_mem / others (the Equalizer states);
@@ -52,6 +63,14 @@ struct SmCounters {
   uint64_t sum_active = 0, sum_waiting = 0, sum_issued = 0, sum_excess_alu = 0, sum_excess_mem = 0,
            sum_others = 0;
   LsuStats lsu;
+};
+
+// The SMs as the GWDE places CTAs on them: how many, and each one's CTA and
+// warp slots (sm.count, sm.max_ctas, sm.max_warps in the GPU config).
+struct SmSlots {
+  uint32_t count = 0;
+  uint32_t max_ctas = 0;
+  uint32_t max_warps = 0;
 };
 
 class SmStatus {

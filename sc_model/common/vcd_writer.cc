@@ -1,4 +1,4 @@
-#include "report/vcd_writer.h"
+#include "common/vcd_writer.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "policy/observe/kernel_counters.h"
+#include "policy/shared/observe/kernel_counters.h"
 
 #include <algorithm>
 #include <systemc>

@@ -1,4 +1,4 @@
-#include "policy/static_policy.h"
+#include "policy/static/static_policy.h"
 
 namespace gpupm {
 

@@ -1,4 +1,4 @@
-#include "vr/pdn_driver.h"
+#include "platform/pdn_driver.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,23 @@
+// What the V/F blocks expose to the power model: read-only interfaces.
+#pragma once
+
+#include "protocol/domain.h"
+
+namespace gpupm {
+
+// The frequency manager (freq/frequency_manager.h).
+class ClockStatus {
+ public:
+  virtual ~ClockStatus() = default;
+  virtual double mhz(Domain d) const = 0;            // the applied clock
+  virtual double nominal_volts(Domain d) const = 0;  // the V/F table's nominal level
+};
+
+// The voltage regulator (vr/voltage_regulator.h).
+class VoltageStatus {
+ public:
+  virtual ~VoltageStatus() = default;
+  virtual double voltage(Domain d) const = 0;  // regulator output now
+};
+
+}  // namespace gpupm
