@@ -95,7 +95,7 @@ find_package(Threads REQUIRED)
 target_link_libraries(gpupm_rtl_models PUBLIC Threads::Threads)
 
 # The platform runs the controller blocks as RTL too (GPU config controller_impl
-# rtl / lockstep; sc_model/policy/equalizer/eq_sm_impl.*, sc_model/freq/vote_arbiter_impl.*):
+# rtl / lockstep; sc_model/controllers/eq_sm_block_impl.*, sc_model/controllers/vote_arbiter_impl.*):
 # gpupm_model (and so gpupm, gpupm_tests) links the Verilated models.
 target_link_libraries(gpupm_model PUBLIC gpupm_rtl_models)
 target_compile_definitions(gpupm_model PUBLIC GPUPM_HAVE_RTL=1)
@@ -103,11 +103,11 @@ target_compile_definitions(gpupm_model PUBLIC GPUPM_HAVE_RTL=1)
 # The golden models as plain C++ (no SystemC): gpupm_model links libsystemc,
 # whose main() would call an sc_main this executable does not have.
 add_library(gpupm_rtl_golden STATIC
-  ${CMAKE_SOURCE_DIR}/sc_model/policy/equalizer/eq_decision.cc
-  ${CMAKE_SOURCE_DIR}/sc_model/policy/equalizer/eq_sm_block.cc
-  ${CMAKE_SOURCE_DIR}/sc_model/freq/vote_arbiter.cc
-  ${CMAKE_SOURCE_DIR}/sc_model/sm/droop_predictor.cc
-  ${CMAKE_SOURCE_DIR}/sc_model/gwde/stagger_unit.cc)
+  ${CMAKE_SOURCE_DIR}/sc_model/controllers/eq_decision.cc
+  ${CMAKE_SOURCE_DIR}/sc_model/controllers/eq_sm_block.cc
+  ${CMAKE_SOURCE_DIR}/sc_model/controllers/vote_arbiter.cc
+  ${CMAKE_SOURCE_DIR}/sc_model/controllers/droop_predictor.cc
+  ${CMAKE_SOURCE_DIR}/sc_model/controllers/stagger_unit.cc)
 target_include_directories(gpupm_rtl_golden PUBLIC ${CMAKE_SOURCE_DIR}/sc_model)
 
 add_executable(gpupm_rtl_tests
@@ -117,7 +117,7 @@ add_executable(gpupm_rtl_tests
   ${CMAKE_SOURCE_DIR}/tb/stagger_unit_tb.cc)
 target_include_directories(gpupm_rtl_tests PRIVATE ${CMAKE_SOURCE_DIR}/tb)
 target_link_libraries(gpupm_rtl_tests PRIVATE gpupm_rtl_models gpupm_rtl_golden GTest::gtest_main)
-target_compile_definitions(gpupm_rtl_tests PRIVATE GPUPM_HAVE_RTL=1)  # common/rtl_harness.h
+target_compile_definitions(gpupm_rtl_tests PRIVATE GPUPM_HAVE_RTL=1)  # controllers/rtl_harness.h
 gtest_discover_tests(gpupm_rtl_tests
   PROPERTIES ENVIRONMENT "GPUPM_TB_CYCLES=200000" LABELS rtl
   DISCOVERY_TIMEOUT 60)

@@ -4,7 +4,7 @@
 // keeps the WARPS bits the block has.
 #pragma once
 
-#include "policy/equalizer/eq_sm_block.h"
+#include "controllers/eq_sm_block.h"
 
 #include <cstdint>
 #include <type_traits>

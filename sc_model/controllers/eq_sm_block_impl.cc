@@ -1,6 +1,6 @@
-#include "policy/equalizer/eq_sm_impl.h"
+#include "controllers/eq_sm_block_impl.h"
 
-#include "common/rtl_harness.h"
+#include "controllers/rtl_harness.h"
 
 #include <array>
 #include <optional>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #ifdef GPUPM_HAVE_RTL
-#include "policy/equalizer/eq_sm_ports.h"
+#include "controllers/eq_sm_block_ports.h"
 #include "Veq_sm_block.h"
 #include "Veq_sm_block_w13s0e1.h"
 #include "Veq_sm_block_w64s2e3.h"

@@ -3,7 +3,7 @@
 // cand_class_i[2s+1:2s] = slot s's class, weights_i[6c+5:6c] = class c's weight.
 #pragma once
 
-#include "sm/droop_predictor.h"
+#include "controllers/droop_predictor.h"
 
 #include <array>
 #include <cstdint>

@@ -5,8 +5,8 @@
 // (zero beyond N_SMS).
 #pragma once
 
-#include "common/rtl_harness.h"
-#include "gwde/stagger_unit.h"
+#include "controllers/rtl_harness.h"
+#include "controllers/stagger_unit.h"
 
 #include <array>
 #include <cstdint>

@@ -19,7 +19,7 @@
 #pragma once
 
 #include "common/controller_impl.h"
-#include "sm/droop_predictor.h"
+#include "controllers/droop_predictor.h"
 
 #include <cstdint>
 #include <memory>

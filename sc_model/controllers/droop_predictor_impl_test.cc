@@ -1,7 +1,7 @@
 // DroopPredController: cpp / rtl / lockstep agree on random traffic (eval() on
 // prefixes, step(), idle()), an injected RTL fault is reported, unknown slot
 // counts are refused.
-#include "sm/droop_predictor_impl.h"
+#include "controllers/droop_predictor_impl.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-#include "freq/vote_arbiter_impl.h"
+#include "controllers/vote_arbiter_impl.h"
 
-#include "common/rtl_harness.h"
+#include "controllers/rtl_harness.h"
 
 #include <array>
 #include <optional>
@@ -9,7 +9,7 @@
 
 #ifdef GPUPM_HAVE_RTL
 #include "Vvote_arbiter.h"
-#include "freq/vote_arbiter_ports.h"
+#include "controllers/vote_arbiter_ports.h"
 #include "Vvote_arbiter_n4.h"
 #include "Vvote_arbiter_n64.h"
 #endif

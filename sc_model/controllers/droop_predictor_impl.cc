@@ -1,6 +1,6 @@
-#include "sm/droop_predictor_impl.h"
+#include "controllers/droop_predictor_impl.h"
 
-#include "common/rtl_harness.h"
+#include "controllers/rtl_harness.h"
 
 #include <optional>
 #include <stdexcept>
@@ -9,7 +9,7 @@
 #include "Vdroop_predictor.h"
 #include "Vdroop_predictor_s1.h"
 #include "Vdroop_predictor_s4.h"
-#include "sm/droop_predictor_ports.h"
+#include "controllers/droop_predictor_ports.h"
 #endif
 
 namespace gpupm {

@@ -1,6 +1,6 @@
-#include "gwde/stagger_unit_impl.h"
+#include "controllers/stagger_unit_impl.h"
 
-#include "common/rtl_harness.h"
+#include "controllers/rtl_harness.h"
 
 #include <optional>
 #include <stdexcept>
@@ -9,7 +9,7 @@
 #include "Vstagger_unit.h"
 #include "Vstagger_unit_n32r16.h"
 #include "Vstagger_unit_n4r1w1.h"
-#include "gwde/stagger_unit_ports.h"
+#include "controllers/stagger_unit_ports.h"
 #endif
 
 namespace gpupm {

@@ -23,7 +23,7 @@
 #pragma once
 
 #include "common/controller_impl.h"
-#include "gwde/stagger_unit.h"
+#include "controllers/stagger_unit.h"
 
 #include <cstdint>
 #include <memory>

@@ -3,7 +3,7 @@
 // votes_i[2*i+1:2*i] = SM i's vote; up to 64 SMs (128 bits).
 #pragma once
 
-#include "freq/vote_arbiter.h"
+#include "controllers/vote_arbiter.h"
 
 #include <verilated.h>
 

@@ -16,7 +16,7 @@
 #pragma once
 
 #include "common/controller_impl.h"
-#include "freq/vote_arbiter.h"
+#include "controllers/vote_arbiter.h"
 
 #include <memory>
 #include <string>

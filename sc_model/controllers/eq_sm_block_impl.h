@@ -23,7 +23,7 @@
 #pragma once
 
 #include "common/controller_impl.h"
-#include "policy/equalizer/eq_sm_block.h"
+#include "controllers/eq_sm_block.h"
 
 #include <memory>
 #include <string>
