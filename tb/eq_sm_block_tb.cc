@@ -506,7 +506,7 @@ void declare_bins(Coverage& cov) {
 
 template <class Top>
 void drive(Top& t, const EqSmIn& in, unsigned warps) {
-  rtl::drive_eq_sm_block(t, in, low_mask(warps));
+  EqSmPorts::drive(t, in, EqSmParams{uint8_t(warps)});
 }
 
 template <class Top>

@@ -138,7 +138,7 @@ const char* level_name(VfLevelCode l) {
 
 template <class Top>
 void drive(Top& t, const VoteArbiterIn& in, uint8_t n_sms) {
-  rtl::drive_vote_arbiter(t, in, n_sms);
+  VoteArbiterPorts::drive(t, in, VoteArbiterParams{n_sms});
 }
 
 template <class Top>
