@@ -1,6 +1,6 @@
 // Local first-order droop predictor and dispatch throttle of one SM
 // (voltage-noise spec 3.2). Cycle-exact with gpupm::DroopPredictor
-// (sc_model/sm/droop_predictor.h), whose header comment is the contract; in
+// (sc_model/controllers/droop_predictor.h), whose header comment is the contract; in
 // short:
 //
 //  - Estimate of a candidate set = sum of its class weights (weights_i[6c+5:6c]

@@ -1,6 +1,6 @@
 // Equalizer Algorithm 1 (spec 1.4, I2 fixed) on one epoch's warp-state sums:
 // the combinational decision logic of the per-SM block.
-// Golden model: gpupm::decide() in sc_model/policy/equalizer/eq_decision.cc.
+// Golden model: gpupm::decide() in sc_model/controllers/eq_decision.cc.
 //
 // truncate_i = 0 (exact sums): every n of Alg. 1 is the sum S itself and the
 //   constant thresholds are scaled by 2^EPOCH_LOG2 (S_mem > W_cta*2^L, ...).

@@ -1,6 +1,6 @@
 // Equalizer per-SM block (spec 1.3, 1.4, 1.6, 1.11 `eq_counters`): warp-state
 // sampling, epoch sums, Algorithm 1 and the numBlocks hysteresis.
-// Cycle-exact with gpupm::EqSmBlock (sc_model/policy/equalizer/eq_sm_block.h),
+// Cycle-exact with gpupm::EqSmBlock (sc_model/controllers/eq_sm_block.h),
 // whose header comment is the contract; in short:
 //
 //  - cycle_q counts SAMPLE_LOG2 + EPOCH_LOG2 bits, free-running from reset.

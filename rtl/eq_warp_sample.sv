@@ -1,6 +1,6 @@
 // Equalizer warp-state front end (spec 1.3, 1.11): one sample's four per-SM
 // warp counts from the per-warp head-instruction vectors (combinational).
-// Golden model: gpupm::sample_warp_states() in sc_model/policy/equalizer/eq_sm_block.cc.
+// Golden model: gpupm::sample_warp_states() in sc_model/controllers/eq_sm_block.cc.
 //
 //   active  = valid & ~paused
 //   waiting = active & ~ready

@@ -13,6 +13,34 @@
 # Full-length run: GPUPM_TB_CYCLES=1000000 build/gpupm_rtl_tests (ctest uses 200000).
 # Synthesis, timing and equivalence report: scripts/rtl/synth.py (docs/rtl_report.md).
 
+set(GPUPM_RTL_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+# Parameter sets: prefix|top|sources variable|-G overrides (comma-separated).
+# Adding one here is all the platform needs (controller_impl rtl / lockstep
+# find it through the generated rtl_configs.h); the testbenches (tb/) name
+# each prefix with its own stimulus.
+set(GPUPM_RTL_CONFIGS
+  "Veq_sm_block|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|"
+  "Veq_sm_block_w64s2e3|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|-GWARPS=64,-GSAMPLE_LOG2=2,-GEPOCH_LOG2=3"
+  "Veq_sm_block_w13s0e1|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|-GWARPS=13,-GSAMPLE_LOG2=0,-GEPOCH_LOG2=1"
+  "Vvote_arbiter|vote_arbiter|GPUPM_VOTE_ARBITER_SV|"
+  "Vvote_arbiter_n4|vote_arbiter|GPUPM_VOTE_ARBITER_SV|-GN_SMS=4"
+  "Vvote_arbiter_n64|vote_arbiter|GPUPM_VOTE_ARBITER_SV|-GN_SMS=64"
+  "Vdroop_predictor|droop_predictor|GPUPM_DROOP_PREDICTOR_SV|"
+  "Vdroop_predictor_s1|droop_predictor|GPUPM_DROOP_PREDICTOR_SV|-GSLOTS=1"
+  "Vdroop_predictor_s4|droop_predictor|GPUPM_DROOP_PREDICTOR_SV|-GSLOTS=4"
+  "Vstagger_unit|stagger_unit|GPUPM_STAGGER_UNIT_SV|"
+  "Vstagger_unit_n32r16|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=32,-GREPORT_PERIOD=16"
+  "Vstagger_unit_n4r1w1|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=4,-GREPORT_PERIOD=1,-GWINDOW_SLOTS=1")
+
+# The parameter sets as C++ (build/generated/rtl_configs.h) for the blocks'
+# factories (sc_model/controllers/*_impl.cc, the only sources that include it),
+# also in builds without Verilator (they refuse rtl / lockstep with the list).
+include(${CMAKE_SOURCE_DIR}/cmake/rtl_configs.cmake)
+gpupm_write_rtl_configs(${CMAKE_BINARY_DIR}/generated/rtl_configs.h)
+file(GLOB _gpupm_controller_factories CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/sc_model/controllers/*_impl.cc)
+set_property(SOURCE ${_gpupm_controller_factories} APPEND PROPERTY INCLUDE_DIRECTORIES ${CMAKE_BINARY_DIR}/generated)
+
 find_package(verilator HINTS /usr/share/verilator $ENV{VERILATOR_ROOT})
 if(NOT verilator_FOUND)
   message(STATUS "gpupm RTL: Verilator not found, RTL co-simulation tests disabled")
@@ -21,7 +49,6 @@ endif()
 find_program(GPUPM_VERILATOR_EXE verilator HINTS ${VERILATOR_ROOT}/bin)
 find_program(GPUPM_YOSYS_EXE yosys)
 
-set(GPUPM_RTL_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(GPUPM_EQ_SM_BLOCK_SV
   ${GPUPM_RTL_DIR}/eq_popcount8.sv
   ${GPUPM_RTL_DIR}/eq_popcount.sv
@@ -40,22 +67,6 @@ set(GPUPM_STAGGER_UNIT_SV
   ${GPUPM_RTL_DIR}/eq_popcount.sv
   ${GPUPM_RTL_DIR}/stagger_mult.sv
   ${GPUPM_RTL_DIR}/stagger_unit.sv)
-
-# Parameter sets: prefix|top|sources variable|-G overrides (comma-separated). The
-# testbenches instantiate every prefix with the matching C++ parameters.
-set(GPUPM_RTL_CONFIGS
-  "Veq_sm_block|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|"
-  "Veq_sm_block_w64s2e3|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|-GWARPS=64,-GSAMPLE_LOG2=2,-GEPOCH_LOG2=3"
-  "Veq_sm_block_w13s0e1|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|-GWARPS=13,-GSAMPLE_LOG2=0,-GEPOCH_LOG2=1"
-  "Vvote_arbiter|vote_arbiter|GPUPM_VOTE_ARBITER_SV|"
-  "Vvote_arbiter_n4|vote_arbiter|GPUPM_VOTE_ARBITER_SV|-GN_SMS=4"
-  "Vvote_arbiter_n64|vote_arbiter|GPUPM_VOTE_ARBITER_SV|-GN_SMS=64"
-  "Vdroop_predictor|droop_predictor|GPUPM_DROOP_PREDICTOR_SV|"
-  "Vdroop_predictor_s1|droop_predictor|GPUPM_DROOP_PREDICTOR_SV|-GSLOTS=1"
-  "Vdroop_predictor_s4|droop_predictor|GPUPM_DROOP_PREDICTOR_SV|-GSLOTS=4"
-  "Vstagger_unit|stagger_unit|GPUPM_STAGGER_UNIT_SV|"
-  "Vstagger_unit_n32r16|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=32,-GREPORT_PERIOD=16"
-  "Vstagger_unit_n4r1w1|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=4,-GREPORT_PERIOD=1,-GWINDOW_SLOTS=1")
 
 add_library(gpupm_rtl_models STATIC)
 foreach(cfg IN LISTS GPUPM_RTL_CONFIGS)
@@ -95,7 +106,7 @@ find_package(Threads REQUIRED)
 target_link_libraries(gpupm_rtl_models PUBLIC Threads::Threads)
 
 # The platform runs the controller blocks as RTL too (GPU config controller_impl
-# rtl / lockstep; sc_model/policy/equalizer/eq_sm_impl.*, sc_model/freq/vote_arbiter_impl.*):
+# rtl / lockstep; sc_model/controllers/eq_sm_block_impl.*, sc_model/controllers/vote_arbiter_impl.*):
 # gpupm_model (and so gpupm, gpupm_tests) links the Verilated models.
 target_link_libraries(gpupm_model PUBLIC gpupm_rtl_models)
 target_compile_definitions(gpupm_model PUBLIC GPUPM_HAVE_RTL=1)
@@ -103,11 +114,11 @@ target_compile_definitions(gpupm_model PUBLIC GPUPM_HAVE_RTL=1)
 # The golden models as plain C++ (no SystemC): gpupm_model links libsystemc,
 # whose main() would call an sc_main this executable does not have.
 add_library(gpupm_rtl_golden STATIC
-  ${CMAKE_SOURCE_DIR}/sc_model/policy/equalizer/eq_decision.cc
-  ${CMAKE_SOURCE_DIR}/sc_model/policy/equalizer/eq_sm_block.cc
-  ${CMAKE_SOURCE_DIR}/sc_model/freq/vote_arbiter.cc
-  ${CMAKE_SOURCE_DIR}/sc_model/sm/droop_predictor.cc
-  ${CMAKE_SOURCE_DIR}/sc_model/gwde/stagger_unit.cc)
+  ${CMAKE_SOURCE_DIR}/sc_model/controllers/eq_decision.cc
+  ${CMAKE_SOURCE_DIR}/sc_model/controllers/eq_sm_block.cc
+  ${CMAKE_SOURCE_DIR}/sc_model/controllers/vote_arbiter.cc
+  ${CMAKE_SOURCE_DIR}/sc_model/controllers/droop_predictor.cc
+  ${CMAKE_SOURCE_DIR}/sc_model/controllers/stagger_unit.cc)
 target_include_directories(gpupm_rtl_golden PUBLIC ${CMAKE_SOURCE_DIR}/sc_model)
 
 add_executable(gpupm_rtl_tests
@@ -117,7 +128,7 @@ add_executable(gpupm_rtl_tests
   ${CMAKE_SOURCE_DIR}/tb/stagger_unit_tb.cc)
 target_include_directories(gpupm_rtl_tests PRIVATE ${CMAKE_SOURCE_DIR}/tb)
 target_link_libraries(gpupm_rtl_tests PRIVATE gpupm_rtl_models gpupm_rtl_golden GTest::gtest_main)
-target_compile_definitions(gpupm_rtl_tests PRIVATE GPUPM_HAVE_RTL=1)  # common/rtl_harness.h
+target_compile_definitions(gpupm_rtl_tests PRIVATE GPUPM_HAVE_RTL=1)  # controllers/rtl_harness.h
 gtest_discover_tests(gpupm_rtl_tests
   PROPERTIES ENVIRONMENT "GPUPM_TB_CYCLES=200000" LABELS rtl
   DISCOVERY_TIMEOUT 60)

@@ -1,6 +1,6 @@
 // Global second-order droop detector and staggering unit of the thread-block
 // scheduler (voltage-noise spec 3.3). Cycle-exact with gpupm::StaggerUnit
-// (sc_model/gwde/stagger_unit.h), whose header comment is the contract; in
+// (sc_model/controllers/stagger_unit.h), whose header comment is the contract; in
 // short:
 //
 //  - Report strobe: the cycle in which report_count_q == REPORT_PERIOD - 1.

@@ -1,5 +1,5 @@
 // Frequency manager's vote logic (Equalizer spec 1.7, 1.11 `eq_freq_mgr`).
-// Cycle-exact with gpupm::VoteArbiter (sc_model/freq/vote_arbiter.h), whose
+// Cycle-exact with gpupm::VoteArbiter (sc_model/controllers/vote_arbiter.h), whose
 // header comment is the contract; in short:
 //
 //  - votes_valid_i (with votes_i, mode_i, rule_i and the transition cycles) is

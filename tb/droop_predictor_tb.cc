@@ -15,8 +15,8 @@
 #include "Vdroop_predictor.h"
 #include "Vdroop_predictor_s1.h"
 #include "Vdroop_predictor_s4.h"
-#include "sm/droop_predictor.h"
-#include "sm/droop_predictor_ports.h"
+#include "controllers/droop_predictor.h"
+#include "controllers/droop_predictor_ports.h"
 #include "tb_common.h"
 
 #include <gtest/gtest.h>
@@ -114,11 +114,11 @@ void run_lockstep(uint8_t slots, const std::string& name) {
   auto check = [&](uint64_t t, const char* when, const DroopPredOut& e, const DroopPredIn* in,
                    std::size_t first = 0) {
     const Compare c =
-        compare_raw(rtl::droop_pred_signals(), rtl::droop_pred_raw(e), rtl::read_droop_predictor(h.top()), first);
+        compare_raw(DroopPredPorts::signals(), DroopPredPorts::to_raw(e), DroopPredPorts::read(h.top(), p), first);
     if (c.ok()) return true;
     ADD_FAILURE() << name << ": first mismatch " << when << " cycle " << t << ", " << c.first() << " ("
                   << c.mismatches() << " signal(s) differ)\n"
-                  << (in ? rtl::describe(*in, slots) : std::string("after reset"))
+                  << (in ? DroopPredPorts::describe(*in, p, t) : std::string("after reset"))
                   << (h.vcd_path().empty() ? "" : "\nVCD: " + h.vcd_path());
     return false;
   };
@@ -139,11 +139,11 @@ void run_lockstep(uint8_t slots, const std::string& name) {
       DroopPredIn part = in;
       part.cand_valid = valid & uint8_t((1u << k) - 1);
       if (!(valid >> (k - 1) & 1) || !std::bernoulli_distribution(0.5)(rng)) continue;
-      rtl::drive_droop_predictor(h.top(), part, slots);
+      DroopPredPorts::drive(h.top(), part, p);
       h.settle();
       if (!check(t, "in eval() of a prefix in", gold.eval(part), &part)) return;
     }
-    rtl::drive_droop_predictor(h.top(), in, slots);
+    DroopPredPorts::drive(h.top(), in, p);
     h.settle();
     const DroopPredOut before = gold.regs();
     const DroopPredOut e = gold.eval(in);

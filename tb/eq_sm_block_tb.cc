@@ -19,9 +19,9 @@
 #include "Veq_sm_block.h"
 #include "Veq_sm_block_w13s0e1.h"
 #include "Veq_sm_block_w64s2e3.h"
-#include "policy/equalizer/eq_decision.h"
-#include "policy/equalizer/eq_sm_block.h"
-#include "policy/equalizer/eq_sm_ports.h"
+#include "controllers/eq_decision.h"
+#include "controllers/eq_sm_block.h"
+#include "controllers/eq_sm_block_ports.h"
 #include "tb_common.h"
 
 #include <gtest/gtest.h>
@@ -506,7 +506,7 @@ void declare_bins(Coverage& cov) {
 
 template <class Top>
 void drive(Top& t, const EqSmIn& in, unsigned warps) {
-  rtl::drive_eq_sm_block(t, in, low_mask(warps));
+  EqSmPorts::drive(t, in, EqSmParams{uint8_t(warps)});
 }
 
 template <class Top>

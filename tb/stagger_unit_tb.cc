@@ -19,8 +19,8 @@
 #include "Vstagger_unit.h"
 #include "Vstagger_unit_n32r16.h"
 #include "Vstagger_unit_n4r1w1.h"
-#include "gwde/stagger_unit.h"
-#include "gwde/stagger_unit_ports.h"
+#include "controllers/stagger_unit.h"
+#include "controllers/stagger_unit_ports.h"
 #include "tb_common.h"
 
 #include <gtest/gtest.h>
@@ -33,7 +33,7 @@ namespace {
 
 class StaggerStimulus {
  public:
-  StaggerStimulus(const StaggerParams& p, uint64_t seed) : p_(p), rng_(seed), all_(rtl::stagger_sm_mask(p.n_sms)) {}
+  StaggerStimulus(const StaggerParams& p, uint64_t seed) : p_(p), rng_(seed), all_(StaggerPorts::sm_mask(p.n_sms)) {}
 
   // The inputs of a cycle; `strobe`: the unit reads them.
   StaggerIn next(bool strobe, uint32_t last_active) {
@@ -140,11 +140,11 @@ void run_lockstep(const StaggerParams& p, const std::string& name) {
 
   auto check = [&](uint64_t t, const char* when, const StaggerIn* in) {
     const Compare c =
-        compare_raw(rtl::stagger_signals(), rtl::stagger_raw(gold.out()), rtl::read_stagger_unit(h.top(), p.n_sms));
+        compare_raw(StaggerPorts::signals(), StaggerPorts::to_raw(gold.out()), StaggerPorts::read(h.top(), p));
     if (c.ok()) return true;
     ADD_FAILURE() << name << ": first mismatch in the outputs " << when << " cycle " << t << ", " << c.first()
                   << " (" << c.mismatches() << " signal(s) differ)\n"
-                  << (in ? rtl::describe(*in, p.n_sms) : std::string("after reset"))
+                  << (in ? StaggerPorts::describe(*in, p, t) : std::string("after reset"))
                   << (h.vcd_path().empty() ? "" : "\nVCD: " + h.vcd_path());
     return false;
   };
@@ -170,7 +170,7 @@ void run_lockstep(const StaggerParams& p, const std::string& name) {
     quiet.enable = false;
     const uint32_t seen = strobe ? probe.step(quiet).pending : 0;
     const StaggerOut before = gold.out();
-    rtl::drive_stagger_unit(h.top(), in, p.n_sms);
+    StaggerPorts::drive(h.top(), in, p);
     const StaggerOut& o = gold.step(in);
     h.tick();
     if (!check(t, "after the edge ending", &in)) return;
@@ -178,7 +178,7 @@ void run_lockstep(const StaggerParams& p, const std::string& name) {
     // Coverage.
     const unsigned n_seen = unsigned(__builtin_popcount(seen)), k = in.k_min & 0x3f;
     if (strobe) {
-      const uint32_t rising = in.sm_active & rtl::stagger_sm_mask(p.n_sms) & ~before.last_active;
+      const uint32_t rising = in.sm_active & StaggerPorts::sm_mask(p.n_sms) & ~before.last_active;
       if (p.window_slots >= 2) cov.hit_if((rising & before.pending) != 0, "restamp");
       cov.hit_if((before.pending & ~rising & ~seen) != 0, "expiry");
       cov.hit_if(in.enable && o.trigger && n_seen == k && k > 0, "trigger.at_k_min");

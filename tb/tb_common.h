@@ -13,7 +13,7 @@
 //                    takes about 150000 cycles)
 #pragma once
 
-#include "common/rtl_harness.h"
+#include "controllers/rtl_harness.h"
 
 #include <verilated.h>
 
@@ -41,7 +41,7 @@ inline uint64_t run_cycles() { return env_u64("GPUPM_TB_CYCLES", 200000); }
 inline uint64_t run_seed() { return env_u64("GPUPM_TB_SEED", 1); }
 inline bool coverage_required() { return env_u64("GPUPM_TB_COVERAGE", 1) != 0; }
 
-using gpupm::rtl::Harness;  // sc_model/common/rtl_harness.h
+using gpupm::rtl::Harness;  // sc_model/controllers/rtl_harness.h
 
 // First mismatch of a cycle: collects (signal, expected, actual).
 class Compare {

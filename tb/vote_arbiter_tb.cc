@@ -18,8 +18,8 @@
 #include "Vvote_arbiter.h"
 #include "Vvote_arbiter_n4.h"
 #include "Vvote_arbiter_n64.h"
-#include "freq/vote_arbiter.h"
-#include "freq/vote_arbiter_ports.h"
+#include "controllers/vote_arbiter.h"
+#include "controllers/vote_arbiter_ports.h"
 #include "tb_common.h"
 
 #include <gtest/gtest.h>
@@ -138,7 +138,7 @@ const char* level_name(VfLevelCode l) {
 
 template <class Top>
 void drive(Top& t, const VoteArbiterIn& in, uint8_t n_sms) {
-  rtl::drive_vote_arbiter(t, in, n_sms);
+  VoteArbiterPorts::drive(t, in, VoteArbiterParams{n_sms});
 }
 
 template <class Top>

@@ -2,6 +2,8 @@
 // changes. Each TEST elaborates one design (ctest runs each in its own process).
 #include "clock/clock_domain.h"
 
+#include "support/sc_bench.h"
+
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
@@ -29,17 +31,9 @@ struct Recorder : Tickable {
 };
 
 // A thread that runs the test's script and can send period changes.
-struct Script : sc_core::sc_module {
+struct Script : test::ScBench {
   tlm_utils::simple_initiator_socket<Script> period_out{"period_out"};
-  std::function<void()> body;
-  Script(sc_core::sc_module_name name, ClockDomain& clock) : sc_module(name) {
-    period_out.bind(clock.period_in);
-    SC_HAS_PROCESS(Script);
-    SC_THREAD(run);
-  }
-  void run() {
-    if (body) body();
-  }
+  Script(sc_core::sc_module_name name, ClockDomain& clock) : ScBench(name) { period_out.bind(clock.period_in); }
   void set_period(sc_time p) {
     ClockPeriodMsg m;
     m.period = p;
@@ -47,10 +41,7 @@ struct Script : sc_core::sc_module {
   }
 };
 
-class ClockDomainTest : public ::testing::Test {
- protected:
-  void SetUp() override { sc_core::sc_set_time_resolution(1, sc_core::SC_FS); }
-};
+using ClockDomainTest = test::ScTest;
 
 const uint64_t kP = 1428571;  // 700 MHz: 1428.571 ps in fs
 
@@ -81,7 +72,7 @@ TEST_F(ClockDomainTest, SkipsIdleCyclesAndWakesAtTheNextEdge) {
     sc_core::wait(fs(2500 * kP + kP / 2));  // between edges 2500 and 2501
     elapsed_mid_skip = clock.cycles_elapsed();
     clock.wake();
-    sc_core::wait(fs(3200 * kP) - sc_time_stamp());  // exactly on (skipped) edge 3200
+    s.wait_until(fs(3200 * kP));  // exactly on (skipped) edge 3200
     clock.wake();
   };
   sc_core::sc_start(fs(4300 * kP));
@@ -137,7 +128,7 @@ TEST_F(ClockDomainTest, PeriodChangeAppliesFromTheNextEdge) {
     s.set_period(fs(kSlow));
     EXPECT_EQ(clock.period(), fs(kSlow));
     // Mid-cycle again, later after the last edge than the new (shorter) period.
-    sc_core::wait(t_fast - sc_time_stamp());
+    s.wait_until(t_fast);
     s.set_period(fs(kFast));
   };
   sc_core::sc_start(fs(10 * kP + 20 * kSlow) + fs(40 * kFast));
@@ -164,7 +155,7 @@ TEST_F(ClockDomainTest, PeriodChangeDuringASkip) {
   s.body = [&] {
     sc_core::wait(fs(100 * kP + kP / 2));  // edges 1..100 were skipped at the old period
     s.set_period(fs(kSlow));
-    sc_core::wait(fs(100 * kP + 450 * kSlow + kSlow / 2) - sc_time_stamp());
+    s.wait_until(fs(100 * kP + 450 * kSlow + kSlow / 2));
     elapsed = clock.cycles_elapsed();
   };
   sc_core::sc_start(fs(100 * kP + 1000 * kSlow));

@@ -1,13 +1,13 @@
-// Which implementation runs a controller block (the Equalizer's per-SM blocks
-// and the frequency manager's vote arbiter), chosen by the GPU config's
-// "controller_impl":
-//   cpp       the C++ golden models (EqSmBlock, VoteArbiter), stepped lazily
+// Which implementation runs a controller block (sc_model/controllers/: the
+// Equalizer's per-SM blocks, the vote arbiter, the droop predictors and the
+// stagger unit), chosen by the GPU config's "controller_impl":
+//   cpp       the C++ golden models (EqSmBlock, VoteArbiter, ...), stepped lazily
 //   rtl       the Verilated RTL (rtl/*.sv, plain C++ mode) behind the same
 //             interface, clocked every cycle
 //   lockstep  both on identical inputs every cycle, every output compared after
 //             every edge; the first mismatch stops the run (LockstepMismatch,
 //             exit 1: a model failure, not bad input)
-// See eq_sm_impl.h / vote_arbiter_impl.h and rtl/README.md.
+// See controllers/controller.h and rtl/README.md.
 #pragma once
 
 #include <cstdint>
@@ -51,14 +51,6 @@ constexpr bool kRtlBuilt =
 #else
     false;
 #endif
-
-// Why a controller block has no RTL: this build has no Verilator, or no
-// Verilated configuration matches (`what`: the block and its parameters,
-// `built`: the configurations there are). For the *_rtl_available() functions.
-inline std::string rtl_unavailable_why(const std::string& what, const std::string& built) {
-  if (!kRtlBuilt) return "this gpupm was built without Verilator: only controller_impl \"cpp\" is available";
-  return "no Verilated " + what + "; built: " + built + " (GPUPM_RTL_CONFIGS in rtl/rtl.cmake)";
-}
 
 // The first output that differs between the C++ model and the RTL in lockstep.
 // `cycle` counts the block's clock edges since reset: the outputs compared are

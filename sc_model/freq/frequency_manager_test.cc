@@ -8,9 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "support/dvfs_fixture.h"
-#include <tlm_utils/simple_initiator_socket.h>
 
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -33,44 +31,15 @@ struct EdgeLog : Tickable {
   uint64_t next_busy_cycle(uint64_t now) const override { return now + 1; }
 };
 
-struct Bench : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<Bench> ctrl{"ctrl"};
-  ClockDomain sm_clock{"sm_clock", period(700)};
-  ClockDomain mem_clock{"mem_clock", period(924)};
-  FrequencyManager fm;
-  VoltageRegulator vr{"vr"};
+// The DVFS bench, recording the SM clock's edges.
+struct Bench : test::DvfsBench {
   EdgeLog sm_edges;
-  std::function<void()> body;
-
-  explicit Bench(sc_core::sc_module_name name) : sc_module(name), fm("fm", dvfs()) {
-    ctrl.bind(fm.ctrl_in);
-    fm.sm_clock_out.bind(sm_clock.period_in);
-    fm.mem_clock_out.bind(mem_clock.period_in);
-    fm.vr_out.bind(vr.setpoint_in);
-    sm_clock.add(&sm_edges);
-    SC_HAS_PROCESS(Bench);
-    SC_THREAD(run);
-  }
-  void run() {
-    if (body) body();
-  }
-  bool request(Domain d, uint32_t level, bool immediate = false) {
-    VfRequestMsg m;
-    m.domain = d;
-    m.level = level;
-    m.immediate = immediate;
-    send(ctrl, m);
-    return m.accepted;
-  }
-  void wait_until(sc_time t) { sc_core::wait(t - sc_time_stamp()); }
+  explicit Bench(sc_core::sc_module_name name) : DvfsBench(name, dvfs()) { sm_clock.add(&sm_edges); }
 };
 
-class FrequencyManagerTest : public ::testing::Test {
+class FrequencyManagerTest : public test::ScTest {
  protected:
-  void SetUp() override {
-    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
-    b = std::make_unique<Bench>("bench");
-  }
+  void SetUp() override { b = std::make_unique<Bench>("bench"); }
   std::unique_ptr<Bench> b;
 };
 

@@ -2,11 +2,12 @@
 // complete CTAs when the test says so. Each TEST elaborates one design.
 #include "gwde/global_work_distribution_engine.h"
 
+#include "support/sc_bench.h"
+
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -78,28 +79,21 @@ std::shared_ptr<KernelLaunch> kernel(const std::string& name, uint32_t index, ui
   return k;
 }
 
-struct Bench : sc_core::sc_module {
+struct Bench : test::ScBench {
   tlm_utils::simple_initiator_socket<Bench> ctrl{"ctrl"};
   std::vector<Ev> log;
   GlobalWorkDistributionEngine gwde;
   std::vector<std::unique_ptr<FakeSm>> sms;
-  std::function<void()> body;
 
   Bench(sc_core::sc_module_name name, const SmSlots& sm, const GwdeConfig& cfg, const Workload& w)
-      : sc_module(name), gwde("gwde", sm, cfg, w) {
+      : ScBench(name), gwde("gwde", sm, cfg, w) {
     for (uint32_t i = 0; i < sm.count; ++i) {
       sms.push_back(std::make_unique<FakeSm>(("sm" + std::to_string(i)).c_str(), i, &log));
       gwde.cta_out.bind(sms.back()->cta_in);
       sms.back()->done_out.bind(gwde.done_in);
     }
     ctrl.bind(gwde.ctrl_in);
-    SC_HAS_PROCESS(Bench);
-    SC_THREAD(run);
   }
-  void run() {
-    if (body) body();
-  }
-  void at_ns(double ns) { sc_core::wait(sc_time(ns, SC_NS) - sc_time_stamp()); }
   template <class Msg>
   void control(Msg& m) {
     send(ctrl, m);
@@ -125,10 +119,9 @@ struct Bench : sc_core::sc_module {
   }
 };
 
-class GwdeTest : public ::testing::Test {
+class GwdeTest : public test::ScTest {
  protected:
   void SetUp() override {
-    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
     sm.count = 3;
     sm.max_warps = 48;
     sm.max_ctas = 8;

@@ -1,7 +1,7 @@
 #include "platform/gpu_config.h"
 
-#include "gwde/stagger_unit_impl.h"
-#include "sm/droop_predictor_impl.h"
+#include "controllers/stagger_unit_impl.h"
+#include "controllers/droop_predictor_impl.h"
 
 namespace gpupm {
 

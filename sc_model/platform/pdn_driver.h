@@ -16,7 +16,7 @@
 
 #include "clock/clock_domain.h"
 #include "power/power_config.h"
-#include "sm/droop_predictor.h"
+#include "controllers/droop_predictor.h"
 #include "protocol/sm_status.h"
 #include "vr/droop_stats.h"
 #include "vr/voltage_regulator.h"

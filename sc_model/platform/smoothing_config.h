@@ -1,13 +1,13 @@
 // Hierarchical voltage smoothing (voltage-noise paper Sec. 5; specs/voltage_noise.md
 // section 3): the GPU config's `smoothing` section. Both levels are off by default.
-//   local   a droop predictor + dispatch throttle per SM (sm/droop_predictor.h)
-//   global  the stagger unit in the GWDE (gwde/stagger_unit.h)
+//   local   a droop predictor + dispatch throttle per SM (controllers/droop_predictor.h)
+//   global  the stagger unit in the GWDE (controllers/stagger_unit.h)
 #pragma once
 
 #include "common/json_reader.h"
-#include "gwde/stagger_unit.h"
+#include "controllers/stagger_unit.h"
 #include "power/power_config.h"
-#include "sm/droop_predictor.h"
+#include "controllers/droop_predictor.h"
 
 namespace gpupm {
 

@@ -9,10 +9,8 @@
 #include <gtest/gtest.h>
 
 #include "support/dvfs_fixture.h"
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include <cmath>
-#include <functional>
 #include <memory>
 
 namespace gpupm {
@@ -34,42 +32,9 @@ struct FakeSm : SmStatus {
 
 DvfsConfig dvfs() { return test::three_level_dvfs(800, 1500); }
 
-// Clocks, frequency manager, regulator and a thread running the test's script.
-struct Bench : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<Bench> ctrl{"ctrl"};
-  ClockDomain sm_clock{"sm_clock", sc_time(1e6 / 700, sc_core::SC_PS)};
-  ClockDomain mem_clock{"mem_clock", sc_time(1e6 / 924, sc_core::SC_PS)};
-  FrequencyManager fm;
-  VoltageRegulator vr{"vr"};
-  std::function<void()> body;
-
-  explicit Bench(sc_core::sc_module_name name) : sc_module(name), fm("fm", dvfs()) {
-    ctrl.bind(fm.ctrl_in);
-    fm.sm_clock_out.bind(sm_clock.period_in);
-    fm.mem_clock_out.bind(mem_clock.period_in);
-    fm.vr_out.bind(vr.setpoint_in);
-    SC_HAS_PROCESS(Bench);
-    SC_THREAD(run);
-  }
-  void run() {
-    if (body) body();
-  }
-  void at_ns(double ns) { sc_core::wait(sc_time(ns, SC_NS) - sc_time_stamp()); }
-  void level_now(Domain d, uint32_t level) {
-    VfRequestMsg m;
-    m.domain = d;
-    m.level = level;
-    m.immediate = true;
-    send(ctrl, m);
-  }
-};
-
-class PowerModelTest : public ::testing::Test {
+class PowerModelTest : public test::ScTest {
  protected:
-  void SetUp() override {
-    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
-    b = std::make_unique<Bench>("bench");
-  }
+  void SetUp() override { b = std::make_unique<test::DvfsBench>("bench", dvfs()); }
   // Call after setting pc: builds the model and settles it before every V/F change.
   void make() {
     pm = std::make_unique<PowerModel>(pc, dram_data_rate, std::vector<const SmStatus*>{&sm0, &sm1}, mem, b->vr, b->fm);
@@ -79,7 +44,7 @@ class PowerModelTest : public ::testing::Test {
   uint32_t dram_data_rate = 4;  // GDDR5 QDR (MemConfig's default)
   FakeSm sm0, sm1;
   MemActivity mem;
-  std::unique_ptr<Bench> b;
+  std::unique_ptr<test::DvfsBench> b;
   std::unique_ptr<PowerModel> pm;
 };
 
@@ -87,7 +52,7 @@ TEST_F(PowerModelTest, DynamicEnergyScalesWithVoltageSquared) {
   make();
   double e_low = 0, e_high = 0;
   b->body = [&] {
-    b->level_now(Domain::Sm, 0);  // 0.85 V from time 0
+    b->request(Domain::Sm, 0, /*immediate=*/true);  // 0.85 V from time 0
     b->at_ns(100);
     sm0.c.insts = 1000;
     sm0.c.alu_insts = 600;
@@ -99,7 +64,7 @@ TEST_F(PowerModelTest, DynamicEnergyScalesWithVoltageSquared) {
     pm->checkpoint();
     e_low = pm->energy().sm_dynamic;
     b->at_ns(200);
-    b->level_now(Domain::Sm, 2);  // 1.15 V
+    b->request(Domain::Sm, 2, /*immediate=*/true);  // 1.15 V
     b->at_ns(300);
     sm0.c.insts += 1000;
     sm0.c.cycles = 100;  // 60 busy, 10 gated, 30 idle
@@ -128,7 +93,7 @@ TEST_F(PowerModelTest, LeakageIsLinearInTimeScalesWithVoltageAndStopsWhenGated) 
       pm->checkpoint();
       leak.push_back(pm->energy().sm_leakage);
     }
-    b->level_now(Domain::Sm, 0);
+    b->request(Domain::Sm, 0, /*immediate=*/true);
     b->at_ns(5000);
     sm0.c.cycles = sm1.c.cycles = sm1.c.gated_cycles = 5000;
     pm->checkpoint();
@@ -153,7 +118,7 @@ TEST_F(PowerModelTest, DramStandbyFollowsDataRateAndVoltage) {
   EXPECT_DOUBLE_EQ(pm->dram_standby_watts(924, 0.9), watts(924, 0.9));
   b->body = [&] {
     b->at_ns(2000);
-    b->level_now(Domain::Mem, 2);  // 1500 MHz, 1.1 V
+    b->request(Domain::Mem, 2, /*immediate=*/true);  // 1500 MHz, 1.1 V
     b->at_ns(3000);
     pm->checkpoint();
   };

@@ -437,7 +437,7 @@ void StreamingMultiprocessor::issue(uint64_t c) {
   const bool lsu_full = !lsu_.can_accept();
   throttled_ = false;
   if (pred_) {  // the cycles since the predictor's last edge dispatched nothing
-    if (c > pred_next_) pred_->idle(c - pred_next_);
+    if (c > pred_next_) pred_->advance(c - pred_next_);
     pred_in_.cand_valid = 0;
   }
   // Cheap tests first, without touching the warp: operands not there yet, or a

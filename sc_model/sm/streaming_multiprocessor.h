@@ -7,7 +7,7 @@
 #include "clock/clock_domain.h"
 #include "protocol/cta_messages.h"
 #include "ptx/ptx.h"
-#include "sm/droop_predictor_impl.h"
+#include "controllers/droop_predictor_impl.h"
 #include "sm/instruction_cache.h"
 #include "sm/lsu.h"
 #include "sm/scoreboard.h"

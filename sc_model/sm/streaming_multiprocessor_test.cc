@@ -14,6 +14,8 @@
 //    back; the CTA completes (CtaDoneMsg) in that cycle.
 #include "sm/streaming_multiprocessor.h"
 
+#include "support/sc_bench.h"
+
 #include <gtest/gtest.h>
 #include <tlm_utils/peq_with_get.h>
 
@@ -262,12 +264,9 @@ class Bench : public sc_core::sc_module {
   void every_cycle(std::function<void(uint64_t)> f) { clock.on_every(1, std::move(f)); }
 };
 
-class SmTest : public ::testing::Test {
+class SmTest : public test::ScTest {
  protected:
-  SmTest() {
-    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
-    period_ = sc_time(714, sc_core::SC_PS);  // 1.4 GHz
-  }
+  SmTest() { period_ = sc_time(714, sc_core::SC_PS); }  // 1.4 GHz
   Bench& bench(const char* name = "tb") {
     benches_.push_back(std::make_unique<Bench>(name, cfg, period_));
     return *benches_.back();

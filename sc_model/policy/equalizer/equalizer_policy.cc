@@ -113,13 +113,13 @@ EqSmIn EqualizerPolicy::inputs_for(const SmStatus& sm) const {
 // after the epoch's last sample, Algorithm 1 runs). kernel_start goes with the
 // second step, so a kernel start on the epoch strobe wins over that epoch's
 // numBlocks change. With controller_impl rtl/lockstep the RTL is clocked
-// through every cycle in between (eq_sm_impl.h).
+// through every cycle in between (controllers/eq_sm_block_impl.h).
 void EqualizerPolicy::on_epoch(PolicyContext& ctx, uint64_t cycle) {
   bool epoch_done = false;
   try {
     for (uint32_t i = 0; i < blocks_.size(); ++i) {
       EqSmController& b = *blocks_[i];
-      b.advance(b.cycles_to_next_sample());  // the cycles since the last call
+      b.advance(b.cycles_to_strobe());  // the cycles since the last call
       EqSmIn in = inputs_for(ctx.sm(i));
       in.kernel_start = false;
       b.step(in);

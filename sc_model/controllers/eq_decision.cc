@@ -1,4 +1,4 @@
-#include "policy/equalizer/eq_decision.h"
+#include "controllers/eq_decision.h"
 
 namespace gpupm {
 

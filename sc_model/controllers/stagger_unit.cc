@@ -1,4 +1,4 @@
-#include "gwde/stagger_unit.h"
+#include "controllers/stagger_unit.h"
 
 #include <algorithm>
 #include <stdexcept>

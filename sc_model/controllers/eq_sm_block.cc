@@ -1,4 +1,4 @@
-#include "policy/equalizer/eq_sm_block.h"
+#include "controllers/eq_sm_block.h"
 
 #include <cstdio>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "freq/vote_arbiter.h"
+#include "controllers/vote_arbiter.h"
 
 #include <stdexcept>
 

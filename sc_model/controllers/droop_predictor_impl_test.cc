@@ -1,7 +1,7 @@
 // DroopPredController: cpp / rtl / lockstep agree on random traffic (eval() on
-// prefixes, step(), idle()), an injected RTL fault is reported, unknown slot
+// prefixes, step(), advance()), an injected RTL fault is reported, unknown slot
 // counts are refused.
-#include "sm/droop_predictor_impl.h"
+#include "controllers/droop_predictor_impl.h"
 
 #include <gtest/gtest.h>
 
@@ -54,7 +54,7 @@ TEST(DroopPredImpl, AllThreeAgree) {
       expect_same(c, ls->step(in), t);
       if (rng() % 50 == 0) {
         const uint64_t n = rng() % 6;
-        cpp->idle(n), rtl->idle(n), ls->idle(n);
+        cpp->advance(n), rtl->advance(n), ls->advance(n);
       }
     }
   }

@@ -1,13 +1,7 @@
-// Shared pieces of the RTL-backed controller implementations (eq_sm_impl.cc,
-// vote_arbiter_impl.cc): a Verilated top in plain C++ mode with its own
-// context, clocked by hand (one rising edge per call), optional VCD, and the
-// test-only fault injection of the lockstep checks. Only compiled when the
-// build links the Verilated models (GPUPM_HAVE_RTL).
+// The lockstep checks of Controller<> (controller.h), free of Verilator: the
+// test-only fault hook and the first-mismatch report.
 //
 // Environment:
-//   GPUPM_RTL_VCD=DIR       every RTL block dumps DIR/<block>.vcd from reset
-//                           (<block> = eq_sm_block_sm<i> or vote_arbiter); for
-//                           short runs: about 65 KB per block and 1000 cycles
 //   GPUPM_LOCKSTEP_FAULT=BLOCK:SM:CYCLE:SIGNAL:BIT
 //                           test-only: flips bit BIT (0..63) of the RTL output
 //                           SIGNAL of BLOCK (eq_sm_block, vote_arbiter,
@@ -18,17 +12,11 @@
 //                           in cycle CYCLE). Off when unset.
 #pragma once
 
-#ifdef GPUPM_HAVE_RTL
-
 #include "common/controller_impl.h"
-
-#include <verilated.h>
-#include <verilated_vcd_c.h>
 
 #include <array>
 #include <cstdint>
 #include <cstdlib>
-#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -115,91 +103,4 @@ void compare_outputs(const char* block, int sm, uint64_t cycle, const std::vecto
   }
 }
 
-// One Verilated top (clk_i, rst_ni) with its own context, one rising edge per
-// tick(); also the testbenches' harness (tb/). `vcd_dir` (null or empty: none)
-// gets <name>.vcd of the whole run.
-// Bits [lsb, lsb + width) of a Verilated output port of any width (width <= 64).
-template <class T>
-uint64_t port_bits(const T& port, unsigned lsb, unsigned width) {
-  const uint64_t v = uint64_t(port) >> lsb;
-  return width >= 64 ? v : v & ((1ull << width) - 1);
-}
-template <std::size_t N>
-uint64_t port_bits(const VlWide<N>& port, unsigned lsb, unsigned width) {
-  uint64_t v = 0;
-  for (unsigned b = 0; b < width; ++b) v |= uint64_t(port[(lsb + b) / 32] >> ((lsb + b) % 32) & 1u) << b;
-  return v;
-}
-
-template <class Top>
-class Harness {
- public:
-  Harness(const std::string& name, const char* vcd_dir) : ctx_(std::make_unique<VerilatedContext>()) {
-    ctx_->randReset(0);
-    const bool vcd = vcd_dir && *vcd_dir;
-    if (vcd) ctx_->traceEverOn(true);
-    top_ = std::make_unique<Top>(ctx_.get(), name.c_str());
-    if (vcd) {
-      vcd_ = std::make_unique<VerilatedVcdC>();
-      top_->trace(vcd_.get(), 99);
-      vcd_path_ = std::string(vcd_dir) + "/" + name + ".vcd";
-      vcd_->open(vcd_path_.c_str());
-    }
-    top_->clk_i = 0;
-    top_->rst_ni = 1;
-    eval();
-  }
-  ~Harness() {
-    if (vcd_) vcd_->close();
-    top_->final();
-  }
-  // Asynchronous reset: rst_ni falls (the model starts with every signal 0) and
-  // is released, no clock edge.
-  void reset() {
-    top_->clk_i = 0;
-    top_->rst_ni = 0;
-    eval();
-    top_->rst_ni = 1;
-    eval();
-  }
-  Harness(const Harness&) = delete;
-  Harness& operator=(const Harness&) = delete;
-
-  Top& top() { return *top_; }
-  const std::string& vcd_path() const { return vcd_path_; }
-  void flush() {
-    if (vcd_) vcd_->flush();
-  }
-
-  // The inputs set by the caller settle with the clock low, no edge (to read
-  // combinational outputs).
-  void settle() {
-    top_->clk_i = 0;
-    eval();
-  }
-
-  // The inputs set by the caller settle with the clock low, then the rising edge.
-  void tick() {
-    top_->clk_i = 0;
-    eval();
-    top_->clk_i = 1;
-    eval();
-  }
-
- private:
-  void eval() {
-    top_->eval();
-    if (vcd_) vcd_->dump(time_);
-    ++time_;
-  }
-
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Top> top_;
-  std::unique_ptr<VerilatedVcdC> vcd_;
-  std::string vcd_path_;
-  uint64_t time_ = 0;
-};
-
 }  // namespace gpupm::rtl
-
-#endif  // GPUPM_HAVE_RTL

@@ -1,4 +1,4 @@
-#include "sm/droop_predictor.h"
+#include "controllers/droop_predictor.h"
 
 #include <stdexcept>
 #include <string>

@@ -1,6 +1,6 @@
 // Algorithm 1 (decide): every branch under both threshold readings, at the
 // boundaries of each comparison (spec 1.4).
-#include "policy/equalizer/eq_decision.h"
+#include "controllers/eq_decision.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // StaggerController: cpp / rtl / lockstep agree (step() on strobes, advance()
 // in between), advance() refuses to skip a strobe, an injected RTL fault is
 // reported, unknown parameter sets are refused.
-#include "gwde/stagger_unit_impl.h"
+#include "controllers/stagger_unit_impl.h"
 
 #include <gtest/gtest.h>
 
