@@ -1,5 +1,5 @@
 // The global second-order droop detector and staggering unit of the thread-block
-// scheduler (voltage-noise paper Sec. 5.2, specs/voltage_noise.md 3.3) as a
+// scheduler (voltage-noise paper Sec. 5.3, docs/papers.md#voltage-noise-global-smoothing) as a
 // clocked reference model for the Verilog port (rtl/stagger_unit.sv): plain
 // C++, one step() per rising SM-clock edge, the RTL's widths and reset values.
 //

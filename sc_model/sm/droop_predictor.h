@@ -1,5 +1,5 @@
 // The local first-order droop predictor and dispatch throttle of one SM
-// (voltage-noise paper Sec. 5.1, specs/voltage_noise.md 3.2) as a clocked
+// (voltage-noise paper Sec. 5.2, docs/papers.md#voltage-noise-local-smoothing) as a clocked
 // reference model for the Verilog port (rtl/droop_predictor.sv): plain C++,
 // one step() per rising SM-clock edge, the RTL's widths and reset values.
 //

@@ -1,5 +1,5 @@
 // Harmonia (Paul, Huang, Arora, Yalamanchili, ISCA 2015;
-// specs/core_shutdown_harmonia_sm_allocation.md P2.2-P2.3) without SystemC:
+// docs/papers.md#harmonia-predictors, #harmonia-algorithm) without SystemC:
 // the Table 3 sensitivity predictors, binning, and the per-kernel two-level
 // controller of Algorithm 1, as plain functions and one state machine per
 // kernel, so unit tests drive them with numbers. HarmoniaPolicy

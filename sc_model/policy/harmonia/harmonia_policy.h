@@ -1,5 +1,5 @@
-// Harmonia as a controller of the platform (specs/core_shutdown_harmonia_sm_allocation.md
-// P2.3): per kernel, the invocation's Table 2 counters (the shared counter
+// Harmonia as a controller of the platform (docs/papers.md#harmonia-algorithm):
+// per kernel, the invocation's Table 2 counters (the shared counter
 // block, policy/observe) feed the sensitivity predictors and Algorithm 1
 // (HarmoniaKernel, harmonia_model.h); the configuration it decides is applied
 // at the kernel's next launch: the CU count through the shared SM-count

@@ -1,7 +1,7 @@
 // The observation block shared by the SM-count / V/F controllers (core
 // shut-down, core DVFS; later Harmonia and SM allocation): the hardware
-// counters of the core shut-down paper (specs/core_shutdown_harmonia_sm_allocation.md
-// P1.1) and what they give over a window.
+// counters of the core shut-down paper (docs/papers.md#core-shutdown-counters)
+// and what they give over a window.
 //   per SM       executed instructions, SM cycles (IPC), CTAs completed and
 //                resident-CTA cycles (average CTA time, Little's law)
 //   per channel  DRAM transactions and memory cycles (MBU); the memory system
