@@ -6,8 +6,8 @@
 // (harmonia_policy.h) feeds them from the shared counter block and applies
 // the configurations.
 //
-// Predictors (Table 3), units as the spec infers them from the coefficients
-// (P2.2): %-counters 0..100, icActivity and NormVGPR/NormSGPR 0..1; outputs
+// Predictors (Table 3), units as we read them from the coefficients
+// (docs/papers.md#harmonia-predictors): %-counters 0..100, icActivity and NormVGPR/NormSGPR 0..1; outputs
 // clamped to [0, 1], then binned LOW < 0.30 <= MED <= 0.70 < HIGH.
 //   S_BW   = -0.42 + 0.003 VALUUtilization + 0.011 WriteUnitStalled + 0.01 MemUnitBusy
 //            - 0.004 MemUnitStalled + 1.003 icActivity + 1.158 NormVGPR - 0.731 NormSGPR

@@ -12,7 +12,7 @@
 //   mode          "cg+fg" (Harmonia) | "cg" (coarse grain only)
 //   tunables      which of ["cus", "sm_mhz", "mem_mhz"] it controls (the others
 //                 stay at their top value); ["sm_mhz"] is core DVFS only
-//   cu_step       CU counts cu_step, 2 cu_step, ..., all (P2.1: 4)
+//   cu_step       CU counts cu_step, 2 cu_step, ..., all (the paper: 4, docs/papers.md#harmonia-platform)
 //   cg_cus, cg_sm_mhz, cg_mem_mhz   SetCU_Freq_MemBW's values for the LOW, MED
 //                 and HIGH bins (CU count and CU clock from the compute bin,
 //                 memory clock from the bandwidth bin); clocks must be levels
