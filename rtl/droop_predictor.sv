@@ -1,5 +1,5 @@
 // Local first-order droop predictor and dispatch throttle of one SM
-// (voltage-noise spec 3.2). Cycle-exact with gpupm::DroopPredictor
+// (docs/papers.md#voltage-noise-local-smoothing). Cycle-exact with gpupm::DroopPredictor
 // (sc_model/controllers/droop_predictor.h), whose header comment is the contract; in
 // short:
 //

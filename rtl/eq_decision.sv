@@ -1,4 +1,4 @@
-// Equalizer Algorithm 1 (spec 1.4, I2 fixed) on one epoch's warp-state sums:
+// Equalizer Algorithm 1 (docs/papers.md#equalizer-algorithm-1, I2 fixed) on one epoch's warp-state sums:
 // the combinational decision logic of the per-SM block.
 // Golden model: gpupm::decide() in sc_model/controllers/eq_decision.cc.
 //

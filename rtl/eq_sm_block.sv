@@ -1,4 +1,4 @@
-// Equalizer per-SM block (spec 1.3, 1.4, 1.6, 1.11 `eq_counters`): warp-state
+// Equalizer per-SM block (docs/papers.md sections 1.1, 1.2, 1.4): warp-state
 // sampling, epoch sums, Algorithm 1 and the numBlocks hysteresis.
 // Cycle-exact with gpupm::EqSmBlock (sc_model/controllers/eq_sm_block.h),
 // whose header comment is the contract; in short:

@@ -1,4 +1,4 @@
-// Equalizer warp-state front end (spec 1.3, 1.11): one sample's four per-SM
+// Equalizer warp-state front end (docs/papers.md#equalizer-warp-states): one sample's four per-SM
 // warp counts from the per-warp head-instruction vectors (combinational).
 // Golden model: gpupm::sample_warp_states() in sc_model/controllers/eq_sm_block.cc.
 //

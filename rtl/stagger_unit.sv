@@ -1,5 +1,5 @@
 // Global second-order droop detector and staggering unit of the thread-block
-// scheduler (voltage-noise spec 3.3). Cycle-exact with gpupm::StaggerUnit
+// scheduler (docs/papers.md#voltage-noise-global-smoothing). Cycle-exact with gpupm::StaggerUnit
 // (sc_model/controllers/stagger_unit.h), whose header comment is the contract; in
 // short:
 //

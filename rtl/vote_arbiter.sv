@@ -1,4 +1,4 @@
-// Frequency manager's vote logic (Equalizer spec 1.7, 1.11 `eq_freq_mgr`).
+// Frequency manager's vote logic (docs/papers.md#equalizer-frequency-manager).
 // Cycle-exact with gpupm::VoteArbiter (sc_model/controllers/vote_arbiter.h), whose
 // header comment is the contract; in short:
 //

@@ -1,4 +1,4 @@
-// Frequency-manager vote counter (spec 1.7): how many of N_SMS 2-bit votes are
+// Frequency-manager vote counter (docs/papers.md#equalizer-frequency-manager): how many of N_SMS 2-bit votes are
 // COMP (1) and MEM (2); the rest (NONE 0 and reserved 3) count as NONE.
 // Golden model: gpupm::count_votes() in sc_model/controllers/vote_arbiter.cc.
 module vote_count #(

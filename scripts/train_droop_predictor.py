@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Offline training of the local droop predictor's thresholds (voltage-noise paper
-Sec. 5.1, specs/voltage_noise.md 3.2 "Training procedure") on the model's own traces.
+Sec. 5.2; docs/papers.md#voltage-noise-local-smoothing) on the model's own traces.
 
 1. Runs the suite's kernels without smoothing, with the PDN on and a per-cycle trace
    (gpu.pdn.stats.trace_*): each SM's node voltage, its low-passed (second-order) part

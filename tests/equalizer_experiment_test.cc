@@ -1,6 +1,6 @@
 // A small Equalizer experiment end to end (three kernels of the shipped
 // generic classes, through `gpupm experiment`), checking the category
-// directions of specs/equalizer.md section 4 and the outputs a user gets.
+// directions of docs/papers.md#equalizer-claims and the outputs a user gets.
 #include <gtest/gtest.h>
 
 #include "common/build_info.h"

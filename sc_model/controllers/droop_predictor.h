@@ -1,5 +1,5 @@
 // The local first-order droop predictor and dispatch throttle of one SM
-// (voltage-noise paper Sec. 5.1, specs/voltage_noise.md 3.2) as a clocked
+// (voltage-noise paper Sec. 5.2, docs/papers.md#voltage-noise-local-smoothing) as a clocked
 // reference model for the Verilog port (rtl/droop_predictor.sv): plain C++,
 // one step() per rising SM-clock edge, the RTL's widths and reset values.
 //
@@ -11,10 +11,10 @@
 // and H0, H1, H2 the estimates committed in the last three cycles (H0 the most
 // recent; the paper's four-entry FIFO is P_new, H0, H1, H2), the increments over
 // two, three and four cycles are d2 = P_new - H0, d3 = P_new - H1,
-// d4 = P_new - H2 (specs 3.2 "Reading A": only increments that end in the new
+// d4 = P_new - H2 (docs/papers.md#voltage-noise-local-smoothing "Reading A": only increments that end in the new
 // cycle). A large droop is predicted when d2 > t2 or d3 > t3 or d4 > t4.
 //
-// Throttle (ramp limiting, specs 3.2 design note). admit is the longest prefix
+// Throttle (ramp limiting, docs/papers.md#voltage-noise-local-smoothing). admit is the longest prefix
 // of the valid candidates (in slot order) whose estimate keeps all three
 // increments within their thresholds; the full set is admitted when no droop is
 // predicted. A cycle is "throttled" when admit != cand_valid ("blocked" when

@@ -1,4 +1,4 @@
-// Equalizer's Algorithm 1 (spec 1.4, I2 fixed) as a pure function of one
+// Equalizer's Algorithm 1 (docs/papers.md#equalizer-algorithm-1, I2 fixed) as a pure function of one
 // epoch's warp-state sums: the combinational decision logic of the per-SM block.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Algorithm 1 (decide): every branch under both threshold readings, at the
-// boundaries of each comparison (spec 1.4).
+// boundaries of each comparison (docs/papers.md#equalizer-algorithm-1).
 #include "controllers/eq_decision.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Equalizer's per-SM block (spec 1.3, 1.4, 1.6, 1.11 `eq_counters`) as a
+// Equalizer's per-SM block (docs/papers.md sections 1.1, 1.2, 1.4) as a
 // clocked reference model for the Verilog port: warp-state sampling, epoch
 // sums, Algorithm 1 (eq_decision.h) and the numBlocks hysteresis. Plain C++,
 // one step() per rising SM-clock edge, RTL widths and reset values.
@@ -33,7 +33,7 @@
 //    (the epoch strobe when it was the epoch's last sample), as
 //    EqualizerPolicy does.
 //
-// Decisions (spec 1.6 [Prop] and the brief):
+// Decisions (docs/papers.md#equalizer-cta-control, our reading):
 //  - Epochs are global and aligned: kernel_start reloads numBlocks := max_blocks
 //    and clears the hysteresis, but restarts neither the cycle counter nor the
 //    accumulators (an epoch straddling a kernel boundary still sums 2^L samples,

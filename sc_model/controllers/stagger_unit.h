@@ -1,5 +1,5 @@
 // The global second-order droop detector and staggering unit of the thread-block
-// scheduler (voltage-noise paper Sec. 5.2, specs/voltage_noise.md 3.3) as a
+// scheduler (voltage-noise paper Sec. 5.3, docs/papers.md#voltage-noise-global-smoothing) as a
 // clocked reference model for the Verilog port (rtl/stagger_unit.sv): plain
 // C++, one step() per rising SM-clock edge, the RTL's widths and reset values.
 //
@@ -20,9 +20,9 @@
 // included) and enable is high, a global droop is predicted: every pending SM
 // gets a hold, ranked oldest transition first, then lowest SM id (rank
 // 0 .. n-1), and all pending transitions are cleared:
-//   policy 0 "uniform"    hold = step                 (specs P1: literal reading)
-//   policy 1 "cumulative" hold = step * rank          (specs P2: default)
-//   policy 2 "grouped"    hold = step * (rank mod groups)   (specs P3)
+//   policy 0 "uniform"    hold = step                 (the paper's literal reading)
+//   policy 1 "cumulative" hold = step * rank          (default; docs/papers.md#voltage-noise-global-smoothing)
+//   policy 2 "grouped"    hold = step * (rank mod groups)   (a third reading)
 //   policy 3 reserved, reads as cumulative
 // (k_min = 0 predicts at every strobe with enable high, even with nothing
 // pending: a trigger that holds no SM.)

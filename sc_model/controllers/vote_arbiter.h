@@ -1,4 +1,4 @@
-// The frequency manager's vote logic (Equalizer spec 1.7, 1.11 `eq_freq_mgr`)
+// The frequency manager's vote logic (docs/papers.md#equalizer-frequency-manager)
 // as a clocked reference model for the Verilog port: plain C++, one step() per
 // rising SM-clock edge, RTL widths, registered (Moore) outputs.
 //
@@ -11,9 +11,9 @@
 //  - A level change at the edge ending cycle t makes that domain busy in cycles
 //    t+1 .. t+T exactly (T = its transition_cycles; 0 = never busy). A
 //    votes_valid presented while `busy` (either domain) reads high is ignored
-//    (action kIgnoredBusy): the VRM is mid-transition, spec 1.7.
+//    (action kIgnoredBusy): the VRM is mid-transition (Equalizer Sec. IV-C).
 //
-// Decisions (spec 1.7 [Prop], I14, I15):
+// Decisions (docs/papers.md#equalizer-frequency-manager, our reading of I14, I15):
 //  - NONE counts as a vote. Plurality: COMP or MEM wins only with strictly more
 //    votes than each of the other two; any tie at the top resolves to NONE.
 //    Strict majority: COMP or MEM wins with more than n_sms/2 of all votes.

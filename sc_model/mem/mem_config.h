@@ -1,7 +1,7 @@
 // Memory-domain configuration: interconnect, L2 slices, memory controllers and
 // GDDR5 DRAM. The domain clock is the DRAM command clock; the interconnect and
 // L2 run at l2_clock_ratio of it. Defaults are the GTX480 values of GPGPU-Sim
-// 3.2.2 (specs/equalizer.md 2.2); configs/gpu/gtx480.json says where each comes from.
+// 3.2.2 (docs/papers.md#equalizer-gpu); configs/gpu/gtx480.json says where each comes from.
 #pragma once
 
 #include "common/json_reader.h"

@@ -31,7 +31,7 @@
 // edge cmd(kd). GTX480 defaults: hit 140 L2 cycles (200.7 ns), miss 374.9 ns.
 // All of it is in memory-domain cycles: the latency in ns does not depend on
 // the SM clock, and the service rate scales with the memory clock.
-// With l2_clock "core" (the HD7970's L2, Harmonia P2.6) the L2 edges follow the
+// With l2_clock "core" (the HD7970's L2, docs/papers.md#harmonia-classes) the L2 edges follow the
 // SM clock instead: the ratio is re-derived whenever either clock changes, and
 // several L2 edges may fall on one command edge; DRAM timing stays in command cycles.
 #pragma once

@@ -4,7 +4,7 @@
 // and L1 line accesses, the clock tree of an SM with or without resident
 // warps, leakage of an ungated SM), with the power model's energies per event
 // (PowerConfig), dynamic ~ (V/V0)^2, leakage ~ (V/V0)^k, and a
-// constant-current load I = P / V_set (specs 1.1).
+// constant-current load I = P / V_set (docs/papers.md#voltage-noise-setup).
 //
 // It sits last in the SM clock domain and never asks for a tick: cycles the
 // domain skips are cycles in which no SM issued or accessed anything, so at

@@ -1,5 +1,5 @@
-// Hierarchical voltage smoothing (voltage-noise paper Sec. 5; specs/voltage_noise.md
-// section 3): the GPU config's `smoothing` section. Both levels are off by default.
+// Hierarchical voltage smoothing (voltage-noise paper Sec. 5; docs/papers.md#voltage-noise,
+// sections 5.6-5.7): the GPU config's `smoothing` section. Both levels are off by default.
 //   local   a droop predictor + dispatch throttle per SM (controllers/droop_predictor.h)
 //   global  the stagger unit in the GWDE (controllers/stagger_unit.h)
 #pragma once

@@ -1,5 +1,5 @@
 // Streaming-multiprocessor configuration. Defaults are the GTX480 (Fermi) values
-// of GPGPU-Sim 3.2.2 and the Equalizer paper's Table III (specs/equalizer.md 2.2).
+// of GPGPU-Sim 3.2.2 and the Equalizer paper's Table III (docs/papers.md#equalizer-gpu).
 #pragma once
 
 #include "common/json_reader.h"

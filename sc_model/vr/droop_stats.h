@@ -5,7 +5,7 @@
 // - a histogram of cycles by the chip-wide droop (the worst SM each cycle);
 // - emergencies: droop events beyond `margin` (chip-wide and per SM), events
 //   above a few fixed thresholds;
-// - the temporal split (paper Sec. 3.2, specs 1.5): a zero-phase low-pass
+// - the temporal split (paper Sec. 3.2, docs/papers.md#voltage-noise-categories): a zero-phase low-pass
 //   (2nd-order Butterworth run forward and backward, cutoff between the two
 //   resonances) of each node voltage is the second-order component, the rest
 //   the first-order one; each droop event above `split_threshold` is classed

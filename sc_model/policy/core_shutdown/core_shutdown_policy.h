@@ -1,9 +1,10 @@
-// Core shut-down (Jadidi, Arjomand, Kandemir, Das; specs/core_shutdown_harmonia_sm_allocation.md
-// P1.1): per kernel launch, a memory-intensive kernel (MBU > 50% over the first
-// group of CTAs) is searched by bisection over the active SM count with the
-// surplus SMs paused (not gated), keeping the GPU IPC within alpha of the
-// all-SM IPC; the surplus SMs of the result then drain and are power-gated,
-// and are woken early so the wake-up latency overlaps the kernel's tail.
+// Core shut-down (Jadidi, Arjomand, Kandemir, Das;
+// docs/papers.md#core-shutdown-mechanism): per kernel launch, a memory-intensive
+// kernel (MBU > 50% over the first group of CTAs) is searched by bisection over
+// the active SM count with the surplus SMs paused (not gated), keeping the GPU
+// IPC within alpha of the all-SM IPC; the surplus SMs of the result then drain
+// and are power-gated, and are woken early so the wake-up latency overlaps the
+// kernel's tail.
 // The search, drift detection and early wake-up are KnobSearchPolicy's; the
 // SM states are SmCountActuator's.
 //

@@ -1,5 +1,5 @@
 // The run-time characterisation of the core shut-down paper
-// (specs/core_shutdown_harmonia_sm_allocation.md P1.1), written once for any
+// (docs/papers.md#core-shutdown-mechanism), written once for any
 // ordered knob whose top setting is "everything on": the active SM count
 // (core shut-down) or the core V/F state (the core-DVFS comparison point).
 //

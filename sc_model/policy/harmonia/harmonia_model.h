@@ -1,13 +1,13 @@
 // Harmonia (Paul, Huang, Arora, Yalamanchili, ISCA 2015;
-// specs/core_shutdown_harmonia_sm_allocation.md P2.2-P2.3) without SystemC:
+// docs/papers.md#harmonia-predictors, #harmonia-algorithm) without SystemC:
 // the Table 3 sensitivity predictors, binning, and the per-kernel two-level
 // controller of Algorithm 1, as plain functions and one state machine per
 // kernel, so unit tests drive them with numbers. HarmoniaPolicy
 // (harmonia_policy.h) feeds them from the shared counter block and applies
 // the configurations.
 //
-// Predictors (Table 3), units as the spec infers them from the coefficients
-// (P2.2): %-counters 0..100, icActivity and NormVGPR/NormSGPR 0..1; outputs
+// Predictors (Table 3), units as we read them from the coefficients
+// (docs/papers.md#harmonia-predictors): %-counters 0..100, icActivity and NormVGPR/NormSGPR 0..1; outputs
 // clamped to [0, 1], then binned LOW < 0.30 <= MED <= 0.70 < HIGH.
 //   S_BW   = -0.42 + 0.003 VALUUtilization + 0.011 WriteUnitStalled + 0.01 MemUnitBusy
 //            - 0.004 MemUnitStalled + 1.003 icActivity + 1.158 NormVGPR - 0.731 NormSGPR

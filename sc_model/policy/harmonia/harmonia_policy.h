@@ -1,5 +1,5 @@
-// Harmonia as a controller of the platform (specs/core_shutdown_harmonia_sm_allocation.md
-// P2.3): per kernel, the invocation's Table 2 counters (the shared counter
+// Harmonia as a controller of the platform (docs/papers.md#harmonia-algorithm):
+// per kernel, the invocation's Table 2 counters (the shared counter
 // block, policy/shared/observe) feed the sensitivity predictors and Algorithm 1
 // (HarmoniaKernel, harmonia_model.h); the configuration it decides is applied
 // at the kernel's next launch: the CU count through the shared SM-count
@@ -12,7 +12,7 @@
 //   mode          "cg+fg" (Harmonia) | "cg" (coarse grain only)
 //   tunables      which of ["cus", "sm_mhz", "mem_mhz"] it controls (the others
 //                 stay at their top value); ["sm_mhz"] is core DVFS only
-//   cu_step       CU counts cu_step, 2 cu_step, ..., all (P2.1: 4)
+//   cu_step       CU counts cu_step, 2 cu_step, ..., all (the paper: 4, docs/papers.md#harmonia-platform)
 //   cg_cus, cg_sm_mhz, cg_mem_mhz   SetCU_Freq_MemBW's values for the LOW, MED
 //                 and HIGH bins (CU count and CU clock from the compute bin,
 //                 memory clock from the bandwidth bin); clocks must be levels

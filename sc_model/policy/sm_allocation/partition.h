@@ -1,5 +1,5 @@
 // The decisions of the power-aware SM allocation paper and of its comparison
-// points (specs/core_shutdown_harmonia_sm_allocation.md P3.1), as pure
+// points (docs/papers.md#sm-allocation-algorithm), as pure
 // functions of the offline profiles (sm_profiles.h), so each is unit-tested
 // without a simulation:
 //   partition()            Algorithm 1 as the prose describes it

@@ -1,5 +1,5 @@
-// SM allocation for two co-running applications (specs/core_shutdown_harmonia_sm_allocation.md
-// P3; Tasoulas & Anagnostopoulos 2019) and its comparison points, as policies on
+// SM allocation for two co-running applications (docs/papers.md#sm-allocation;
+// Tasoulas & Anagnostopoulos 2019) and its comparison points, as policies on
 // a workload with two applications ("apps"):
 //   sm-allocation  the paper's method: Algorithm 1 over the offline profiles
 //                  (policy.profiles), contiguous allocation for the pair's

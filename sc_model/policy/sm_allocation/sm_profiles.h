@@ -1,5 +1,5 @@
 // Offline profiles of the power-aware SM allocation paper
-// (specs/core_shutdown_harmonia_sm_allocation.md P3.1): each application run
+// (docs/papers.md#sm-allocation-profiles): each application run
 // alone on n = step, 2 step, ..., K SMs (the others power-gated), one point per
 // n with the paper's tuple A(n, opt, IPC, MB, L2->L1, MCR, pow, powEf).
 // `gpupm experiment sm-allocation` measures them (static-point runs) and writes

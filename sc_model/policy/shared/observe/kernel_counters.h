@@ -1,13 +1,13 @@
 // The observation block shared by the SM-count / V/F controllers (core
 // shut-down, core DVFS; later Harmonia and SM allocation): the hardware
-// counters of the core shut-down paper (specs/core_shutdown_harmonia_sm_allocation.md
-// P1.1) and what they give over a window.
+// counters of the core shut-down paper (docs/papers.md#core-shutdown-counters)
+// and what they give over a window.
 //   per SM       executed instructions, SM cycles (IPC), CTAs completed and
 //                resident-CTA cycles (average CTA time, Little's law)
 //   per channel  DRAM transactions and memory cycles (MBU); the memory system
 //                exposes them summed over its channels, which is all MBU needs
 //                (MBU = sum_ch busy_ch / (channels x cycles))
-// and Harmonia's Table 2 counters (P2.2), from each SM's VALU pipe and LSU:
+// and Harmonia's Table 2 counters (docs/papers.md#harmonia-counters), from each SM's VALU pipe and LSU:
 //   VALUBusy          VALU (ALU + SFU) pipe-busy cycles / (issue slots x powered cycles)
 //   VALUUtilization   active lanes per VALU pass (a divergent instruction runs two
 //                     passes with half the lanes each)
@@ -59,7 +59,7 @@ struct WindowStats {
   double avg_cta_cycles = 0;     // resident CTA-cycles / CTAs completed (0: none completed)
   double l2_hit_rate = 0;
   std::vector<double> sm_ipc;    // per SM of the whole GPU (0 outside the set)
-  // Table 2 (P2.2), in % over the set's powered CU time; icActivity is mbu.
+  // Table 2 (docs/papers.md#harmonia-counters), in % over the set's powered CU time; icActivity is mbu.
   double valu_busy = 0, valu_utilization = 100, mem_unit_busy = 0, mem_unit_stalled = 0,
          write_unit_stalled = 0;
   uint64_t valu_busy_cycles = 0;  // over the set
@@ -67,7 +67,7 @@ struct WindowStats {
 };
 
 // The inputs of Harmonia's sensitivity models (Table 3), in the units the
-// spec infers from the coefficients (P2.2): % counters 0..100, icActivity and
+// model reads from the coefficients (docs/papers.md#harmonia-predictors): % counters 0..100, icActivity and
 // the register fractions 0..1.
 struct Table2Counters {
   double valu_busy = 0, valu_utilization = 0, mem_unit_busy = 0, mem_unit_stalled = 0, write_unit_stalled = 0;

@@ -1,5 +1,5 @@
 // One static point of the configuration space the oracles search
-// (specs/core_shutdown_harmonia_sm_allocation.md "Unification": SM count x SM
+// (docs/papers.md#shared-configuration-space: SM count x SM
 // V/F x memory V/F x CTAs per SM), held for the whole run: SMs [sms, N) are
 // power-gated from the start, the V/F levels are set at once, the CTA limit
 // applies to every SM. `gpupm run --policy static-point --set policy.sms=20 ...`
