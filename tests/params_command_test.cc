@@ -1,5 +1,5 @@
 // `gpupm params`: the declared parameters of a GPU config with their values
-// after --set, as a table or JSON.
+// after --set, as a table or JSON, and the schemas (--schema KIND).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -37,6 +37,12 @@ TEST(ParamsCommand, JsonListsEveryRow) {
       EXPECT_EQ(p.at("range"), "{memory, core}");
     }
   EXPECT_TRUE(seen);
+}
+
+TEST(ParamsCommand, SchemaPrintsTheCommittedFile) {
+  auto r = run_gpupm_argv({"params", "--schema", "workload"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, gpupm::test::read_file(source_path("docs/schema/workload.schema.json")));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "app/commands.h"
 #include "common/param_lister.h"
+#include "platform/config_schemas.h"
 #include "platform/run_setup.h"
 
 #include <algorithm>
@@ -64,10 +65,15 @@ CLI::App* add_params_command(CLI::App& app, ParamsOptions& opt) {
       ->default_val(std::string(GPUPM_SOURCE_DIR) + "/configs/gpu/gtx480.json");
   cmd->add_option("--set", opt.sets, "override gpu.PATH=VALUE (as gpupm run --set)");
   cmd->add_flag("--json", opt.json, "print JSON instead of a table");
+  cmd->add_option("--schema", opt.schema_kind, "print the JSON Schema of KIND instead: gpu_config, workload, sweep_spec");
   return cmd;
 }
 
 int command_params(const ParamsOptions& opt) {
+  if (!opt.schema_kind.empty()) {
+    std::cout << config_schema(opt.schema_kind).dump(2) << "\n";
+    return kExitOk;
+  }
   GpuConfig gpu = load_listed_config(opt);
   std::vector<RuleRow> rules;
   std::vector<ParamRow> rows = list_params("gpu", gpu, &rules);
