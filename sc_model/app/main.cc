@@ -3,6 +3,7 @@
 #include "app/commands.h"
 #include "app/experiment.h"
 #include "app/impedance_command.h"
+#include "app/params_command.h"
 #include "app/sweep_command.h"
 
 #include <CLI/CLI.hpp>
@@ -86,6 +87,9 @@ int sc_main(int argc, char* argv[]) {
   imp_cmd->add_option("--fmax", imp.f_max, "highest frequency (Hz)")->default_val(1e9);
   imp_cmd->add_option("--per-decade", imp.per_decade, "points per decade")->default_val(100);
 
+  ParamsOptions params;
+  CLI::App* params_cmd = add_params_command(app, params);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -100,6 +104,7 @@ int sc_main(int argc, char* argv[]) {
       return command_run(run);
     }
     if (val_cmd->parsed()) return command_validate(files);
+    if (params_cmd->parsed()) return command_params(params);
     if (imp_cmd->parsed()) return command_impedance(imp);
     if (ptx_cmd->parsed()) return command_ptx(ptx_file);
     if (exp_cmd->parsed()) return command_experiment(exp);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/json_reader.h"
+#include "common/param.h"
 #include "protocol/domain.h"
 
 #include <string>
@@ -36,6 +37,8 @@ struct DvfsConfig {
   const DomainDvfs& operator[](Domain d) const { return domain[size_t(d)]; }
 };
 
+// Every field's name, range, unit and description (common/param.h).
+void describe(ParamVisitor& v, DvfsConfig& c);
 DvfsConfig parse_dvfs_config(JsonReader& r);
 
 }  // namespace gpupm

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/json_reader.h"
+#include "common/param.h"
 
 namespace gpupm {
 
@@ -13,6 +14,8 @@ struct GwdeConfig {
   double dispatch_interval_ns = 0.0;
 };
 
+// Every field's name, range, unit and description (common/param.h).
+void describe(ParamVisitor& v, GwdeConfig& c);
 GwdeConfig parse_gwde_config(JsonReader& r);
 
 }  // namespace gpupm

@@ -1,5 +1,7 @@
 #include "mem/mem_config.h"
 
+#include "common/param_reader.h"
+
 #include <string>
 
 namespace gpupm {
@@ -8,93 +10,140 @@ namespace {
 
 bool power_of_two(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
-void read_u32(JsonReader& r, const char* key, uint32_t& field, uint64_t lo, uint64_t hi) {
-  field = uint32_t(r.get_uint(key, lo, hi, field));
-}
-
-void read_timing(JsonReader& r, DramTiming& t) {
-  read_u32(r, "tCCD", t.tCCD, 1, 1000);
-  read_u32(r, "tRRD", t.tRRD, 1, 1000);
-  read_u32(r, "tRCD", t.tRCD, 1, 1000);
-  read_u32(r, "tRAS", t.tRAS, 1, 1000);
-  read_u32(r, "tRP", t.tRP, 1, 1000);
-  read_u32(r, "tRC", t.tRC, 1, 2000);
-  read_u32(r, "tCL", t.tCL, 1, 1000);
-  read_u32(r, "tWL", t.tWL, 0, 1000);
-  read_u32(r, "tWR", t.tWR, 0, 1000);
-  read_u32(r, "tRTP", t.tRTP, 0, 1000);
-  read_u32(r, "tWTR", t.tWTR, 0, 1000);
-}
+using Check = std::optional<ParamProblem>;
 
 }  // namespace
 
-std::optional<MemConfigProblem> check_mem_config(const MemConfig& c) {
-  auto problem = [](std::string key, std::string what) {
-    return std::optional<MemConfigProblem>(MemConfigProblem{std::move(key), std::move(what)});
+// Some rules repeat a field's range: a config built in code has not been read.
+const std::vector<MemConfigRule>& mem_config_rules() {
+  static const std::vector<MemConfigRule> rules = {
+      {"channels", "1 to 64 channels",
+       [](const MemConfig& c) { return problem_unless(c.channels >= 1 && c.channels <= 64, "channels", "expected 1 to 64 channels"); }},
+      {"line_size", "line_bytes a power of two in [32, 4096]",
+       [](const MemConfig& c) {
+         return problem_unless(power_of_two(c.line_bytes) && c.line_bytes >= 32 && c.line_bytes <= 4096, "line_bytes",
+                               "expected a power of two in [32, 4096]");
+       }},
+      {"interleave_lines", "interleave_bytes a non-zero multiple of line_bytes",
+       [](const MemConfig& c) {
+         return problem_unless(c.interleave_bytes != 0 && c.interleave_bytes % c.line_bytes == 0, "interleave_bytes",
+                               "expected a non-zero multiple of line_bytes");
+       }},
+      {"banks", "1 to 64 banks",
+       [](const MemConfig& c) { return problem_unless(c.banks >= 1 && c.banks <= 64, "banks", "expected 1 to 64 banks"); }},
+      {"row_lines", "row_bytes a non-zero multiple of line_bytes",
+       [](const MemConfig& c) {
+         return problem_unless(c.row_bytes != 0 && c.row_bytes % c.line_bytes == 0, "row_bytes",
+                               "expected a non-zero multiple of line_bytes");
+       }},
+      {"bursts_per_line", "bus_bytes x data_rate divides line_bytes",
+       [](const MemConfig& c) {
+         return problem_unless(c.bus_bytes != 0 && c.data_rate != 0 && c.line_bytes % (c.bus_bytes * c.data_rate) == 0,
+                               "bus_bytes", "expected bus_bytes * data_rate to divide line_bytes");
+       }},
+      {"read_queue", "mc_queue at least 1",
+       [](const MemConfig& c) { return problem_unless(c.mc_queue >= 1, "mc_queue", "expected at least 1 entry"); }},
+      {"write_queue", "mc_write_queue at least 1",
+       [](const MemConfig& c) { return problem_unless(c.mc_write_queue >= 1, "mc_write_queue", "expected at least 1 entry"); }},
+      {"drain_high", "write_drain_high in [1, mc_write_queue]",
+       [](const MemConfig& c) {
+         return problem_unless(c.write_drain_high >= 1 && c.write_drain_high <= c.mc_write_queue, "write_drain_high",
+                               "expected 1 to mc_write_queue");
+       }},
+      {"drain_low", "write_drain_low below write_drain_high",
+       [](const MemConfig& c) {
+         return problem_unless(c.write_drain_low < c.write_drain_high, "write_drain_low",
+                               "expected less than write_drain_high");
+       }},
+      {"l2_clock_ratio", "l2_clock_ratio in [0.01, 1]",
+       [](const MemConfig& c) {
+         return problem_unless(c.l2_clock_ratio >= 0.01 && c.l2_clock_ratio <= 1.0, "l2_clock_ratio",
+                               "expected a number in [0.01, 1]");
+       }},
+      {"l2_sets", "l2_sets at least 1",
+       [](const MemConfig& c) { return problem_unless(c.l2_sets >= 1, "l2_sets", "expected at least 1 set"); }},
+      {"l2_ways", "1 to 64 L2 ways",
+       [](const MemConfig& c) { return problem_unless(c.l2_ways >= 1 && c.l2_ways <= 64, "l2_ways", "expected 1 to 64 ways"); }},
+      {"l2_mshrs", "l2_mshrs at least 1",
+       [](const MemConfig& c) { return problem_unless(c.l2_mshrs >= 1, "l2_mshrs", "expected at least 1 MSHR"); }},
+      {"icnt_queue", "icnt_queue at least 1",
+       [](const MemConfig& c) { return problem_unless(c.icnt_queue >= 1, "icnt_queue", "expected at least 1 entry"); }},
+      {"flits_per_line", "flit_bytes divides line_bytes",
+       [](const MemConfig& c) {
+         return problem_unless(c.flit_bytes != 0 && c.line_bytes % c.flit_bytes == 0, "flit_bytes",
+                               "expected a divisor of line_bytes");
+       }},
+      {"flit_ports", "slice_out_flits and sm_in_flits at least 1",
+       [](const MemConfig& c) {
+         return problem_unless(c.slice_out_flits >= 1 && c.sm_in_flits >= 1, "slice_out_flits",
+                               "expected at least 1 flit per cycle");
+       }},
+      {"tccd", "dram_timing.tCCD at least 1",
+       [](const MemConfig& c) { return problem_unless(c.t.tCCD >= 1, "dram_timing.tCCD", "expected at least 1"); }},
+      {"tras", "tRAS >= tRCD",
+       [](const MemConfig& c) { return problem_unless(c.t.tRAS >= c.t.tRCD, "dram_timing.tRAS", "expected tRAS >= tRCD"); }},
+      {"trc", "tRC >= tRAS + tRP",
+       [](const MemConfig& c) {
+         return problem_unless(c.t.tRC >= c.t.tRAS + c.t.tRP, "dram_timing.tRC", "expected tRC >= tRAS + tRP");
+       }},
   };
-  if (c.channels < 1 || c.channels > 64) return problem("channels", "expected 1 to 64 channels");
-  if (!power_of_two(c.line_bytes) || c.line_bytes < 32 || c.line_bytes > 4096)
-    return problem("line_bytes", "expected a power of two in [32, 4096]");
-  if (c.interleave_bytes == 0 || c.interleave_bytes % c.line_bytes != 0)
-    return problem("interleave_bytes", "expected a non-zero multiple of line_bytes");
-  if (c.banks < 1 || c.banks > 64) return problem("banks", "expected 1 to 64 banks");
-  if (c.row_bytes == 0 || c.row_bytes % c.line_bytes != 0)
-    return problem("row_bytes", "expected a non-zero multiple of line_bytes");
-  if (c.bus_bytes == 0 || c.data_rate == 0 || c.line_bytes % (c.bus_bytes * c.data_rate) != 0)
-    return problem("bus_bytes", "expected bus_bytes * data_rate to divide line_bytes");
-  if (c.mc_queue < 1) return problem("mc_queue", "expected at least 1 entry");
-  if (c.mc_write_queue < 1) return problem("mc_write_queue", "expected at least 1 entry");
-  if (c.write_drain_high < 1 || c.write_drain_high > c.mc_write_queue)
-    return problem("write_drain_high", "expected 1 to mc_write_queue");
-  if (c.write_drain_low >= c.write_drain_high) return problem("write_drain_low", "expected less than write_drain_high");
-  if (!(c.l2_clock_ratio >= 0.01 && c.l2_clock_ratio <= 1.0))
-    return problem("l2_clock_ratio", "expected a number in [0.01, 1]");
-  if (c.l2_sets < 1) return problem("l2_sets", "expected at least 1 set");
-  if (c.l2_ways < 1 || c.l2_ways > 64) return problem("l2_ways", "expected 1 to 64 ways");
-  if (c.l2_mshrs < 1) return problem("l2_mshrs", "expected at least 1 MSHR");
-  if (c.icnt_queue < 1) return problem("icnt_queue", "expected at least 1 entry");
-  if (c.flit_bytes == 0 || c.line_bytes % c.flit_bytes != 0)
-    return problem("flit_bytes", "expected a divisor of line_bytes");
-  if (c.slice_out_flits < 1 || c.sm_in_flits < 1)
-    return problem("slice_out_flits", "expected at least 1 flit per cycle");
-  const DramTiming& t = c.t;
-  if (t.tCCD < 1) return problem("dram_timing.tCCD", "expected at least 1");
-  if (t.tRAS < t.tRCD) return problem("dram_timing.tRAS", "expected tRAS >= tRCD");
-  if (t.tRC < t.tRAS + t.tRP) return problem("dram_timing.tRC", "expected tRC >= tRAS + tRP");
+  return rules;
+}
+
+std::optional<MemConfigProblem> check_mem_config(const MemConfig& c) {
+  for (const MemConfigRule& rule : mem_config_rules())
+    if (Check p = rule.check(c)) return p;
   return std::nullopt;
+}
+
+void describe(ParamVisitor& v, DramTiming& t) {
+  v.integer("tCCD", t.tCCD, 1, 1000, "cycles", "column to column");
+  v.integer("tRRD", t.tRRD, 1, 1000, "cycles", "activate to activate, different banks");
+  v.integer("tRCD", t.tRCD, 1, 1000, "cycles", "activate to column command");
+  v.integer("tRAS", t.tRAS, 1, 1000, "cycles", "activate to precharge");
+  v.integer("tRP", t.tRP, 1, 1000, "cycles", "precharge to activate");
+  v.integer("tRC", t.tRC, 1, 2000, "cycles", "activate to activate, same bank");
+  v.integer("tCL", t.tCL, 1, 1000, "cycles", "read column command to data");
+  v.integer("tWL", t.tWL, 0, 1000, "cycles", "write column command to data");
+  v.integer("tWR", t.tWR, 0, 1000, "cycles", "write recovery before precharge");
+  v.integer("tRTP", t.tRTP, 0, 1000, "cycles", "read to precharge");
+  v.integer("tWTR", t.tWTR, 0, 1000, "cycles", "write to read turnaround (GPGPU-Sim tCDLR)");
+}
+
+void describe(ParamVisitor& v, MemConfig& c) {
+  v.integer("channels", c.channels, 1, 64, "channels", "memory controllers, each with its DRAM and L2 slice");
+  v.integer("line_bytes", c.line_bytes, 32, 4096, "bytes", "cache line (equal to sm.line_bytes)");
+  v.integer("interleave_bytes", c.interleave_bytes, 32, uint64_t(1) << 30, "bytes", "consecutive bytes mapped to one channel");
+  v.integer("banks", c.banks, 1, 64, "banks", "DRAM banks per channel");
+  v.integer("row_bytes", c.row_bytes, 32, uint64_t(1) << 20, "bytes", "DRAM row (page)");
+  v.integer("bus_bytes", c.bus_bytes, 1, 1024, "bytes", "data bus width per channel");
+  v.integer("data_rate", c.data_rate, 1, 16, "transfers", "transfers per command clock (GDDR5: 4)");
+  v.integer("mc_queue", c.mc_queue, 1, 4096, "requests", "read queue per channel (FR-FCFS)");
+  v.integer("mc_write_queue", c.mc_write_queue, 1, 4096, "requests", "posted writes per channel, drained in batches");
+  v.integer("write_drain_high", c.write_drain_high, 1, 4096, "requests", "start draining writes at this many");
+  v.integer("write_drain_low", c.write_drain_low, 0, 4096, "requests", "stop draining (if reads wait) at this many");
+  v.number("l2_clock_ratio", c.l2_clock_ratio, 0.01, 1.0, "", "interconnect and L2 clock / DRAM command clock");
+  v.choice_of("l2_clock", c.l2_follows_core, {"memory", "core"},
+              "the clock of the interconnect and L2: the memory clock x l2_clock_ratio, or the SM clock");
+  v.integer("l2_sets", c.l2_sets, 1, uint64_t(1) << 20, "sets", "L2 sets per channel slice");
+  v.integer("l2_ways", c.l2_ways, 1, 64, "ways", "L2 associativity");
+  v.integer("l2_latency", c.l2_latency, 0, 100000, "L2 cycles", "slice input to hit data (rop_latency)");
+  v.integer("dram_latency", c.dram_latency, 0, 100000, "L2 cycles", "added to a miss (GPGPU-Sim dram_latency)");
+  v.integer("l2_mshrs", c.l2_mshrs, 1, 65536, "entries", "outstanding misses per slice");
+  v.integer("icnt_latency", c.icnt_latency, 0, 100000, "L2 cycles", "interconnect traversal, each direction");
+  v.integer("icnt_queue", c.icnt_queue, 1, 65536, "requests", "requests waiting at each slice input");
+  v.integer("flit_bytes", c.flit_bytes, 1, 4096, "bytes", "interconnect flit");
+  v.integer("slice_out_flits", c.slice_out_flits, 1, 1024, "flits", "response flits per L2 cycle per slice");
+  v.integer("sm_in_flits", c.sm_in_flits, 1, 1024, "flits", "response flits per L2 cycle into each SM");
+  v.section("dram_timing", Presence::kOptional, "DRAM timing in command-clock cycles",
+            [&](ParamVisitor& s) { describe(s, c.t); });
+  for (const MemConfigRule& rule : mem_config_rules())
+    v.rule(rule.name, rule.description, [&c, &rule] { return rule.check(c); });
 }
 
 MemConfig parse_mem_config(JsonReader& r) {
   MemConfig c;
-  read_u32(r, "channels", c.channels, 1, 64);
-  read_u32(r, "line_bytes", c.line_bytes, 32, 4096);
-  read_u32(r, "interleave_bytes", c.interleave_bytes, 32, uint64_t(1) << 30);
-  read_u32(r, "banks", c.banks, 1, 64);
-  read_u32(r, "row_bytes", c.row_bytes, 32, uint64_t(1) << 20);
-  read_u32(r, "bus_bytes", c.bus_bytes, 1, 1024);
-  read_u32(r, "data_rate", c.data_rate, 1, 16);
-  read_u32(r, "mc_queue", c.mc_queue, 1, 4096);
-  read_u32(r, "mc_write_queue", c.mc_write_queue, 1, 4096);
-  read_u32(r, "write_drain_high", c.write_drain_high, 1, 4096);
-  read_u32(r, "write_drain_low", c.write_drain_low, 0, 4096);
-  c.l2_clock_ratio = r.get_double("l2_clock_ratio", 0.01, 1.0, c.l2_clock_ratio);
-  c.l2_follows_core = r.get_enum("l2_clock", {"memory", "core"}, "memory") == "core";
-  read_u32(r, "l2_sets", c.l2_sets, 1, uint64_t(1) << 20);
-  read_u32(r, "l2_ways", c.l2_ways, 1, 64);
-  read_u32(r, "l2_latency", c.l2_latency, 0, 100000);
-  read_u32(r, "dram_latency", c.dram_latency, 0, 100000);
-  read_u32(r, "l2_mshrs", c.l2_mshrs, 1, 65536);
-  read_u32(r, "icnt_latency", c.icnt_latency, 0, 100000);
-  read_u32(r, "icnt_queue", c.icnt_queue, 1, 65536);
-  read_u32(r, "flit_bytes", c.flit_bytes, 1, 4096);
-  read_u32(r, "slice_out_flits", c.slice_out_flits, 1, 1024);
-  read_u32(r, "sm_in_flits", c.sm_in_flits, 1, 1024);
-  if (r.has("dram_timing")) {
-    JsonReader t = r.object("dram_timing");
-    read_timing(t, c.t);
-    t.finish();
-  }
-  if (auto p = check_mem_config(c)) r.fail(p->key, p->what);
+  read_params(r, c);
   return c;
 }
 

@@ -5,11 +5,13 @@
 #pragma once
 
 #include "common/json_reader.h"
+#include "common/param.h"
 #include "protocol/memory_status.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gpupm {
 
@@ -53,17 +55,26 @@ struct MemConfig {
   }
 };
 
-// Reads the keys named like the fields above (all optional, defaults above) and
-// an optional object "dram_timing" with the DramTiming keys; the caller calls
+// Every field's name, range, unit and description (common/param.h), the
+// optional object "dram_timing" and the consistency rules below.
+void describe(ParamVisitor& v, MemConfig& c);
+void describe(ParamVisitor& v, DramTiming& t);
+// Reads the keys declared above (all optional, defaults above); the caller calls
 // r.finish(). Errors name the JSON path and what is allowed.
 MemConfig parse_mem_config(JsonReader& r);
 
-// The first inconsistency in a config built in code (key as JSON path relative
-// to the memory config, e.g. "dram_timing.tRC"), or nothing.
-struct MemConfigProblem {
-  std::string key;
-  std::string what;
+// The consistency rules of a memory config, by name: what the reader checks
+// after the fields, and what a config built in code is checked against.
+struct MemConfigRule {
+  const char* name;
+  const char* description;
+  std::optional<ParamProblem> (*check)(const MemConfig& c);
 };
+const std::vector<MemConfigRule>& mem_config_rules();
+
+// The first broken rule of a config built in code (key as JSON path relative
+// to the memory config, e.g. "dram_timing.tRC"), or nothing.
+using MemConfigProblem = ParamProblem;
 std::optional<MemConfigProblem> check_mem_config(const MemConfig& c);
 
 }  // namespace gpupm

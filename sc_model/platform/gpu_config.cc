@@ -1,58 +1,69 @@
 #include "platform/gpu_config.h"
 
-#include "controllers/stagger_unit_impl.h"
+#include "common/param_reader.h"
 #include "controllers/droop_predictor_impl.h"
+#include "controllers/stagger_unit_impl.h"
 
 namespace gpupm {
 
 namespace {
-template <class F>
-void section(JsonReader& r, const char* key, F parse) {
-  JsonReader s = r.object(key);
-  parse(s);
-  s.finish();
+
+// Where the blocks run as RTL, a Verilated build must match their parameters.
+std::optional<ParamProblem> rtl_blocks_available(const GpuConfig& g) {
+  std::string why;
+  if (g.controller_impl == ControllerImpl::kCpp) return std::nullopt;
+  if (g.smoothing.local.enabled && !droop_pred_rtl_available({uint8_t(g.sm.schedulers)}, &why))
+    return ParamProblem{"smoothing.local.enabled", why};
+  if (g.smoothing.global.enabled &&
+      !stagger_rtl_available({uint8_t(g.sm.count), g.smoothing.global.report_period, g.smoothing.global.window_slots},
+                             &why))
+    return ParamProblem{"smoothing.global.enabled", why};
+  return std::nullopt;
 }
+
 }  // namespace
+
+void describe(ParamVisitor& v, SimConfig& c) {
+  v.integer("epoch_cycles", c.epoch_cycles, 1, 1u << 30, "SM cycles", "per report epoch (and epochs.csv row)");
+  v.integer("sample_period", c.sample_period, 1, 1u << 30, "SM cycles", "between warp-state samples");
+  v.integer("seed", c.seed, 0, ~uint64_t(0) >> 1, "", "random seed (gpupm run --seed overrides it)");
+  v.number("max_sim_ms", c.max_sim_ms, 1e-6, 1e9, "ms", "simulated-time guard: a run past it fails");
+}
+
+void describe(ParamVisitor& v, GpuConfig& g) {
+  v.text("name", g.name, "the config's name", Presence::kRequired);
+  std::string description;  // for people; the model never reads it
+  v.text("description", description, "free text for people");
+  v.choice_of("controller_impl", g.controller_impl, controller_impl_names(),
+              "controller blocks as the C++ models, the Verilated RTL, or both in lockstep");
+  v.section("sm", Presence::kRequired, "streaming multiprocessors", [&](ParamVisitor& s) { describe(s, g.sm); });
+  v.section("memory", Presence::kRequired, "interconnect, L2, memory controllers and DRAM",
+            [&](ParamVisitor& s) { describe(s, g.mem); });
+  v.section("dvfs", Presence::kRequired, "V/F levels of the two clock domains", [&](ParamVisitor& s) { describe(s, g.dvfs); });
+  v.section("power", Presence::kRequired, "activity-based power model", [&](ParamVisitor& s) { describe(s, g.power); });
+  v.section("gwde", Presence::kOptional, "global work distribution engine", [&](ParamVisitor& s) { describe(s, g.gwde); });
+  v.section("sim", Presence::kOptional, "simulation control", [&](ParamVisitor& s) { describe(s, g.sim); });
+  v.section("pdn", Presence::kOptional, "power-delivery network and droop statistics (default: ideal)",
+            [&](ParamVisitor& s) { describe(s, g.pdn); });
+  v.section("smoothing", Presence::kOptional, "hierarchical voltage smoothing (default: off)",
+            [&](ParamVisitor& s) { describe(s, g.smoothing, g.sm.count, g.sm.schedulers); });
+  v.rule("rtl_blocks_available", "controller blocks run as RTL only where a Verilated build has their parameters",
+         [&g] { return rtl_blocks_available(g); });
+  // One SM request is one line: a memory line of another size would only fail at run time.
+  v.rule("one_line_size", "memory.line_bytes equals sm.line_bytes", [&g] {
+    return problem_unless(g.mem.line_bytes == g.sm.line_bytes, "memory.line_bytes",
+                          "expected " + std::to_string(g.sm.line_bytes) + " (equal to sm.line_bytes), got " +
+                              std::to_string(g.mem.line_bytes));
+  });
+  v.rule("sms_on_pdn_grid", "an RLC network's grid holds every SM on a tile of its own",
+         [&g] { return pdn_grid_problem(g.pdn, g.sm.count); });
+}
 
 GpuConfig parse_gpu_config(const Json& doc, const std::string& file) {
   GpuConfig g;
   JsonReader r(doc, file, "");
-  g.name = r.get_string("name");
-  r.get_string("description", "");
-  g.controller_impl = controller_impl_from_name(r.get_enum("controller_impl", controller_impl_names(), "cpp"));
-  section(r, "sm", [&](JsonReader& s) { g.sm = parse_sm_config(s); });
-  section(r, "memory", [&](JsonReader& s) { g.mem = parse_mem_config(s); });
-  section(r, "dvfs", [&](JsonReader& s) { g.dvfs = parse_dvfs_config(s); });
-  section(r, "power", [&](JsonReader& s) { g.power = parse_power_config(s); });
-  if (r.has("gwde")) section(r, "gwde", [&](JsonReader& s) { g.gwde = parse_gwde_config(s); });
-  if (r.has("sim"))
-    section(r, "sim", [&](JsonReader& s) {
-      g.sim.epoch_cycles = uint32_t(s.get_uint("epoch_cycles", 1, 1u << 30, g.sim.epoch_cycles));
-      g.sim.sample_period = uint32_t(s.get_uint("sample_period", 1, 1u << 30, g.sim.sample_period));
-      g.sim.seed = s.get_uint("seed", 0, ~uint64_t(0) >> 1, g.sim.seed);
-      g.sim.max_sim_ms = s.get_double("max_sim_ms", 1e-6, 1e9, g.sim.max_sim_ms);
-    });
-  if (r.has("pdn")) section(r, "pdn", [&](JsonReader& s) { g.pdn = parse_pdn_config(s); });
-  if (r.has("smoothing"))
-    section(r, "smoothing", [&](JsonReader& s) {
-      g.smoothing = parse_smoothing_config(s, g.sm.count, g.sm.schedulers);
-      // Where the blocks run as RTL, a Verilated build must match their parameters.
-      std::string why;
-      if (g.controller_impl != ControllerImpl::kCpp && g.smoothing.local.enabled &&
-          !droop_pred_rtl_available({uint8_t(g.sm.schedulers)}, &why))
-        throw InputError(file, "smoothing.local.enabled", why);
-      if (g.controller_impl != ControllerImpl::kCpp && g.smoothing.global.enabled &&
-          !stagger_rtl_available({uint8_t(g.sm.count), g.smoothing.global.report_period,
-                                  g.smoothing.global.window_slots}, &why))
-        throw InputError(file, "smoothing.global.enabled", why);
-    });
+  read_params(r, g);
   r.finish();
-  // One SM request is one line: a memory line of another size would only fail at run time.
-  if (g.mem.line_bytes != g.sm.line_bytes)
-    throw InputError(file, "memory.line_bytes",
-                     "expected " + std::to_string(g.sm.line_bytes) + " (equal to sm.line_bytes), got " +
-                         std::to_string(g.mem.line_bytes));
-  validate_pdn_config(g.pdn, g.sm.count, file);
   return g;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/controller_impl.h"
+#include "common/param.h"
 #include "platform/smoothing_config.h"
 #include "freq/dvfs_config.h"
 #include "gwde/gwde_config.h"
@@ -37,6 +38,9 @@ struct GpuConfig {
   ControllerImpl controller_impl = ControllerImpl::kCpp;
 };
 
+// Every section's fields (common/param.h) and the rules joining sections.
+void describe(ParamVisitor& v, SimConfig& c);
+void describe(ParamVisitor& v, GpuConfig& g);
 GpuConfig parse_gpu_config(const Json& doc, const std::string& file);
 // Limits that join the two: a CTA must fit on an SM.
 void validate_workload(const Workload& w, const GpuConfig& gpu, const std::string& file);

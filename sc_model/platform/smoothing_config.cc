@@ -12,36 +12,39 @@ const std::vector<std::string>& policy_names() {
 }
 }  // namespace
 
-SmoothingConfig parse_smoothing_config(JsonReader& r, uint32_t sm_count, uint32_t schedulers) {
-  SmoothingConfig c;
-  if (r.has("local")) {
-    JsonReader l = r.object("local");
-    LocalSmoothingConfig& x = c.local;
-    x.enabled = l.get_bool("enabled", x.enabled);
-    x.t2 = uint8_t(l.get_uint("t2", 0, 255, x.t2));
-    x.t3 = uint8_t(l.get_uint("t3", 0, 255, x.t3));
-    x.t4 = uint8_t(l.get_uint("t4", 0, 255, x.t4));
-    x.max_block = uint8_t(l.get_uint("max_block", 0, 7, x.max_block));
-    if (x.enabled && schedulers > kDroopPredMaxSlots)
-      l.fail("enabled", "the droop predictor serves at most 4 issue slots (sm.schedulers <= 4)");
-    l.finish();
-  }
-  if (r.has("global")) {
-    JsonReader g = r.object("global");
-    GlobalSmoothingConfig& x = c.global;
-    x.enabled = g.get_bool("enabled", x.enabled);
-    x.report_period = uint8_t(g.get_uint("report_period", 1, 16, x.report_period));
-    x.window_slots = uint8_t(g.get_uint("window_slots", 1, 3, x.window_slots));
-    x.k_min = uint8_t(g.get_uint("k_min", 1, 63, x.k_min));
-    x.step_cycles = uint8_t(g.get_uint("step_cycles", 0, 255, x.step_cycles));
-    const std::string p = g.get_enum("policy", policy_names(), policy_names()[size_t(x.policy)]);
-    x.policy = StaggerPolicy(std::find(policy_names().begin(), policy_names().end(), p) - policy_names().begin());
-    x.groups = uint8_t(g.get_uint("groups", 1, 7, x.groups));
-    if (x.enabled && sm_count > kStaggerMaxSms)
-      g.fail("enabled", "the stagger unit serves at most 32 SMs (sm.count <= 32)");
-    g.finish();
-  }
-  return c;
+namespace {
+
+void describe(ParamVisitor& v, LocalSmoothingConfig& x, const uint32_t& schedulers) {
+  v.flag("enabled", x.enabled, "a droop predictor and dispatch throttle per SM");
+  v.integer("t2", x.t2, 0, 255, "1/4 nJ", "increment threshold over 2 cycles");
+  v.integer("t3", x.t3, 0, 255, "1/4 nJ", "increment threshold over 3 cycles");
+  v.integer("t4", x.t4, 0, 255, "1/4 nJ", "increment threshold over 4 cycles");
+  v.integer("max_block", x.max_block, 0, 7, "cycles", "consecutive fully throttled cycles before one instruction passes");
+  v.rule("predictor_slots", "the droop predictor serves at most 4 issue slots", [&] {
+    return problem_unless(!x.enabled || schedulers <= kDroopPredMaxSlots, "enabled",
+                          "the droop predictor serves at most 4 issue slots (sm.schedulers <= 4)");
+  });
+}
+
+void describe(ParamVisitor& v, GlobalSmoothingConfig& x, const uint32_t& sm_count) {
+  v.flag("enabled", x.enabled, "the stagger unit in the GWDE");
+  v.integer("report_period", x.report_period, 1, 16, "cycles", "between the SMs' active-warp reports");
+  v.integer("window_slots", x.window_slots, 1, 3, "reports", "report slots a transition stays pending");
+  v.integer("k_min", x.k_min, 1, 63, "SMs", "SMs going 0 -> >= 1 active warps within the window that trigger a stagger");
+  v.integer("step_cycles", x.step_cycles, 0, 255, "cycles", "stagger step");
+  v.choice_of("policy", x.policy, policy_names(), "how the stagger spreads the SMs");
+  v.integer("groups", x.groups, 1, 7, "groups", "for the grouped policy");
+  v.rule("stagger_sms", "the stagger unit serves at most 32 SMs", [&] {
+    return problem_unless(!x.enabled || sm_count <= kStaggerMaxSms, "enabled",
+                          "the stagger unit serves at most 32 SMs (sm.count <= 32)");
+  });
+}
+
+}  // namespace
+
+void describe(ParamVisitor& v, SmoothingConfig& c, const uint32_t& sm_count, const uint32_t& schedulers) {
+  v.section("local", Presence::kOptional, "per-SM droop predictor", [&](ParamVisitor& s) { describe(s, c.local, schedulers); });
+  v.section("global", Presence::kOptional, "chip-wide stagger unit", [&](ParamVisitor& s) { describe(s, c.global, sm_count); });
 }
 
 DroopPredIn droop_predictor_csr(const LocalSmoothingConfig& c, const PowerConfig& p) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common/json_reader.h"
+#include "common/param.h"
 #include "controllers/stagger_unit.h"
 #include "power/power_config.h"
 #include "controllers/droop_predictor.h"
@@ -34,7 +35,9 @@ struct SmoothingConfig {
   GlobalSmoothingConfig global;
 };
 
-SmoothingConfig parse_smoothing_config(JsonReader& r, uint32_t sm_count, uint32_t schedulers);
+// Every field's name, range and description (common/param.h); the rules need
+// the SM count and schedulers (the blocks serve at most so many).
+void describe(ParamVisitor& v, SmoothingConfig& c, const uint32_t& sm_count, const uint32_t& schedulers);
 
 // The predictor's CSR fields: class weights from the power model's per-event
 // energies (dispatch + register file + the unit, 1/4 nJ, at most 63), thresholds.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/json_reader.h"
+#include "common/param.h"
 
 namespace gpupm {
 
@@ -46,6 +47,8 @@ inline double reference_volts(const PowerConfig& p, size_t domain, double nomina
   return v > 0 ? v : nominal_volts;
 }
 
+// Every field's name, range, unit and description (common/param.h).
+void describe(ParamVisitor& v, PowerConfig& c);
 PowerConfig parse_power_config(JsonReader& r);
 
 }  // namespace gpupm

@@ -1,5 +1,6 @@
 #include "program/program_workload.h"
 
+#include "common/param_reader.h"
 #include "common/rng.h"
 #include "program/cuda_compiler.h"
 #include "program/npy.h"
@@ -227,8 +228,7 @@ std::shared_ptr<ProgramHost> parse_program(JsonReader& top, const std::string& n
       BufferSpec b;
       b.name = it.key();
       b.dir = dir.string();
-      b.type = br.get_enum("type", type_names(), "");
-      b.count = br.get_uint("count", 1, uint64_t(1) << 31);
+      read_params(br, b);
       total_bytes += b.count * type_info(b.type).bytes;
       if (total_bytes > kMaxBufferBytes)
         br.fail("count", "all buffers together may hold at most " + std::to_string(kMaxBufferBytes >> 20) + " MiB");
@@ -305,6 +305,16 @@ bool is_program_workload(const Json& doc) {
   if (doc.contains("program")) return true;
   const Json* apps = doc.contains("apps") ? &doc.at("apps") : nullptr;
   return apps && apps->is_array() && !apps->empty() && apps->at(0).is_object() && apps->at(0).contains("program");
+}
+
+const std::vector<std::string>& buffer_type_names() {
+  static const std::vector<std::string> names = type_names();
+  return names;
+}
+
+void describe(ParamVisitor& v, BufferSpec& b) {
+  v.choice("type", b.type, buffer_type_names(), "element type", Presence::kRequired);
+  v.integer("count", b.count, 1, uint64_t(1) << 31, "elements", "elements in the buffer", Presence::kRequired);
 }
 
 Workload load_program_workload(const Json& doc, const std::string& file, const std::string& origin,

@@ -37,6 +37,11 @@ struct LaunchSpec {
   std::string path;             // "launches[i]" for messages
 };
 
+// A buffer's declared fields (common/param.h): type and count; "init" is read
+// beside them (its forms depend on the type).
+void describe(ParamVisitor& v, BufferSpec& b);
+const std::vector<std::string>& buffer_type_names();
+
 class ProgramHost : public LaunchSource {
  public:
   ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, std::vector<BufferSpec> buffers,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/json_reader.h"
+#include "common/param.h"
 
 #include <cstdint>
 
@@ -34,6 +35,8 @@ struct SmConfig {
   uint32_t shared_interval = 2;      // cycles per conflict-free access (16-lane LD/ST unit on Fermi)
 };
 
+// Every field's name, range, unit and description (common/param.h).
+void describe(ParamVisitor& v, SmConfig& c);
 SmConfig parse_sm_config(JsonReader& r);
 
 }  // namespace gpupm

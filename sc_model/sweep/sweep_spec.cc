@@ -280,6 +280,59 @@ std::vector<RunSpec> SweepSpec::unique_runs() const {
   return v;
 }
 
+namespace {
+
+Json closed_object(Json properties, const std::vector<std::string>& required) {
+  Json s = {{"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
+  if (!required.empty()) s["required"] = required;
+  return s;
+}
+
+Json described(const char* type, const char* description) { return {{"type", type}, {"description", description}}; }
+
+}  // namespace
+
+Json sweep_spec_schema() {
+  const Json sets = {{"type", "array"},
+                     {"maxItems", 10000},
+                     {"items", {{"type", "string"}, {"pattern", "^[^=]+="}}},
+                     {"description", "--set overrides, path=value"}};
+  const Json path = described("string", "a file, relative to the spec");
+  Json base = closed_object({{"gpu", path},
+                             {"workload", path},
+                             {"policy", described("string", "policy name (default baseline)")},
+                             {"seed", {{"type", "integer"}, {"minimum", 0}, {"maximum", UINT64_MAX}}},
+                             {"set", sets}},
+                            {"gpu"});
+  Json point = closed_object({{"label", described("string", "what results.csv shows")},
+                              {"set", sets},
+                              {"workload", path},
+                              {"policy", described("string", "policy name")}},
+                             {"label"});
+  auto array_of = [](Json items, size_t max, const char* description) {
+    return Json{{"type", "array"}, {"minItems", 1}, {"maxItems", max}, {"items", std::move(items)},
+                {"description", description}};
+  };
+  Json axis = closed_object(
+      {{"name", {{"type", "string"}, {"pattern", "^[A-Za-z_][A-Za-z0-9_.-]*$"}, {"description", "results.csv column"}}},
+       {"set", described("string", "a dotted --set path such as gpu.sm.count")},
+       {"values", array_of({{"not", {{"type", "null"}}}}, kMaxRuns, "values of the set path")},
+       {"workloads", array_of(path, kMaxRuns, "workload files")},
+       {"policies", array_of(described("string", "policy name"), 1000, "policies")},
+       {"points", array_of(point, kMaxRuns, "labelled groups of overrides")}},
+      {"name"});
+  axis["oneOf"] = Json::array({Json{{"required", {"set", "values"}}}, Json{{"required", Json::array({"workloads"})}},
+                               Json{{"required", Json::array({"policies"})}}, Json{{"required", Json::array({"points"})}}});
+  Json run = {{"type", "object"}, {"minProperties", 1}, {"description", "axis name -> one of its values (labels)"}};
+  return closed_object({{"name", described("string", "default: the spec file's name")},
+                        {"description", described("string", "free text for people")},
+                        {"combine", {{"enum", {"product", "list"}}, {"default", "product"}}},
+                        {"base", base},
+                        {"axes", array_of(axis, 32, "the axes")},
+                        {"runs", array_of(run, kMaxRuns, "combine list: the points")}},
+                       {"base", "axes"});
+}
+
 SweepSpec parse_sweep_spec(const Json& doc, const std::string& file) { return Parser(doc, file).parse(); }
 
 SweepSpec load_sweep_spec(const std::string& file) { return parse_sweep_spec(load_json_file(file), file); }

@@ -69,6 +69,10 @@ struct SweepSpec {
 SweepSpec load_sweep_spec(const std::string& file);
 SweepSpec parse_sweep_spec(const Json& doc, const std::string& file);
 
+// The object schema of a spec (docs/schema/sweep_spec.schema.json): the shape
+// parse_sweep_spec reads; it checks more (files exist, every run is valid).
+Json sweep_spec_schema();
+
 // Column names results.csv reserves (axes may not use them).
 const std::vector<std::string>& reserved_result_columns();
 

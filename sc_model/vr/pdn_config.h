@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common/json_reader.h"
+#include "common/param.h"
 
 #include <cstdint>
 #include <string>
@@ -65,9 +66,16 @@ struct PdnConfig {
   bool enabled() const { return model == "rlc"; }
 };
 
+// Every field's name, range, unit and description (common/param.h).
+void describe(ParamVisitor& v, PdnStage& s);
+void describe(ParamVisitor& v, PdnNetwork& n);
+void describe(ParamVisitor& v, DroopStatsConfig& s);
+void describe(ParamVisitor& v, PdnConfig& c);
 PdnNetwork parse_pdn_network(JsonReader& r);
 PdnConfig parse_pdn_config(JsonReader& r);
 // With an RLC network the SMs must fit the grid; throws InputError naming the file otherwise.
 void validate_pdn_config(const PdnConfig& c, uint32_t sm_count, const std::string& file);
+// The same check as a rule: the problem (key relative to the GPU config), or none.
+std::optional<ParamProblem> pdn_grid_problem(const PdnConfig& c, uint32_t sm_count);
 
 }  // namespace gpupm

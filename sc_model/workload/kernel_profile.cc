@@ -1,5 +1,6 @@
 #include "workload/kernel_profile.h"
 
+#include "common/param_reader.h"
 #include "common/rng.h"
 #include "protocol/memory_status.h"
 
@@ -13,88 +14,110 @@ namespace {
 constexpr uint64_t kLineBytes = 128;
 constexpr uint64_t kMaxBytes = uint64_t(1) << 36;
 
-InstructionMix parse_mix(JsonReader& r) {
-  InstructionMix m;
-  m.alu_per_mem = r.get_double("alu_per_mem", 0.0, 1e6, m.alu_per_mem);
-  m.sfu_fraction = r.get_double("sfu_fraction", 0.0, 1.0, m.sfu_fraction);
-  m.store_fraction = r.get_double("store_fraction", 0.0, 1.0, m.store_fraction);
-  m.mem_burst = uint32_t(r.get_uint("mem_burst", 1, 32, m.mem_burst));
-  m.alu_run_jitter = r.get_double("alu_run_jitter", 0.0, 1.0, m.alu_run_jitter);
-  m.dep_min = uint32_t(r.get_uint("dep_min", 1, 63, m.dep_min));
-  m.dep_max = uint32_t(r.get_uint("dep_max", 1, 63, m.dep_max));
-  if (m.dep_max < m.dep_min) r.fail("dep_max", "expected dep_max >= dep_min");
-  m.barrier_interval = uint32_t(r.get_uint("barrier_interval", 0, 1u << 30, m.barrier_interval));
-  m.divergence = r.get_double("divergence", 0.0, 1.0, m.divergence);
-  return m;
+// A set's size in whole lines.
+std::optional<ParamProblem> whole_lines(uint64_t bytes, const char* key) {
+  return problem_unless(bytes % kLineBytes == 0, key, "expected a multiple of 128 (bytes)");
 }
 
-MemoryPattern parse_memory(JsonReader& r) {
-  MemoryPattern p;
-  p.lines_per_access = uint32_t(r.get_uint("lines_per_access", 1, 32, p.lines_per_access));
-  p.stream = r.get_double("stream", 0.0, 1e6, p.stream);
-  p.warp_reuse = r.get_double("warp_reuse", 0.0, 1e6, p.warp_reuse);
-  p.cta_reuse = r.get_double("cta_reuse", 0.0, 1e6, p.cta_reuse);
-  p.global_reuse = r.get_double("global_reuse", 0.0, 1e6, p.global_reuse);
+// The address-source weights as shares of their sum.
+void normalise_weights(MemoryPattern& p) {
   double total = p.stream + p.warp_reuse + p.cta_reuse + p.global_reuse;
-  if (total <= 0.0) r.fail("stream", "the weights stream, warp_reuse, cta_reuse, global_reuse must not all be 0");
   p.stream /= total;
   p.warp_reuse /= total;
   p.cta_reuse /= total;
   p.global_reuse /= total;
-  auto set_bytes = [&](const char* key, uint64_t dflt) {
-    uint64_t v = r.get_uint(key, kLineBytes, kMaxBytes, dflt);
-    if (v % kLineBytes) r.fail(key, "expected a multiple of 128 (bytes)");
-    return v;
-  };
-  p.warp_set_bytes = set_bytes("warp_set_bytes", p.warp_set_bytes);
-  p.cta_set_bytes = set_bytes("cta_set_bytes", p.cta_set_bytes);
-  p.global_set_bytes = set_bytes("global_set_bytes", p.global_set_bytes);
-  return p;
 }
 
-Phase parse_phase(JsonReader& r, bool with_fraction) {
-  Phase ph;
-  if (with_fraction) ph.fraction = r.get_double("fraction", 1e-9, 1.0);
-  if (r.has("mix")) {
-    JsonReader m = r.object("mix");
-    ph.mix = parse_mix(m);
-    m.finish();
-  }
-  if (r.has("memory")) {
-    JsonReader m = r.object("memory");
-    ph.memory = parse_memory(m);
-    m.finish();
-  }
-  return ph;
+}  // namespace
+
+void describe(ParamVisitor& v, InstructionMix& m) {
+  v.number("alu_per_mem", m.alu_per_mem, 0.0, 1e6, "instructions", "ALU/SFU instructions per memory instruction");
+  v.number("sfu_fraction", m.sfu_fraction, 0.0, 1.0, "", "SFU share of the non-memory instructions");
+  v.number("store_fraction", m.store_fraction, 0.0, 1.0, "", "store share of the memory instructions");
+  v.integer("mem_burst", m.mem_burst, 1, 32, "instructions", "memory instructions issued back to back");
+  v.number("alu_run_jitter", m.alu_run_jitter, 0.0, 1.0, "", "ALU runs vary uniformly by +-this fraction of their mean");
+  v.integer("dep_min", m.dep_min, 1, 63, "instructions", "shortest dependency distance");
+  v.integer("dep_max", m.dep_max, 1, 63, "instructions", "longest dependency distance");
+  v.rule("dependency_range", "dep_max >= dep_min",
+         [&m] { return problem_unless(m.dep_max >= m.dep_min, "dep_max", "expected dep_max >= dep_min"); });
+  v.integer("barrier_interval", m.barrier_interval, 0, 1u << 30, "instructions", "a CTA barrier every N instructions (0: none)");
+  v.number("divergence", m.divergence, 0.0, 1.0, "", "share of ALU/SFU instructions under a divergent branch");
 }
+
+void describe(ParamVisitor& v, MemoryPattern& p) {
+  v.integer("lines_per_access", p.lines_per_access, 1, 32, "lines", "128 B lines one warp instruction touches (coalescing)");
+  v.number("stream", p.stream, 0.0, 1e6, "", "weight of unique sequential addresses (no reuse)");
+  v.number("warp_reuse", p.warp_reuse, 0.0, 1e6, "", "weight of a private per-warp set");
+  v.number("cta_reuse", p.cta_reuse, 0.0, 1e6, "", "weight of a per-CTA set shared by its warps");
+  v.number("global_reuse", p.global_reuse, 0.0, 1e6, "", "weight of a set shared by the whole kernel");
+  v.rule("some_weight", "the weights are not all 0", [&p] {
+    return problem_unless(p.stream + p.warp_reuse + p.cta_reuse + p.global_reuse > 0.0, "stream",
+                          "the weights stream, warp_reuse, cta_reuse, global_reuse must not all be 0");
+  });
+  v.integer("warp_set_bytes", p.warp_set_bytes, kLineBytes, kMaxBytes, "bytes", "per-warp set");
+  v.rule("warp_set_lines", "warp_set_bytes a multiple of 128", [&p] { return whole_lines(p.warp_set_bytes, "warp_set_bytes"); });
+  v.integer("cta_set_bytes", p.cta_set_bytes, kLineBytes, kMaxBytes, "bytes", "per-CTA set");
+  v.rule("cta_set_lines", "cta_set_bytes a multiple of 128", [&p] { return whole_lines(p.cta_set_bytes, "cta_set_bytes"); });
+  v.integer("global_set_bytes", p.global_set_bytes, kLineBytes, kMaxBytes, "bytes", "kernel-wide set");
+  v.rule("global_set_lines", "global_set_bytes a multiple of 128",
+         [&p] { return whole_lines(p.global_set_bytes, "global_set_bytes"); });
+}
+
+void describe(ParamVisitor& v, Phase& ph) {
+  v.number("fraction", ph.fraction, 1e-9, 1.0, "", "share of each warp's instructions", Presence::kRequired);
+  v.section("mix", Presence::kOptional, "instruction mix", [&](ParamVisitor& s) { describe(s, ph.mix); });
+  v.section("memory", Presence::kOptional, "memory access pattern", [&](ParamVisitor& s) { describe(s, ph.memory); });
+}
+
+void describe_kernel(ParamVisitor& v, KernelLaunch& k, Phase& single) {
+  v.text("name", k.name, "kernel name", Presence::kRequired);
+  std::string description;  // for people; the model never reads it
+  v.text("description", description, "free text for people");
+  double kernel_fraction = 0.0;  // documentation: the kernel's share of its application (Table II)
+  v.number("kernel_fraction", kernel_fraction, 0.0, 1.0, "", "share of its application (documentation)");
+  v.integer("grid_ctas", k.grid_ctas, 1, 1u << 24, "CTAs", "CTAs in the grid", Presence::kRequired);
+  v.integer("warps_per_cta", k.warps_per_cta, 1, 64, "warps", "warps per CTA", Presence::kRequired);
+  v.integer("max_ctas_per_sm", k.max_ctas_per_sm, 1, 64, "CTAs", "occupancy limit (registers/shared memory)",
+            Presence::kRequired);
+  v.integer("insts_per_warp", k.insts_per_warp, 1, uint64_t(1) << 32, "instructions", "warp instructions per warp",
+            Presence::kRequired);
+  v.integer("long_ctas", k.long_ctas, 0, 1u << 24, "CTAs", "the first long_ctas CTAs run long_cta_scale x longer");
+  v.rule("long_ctas_in_grid", "long_ctas <= grid_ctas", [&k] {
+    return problem_unless(k.long_ctas <= k.grid_ctas, "long_ctas",
+                          "expected an integer in [0, " + std::to_string(k.grid_ctas) + "] (at most grid_ctas), got " +
+                              std::to_string(k.long_ctas));
+  });
+  v.number("long_cta_scale", k.long_cta_scale, 1.0, 1e4, "", "how much longer the long CTAs run");
+  v.integer("code_bytes", k.code_bytes, 0, uint64_t(1) << 20, "bytes", "instruction footprint (0: not modelled)");
+  v.rule("code_lines", "code_bytes a multiple of 128", [&k] { return whole_lines(k.code_bytes, "code_bytes"); });
+  v.integer("vgprs", k.vgprs, 0, 256, "registers", "vector registers per work-item (0: not given)");
+  v.integer("sgprs", k.sgprs, 0, 102, "registers", "scalar registers per wavefront (0: not given)");
+  v.section("mix", Presence::kOptional, "instruction mix (one phase)", [&](ParamVisitor& s) { describe(s, single.mix); });
+  v.section("memory", Presence::kOptional, "memory access pattern (one phase)",
+            [&](ParamVisitor& s) { describe(s, single.memory); });
+  v.list("phases", k.phases, 1, 64, Presence::kOptional, "phases, each with its share of the instructions",
+         [](ParamVisitor& s, Phase& ph) { describe(s, ph); });
+  v.rule("phases_or_mix", "either phases or mix/memory, not both", [&] {
+    return problem_unless(k.phases.empty() || !(v.given("mix") || v.given("memory")), "phases",
+                          "give either phases or mix/memory, not both");
+  });
+  v.rule("phases_sum", "the phase fractions sum to 1", [&k] {
+    double sum = 0.0;
+    for (const Phase& ph : k.phases) sum += ph.fraction;
+    return problem_unless(k.phases.empty() || (sum >= 0.999 && sum <= 1.001), "phases",
+                          "the phase fractions must sum to 1");
+  });
+}
+
+namespace {
 
 void parse_launch(JsonReader& r, KernelLaunch& k) {
-  k.name = r.get_string("name");
-  r.get_string("description", "");  // free text for people; the model never reads it
-  r.get_double("kernel_fraction", 0.0, 1.0, 0.0);  // share of its application (Table II), documentation
-  k.grid_ctas = uint32_t(r.get_uint("grid_ctas", 1, 1u << 24));
-  k.warps_per_cta = uint32_t(r.get_uint("warps_per_cta", 1, 64));
-  k.max_ctas_per_sm = uint32_t(r.get_uint("max_ctas_per_sm", 1, 64));
-  k.insts_per_warp = r.get_uint("insts_per_warp", 1, uint64_t(1) << 32);
-  k.long_ctas = uint32_t(r.get_uint("long_ctas", 0, k.grid_ctas, 0));
-  k.long_cta_scale = r.get_double("long_cta_scale", 1.0, 1e4, 1.0);
-  k.code_bytes = r.get_uint("code_bytes", 0, uint64_t(1) << 20, 0);
-  if (k.code_bytes % kLineBytes) r.fail("code_bytes", "expected a multiple of 128 (bytes)");
-  k.vgprs = uint32_t(r.get_uint("vgprs", 0, 256, 0));
-  k.sgprs = uint32_t(r.get_uint("sgprs", 0, 102, 0));
+  Phase single;
   k.phases.clear();
-  if (r.has("phases")) {
-    if (r.has("mix") || r.has("memory"))
-      r.fail("phases", "give either phases or mix/memory, not both");
-    double sum = 0.0;
-    r.for_each("phases", 1, 64, [&](JsonReader& pr, size_t) {
-      k.phases.push_back(parse_phase(pr, true));
-      sum += k.phases.back().fraction;
-    });
-    if (sum < 0.999 || sum > 1.001) r.fail("phases", "the phase fractions must sum to 1");
-  } else {
-    k.phases.push_back(parse_phase(r, false));
-  }
+  JsonParamReader v(r);
+  describe_kernel(v, k, single);
+  if (k.phases.empty()) k.phases.push_back(single);
+  for (Phase& ph : k.phases) normalise_weights(ph.memory);
 }
 
 }  // namespace

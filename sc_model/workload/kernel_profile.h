@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/json_reader.h"
+#include "common/param.h"
 
 #include <array>
 #include <cstdint>
@@ -120,6 +121,13 @@ struct Workload {
   // have finished their kernels once (the slower app's end).
   bool respawn = false;
 };
+
+// The profile fields (common/param.h). A kernel entry's "mix" and "memory"
+// describe `single`, its one phase when it gives no "phases".
+void describe(ParamVisitor& v, InstructionMix& m);
+void describe(ParamVisitor& v, MemoryPattern& p);
+void describe(ParamVisitor& v, Phase& ph);
+void describe_kernel(ParamVisitor& v, KernelLaunch& k, Phase& single);
 
 // Warp instructions a launch executes (every warp of every CTA, long CTAs scaled
 // as the warp stream does; a program launch: those executed so far).

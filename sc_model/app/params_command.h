@@ -1,0 +1,24 @@
+// `gpupm params`: every declared parameter of a GPU config (common/param.h)
+// with its value, default, range, unit and description; or, with --schema
+// KIND, the JSON Schema of a kind of input (docs/schema/KIND.schema.json).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+struct ParamsOptions {
+  std::string gpu_file;
+  std::vector<std::string> sets;  // gpu.PATH=VALUE, as `gpupm run --set`
+  bool json = false;
+  std::string schema_kind;  // gpu_config, workload or sweep_spec: print its schema instead
+};
+
+// Adds the subcommand to app; dispatch on the returned subcommand's parsed().
+CLI::App* add_params_command(CLI::App& app, ParamsOptions& opt);
+int command_params(const ParamsOptions& opt);
+
+}  // namespace gpupm

@@ -1,0 +1,122 @@
+// Parameters declared once. Each config struct has one function
+//   void describe(ParamVisitor& v, Struct& s);
+// that declares every field: name, type, range, unit, a one-line description,
+// and whether it is required; the default is the field's initialiser in the
+// struct. Cross-field checks are named rules declared beside the fields.
+// Every consumer walks the same declaration:
+//   JsonParamReader (param_reader.h)  reads a JSON object into the struct
+//   ParamLister     (param_lister.h)  the `gpupm params` listing
+//   SchemaWriter    (param_schema.h)  docs/schema/*.schema.json
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+enum class ParamKind { kInteger, kNumber, kBool, kString, kChoice, kIntegerList, kSection, kList };
+enum class Presence { kOptional, kRequired };
+
+// What a declaration says about one key (ranges: the ones its kind uses).
+struct ParamInfo {
+  std::string name;
+  ParamKind kind = ParamKind::kInteger;
+  Presence presence = Presence::kOptional;
+  uint64_t int_min = 0, int_max = 0;  // kInteger, kIntegerList elements; kList/kIntegerList: element counts below
+  double num_min = 0, num_max = 0;    // kNumber
+  size_t min_items = 0, max_items = 0;  // kList, kIntegerList
+  std::vector<std::string> choices;   // kChoice
+  std::string unit;
+  std::string description;
+  bool required() const { return presence == Presence::kRequired; }
+};
+
+// A broken rule: the key it names (relative to the object being read) and what is expected.
+struct ParamProblem {
+  std::string key;
+  std::string what;
+};
+using RuleCheck = std::function<std::optional<ParamProblem>()>;
+using SectionBody = std::function<void(class ParamVisitor&)>;
+
+class ParamVisitor {
+ public:
+  virtual ~ParamVisitor() = default;
+
+  template <class U>
+  void integer(const char* name, U& field, uint64_t lo, uint64_t hi, const char* unit, const char* description,
+               Presence presence = Presence::kOptional) {
+    ParamInfo info = make(name, ParamKind::kInteger, presence, unit, description);
+    info.int_min = lo;
+    info.int_max = hi;
+    uint64_t v = uint64_t(field);
+    visit_integer(info, v);
+    field = U(v);  // the reader keeps v within [lo, hi], which the field's type holds
+  }
+  void number(const char* name, double& field, double lo, double hi, const char* unit, const char* description,
+              Presence presence = Presence::kOptional);
+  void flag(const char* name, bool& field, const char* description);
+  void text(const char* name, std::string& field, const char* description, Presence presence = Presence::kOptional);
+  void choice(const char* name, std::string& field, const std::vector<std::string>& choices, const char* description,
+              Presence presence = Presence::kOptional);
+  // An enum (or bool) field named in JSON by one of `names` (names[i] is value i).
+  template <class E>
+  void choice_of(const char* name, E& field, const std::vector<std::string>& names, const char* description) {
+    std::string s = names.at(size_t(field));
+    choice(name, s, names, description);
+    for (size_t i = 0; i < names.size(); ++i)
+      if (names[i] == s) field = E(i);
+  }
+  // An array of integers, each in [lo, hi].
+  void integer_list(const char* name, std::vector<uint32_t>& field, uint64_t lo, uint64_t hi, const char* description);
+  // A nested object; an optional section absent from the input keeps its defaults.
+  void section(const char* name, Presence presence, const char* description, const SectionBody& body);
+  // A nested object given inline or as the path of a JSON file holding it
+  // (`file` receives the path read, resolved by `resolve`).
+  void section_or_file(const char* name, const char* description, std::string& file,
+                       const std::function<std::string(const std::string&)>& resolve, const SectionBody& body);
+  // An array of objects, min..max of them.
+  template <class E, class F>
+  void list(const char* name, std::vector<E>& items, size_t min, size_t max, Presence presence, const char* description,
+            F describe_item) {
+    ParamInfo info = make(name, ParamKind::kList, presence, "", description);
+    info.min_items = min;
+    info.max_items = max;
+    visit_list(info, items.size(), [&](size_t n) { items.resize(n); },
+               [&](ParamVisitor& v, size_t i) { describe_item(v, items[i]); });
+  }
+  // A cross-field check; the reader applies it where it is declared (after the fields it reads).
+  void rule(const char* name, const char* description, const RuleCheck& check) { visit_rule(name, description, check); }
+  // Whether the input names this key (the reader knows; the other visitors walk declarations only).
+  virtual bool given(const std::string& name) const { (void)name; return false; }
+
+ protected:
+  virtual void visit_integer(const ParamInfo& info, uint64_t& value) = 0;
+  virtual void visit_number(const ParamInfo& info, double& value) = 0;
+  virtual void visit_bool(const ParamInfo& info, bool& value) = 0;
+  virtual void visit_string(const ParamInfo& info, std::string& value) = 0;  // kString and kChoice
+  virtual void visit_integer_list(const ParamInfo& info, std::vector<uint32_t>& value) = 0;
+  virtual void visit_section(const ParamInfo& info, const SectionBody& body) = 0;
+  virtual void visit_section_or_file(const ParamInfo& info, std::string& file,
+                                     const std::function<std::string(const std::string&)>& resolve,
+                                     const SectionBody& body) = 0;
+  virtual void visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,
+                          const std::function<void(ParamVisitor&, size_t)>& item) = 0;
+  virtual void visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) = 0;
+
+  static ParamInfo make(const char* name, ParamKind kind, Presence presence, const char* unit, const char* description);
+};
+
+// A rule's problem, or none: `ok` or {key, what}.
+inline std::optional<ParamProblem> problem_unless(bool ok, std::string key, std::string what) {
+  if (ok) return std::nullopt;
+  return ParamProblem{std::move(key), std::move(what)};
+}
+
+// "integer", "number", ...: the type column of the listing.
+const char* param_kind_name(ParamKind kind);
+
+}  // namespace gpupm

@@ -1,0 +1,104 @@
+#include "common/param_lister.h"
+
+#include <regex>
+#include <sstream>
+
+namespace gpupm {
+
+namespace {
+// kernels[3].mhz -> kernels[].mhz: the key under which an element's default is found.
+std::string pattern_of(const std::string& path) {
+  static const std::regex index(R"(\[[0-9]+\])");
+  return std::regex_replace(path, index, "[]");
+}
+}  // namespace
+
+std::string param_range(const ParamInfo& info) {
+  std::ostringstream s;
+  switch (info.kind) {
+    case ParamKind::kInteger:
+    case ParamKind::kIntegerList:
+      s << "[" << info.int_min << ", " << info.int_max << "]";
+      break;
+    case ParamKind::kNumber:
+      s << "[" << info.num_min << ", " << info.num_max << "]";
+      break;
+    case ParamKind::kBool:
+      s << "{true, false}";
+      break;
+    case ParamKind::kChoice:
+      for (size_t i = 0; i < info.choices.size(); ++i) s << (i ? ", " : "{") << info.choices[i];
+      s << "}";
+      break;
+    default:
+      break;
+  }
+  return s.str();
+}
+
+void ParamLister::add(const ParamInfo& info, Json value, std::string range) {
+  rows.push_back({path_of(info.name), info.kind, std::move(value), Json(), info.required(), std::move(range),
+                  info.unit, info.description});
+}
+
+void ParamLister::visit_integer(const ParamInfo& info, uint64_t& value) { add(info, value, param_range(info)); }
+void ParamLister::visit_number(const ParamInfo& info, double& value) { add(info, value, param_range(info)); }
+void ParamLister::visit_bool(const ParamInfo& info, bool& value) { add(info, value, param_range(info)); }
+void ParamLister::visit_string(const ParamInfo& info, std::string& value) { add(info, value, param_range(info)); }
+void ParamLister::visit_integer_list(const ParamInfo& info, std::vector<uint32_t>& value) {
+  add(info, value, param_range(info));
+}
+
+void ParamLister::merge(ParamLister& sub) {
+  rows.insert(rows.end(), sub.rows.begin(), sub.rows.end());
+  for (const RuleRow& r : sub.rules) add_rule(r);
+}
+
+void ParamLister::add_rule(const RuleRow& row) {
+  for (const RuleRow& r : rules)
+    if (r.path == row.path) return;  // once per array, not per element
+  rules.push_back(row);
+}
+
+void ParamLister::visit_section(const ParamInfo& info, const SectionBody& body) {
+  ParamLister sub(path_of(info.name), pass_);
+  body(sub);
+  merge(sub);
+}
+
+void ParamLister::visit_section_or_file(const ParamInfo& info, std::string& file,
+                                        const std::function<std::string(const std::string&)>& resolve,
+                                        const SectionBody& body) {
+  (void)resolve;
+  ParamInfo as_file = info;
+  as_file.kind = ParamKind::kString;
+  add(as_file, file, "a JSON file (\"\": given inline)");
+  visit_section(info, body);
+}
+
+void ParamLister::visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,
+                             const std::function<void(ParamVisitor&, size_t)>& item) {
+  if (pass_ == Pass::kDefaults && size == 0) resize(size = 1);  // one element to take the defaults from
+  for (size_t i = 0; i < size; ++i) {
+    ParamLister sub(path_of(info.name) + "[" + std::to_string(i) + "]", pass_);
+    item(sub, i);
+    merge(sub);
+  }
+}
+
+void ParamLister::visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) {
+  (void)check;
+  add_rule({pattern_of(path_of(name)), description});
+}
+
+void ParamLister::take_defaults(const ParamLister& defaults) {
+  std::map<std::string, Json> by_pattern;
+  for (const ParamRow& d : defaults.rows) by_pattern.emplace(pattern_of(d.path), d.value);
+  for (ParamRow& r : rows) {
+    if (r.required) continue;
+    auto it = by_pattern.find(pattern_of(r.path));
+    if (it != by_pattern.end()) r.default_value = it->second;
+  }
+}
+
+}  // namespace gpupm

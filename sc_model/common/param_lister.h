@@ -1,0 +1,80 @@
+// Lists a config's declared parameters (common/param.h) with their values: the
+// rows of `gpupm params`. The defaults come from a second walk over a
+// default-constructed struct, where every array holds one default element.
+#pragma once
+
+#include "common/json_reader.h"
+#include "common/param.h"
+
+#include <map>
+
+namespace gpupm {
+
+struct ParamRow {
+  std::string path;  // e.g. gpu.dvfs.sm.levels[1].mhz
+  ParamKind kind;
+  Json value;
+  Json default_value;  // null: required (no default)
+  bool required = false;
+  std::string range;   // what is allowed, as the reader's messages say it
+  std::string unit;
+  std::string description;
+};
+
+struct RuleRow {
+  std::string path;  // the object the rule belongs to, then its name
+  std::string description;
+};
+
+class ParamLister : public ParamVisitor {
+ public:
+  // kDefaults: walking a default-constructed struct (arrays get one element).
+  enum class Pass { kValues, kDefaults };
+  ParamLister(std::string prefix, Pass pass) : prefix_(std::move(prefix)), pass_(pass) {}
+
+  std::vector<ParamRow> rows;
+  std::vector<RuleRow> rules;
+
+  // Fills each row's default from a kDefaults lister of the same declaration.
+  void take_defaults(const ParamLister& defaults);
+
+ protected:
+  void visit_integer(const ParamInfo& info, uint64_t& value) override;
+  void visit_number(const ParamInfo& info, double& value) override;
+  void visit_bool(const ParamInfo& info, bool& value) override;
+  void visit_string(const ParamInfo& info, std::string& value) override;
+  void visit_integer_list(const ParamInfo& info, std::vector<uint32_t>& value) override;
+  void visit_section(const ParamInfo& info, const SectionBody& body) override;
+  void visit_section_or_file(const ParamInfo& info, std::string& file,
+                             const std::function<std::string(const std::string&)>& resolve,
+                             const SectionBody& body) override;
+  void visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,
+                  const std::function<void(ParamVisitor&, size_t)>& item) override;
+  void visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) override;
+
+ private:
+  void add(const ParamInfo& info, Json value, std::string range);
+  std::string path_of(const std::string& name) const { return prefix_.empty() ? name : prefix_ + "." + name; }
+  void merge(ParamLister& sub);
+  void add_rule(const RuleRow& row);
+  std::string prefix_;
+  Pass pass_;
+};
+
+// The rows of s's declaration under `prefix`, each with its default.
+template <class S>
+std::vector<ParamRow> list_params(const std::string& prefix, S& s, std::vector<RuleRow>* rules = nullptr) {
+  S fresh{};
+  ParamLister defaults(prefix, ParamLister::Pass::kDefaults);
+  describe(defaults, fresh);
+  ParamLister values(prefix, ParamLister::Pass::kValues);
+  describe(values, s);
+  values.take_defaults(defaults);
+  if (rules) *rules = values.rules;
+  return values.rows;
+}
+
+// "[1, 1024]", "[0.01, 1]", "{memory, core}": a declaration's range in the reader's words.
+std::string param_range(const ParamInfo& info);
+
+}  // namespace gpupm

@@ -1,0 +1,83 @@
+#include "common/param_reader.h"
+
+namespace gpupm {
+
+void JsonParamReader::visit_integer(const ParamInfo& info, uint64_t& value) {
+  value = info.required() ? r_.get_uint(info.name, info.int_min, info.int_max)
+                          : r_.get_uint(info.name, info.int_min, info.int_max, value);
+}
+
+void JsonParamReader::visit_number(const ParamInfo& info, double& value) {
+  value = info.required() ? r_.get_double(info.name, info.num_min, info.num_max)
+                          : r_.get_double(info.name, info.num_min, info.num_max, value);
+}
+
+void JsonParamReader::visit_bool(const ParamInfo& info, bool& value) { value = r_.get_bool(info.name, value); }
+
+void JsonParamReader::visit_string(const ParamInfo& info, std::string& value) {
+  if (info.kind == ParamKind::kChoice && info.required() && !r_.has(info.name))
+    r_.fail(info.name, "missing (required)");
+  if (info.kind == ParamKind::kChoice)
+    value = r_.get_enum(info.name, info.choices, value);
+  else
+    value = info.required() ? r_.get_string(info.name) : r_.get_string(info.name, value);
+}
+
+void JsonParamReader::visit_integer_list(const ParamInfo& info, std::vector<uint32_t>& value) {
+  if (!r_.has(info.name)) return;
+  const Json& a = r_.raw(info.name);
+  const std::string range = "[" + std::to_string(info.int_min) + ", " + std::to_string(info.int_max) + "]";
+  if (!a.is_array()) r_.fail(info.name, "expected an array of integers in " + range);
+  value.clear();
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_number_unsigned() || a[i].get<uint64_t>() < info.int_min || a[i].get<uint64_t>() > info.int_max)
+      r_.fail(info.name, "element " + std::to_string(i) + ": expected an integer in " + range + ", got " + a[i].dump());
+    value.push_back(a[i].get<uint32_t>());
+  }
+}
+
+void JsonParamReader::visit_section(const ParamInfo& info, const SectionBody& body) {
+  if (!info.required() && !r_.has(info.name)) return;
+  JsonReader s = r_.object(info.name);
+  JsonParamReader sub(s);
+  body(sub);
+  s.finish();
+}
+
+void JsonParamReader::visit_section_or_file(const ParamInfo& info, std::string& file,
+                                            const std::function<std::string(const std::string&)>& resolve,
+                                            const SectionBody& body) {
+  if (!r_.has(info.name)) return;
+  const Json& v = r_.raw(info.name);
+  if (!v.is_string()) return visit_section(info, body);
+  file = resolve(v.get<std::string>());
+  Json doc;
+  try {
+    doc = load_json_file(file);
+  } catch (const InputError& e) {
+    r_.fail(info.name, std::string("cannot read the file it names: ") + e.what());
+  }
+  JsonReader s(doc, file, "");
+  JsonParamReader sub(s);
+  body(sub);
+  s.finish();
+}
+
+void JsonParamReader::visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,
+                                 const std::function<void(ParamVisitor&, size_t)>& item) {
+  (void)size;
+  if (!info.required() && !r_.has(info.name)) return;
+  resize(r_.array_size(info.name, info.min_items, info.max_items));
+  r_.for_each(info.name, info.min_items, info.max_items, [&](JsonReader& element, size_t i) {
+    JsonParamReader sub(element);
+    item(sub, i);
+  });
+}
+
+void JsonParamReader::visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) {
+  (void)name;
+  (void)description;
+  if (auto p = check()) r_.fail(p->key, p->what);
+}
+
+}  // namespace gpupm

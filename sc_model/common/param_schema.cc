@@ -1,0 +1,86 @@
+#include "common/param_schema.h"
+
+namespace gpupm {
+
+Json SchemaWriter::schema() const {
+  Json s = {{"type", "object"}, {"properties", properties_}, {"additionalProperties", false}};
+  if (!required_.empty()) s["required"] = required_;
+  if (!rules_.empty()) {
+    std::string c = "Rules the reader also checks:";
+    for (const std::string& r : rules_) c += " " + r + ";";
+    s["$comment"] = c;
+  }
+  return s;
+}
+
+void SchemaWriter::add(const ParamInfo& info, Json property, const Json& value) {
+  if (!info.description.empty()) property["description"] = info.description;
+  if (!info.unit.empty()) property["x-unit"] = info.unit;
+  if (info.required())
+    required_.push_back(info.name);
+  else if (!value.is_null())
+    property["default"] = value;
+  properties_[info.name] = std::move(property);
+}
+
+void SchemaWriter::visit_integer(const ParamInfo& info, uint64_t& value) {
+  add(info, {{"type", "integer"}, {"minimum", info.int_min}, {"maximum", info.int_max}}, value);
+}
+
+void SchemaWriter::visit_number(const ParamInfo& info, double& value) {
+  add(info, {{"type", "number"}, {"minimum", info.num_min}, {"maximum", info.num_max}}, value);
+}
+
+void SchemaWriter::visit_bool(const ParamInfo& info, bool& value) { add(info, {{"type", "boolean"}}, value); }
+
+void SchemaWriter::visit_string(const ParamInfo& info, std::string& value) {
+  Json p = {{"type", "string"}};
+  if (info.kind == ParamKind::kChoice) p["enum"] = info.choices;
+  add(info, p, info.kind == ParamKind::kChoice || !value.empty() ? Json(value) : Json());
+}
+
+void SchemaWriter::visit_integer_list(const ParamInfo& info, std::vector<uint32_t>& value) {
+  (void)value;
+  add(info, {{"type", "array"}, {"items", {{"type", "integer"}, {"minimum", info.int_min}, {"maximum", info.int_max}}}},
+      Json());
+}
+
+void SchemaWriter::visit_section(const ParamInfo& info, const SectionBody& body) {
+  SchemaWriter sub;
+  body(sub);
+  add(info, sub.schema(), Json());
+}
+
+void SchemaWriter::visit_section_or_file(const ParamInfo& info, std::string& file,
+                                         const std::function<std::string(const std::string&)>& resolve,
+                                         const SectionBody& body) {
+  (void)file;
+  (void)resolve;
+  SchemaWriter sub;
+  body(sub);
+  Json by_file = {{"type", "string"}, {"description", "the path of a JSON file holding the object"}};
+  add(info, {{"oneOf", {by_file, sub.schema()}}}, Json());
+}
+
+void SchemaWriter::visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,
+                              const std::function<void(ParamVisitor&, size_t)>& item) {
+  if (size == 0) resize(1);  // a default element to describe (schema_of walks a throwaway struct)
+  SchemaWriter sub;
+  item(sub, 0);
+  add(info, {{"type", "array"}, {"minItems", info.min_items}, {"maxItems", info.max_items}, {"items", sub.schema()}},
+      Json());
+}
+
+void SchemaWriter::visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) {
+  (void)check;
+  rules_.push_back(name + " (" + description + ")");
+}
+
+Json schema_document(const std::string& id, const std::string& title, Json object_schema) {
+  object_schema["$schema"] = "https://json-schema.org/draft/2020-12/schema";
+  object_schema["$id"] = id;
+  object_schema["title"] = title;
+  return object_schema;
+}
+
+}  // namespace gpupm

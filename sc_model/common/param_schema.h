@@ -1,0 +1,49 @@
+// Writes the JSON Schema (draft 2020-12) of a declaration (common/param.h):
+// docs/schema/*.schema.json. The schema says what the reader accepts key by
+// key; the named rules it cannot express are listed in each object's $comment.
+#pragma once
+
+#include "common/json_reader.h"
+#include "common/param.h"
+
+namespace gpupm {
+
+class SchemaWriter : public ParamVisitor {
+ public:
+  // The object schema of everything declared so far.
+  Json schema() const;
+
+ protected:
+  void visit_integer(const ParamInfo& info, uint64_t& value) override;
+  void visit_number(const ParamInfo& info, double& value) override;
+  void visit_bool(const ParamInfo& info, bool& value) override;
+  void visit_string(const ParamInfo& info, std::string& value) override;
+  void visit_integer_list(const ParamInfo& info, std::vector<uint32_t>& value) override;
+  void visit_section(const ParamInfo& info, const SectionBody& body) override;
+  void visit_section_or_file(const ParamInfo& info, std::string& file,
+                             const std::function<std::string(const std::string&)>& resolve,
+                             const SectionBody& body) override;
+  void visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,
+                  const std::function<void(ParamVisitor&, size_t)>& item) override;
+  void visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) override;
+
+ private:
+  void add(const ParamInfo& info, Json property, const Json& value);
+  Json properties_ = Json::object();
+  std::vector<std::string> required_;
+  std::vector<std::string> rules_;
+};
+
+// The object schema of S's declaration (walks a default-constructed S: arrays get one element).
+template <class S>
+Json schema_of() {
+  S fresh{};
+  SchemaWriter w;
+  describe(w, fresh);
+  return w.schema();
+}
+
+// A document schema: $schema, $id (the file name under docs/schema/) and title around an object schema.
+Json schema_document(const std::string& id, const std::string& title, Json object_schema);
+
+}  // namespace gpupm

@@ -1,0 +1,153 @@
+// The declaration facility (common/param.h): one declaration read, listed and
+// turned into a schema. A toy config exercises every kind of declaration.
+#include "common/param.h"
+
+#include "common/param_lister.h"
+#include "common/param_reader.h"
+#include "common/param_schema.h"
+#include "sm/sm_config.h"
+
+#include <gtest/gtest.h>
+
+namespace gpupm {
+namespace {
+
+enum class Mode : uint8_t { kSlow = 0, kFast = 1 };
+
+struct Item {
+  std::string name;
+  double weight = 0.5;
+};
+
+struct Toy {
+  uint32_t count = 4;
+  double ratio = 0.25;
+  bool on = false;
+  Mode mode = Mode::kFast;
+  std::vector<uint32_t> tiles;
+  struct Inner {
+    uint8_t depth = 3;
+  } inner;
+  std::vector<Item> items;
+};
+
+void describe(ParamVisitor& v, Toy& t) {
+  v.integer("count", t.count, 1, 8, "units", "how many");
+  v.number("ratio", t.ratio, 0.0, 1.0, "", "a share");
+  v.flag("on", t.on, "switched on");
+  v.choice_of("mode", t.mode, {"slow", "fast"}, "speed");
+  v.integer_list("tiles", t.tiles, 0, 15, "tile per unit");
+  v.section("inner", Presence::kOptional, "nested", [&](ParamVisitor& s) {
+    s.integer("depth", t.inner.depth, 1, 9, "levels", "nesting");
+  });
+  v.list("items", t.items, 1, 3, Presence::kRequired, "things", [](ParamVisitor& s, Item& i) {
+    s.text("name", i.name, "its name", Presence::kRequired);
+    s.number("weight", i.weight, 0.0, 1.0, "", "its weight");
+  });
+  v.rule("tiles_per_unit", "one tile per unit, or none", [&t] {
+    return problem_unless(t.tiles.empty() || t.tiles.size() == t.count, "tiles", "expected one tile per unit");
+  });
+}
+
+template <class F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+Toy read_toy(const std::string& text) {
+  Json doc = parse_json_text(text, "toy.json");
+  JsonReader r(doc, "toy.json", "");
+  Toy t;
+  read_params(r, t);
+  r.finish();
+  return t;
+}
+
+TEST(Param, ReaderKeepsDefaultsAndReadsEveryKind) {
+  Toy t = read_toy(R"({"count": 2, "mode": "slow", "tiles": [3, 4], "inner": {"depth": 7},
+                       "items": [{"name": "a"}, {"name": "b", "weight": 1}]})");
+  EXPECT_EQ(t.count, 2u);
+  EXPECT_EQ(t.ratio, 0.25);
+  EXPECT_FALSE(t.on);
+  EXPECT_EQ(t.mode, Mode::kSlow);
+  EXPECT_EQ(t.tiles, (std::vector<uint32_t>{3, 4}));
+  EXPECT_EQ(t.inner.depth, 7);
+  ASSERT_EQ(t.items.size(), 2u);
+  EXPECT_EQ(t.items[0].weight, 0.5);
+  EXPECT_EQ(t.items[1].name, "b");
+}
+
+TEST(Param, ReaderMessagesNameFilePathAndWhatIsAllowed) {
+  const std::string items = R"("items": [{"name": "a"}])";
+  EXPECT_EQ(error_of([&] { read_toy(R"({"count": 9, )" + items + "}"); }),
+            "toy.json: count: expected an integer in [1, 8], got 9");
+  EXPECT_EQ(error_of([&] { read_toy(R"({"inner": {"depth": 0}, )" + items + "}"); }),
+            "toy.json: inner.depth: expected an integer in [1, 9], got 0");
+  EXPECT_EQ(error_of([&] { read_toy(R"({"items": [{"weight": 1}]})"); }), "toy.json: items[0].name: missing (required)");
+  EXPECT_EQ(error_of([&] { read_toy(R"({"mode": "warp", )" + items + "}"); }),
+            "toy.json: mode: expected one of {slow, fast}, got \"warp\"");
+  EXPECT_EQ(error_of([&] { read_toy(R"({"tiles": [1, 16], )" + items + "}"); }),
+            "toy.json: tiles: element 1: expected an integer in [0, 15], got 16");
+  EXPECT_EQ(error_of([&] { read_toy(R"({"tiles": [1], )" + items + "}"); }),
+            "toy.json: tiles: expected one tile per unit");
+  EXPECT_NE(error_of([&] { read_toy(R"({"inner": {"deep": 1}, )" + items + "}"); }).find("inner.deep: unknown key"),
+            std::string::npos);
+}
+
+TEST(Param, ListerGivesValueDefaultRangeAndRules) {
+  Toy t = read_toy(R"({"count": 2, "items": [{"name": "a"}, {"name": "b"}]})");
+  std::vector<RuleRow> rules;
+  std::vector<ParamRow> rows = list_params("toy", t, &rules);
+  auto row = [&](const std::string& path) {
+    for (const ParamRow& r : rows)
+      if (r.path == path) return r;
+    ADD_FAILURE() << "no row " << path;
+    return ParamRow{};
+  };
+  EXPECT_EQ(row("toy.count").value, 2);
+  EXPECT_EQ(row("toy.count").default_value, 4);
+  EXPECT_EQ(row("toy.count").range, "[1, 8]");
+  EXPECT_EQ(row("toy.count").unit, "units");
+  EXPECT_EQ(row("toy.mode").value, "fast");
+  EXPECT_EQ(row("toy.mode").range, "{slow, fast}");
+  EXPECT_EQ(row("toy.inner.depth").default_value, 3);
+  EXPECT_EQ(row("toy.items[1].name").value, "b");
+  EXPECT_TRUE(row("toy.items[1].name").default_value.is_null()) << "required: no default";
+  EXPECT_EQ(row("toy.items[1].weight").default_value, 0.5);
+  ASSERT_EQ(rules.size(), 1u);
+  EXPECT_EQ(rules[0].path, "toy.tiles_per_unit");
+}
+
+TEST(Param, SchemaSaysWhatTheReaderAccepts) {
+  Json s = schema_of<Toy>();
+  EXPECT_EQ(s["additionalProperties"], false);
+  EXPECT_EQ(s["required"], Json::array({"items"}));
+  EXPECT_EQ(s["properties"]["count"], Json::parse(R"({"type": "integer", "minimum": 1, "maximum": 8,
+      "default": 4, "description": "how many", "x-unit": "units"})"));
+  EXPECT_EQ(s["properties"]["mode"]["enum"], Json::array({"slow", "fast"}));
+  EXPECT_EQ(s["properties"]["inner"]["properties"]["depth"]["maximum"], 9);
+  EXPECT_EQ(s["properties"]["items"]["maxItems"], 3);
+  EXPECT_EQ(s["properties"]["items"]["items"]["required"], Json::array({"name"}));
+  EXPECT_NE(s["$comment"].get<std::string>().find("tiles_per_unit"), std::string::npos);
+}
+
+// A converted section reads as before: the same values, the same messages.
+TEST(Param, SmSectionReadsThroughItsDeclaration) {
+  Json doc = Json::parse(R"({"count": 30, "icache_bytes": 4096})");
+  JsonReader r(doc, "g.json", "sm");
+  SmConfig c = parse_sm_config(r);
+  EXPECT_EQ(c.count, 30u);
+  EXPECT_EQ(c.icache_bytes, 4096u);
+  EXPECT_EQ(c.max_warps, SmConfig().max_warps);
+  Json bad = Json::parse(R"({"icache_bytes": 1000})");
+  JsonReader rb(bad, "g.json", "sm");
+  EXPECT_EQ(error_of([&] { parse_sm_config(rb); }), "g.json: sm.icache_bytes: expected a multiple of line_bytes x icache_ways");
+}
+
+}  // namespace
+}  // namespace gpupm

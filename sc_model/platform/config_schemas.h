@@ -1,0 +1,18 @@
+// The JSON Schemas of gpupm's inputs, generated from the declarations
+// (common/param.h) and committed as docs/schema/KIND.schema.json
+// (`gpupm params --schema KIND` prints one; a test keeps the files equal).
+#pragma once
+
+#include "common/json_reader.h"
+
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+// gpu_config, workload, sweep_spec.
+const std::vector<std::string>& config_schema_kinds();
+// The schema document of one kind; InputError (naming --schema) for another.
+Json config_schema(const std::string& kind);
+
+}  // namespace gpupm

@@ -1,0 +1,46 @@
+// docs/schema/*.schema.json: generated from the declarations (they cannot
+// drift), and every shipped input under configs/ valid against them.
+#include "platform/config_schemas.h"
+
+#include "support/test_support.h"
+
+#include <gtest/gtest.h>
+
+namespace gpupm {
+namespace {
+
+using test::source_path;
+
+TEST(ConfigSchema, CommittedFilesEqualTheGeneratedOnes) {
+  for (const std::string& kind : config_schema_kinds()) {
+    const std::string file = "docs/schema/" + kind + ".schema.json";
+    const std::string committed = test::read_file(source_path(file));
+    EXPECT_EQ(committed, config_schema(kind).dump(2) + "\n")
+        << file << " differs from the declarations; regenerate it: build/gpupm params --schema " << kind << " > "
+        << file;
+  }
+}
+
+TEST(ConfigSchema, UnknownKindIsAnInputError) { EXPECT_THROW(config_schema("policy"), InputError); }
+
+TEST(ConfigSchema, GpuSchemaCarriesTheDeclaredRanges) {
+  const Json s = config_schema("gpu_config");
+  const Json& count = s["properties"]["sm"]["properties"]["count"];
+  EXPECT_EQ(count["minimum"], 1);
+  EXPECT_EQ(count["maximum"], 1024);
+  EXPECT_EQ(count["default"], 15);
+  EXPECT_EQ(s["required"], Json::array({"name", "sm", "memory", "dvfs", "power"}));
+  EXPECT_EQ(s["properties"]["memory"]["properties"]["l2_clock"]["enum"], Json::array({"memory", "core"}));
+}
+
+// Every GPU config, workload and sweep spec under configs/ (scripts/check_schemas.py,
+// python3 jsonschema; skipped when the module is missing).
+TEST(ConfigSchema, ShippedInputsMatchTheirSchemas) {
+  test::ProcessResult r =
+      test::run_process({"/usr/bin/python3", source_path("scripts/check_schemas.py"), source_path("")});
+  if (r.status == 77) GTEST_SKIP() << r.out;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+}
+
+}  // namespace
+}  // namespace gpupm
