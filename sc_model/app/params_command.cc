@@ -2,7 +2,7 @@
 
 #include "app/commands.h"
 #include "common/param_lister.h"
-#include "platform/config_schemas.h"
+#include "sweep/config_schemas.h"
 #include "platform/run_setup.h"
 
 #include <algorithm>

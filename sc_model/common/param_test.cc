@@ -5,7 +5,6 @@
 #include "common/param_lister.h"
 #include "common/param_reader.h"
 #include "common/param_schema.h"
-#include "sm/sm_config.h"
 
 #include <gtest/gtest.h>
 
@@ -134,19 +133,6 @@ TEST(Param, SchemaSaysWhatTheReaderAccepts) {
   EXPECT_EQ(s["properties"]["items"]["maxItems"], 3);
   EXPECT_EQ(s["properties"]["items"]["items"]["required"], Json::array({"name"}));
   EXPECT_NE(s["$comment"].get<std::string>().find("tiles_per_unit"), std::string::npos);
-}
-
-// A converted section reads as before: the same values, the same messages.
-TEST(Param, SmSectionReadsThroughItsDeclaration) {
-  Json doc = Json::parse(R"({"count": 30, "icache_bytes": 4096})");
-  JsonReader r(doc, "g.json", "sm");
-  SmConfig c = parse_sm_config(r);
-  EXPECT_EQ(c.count, 30u);
-  EXPECT_EQ(c.icache_bytes, 4096u);
-  EXPECT_EQ(c.max_warps, SmConfig().max_warps);
-  Json bad = Json::parse(R"({"icache_bytes": 1000})");
-  JsonReader rb(bad, "g.json", "sm");
-  EXPECT_EQ(error_of([&] { parse_sm_config(rb); }), "g.json: sm.icache_bytes: expected a multiple of line_bytes x icache_ways");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "platform/config_schemas.h"
+#include "sweep/config_schemas.h"
 
 #include "common/param_schema.h"
 #include "platform/gpu_config.h"
