@@ -41,16 +41,11 @@ struct Config {
 };
 
 std::string fmt(double x, int digits = 1) { return fixed(x, digits); }
-double mean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0.0 : s / double(v.size());
-}
 
 Config load_config(const ExperimentOptions& opt) {
   Config c;
   SuiteConfig sc = read_suite_config(
-      opt, "core_shutdown", "apps",
+      opt, shipped_config_path("core_shutdown"), "apps",
       [&](JsonReader& r) {
         if (r.has("policy_params")) {
           c.policy_params = r.raw("policy_params");

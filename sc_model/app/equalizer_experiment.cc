@@ -42,7 +42,7 @@ std::string id_of(const Kernel& k, const std::string& what) { return k.name + "_
 std::vector<Kernel> load_kernels(const ExperimentOptions& opt, std::string& gpu) {
   std::vector<Kernel> ks;
   SuiteConfig c = read_suite_config(
-      opt, "equalizer", "kernels", [](JsonReader&) {},
+      opt, shipped_config_path("equalizer"), "kernels", [](JsonReader&) {},
       [&](JsonReader& kr, const std::string& name, const std::string& profile, bool wanted) {
         Kernel k;
         k.name = name;

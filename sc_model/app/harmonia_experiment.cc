@@ -78,7 +78,7 @@ std::vector<std::string> param_sets(const Json& params) {
 Config load_config(const ExperimentOptions& opt) {
   Config c;
   SuiteConfig sc = read_suite_config(
-      opt, "harmonia", "apps",
+      opt, shipped_config_path("harmonia"), "apps",
       [&](JsonReader& r) {
         Json common = Json::object();
         if (r.has("policy_params")) {
@@ -221,11 +221,6 @@ Json residency(const std::map<std::string, KernelTrace>& ks) {
   return r;
 }
 
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
 
 }  // namespace
 

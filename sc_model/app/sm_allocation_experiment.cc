@@ -70,7 +70,7 @@ Config load_config(const ExperimentOptions& opt) {
   Config c;
   std::map<std::string, size_t> app_index;
   SuiteConfig sc = read_suite_config(
-      opt, "sm_allocation", "queues",
+      opt, shipped_config_path("sm_allocation"), "queues",
       [&](JsonReader& r) {
         c.thresholds = parse_class_thresholds(r, "class_thresholds");
         if (r.has("policy_params")) {
@@ -126,11 +126,6 @@ std::string profile_id(const std::string& app, uint32_t n) { return "profile__" 
 std::string pair_name(const std::string& a, const std::string& b) { return a + "+" + b; }
 std::string pair_id(const std::string& pair, const std::string& policy) { return "pair__" + pair + "__" + policy; }
 
-double mean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0.0 : s / double(v.size());
-}
 
 // Sums over a queue's runs (pairs one after another, or the apps one by one).
 struct Totals {

@@ -45,7 +45,7 @@ Config load_config(const ExperimentOptions& opt) {
   Config c;
   auto resolve = [](const std::string& p) { return p.rfind('/', 0) == 0 ? p : std::string(GPUPM_SOURCE_DIR) + "/" + p; };
   SuiteConfig sc = read_suite_config(
-      opt, "voltage_noise", "kernels",
+      opt, shipped_config_path("voltage_noise"), "kernels",
       [&](JsonReader& r) {
         c.pdn = resolve(r.get_string("pdn"));
         c.margin = r.get_double("emergency_margin", 0.01, 0.5, 0.08);

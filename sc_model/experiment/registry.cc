@@ -1,0 +1,55 @@
+#include "experiment/registry.h"
+
+#include "experiment/legacy_experiments.h"
+
+namespace gpupm {
+
+std::string ExperimentEntry::shipped_config() const {
+  return std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/" + config + ".json";
+}
+
+const std::vector<ExperimentEntry>& experiment_registry() {
+  static const std::vector<ExperimentEntry> entries = {
+      {"equalizer", "equalizer", "plot_equalizer.py", false, legacy_check<check_equalizer_config>,
+       legacy_run<run_equalizer_experiment>},
+      {"core-shutdown", "core_shutdown", "plot_core_shutdown.py", true, legacy_check<check_core_shutdown_config>,
+       legacy_run<run_core_shutdown_experiment>},
+      {"voltage-noise", "voltage_noise", "plot_voltage_noise.py", false, legacy_check<check_voltage_noise_config>,
+       legacy_run<run_voltage_noise_experiment>},
+      {"sm-allocation", "sm_allocation", "plot_sm_allocation.py", true, legacy_check<check_sm_allocation_config>,
+       legacy_run<run_sm_allocation_experiment>},
+      {"harmonia", "harmonia", "plot_harmonia.py", true, legacy_check<check_harmonia_config>,
+       legacy_run<run_harmonia_experiment>}};
+  return entries;
+}
+
+std::string experiment_names() {
+  std::string names;
+  for (const ExperimentEntry& e : experiment_registry()) names += (names.empty() ? "" : ", ") + e.name;
+  return names;
+}
+
+const ExperimentEntry& find_experiment(const std::string& name, const std::string& file, const std::string& path) {
+  for (const ExperimentEntry& e : experiment_registry())
+    if (e.name == name) return e;
+  throw InputError(file, path, "unknown experiment \"" + name + "\"; expected one of {" + experiment_names() + "}");
+}
+
+int command_experiment(const ExperimentOptions& opt) {
+  const ExperimentEntry& e = find_experiment(opt.name, "gpupm experiment", "NAME");
+  return e.run(opt, e);
+}
+
+std::string validate_experiment_config(const std::string& file) {
+  Json doc = load_json_file(file);
+  JsonReader r(doc, file, "");
+  const std::string name = r.get_string("name");
+  ExperimentOptions opt;
+  opt.name = name;
+  opt.config = file;
+  const ExperimentEntry& e = find_experiment(name, file, "name");
+  e.check(opt, e);
+  return name;
+}
+
+}  // namespace gpupm
