@@ -1,5 +1,6 @@
 #include "experiment/registry.h"
 
+#include "experiment/equalizer/equalizer.h"
 #include "experiment/legacy_experiments.h"
 
 namespace gpupm {
@@ -10,8 +11,8 @@ std::string ExperimentEntry::shipped_config() const {
 
 const std::vector<ExperimentEntry>& experiment_registry() {
   static const std::vector<ExperimentEntry> entries = {
-      {"equalizer", "equalizer", "plot_equalizer.py", false, legacy_check<check_equalizer_config>,
-       legacy_run<run_equalizer_experiment>},
+      {"equalizer", "equalizer", "plot_equalizer.py", false, check_experiment<Equalizer>,
+       run_experiment_entry<Equalizer>},
       {"core-shutdown", "core_shutdown", "plot_core_shutdown.py", true, legacy_check<check_core_shutdown_config>,
        legacy_run<run_core_shutdown_experiment>},
       {"voltage-noise", "voltage_noise", "plot_voltage_noise.py", false, legacy_check<check_voltage_noise_config>,
