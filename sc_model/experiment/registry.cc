@@ -1,6 +1,7 @@
 #include "experiment/registry.h"
 
 #include "experiment/equalizer/equalizer.h"
+#include "experiment/voltage_noise/voltage_noise.h"
 #include "experiment/legacy_experiments.h"
 
 namespace gpupm {
@@ -15,8 +16,8 @@ const std::vector<ExperimentEntry>& experiment_registry() {
        run_experiment_entry<Equalizer>},
       {"core-shutdown", "core_shutdown", "plot_core_shutdown.py", true, legacy_check<check_core_shutdown_config>,
        legacy_run<run_core_shutdown_experiment>},
-      {"voltage-noise", "voltage_noise", "plot_voltage_noise.py", false, legacy_check<check_voltage_noise_config>,
-       legacy_run<run_voltage_noise_experiment>},
+      {"voltage-noise", "voltage_noise", "plot_voltage_noise.py", false, check_experiment<VoltageNoise>,
+       run_experiment_entry<VoltageNoise>},
       {"sm-allocation", "sm_allocation", "plot_sm_allocation.py", true, legacy_check<check_sm_allocation_config>,
        legacy_run<run_sm_allocation_experiment>},
       {"harmonia", "harmonia", "plot_harmonia.py", true, legacy_check<check_harmonia_config>,
