@@ -1,5 +1,6 @@
 #include "experiment/registry.h"
 
+#include "experiment/core_shutdown/core_shutdown.h"
 #include "experiment/equalizer/equalizer.h"
 #include "experiment/voltage_noise/voltage_noise.h"
 #include "experiment/legacy_experiments.h"
@@ -14,8 +15,8 @@ const std::vector<ExperimentEntry>& experiment_registry() {
   static const std::vector<ExperimentEntry> entries = {
       {"equalizer", "equalizer", "plot_equalizer.py", false, check_experiment<Equalizer>,
        run_experiment_entry<Equalizer>},
-      {"core-shutdown", "core_shutdown", "plot_core_shutdown.py", true, legacy_check<check_core_shutdown_config>,
-       legacy_run<run_core_shutdown_experiment>},
+      {"core-shutdown", "core_shutdown", "plot_core_shutdown.py", true, check_experiment<CoreShutdown>,
+       run_experiment_entry<CoreShutdown>},
       {"voltage-noise", "voltage_noise", "plot_voltage_noise.py", false, check_experiment<VoltageNoise>,
        run_experiment_entry<VoltageNoise>},
       {"sm-allocation", "sm_allocation", "plot_sm_allocation.py", true, legacy_check<check_sm_allocation_config>,
