@@ -2,6 +2,7 @@
 
 #include "experiment/core_shutdown/core_shutdown.h"
 #include "experiment/equalizer/equalizer.h"
+#include "experiment/harmonia/harmonia.h"
 #include "experiment/voltage_noise/voltage_noise.h"
 #include "experiment/legacy_experiments.h"
 
@@ -21,8 +22,8 @@ const std::vector<ExperimentEntry>& experiment_registry() {
        run_experiment_entry<VoltageNoise>},
       {"sm-allocation", "sm_allocation", "plot_sm_allocation.py", true, legacy_check<check_sm_allocation_config>,
        legacy_run<run_sm_allocation_experiment>},
-      {"harmonia", "harmonia", "plot_harmonia.py", true, legacy_check<check_harmonia_config>,
-       legacy_run<run_harmonia_experiment>}};
+      {"harmonia", "harmonia", "plot_harmonia.py", true, check_experiment<Harmonia>,
+       run_experiment_entry<Harmonia>}};
   return entries;
 }
 
