@@ -3,8 +3,8 @@
 #include "experiment/core_shutdown/core_shutdown.h"
 #include "experiment/equalizer/equalizer.h"
 #include "experiment/harmonia/harmonia.h"
+#include "experiment/sm_allocation/sm_allocation.h"
 #include "experiment/voltage_noise/voltage_noise.h"
-#include "experiment/legacy_experiments.h"
 
 namespace gpupm {
 
@@ -20,8 +20,8 @@ const std::vector<ExperimentEntry>& experiment_registry() {
        run_experiment_entry<CoreShutdown>},
       {"voltage-noise", "voltage_noise", "plot_voltage_noise.py", false, check_experiment<VoltageNoise>,
        run_experiment_entry<VoltageNoise>},
-      {"sm-allocation", "sm_allocation", "plot_sm_allocation.py", true, legacy_check<check_sm_allocation_config>,
-       legacy_run<run_sm_allocation_experiment>},
+      {"sm-allocation", "sm_allocation", "plot_sm_allocation.py", true, check_experiment<SmAllocation>,
+       run_experiment_entry<SmAllocation>},
       {"harmonia", "harmonia", "plot_harmonia.py", true, check_experiment<Harmonia>,
        run_experiment_entry<Harmonia>}};
   return entries;
