@@ -7,6 +7,7 @@
 #include "experiment/claims.h"
 #include "experiment/runner.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,16 +19,26 @@ struct EqualizerKernel {
   uint32_t w_cta = 0, max_ctas = 0, launches = 0;
 };
 
+// One of the targets for the whole suite: its words and its limit (a
+// ratio to the baseline; none for a comparison with other policies).
+struct EqualizerTarget {
+  std::string text;
+  double limit = 0;
+};
+
 struct EqualizerConfig {
   std::string gpu;
   std::vector<EqualizerKernel> kernels;  // those --only keeps, in the config's order
   ClaimBook claims;
+  std::map<std::string, EqualizerTarget> targets;  // by key: perf_speedup, perf_energy, ...
 };
 
 // The policies every kernel runs under, the baseline first.
 const std::vector<std::string>& equalizer_policies();
 // What each claim of the config's "claims" holds: its tolerance numbers.
 const std::vector<ClaimLimits>& equalizer_claim_limits();
+// The config's "targets", or the shipped config's when it states none.
+std::map<std::string, EqualizerTarget> read_equalizer_targets(JsonReader& config, const std::string& shipped_config);
 // The run of kernel K named WHAT (a policy, "ctas<N>", "dyncta", "eqcta").
 std::string equalizer_run_id(const EqualizerKernel& k, const std::string& what);
 

@@ -40,6 +40,7 @@ struct Suite {
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");
     config.claims = ClaimBook::read(r, shipped, equalizer_claim_limits());
+    config.targets = read_equalizer_targets(r, shipped);
     for (const EqualizerKernel& k : config.kernels) {
       for (const char* p : {"baseline", "sm-low", "mem-high", "mem-low", "equalizer-perf", "equalizer-energy"})
         reports.add(equalizer_run_id(k, p), report(1.0, 1.0, p));
@@ -78,6 +79,11 @@ TEST(EqualizerAnalysis, SpeedupsAndEnergiesAreRatiosToTheBaseline) {
   EXPECT_NE(out.markdown.find("| compute | +2.0% | +10.0% | +0.0% | +0.0% | +25.0% | +50.0% |"), std::string::npos)
       << out.markdown;
   EXPECT_NE(out.markdown.find("| cutcp-1 | compute | +25.0% | +50.0% |"), std::string::npos);
+  // The targets' words and limits come from the config: +7.7% (geomean over all three) misses +15%.
+  const Json& speedup_target = out.json["targets"][0];
+  EXPECT_EQ(speedup_target["target"], "performance mode: geomean speed-up >= +15% (paper +22%)");
+  EXPECT_EQ(speedup_target["measured"], "+7.7%");
+  EXPECT_EQ(speedup_target["pass"], false);
 }
 
 TEST(EqualizerAnalysis, StaticSensitivityClaimAgainstTheConfigTolerances) {

@@ -10,7 +10,30 @@ namespace {
 
 const std::vector<std::string> kCategories = {"compute", "memory", "cache", "unsaturated"};
 
+// Each target's key and the name of its limit ("" for none).
+const std::vector<std::pair<std::string, std::string>> kTargets = {
+    {"perf_speedup", "min"}, {"perf_energy", "max"},  {"perf_vs_static", ""},
+    {"energy_saving", "max"}, {"energy_perf", "min"}, {"energy_vs_static_best", ""}};
+
 }  // namespace
+
+std::map<std::string, EqualizerTarget> read_equalizer_targets(JsonReader& config, const std::string& shipped_config) {
+  if (!config.has("targets")) {
+    const Json shipped = load_json_file(shipped_config);
+    JsonReader r(shipped, shipped_config, "");
+    return read_equalizer_targets(r, shipped_config);
+  }
+  std::map<std::string, EqualizerTarget> targets;
+  JsonReader all = config.object("targets");
+  for (const auto& [key, limit] : kTargets) {
+    JsonReader t = all.object(key);
+    targets[key].text = t.get_string("target");
+    if (!limit.empty()) targets[key].limit = t.get_double(limit, 0.0, 10.0);
+    t.finish();
+  }
+  all.finish();
+  return targets;
+}
 
 const std::vector<ClaimLimits>& equalizer_claim_limits() {
   static const std::vector<ClaimLimits> limits = {
@@ -29,7 +52,10 @@ EqualizerConfig Equalizer::load(const ExperimentOptions& opt, const std::string&
   EqualizerConfig c;
   SuiteConfig sc = read_suite_config(
       opt, shipped_config, "kernels",
-      [&](JsonReader& r) { c.claims = ClaimBook::read(r, shipped_config, equalizer_claim_limits()); },
+      [&](JsonReader& r) {
+        c.claims = ClaimBook::read(r, shipped_config, equalizer_claim_limits());
+        c.targets = read_equalizer_targets(r, shipped_config);
+      },
       [&](JsonReader& kr, const std::string& name, const std::string& profile, bool wanted) {
         EqualizerKernel k;
         k.name = name;
