@@ -107,9 +107,16 @@ Json CoreShutdownAnalysis::launch_json(const CoreShutdownApp& a, const LaunchTra
 
 void CoreShutdownAnalysis::collect_claim_material(const CoreShutdownApp& a, const Json& j,
                                                   const std::vector<LaunchTrace>& lt) {
+  collect_savings(a, j, lt);
+  collect_searches(a, j, lt);
+  collect_leakage(a, j["oracles"]);
+  collect_invocations(a, lt);
+}
+
+// C1 (compute applications untouched), C3, C4 and C6 (savings and speed-ups).
+void CoreShutdownAnalysis::collect_savings(const CoreShutdownApp& a, const Json& j, const std::vector<LaunchTrace>& lt) {
   const ClaimBook& book = config.claims;
   const Json& oj = j["oracles"];
-  const Json& launches = j["core_shutdown_launches"];
   double e_cs = j["core-shutdown"]["energy"].get<double>(), s_cs = j["core-shutdown"]["speedup"].get<double>();
   double e_dv = j["core-dvfs"]["energy"].get<double>();
   double e_or = oj.contains("oracle-sm") ? oj["oracle-sm"]["energy"].get<double>() : 1.0;
@@ -137,6 +144,13 @@ void CoreShutdownAnalysis::collect_claim_material(const CoreShutdownApp& a, cons
       ++n_other;
     }
   }
+}
+
+// C2 (each search against the launch's knee) and C3 (the static peak gain of cache-thrash launches).
+void CoreShutdownAnalysis::collect_searches(const CoreShutdownApp& a, const Json& j, const std::vector<LaunchTrace>& lt) {
+  const ClaimBook& book = config.claims;
+  const Json& launches = j["core_shutdown_launches"];
+  const bool thrash = a.cls.find("CACHE") != std::string::npos;
   for (size_t i = 0; i < lt.size() && i < launches.size(); ++i) {
     const Json& lj = launches[i];
     for (uint32_t s : lt[i].steps) steps_bad += s > book.limit("C2", "steps_max");
@@ -149,8 +163,11 @@ void CoreShutdownAnalysis::collect_claim_material(const CoreShutdownApp& a, cons
                      std::to_string(lt[i].settles[0]) + " vs " + std::to_string(lj["knee_sms"].get<int>()) + "; ";
     }
   }
-  // Leakage vs gated SMs (C5), over the static SM sweep: SM leakage power saved
-  // against the fraction of SMs gated.
+}
+
+// Leakage vs gated SMs (C5), over the static SM sweep: SM leakage power saved
+// against the fraction of SMs gated.
+void CoreShutdownAnalysis::collect_leakage(const CoreShutdownApp& a, const Json& oj) {
   const IntervalView base = reports[core_shutdown_run_id(a, "baseline")].total();
   double lb = base.energy_of_component("sm_leakage") / base.sim_time_s();
   if (oj.contains("oracle-sm"))
@@ -159,7 +176,11 @@ void CoreShutdownAnalysis::collect_claim_material(const CoreShutdownApp& a, cons
       double lp = p["sm_leakage_j"].get<double>() / p["time_s"].get<double>();
       leak_vs_gated.push_back({1.0 - n / n_sms, 1.0 - lp / lb});
     }
-  // C7: launches of the same kernel.
+}
+
+// C7: the settled SM counts of launches of the same kernel.
+void CoreShutdownAnalysis::collect_invocations(const CoreShutdownApp& a, const std::vector<LaunchTrace>& lt) {
+  const ClaimBook& book = config.claims;
   std::map<std::string, std::vector<uint32_t>> per_kernel;
   for (const auto& l : lt)
     if (!l.settles.empty()) per_kernel[l.kernel].push_back(l.settles.back());

@@ -38,6 +38,10 @@ struct CoreShutdownAnalysis {
   Json oracles_json(const CoreShutdownApp& a, double tb, double eb) const;
   Json launch_json(const CoreShutdownApp& a, const LaunchTrace& l, size_t i) const;
   void collect_claim_material(const CoreShutdownApp& a, const Json& j, const std::vector<LaunchTrace>& lt);
+  void collect_savings(const CoreShutdownApp& a, const Json& j, const std::vector<LaunchTrace>& lt);
+  void collect_searches(const CoreShutdownApp& a, const Json& j, const std::vector<LaunchTrace>& lt);
+  void collect_leakage(const CoreShutdownApp& a, const Json& oracles);
+  void collect_invocations(const CoreShutdownApp& a, const std::vector<LaunchTrace>& lt);
 };
 
 std::vector<Claim> judge_core_shutdown_claims(const CoreShutdownAnalysis& a);
