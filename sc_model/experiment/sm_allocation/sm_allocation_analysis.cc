@@ -11,20 +11,6 @@ namespace gpupm {
 
 namespace {
 
-// Sums over a queue's runs (pairs one after another, or the apps one by one).
-struct Totals {
-  double insts = 0, cycles = 0, time_s = 0, energy_j = 0;
-  void add(const IntervalView& total) {
-    insts += total.instructions();
-    cycles += total.sm_cycles();
-    time_s += total.sim_time_s();
-    energy_j += total.energy_j();
-  }
-  double throughput() const { return cycles > 0 ? insts / cycles : 0; }
-  double power() const { return time_s > 0 ? energy_j / time_s : 0; }
-  double efficiency() const { return power() > 0 ? throughput() / power() : 0; }
-};
-
 bool ranked(const std::string& key) {
   for (const PolicyRun& p : sm_allocation_policies())
     if (p.key == key) return p.ranked;
@@ -77,9 +63,18 @@ void SmAllocationAnalysis::add_pairing_model() {
 }
 
 void SmAllocationAnalysis::add_queue(const SmAllocationQueue& q) {
-  const uint32_t K = config.sms;
   std::map<std::string, Totals> tot;
   Json qj = {{"kind", q.kind}, {"apps", q.apps}, {"policies", Json::object()}};
+  add_pair_runs(q, tot, qj);
+  for (const std::string& a : q.apps) tot[kSequential].add(reports[profile_id(a, config.sms)].total());
+  qj["policies"][kSequential] = {{"pairs", Json::array()}};
+  rank_queue(tot, qj);
+  queues[q.name] = qj;
+}
+
+// Each policy's pair runs of queue Q: their totals, splits and C5's gating check.
+void SmAllocationAnalysis::add_pair_runs(const SmAllocationQueue& q, std::map<std::string, Totals>& tot, Json& qj) {
+  const uint32_t K = config.sms;
   for (const PolicyRun& p : sm_allocation_policies()) {
     Json pj = Json::array();
     for (const auto& [a, b] : pairs.at(q.name).at(p.key)) {
@@ -108,8 +103,10 @@ void SmAllocationAnalysis::add_queue(const SmAllocationQueue& q) {
     }
     qj["policies"][p.key] = {{"pairs", pj}};
   }
-  for (const std::string& a : q.apps) tot[kSequential].add(reports[profile_id(a, K)].total());
-  qj["policies"][kSequential] = {{"pairs", Json::array()}};
+}
+
+// A queue's ratios to the even split, the best concurrent policies and the sequential checks (C4).
+void SmAllocationAnalysis::rank_queue(std::map<std::string, Totals>& tot, Json& qj) {
   const Totals& base = tot["baseline"];
   std::string top_t, top_pe;
   for (const std::string& l : labels) {
@@ -143,7 +140,6 @@ void SmAllocationAnalysis::add_queue(const SmAllocationQueue& q) {
   seq_best_pe += best_eff;
   qj["best_throughput"] = top_t;
   qj["best_efficiency"] = top_pe;
-  queues[q.name] = qj;
 }
 
 void SmAllocationAnalysis::add_averages() {

@@ -7,6 +7,20 @@
 
 namespace gpupm {
 
+// Sums over a queue's runs (pairs one after another, or the apps one by one).
+struct Totals {
+  double insts = 0, cycles = 0, time_s = 0, energy_j = 0;
+  void add(const IntervalView& total) {
+    insts += total.instructions();
+    cycles += total.sm_cycles();
+    time_s += total.sim_time_s();
+    energy_j += total.energy_j();
+  }
+  double throughput() const { return cycles > 0 ? insts / cycles : 0; }
+  double power() const { return time_s > 0 ? energy_j / time_s : 0; }
+  double efficiency() const { return power() > 0 ? throughput() / power() : 0; }
+};
+
 struct SmAllocationAnalysis {
   SmAllocationAnalysis(const SmAllocationConfig& config, const RunReports& reports);
 
@@ -31,6 +45,8 @@ struct SmAllocationAnalysis {
   std::pair<uint32_t, uint32_t> split_of(const std::string& id, const std::string& policy) const;
   void add_pairing_model();
   void add_queue(const SmAllocationQueue& q);
+  void add_pair_runs(const SmAllocationQueue& q, std::map<std::string, Totals>& tot, Json& qj);
+  void rank_queue(std::map<std::string, Totals>& tot, Json& qj);
   void add_averages();
 };
 
