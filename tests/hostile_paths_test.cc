@@ -1,6 +1,6 @@
 // Output paths holding shell syntax are data, never commands: the plot step
 // of `gpupm impedance` (the same helper as every experiment's,
-// sc_model/app/plot_script.h) gets the directory verbatim, and its output says
+// sc_model/experiment/plot_script.h) gets the directory verbatim, and its output says
 // truthfully whether the plot was drawn.
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 #include "app/impedance_command.h"
 
 #include "app/commands.h"
-#include "app/plot_script.h"
+#include "experiment/plot_script.h"
 #include "platform/gpu_config.h"
 #include "platform/run_setup.h"
 #include "common/csv_writer.h"

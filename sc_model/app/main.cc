@@ -1,10 +1,10 @@
 // gpupm: the command-line program (run, validate, bench, experiment, sweep).
 // Exit status: 0 success, 1 failure during simulation, 2 bad input.
 #include "app/commands.h"
-#include "app/experiment.h"
 #include "app/impedance_command.h"
 #include "app/params_command.h"
 #include "app/sweep_command.h"
+#include "experiment/registry.h"
 
 #include <CLI/CLI.hpp>
 #include <systemc>
@@ -51,7 +51,7 @@ int sc_main(int argc, char* argv[]) {
 
   ExperimentOptions exp;
   auto* exp_cmd = app.add_subcommand("experiment", "run a seed paper's evaluation (runs in parallel processes)");
-  exp_cmd->add_option("name", exp.name, "experiment: equalizer, core-shutdown, voltage-noise, sm-allocation, harmonia")->required();
+  exp_cmd->add_option("name", exp.name, "experiment: " + experiment_names())->required();
   exp_cmd->add_option("--out", exp.out_dir, "output directory (runs/, summary.json, summary.md, plots)")->required();
   exp_cmd->add_option("--jobs", exp.exec.jobs, "parallel simulations (local executor; default: the number of cores)")
       ->default_val(0)

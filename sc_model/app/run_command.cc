@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "app/commands.h"
-#include "app/experiment.h"
+#include "experiment/registry.h"
 #include "platform/gpu.h"
 #include "program/program_workload.h"
 #include "report/report_writer.h"

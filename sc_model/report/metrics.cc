@@ -1,5 +1,7 @@
 #include "report/metrics.h"
 
+#include "report/report_keys.h"
+
 namespace gpupm {
 
 namespace {
@@ -34,18 +36,19 @@ nlohmann::json interval_metrics(const Snapshot& a, const Snapshot& b, const Metr
   double dram_bytes = double((m1.dram_reads - m0.dram_reads) + (m1.dram_writes - m0.dram_writes)) * ctx.line_bytes;
   double mem_cycles = double(b.mem_cycles - a.mem_cycles);
   json energy = e.to_json();
+  namespace key = report_key;
   return {
-      {"sim_time_s", t},
-      {"cycles", {{"sm", sm_cycles}, {"mem", b.mem_cycles - a.mem_cycles}}},
-      {"instructions", insts},
-      {"ipc", ratio(double(insts), double(sm_cycles))},
-      {"energy_j", energy},
-      {"average_power_w", ratio(e.total(), t)},
+      {key::kSimTime, t},
+      {key::kCycles, {{"sm", sm_cycles}, {"mem", b.mem_cycles - a.mem_cycles}}},
+      {key::kInstructions, insts},
+      {key::kIpc, ratio(double(insts), double(sm_cycles))},
+      {key::kEnergy, energy},
+      {key::kAveragePower, ratio(e.total(), t)},
       {"edp_js", e.total() * t},
       {"ed2p_js2", e.total() * t * t},
-      {"vf_residency", residency},
+      {key::kVfResidency, residency},
       {"mean_ctas_per_sm", ratio(double(s1.resident_cta_cycles - s0.resident_cta_cycles), double(s1.cycles - s0.cycles))},
-      {"warp_states",
+      {key::kWarpStates,
        {{"samples", s1.samples - s0.samples},
         {"active", ratio(double(s1.sum_active - s0.sum_active), samples)},
         {"waiting", ratio(double(s1.sum_waiting - s0.sum_waiting), samples)},
@@ -53,14 +56,14 @@ nlohmann::json interval_metrics(const Snapshot& a, const Snapshot& b, const Metr
         {"excess_mem", ratio(double(s1.sum_excess_mem - s0.sum_excess_mem), samples)},
         {"issued", ratio(double(s1.sum_issued - s0.sum_issued), samples)},
         {"others", ratio(double(s1.sum_others - s0.sum_others), samples)}}},
-      {"l1_hit_rate", ratio(l1_hits, l1_hits + l1_misses)},
-      {"l2_hit_rate", ratio(l2_hits, l2_hits + l2_misses)},
+      {key::kL1HitRate, ratio(l1_hits, l1_hits + l1_misses)},
+      {key::kL2HitRate, ratio(l2_hits, l2_hits + l2_misses)},
       {"lsu_stall_fraction", ratio(double(s1.lsu.stall_cycles - s0.lsu.stall_cycles), double(s1.cycles - s0.cycles))},
-      {"dram_bandwidth_utilisation",
+      {key::kDramUtilisation,
        ratio(double(m1.dram_bus_busy - m0.dram_bus_busy), double(ctx.channels) * mem_cycles)},
-      {"dram_bandwidth_gbps", ratio(dram_bytes, t) / 1e9},
-      {"l2_to_l1_gbps", ratio(double(m1.read_responses - m0.read_responses) * ctx.line_bytes, t) / 1e9},
-      {"mem_compute_ratio", ratio(double(s1.mem_insts - s0.mem_insts), double(insts - (s1.mem_insts - s0.mem_insts)))},
+      {key::kDramBandwidth, ratio(dram_bytes, t) / 1e9},
+      {key::kL2ToL1Bandwidth, ratio(double(m1.read_responses - m0.read_responses) * ctx.line_bytes, t) / 1e9},
+      {key::kMemComputeRatio, ratio(double(s1.mem_insts - s0.mem_insts), double(insts - (s1.mem_insts - s0.mem_insts)))},
       {"dram_row_hit_rate", 1.0 - ratio(double(m1.dram_activates - m0.dram_activates),
                                         double((m1.dram_reads - m0.dram_reads) + (m1.dram_writes - m0.dram_writes)))},
       {"mean_read_latency_ns",

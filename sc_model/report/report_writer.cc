@@ -3,6 +3,7 @@
 #include "common/build_info.h"
 #include "common/csv_writer.h"
 #include "report/metrics.h"
+#include "report/report_keys.h"
 
 #include <cstdio>
 #include <sstream>
@@ -85,12 +86,12 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
   }
   Json report = {{"format", "gpupm-report"},
                  {"format_version", 1},
-                 {"config", config_echo},
-                 {"kernels", kernels},
-                 {"total", interval_metrics(gpu.start(), gpu.finish(), ctx)}};
+                 {report_key::kConfig, config_echo},
+                 {report_key::kKernels, kernels},
+                 {report_key::kTotal, interval_metrics(gpu.start(), gpu.finish(), ctx)}};
   report["gpupm"] = provenance_json();
-  report["total"]["sm"] = per_sm_json(gpu.start(), gpu.finish(), gpu.config().sm.count);
-  if (!apps.empty()) report["apps"] = apps;
+  report[report_key::kTotal]["sm"] = per_sm_json(gpu.start(), gpu.finish(), gpu.config().sm.count);
+  if (!apps.empty()) report[report_key::kApps] = apps;
   if (const PdnDriver* pdn = gpu.pdn()) {  // only with an RLC network (gpu.pdn.model = rlc)
     Json vn = pdn->stats().to_json();
     const Json& net = config_echo.at("gpu").at("pdn").value("network", Json::object());
@@ -102,10 +103,10 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
         {"global", {{"enabled", st != nullptr},
                     {"triggers", st ? st->triggers() : 0},
                     {"held_sm_cycles", st ? st->held_sm_cycles() : 0}}}};
-    report["voltage_noise"] = vn;
+    report[report_key::kVoltageNoise] = vn;
   }
   Json trace = gpu.policy().trace();
-  if (!trace.is_null()) report["policy_trace"] = trace;
+  if (!trace.is_null()) report[report_key::kPolicyTrace] = trace;
   return report;
 }
 

@@ -1,4 +1,4 @@
-#include "app/plot_script.h"
+#include "experiment/plot_script.h"
 
 #include "common/subprocess.h"
 

@@ -1,0 +1,93 @@
+// The core shut-down analysis on hand-made reports: ratios to the baseline, the
+// oracle's pick, the launch knee from the static SM sweep, claims judged
+// against the config's tolerances.
+#include "experiment/core_shutdown/core_shutdown.h"
+
+#include <gtest/gtest.h>
+
+namespace gpupm {
+namespace {
+
+// A report with what the core shut-down analysis reads: one launch.
+Json report(double time_s, double energy_j, const Json& trace = Json()) {
+  Json total = {{"sim_time_s", time_s},
+                {"energy_j", {{"total", energy_j}, {"by_component", {{"sm_leakage", 0.1 * time_s}}}}},
+                {"ipc", 1.0},
+                {"l2_hit_rate", 0.4},
+                {"dram_bandwidth_utilisation", 0.7}};
+  Json r = {{"config", {{"gpu", {{"sm", {{"count", 32}}}}}}},
+            {"kernels", Json::array({{{"sim_time_s", time_s}}})},
+            {"total", total}};
+  if (!trace.is_null()) r["policy_trace"] = trace;
+  return r;
+}
+
+struct Suite {
+  CoreShutdownConfig config;
+  RunReports reports;
+
+  Suite() {
+    const std::string shipped = std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/core_shutdown.json";
+    const Json doc = load_json_file(shipped);
+    JsonReader r(doc, shipped, "");
+    config.claims = ClaimBook::read(r, shipped, core_shutdown_claim_limits());
+    const Json space = {{"name", "oracle-sm"},
+                        {"objective", {{"kind", "min_energy"}, {"max_loss", 0.02}}},
+                        {"axes", {{"sms", {{"from", 16}, {"to", 32}, {"step", 16}}}}}};
+    JsonReader o(space, "test", "oracle");
+    config.oracles = {parse_oracle_space(o)};
+    config.apps = {{"sp", "K-BW-sat", "", true}};
+    const CoreShutdownApp& a = config.apps.front();
+    // The search settles on 16 SMs in 3 steps; at 16 SMs the launch takes as long as at 32.
+    const Json trace = Json::array({{{"event", "sample"}, {"why", "launch"}, {"kernel", "k"}, {"launch", 0}, {"time_us", 0.0}},
+                                    {{"event", "search"}, {"time_us", 1.0}},
+                                    {{"event", "settle"}, {"setting", 16}, {"steps", 3}, {"time_us", 2.0}},
+                                    {{"event", "end"}, {"setting", 16}, {"time_us", 10.0}}});
+    reports.add(core_shutdown_run_id(a, "baseline"), report(1e-5, 1.0));
+    reports.add(core_shutdown_run_id(a, "core-shutdown"), report(1e-5, 0.8, trace));
+    reports.add(core_shutdown_run_id(a, "core-dvfs"), report(1.01e-5, 0.9));
+    reports.add(core_shutdown_run_id(a, "oracle-sm_sms-16"), report(1e-5, 0.75));
+    reports.add(core_shutdown_run_id(a, "oracle-sm_sms-32"), report(1e-5, 1.0));
+  }
+};
+
+Json claim(const Json& summary, const std::string& id) {
+  for (const Json& c : summary["claims"])
+    if (c["id"] == id) return c;
+  return Json();
+}
+
+const std::vector<ExperimentRuns> kOneStage(1);
+
+}  // namespace
+
+TEST(CoreShutdownAnalysis, RatiosOracleAndKnee) {
+  Suite s;
+  ExperimentSummary out = CoreShutdown::analyse(s.config, s.reports, kOneStage);
+  const Json& app = out.json["apps"]["sp"];
+  EXPECT_NEAR(app["core-shutdown"]["energy"].get<double>(), 0.8, 1e-12);
+  EXPECT_EQ(app["oracles"]["oracle-sm"]["best"], "sms=16");
+  EXPECT_NEAR(app["oracles"]["oracle-sm"]["energy"].get<double>(), 0.75, 1e-12);
+  const Json& launch = app["core_shutdown_launches"][0];
+  EXPECT_EQ(launch["knee_sms"], 16);  // the fewest SMs within alpha of the best time
+  EXPECT_EQ(launch["settles"], Json::array({16}));
+  EXPECT_EQ(out.json["sms"], 32);
+  EXPECT_NE(out.markdown.find("| sp | K-BW-sat | 10 | 0.70 | +0.0% | -20.0% | -1.0% | -10.0% | sms=16: +0.0% / -25.0% | "),
+            std::string::npos)
+      << out.markdown;
+}
+
+TEST(CoreShutdownAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
+  Suite s;
+  Json summary = CoreShutdown::analyse(s.config, s.reports, kOneStage).json;
+  EXPECT_EQ(claim(summary, "C1")["verdict"], "n/a");  // no compute application
+  EXPECT_EQ(claim(summary, "C2")["verdict"], "pass");  // settled on the knee in 3 steps
+  Json c4a = claim(summary, "C4a");
+  EXPECT_EQ(c4a["measured"], "20.0% (max 20.0%)");
+  EXPECT_EQ(c4a["verdict"], "pass");  // >= 15%
+  EXPECT_EQ(c4a["tolerance"], ">= 15%");
+  EXPECT_EQ(claim(summary, "C4b")["verdict"], "pass");  // 5 points behind the oracle
+  EXPECT_EQ(claim(summary, "C3")["claim"], "cache-thrash kernels gain");  // none in this suite
+}
+
+}  // namespace gpupm

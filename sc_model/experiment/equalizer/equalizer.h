@@ -1,0 +1,52 @@
+// The Equalizer paper's evaluation (specs/equalizer.md sections 2.5-2.11, 3.5, 4)
+// on the 27-kernel suite: static points, Equalizer in both modes, CTA sweeps,
+// CTA-only Equalizer and DynCTA on the cache kernels. Config:
+// configs/experiments/equalizer.json; plots: scripts/plot_equalizer.py.
+#pragma once
+
+#include "experiment/claims.h"
+#include "experiment/runner.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+struct EqualizerKernel {
+  std::string name, category, file;
+  double fraction = 0;
+  uint32_t w_cta = 0, max_ctas = 0, launches = 0;
+};
+
+// One of the targets for the whole suite: its words and its limit (a
+// ratio to the baseline; none for a comparison with other policies).
+struct EqualizerTarget {
+  std::string text;
+  double limit = 0;
+};
+
+struct EqualizerConfig {
+  std::string gpu;
+  std::vector<EqualizerKernel> kernels;  // those --only keeps, in the config's order
+  ClaimBook claims;
+  std::map<std::string, EqualizerTarget> targets;  // by key: perf_speedup, perf_energy, ...
+};
+
+// The policies every kernel runs under, the baseline first.
+const std::vector<std::string>& equalizer_policies();
+// What each claim of the config's "claims" holds: its tolerance numbers.
+const std::vector<ClaimLimits>& equalizer_claim_limits();
+// The config's "targets", or the shipped config's when it states none.
+std::map<std::string, EqualizerTarget> read_equalizer_targets(JsonReader& config, const std::string& shipped_config);
+// The run of kernel K named WHAT (a policy, "ctas<N>", "dyncta", "eqcta").
+std::string equalizer_run_id(const EqualizerKernel& k, const std::string& what);
+
+struct Equalizer {
+  using Config = EqualizerConfig;
+  static Config load(const ExperimentOptions& opt, const std::string& shipped_config);
+  static std::vector<RunSpec> plan(const Config& c, const RunReports& done, size_t stage);
+  static ExperimentSummary analyse(const Config& c, const RunReports& reports, const std::vector<ExperimentRuns>& stages);
+};
+
+}  // namespace gpupm

@@ -1,0 +1,128 @@
+// Equalizer's analysis on hand-made reports: the numbers summary.json gives,
+// claims judged against the config's tolerances, and the Markdown tables.
+#include "experiment/equalizer/equalizer.h"
+
+#include <gtest/gtest.h>
+
+namespace gpupm {
+namespace {
+
+// A report with what the Equalizer analysis reads.
+Json report(double time_s, double energy_j, const std::string& policy, double sm_high = 0.0, double mem_high = 0.0) {
+  Json total = {{"sim_time_s", time_s},
+                {"energy_j", {{"total", energy_j}}},
+                {"vf_residency", {{"sm", {{"high", sm_high}}}, {"mem", {{"high", mem_high}}}}},
+                {"warp_states", {{"excess_alu", 9.0}, {"excess_mem", 3.0}, {"waiting", 1.0}, {"active", 4.0}}},
+                {"l1_hit_rate", 0.5}};
+  return {{"config", {{"policy", {{"name", policy}}}, {"gpu", {{"controller_impl", "cpp"}}}}},
+          {"kernels", Json::array({{{"sim_time_s", time_s}}})},
+          {"total", total}};
+}
+
+EqualizerKernel kernel(const std::string& name, const std::string& category) {
+  EqualizerKernel k;
+  k.name = name;
+  k.category = category;
+  k.w_cta = 8;
+  k.max_ctas = 2;
+  k.launches = 1;
+  return k;
+}
+
+// Three kernels, one per category the static claims need; the speed-up of
+// each policy over the baseline (time 1 s, energy 1 J) as given.
+struct Suite {
+  EqualizerConfig config;
+  RunReports reports;
+
+  explicit Suite(const std::string& shipped = std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/equalizer.json") {
+    config.kernels = {kernel("cutcp-1", "compute"), kernel("lbm-1", "memory"), kernel("kmn-1", "cache")};
+    const Json doc = load_json_file(shipped);
+    JsonReader r(doc, shipped, "");
+    config.claims = ClaimBook::read(r, shipped, equalizer_claim_limits());
+    config.targets = read_equalizer_targets(r, shipped);
+    for (const EqualizerKernel& k : config.kernels) {
+      for (const char* p : {"baseline", "sm-low", "mem-high", "mem-low", "equalizer-perf", "equalizer-energy"})
+        reports.add(equalizer_run_id(k, p), report(1.0, 1.0, p));
+      reports.add(equalizer_run_id(k, "sm-high"), report(1.0 / 1.02, 1.1, "sm-high"));
+      for (const char* run : {"ctas1", "ctas2", "dyncta", "eqcta"}) reports.add(equalizer_run_id(k, run), report(1.0, 1.0, "static"));
+    }
+  }
+  void speed_up(const std::string& kernel_name, const std::string& policy, double speedup, double energy = 1.0) {
+    reports.add(kernel_name + "__" + policy, report(1.0 / speedup, energy, policy));
+  }
+};
+
+Json claim(const Json& summary, const std::string& id) {
+  for (const Json& c : summary["claims"])
+    if (c["id"] == id) return c;
+  return Json();
+}
+
+const std::vector<ExperimentRuns> kOneStage(1);
+
+}  // namespace
+
+TEST(EqualizerAnalysis, SpeedupsAndEnergiesAreRatiosToTheBaseline) {
+  Suite s;
+  s.speed_up("cutcp-1", "equalizer-perf", 1.25, 1.5);
+  ExperimentSummary out = Equalizer::analyse(s.config, s.reports, kOneStage);
+  const Json& k = out.json["kernels"]["cutcp-1"];
+  EXPECT_DOUBLE_EQ(k["speedup"]["equalizer-perf"].get<double>(), 1.25);
+  EXPECT_DOUBLE_EQ(k["energy"]["equalizer-perf"].get<double>(), 1.5);
+  EXPECT_EQ(k["baseline"]["time_s"], 1.0);
+  EXPECT_EQ(k["best_static_ctas"], 1);
+  // sm-low and mem-low save nothing here, so energy mode's static best is the baseline.
+  EXPECT_EQ(k["static_best_energy_mode"], "baseline");
+  EXPECT_NEAR(out.json["geomean_by_category"]["compute"]["equalizer-perf"]["speedup"].get<double>(), 1.25, 1e-12);
+  EXPECT_EQ(out.json["geomean_by_category"]["all"]["baseline"]["n"], 3);
+  EXPECT_NE(out.markdown.find("| compute | +2.0% | +10.0% | +0.0% | +0.0% | +25.0% | +50.0% |"), std::string::npos)
+      << out.markdown;
+  EXPECT_NE(out.markdown.find("| cutcp-1 | compute | +25.0% | +50.0% |"), std::string::npos);
+  // The targets' words and limits come from the config: +7.7% (geomean over all three) misses +15%.
+  const Json& speedup_target = out.json["targets"][0];
+  EXPECT_EQ(speedup_target["target"], "performance mode: geomean speed-up >= +15% (paper +22%)");
+  EXPECT_EQ(speedup_target["measured"], "+7.7%");
+  EXPECT_EQ(speedup_target["pass"], false);
+}
+
+TEST(EqualizerAnalysis, StaticSensitivityClaimAgainstTheConfigTolerances) {
+  Suite s;
+  s.speed_up("cutcp-1", "sm-high", 1.14);  // compute follows the clock, memory and cache +2%
+  ExperimentSummary out = Equalizer::analyse(s.config, s.reports, kOneStage);
+  Json s1 = claim(out.json, "S1");
+  EXPECT_EQ(s1["verdict"], "pass");
+  EXPECT_EQ(s1["measured"], "compute +14.0%, memory +2.0%, cache +2.0%");
+  EXPECT_EQ(s1["tolerance"], "compute >= +10%, others < +5%");  // the shipped config's words
+  EXPECT_EQ(s1["note"], "");
+
+  s.speed_up("lbm-1", "sm-high", 1.08);  // memory speeds up beyond others_max
+  Json failed = claim(Equalizer::analyse(s.config, s.reports, kOneStage).json, "S1");
+  EXPECT_EQ(failed["verdict"], "fail");
+  EXPECT_EQ(failed["note"], "see per-kernel table");
+}
+
+TEST(EqualizerAnalysis, LeftOutKernelsMakeTheirClaimsNotApplicable) {
+  Suite s;
+  s.config.kernels.pop_back();  // no cache kernel (as with --only)
+  ExperimentSummary out = Equalizer::analyse(s.config, s.reports, kOneStage);
+  for (const char* id : {"S1", "S5", "P3", "E3", "D7"}) {
+    Json c = claim(out.json, id);
+    EXPECT_EQ(c["verdict"], "n/a") << id;
+    EXPECT_EQ(c["note"], "category not in this run (--only)") << id;
+  }
+  EXPECT_FALSE(out.json["geomean_by_category"].contains("cache"));
+  EXPECT_EQ(claim(out.json, "C4")["verdict"], "n/a");  // no run in lockstep
+}
+
+TEST(EqualizerAnalysis, LockstepRunsJudgeTheRtlClaim) {
+  Suite s;
+  Json r = report(1.0, 1.0, "equalizer-perf");
+  r["config"]["gpu"]["controller_impl"] = "lockstep";
+  s.reports.add("cutcp-1__equalizer-perf", r);
+  Json c4 = claim(Equalizer::analyse(s.config, s.reports, kOneStage).json, "C4");
+  EXPECT_EQ(c4["verdict"], "pass");
+  EXPECT_EQ(c4["measured"], "1 Equalizer runs in lockstep, 0 mismatches");
+}
+
+}  // namespace gpupm

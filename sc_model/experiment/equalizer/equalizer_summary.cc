@@ -1,0 +1,112 @@
+// The Equalizer summary: summary.json (per kernel, geomeans by category,
+// targets, claims) and summary.md (the paper's Fig. 7 and 8 tables, targets,
+// claims, per kernel).
+#include "experiment/equalizer/equalizer_analysis.h"
+
+#include "experiment/format_stats.h"
+
+#include <sstream>
+
+namespace gpupm {
+
+namespace {
+
+const std::vector<const char*> kCategoryRows = {"compute", "memory", "cache", "unsaturated", "all"};
+
+// The targets for the whole suite (performance and energy mode); words and limits from the config.
+Json targets(const EqualizerAnalysis& a) {
+  const std::map<std::string, EqualizerTarget>& t = a.config.targets;
+  auto target = [&](const char* key, bool ok, const std::string& measured) {
+    return Json{{"target", t.at(key).text}, {"measured", measured}, {"pass", ok}};
+  };
+  double ps = a.gs("all", "equalizer-perf"), pe = a.ge("all", "equalizer-perf");
+  double es = a.gs("all", "equalizer-energy"), ee = a.ge("all", "equalizer-energy");
+  return Json::array(
+      {target("perf_speedup", ps >= t.at("perf_speedup").limit, pct(ps)),
+       target("perf_energy", pe <= t.at("perf_energy").limit, pct(pe)),
+       target("perf_vs_static",
+              ps > a.gs("all", "sm-high") && ps > a.gs("all", "mem-high") && pe < a.ge("all", "sm-high") &&
+                  pe < a.ge("all", "mem-high"),
+              "see overall table"),
+       target("energy_saving", ee <= t.at("energy_saving").limit, pct(ee)),
+       target("energy_perf", es >= t.at("energy_perf").limit, pct(es)),
+       target("energy_vs_static_best", ee < a.ge("all", "static-best") && es >= a.gs("all", "static-best"),
+              pct(ee) + " vs " + pct(a.ge("all", "static-best")))});
+}
+
+Json geomean_by_category(const EqualizerAnalysis& a) {
+  Json cats = Json::object();
+  for (const char* cat : kCategoryRows) {
+    if (!a.has_cat(cat)) continue;
+    Json row = Json::object();
+    for (auto& [p, v] : a.speed.at(cat))
+      row[p] = {{"speedup", geomean(v)}, {"energy", geomean(a.energy.at(cat).at(p))}, {"n", v.size()}};
+    cats[cat] = row;
+  }
+  return cats;
+}
+
+std::string table_md(const EqualizerAnalysis& a, const std::vector<std::string>& cols) {
+  std::ostringstream md;
+  md << "| category |";
+  for (const auto& p : cols) md << " " << p << " speed-up | " << p << " energy |";
+  md << "\n|---|";
+  for (size_t i = 0; i < cols.size(); ++i) md << "---|---|";
+  md << "\n";
+  for (const char* cat : kCategoryRows) {
+    if (!a.has_cat(cat)) continue;
+    md << "| " << cat << " |";
+    for (const auto& p : cols) md << " " << pct(a.gs(cat, p)) << " | " << pct(a.ge(cat, p)) << " |";
+    md << "\n";
+  }
+  return md.str();
+}
+
+std::string targets_md(const Json& targets) {
+  std::ostringstream md;
+  md << "| target | measured | verdict |\n|---|---|---|\n";
+  for (const Json& t : targets)
+    md << "| " << t["target"].get<std::string>() << " | " << t["measured"].get<std::string>() << " | "
+       << (t["pass"].get<bool>() ? "pass" : "**FAIL**") << " |\n";
+  return md.str();
+}
+
+std::string per_kernel_md(const EqualizerAnalysis& a) {
+  std::ostringstream md;
+  md << "| kernel | category | eq-perf | eq-perf energy | eq-energy | eq-energy energy | SM-high | mem-high | best CTAs / max |\n"
+     << "|---|---|---|---|---|---|---|---|---|\n";
+  for (const EqualizerKernel& k : a.config.kernels) {
+    const Json& j = a.kernels[k.name];
+    md << "| " << k.name << " | " << k.category << " | " << pct(j["speedup"]["equalizer-perf"]) << " | "
+       << pct(j["energy"]["equalizer-perf"]) << " | " << pct(j["speedup"]["equalizer-energy"]) << " | "
+       << pct(j["energy"]["equalizer-energy"]) << " | " << pct(j["speedup"]["sm-high"]) << " | "
+       << pct(j["speedup"]["mem-high"]) << " | " << j["best_static_ctas"].get<int>() << " / " << k.max_ctas << " |\n";
+  }
+  return md.str();
+}
+
+}  // namespace
+
+ExperimentSummary Equalizer::analyse(const EqualizerConfig& c, const RunReports& reports,
+                                     const std::vector<ExperimentRuns>& stages) {
+  const EqualizerAnalysis a(c, reports);
+  const std::vector<Claim> claims = judge_equalizer_claims(a);
+  ExperimentSummary s;
+  s.json = summary_header("equalizer", stages.front());
+  s.json["kernels"] = a.kernels;
+  s.json["geomean_by_category"] = geomean_by_category(a);
+  s.json["targets"] = targets(a);
+  s.json["claims"] = claims_json(claims);
+  std::ostringstream md;
+  md << "# Equalizer on gpupm\n\n"
+     << runs_sentence(stages.front()) << " Speed-up and energy are geometric means relative to the baseline.\n\n"
+     << "## Performance mode (paper Fig. 7)\n\n" << table_md(a, {"sm-high", "mem-high", "equalizer-perf"})
+     << "\n## Energy mode (paper Fig. 8)\n\n" << table_md(a, {"sm-low", "mem-low", "static-best", "equalizer-energy"})
+     << "\n## Targets\n\n" << targets_md(s.json["targets"])
+     << "\n## Claims (specs/equalizer.md section 4)\n\n" << claims_markdown(claims) << "\n## Per kernel\n\n"
+     << per_kernel_md(a) << "\nPlots: speedup.png, energy.png, residency.png (scripts/plot_equalizer.py).\n";
+  s.markdown = md.str();
+  return s;
+}
+
+}  // namespace gpupm

@@ -1,0 +1,97 @@
+// The Harmonia summary: summary.json (per application, averages per variant,
+// static optima, core sweep, power saving, claims) and summary.md
+// (per-application table with geomeans, the P2.7 claims).
+#include "experiment/harmonia/harmonia_analysis.h"
+
+#include "experiment/format_stats.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace gpupm {
+
+namespace {
+
+Json averages_json(const HarmoniaAnalysis& a) {
+  Json averages = Json::object();
+  for (const std::string& n : a.names) {
+    const std::vector<double>& speed = a.of(a.speed, n);
+    averages[n] = {{"ed2p_geomean", geomean(a.of(a.ed2p, n))},
+                   {"ed2p_geomean2", geomean(a.of(a.ed2p2, n))},
+                   {"energy_geomean", geomean(a.of(a.energy, n))},
+                   {"speedup_geomean", geomean(speed)},
+                   {"speedup_geomean2", geomean(a.of(a.speed2, n))},
+                   {"worst_speedup", *std::min_element(speed.begin(), speed.end())}};
+  }
+  return averages;
+}
+
+// "sms {8, 16, 32}", ...: the oracle grid's axes.
+std::vector<std::string> oracle_axes(const OracleSpace& oracle) {
+  std::vector<std::string> axes;
+  for (const OracleAxis& ax : oracle.axes) {
+    std::vector<std::string> vals;
+    for (const Json& v : ax.values) vals.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+    axes.push_back(ax.param + " {" + join(vals) + "}");
+  }
+  return axes;
+}
+
+std::string apps_md(const HarmoniaAnalysis& a) {
+  std::ostringstream md;
+  md << "| app | class | base us |";
+  for (const std::string& n : a.names) md << " " << n << " ED^2 / energy / perf |";
+  md << " static-oracle point |\n|---|---|---|";
+  for (size_t i = 0; i < a.names.size(); ++i) md << "---|";
+  md << "---|\n";
+  for (const HarmoniaApp& app : a.config.apps) {
+    const Json& j = a.apps[app.name];
+    md << "| " << app.name << " | " << app.cls << " | " << fixed(j["baseline"]["time_s"].get<double>() * 1e6, 0);
+    for (const std::string& n : a.names)
+      md << " | " << pct(j[n]["ed2p"].get<double>()) << " / " << pct(j[n]["energy"].get<double>()) << " / "
+         << pct(j[n]["speedup"].get<double>());
+    md << " | " << j["static-oracle"]["point"].get<std::string>() << " |\n";
+  }
+  md << "| **geomean** | | |";
+  for (const std::string& n : a.names)
+    md << " " << pct(geomean(a.of(a.ed2p, n))) << " / " << pct(geomean(a.of(a.energy, n))) << " / "
+       << pct(geomean(a.of(a.speed, n))) << " |";
+  md << " |\n| geomean2 (without " << join(a.config.stress_apps) << ") | | |";
+  for (const std::string& n : a.names)
+    md << " " << pct(geomean(a.of(a.ed2p2, n))) << " / | / " << pct(geomean(a.of(a.speed2, n))) << " |";
+  md << " |\n";
+  return md.str();
+}
+
+}  // namespace
+
+ExperimentSummary Harmonia::analyse(const HarmoniaConfig& c, const RunReports& reports,
+                                    const std::vector<ExperimentRuns>& stages) {
+  const HarmoniaAnalysis a(c, reports);
+  const std::vector<Claim> claims = judge_harmonia_claims(a);
+  const std::vector<std::string> axes = oracle_axes(c.oracle);
+  ExperimentSummary s;
+  s.json = summary_header("harmonia", stages.front());
+  s.json.update({{"variants", a.names},
+                 {"stress_apps", c.stress_apps},
+                 {"oracle_grid", axes},
+                 {"apps", a.apps},
+                 {"averages", averages_json(a)},
+                 {"static_optima", a.energy_opt},
+                 {"core_sweep", a.core_sweep},
+                 {"power_saving_w", {{"cu_domain", a.sm_saving_w}, {"memory_side", a.mem_saving_w}}},
+                 {"claims", claims_json(claims)}});
+  std::ostringstream md;
+  md << "# Harmonia on gpupm\n\n"
+     << runs_sentence(stages.front())
+     << " HD7970-like GPU (`configs/gpu/hd7970_like.json`), suite `configs/workloads/harmonia/`. "
+     << "Per application ED^2 / energy / performance relative to the baseline (boost clock, all CUs, top memory clock). "
+     << "`oracle`: the ED^2-optimal static point per kernel invocation over the grid " << join(axes, " x ")
+     << " (the paper's oracle, transitions free); `static-oracle`: the best single grid point per application.\n\n"
+     << apps_md(a) << "\n## Claims (specs/core_shutdown_harmonia_sm_allocation.md P2.7)\n\n" << claims_markdown(claims)
+     << "\nPlots: ed2p.png, energy.png, perf.png, residency.png, core_sweep.png (scripts/plot_harmonia.py).\n";
+  s.markdown = md.str();
+  return s;
+}
+
+}  // namespace gpupm

@@ -1,0 +1,59 @@
+#include "experiment/registry.h"
+
+#include "experiment/core_shutdown/core_shutdown.h"
+#include "experiment/equalizer/equalizer.h"
+#include "experiment/harmonia/harmonia.h"
+#include "experiment/sm_allocation/sm_allocation.h"
+#include "experiment/voltage_noise/voltage_noise.h"
+
+namespace gpupm {
+
+std::string ExperimentEntry::shipped_config() const {
+  return std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/" + config + ".json";
+}
+
+const std::vector<ExperimentEntry>& experiment_registry() {
+  static const std::vector<ExperimentEntry> entries = {
+      {"equalizer", "equalizer", "plot_equalizer.py", false, check_experiment<Equalizer>,
+       run_experiment_entry<Equalizer>},
+      {"core-shutdown", "core_shutdown", "plot_core_shutdown.py", true, check_experiment<CoreShutdown>,
+       run_experiment_entry<CoreShutdown>},
+      {"voltage-noise", "voltage_noise", "plot_voltage_noise.py", false, check_experiment<VoltageNoise>,
+       run_experiment_entry<VoltageNoise>},
+      {"sm-allocation", "sm_allocation", "plot_sm_allocation.py", true, check_experiment<SmAllocation>,
+       run_experiment_entry<SmAllocation>},
+      {"harmonia", "harmonia", "plot_harmonia.py", true, check_experiment<Harmonia>,
+       run_experiment_entry<Harmonia>}};
+  return entries;
+}
+
+std::string experiment_names() {
+  std::string names;
+  for (const ExperimentEntry& e : experiment_registry()) names += (names.empty() ? "" : ", ") + e.name;
+  return names;
+}
+
+const ExperimentEntry& find_experiment(const std::string& name, const std::string& file, const std::string& path) {
+  for (const ExperimentEntry& e : experiment_registry())
+    if (e.name == name) return e;
+  throw InputError(file, path, "unknown experiment \"" + name + "\"; expected one of {" + experiment_names() + "}");
+}
+
+int command_experiment(const ExperimentOptions& opt) {
+  const ExperimentEntry& e = find_experiment(opt.name, "gpupm experiment", "NAME");
+  return e.run(opt, e);
+}
+
+std::string validate_experiment_config(const std::string& file) {
+  Json doc = load_json_file(file);
+  JsonReader r(doc, file, "");
+  const std::string name = r.get_string("name");
+  ExperimentOptions opt;
+  opt.name = name;
+  opt.config = file;
+  const ExperimentEntry& e = find_experiment(name, file, "name");
+  e.check(opt, e);
+  return name;
+}
+
+}  // namespace gpupm

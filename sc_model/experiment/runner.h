@@ -1,0 +1,100 @@
+// What every experiment shares: its options, running its simulations through
+// the run pool, reading its config's common part, and writing its summary.
+// An experiment E (see equalizer/equalizer.h) plugs into run_experiment<E> with
+//   using Config;  static Config load(const ExperimentOptions&, const std::string& shipped_config);
+//   static std::vector<RunSpec> plan(const Config&, const RunReports& done, size_t stage);
+//   static ExperimentSummary analyse(const Config&, const RunReports&, const std::vector<ExperimentRuns>& stages);
+// plan is called for stage 0, 1, ... with the reports of the runs so far until
+// it returns no runs (stage 0 always runs); analyse reads only the reports.
+#pragma once
+
+#include "common/json_reader.h"
+#include "experiment/report_view.h"
+#include "sweep/run_executor.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpupm {
+
+struct ExperimentOptions {
+  std::string name;
+  std::string out_dir;
+  std::string config;  // default: configs/experiments/NAME.json
+  std::vector<std::string> only;  // run only these kernels (a quick subset)
+  std::vector<std::string> sets;  // --set PATH=VALUE added to every run (e.g. gpu.controller_impl=lockstep)
+  ExecutorOptions exec;           // where and how many at once the runs execute
+};
+
+// Run `id`: `gpupm run --gpu GPU --workload WORKLOAD EXTRA...`.
+RunSpec workload_run(const std::string& id, const std::string& gpu, const std::string& workload,
+                     const std::vector<std::string>& extra);
+
+// An experiment's simulations in OUT_DIR/runs (created if missing) through the run executor, with the options'
+// --set overrides added to every run (so to its fingerprint). ok is false, and
+// the failed runs are listed on stderr, if any run failed.
+struct ExperimentRuns {
+  std::vector<RunOutcome> outcomes;
+  double wall_seconds = 0;
+  size_t reused = 0;
+  int jobs = 1;  // local processes used
+  bool ok = true;
+};
+ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentOptions& opt);
+
+// What every experiment config holds: a GPU config and a folder of workload
+// profiles named after the entries of one list ("kernels" or "apps").
+struct SuiteConfig {
+  std::string file;   // the experiment config
+  std::string gpu;    // resolved paths
+  std::string suite;
+};
+// A path of a config: absolute, or relative to the repository.
+std::string source_relative(const std::string& path);
+// Reads opt.config (default SHIPPED_CONFIG): name, description, gpu, suite_dir;
+// read_rest(r) reads the other top-level keys and read_entry(r, name, profile,
+// wanted) each element of LIST_KEY (every element is validated; wanted is
+// false for those --only leaves out). Every --only name must exist. Bad input
+// throws InputError.
+SuiteConfig read_suite_config(
+    const ExperimentOptions& opt, const std::string& shipped_config, const std::string& list_key,
+    const std::function<void(JsonReader&)>& read_rest,
+    const std::function<void(JsonReader&, const std::string& name, const std::string& profile, bool wanted)>& read_entry);
+
+// An experiment's outputs: summary.json and summary.md.
+struct ExperimentSummary {
+  Json json;
+  std::string markdown;
+};
+// summary.json's leading fields: experiment, gpupm (version, build_id), runs, reused_runs, wall_seconds, jobs.
+Json summary_header(const std::string& experiment, const ExperimentRuns& runs);
+// "N simulations, R of them reused from an earlier run (J jobs, W s wall)."
+std::string runs_sentence(const ExperimentRuns& runs);
+// Writes summary.json and summary.md atomically, draws the plots with
+// scripts/PLOT_SCRIPT OUT_DIR (a warning, not an error, if that fails), and
+// prints the Markdown (without its "## Claims" section unless print_claims).
+void write_summary(const std::string& out_dir, const ExperimentSummary& summary, const std::string& plot_script,
+                   bool print_claims);
+
+// One stage's runs, their reports read into REPORTS; false if a run failed.
+bool run_stage(std::vector<RunSpec> specs, const ExperimentOptions& opt, RunReports& reports,
+               std::vector<ExperimentRuns>& stages);
+
+// Plans, runs (stage by stage), analyses and writes the summary of experiment E.
+template <class E>
+int run_experiment(const ExperimentOptions& opt, const std::string& shipped_config, const std::string& plot_script,
+                   bool print_claims) {
+  const typename E::Config config = E::load(opt, shipped_config);
+  RunReports reports;
+  std::vector<ExperimentRuns> stages;
+  for (size_t stage = 0;; ++stage) {
+    std::vector<RunSpec> specs = E::plan(config, reports, stage);
+    if (stage > 0 && specs.empty()) break;
+    if (!run_stage(std::move(specs), opt, reports, stages)) return 1;  // kExitFailure
+  }
+  write_summary(opt.out_dir, E::analyse(config, reports, stages), plot_script, print_claims);
+  return 0;
+}
+
+}  // namespace gpupm

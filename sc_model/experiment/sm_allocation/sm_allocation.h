@@ -1,0 +1,80 @@
+// The power-aware SM allocation paper's evaluation (specs/core_shutdown_harmonia_sm_allocation.md
+// P3.2-P3.4) on the suite of configs/workloads/sm_allocation/: offline profiles
+// (each application alone on n = K/12, 2K/12, ..., K SMs), then every queue of
+// configs/experiments/sm_allocation.json as pairs under the even split
+// (baseline), sm-allocation, ilp-smra, aging-power and perf-aging, each pair
+// running until its slower member finishes while the other re-spawns
+// ("respawn": true), and sequentially (each application alone on all SMs: the
+// profile run at K). Plots: scripts/plot_sm_allocation.py.
+#pragma once
+
+#include "experiment/claims.h"
+#include "experiment/runner.h"
+#include "policy/sm_allocation/sm_profiles.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpupm {
+
+// The concurrent policies, the even split first (the reference of every ratio).
+// `key` names the column; sm-allocation-fcfs is an ablation (the paper's
+// partition with first come, first served pairs: what the pairing contributes),
+// not one of the paper's policies, so it is left out of the rankings.
+struct PolicyRun {
+  std::string key, policy;
+  bool min_slowdown_pairing;  // the ILP-paired methods; the others pair first come, first served
+  bool profiles;              // reads policy.profiles
+  bool ranked;                // one of the paper's concurrent policies
+};
+const std::vector<PolicyRun>& sm_allocation_policies();
+extern const char kSequential[];  // each application alone on all SMs, one after another
+
+struct SmAllocationApp {
+  std::string name, cls, file;
+};
+struct SmAllocationQueue {
+  std::string name, kind;
+  std::vector<std::string> apps;
+};
+
+struct SmAllocationConfig {
+  std::string gpu, suite, out_dir;  // out_dir: where the profiles and pair workloads are written
+  ClassThresholds thresholds;
+  std::map<std::string, std::vector<std::string>> policy_sets;  // --set policy.k=v per policy
+  Json policy_params = Json::object();
+  std::vector<SmAllocationApp> apps;  // every application of the suite
+  std::vector<SmAllocationQueue> queues;
+  std::vector<SmAllocationApp> used;  // the applications the selected queues use, in suite order
+  std::string gpu_name;
+  uint32_t sms = 0, step = 0;  // K, and the profiles' step K/12
+  ClaimBook claims;
+};
+
+const std::vector<ClaimLimits>& sm_allocation_claim_limits();
+std::string profile_id(const std::string& app, uint32_t n);
+std::string pair_name(const std::string& a, const std::string& b);
+std::string pair_id(const std::string& pair, const std::string& policy);
+
+// The profiles from the profile runs' reports.
+ProfileSet sm_allocation_profiles(const SmAllocationConfig& c, const RunReports& reports);
+// profiles.json's text and its content-addressed path under the output directory.
+struct ProfilesFile {
+  std::string text, name, rel;  // rel: "profiles/profiles-HASH.json"
+};
+ProfilesFile profiles_file(const ProfileSet& ps);
+// Per queue and policy key: the pairs (queue order inside a pair: the first is App1).
+using QueuePairs = std::map<std::string, std::map<std::string, std::vector<std::pair<std::string, std::string>>>>;
+QueuePairs sm_allocation_pairs(const SmAllocationConfig& c, const ProfileSet& ps);
+
+struct SmAllocation {
+  using Config = SmAllocationConfig;
+  static Config load(const ExperimentOptions& opt, const std::string& shipped_config);
+  // Stage 0: the profiles; stage 1: writes them and the pair workloads, runs the pairs.
+  static std::vector<RunSpec> plan(const Config& c, const RunReports& done, size_t stage);
+  static ExperimentSummary analyse(const Config& c, const RunReports& reports, const std::vector<ExperimentRuns>& stages);
+};
+
+}  // namespace gpupm

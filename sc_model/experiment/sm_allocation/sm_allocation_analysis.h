@@ -1,0 +1,55 @@
+// What the SM-allocation summary and claims read from the runs' reports: the
+// profiles, the pairing model against the even-split runs, per queue and
+// policy the totals against the even split, and the claims' counts.
+#pragma once
+
+#include "experiment/sm_allocation/sm_allocation.h"
+
+namespace gpupm {
+
+// Sums over a queue's runs (pairs one after another, or the apps one by one).
+struct Totals {
+  double insts = 0, cycles = 0, time_s = 0, energy_j = 0;
+  void add(const IntervalView& total) {
+    insts += total.instructions();
+    cycles += total.sm_cycles();
+    time_s += total.sim_time_s();
+    energy_j += total.energy_j();
+  }
+  double throughput() const { return cycles > 0 ? insts / cycles : 0; }
+  double power() const { return time_s > 0 ? energy_j / time_s : 0; }
+  double efficiency() const { return power() > 0 ? throughput() / power() : 0; }
+};
+
+struct SmAllocationAnalysis {
+  SmAllocationAnalysis(const SmAllocationConfig& config, const RunReports& reports);
+
+  const SmAllocationConfig& config;
+  const RunReports& reports;
+  ProfileSet profiles;
+  ProfilesFile profiles_file;
+  QueuePairs pairs;
+  std::vector<std::string> labels;  // the policies' keys, then "sequential"
+  Json pairing = Json::array();     // predicted vs measured pair slowdown at the even split
+  std::vector<double> pairing_err;
+  Json queues = Json::object(), pair_json = Json::object(), averages = Json::object();
+  std::map<std::string, std::vector<double>> ratio_t, ratio_p, ratio_e, ratio_energy;  // per policy, over queues
+  std::map<std::string, int> best_t, best_pe;  // queues where a policy is best among the concurrent ones
+  int seq_below_sa_t = 0, seq_lowest_p = 0, seq_best_pe = 0, seq_below_sa_e = 0, gating_ok = 0, gating_n = 0;
+  std::string gating_detail;
+
+  const AppProfile& profile(const std::string& app) const { return *profiles.find(app); }
+  double avg(const std::string& label, const char* key) const { return averages[label][key].get<double>(); }
+
+ private:
+  std::pair<uint32_t, uint32_t> split_of(const std::string& id, const std::string& policy) const;
+  void add_pairing_model();
+  void add_queue(const SmAllocationQueue& q);
+  void add_pair_runs(const SmAllocationQueue& q, std::map<std::string, Totals>& tot, Json& qj);
+  void rank_queue(std::map<std::string, Totals>& tot, Json& qj);
+  void add_averages();
+};
+
+std::vector<Claim> judge_sm_allocation_claims(const SmAllocationAnalysis& a);
+
+}  // namespace gpupm

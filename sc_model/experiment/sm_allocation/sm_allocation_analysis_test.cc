@@ -1,0 +1,83 @@
+// The SM-allocation analysis on hand-made reports: profiles from the profile
+// runs, per queue and policy the ratios to the even split, claims judged
+// against the config's tolerances.
+#include "experiment/sm_allocation/sm_allocation.h"
+
+#include <gtest/gtest.h>
+
+namespace gpupm {
+namespace {
+
+Json total(double time_s, double energy_j, double instructions, double sm_cycles) {
+  return {{"sim_time_s", time_s}, {"energy_j", {{"total", energy_j}}}, {"instructions", instructions},
+          {"cycles", {{"sm", sm_cycles}}}, {"ipc", instructions / sm_cycles}, {"average_power_w", energy_j / time_s},
+          {"dram_bandwidth_gbps", 10.0}, {"dram_bandwidth_utilisation", 0.1}, {"l2_to_l1_gbps", 5.0},
+          {"l2_hit_rate", 0.9}, {"mem_compute_ratio", 0.1}};
+}
+
+// A pair run: K1/K2 SMs, both applications done once.
+Json pair_report(uint32_t k1, uint32_t k2, double time_s, double energy_j, double instructions) {
+  Json apps = Json::array();
+  for (const char* name : {"a", "b"})
+    apps.push_back({{"name", name}, {"passes", 1}, {"first_pass_s", time_s}, {"instructions", instructions / 2}});
+  return {{"config", {{"policy", {{"split", {k1, k2}}}}}}, {"apps", apps}, {"total", total(time_s, energy_j, instructions, 1000)}};
+}
+
+struct Suite {
+  SmAllocationConfig config;
+  RunReports reports;
+
+  Suite() {
+    const std::string shipped = std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/sm_allocation.json";
+    const Json doc = load_json_file(shipped);
+    JsonReader r(doc, shipped, "");
+    config.claims = ClaimBook::read(r, shipped, sm_allocation_claim_limits());
+    config.gpu_name = "test";
+    config.sms = 12;
+    config.step = 1;
+    config.apps = config.used = {{"a", "A", ""}, {"b", "A", ""}};
+    config.queues = {{"q1", "AA", {"a", "b"}}};
+    // Alone, each application runs 1 s on all 12 SMs, its IPC growing with the SMs.
+    for (const char* app : {"a", "b"})
+      for (uint32_t n = 1; n <= 12; ++n)
+        reports.add(profile_id(app, n), {{"total", total(12.0 / n, 12.0 / n * (10 + n), 1000, 1000.0 / n)}});
+    reports.add(pair_id("a+b", "baseline"), pair_report(6, 6, 1.0, 20, 2000));
+    for (const char* p : {"sm-allocation", "ilp-smra", "aging-power", "perf-aging"})
+      reports.add(pair_id("a+b", p), pair_report(5, 6, 1.0, 18, 2400));
+  }
+};
+
+Json claim(const Json& summary, const std::string& id) {
+  for (const Json& c : summary["claims"])
+    if (c["id"] == id) return c;
+  return Json();
+}
+
+const std::vector<ExperimentRuns> kTwoStages(2);
+
+}  // namespace
+
+TEST(SmAllocationAnalysis, QueueRatiosAgainstTheEvenSplit) {
+  Suite s;
+  ExperimentSummary out = SmAllocation::analyse(s.config, s.reports, kTwoStages);
+  const Json& sa = out.json["queues"]["q1"]["policies"]["sm-allocation"];
+  EXPECT_NEAR(sa["throughput"].get<double>(), 1.2, 1e-12);  // 2400 vs 2000 instructions in as many cycles
+  EXPECT_NEAR(sa["energy"].get<double>(), 0.9, 1e-12);
+  EXPECT_EQ(sa["pairs"][0]["sms"], Json::array({5, 6}));
+  EXPECT_EQ(out.json["apps"]["a"]["opt"], 12);  // IPC/W still rising at 12 SMs
+  EXPECT_EQ(out.json["profiles"].get<std::string>().rfind("profiles/profiles-", 0), 0u);
+  EXPECT_NE(out.markdown.find("| q1 | a+b 5/6; |"), std::string::npos) << out.markdown;
+}
+
+TEST(SmAllocationAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
+  Suite s;
+  Json summary = SmAllocation::analyse(s.config, s.reports, kTwoStages).json;
+  Json c1a = claim(summary, "C1a");
+  EXPECT_EQ(c1a["verdict"], "pass");  // +20% >= +10%
+  EXPECT_EQ(c1a["tolerance"], ">= +10%");
+  EXPECT_EQ(claim(summary, "C1d")["measured"], "1/1 queues");
+  EXPECT_EQ(claim(summary, "C5")["verdict"], "fail");  // 5 + 6 < 12 gated, though opt 12 + 12 is not
+  EXPECT_EQ(claim(summary, "C6")["verdict"], "n/a");
+}
+
+}  // namespace gpupm

@@ -1,0 +1,96 @@
+// The SM-allocation paper's claims (specs/core_shutdown_harmonia_sm_allocation.md
+// P3.4) judged on the runs; each claim's text and tolerance come from the config.
+#include "experiment/sm_allocation/sm_allocation_analysis.h"
+
+#include "experiment/format_stats.h"
+
+namespace gpupm {
+
+namespace {
+
+int count(const std::map<std::string, int>& m, const std::string& key) {
+  auto it = m.find(key);
+  return it == m.end() ? 0 : it->second;
+}
+
+struct Judge {
+  const SmAllocationAnalysis& a;
+  const ClaimBook& book;
+  const int nq;  // queues run
+  std::vector<Claim> claims;
+
+  double limit(const char* id, const char* name) const { return book.limit(id, name); }
+  void judged(const char* id, std::string measured, bool ok, std::string note_if_fail) {
+    claims.push_back(book.judged(id, std::move(measured), ok, std::move(note_if_fail)));
+  }
+  // COUNT of the queues run against a share of the paper's nine queues.
+  bool at_least_of_nine(int n, const char* id, const char* name) const { return n * 9 >= limit(id, name) * nq; }
+  void against_even_split();
+  void against_other_policies();
+  void against_sequential();
+};
+
+void Judge::against_even_split() {
+  const double t_sa = a.avg("sm-allocation", "throughput"), e_sa = a.avg("sm-allocation", "efficiency");
+  const double p_sa = a.avg("sm-allocation", "power"), en_sa = a.avg("sm-allocation", "energy");
+  const std::vector<double>& ratios = a.ratio_t.at("sm-allocation");
+  int higher_everywhere = 0;
+  for (double r : ratios) higher_everywhere += r > 1.0;
+  judged("C1a",
+         pct(t_sa) + " (mean over " + std::to_string(nq) + " queues; geomean " + pct(geomean(ratios)) + ")",
+         t_sa >= limit("C1a", "throughput_min"), "below +10%: see the per-queue table");
+  judged("C1b", pct(e_sa) + " (mean)", e_sa >= limit("C1b", "efficiency_min"), "below +5%");
+  judged("C1c", "power " + pct(p_sa) + ", energy " + pct(en_sa), p_sa > 1.0 && en_sa < 1.0,
+         "power not higher or energy not lower");
+  judged("C1d", std::to_string(higher_everywhere) + "/" + std::to_string(nq) + " queues", higher_everywhere == nq,
+         "lower on some queues");
+}
+
+void Judge::against_other_policies() {
+  const double t_sa = a.avg("sm-allocation", "throughput"), e_sa = a.avg("sm-allocation", "efficiency");
+  const double t_smra = a.avg("ilp-smra", "throughput"), e_smra = a.avg("ilp-smra", "efficiency");
+  judged("C2",
+         pct(t_sa / t_smra) + " throughput, " + pct(e_sa / e_smra) +
+             " power efficiency (ratio of the means vs even split)",
+         t_sa > t_smra && e_sa > e_smra, "the reactive policy is ahead");
+  const double t_ap = a.avg("aging-power", "throughput"), e_ap = a.avg("aging-power", "efficiency");
+  judged("C3", pct(t_sa / t_ap) + " throughput, " + pct(e_sa / e_ap) + " power efficiency", t_sa > t_ap && e_sa > e_ap,
+         "aging-power is ahead");
+  const double t_pa = a.avg("perf-aging", "throughput"), e_pa = a.avg("perf-aging", "efficiency");
+  judged("C3b", pct(e_sa / e_pa) + " power efficiency, " + pct(t_sa / t_pa) + " throughput", e_sa > e_pa,
+         "perf-aging is ahead on power efficiency");
+  const int bt = count(a.best_t, "sm-allocation"), bp = count(a.best_pe, "sm-allocation");
+  judged("C3c", std::to_string(bt) + "/" + std::to_string(nq) + " and " + std::to_string(bp) + "/" + std::to_string(nq),
+         at_least_of_nine(bt, "C3c", "of_nine_min") && at_least_of_nine(bp, "C3c", "of_nine_min"),
+         "best on fewer queues");
+}
+
+void Judge::against_sequential() {
+  const std::string of_nq = "/" + std::to_string(nq) + " queues";
+  judged("C4a", std::to_string(a.seq_below_sa_t) + of_nq, a.seq_below_sa_t == nq, "sequential is faster on some queue");
+  judged("C4b",
+         std::to_string(a.seq_lowest_p) + of_nq + " (mean power vs even split: sequential " +
+             pct(a.avg(kSequential, "power")) + ", sm-allocation " + pct(a.avg("sm-allocation", "power")) +
+             ", aging-power " + pct(a.avg("aging-power", "power")) + ")",
+         a.seq_lowest_p == nq, "policies that gate SMs draw less than one application alone on all SMs");
+  judged("C4c", std::to_string(a.seq_best_pe) + of_nq,
+         at_least_of_nine(a.seq_best_pe, "C4c", "of_nine_min") && a.seq_best_pe * 9 <= limit("C4c", "of_nine_max") * nq,
+         "outside 4-7 of 9");
+  judged("C4d", std::to_string(a.seq_below_sa_e) + of_nq, at_least_of_nine(a.seq_below_sa_e, "C4d", "of_nine_min"),
+         "sm-allocation lower on most queues");
+}
+
+}  // namespace
+
+std::vector<Claim> judge_sm_allocation_claims(const SmAllocationAnalysis& a) {
+  Judge j{a, a.config.claims, int(a.config.queues.size()), {}};
+  j.against_even_split();
+  j.against_other_policies();
+  j.against_sequential();
+  j.judged("C5", std::to_string(a.gating_ok) + "/" + std::to_string(a.gating_n) + " sm-allocation pairs",
+           a.gating_ok == a.gating_n, a.gating_detail);
+  j.claims.push_back(a.config.claims.not_judged("C6", "only the Fermi-like 60-SM configuration is modelled here"));
+  return j.claims;
+}
+
+}  // namespace gpupm

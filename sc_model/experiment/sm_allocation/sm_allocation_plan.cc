@@ -1,0 +1,139 @@
+#include "experiment/sm_allocation/sm_allocation.h"
+
+#include "common/fnv1a.h"
+#include "policy/shared/oracle/oracle_search.h"
+#include "policy/sm_allocation/partition.h"
+#include "report/report_writer.h"
+
+#include <filesystem>
+#include <set>
+
+namespace gpupm {
+
+namespace fs = std::filesystem;
+
+std::string profile_id(const std::string& app, uint32_t n) { return "profile__" + app + "__n" + std::to_string(n); }
+std::string pair_name(const std::string& a, const std::string& b) { return a + "+" + b; }
+std::string pair_id(const std::string& pair, const std::string& policy) { return "pair__" + pair + "__" + policy; }
+
+ProfileSet sm_allocation_profiles(const SmAllocationConfig& c, const RunReports& reports) {
+  ProfileSet ps;
+  ps.gpu = c.gpu_name;
+  ps.sms = c.sms;
+  ps.step = c.step;
+  ps.thresholds = c.thresholds;
+  for (const SmAllocationApp& a : c.used) {
+    AppProfile p;
+    p.name = a.name;
+    for (uint32_t n = c.step; n <= c.sms; n += c.step) {
+      const IntervalView t = reports[profile_id(a.name, n)].total();
+      ProfilePoint x;
+      x.n = n;
+      x.time_s = t.sim_time_s();
+      x.ipc = t.ipc();
+      x.power_w = t.average_power_w();
+      x.pow_ef = x.ipc / x.power_w;
+      x.dram_gbps = t.number(report_key::kDramBandwidth);
+      x.mbu = t.dram_utilisation();
+      x.l2_l1_gbps = t.number(report_key::kL2ToL1Bandwidth);
+      x.l2_hit_rate = t.l2_hit_rate();
+      x.mcr = t.number(report_key::kMemComputeRatio);
+      p.points.push_back(x);
+    }
+    p.opt = best_pow_ef(p.points);
+    p.cls = classify(p.points.back(), c.thresholds);
+    ps.apps.push_back(p);
+  }
+  return ps;
+}
+
+// Content-addressed, so a run reads the profiles its fingerprint names (a
+// re-run with other profiles is a new run); profiles.json is the same text.
+ProfilesFile profiles_file(const ProfileSet& ps) {
+  ProfilesFile f;
+  f.text = profiles_json(ps).dump(2) + "\n";
+  f.name = "profiles-" + hex64(fnv1a(f.text)) + ".json";
+  f.rel = "profiles/" + f.name;
+  return f;
+}
+
+QueuePairs sm_allocation_pairs(const SmAllocationConfig& c, const ProfileSet& ps) {
+  QueuePairs pairs;
+  for (const SmAllocationQueue& q : c.queues) {
+    auto cost = [&](size_t i, size_t j) {
+      if (q.apps[i] == q.apps[j]) return 1e300;  // an application never pairs with itself
+      return pair_slowdown(*ps.find(q.apps[i]), *ps.find(q.apps[j]), c.sms, c.step);
+    };
+    const auto matched = min_cost_pairs(q.apps.size(), cost);
+    const auto fcfs = fcfs_pairs(q.apps.size());
+    for (const PolicyRun& p : sm_allocation_policies())
+      for (const auto& [i, j] : p.min_slowdown_pairing ? matched : fcfs) pairs[q.name][p.key].push_back({q.apps[i], q.apps[j]});
+  }
+  return pairs;
+}
+
+namespace {
+
+// The static point of n SMs (the others power-gated) for every used application.
+std::vector<RunSpec> profile_runs(const SmAllocationConfig& c) {
+  std::vector<RunSpec> specs;
+  for (const SmAllocationApp& a : c.used)
+    for (uint32_t n = c.step; n <= c.sms; n += c.step)
+      specs.push_back(workload_run(profile_id(a.name, n), c.gpu, a.file, point_args({{"sms", Json(n)}})));
+  return specs;
+}
+
+std::string file_of(const SmAllocationConfig& c, const std::string& name) {
+  for (const SmAllocationApp& a : c.apps)
+    if (a.name == name) return a.file;
+  return std::string();
+}
+
+// OUT_DIR/pairs/A+B.json: both applications co-running, the one done first re-spawned.
+void write_pair_workload(const SmAllocationConfig& c, const std::string& a, const std::string& b) {
+  const std::string pn = pair_name(a, b);
+  Json doc = {{"name", pn},
+              {"description", "queue pair: " + a + " and " + b + " co-running, the one done first re-spawned"},
+              {"respawn", true},
+              {"apps", Json::array()}};
+  for (const std::string& x : {a, b})
+    doc["apps"].push_back({{"name", x}, {"kernels", load_json_file(file_of(c, x)).at("kernels")}});
+  write_outputs(c.out_dir + "/pairs", {{pn + ".json", doc.dump(1) + "\n"}});
+}
+
+std::vector<RunSpec> pair_runs(const SmAllocationConfig& c, const RunReports& done) {
+  const ProfileSet ps = sm_allocation_profiles(c, done);
+  const ProfilesFile prof = profiles_file(ps);
+  fs::create_directories(c.out_dir + "/profiles");
+  write_outputs(c.out_dir + "/profiles", {{prof.name, prof.text}});
+  write_outputs(c.out_dir, {{"profiles.json", prof.text}});
+  const std::string prof_file = fs::absolute(c.out_dir + "/" + prof.rel).string();
+  const QueuePairs pairs = sm_allocation_pairs(c, ps);
+  std::set<std::string> pair_files, planned;
+  fs::create_directories(c.out_dir + "/pairs");
+  std::vector<RunSpec> specs;
+  for (const SmAllocationQueue& q : c.queues)
+    for (const PolicyRun& p : sm_allocation_policies())
+      for (const auto& [a, b] : pairs.at(q.name).at(p.key)) {
+        const std::string pn = pair_name(a, b);
+        if (pair_files.insert(pn).second) write_pair_workload(c, a, b);
+        const std::string id = pair_id(pn, p.policy);
+        if (!planned.insert(id).second) continue;
+        std::vector<std::string> args = {"--policy", p.policy};
+        if (p.profiles) args.insert(args.end(), {"--set", "policy.profiles=" + prof_file});
+        auto sets = c.policy_sets.find(p.policy);
+        if (sets != c.policy_sets.end()) args.insert(args.end(), sets->second.begin(), sets->second.end());
+        specs.push_back(workload_run(id, c.gpu, fs::absolute(c.out_dir + "/pairs/" + pn + ".json").string(), args));
+      }
+  return specs;
+}
+
+}  // namespace
+
+std::vector<RunSpec> SmAllocation::plan(const SmAllocationConfig& c, const RunReports& done, size_t stage) {
+  if (stage == 0) return profile_runs(c);
+  if (stage == 1) return pair_runs(c, done);
+  return {};
+}
+
+}  // namespace gpupm

@@ -1,0 +1,58 @@
+#include "experiment/voltage_noise/voltage_noise.h"
+
+#include "workload/kernel_profile.h"
+
+namespace gpupm {
+
+namespace {
+const std::vector<std::string> kClasses = {"first_order", "second_order", "balanced", "-"};
+}  // namespace
+
+const std::vector<ClaimLimits>& voltage_noise_claim_limits() {
+  static const std::vector<ClaimLimits> limits = {
+      {"13a", {"low_min", "low_max", "high_min", "high_max"}},
+      {"13b", {}},
+      {"12", {"small_droop", "large_droop", "share_min", "share_max"}},
+      {"15", {}},
+      {"16a", {"reduction_min"}},
+      {"16b", {"reduction_min"}},
+      {"16c", {"removed_min"}},
+      {"17", {"slowdown_max"}},
+      {"15b", {}},
+      {"20", {"core_min", "processor_min"}},
+      {"22", {}},
+      {"24", {}},
+      {"1-7", {}},
+      {"14", {}},
+      {"19", {}}};
+  return limits;
+}
+
+VoltageNoiseConfig VoltageNoise::load(const ExperimentOptions& opt, const std::string& shipped_config) {
+  VoltageNoiseConfig c;
+  SuiteConfig sc = read_suite_config(
+      opt, shipped_config, "kernels",
+      [&](JsonReader& r) {
+        c.pdn = source_relative(r.get_string("pdn"));
+        c.margin = r.get_double("emergency_margin", 0.01, 0.5, 0.08);
+        if (r.has("gpu_sets")) {
+          const Json& s = r.raw("gpu_sets");
+          if (!s.is_object()) r.fail("gpu_sets", "expected an object of GPU config paths and their values");
+          for (const auto& [path, value] : s.items()) c.gpu_sets.push_back("gpu." + path + "=" + value.dump());
+        }
+        r.for_each("packages", 0, 8, [&](JsonReader& p, size_t) {
+          c.packages.push_back({p.get_string("name"), source_relative(p.get_string("pdn"))});
+        });
+        c.claims = ClaimBook::read(r, shipped_config, voltage_noise_claim_limits());
+      },
+      [&](JsonReader& k, const std::string& name, const std::string& profile, bool wanted) {
+        VoltageNoiseKernel x{name, k.get_enum("class", kClasses, "-"), profile};
+        if (!wanted) return;
+        parse_workload(load_json_file(profile), profile, 1);  // fail early on a bad profile
+        c.kernels.push_back(x);
+      });
+  c.gpu = sc.gpu;
+  return c;
+}
+
+}  // namespace gpupm
