@@ -1,5 +1,5 @@
-// The core shut-down paper's evaluation (specs/core_shutdown_harmonia_sm_allocation.md
-// P1.2-P1.4) on the suite of configs/workloads/core_shutdown/: baseline, core
+// The core shut-down paper's evaluation (docs/papers.md#core-shutdown-setup
+// to #core-shutdown-claims) on the suite of configs/workloads/core_shutdown/: baseline, core
 // shut-down, core DVFS and the exhaustive static oracles of
 // configs/experiments/core_shutdown.json; plots: scripts/plot_core_shutdown.py.
 #pragma once

@@ -1,7 +1,7 @@
 // What the core shut-down summary and claims read from the runs' reports: per
 // application the dynamic policies and the oracles against the baseline, each
 // launch's search from the trace against the static SM sweep's knee, and the
-// material of the P1.4 claims.
+// material of the claims of docs/papers.md#core-shutdown-claims.
 #pragma once
 
 #include "experiment/core_shutdown/core_shutdown.h"

@@ -1,5 +1,5 @@
-// The core shut-down paper's claims (specs/core_shutdown_harmonia_sm_allocation.md
-// P1.4) judged on the runs; each claim's text and tolerance come from the config.
+// The core shut-down paper's claims (docs/papers.md#core-shutdown-claims)
+// judged on the runs; each claim's text and tolerance come from the config.
 #include "experiment/core_shutdown/core_shutdown_analysis.h"
 
 #include "experiment/format_stats.h"

@@ -1,5 +1,5 @@
 // The core shut-down summary: summary.json (per application, averages, claims)
-// and summary.md (per-application table, averages, the P1.4 claims).
+// and summary.md (per-application table, averages, the claims of docs/papers.md#core-shutdown-claims).
 #include "experiment/core_shutdown/core_shutdown_analysis.h"
 
 #include "experiment/format_stats.h"
@@ -65,7 +65,7 @@ ExperimentSummary CoreShutdown::analyse(const CoreShutdownConfig& c, const RunRe
      << "\nMemory-intensive applications, mean energy saving: core shut-down " << fixed(cs * 100, 1) << "%, core DVFS "
      << fixed(dvfs * 100, 1) << "%, oracle-sm " << fixed(oracle * 100, 1)
      << "% (paper: 21%, 9%, within 8%). Geomean speed-up of core shut-down on them: " << pct(geomean(a.cs_speed_mem))
-     << ".\n\n## Claims (specs/core_shutdown_harmonia_sm_allocation.md P1.4)\n\n" << claims_markdown(claims)
+     << ".\n\n## Claims (docs/papers.md#core-shutdown-claims)\n\n" << claims_markdown(claims)
      << "\nPlots: energy.png, speedup.png, sm_sweep.png, trace.png (scripts/plot_core_shutdown.py).\n";
   s.markdown = md.str();
   return s;

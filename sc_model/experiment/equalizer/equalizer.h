@@ -1,4 +1,4 @@
-// The Equalizer paper's evaluation (specs/equalizer.md sections 2.5-2.11, 3.5, 4)
+// The Equalizer paper's evaluation (docs/papers.md#equalizer-metrics to #equalizer-claims)
 // on the 27-kernel suite: static points, Equalizer in both modes, CTA sweeps,
 // CTA-only Equalizer and DynCTA on the cache kernels. Config:
 // configs/experiments/equalizer.json; plots: scripts/plot_equalizer.py.

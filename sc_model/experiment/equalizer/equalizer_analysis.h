@@ -28,7 +28,7 @@ class EqualizerAnalysis {
   double warp_state(const EqualizerKernel& k, const char* state) const;  // the baseline's
   double residency(const EqualizerKernel& k, const std::string& run, const char* domain, const char* level) const;
   const Json& trace(const EqualizerKernel& k, const std::string& run) const;
-  // Energy mode's static best (spec 2.5): SM-low or mem-low within 5% of
+  // Energy mode's static best (docs/papers.md#equalizer-metrics): SM-low or mem-low within 5% of
   // baseline performance, the one saving more; else baseline.
   std::string static_best(const EqualizerKernel& k) const;
   int best_ctas(const EqualizerKernel& k) const;  // the fastest static CTA count

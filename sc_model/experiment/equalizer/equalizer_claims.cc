@@ -1,4 +1,4 @@
-// The Equalizer paper's claims (specs/equalizer.md section 4) judged on the
+// The Equalizer paper's claims (docs/papers.md#equalizer-claims) judged on the
 // runs; each claim's text and tolerance come from the config (ClaimBook).
 #include "experiment/equalizer/equalizer_analysis.h"
 

@@ -103,7 +103,7 @@ ExperimentSummary Equalizer::analyse(const EqualizerConfig& c, const RunReports&
      << "## Performance mode (paper Fig. 7)\n\n" << table_md(a, {"sm-high", "mem-high", "equalizer-perf"})
      << "\n## Energy mode (paper Fig. 8)\n\n" << table_md(a, {"sm-low", "mem-low", "static-best", "equalizer-energy"})
      << "\n## Targets\n\n" << targets_md(s.json["targets"])
-     << "\n## Claims (specs/equalizer.md section 4)\n\n" << claims_markdown(claims) << "\n## Per kernel\n\n"
+     << "\n## Claims (docs/papers.md#equalizer-claims)\n\n" << claims_markdown(claims) << "\n## Per kernel\n\n"
      << per_kernel_md(a) << "\nPlots: speedup.png, energy.png, residency.png (scripts/plot_equalizer.py).\n";
   s.markdown = md.str();
   return s;

@@ -1,5 +1,5 @@
-// The Harmonia paper's evaluation (specs/core_shutdown_harmonia_sm_allocation.md
-// P2.4-P2.7) on the suite of configs/workloads/harmonia/ and the HD7970-like GPU:
+// The Harmonia paper's evaluation (docs/papers.md#harmonia-setup
+// to #harmonia-claims) on the suite of configs/workloads/harmonia/ and the HD7970-like GPU:
 // the baseline (boost clock, all CUs, top memory clock), Harmonia, its variants
 // (CG only, core DVFS only) and an ED^2 oracle over a static grid of CU count x
 // CU clock x memory clock (configs/experiments/harmonia.json); plots: scripts/plot_harmonia.py.

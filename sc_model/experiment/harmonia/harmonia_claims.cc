@@ -1,5 +1,5 @@
-// The Harmonia paper's claims (specs/core_shutdown_harmonia_sm_allocation.md
-// P2.7) judged on the runs; each claim's text and tolerance come from the config.
+// The Harmonia paper's claims (docs/papers.md#harmonia-claims)
+// judged on the runs; each claim's text and tolerance come from the config.
 #include "experiment/harmonia/harmonia_analysis.h"
 
 #include "experiment/format_stats.h"

@@ -1,6 +1,6 @@
 // The Harmonia summary: summary.json (per application, averages per variant,
 // static optima, core sweep, power saving, claims) and summary.md
-// (per-application table with geomeans, the P2.7 claims).
+// (per-application table with geomeans, the claims of docs/papers.md#harmonia-claims).
 #include "experiment/harmonia/harmonia_analysis.h"
 
 #include "experiment/format_stats.h"
@@ -88,7 +88,7 @@ ExperimentSummary Harmonia::analyse(const HarmoniaConfig& c, const RunReports& r
      << "Per application ED^2 / energy / performance relative to the baseline (boost clock, all CUs, top memory clock). "
      << "`oracle`: the ED^2-optimal static point per kernel invocation over the grid " << join(axes, " x ")
      << " (the paper's oracle, transitions free); `static-oracle`: the best single grid point per application.\n\n"
-     << apps_md(a) << "\n## Claims (specs/core_shutdown_harmonia_sm_allocation.md P2.7)\n\n" << claims_markdown(claims)
+     << apps_md(a) << "\n## Claims (docs/papers.md#harmonia-claims)\n\n" << claims_markdown(claims)
      << "\nPlots: ed2p.png, energy.png, perf.png, residency.png, core_sweep.png (scripts/plot_harmonia.py).\n";
   s.markdown = md.str();
   return s;

@@ -1,5 +1,5 @@
-// The power-aware SM allocation paper's evaluation (specs/core_shutdown_harmonia_sm_allocation.md
-// P3.2-P3.4) on the suite of configs/workloads/sm_allocation/: offline profiles
+// The power-aware SM allocation paper's evaluation (docs/papers.md#sm-allocation-setup
+// to #sm-allocation-claims) on the suite of configs/workloads/sm_allocation/: offline profiles
 // (each application alone on n = K/12, 2K/12, ..., K SMs), then every queue of
 // configs/experiments/sm_allocation.json as pairs under the even split
 // (baseline), sm-allocation, ilp-smra, aging-power and perf-aging, each pair

@@ -1,5 +1,5 @@
-// The SM-allocation paper's claims (specs/core_shutdown_harmonia_sm_allocation.md
-// P3.4) judged on the runs; each claim's text and tolerance come from the config.
+// The SM-allocation paper's claims (docs/papers.md#sm-allocation-claims)
+// judged on the runs; each claim's text and tolerance come from the config.
 #include "experiment/sm_allocation/sm_allocation_analysis.h"
 
 #include "experiment/format_stats.h"

@@ -1,6 +1,6 @@
 // The SM-allocation summary: summary.json (profiles, queues, pairs, the pairing
 // model, averages, claims) and summary.md (applications, queues, rankings,
-// pairing, the P3.4 claims).
+// pairing, the claims of docs/papers.md#sm-allocation-claims).
 #include "experiment/sm_allocation/sm_allocation_analysis.h"
 
 #include "experiment/format_stats.h"
@@ -143,7 +143,7 @@ ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunRe
      << fixed(t.cache_l2_hit, 2) << ", MC if >= " << fixed(t.mixed_l2_hit, 2) << ", else M. "
      << class_match << "/" << c.used.size()
      << " applications land in their intended class.\n\n## Queues (throughput / power / power efficiency / energy vs even split)\n\n"
-     << queues_md(a) << rankings_md(a) << "\n\n## Claims (specs/core_shutdown_harmonia_sm_allocation.md P3.4)\n\n"
+     << queues_md(a) << rankings_md(a) << "\n\n## Claims (docs/papers.md#sm-allocation-claims)\n\n"
      << claims_markdown(claims)
      << "\nPlots: throughput.png, power.png, efficiency.png, energy.png, profiles.png (scripts/plot_sm_allocation.py).\n";
   s.markdown = md.str();

@@ -1,4 +1,4 @@
-// The voltage-noise paper's evaluation (specs/voltage_noise.md section 4): the
+// The voltage-noise paper's evaluation (docs/papers.md#voltage-noise-results): the
 // noisy suite with the PDN on, under no smoothing, the local droop predictor,
 // global staggering and both; the guardband the new worst case allows and the
 // energy of running at it; package sensitivity; the claims of section 5.
@@ -35,7 +35,7 @@ const std::vector<ClaimLimits>& voltage_noise_claim_limits();
 // The run of kernel K in MODE (on PACKAGE, when not the default one).
 std::string voltage_noise_run_id(const VoltageNoiseKernel& k, const std::string& mode, const std::string& package = "");
 
-// The supply the smoothing's removed worst-case droop allows (specs 4.4).
+// The supply the smoothing's removed worst-case droop allows (docs/papers.md#voltage-noise-results).
 struct Guardband {
   size_t nominal = 0;  // the SM domain's nominal V/F level
   double v_nom = 1.0, v_new = 1.0;

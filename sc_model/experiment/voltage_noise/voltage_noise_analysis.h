@@ -34,7 +34,7 @@ struct VoltageNoiseAnalysis {
 };
 
 // The class of a run's droops: first- or second-order when that kind is at
-// least 60% of the split's events (specs 1.5), balanced otherwise.
+// least 60% of the split's events (docs/papers.md#voltage-noise-categories), balanced otherwise.
 std::string measured_droop_class(const Json& split);
 
 std::vector<Claim> judge_voltage_noise_claims(const VoltageNoiseAnalysis& a, size_t lockstep_runs);

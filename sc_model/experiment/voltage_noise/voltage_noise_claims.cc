@@ -1,4 +1,4 @@
-// The voltage-noise paper's claims (specs/voltage_noise.md section 5) judged on
+// The voltage-noise paper's claims (docs/papers.md#voltage-noise-claims) judged on
 // the runs; each claim's text and tolerance come from the config (ClaimBook).
 #include "experiment/voltage_noise/voltage_noise_analysis.h"
 

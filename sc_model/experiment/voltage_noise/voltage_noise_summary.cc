@@ -55,7 +55,7 @@ std::string guardband_md(const VoltageNoiseAnalysis& a) {
   std::ostringstream md;
   md << "\n## Guardband and energy (Fig. 20)\n\nWorst case over the suite " << percent(e["worst_baseline"]) << " -> "
      << percent(e["worst_hierarchical"]) << ": the SM supply drops from " << fixed(g.v_nom, 2) << " V to "
-     << fixed(g.v_new, 3) << " V (V x (1 - removed droop), specs 4.4). Hierarchical smoothing at that voltage against "
+     << fixed(g.v_new, 3) << " V (V x (1 - removed droop), docs/papers.md#voltage-noise-results). Hierarchical smoothing at that voltage against "
      << "the baseline at " << fixed(g.v_nom, 2) << " V: core (SM domain) energy " << percent(e["core_energy_saving_mean"])
      << " saved, processor (SM + L2/NoC/MC) " << percent(e["processor_energy_saving_mean"]) << " saved (means), time "
      << pct(e["time_ratio_geomean"]) << " (paper: 11.8% and 7.8%).\n";
@@ -103,7 +103,7 @@ ExperimentSummary VoltageNoise::analyse(const VoltageNoiseConfig& c, const RunRe
      << "`" << c.pdn.substr(c.pdn.rfind('/') + 1) << "`, emergency margin " << percent(c.margin, 0)
      << ". Droop ratios and time ratios are relative to the same kernel without smoothing.\n\n"
      << "## Summary (Fig. 19)\n\n" << designs_md(a) << "\n## Per kernel\n\n" << kernels_md(a) << guardband_md(a)
-     << packages_md(a.packages) << "\n## Claims (specs/voltage_noise.md section 5)\n\n" << claims_markdown(claims)
+     << packages_md(a.packages) << "\n## Claims (docs/papers.md#voltage-noise-claims)\n\n" << claims_markdown(claims)
      << "\nPlots: droop.png (Fig. 19a), time.png (Fig. 19b), packages.png (scripts/plot_voltage_noise.py).\n";
   s.markdown = md.str();
   return s;
