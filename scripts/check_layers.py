@@ -3,7 +3,7 @@
 
 Usage: scripts/check_layers.py [SC_MODEL_DIR]   (default: the sc_model/ beside this script)
 
-LAYERS (docs/layers.md says why) lists the folders from the bottom up. A file may
+LAYERS (docs/architecture.md#layers says why) lists the folders from the bottom up. A file may
 include its own folder and any folder of a lower layer; folders of one layer never
 include each other (the blocks talk through protocol/, not through each other's
 headers). Two refinements:
@@ -124,7 +124,7 @@ def main(argv):
     for p in problems:
         print(p)
     if problems:
-        print(f"check_layers: {len(problems)} forbidden include(s); layer order: docs/layers.md", file=sys.stderr)
+        print(f"check_layers: {len(problems)} forbidden include(s); layer order: docs/architecture.md#layers", file=sys.stderr)
         return 1
     return 0
 
