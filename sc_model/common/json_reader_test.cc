@@ -10,16 +10,7 @@
 namespace gpupm {
 namespace {
 
-// The InputError message of f(), or "" when it does not throw one.
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 TEST(JsonReader, MalformedJsonReportsLineAndColumnOfTheBadCharacter) {
   // Line 3 is `  "b": ]`: the ']' is its 8th character.

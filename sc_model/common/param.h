@@ -110,6 +110,22 @@ class ParamVisitor {
   static ParamInfo make(const char* name, ParamKind kind, Presence presence, const char* unit, const char* description);
 };
 
+// The visits every ParamVisitor implements (its protected interface above), for
+// the reader, the lister and the schema writer to declare in one line.
+#define GPUPM_PARAM_VISITOR_OVERRIDES                                                                  \
+  void visit_integer(const ParamInfo& info, uint64_t& value) override;                                 \
+  void visit_number(const ParamInfo& info, double& value) override;                                    \
+  void visit_bool(const ParamInfo& info, bool& value) override;                                        \
+  void visit_string(const ParamInfo& info, std::string& value) override;                               \
+  void visit_integer_list(const ParamInfo& info, std::vector<uint32_t>& value) override;               \
+  void visit_section(const ParamInfo& info, const SectionBody& body) override;                         \
+  void visit_section_or_file(const ParamInfo& info, std::string& file,                                 \
+                             const std::function<std::string(const std::string&)>& resolve,           \
+                             const SectionBody& body) override;                                        \
+  void visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,       \
+                  const std::function<void(ParamVisitor&, size_t)>& item) override;                    \
+  void visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) override;
+
 // A rule's problem, or none: `ok` or {key, what}.
 inline std::optional<ParamProblem> problem_unless(bool ok, std::string key, std::string what) {
   if (ok) return std::nullopt;

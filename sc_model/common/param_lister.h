@@ -39,18 +39,7 @@ class ParamLister : public ParamVisitor {
   void take_defaults(const ParamLister& defaults);
 
  protected:
-  void visit_integer(const ParamInfo& info, uint64_t& value) override;
-  void visit_number(const ParamInfo& info, double& value) override;
-  void visit_bool(const ParamInfo& info, bool& value) override;
-  void visit_string(const ParamInfo& info, std::string& value) override;
-  void visit_integer_list(const ParamInfo& info, std::vector<uint32_t>& value) override;
-  void visit_section(const ParamInfo& info, const SectionBody& body) override;
-  void visit_section_or_file(const ParamInfo& info, std::string& file,
-                             const std::function<std::string(const std::string&)>& resolve,
-                             const SectionBody& body) override;
-  void visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,
-                  const std::function<void(ParamVisitor&, size_t)>& item) override;
-  void visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) override;
+  GPUPM_PARAM_VISITOR_OVERRIDES
 
  private:
   void add(const ParamInfo& info, Json value, std::string range);

@@ -6,6 +6,8 @@
 #include "common/param_reader.h"
 #include "common/param_schema.h"
 
+#include "support/test_support.h"
+
 #include <gtest/gtest.h>
 
 namespace gpupm {
@@ -48,15 +50,7 @@ void describe(ParamVisitor& v, Toy& t) {
   });
 }
 
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 Toy read_toy(const std::string& text) {
   Json doc = parse_json_text(text, "toy.json");

@@ -10,6 +10,7 @@
 #include "experiment/format_stats.h"
 #include "experiment/plot_script.h"
 #include "report/report_writer.h"
+#include "workload/kernel_profile.h"
 
 namespace gpupm {
 
@@ -55,6 +56,8 @@ bool run_stage(std::vector<RunSpec> specs, const ExperimentOptions& opt, RunRepo
   reports.read(opt.out_dir, ids);
   return true;
 }
+
+void check_profile(const std::string& profile) { parse_workload(load_json_file(profile), profile, 1); }
 
 std::string source_relative(const std::string& path) {
   return path.rfind('/', 0) == 0 ? path : std::string(GPUPM_SOURCE_DIR) + "/" + path;

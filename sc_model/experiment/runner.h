@@ -62,6 +62,16 @@ SuiteConfig read_suite_config(
     const std::function<void(JsonReader&)>& read_rest,
     const std::function<void(JsonReader&, const std::string& name, const std::string& profile, bool wanted)>& read_entry);
 
+// Reads PROFILE as `gpupm run` would, so a bad one fails (InputError) before anything runs.
+void check_profile(const std::string& profile);
+// Adds APP (its profile in app.file) to APPS after check_profile, when --only wants it.
+template <class App>
+void add_checked_app(std::vector<App>& apps, App app, bool wanted) {
+  if (!wanted) return;
+  check_profile(app.file);
+  apps.push_back(std::move(app));
+}
+
 // An experiment's outputs: summary.json and summary.md.
 struct ExperimentSummary {
   Json json;

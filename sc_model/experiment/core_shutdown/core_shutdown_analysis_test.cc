@@ -3,10 +3,15 @@
 // against the config's tolerances.
 #include "experiment/core_shutdown/core_shutdown.h"
 
+#include "experiment/analysis_test_support.h"
+
 #include <gtest/gtest.h>
 
 namespace gpupm {
 namespace {
+
+using analysis_test::claim;
+using analysis_test::kOneStage;
 
 // A report with what the core shut-down analysis reads: one launch.
 Json report(double time_s, double energy_j, const Json& trace = Json()) {
@@ -50,14 +55,6 @@ struct Suite {
     reports.add(core_shutdown_run_id(a, "oracle-sm_sms-32"), report(1e-5, 1.0));
   }
 };
-
-Json claim(const Json& summary, const std::string& id) {
-  for (const Json& c : summary["claims"])
-    if (c["id"] == id) return c;
-  return Json();
-}
-
-const std::vector<ExperimentRuns> kOneStage(1);
 
 }  // namespace
 

@@ -1,7 +1,5 @@
 #include "experiment/core_shutdown/core_shutdown.h"
 
-#include "workload/kernel_profile.h"
-
 namespace gpupm {
 
 const std::vector<ClaimLimits>& core_shutdown_claim_limits() {
@@ -40,9 +38,7 @@ CoreShutdownConfig CoreShutdown::load(const ExperimentOptions& opt, const std::s
         x.cls = a.get_string("class", "");
         x.memory = a.get_bool("memory_intensive", true);
         x.file = profile;
-        if (!wanted) return;
-        parse_workload(load_json_file(x.file), x.file, 1);  // fail early on a bad profile
-        c.apps.push_back(x);
+        add_checked_app(c.apps, std::move(x), wanted);
       });
   c.gpu = sc.gpu;
   c.suite = sc.suite;

@@ -2,10 +2,15 @@
 // claims judged against the config's tolerances, and the Markdown tables.
 #include "experiment/equalizer/equalizer.h"
 
+#include "experiment/analysis_test_support.h"
+
 #include <gtest/gtest.h>
 
 namespace gpupm {
 namespace {
+
+using analysis_test::claim;
+using analysis_test::kOneStage;
 
 // A report with what the Equalizer analysis reads.
 Json report(double time_s, double energy_j, const std::string& policy, double sm_high = 0.0, double mem_high = 0.0) {
@@ -52,14 +57,6 @@ struct Suite {
     reports.add(kernel_name + "__" + policy, report(1.0 / speedup, energy, policy));
   }
 };
-
-Json claim(const Json& summary, const std::string& id) {
-  for (const Json& c : summary["claims"])
-    if (c["id"] == id) return c;
-  return Json();
-}
-
-const std::vector<ExperimentRuns> kOneStage(1);
 
 }  // namespace
 

@@ -3,10 +3,15 @@
 // against the config's tolerances.
 #include "experiment/harmonia/harmonia.h"
 
+#include "experiment/analysis_test_support.h"
+
 #include <gtest/gtest.h>
 
 namespace gpupm {
 namespace {
+
+using analysis_test::claim;
+using analysis_test::kOneStage;
 
 // A report with what the Harmonia analysis reads: one launch of kernel "k".
 Json report(double time_s, double energy_j, const Json& trace = Json()) {
@@ -46,14 +51,6 @@ struct Suite {
       reports.add(harmonia_run_id(a, point_run_name(config.oracle, p)), report(1.0, p[0].second == 16 ? 0.7 : 1.0));
   }
 };
-
-Json claim(const Json& summary, const std::string& id) {
-  for (const Json& c : summary["claims"])
-    if (c["id"] == id) return c;
-  return Json();
-}
-
-const std::vector<ExperimentRuns> kOneStage(1);
 
 }  // namespace
 

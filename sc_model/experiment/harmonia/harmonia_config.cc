@@ -1,7 +1,6 @@
 #include "experiment/harmonia/harmonia.h"
 
 #include "platform/gpu_config.h"
-#include "workload/kernel_profile.h"
 
 #include <algorithm>
 
@@ -125,9 +124,7 @@ HarmoniaConfig Harmonia::load(const ExperimentOptions& opt, const std::string& s
         x.name = name;
         x.cls = a.get_string("class", "");
         x.file = profile;
-        if (!wanted) return;
-        parse_workload(load_json_file(x.file), x.file, 1);  // fail early on a bad profile
-        c.apps.push_back(x);
+        add_checked_app(c.apps, std::move(x), wanted);
       });
   c.gpu = sc.gpu;
   c.suite = sc.suite;

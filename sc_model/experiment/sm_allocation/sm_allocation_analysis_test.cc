@@ -3,10 +3,14 @@
 // against the config's tolerances.
 #include "experiment/sm_allocation/sm_allocation.h"
 
+#include "experiment/analysis_test_support.h"
+
 #include <gtest/gtest.h>
 
 namespace gpupm {
 namespace {
+
+using analysis_test::claim;
 
 Json total(double time_s, double energy_j, double instructions, double sm_cycles) {
   return {{"sim_time_s", time_s}, {"energy_j", {{"total", energy_j}}}, {"instructions", instructions},
@@ -46,12 +50,6 @@ struct Suite {
       reports.add(pair_id("a+b", p), pair_report(5, 6, 1.0, 18, 2400));
   }
 };
-
-Json claim(const Json& summary, const std::string& id) {
-  for (const Json& c : summary["claims"])
-    if (c["id"] == id) return c;
-  return Json();
-}
 
 const std::vector<ExperimentRuns> kTwoStages(2);
 

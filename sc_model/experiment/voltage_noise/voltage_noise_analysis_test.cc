@@ -2,10 +2,14 @@
 // the measured droop class, the guardband and the claims' config tolerances.
 #include "experiment/voltage_noise/voltage_noise.h"
 
+#include "experiment/analysis_test_support.h"
+
 #include <gtest/gtest.h>
 
 namespace gpupm {
 namespace {
+
+using analysis_test::claim;
 
 // A report with what the voltage-noise analysis reads.
 Json report(double worst_droop, double emergencies, double time_s, const std::string& controller = "cpp") {
@@ -44,12 +48,6 @@ struct Suite {
     stages[0].outcomes.push_back(RunOutcome{id});
   }
 };
-
-Json claim(const Json& summary, const std::string& id) {
-  for (const Json& c : summary["claims"])
-    if (c["id"] == id) return c;
-  return Json();
-}
 
 }  // namespace
 
