@@ -66,7 +66,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
   }
 
   if (cfg.smoothing.local.enabled) {  // a droop predictor at each SM's dispatch unit
-    const DroopPredIn csr = droop_predictor_csr(cfg.smoothing.local, cfg.power);
+    const DroopPredIn csr = droop_predictor_csr(cfg.smoothing.local, dispatch_energies(cfg.power));
     for (auto& sm : sms_)
       sm->attach_droop_predictor(
           make_droop_pred_controller(cfg.controller_impl, {uint8_t(cfg.sm.schedulers)}, sm->id()), csr);

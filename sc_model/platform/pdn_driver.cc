@@ -22,7 +22,7 @@ PdnDriver::PdnDriver(const DroopStatsConfig& stats, const PowerConfig& power, st
       amps_(sms_.size(), 0.0),
       volts_(sms_.size(), 0.0),
       event_nj_(sms_.size(), 0.0),
-      weights_(droop_predictor_csr({}, power)),
+      weights_(droop_predictor_csr({}, dispatch_energies(power))),
       dispatch_(sms_.size(), 0),
       no_dispatch_(sms_.size(), 0) {}
 
