@@ -1,6 +1,7 @@
 // JsonReader, parse_json_text/load_json_file and apply_override (no simulation).
 #include "common/json_reader.h"
 
+#include "support/error_of.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>

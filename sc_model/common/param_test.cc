@@ -6,7 +6,7 @@
 #include "common/param_reader.h"
 #include "common/param_schema.h"
 
-#include "support/test_support.h"
+#include "support/error_of.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,6 @@
 // Shared helpers for tests: repository paths and running the gpupm binary.
 #pragma once
 
-#include "common/json_reader.h"
-
 #include <string>
 #include <vector>
 
@@ -37,16 +35,5 @@ bool report_matches_schema(const std::string& report, std::string* why = nullptr
 // counted (fake_gpupm_starts).
 std::string fake_gpupm(const std::string& dir);
 size_t fake_gpupm_starts(const std::string& dir);
-
-// The InputError message f() throws, or "" when it throws none.
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace gpupm::test
