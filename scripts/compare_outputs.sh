@@ -6,6 +6,7 @@
 # and `compare` after; the compare exits 0 only if all of it is identical.
 #   scripts/compare_outputs.sh record  DIR [GPUPM]   # GPUPM defaults to build/gpupm
 #   scripts/compare_outputs.sh compare DIR [GPUPM]
+#   scripts/compare_outputs.sh check   DIR NEW_DIR   # compares a record with outputs made before
 #   scripts/compare_outputs.sh analyse DIR [GPUPM]   # experiments only, re-analysing
 #       the recorded runs (--reuse-stale): checks an analysis change in minutes
 # Left out of the comparison: the provenance (report.json /gpupm, summary.json
@@ -87,7 +88,9 @@ for root, dirs, files in os.walk(before):
         if not os.path.isdir(other):
             report(f"missing: {rel}")
             continue
-        r = subprocess.run([sys.executable, "scripts/compare_reports.py", root, other, "--ignore", "/gpupm"] + rewrite_args,
+        # inputs.fingerprint names the build by design; logs and sm-allocation runs name their directories
+        r = subprocess.run([sys.executable, "scripts/compare_reports.py", root, other, "--ignore", "/gpupm",
+                            "--skip-file", "inputs.fingerprint", "--replace", before, after] + rewrite_args,
                            capture_output=True, text=True)
         if r.returncode != 0:
             report(f"differs: {rel}\n{r.stdout}")
@@ -125,5 +128,7 @@ case $mode in
     for e in $experiments; do cp -r "$dir/experiments/$e" "$new/experiments/"; done
     run_experiments "$new/experiments" --reuse-stale
     compare_dirs "$dir/experiments" "$new/experiments" && echo "analyses identical to $dir (new in $new)" ;;
-  *) echo "usage: $0 record|compare|analyse DIR [GPUPM]" >&2; exit 2 ;;
+  check)  # compares a record with outputs already made: check DIR NEW_DIR
+    compare_dirs "$dir" "${3:?the directory of the new outputs}" && echo "identical to $dir" ;;
+  *) echo "usage: $0 record|compare|analyse DIR [GPUPM] | check DIR NEW_DIR" >&2; exit 2 ;;
 esac

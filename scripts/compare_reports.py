@@ -4,9 +4,11 @@ and every other file both directories hold (epochs.csv, ...) byte for byte.
 
 Usage: scripts/compare_reports.py BEFORE_DIR AFTER_DIR [--ignore /json/pointer ...] [--rewrites FILE]
 
---rewrites FILE names deliberate text changes (one "OLD<TAB>NEW" per line,
-# comments allowed): each is applied to BEFORE's strings and files first, so
-a change that only rewrites such a text compares as identical.
+--rewrites FILE names deliberate text changes (one "OLD<TAB>NEW" per line;
+a line starting with # and holding no tab is a comment): each is applied to
+BEFORE's strings and files first, so a change that only rewrites such a text
+compares as identical. --replace OLD NEW adds one such pair (e.g. the two run
+directories, which a run's log names); --skip-file NAME leaves a file out.
 
 The default ignores are the fields that legitimately differ between builds of
 the same model: the provenance ("/gpupm") and the per-SM breakdown added with
@@ -44,7 +46,7 @@ def read_rewrites(path):
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.rstrip("\n")
-            if line and not line.startswith("#"):
+            if line and not (line.startswith("#") and "\t" not in line):  # a comment has no tab
                 old, new = line.split("\t")
                 pairs.append((old, new))
     return pairs
@@ -87,8 +89,11 @@ def main():
     ap.add_argument("after")
     ap.add_argument("--ignore", action="append", default=None, help="JSON pointer to leave out (repeatable)")
     ap.add_argument("--rewrites", help="file of OLD<TAB>NEW text changes applied to BEFORE first")
+    ap.add_argument("--replace", nargs=2, action="append", default=[], metavar=("OLD", "NEW"),
+                    help="one more text change applied to BEFORE first (repeatable)")
+    ap.add_argument("--skip-file", action="append", default=[], help="a file name to leave out (repeatable)")
     args = ap.parse_args()
-    pairs = read_rewrites(args.rewrites)
+    pairs = read_rewrites(args.rewrites) + [tuple(p) for p in args.replace]
     ignores = DEFAULT_IGNORES if args.ignore is None else args.ignore
     found = []
     reports = []
@@ -101,7 +106,7 @@ def main():
     reports[0] = rewritten(reports[0], pairs)
     found += [f"report.json {d}" for d in differences(*reports)]
     common = set(os.listdir(args.before)) & set(os.listdir(args.after))
-    for name in sorted(common - {"report.json"}):
+    for name in sorted(common - {"report.json"} - set(args.skip_file)):
         pa, pb = os.path.join(args.before, name), os.path.join(args.after, name)
         if os.path.isfile(pa) and os.path.isfile(pb):
             with open(pa, "rb") as fa, open(pb, "rb") as fb:
