@@ -1,7 +1,6 @@
 #include "experiment/sm_allocation/sm_allocation.h"
 
 #include "platform/gpu_config.h"
-#include "workload/kernel_profile.h"
 
 #include <set>
 
@@ -99,11 +98,7 @@ SmAllocationConfig SmAllocation::load(const ExperimentOptions& opt, const std::s
   for (SmAllocationApp& a : c.apps) a.file = c.suite + "/" + a.name + ".json";
   std::set<std::string> used_names;
   for (const SmAllocationQueue& q : c.queues) used_names.insert(q.apps.begin(), q.apps.end());
-  for (const SmAllocationApp& a : c.apps)
-    if (used_names.count(a.name)) {
-      parse_workload(load_json_file(a.file), a.file, 1);  // fail early on a bad profile
-      c.used.push_back(a);
-    }
+  for (const SmAllocationApp& a : c.apps) add_checked_app(c.used, a, used_names.count(a.name) > 0);
   const GpuConfig gpu = parse_gpu_config(load_json_file(c.gpu), c.gpu);
   c.gpu_name = gpu.name;
   c.sms = gpu.sm.count;

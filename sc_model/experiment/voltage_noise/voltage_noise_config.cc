@@ -1,7 +1,5 @@
 #include "experiment/voltage_noise/voltage_noise.h"
 
-#include "workload/kernel_profile.h"
-
 namespace gpupm {
 
 namespace {
@@ -46,10 +44,7 @@ VoltageNoiseConfig VoltageNoise::load(const ExperimentOptions& opt, const std::s
         c.claims = ClaimBook::read(r, shipped_config, voltage_noise_claim_limits());
       },
       [&](JsonReader& k, const std::string& name, const std::string& profile, bool wanted) {
-        VoltageNoiseKernel x{name, k.get_enum("class", kClasses, "-"), profile};
-        if (!wanted) return;
-        parse_workload(load_json_file(profile), profile, 1);  // fail early on a bad profile
-        c.kernels.push_back(x);
+        add_checked_app(c.kernels, VoltageNoiseKernel{name, k.get_enum("class", kClasses, "-"), profile}, wanted);
       });
   c.gpu = sc.gpu;
   return c;
