@@ -140,8 +140,6 @@ add_executable(gpupm_lockstep_tests ${CMAKE_SOURCE_DIR}/tests/lockstep_tests.cc
   ${CMAKE_SOURCE_DIR}/tests/support/test_support.cc ${CMAKE_SOURCE_DIR}/tests/support/report_runner.cc)
 target_include_directories(gpupm_lockstep_tests PRIVATE ${CMAKE_SOURCE_DIR}/tests)
 target_link_libraries(gpupm_lockstep_tests PRIVATE nlohmann_json::nlohmann_json GTest::gtest_main)
-target_compile_definitions(gpupm_lockstep_tests PRIVATE GPUPM_BINARY="$<TARGET_FILE:gpupm>"
-  GPUPM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_dependencies(gpupm_lockstep_tests gpupm)
 gtest_discover_tests(gpupm_lockstep_tests
   PROPERTIES LABELS rtl TIMEOUT 900

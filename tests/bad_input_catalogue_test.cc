@@ -152,7 +152,7 @@ bool empty_or_absent(const std::string& dir) {
 // One case: gpupm ARGS exits 2 within the time bound, saying every fragment.
 void expect_bad_input(const std::vector<std::string>& args, const std::vector<std::string>& fragments) {
   const std::string out_dir = fixtures().dir + "/out";
-  std::vector<std::string> argv = {"/usr/bin/timeout", "-s", "KILL", "60", GPUPM_BINARY};
+  std::vector<std::string> argv = {"/usr/bin/timeout", "-s", "KILL", "60", gpupm::test::binary_path()};
   for (const std::string& a : args) argv.push_back(expand(a, out_dir));
   gpupm::test::ProcessResult r = gpupm::test::run_process(argv);
   const std::string said = r.out + r.err;

@@ -1,6 +1,7 @@
 // gpupm: the command-line program (run, validate, bench, experiment, sweep).
 // Exit status: 0 success, 1 failure during simulation, 2 bad input.
 #include "app/commands.h"
+#include "common/data_dir.h"
 #include "app/impedance_command.h"
 #include "app/params_command.h"
 #include "app/sweep_command.h"
@@ -42,7 +43,7 @@ int sc_main(int argc, char* argv[]) {
 
   BenchOptions bench;
   auto* bench_cmd = app.add_subcommand("bench", "measure simulation speed (each workload in its own process)");
-  bench_cmd->add_option("--gpu", bench.gpu_file, "GPU config")->default_val(std::string(GPUPM_SOURCE_DIR) + "/configs/gpu/gtx480.json");
+  bench_cmd->add_option("--gpu", bench.gpu_file, "GPU config")->default_val(source_tree_file("configs/gpu/gtx480.json"));
   bench_cmd->add_option("--workload", bench.workloads, "workload(s)");
   bench_cmd->add_option("--repeat", bench.repeat, "runs per workload (the fastest counts)")
       ->default_val(1)

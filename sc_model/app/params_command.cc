@@ -1,4 +1,5 @@
 #include "app/params_command.h"
+#include "common/data_dir.h"
 
 #include "app/commands.h"
 #include "common/param_lister.h"
@@ -62,7 +63,7 @@ Json rows_json(const std::vector<ParamRow>& rows, const std::vector<RuleRow>& ru
 CLI::App* add_params_command(CLI::App& app, ParamsOptions& opt) {
   auto* cmd = app.add_subcommand("params", "list the GPU config's parameters: value, default, range, unit, description");
   cmd->add_option("--gpu", opt.gpu_file, "GPU config (JSON)")
-      ->default_val(std::string(GPUPM_SOURCE_DIR) + "/configs/gpu/gtx480.json");
+      ->default_val(source_tree_file("configs/gpu/gtx480.json"));
   cmd->add_option("--set", opt.sets, "override gpu.PATH=VALUE (as gpupm run --set)");
   cmd->add_flag("--json", opt.json, "print JSON instead of a table");
   cmd->add_option("--schema", opt.schema_kind, "print the JSON Schema of KIND instead: gpu_config, workload, sweep_spec");

@@ -1,4 +1,5 @@
 #include "experiment/plot_script.h"
+#include "common/data_dir.h"
 
 #include "common/subprocess.h"
 
@@ -21,7 +22,7 @@ std::string run_plot_script(const std::string& script, const std::string& out_di
   SubprocessOptions options;
   options.capture_stdout = false;  // the script's own messages reach the user as before
   try {
-    SubprocessResult r = run_subprocess({python, std::string(GPUPM_SOURCE_DIR) + "/scripts/" + script, out_dir}, options);
+    SubprocessResult r = run_subprocess({python, source_tree_file("scripts/") + script, out_dir}, options);
     if (r.ok()) {
       std::cerr << r.stderr_text;  // warnings pass through
       return "";

@@ -1,4 +1,5 @@
 #include "experiment/registry.h"
+#include "common/data_dir.h"
 
 #include "experiment/core_shutdown/core_shutdown.h"
 #include "experiment/equalizer/equalizer.h"
@@ -9,7 +10,7 @@
 namespace gpupm {
 
 std::string ExperimentEntry::shipped_config() const {
-  return std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/" + config + ".json";
+  return source_tree_file("configs/experiments/") + config + ".json";
 }
 
 const std::vector<ExperimentEntry>& experiment_registry() {

@@ -1,4 +1,5 @@
 #include "experiment/runner.h"
+#include "common/data_dir.h"
 
 #include <unistd.h>
 
@@ -60,7 +61,7 @@ bool run_stage(std::vector<RunSpec> specs, const ExperimentOptions& opt, RunRepo
 void check_profile(const std::string& profile) { parse_workload(load_json_file(profile), profile, 1); }
 
 std::string source_relative(const std::string& path) {
-  return path.rfind('/', 0) == 0 ? path : std::string(GPUPM_SOURCE_DIR) + "/" + path;
+  return path.rfind('/', 0) == 0 ? path : source_tree_file(path);
 }
 
 SuiteConfig read_suite_config(

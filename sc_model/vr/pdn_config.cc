@@ -1,4 +1,5 @@
 #include "vr/pdn_config.h"
+#include "common/data_dir.h"
 
 #include "common/param_reader.h"
 
@@ -13,7 +14,7 @@ namespace {
 std::string resolve(const std::string& path) {
   namespace fs = std::filesystem;
   if (fs::path(path).is_absolute() || fs::exists(path)) return path;
-  fs::path in_tree = fs::path(GPUPM_SOURCE_DIR) / path;
+  fs::path in_tree = fs::path(source_tree_file(path));
   return fs::exists(in_tree) ? in_tree.string() : path;
 }
 

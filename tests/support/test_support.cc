@@ -22,6 +22,8 @@ std::string source_path(const std::string& relative) {
   return std::string(GPUPM_SOURCE_DIR) + "/" + relative;
 }
 
+std::string binary_path() { return GPUPM_BINARY; }
+
 std::string temp_dir(const std::string& tag) {
   auto dir = std::filesystem::temp_directory_path() /
              ("gpupm_test_" + tag + "_" + std::to_string(::getpid()));

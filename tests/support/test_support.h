@@ -7,6 +7,7 @@
 namespace gpupm::test {
 
 std::string source_path(const std::string& relative);  // path inside the repo
+std::string binary_path();  // the gpupm program under test
 std::string temp_dir(const std::string& tag);           // fresh, per process
 // Runs the gpupm binary with `args` (shell-quoted by the caller); returns the
 // exit status and fills `output` with stdout+stderr.

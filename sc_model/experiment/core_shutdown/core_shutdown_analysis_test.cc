@@ -2,6 +2,7 @@
 // oracle's pick, the launch knee from the static SM sweep, claims judged
 // against the config's tolerances.
 #include "experiment/core_shutdown/core_shutdown.h"
+#include "common/data_dir.h"
 
 #include "experiment/analysis_test_support.h"
 
@@ -32,7 +33,7 @@ struct Suite {
   RunReports reports;
 
   Suite() {
-    const std::string shipped = std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/core_shutdown.json";
+    const std::string shipped = source_tree_file("configs/experiments/core_shutdown.json");
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");
     config.claims = ClaimBook::read(r, shipped, core_shutdown_claim_limits());

@@ -1,6 +1,7 @@
 // Equalizer's analysis on hand-made reports: the numbers summary.json gives,
 // claims judged against the config's tolerances, and the Markdown tables.
 #include "experiment/equalizer/equalizer.h"
+#include "common/data_dir.h"
 
 #include "experiment/analysis_test_support.h"
 
@@ -40,7 +41,7 @@ struct Suite {
   EqualizerConfig config;
   RunReports reports;
 
-  explicit Suite(const std::string& shipped = std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/equalizer.json") {
+  explicit Suite(const std::string& shipped = source_tree_file("configs/experiments/equalizer.json")) {
     config.kernels = {kernel("cutcp-1", "compute"), kernel("lbm-1", "memory"), kernel("kmn-1", "cache")};
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");

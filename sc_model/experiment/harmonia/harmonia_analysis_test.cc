@@ -2,6 +2,7 @@
 // against the baseline, the per-invocation and static oracles, claims judged
 // against the config's tolerances.
 #include "experiment/harmonia/harmonia.h"
+#include "common/data_dir.h"
 
 #include "experiment/analysis_test_support.h"
 
@@ -27,7 +28,7 @@ struct Suite {
   RunReports reports;
 
   Suite() {
-    const std::string shipped = std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/harmonia.json";
+    const std::string shipped = source_tree_file("configs/experiments/harmonia.json");
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");
     config.claims = ClaimBook::read(r, shipped, harmonia_claim_limits());

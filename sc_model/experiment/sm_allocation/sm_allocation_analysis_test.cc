@@ -2,6 +2,7 @@
 // runs, per queue and policy the ratios to the even split, claims judged
 // against the config's tolerances.
 #include "experiment/sm_allocation/sm_allocation.h"
+#include "common/data_dir.h"
 
 #include "experiment/analysis_test_support.h"
 
@@ -32,7 +33,7 @@ struct Suite {
   RunReports reports;
 
   Suite() {
-    const std::string shipped = std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/sm_allocation.json";
+    const std::string shipped = source_tree_file("configs/experiments/sm_allocation.json");
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");
     config.claims = ClaimBook::read(r, shipped, sm_allocation_claim_limits());

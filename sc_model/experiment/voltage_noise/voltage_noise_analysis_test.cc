@@ -1,6 +1,7 @@
 // The voltage-noise analysis on hand-made reports: droop ratios per design,
 // the measured droop class, the guardband and the claims' config tolerances.
 #include "experiment/voltage_noise/voltage_noise.h"
+#include "common/data_dir.h"
 
 #include "experiment/analysis_test_support.h"
 
@@ -30,7 +31,7 @@ struct Suite {
   std::vector<ExperimentRuns> stages = std::vector<ExperimentRuns>(1);
 
   Suite() {
-    const std::string shipped = std::string(GPUPM_SOURCE_DIR) + "/configs/experiments/voltage_noise.json";
+    const std::string shipped = source_tree_file("configs/experiments/voltage_noise.json");
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");
     config.claims = ClaimBook::read(r, shipped, voltage_noise_claim_limits());
