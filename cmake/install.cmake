@@ -30,6 +30,9 @@ set_target_properties(gpupm_model PROPERTIES EXPORT_NAME model)
 set(GPUPM_INSTALLED_LIBS gpupm_model)
 if(TARGET gpupm_rtl_models)
   gpupm_build_only_includes(gpupm_rtl_models)  # installed headers do not need Verilator's
+  get_target_property(libs gpupm_rtl_models INTERFACE_LINK_LIBRARIES)  # verilate() adds them once per model
+  list(REMOVE_DUPLICATES libs)
+  set_target_properties(gpupm_rtl_models PROPERTIES INTERFACE_LINK_LIBRARIES "${libs}")
   set_target_properties(gpupm_rtl_models PROPERTIES EXPORT_NAME rtl_models)
   list(APPEND GPUPM_INSTALLED_LIBS gpupm_rtl_models)
 endif()
@@ -55,10 +58,11 @@ install(FILES ${CMAKE_BINARY_DIR}/gpupmConfig.cmake ${CMAKE_BINARY_DIR}/gpupmCon
 set(GPUPM_PC_LIBS "-lgpupm_model")
 set(GPUPM_PC_DEFINES "")
 if(TARGET gpupm_rtl_models)
-  string(APPEND GPUPM_PC_LIBS " -lgpupm_rtl_models -pthread")
+  string(APPEND GPUPM_PC_LIBS " -lgpupm_rtl_models -pthread -latomic")
   set(GPUPM_PC_DEFINES "-DGPUPM_HAVE_RTL=1 ")
 endif()
 file(RELATIVE_PATH GPUPM_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+string(REGEX REPLACE "/$" "" GPUPM_PC_TO_PREFIX "${GPUPM_PC_TO_PREFIX}")
 configure_file(${CMAKE_SOURCE_DIR}/cmake/gpupm.pc.in ${CMAKE_BINARY_DIR}/gpupm.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/gpupm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

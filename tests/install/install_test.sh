@@ -5,7 +5,8 @@
 #      trees, on shipped workloads (a kernel profile on the RLC network the GPU
 #      config names as configs/pdn/...; a CUDA program, which needs the CUDA
 #      prelude and its own relative files) gives report.json and epochs.csv
-#      byte-identical to the build tree's run;
+#      byte-identical to the build tree's run; it draws a plot with the
+#      installed plot scripts;
 #   2. no installed binary or library holds the source tree's path (but in
 #      the Verilated models' diagnostics);
 #   3. a minimal out-of-tree project builds with find_package(gpupm) and runs;
@@ -47,6 +48,12 @@ compare_run compute_rlc configs/workloads/compute.json --set gpu.pdn.model=rlc
 grep -q '"voltage_noise"' installed_compute_rlc/report.json || fail "the RLC run has no voltage_noise section"
 # A CUDA program: the prelude from the data root, its .cu beside the workload file.
 compare_run fma_loop configs/workloads/cuda/fma_loop/fma_loop.json
+
+# The plot scripts from the data root (impedance.png), and a default that names shipped data.
+"$prefix/bin/gpupm" impedance --gpu "$share/configs/gpu/gtx480.json" --out impedance > /dev/null 2>&1 ||
+  fail "installed gpupm impedance failed"
+[ -s impedance/impedance.png ] || fail "gpupm impedance drew no plot: scripts/plot_impedance.py not found under $share"
+"$prefix/bin/gpupm" params --json > /dev/null || fail "installed gpupm params (default --gpu under $share) failed"
 
 # 2. No source path compiled in. Left out: Verilator writes its input files' and
 # generated files' paths into the Verilated models' fatal messages ("... did not
