@@ -101,10 +101,10 @@ int command_bench(const BenchOptions& opt) {
   std::vector<std::string> workloads = opt.workloads;
   if (workloads.empty()) {
     for (const char* w : {"compute", "streaming", "cache_sensitive"})
-      workloads.push_back(source_tree_file("configs/workloads/") + w + ".json");
+      workloads.push_back(data_file("configs/workloads/") + w + ".json");
     // Real kernels (PTX executed with the timing model): compute, copy, divergent.
     for (const char* p : {"fma_loop", "stream_copy", "particle_filter"})
-      workloads.push_back(source_tree_file("configs/workloads/cuda/") + p + "/" + p + ".json");
+      workloads.push_back(data_file("configs/workloads/cuda/") + p + "/" + p + ".json");
   }
   // Every input checked before the first measurement: a bad one is exit 2, not a failed child.
   for (const std::string& w : workloads) load_run(bench_inputs(opt, w));

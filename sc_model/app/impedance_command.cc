@@ -1,4 +1,5 @@
 #include "app/impedance_command.h"
+#include "common/data_dir.h"
 
 #include "app/commands.h"
 #include "experiment/plot_script.h"
@@ -62,6 +63,7 @@ int command_impedance(const ImpedanceOptions& opt) {
     check_frequency_options(opt);
     Json wrapped = {{"gpu", load_gpu_doc(opt.gpu_file, opt.pdn_file)}};
     for (const std::string& s : opt.sets) apply_override(wrapped, "gpu." + s, "--set");
+    const InputFileScope gpu_file_scope(opt.gpu_file);
     gpu = parse_gpu_config(wrapped["gpu"], origin);
     PdnConfig rlc = gpu.pdn;
     rlc.model = "rlc";  // the profile of the configured network, whether runs use it or not

@@ -43,7 +43,7 @@ int sc_main(int argc, char* argv[]) {
 
   BenchOptions bench;
   auto* bench_cmd = app.add_subcommand("bench", "measure simulation speed (each workload in its own process)");
-  bench_cmd->add_option("--gpu", bench.gpu_file, "GPU config")->default_val(source_tree_file("configs/gpu/gtx480.json"));
+  bench_cmd->add_option("--gpu", bench.gpu_file, "GPU config")->default_val(data_file("configs/gpu/gtx480.json"));
   bench_cmd->add_option("--workload", bench.workloads, "workload(s)");
   bench_cmd->add_option("--repeat", bench.repeat, "runs per workload (the fastest counts)")
       ->default_val(1)

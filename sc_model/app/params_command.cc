@@ -28,6 +28,7 @@ GpuConfig load_listed_config(const ParamsOptions& opt) {
   for (const std::string& s : opt.sets) apply_override(doc, s, "--set");
   for (auto it = doc.begin(); it != doc.end(); ++it)
     if (it.key() != "gpu") throw InputError("--set", it.key(), "expected a gpu.* path (params lists the GPU config)");
+  const InputFileScope gpu_file_scope(opt.gpu_file);
   return parse_gpu_config(doc.at("gpu"), gpu_doc_origin(opt.gpu_file, "", !opt.sets.empty()));
 }
 
@@ -63,7 +64,7 @@ Json rows_json(const std::vector<ParamRow>& rows, const std::vector<RuleRow>& ru
 CLI::App* add_params_command(CLI::App& app, ParamsOptions& opt) {
   auto* cmd = app.add_subcommand("params", "list the GPU config's parameters: value, default, range, unit, description");
   cmd->add_option("--gpu", opt.gpu_file, "GPU config (JSON)")
-      ->default_val(source_tree_file("configs/gpu/gtx480.json"));
+      ->default_val(data_file("configs/gpu/gtx480.json"));
   cmd->add_option("--set", opt.sets, "override gpu.PATH=VALUE (as gpupm run --set)");
   cmd->add_flag("--json", opt.json, "print JSON instead of a table");
   cmd->add_option("--schema", opt.schema_kind, "print the JSON Schema of KIND instead: gpu_config, workload, sweep_spec");

@@ -1,18 +1,45 @@
-// Where gpupm's data files (the CUDA prelude, shipped configs, plot scripts)
-// live: the one place that decides, so moving them to an installed share
-// directory changes this file only.
+// Where gpupm's shipped data (configs/: GPU configs, workloads, PDN packages,
+// experiments, the CUDA prelude; scripts/: the plot scripts) lives: the one
+// place that decides. No path is compiled in; the data root is, first found:
+//   1. the folder given to set_data_dir() (an embedding program's choice),
+//   2. $GPUPM_DATA_DIR,
+//   3. beside the running executable: <bindir>/../share/gpupm (an install),
+//      or <bindir>/gpupm-data (the link CMake makes in the build tree),
+//      each only if it holds configs/,
+//   4. the working directory (e.g. a source checkout).
 #pragma once
 
 #include <string>
 
 namespace gpupm {
 
-// `relative` under the data directory: $GPUPM_DATA_DIR when set, else the
-// source tree's configs/.
+// Makes `dir` the data root for this process (empty: back to the lookup).
+void set_data_dir(const std::string& dir);
+
+// The data root, found as above (looked up again at each call: cheap).
+std::string data_root();
+
+// `relative` (configs/..., scripts/...) under the data root.
 std::string data_file(const std::string& relative);
 
-// `relative` under the source tree's root (configs/..., scripts/...).
-// Only data_dir.cc knows that root, so no other object embeds a path.
-std::string source_tree_file(const std::string& relative);
+// While one is alive (per thread), paths named inside input files resolve
+// against the folder of `file`, the input file being read, first.
+class InputFileScope {
+ public:
+  explicit InputFileScope(const std::string& file);
+  ~InputFileScope();
+  InputFileScope(const InputFileScope&) = delete;
+  InputFileScope& operator=(const InputFileScope&) = delete;
+
+ private:
+  std::string outer_;
+};
+
+// A path named inside an input file (a GPU config's pdn.network): unchanged if
+// absolute; else, first found, under the folder of the innermost
+// InputFileScope's file, from the working directory (a --set value), under the
+// data root (shipped configs/... names); else unchanged, so the reader's
+// message names it as written.
+std::string resolve_input_path(const std::string& path);
 
 }  // namespace gpupm

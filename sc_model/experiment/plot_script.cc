@@ -22,7 +22,7 @@ std::string run_plot_script(const std::string& script, const std::string& out_di
   SubprocessOptions options;
   options.capture_stdout = false;  // the script's own messages reach the user as before
   try {
-    SubprocessResult r = run_subprocess({python, source_tree_file("scripts/") + script, out_dir}, options);
+    SubprocessResult r = run_subprocess({python, data_file("scripts/") + script, out_dir}, options);
     if (r.ok()) {
       std::cerr << r.stderr_text;  // warnings pass through
       return "";

@@ -10,7 +10,7 @@
 namespace gpupm {
 
 std::string ExperimentEntry::shipped_config() const {
-  return source_tree_file("configs/experiments/") + config + ".json";
+  return data_file("configs/experiments/") + config + ".json";
 }
 
 const std::vector<ExperimentEntry>& experiment_registry() {

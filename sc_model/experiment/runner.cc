@@ -61,7 +61,7 @@ bool run_stage(std::vector<RunSpec> specs, const ExperimentOptions& opt, RunRepo
 void check_profile(const std::string& profile) { parse_workload(load_json_file(profile), profile, 1); }
 
 std::string source_relative(const std::string& path) {
-  return path.rfind('/', 0) == 0 ? path : source_tree_file(path);
+  return path.rfind('/', 0) == 0 ? path : data_file(path);
 }
 
 SuiteConfig read_suite_config(

@@ -50,7 +50,7 @@ struct SuiteConfig {
   std::string gpu;    // resolved paths
   std::string suite;
 };
-// A path of a config: absolute, or relative to the repository.
+// A path of a config: absolute, or relative to the data root (common/data_dir.h).
 std::string source_relative(const std::string& path);
 // Reads opt.config (default SHIPPED_CONFIG): name, description, gpu, suite_dir;
 // read_rest(r) reads the other top-level keys and read_entry(r, name, profile,

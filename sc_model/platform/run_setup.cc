@@ -1,4 +1,5 @@
 #include "platform/run_setup.h"
+#include "common/data_dir.h"
 
 #include "program/program_workload.h"
 
@@ -31,6 +32,7 @@ LoadedRun load_run(const RunInputs& in) {
   // Files named in messages: an override is reported against --set.
   const std::string gpu_origin = gpu_doc_origin(in.gpu_file, in.pdn_file, !in.sets.empty());
   const std::string wl_origin = in.sets.empty() ? in.workload_file : in.workload_file + " (with --set)";
+  const InputFileScope gpu_file_scope(in.gpu_file);
   r.gpu = parse_gpu_config(r.doc.at("gpu"), gpu_origin);
   if (in.seed) r.gpu.sim.seed = *in.seed;
   if (r.doc.contains("seed")) {
@@ -82,6 +84,7 @@ std::string validate_file(const std::string& file) {
     return "workload";
   }
   if (doc.contains("sm")) {
+    const InputFileScope gpu_file_scope(file);
     parse_gpu_config(doc, file);
     return "gpu";
   }

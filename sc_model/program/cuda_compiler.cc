@@ -125,10 +125,11 @@ std::string compile_cuda_to_ptx(const std::string& cu_file, bool* from_cache) {
   if (from_cache) *from_cache = false;
   std::string source;
   if (!read_whole_file(cu_file, &source)) throw InputError(cu_file, "", "cannot read the CUDA program");
-  std::string prelude_path = data_file("cuda/gpupm_prelude.h");
+  std::string prelude_path = data_file("configs/cuda/gpupm_prelude.h");
   std::string prelude;
   if (!read_whole_file(prelude_path, &prelude))
-    throw InputError(prelude_path, "", "cannot read gpupm's CUDA prelude (set GPUPM_DATA_DIR to gpupm's data directory)");
+    throw InputError(prelude_path, "",
+                     "cannot read gpupm's CUDA prelude (set GPUPM_DATA_DIR to gpupm's data folder, <prefix>/share/gpupm)");
 
   std::string clang = find_cuda_clang();
   if (clang.empty()) {

@@ -3,20 +3,13 @@
 
 #include "common/param_reader.h"
 
-#include <filesystem>
-
 namespace gpupm {
 
 namespace {
 
-// A relative network path is looked up from the working directory, then from
-// the source tree (so configs/pdn/... works from anywhere).
-std::string resolve(const std::string& path) {
-  namespace fs = std::filesystem;
-  if (fs::path(path).is_absolute() || fs::exists(path)) return path;
-  fs::path in_tree = fs::path(source_tree_file(path));
-  return fs::exists(in_tree) ? in_tree.string() : path;
-}
+// A relative network path: beside the GPU config naming it, from the working
+// directory, or shipped (configs/pdn/...): common/data_dir.h.
+std::string resolve(const std::string& path) { return resolve_input_path(path); }
 
 std::optional<ParamProblem> tiles_on_grid(const PdnNetwork& n) {
   const uint32_t tiles = n.rows * n.cols;

@@ -33,7 +33,7 @@ struct Suite {
   RunReports reports;
 
   Suite() {
-    const std::string shipped = source_tree_file("configs/experiments/core_shutdown.json");
+    const std::string shipped = data_file("configs/experiments/core_shutdown.json");
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");
     config.claims = ClaimBook::read(r, shipped, core_shutdown_claim_limits());

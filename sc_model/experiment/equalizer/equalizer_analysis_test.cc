@@ -41,7 +41,7 @@ struct Suite {
   EqualizerConfig config;
   RunReports reports;
 
-  explicit Suite(const std::string& shipped = source_tree_file("configs/experiments/equalizer.json")) {
+  explicit Suite(const std::string& shipped = data_file("configs/experiments/equalizer.json")) {
     config.kernels = {kernel("cutcp-1", "compute"), kernel("lbm-1", "memory"), kernel("kmn-1", "cache")};
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");

@@ -28,7 +28,7 @@ struct Suite {
   RunReports reports;
 
   Suite() {
-    const std::string shipped = source_tree_file("configs/experiments/harmonia.json");
+    const std::string shipped = data_file("configs/experiments/harmonia.json");
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");
     config.claims = ClaimBook::read(r, shipped, harmonia_claim_limits());

@@ -1,4 +1,5 @@
 #include "experiment/harmonia/harmonia.h"
+#include "common/data_dir.h"
 
 #include "platform/gpu_config.h"
 
@@ -70,6 +71,7 @@ void read_rest(JsonReader& r, HarmoniaConfig& c, const std::string& shipped_conf
 
 // The GPU's CU count and level names -> MHz; every level the oracle grid names must be one of them.
 void read_gpu_levels(HarmoniaConfig& c, const std::string& file) {
+  const InputFileScope gpu_file_scope(c.gpu);
   GpuConfig gpu = parse_gpu_config(load_json_file(c.gpu), c.gpu);
   c.sms = gpu.sm.count;
   for (const VfLevel& l : gpu.dvfs[Domain::Sm].levels) c.sm_mhz[l.name] = l.mhz;

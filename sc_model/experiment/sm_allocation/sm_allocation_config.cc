@@ -1,4 +1,5 @@
 #include "experiment/sm_allocation/sm_allocation.h"
+#include "common/data_dir.h"
 
 #include "platform/gpu_config.h"
 
@@ -99,6 +100,7 @@ SmAllocationConfig SmAllocation::load(const ExperimentOptions& opt, const std::s
   std::set<std::string> used_names;
   for (const SmAllocationQueue& q : c.queues) used_names.insert(q.apps.begin(), q.apps.end());
   for (const SmAllocationApp& a : c.apps) add_checked_app(c.used, a, used_names.count(a.name) > 0);
+  const InputFileScope gpu_file_scope(c.gpu);
   const GpuConfig gpu = parse_gpu_config(load_json_file(c.gpu), c.gpu);
   c.gpu_name = gpu.name;
   c.sms = gpu.sm.count;

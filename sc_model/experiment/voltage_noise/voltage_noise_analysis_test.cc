@@ -31,7 +31,7 @@ struct Suite {
   std::vector<ExperimentRuns> stages = std::vector<ExperimentRuns>(1);
 
   Suite() {
-    const std::string shipped = source_tree_file("configs/experiments/voltage_noise.json");
+    const std::string shipped = data_file("configs/experiments/voltage_noise.json");
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");
     config.claims = ClaimBook::read(r, shipped, voltage_noise_claim_limits());

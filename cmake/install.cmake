@@ -1,0 +1,74 @@
+# `cmake --install build --prefix P` (README "Install"): the model library and
+# the Verilated controller models it links, the public headers (P/include/gpupm/,
+# also on the include path so the in-tree "sm/..." style works inside them),
+# gpupmConfig.cmake exporting gpupm::model, gpupm.pc, the gpupm program, and the
+# data under P/share/gpupm (same layout as the source tree: configs/, scripts/).
+# Included from the top-level CMakeLists.txt after rtl/rtl.cmake.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(GPUPM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gpupm)
+# Fixed, not GNUInstallDirs': common/data_dir.cc finds the data at <bindir>/../share/gpupm.
+set(GPUPM_DATA_SUBDIR share/gpupm)
+
+# Build-tree include paths must not reach the export: wrap each in BUILD_INTERFACE.
+function(gpupm_build_only_includes target)
+  foreach(property INTERFACE_INCLUDE_DIRECTORIES INTERFACE_SYSTEM_INCLUDE_DIRECTORIES)
+    get_target_property(dirs ${target} ${property})
+    if(dirs)
+      list(TRANSFORM dirs PREPEND "$<BUILD_INTERFACE:")
+      list(TRANSFORM dirs APPEND ">")
+      set_target_properties(${target} PROPERTIES ${property} "${dirs}")
+    endif()
+  endforeach()
+endfunction()
+
+gpupm_build_only_includes(gpupm_model)
+target_include_directories(gpupm_model PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gpupm>)
+set_target_properties(gpupm_model PROPERTIES EXPORT_NAME model)
+set(GPUPM_INSTALLED_LIBS gpupm_model)
+if(TARGET gpupm_rtl_models)
+  gpupm_build_only_includes(gpupm_rtl_models)  # installed headers do not need Verilator's
+  get_target_property(libs gpupm_rtl_models INTERFACE_LINK_LIBRARIES)  # verilate() adds them once per model
+  list(REMOVE_DUPLICATES libs)
+  set_target_properties(gpupm_rtl_models PROPERTIES INTERFACE_LINK_LIBRARIES "${libs}")
+  set_target_properties(gpupm_rtl_models PROPERTIES EXPORT_NAME rtl_models)
+  list(APPEND GPUPM_INSTALLED_LIBS gpupm_rtl_models)
+endif()
+
+install(TARGETS ${GPUPM_INSTALLED_LIBS} EXPORT gpupmTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS gpupm RUNTIME DESTINATION bin)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/sc_model/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gpupm
+  FILES_MATCHING PATTERN "*.h" PATTERN "app" EXCLUDE)
+install(FILES ${CMAKE_BINARY_DIR}/generated/rtl_configs.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gpupm)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/configs DESTINATION ${GPUPM_DATA_SUBDIR})
+file(GLOB GPUPM_PLOT_SCRIPTS ${CMAKE_SOURCE_DIR}/scripts/plot_*.py)
+install(PROGRAMS ${GPUPM_PLOT_SCRIPTS} DESTINATION ${GPUPM_DATA_SUBDIR}/scripts)
+
+install(EXPORT gpupmTargets NAMESPACE gpupm:: DESTINATION ${GPUPM_CMAKE_DIR})
+configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/gpupmConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/gpupmConfig.cmake INSTALL_DESTINATION ${GPUPM_CMAKE_DIR} PATH_VARS GPUPM_DATA_SUBDIR)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/gpupmConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/gpupmConfig.cmake ${CMAKE_BINARY_DIR}/gpupmConfigVersion.cmake
+  DESTINATION ${GPUPM_CMAKE_DIR})
+
+# pkg-config: static libraries, so the Verilated models and the threads library are listed too.
+# The prefix relative to the .pc file, so `--install --prefix` anywhere works.
+set(GPUPM_PC_LIBS "-lgpupm_model")
+set(GPUPM_PC_DEFINES "")
+if(TARGET gpupm_rtl_models)
+  string(APPEND GPUPM_PC_LIBS " -lgpupm_rtl_models -pthread -latomic")
+  set(GPUPM_PC_DEFINES "-DGPUPM_HAVE_RTL=1 ")
+endif()
+file(RELATIVE_PATH GPUPM_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+string(REGEX REPLACE "/$" "" GPUPM_PC_TO_PREFIX "${GPUPM_PC_TO_PREFIX}")
+configure_file(${CMAKE_SOURCE_DIR}/cmake/gpupm.pc.in ${CMAKE_BINARY_DIR}/gpupm.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/gpupm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The install, run from elsewhere, and out-of-tree consumers: tests/install/install_test.sh.
+# Not in a sanitizer build: its instrumented libraries need the consumers instrumented too.
+if(NOT GPUPM_SANITIZE)
+  add_test(NAME install COMMAND ${CMAKE_SOURCE_DIR}/tests/install/install_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+  set_tests_properties(install PROPERTIES LABELS install TIMEOUT 600)
+endif()

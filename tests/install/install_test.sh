@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# ctest `install` (label install; README "Install"): `cmake --install` into a
+# temporary prefix, then
+#   1. the installed gpupm, run from a folder outside the source and build
+#      trees, on shipped workloads (a kernel profile on the RLC network the GPU
+#      config names as configs/pdn/...; a CUDA program, which needs the CUDA
+#      prelude and its own relative files) gives report.json and epochs.csv
+#      byte-identical to the build tree's run; it draws a plot with the
+#      installed plot scripts;
+#   2. no installed binary or library holds the source tree's path (but in
+#      the Verilated models' diagnostics);
+#   3. a minimal out-of-tree project builds with find_package(gpupm) and runs;
+#   4. the same source compiles and links with `pkg-config gpupm` and runs.
+# Usage: install_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/gpupm_install_test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+unset GPUPM_DATA_DIR
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+fail() { echo "install test: $*" >&2; exit 1; }
+
+prefix=$work/prefix
+share=$prefix/share/gpupm
+cmake --install "$build" --prefix "$prefix" > "$work/install.log" || { cat "$work/install.log"; fail "cmake --install failed"; }
+
+# 1. The installed program from elsewhere against the build tree's: NAME WORKLOAD [ARG...].
+mkdir "$work/elsewhere"
+cd "$work/elsewhere"
+compare_run() {
+  local name=$1 workload=$2
+  shift 2
+  "$prefix/bin/gpupm" run --quiet --gpu "$share/configs/gpu/gtx480.json" --workload "$share/$workload" "$@" \
+    --out "installed_$name" > /dev/null || fail "installed gpupm failed on $workload $*"
+  (cd "$src" && "$build/gpupm" run --quiet --gpu configs/gpu/gtx480.json --workload "$workload" "$@" \
+    --out "$work/tree_$name" > /dev/null) || fail "build-tree gpupm failed on $workload $*"
+  for file in report.json epochs.csv; do
+    if ! cmp -s "installed_$name/$file" "$work/tree_$name/$file"; then
+      python3 "$src/scripts/compare_reports.py" "$work/tree_$name" "installed_$name" || true
+      fail "$workload $*: installed $file differs from the build tree's"
+    fi
+  done
+  echo "install test: $workload $*: installed run identical to the build tree's"
+}
+# The RLC network the GPU config names (configs/pdn/...): found under the data root.
+compare_run compute_rlc configs/workloads/compute.json --set gpu.pdn.model=rlc
+grep -q '"voltage_noise"' installed_compute_rlc/report.json || fail "the RLC run has no voltage_noise section"
+# A CUDA program: the prelude from the data root, its .cu beside the workload file.
+compare_run fma_loop configs/workloads/cuda/fma_loop/fma_loop.json
+
+# The plot scripts from the data root (impedance.png), and a default that names shipped data.
+"$prefix/bin/gpupm" impedance --gpu "$share/configs/gpu/gtx480.json" --out impedance > /dev/null 2>&1 ||
+  fail "installed gpupm impedance failed"
+[ -s impedance/impedance.png ] || fail "gpupm impedance drew no plot: scripts/plot_impedance.py not found under $share"
+"$prefix/bin/gpupm" params --json > /dev/null || fail "installed gpupm params (default --gpu under $share) failed"
+
+# 2. No source path compiled in. Left out: Verilator writes its input files' and
+# generated files' paths into the Verilated models' fatal messages ("... did not
+# converge"); diagnostics only, never looked up.
+for file in "$prefix"/bin/gpupm "$prefix"/lib/*.a; do
+  found=$(strings "$file" | grep -F "$src/" | grep -vE '/rtl/[a-z0-9_]+\.sv$|/gpupm_rtl_models\.dir/' || true)
+  [ -z "$found" ] || fail "$file holds the source path $src: $found"
+done
+
+# 3. find_package(gpupm) from a project of one's own.
+cmake -S "$src/tests/install/consumer" -B "$work/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" > "$work/consumer.log" 2>&1 || { cat "$work/consumer.log"; fail "consumer configure failed"; }
+cmake --build "$work/consumer" >> "$work/consumer.log" 2>&1 || { cat "$work/consumer.log"; fail "consumer build failed"; }
+check_consumer() {  # the data root the package names: the shipped PDN package resolved under it
+  out=$("$1") || fail "$1 failed"
+  printed=$(sed -n 's/^pdn_network //p' <<< "$out")
+  if [ -z "$printed" ] || [ "$(realpath "$printed")" != "$(realpath "$share/configs/pdn/package_default.json")" ]; then
+    fail "$1 printed: $out"
+  fi
+}
+check_consumer "$work/consumer/consumer"
+echo "install test: find_package(gpupm) consumer built and ran"
+
+# 4. pkg-config.
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+# shellcheck disable=SC2046  # the flags are words
+c++ $(pkg-config --cflags gpupm) -DGPUPM_INSTALLED_DATA_DIR="\"$(pkg-config --variable=datadir gpupm)\"" "$src/tests/install/consumer/consumer.cc" \
+  -o "$work/consumer_pc" $(pkg-config --libs gpupm) || fail "pkg-config compile/link failed"
+check_consumer "$work/consumer_pc"
+echo "install test: pkg-config gpupm consumer built and ran"
