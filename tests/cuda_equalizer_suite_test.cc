@@ -101,3 +101,27 @@ TEST(CudaEqualizerSuite, sad) {
       for (int part = 0; part < 5; ++part) m16.exact(at16(part), got16[at16(part)], want16[part]);
     }
 }
+
+// C = alpha A B + beta C: each element a K-term fma chain, then two products and
+// an add (perhaps contracted): |error| <= gamma_(K+3) (|alpha| sum|a b| + |beta c|), doubled.
+TEST(CudaEqualizerSuite, sgemm) {
+  ProgramRun run("equalizer/sgemm");
+  RUN_OR_FAIL(run);
+  const int m = run.arg(0, 3).get<int>(), n = run.arg(0, 4).get<int>(), k = run.arg(0, 5).get<int>();
+  const double alpha = run.arg(0, 6).get<double>(), beta = run.arg(0, 7).get<double>();
+  std::vector<float> a = run.initial<float>("a"), b = run.initial<float>("b"), c = run.initial<float>("c");
+  std::vector<float> got = run.final<float>("c");
+  Mismatches mm("c");
+  for (int col = 0; col < n; ++col)
+    for (int row = 0; row < m; ++row) {
+      double dot = 0, magnitude = 0;
+      for (int d = 0; d < k; ++d) {
+        const double term = double(a[size_t(d) * m + row]) * double(b[size_t(d) * n + col]);
+        dot += term;
+        magnitude += std::fabs(term);
+      }
+      const size_t i = size_t(col) * m + row;
+      const double want = alpha * dot + beta * c[i];
+      mm.near(i, got[i], want, gamma2(k + 3) * (std::fabs(alpha) * magnitude + std::fabs(beta * c[i])));
+    }
+}
