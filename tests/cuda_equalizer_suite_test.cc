@@ -125,3 +125,134 @@ TEST(CudaEqualizerSuite, sgemm) {
       mm.near(i, got[i], want, gamma2(k + 3) * (std::fabs(alpha) * magnitude + std::fabs(beta * c[i])));
     }
 }
+
+namespace {
+
+// D3Q19 as lbm.cu spells it: velocities, opposite directions, weights.
+constexpr int kLbmQ = 19;
+constexpr int kLbmEx[kLbmQ] = {0, 1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0};
+constexpr int kLbmEy[kLbmQ] = {0, 0, 0, 1, -1, 0, 0, 1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1};
+constexpr int kLbmEz[kLbmQ] = {0, 0, 0, 0, 0, 1, -1, 0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1};
+constexpr int kLbmOpposite[kLbmQ] = {0, 2, 1, 4, 3, 6, 5, 10, 9, 8, 7, 14, 13, 12, 11, 18, 17, 16, 15};
+float lbm_weight(int e) { return e == 0 ? 1.f / 3 : (e < 7 ? 1.f / 18 : 1.f / 36); }
+
+// Adds or subtracts v by the sign of a velocity component (0: unchanged), as the kernel does.
+float signed_add(float acc, int component, float v) { return component == 0 ? acc : (component > 0 ? acc + v : acc - v); }
+
+// One BGK collision of a fluid cell, operation for operation as lbm_stream_collide.
+void lbm_collide(float* f, float omega) {
+  float rho = 0.0f, mx = 0.0f, my = 0.0f, mz = 0.0f;
+  for (int e = 0; e < kLbmQ; ++e) {
+    rho += f[e];
+    mx = signed_add(mx, kLbmEx[e], f[e]);
+    my = signed_add(my, kLbmEy[e], f[e]);
+    mz = signed_add(mz, kLbmEz[e], f[e]);
+  }
+  const float ux = mx / rho, uy = my / rho, uz = mz / rho;
+  const float one_minus_u2 = std::fma(-1.5f, std::fma(ux, ux, std::fma(uy, uy, uz * uz)), 1.0f);
+  for (int e = 0; e < kLbmQ; ++e) {
+    const float eu = signed_add(signed_add(signed_add(0.0f, kLbmEx[e], ux), kLbmEy[e], uy), kLbmEz[e], uz);
+    const float shape = std::fma(4.5f * eu, eu, std::fma(3.0f, eu, one_minus_u2));
+    f[e] = std::fma(-omega, std::fma(-(lbm_weight(e) * rho), shape, f[e]), f[e]);
+  }
+}
+
+}  // namespace
+
+// Every operation of the kernels is correctly rounded (add, mul, div.rn, explicit
+// fma) and spelled out in one order, so the lattice must match bit for bit.
+TEST(CudaEqualizerSuite, lbm) {
+  ProgramRun run("equalizer/lbm");
+  RUN_OR_FAIL(run);
+  constexpr int nx = 128, ny = 16, nz = 16;  // lbm.json: block NX, grid (NY, NZ); the flags' count checks it
+  const int cells = nx * ny * nz;
+  const float u0 = run.arg(0, 2).get<float>();
+  std::vector<uint32_t> flags = run.initial<uint32_t>("flags");
+  std::vector<float> noise = run.initial<float>("noise");
+  ASSERT_EQ(flags.size(), size_t(cells));
+  std::vector<float> src(size_t(cells) * kLbmQ), dst(src.size());
+  for (int c = 0; c < cells; ++c)
+    for (int e = 0; e < kLbmQ; ++e)
+      src[size_t(e) * cells + c] = lbm_weight(e) * (1.0f + noise[size_t(c)]) * std::fma(3.0f * u0, float(kLbmEx[e]), 1.0f);
+  auto wrap = [](int v, int n) { return (v + n) % n; };
+  const size_t steps = run.launch_count() - 1;
+  for (size_t step = 0; step < steps; ++step) {
+    const float omega = run.arg(step + 1, 3).get<float>();
+    for (int z = 0; z < nz; ++z)
+      for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < nx; ++x) {
+          const int cell = (z * ny + y) * nx + x;
+          float f[kLbmQ];
+          for (int e = 0; e < kLbmQ; ++e) f[e] = src[size_t(e) * cells + cell];
+          if (flags[size_t(cell)] == 0) {  // bounce-back: turn round, then stream
+            float reflected[kLbmQ];
+            for (int e = 0; e < kLbmQ; ++e) reflected[kLbmOpposite[e]] = f[e];
+            std::copy(reflected, reflected + kLbmQ, f);
+          } else {
+            lbm_collide(f, omega);
+          }
+          for (int e = 0; e < kLbmQ; ++e) {
+            const int to = (wrap(z + kLbmEz[e], nz) * ny + wrap(y + kLbmEy[e], ny)) * nx + wrap(x + kLbmEx[e], nx);
+            dst[size_t(e) * cells + to] = f[e];
+          }
+        }
+    src.swap(dst);
+  }
+  ASSERT_EQ(steps % 2, 0u);  // an even number of steps ends in f_a
+  std::vector<float> got = run.final<float>("f_a");
+  Mismatches m("f_a");
+  for (size_t i = 0; i < got.size(); ++i) m.bits(i, got[i], src[i]);
+}
+
+// y = A x with A in JDS form: each row's products accumulated with fmaf in
+// diagonal order (padding entries add fma(0, x[0], sum) = sum), so exact.
+TEST(CudaEqualizerSuite, spmv) {
+  ProgramRun run("equalizer/spmv");
+  RUN_OR_FAIL(run);
+  const int rows = run.arg(0, 7).get<int>();
+  std::vector<float> data = run.initial<float>("data"), x = run.initial<float>("x");
+  std::vector<int32_t> index = run.initial<int32_t>("index"), perm = run.initial<int32_t>("perm"),
+                       jds_ptr = run.initial<int32_t>("jds_ptr"), warp_nnz = run.initial<int32_t>("warp_nnz");
+  std::vector<float> want(size_t(rows), 0.0f);
+  std::vector<int> seen(size_t(rows), 0);
+  for (int row = 0; row < rows; ++row) {
+    float sum = 0.0f;
+    for (int k = 0; k < warp_nnz[size_t(row / 32)]; ++k) {
+      const size_t j = size_t(jds_ptr[size_t(k)] + row);
+      sum = std::fma(data[j], x[size_t(index[j])], sum);
+    }
+    want[size_t(perm[size_t(row)])] = sum;
+    ++seen[size_t(perm[size_t(row)])];
+  }
+  ASSERT_EQ(std::count(seen.begin(), seen.end(), 1), rows) << "perm is not a permutation";
+  std::vector<float> got = run.final<float>("y");
+  Mismatches m("y");
+  for (size_t i = 0; i < got.size(); ++i) m.bits(i, got[i], want[i]);
+}
+
+// The 7-point Jacobi steps: the sum in the kernel's order, then fma(sum, c1, -c0 * centre),
+// every operation correctly rounded, so exact; the boundary keeps its initial values.
+TEST(CudaEqualizerSuite, stencil) {
+  ProgramRun run("equalizer/stencil");
+  RUN_OR_FAIL(run);
+  const float c0 = run.arg(0, 0).get<float>(), c1 = run.arg(0, 1).get<float>();
+  const int nx = run.arg(0, 4).get<int>(), ny = run.arg(0, 5).get<int>(), nz = run.arg(0, 6).get<int>();
+  std::vector<float> a = run.initial<float>("a"), b = run.initial<float>("b");
+  ASSERT_EQ(a, b);  // the same boundary in both grids
+  auto at = [&](int x, int y, int z) { return (size_t(z) * ny + y) * nx + x; };
+  for (size_t l = 0; l < run.launch_count(); ++l) {
+    const std::vector<float>& src = l % 2 == 0 ? a : b;
+    std::vector<float>& dst = l % 2 == 0 ? b : a;
+    for (int z = 1; z < nz - 1; ++z)
+      for (int y = 1; y < ny - 1; ++y)
+        for (int x = 1; x < nx - 1; ++x) {
+          const float sum = ((((src[at(x, y, z - 1)] + src[at(x, y, z + 1)]) + src[at(x, y - 1, z)]) +
+                              src[at(x, y + 1, z)]) + src[at(x - 1, y, z)]) + src[at(x + 1, y, z)];
+          dst[at(x, y, z)] = std::fma(sum, c1, -c0 * src[at(x, y, z)]);
+        }
+  }
+  std::vector<float> got_a = run.final<float>("a"), got_b = run.final<float>("b");
+  Mismatches ma("a"), mb("b");
+  for (size_t i = 0; i < a.size(); ++i) ma.bits(i, got_a[i], a[i]);
+  for (size_t i = 0; i < b.size(); ++i) mb.bits(i, got_b[i], b[i]);
+}

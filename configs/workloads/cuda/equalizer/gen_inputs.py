@@ -1,0 +1,73 @@
+#!/usr/bin/python3
+"""Writes the structured inputs of the Equalizer suite's programs (.npy files
+beside each program): deterministic, fixed seeds, numpy's PCG64 generator.
+Run from anywhere: /usr/bin/python3 configs/workloads/cuda/equalizer/gen_inputs.py
+"""
+import os
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def save(program, name, array):
+    np.save(os.path.join(HERE, program, name + ".npy"), array)
+
+
+def spmv_jds(rows=30720, warp=32, seed=61):
+    """A FEM-like sparse matrix (most columns within +-256 of the diagonal, a few
+    far ones; 2 to 60 non-zeros per row, skewed short) in Parboil's JDS format:
+    rows sorted by length (longest first, `perm` maps back), stored diagonal by
+    diagonal (`jds_ptr`), each diagonal padded to whole warps of rows with zero
+    entries, and `warp_nnz` the length of each warp's longest row."""
+    rng = np.random.default_rng(seed)
+    lengths = np.minimum(2 + rng.geometric(1.0 / 10.0, rows), 60)
+    columns = []
+    for r, n in enumerate(lengths):
+        near = r + rng.integers(-256, 257, n)
+        far = rng.integers(0, rows, n)
+        c = np.where(rng.random(n) < 0.9, near, far) % rows
+        columns.append(np.sort(c))
+    values = [rng.integers(-64, 65, n) / 64.0 for n in lengths]
+    perm = np.argsort(-lengths, kind="stable").astype(np.int32)
+    sorted_len = lengths[perm]
+    padded_rows = -(-rows // warp) * warp
+    warp_nnz = sorted_len[::warp].astype(np.int32)  # longest row of each warp (sorted)
+    ptr, data, index = [0], [], []
+    for k in range(int(sorted_len[0])):
+        live = int(np.count_nonzero(sorted_len > k))
+        span = min(-(-live // warp) * warp, padded_rows)
+        d = np.zeros(span, np.float32)
+        i = np.zeros(span, np.int32)
+        for slot in range(live):
+            r = perm[slot]
+            d[slot] = values[r][k]
+            i[slot] = columns[r][k]
+        data.append(d)
+        index.append(i)
+        ptr.append(ptr[-1] + span)
+    save("spmv", "perm", perm)
+    save("spmv", "warp_nnz", warp_nnz)
+    save("spmv", "jds_ptr", np.array(ptr, np.int32))
+    save("spmv", "data", np.concatenate(data))
+    save("spmv", "index", np.concatenate(index))
+    return len(ptr), sum(len(d) for d in data)
+
+
+def kmeans_points(points=16384, features=34, k=5, blobs=8, seed=81):
+    """Points around `blobs` random centres (spread 0.4), every coordinate a multiple
+    of 1/64 in [0, 4) so that centre sums of up to 16384 points are exact floats;
+    the first k points are the initial clusters, as Rodinia takes them."""
+    rng = np.random.default_rng(seed)
+    centres = rng.uniform(0.5, 3.5, (blobs, features))
+    which = rng.integers(0, blobs, points)
+    x = centres[which] + rng.normal(0.0, 0.4, (points, features))
+    x = np.clip(np.round(x * 64.0), 0, 255) / 64.0
+    x = x.astype(np.float32)
+    save("kmeans", "features", x.reshape(-1))
+    save("kmeans", "clusters0", x[:k].reshape(-1).copy())
+
+
+if __name__ == "__main__":
+    print("spmv: jds_ptr, entries", spmv_jds())
+    kmeans_points()
