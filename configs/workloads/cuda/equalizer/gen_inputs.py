@@ -54,9 +54,9 @@ def spmv_jds(rows=30720, warp=32, seed=61):
     return len(ptr), sum(len(d) for d in data)
 
 
-def kmeans_points(points=16384, features=34, k=5, blobs=8, seed=81):
+def kmeans_points(points=12288, features=34, k=5, blobs=8, seed=81):
     """Points around `blobs` random centres (spread 0.4), every coordinate a multiple
-    of 1/64 in [0, 4) so that centre sums of up to 16384 points are exact floats;
+    of 1/64 in [0, 4) so that centre sums of up to 12288 points are exact floats;
     the first k points are the initial clusters, as Rodinia takes them."""
     rng = np.random.default_rng(seed)
     centres = rng.uniform(0.5, 3.5, (blobs, features))
@@ -68,6 +68,36 @@ def kmeans_points(points=16384, features=34, k=5, blobs=8, seed=81):
     save("kmeans", "clusters0", x[:k].reshape(-1).copy())
 
 
+def bfs_graph(nodes=65536, seed=91):
+    """A directed graph of 1 to 10 edges per node (Rodinia's generator's range),
+    90% of them to nodes within 1024 places, the rest anywhere (so the search
+    takes a dozen levels rather than a handful); node i is (first edge, count).
+    Returns the number of levels a search from node 0 expands (the last one
+    finds nothing new), for the workload's launch list."""
+    rng = np.random.default_rng(seed)
+    degree = rng.integers(1, 11, nodes)
+    starts = np.concatenate([[0], np.cumsum(degree)[:-1]])
+    owner = np.repeat(np.arange(nodes), degree)
+    near = owner + rng.integers(-1024, 1025, owner.size)
+    far = rng.integers(0, nodes, owner.size)
+    edges = (np.where(rng.random(owner.size) < 0.9, near, far) % nodes).astype(np.int32)
+    save("bfs", "nodes", np.stack([starts, degree], axis=1).astype(np.int32).reshape(-1))
+    save("bfs", "edges", edges)
+    level = np.full(nodes, -1)
+    level[0] = 0
+    frontier, depth = [0], 0
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for to in edges[starts[v]:starts[v] + degree[v]]:
+                if level[to] < 0:
+                    level[to] = depth + 1
+                    nxt.append(int(to))
+        frontier, depth = nxt, depth + 1
+    return depth, int(edges.size), int(np.count_nonzero(level >= 0))
+
+
 if __name__ == "__main__":
     print("spmv: jds_ptr, entries", spmv_jds())
     kmeans_points()
+    print("bfs: levels expanded, edges, reached", bfs_graph())
