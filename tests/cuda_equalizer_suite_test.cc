@@ -256,3 +256,188 @@ TEST(CudaEqualizerSuite, stencil) {
   for (size_t i = 0; i < a.size(); ++i) ma.bits(i, got_a[i], a[i]);
   for (size_t i = 0; i < b.size(); ++i) mb.bits(i, got_b[i], b[i]);
 }
+
+// One k-means iteration: fmaf distances in the kernel's order (exact), then centre
+// sums that are exact in any order (features are multiples of 1/64 in [0, 4),
+// gen_inputs.py) divided with a correctly rounded float division: all exact.
+TEST(CudaEqualizerSuite, kmeans) {
+  ProgramRun run("equalizer/kmeans");
+  RUN_OR_FAIL(run);
+  const int n = run.arg(0, 3).get<int>(), k = run.arg(0, 4).get<int>();
+  std::vector<float> features = run.initial<float>("features"), clusters = run.initial<float>("clusters");
+  const int dims = int(features.size()) / n;
+  ASSERT_EQ(size_t(dims) * size_t(k), clusters.size());
+  std::vector<int32_t> membership(static_cast<size_t>(n));
+  for (int p = 0; p < n; ++p) {
+    float best_distance = 3.0e38f;
+    for (int c = 0; c < k; ++c) {
+      float distance = 0.0f;
+      for (int f = 0; f < dims; ++f) {
+        const float diff = features[size_t(p * dims + f)] - clusters[size_t(c * dims + f)];
+        distance = std::fma(diff, diff, distance);
+      }
+      if (distance < best_distance) best_distance = distance, membership[size_t(p)] = c;
+    }
+  }
+  for (int c = 0; c < k; ++c) {
+    std::vector<double> sums(size_t(dims), 0.0);
+    int count = 0;
+    for (int p = 0; p < n; ++p)
+      if (membership[size_t(p)] == c) {
+        for (int f = 0; f < dims; ++f) sums[size_t(f)] += features[size_t(p * dims + f)];
+        ++count;
+      }
+    for (int f = 0; count > 0 && f < dims; ++f) {
+      ASSERT_EQ(double(float(sums[size_t(f)])), sums[size_t(f)]) << "inputs no longer give exact sums";
+      clusters[size_t(c * dims + f)] = float(sums[size_t(f)]) / float(count);
+    }
+  }
+  std::vector<int32_t> got_membership = run.final<int32_t>("membership");
+  std::vector<float> got_clusters = run.final<float>("clusters");
+  Mismatches mm("membership"), mc("clusters");
+  for (size_t i = 0; i < membership.size(); ++i) mm.exact(i, got_membership[i], membership[i]);
+  for (size_t i = 0; i < clusters.size(); ++i) mc.bits(i, got_clusters[i], clusters[i]);
+  // More than one cluster is used, or the distance comparisons went untested.
+  EXPECT_LT(std::count(membership.begin(), membership.end(), membership[0]), n);
+}
+
+// Levels from the source (-1: unreached) do not depend on the order the frontier
+// is expanded in; level l's flag is 1 exactly when level l reached new nodes.
+TEST(CudaEqualizerSuite, bfs) {
+  ProgramRun run("equalizer/bfs");
+  RUN_OR_FAIL(run);
+  const int n = run.arg(0, 3).get<int>(), source = run.arg(0, 4).get<int>();
+  std::vector<int32_t> nodes = run.initial<int32_t>("nodes"), edges = run.initial<int32_t>("edges");
+  std::vector<int32_t> cost(static_cast<size_t>(n), -1);
+  cost[size_t(source)] = 0;
+  std::vector<int> frontier = {source};
+  std::vector<int32_t> over;
+  while (!frontier.empty()) {
+    std::vector<int> next;
+    for (int v : frontier)
+      for (int e = nodes[2 * size_t(v)]; e < nodes[2 * size_t(v)] + nodes[2 * size_t(v) + 1]; ++e)
+        if (cost[size_t(edges[size_t(e)])] < 0) {
+          cost[size_t(edges[size_t(e)])] = cost[size_t(v)] + 1;
+          next.push_back(edges[size_t(e)]);
+        }
+    over.push_back(next.empty() ? 0 : 1);
+    frontier.swap(next);
+  }
+  std::vector<int32_t> got_cost = run.final<int32_t>("cost"), got_over = run.final<int32_t>("over");
+  ASSERT_EQ(got_over.size(), over.size()) << "the workload unrolls a different number of levels";
+  Mismatches mc("cost"), mo("over");
+  for (size_t i = 0; i < cost.size(); ++i) mc.exact(i, got_cost[i], cost[i]);
+  for (size_t i = 0; i < over.size(); ++i) mo.exact(i, got_over[i], over[i]);
+  std::vector<uint8_t> mask = run.final<uint8_t>("mask"), updating = run.final<uint8_t>("updating");
+  EXPECT_EQ(std::count(mask.begin(), mask.end(), 0), n);  // the search ran to completion
+  EXPECT_EQ(std::count(updating.begin(), updating.end(), 0), n);
+}
+
+// Q(x) = sum_k |phi_k|^2 (cos, sin)(2 pi k.x), accumulated over the chunk launches.
+// Per term: the argument's rounding (a 3-term dot product and the 2 pi product:
+// gamma_5 * 2 pi sum|k_d x_d|, plus the rounding of 2 pi itself) moves sin/cos by
+// at most that much; sin/cos.approx add 2^-20.9 absolute for |arg| <= pi (PTX ISA);
+// phi_r^2 + phi_i^2 is off by gamma_2 relative. The running sums of K terms add
+// gamma_K * sum|terms|. All doubled.
+TEST(CudaEqualizerSuite, mri_q) {
+  ProgramRun run("equalizer/mri-q");
+  RUN_OR_FAIL(run);
+  const int num_x = run.arg(1, 11).get<int>();
+  std::vector<float> kx = run.initial<float>("kx"), ky = run.initial<float>("ky"), kz = run.initial<float>("kz"),
+                     phi_r = run.initial<float>("phi_r"), phi_i = run.initial<float>("phi_i"),
+                     x = run.initial<float>("x"), y = run.initial<float>("y"), z = run.initial<float>("z");
+  int samples = 0;
+  for (size_t l = 1; l < run.launch_count(); ++l) {
+    ASSERT_EQ(run.arg(l, 9).get<int>(), samples) << "chunks in order, back to back";
+    samples += run.arg(l, 10).get<int>();
+  }
+  ASSERT_EQ(size_t(samples), kx.size());
+  const double two_pi = 2.0 * M_PI, sfu_error = std::exp2(-20.9);
+  std::vector<float> got_r = run.final<float>("qr"), got_i = run.final<float>("qi");
+  Mismatches mr("qr"), mi("qi");
+  for (int v = 0; v < num_x; ++v) {
+    double qr = 0, qi = 0, tolerance = 0, magnitude = 0;
+    for (int k = 0; k < samples; ++k) {
+      const double dot = double(kx[size_t(k)]) * x[size_t(v)] + double(ky[size_t(k)]) * y[size_t(v)] +
+                         double(kz[size_t(k)]) * z[size_t(v)];
+      const double spread = std::fabs(double(kx[size_t(k)]) * x[size_t(v)]) +
+                            std::fabs(double(ky[size_t(k)]) * y[size_t(v)]) + std::fabs(double(kz[size_t(k)]) * z[size_t(v)]);
+      const double phi = double(phi_r[size_t(k)]) * phi_r[size_t(k)] + double(phi_i[size_t(k)]) * phi_i[size_t(k)];
+      qr += phi * std::cos(two_pi * dot);
+      qi += phi * std::sin(two_pi * dot);
+      tolerance += phi * (gamma2(5) * two_pi * spread + 2 * kU * two_pi * std::fabs(dot) + sfu_error + gamma2(2));
+      magnitude += phi;
+    }
+    tolerance = 2 * tolerance + gamma2(samples) * magnitude;
+    mr.near(size_t(v), got_r[size_t(v)], qr, tolerance);
+    mi.near(size_t(v), got_i[size_t(v)], qi, tolerance);
+  }
+}
+
+namespace {
+
+// Bound on |computed - exact| of 1 / (1 + expf(-x)) when x itself is off by at most
+// dx: the sigmoid's slope is at most 1/4; expf is ex2.approx (2 ulp) of x * log2(e)
+// (that product's rounding is |x| u relative in the result); then an add and a
+// division. A relative error r in exp moves the sigmoid by at most r / 4.
+double sigmoid_tolerance(double x, double dx) { return dx / 4 + (std::exp2(-22) + std::fabs(x) * kU) / 4 + 4 * kU; }
+double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
+
+}  // namespace
+
+// Each kernel is checked against the inputs it read, as dumped (partials from the
+// weights, activations from the device's partials, deltas from the device's
+// activations, moves from the device's deltas), so every bound is one stage deep.
+TEST(CudaEqualizerSuite, backprop) {
+  ProgramRun run("equalizer/backprop");
+  RUN_OR_FAIL(run);
+  constexpr int kHidden = 16, kCols = 17;
+  const int blocks = run.arg(1, 8).get<int>();
+  const double eta = run.arg(1, 9).get<double>(), momentum = run.arg(1, 10).get<double>();
+  std::vector<float> input = run.initial<float>("input"), weights = run.initial<float>("weights"),
+                     hidden_weights = run.initial<float>("hidden_weights"), target = run.initial<float>("target");
+  std::vector<float> partial = run.final<float>("partial_sum"), hidden = run.final<float>("hidden"),
+                     output = run.final<float>("output"), delta = run.final<float>("hidden_delta");
+  Mismatches mp("partial_sum"), mh("hidden"), mo("output"), md("hidden_delta");
+  for (int b = 0; b < blocks; ++b)  // 16 products summed by a 4-level tree
+    for (int j = 0; j < kHidden; ++j) {
+      double sum = 0, magnitude = 0;
+      for (int r = kHidden * b + 1; r <= kHidden * (b + 1); ++r) {
+        sum += double(weights[size_t(r) * kCols + j + 1]) * input[size_t(r)];
+        magnitude += std::fabs(double(weights[size_t(r) * kCols + j + 1]) * input[size_t(r)]);
+      }
+      mp.near(size_t(b * kHidden + j), partial[size_t(b * kHidden + j)], sum, gamma2(5) * magnitude);
+    }
+  for (int j = 0; j < kHidden; ++j) {  // 64 per thread, a shuffle, 32 warps, the bias: depth 98
+    double sum = weights[size_t(j + 1)], magnitude = std::fabs(weights[size_t(j + 1)]);
+    for (int b = 0; b < blocks; ++b) sum += partial[size_t(b * kHidden + j)], magnitude += std::fabs(partial[size_t(b * kHidden + j)]);
+    mh.near(size_t(j + 1), hidden[size_t(j + 1)], sigmoid(sum), sigmoid_tolerance(sum, gamma2(98) * magnitude));
+  }
+  double net = 0, magnitude = 0;
+  for (int j = 0; j <= kHidden; ++j) net += double(hidden_weights[size_t(j)]) * hidden[size_t(j)], magnitude += std::fabs(double(hidden_weights[size_t(j)]) * hidden[size_t(j)]);
+  mo.near(0, output[0], sigmoid(net), sigmoid_tolerance(net, gamma2(17) * magnitude));
+  const double out = output[0], out_delta = out * (1 - out) * (target[0] - out);
+  mo.near(1, output[1], out_delta, gamma2(4) * std::fabs(out_delta));
+  for (int j = 1; j <= kHidden; ++j) {
+    const double want = double(hidden[size_t(j)]) * (1 - double(hidden[size_t(j)])) * hidden_weights[size_t(j)] * output[1];
+    md.near(size_t(j), delta[size_t(j)], want, gamma2(5) * std::fabs(want));
+  }
+  // Weight moves from zero previous moves: step = eta * delta * input, weight + step.
+  auto check_moves = [&](const char* weights_name, const char* previous_name, const std::vector<float>& before,
+                         auto input_of, auto delta_of) {
+    std::vector<float> after = run.final<float>(weights_name), moved = run.final<float>(previous_name);
+    Mismatches mw(weights_name), mm(previous_name);
+    for (size_t i = 0; i < before.size(); ++i) {
+      const double step = eta * delta_of(i) * input_of(i);
+      mm.near(i, moved[i], step, gamma2(3) * std::fabs(step));
+      mw.near(i, after[i], before[i] + step, gamma2(4) * (std::fabs(before[i]) + std::fabs(step)));
+    }
+  };
+  std::vector<float> hidden_prev = run.initial<float>("hidden_prev"), previous = run.initial<float>("previous");
+  ASSERT_TRUE(std::all_of(hidden_prev.begin(), hidden_prev.end(), [](float v) { return v == 0; }));
+  ASSERT_TRUE(std::all_of(previous.begin(), previous.end(), [](float v) { return v == 0; }));
+  check_moves("hidden_weights", "hidden_prev", hidden_weights, [&](size_t j) { return double(hidden[j]); },
+              [&](size_t) { return double(output[1]); });
+  check_moves("weights", "previous", weights, [&](size_t i) { return i / kCols == 0 ? 1.0 : double(input[i / kCols]); },
+              [&](size_t i) { return i % kCols == 0 ? 0.0 : double(delta[i % kCols]); });
+}
