@@ -441,3 +441,33 @@ TEST(CudaEqualizerSuite, backprop) {
   check_moves("weights", "previous", weights, [&](size_t i) { return i / kCols == 0 ? 1.0 : double(input[i / kCols]); },
               [&](size_t i) { return i % kCols == 0 ? 0.0 : double(delta[i % kCols]); });
 }
+
+// Integer counts: the 8-bit saturated histogram, the last iteration's slots (window
+// offset or flagged bin), and everything histo_final clears, all exact.
+TEST(CudaEqualizerSuite, histo) {
+  ProgramRun run("equalizer/histo");
+  RUN_OR_FAIL(run);
+  constexpr uint32_t kWindow = 4096, kOutside = 0x80000000u;  // histo.cu
+  const int n = run.arg(0, 4).get<int>();
+  std::vector<uint32_t> input = run.initial<uint32_t>("input");
+  std::vector<uint32_t> counts(run.final<uint32_t>("counts").size(), 0);
+  uint64_t total = 0;
+  for (uint32_t v : input) ++counts[v], total += v;
+  const uint32_t lowest = *std::min_element(input.begin(), input.end());
+  const uint32_t mean = uint32_t(total / uint64_t(n));
+  const uint32_t start = mean > lowest + kWindow / 2 ? mean - kWindow / 2 : lowest;
+  std::vector<uint32_t> slots = run.final<uint32_t>("slots");
+  std::vector<uint8_t> histo = run.final<uint8_t>("histo");
+  Mismatches ms("slots"), mh("histo"), mc("counts");
+  for (size_t i = 0; i < input.size(); ++i)
+    ms.exact(i, slots[i], input[i] - start < kWindow ? input[i] - start : (input[i] | kOutside));
+  for (size_t b = 0; b < counts.size(); ++b) mh.exact(b, unsigned(histo[b]), std::min(counts[b], 255u));
+  std::vector<uint32_t> left = run.final<uint32_t>("counts");
+  for (size_t b = 0; b < left.size(); ++b) mc.exact(b, left[b], 0u);
+  EXPECT_EQ(run.final<uint32_t>("lowest")[0], 0xffffffffu);
+  EXPECT_EQ(run.final<uint32_t>("highest")[0], 0u);
+  EXPECT_EQ(run.final<uint64_t>("total")[0], 0u);
+  // The input exercises both paths and the saturation.
+  EXPECT_GT(std::count(histo.begin(), histo.end(), uint8_t(255)), 0);
+  EXPECT_GT(std::count_if(slots.begin(), slots.end(), [](uint32_t s) { return (s & kOutside) != 0; }), 0);
+}
