@@ -471,3 +471,55 @@ TEST(CudaEqualizerSuite, histo) {
   EXPECT_GT(std::count(histo.begin(), histo.end(), uint8_t(255)), 0);
   EXPECT_GT(std::count_if(slots.begin(), slots.end(), [](uint32_t s) { return (s & kOutside) != 0; }), 0);
 }
+
+// Each force component is a sum over ~1000 neighbour particles. Per term: r2 (a
+// 3-term dot product and two adds, gamma_5 * (|v_i| + |v_j| + sum|x_i x_j|)) moves
+// exp(-a2 r2) by a2 times that, relatively; expf is ex2.approx (2 ulp) of a product
+// rounded |a2 r2| u relative; then up to 4 products/differences (gamma_4). The
+// running sums add gamma_N * sum|terms|. All doubled.
+TEST(CudaEqualizerSuite, lavaMD) {
+  ProgramRun run("equalizer/lavaMD");
+  RUN_OR_FAIL(run);
+  constexpr int kPerBox = 100;
+  const int nx = run.arg(0, 3).get<int>(), ny = run.arg(0, 4).get<int>(), nz = run.arg(0, 5).get<int>();
+  const double a2 = run.arg(0, 6).get<double>();
+  std::vector<float> rv = run.initial<float>("rv"), qv = run.initial<float>("qv"), fv = run.final<float>("fv");
+  ASSERT_EQ(rv.size(), size_t(nx * ny * nz * kPerBox * 4));
+  Mismatches m("fv");
+  for (int box = 0; box < nx * ny * nz; ++box) {
+    const int bx = box % nx, by = (box / nx) % ny, bz = box / (nx * ny);
+    for (int i = box * kPerBox; i < (box + 1) * kPerBox; ++i) {
+      double force[4] = {0, 0, 0, 0}, bound[4] = {0, 0, 0, 0}, magnitude[4] = {0, 0, 0, 0};
+      int terms = 0;
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            const int x = bx + dx, y = by + dy, z = bz + dz;
+            if (x < 0 || x >= nx || y < 0 || y >= ny || z < 0 || z >= nz) continue;
+            const int first = ((z * ny + y) * nx + x) * kPerBox;
+            for (int j = first; j < first + kPerBox; ++j, ++terms) {
+              const float* a = &rv[size_t(i) * 4];
+              const float* b = &rv[size_t(j) * 4];
+              const double dot = double(a[1]) * b[1] + double(a[2]) * b[2] + double(a[3]) * b[3];
+              const double r2 = double(a[0]) + b[0] - dot;
+              const double spread = std::fabs(a[0]) + std::fabs(b[0]) + std::fabs(double(a[1]) * b[1]) +
+                                    std::fabs(double(a[2]) * b[2]) + std::fabs(double(a[3]) * b[3]);
+              const double vij = std::exp(-a2 * r2);
+              const double relative = a2 * gamma2(5) * spread + std::exp2(-22) + std::fabs(a2 * r2) * kU + gamma2(4);
+              const double term[4] = {qv[size_t(j)] * vij, qv[size_t(j)] * 2 * vij * (double(a[1]) - b[1]),
+                                      qv[size_t(j)] * 2 * vij * (double(a[2]) - b[2]),
+                                      qv[size_t(j)] * 2 * vij * (double(a[3]) - b[3])};
+              for (int c = 0; c < 4; ++c) {
+                force[c] += term[c];
+                bound[c] += std::fabs(term[c]) * relative;
+                magnitude[c] += std::fabs(term[c]);
+              }
+            }
+          }
+      for (int c = 0; c < 4; ++c) {
+        const size_t at = size_t(i) * 4 + size_t(c);
+        m.near(at, fv[at], force[c], 2 * bound[c] + gamma2(terms) * magnitude[c]);
+      }
+    }
+  }
+}

@@ -97,7 +97,56 @@ def bfs_graph(nodes=65536, seed=91):
     return depth, int(edges.size), int(np.count_nonzero(level >= 0))
 
 
+def histo_values(n=524288, bins=65536, seed=121):
+    """Histogram input: 70% of the values around bin 32768 (normal, sigma 400: the
+    central bins overflow the 8-bit counts), 30% anywhere (sparse, out of the
+    shared window)."""
+    rng = np.random.default_rng(seed)
+    peak = np.clip(np.round(rng.normal(bins / 2, 400.0, n)), 0, bins - 1)
+    spread = rng.integers(0, bins, n)
+    values = np.where(rng.random(n) < 0.7, peak, spread).astype(np.uint32)
+    save("histo", "input", values)
+
+
+def lavamd_particles(particles=4800, seed=131):
+    """Rodinia's lavaMD inputs: each particle's v, x, y, z and charge a random
+    tenth in [0.1, 1] ((rand() % 10 + 1) / 10 in Rodinia)."""
+    rng = np.random.default_rng(seed)
+    tenths = lambda *shape: (rng.integers(1, 11, shape) / 10.0).astype(np.float32)
+    save("lavaMD", "rv", tenths(particles, 4).reshape(-1))
+    save("lavaMD", "qv", tenths(particles))
+
+
+def streamcluster_points(num=24576, dim=32, k=10, seed=141):
+    """Points uniform in [0, 1)^dim (coordinates transposed: coord[d * num + i]),
+    weight 1; the first k points are the open centres: each point's assign is its
+    nearest centre's index and cost the squared distance (float32); center_table maps a centre's index to 0..k-1. Points are
+    Rodinia's 32-byte structs: weight, pad, coordinate pointer (0), assign, cost, pad."""
+    rng = np.random.default_rng(seed)
+    coord = rng.random((dim, num), dtype=np.float32)
+    cost = np.full(num, np.float32(np.inf), np.float32)
+    assign = np.zeros(num, np.int64)
+    for c in range(k):
+        d = np.zeros(num, np.float32)
+        for j in range(dim):  # fma(diff, diff, sum) in float32: exact product, one rounding
+            diff = coord[j] - coord[j, c]
+            d = (diff.astype(np.float64) * diff + d).astype(np.float32)
+        closer = d < cost
+        cost[closer], assign[closer] = d[closer], c
+    point = np.zeros(num, dtype=[("weight", "<f4"), ("pad0", "<i4"), ("coord", "<u8"), ("assign", "<i8"),
+                                 ("cost", "<f4"), ("pad1", "<i4")])
+    point["weight"], point["assign"], point["cost"] = 1.0, assign, cost
+    table = np.zeros(num, np.int32)
+    table[:k] = np.arange(k)
+    save("streamcluster", "coord", coord.reshape(-1))
+    save("streamcluster", "points", point.view(np.float32).copy())
+    save("streamcluster", "center_table", table)
+
+
 if __name__ == "__main__":
     print("spmv: jds_ptr, entries", spmv_jds())
     kmeans_points()
     print("bfs: levels expanded, edges, reached", bfs_graph())
+    histo_values()
+    lavamd_particles()
+    streamcluster_points()
