@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <queue>
 #include <vector>
 
@@ -522,4 +523,47 @@ TEST(CudaEqualizerSuite, lavaMD) {
       }
     }
   }
+}
+
+// pgain: fmaf distances in the kernel's order times the weight, and one
+// difference into a cleared slot per point and call: every value exact.
+TEST(CudaEqualizerSuite, streamcluster) {
+  ProgramRun run("equalizer/streamcluster");
+  RUN_OR_FAIL(run);
+  const int num = run.arg(0, 0).get<int>(), dim = run.arg(0, 1).get<int>(), k = run.arg(0, 4).get<int>(),
+            stride = run.arg(0, 5).get<int>();
+  std::vector<float> coord = run.initial<float>("coord"), raw = run.initial<float>("points");
+  std::vector<int32_t> table = run.initial<int32_t>("center_table");
+  ASSERT_EQ(raw.size(), size_t(num) * 8);  // 32-byte points: weight, pad, pointer, assign (s64), cost, pad
+  std::vector<float> work(run.final<float>("work_mem").size(), 0.0f);
+  std::vector<uint8_t> switched(run.final<uint8_t>("switch_membership").size(), 0);
+  for (size_t call = 0; call < run.launch_count(); ++call) {
+    ASSERT_EQ(run.arg(call, 10).get<size_t>(), call);
+    const int x = run.arg(call, 2).get<int>();
+    for (int i = 0; i < num; ++i) {
+      const float* point = &raw[size_t(i) * 8];
+      int64_t assign;
+      std::memcpy(&assign, point + 4, sizeof assign);
+      float distance = 0.0f;
+      for (int d = 0; d < dim; ++d) {
+        const float diff = coord[size_t(d) * num + i] - coord[size_t(d) * num + x];
+        distance = std::fma(diff, diff, distance);
+      }
+      const float x_cost = distance * point[0], cost = point[6];
+      float* lower = &work[(call * num + i) * stride];
+      if (x_cost < cost) {
+        switched[call * num + i] = 1;
+        lower[k] += x_cost - cost;
+      } else {
+        lower[table[size_t(assign)]] += cost - x_cost;
+      }
+    }
+  }
+  std::vector<float> got_work = run.final<float>("work_mem");
+  std::vector<uint8_t> got_switched = run.final<uint8_t>("switch_membership");
+  Mismatches mw("work_mem"), ms("switch_membership");
+  for (size_t i = 0; i < work.size(); ++i) mw.bits(i, got_work[i], work[i]);
+  for (size_t i = 0; i < switched.size(); ++i) ms.exact(i, unsigned(got_switched[i]), unsigned(switched[i]));
+  EXPECT_GT(std::count(switched.begin(), switched.end(), uint8_t(1)), 0);  // both branches taken
+  EXPECT_LT(size_t(std::count(switched.begin(), switched.end(), uint8_t(1))), switched.size());
 }
