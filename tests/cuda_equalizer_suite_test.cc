@@ -567,3 +567,48 @@ TEST(CudaEqualizerSuite, streamcluster) {
   EXPECT_GT(std::count(switched.begin(), switched.end(), uint8_t(1)), 0);  // both branches taken
   EXPECT_LT(size_t(std::count(switched.begin(), switched.end(), uint8_t(1))), switched.size());
 }
+
+// V(p) = sum over atoms with r2 < c2 of q rsqrt(r2) (1 - r2 / c2)^2. Per term: the
+// differences and r2 are off by gamma_5 relative (delta_r2), so rsqrt by half that,
+// plus rsqrt.approx's 2^-22.9 (PTX ISA); s = 1 - r2 / c2 is off by
+// ds = gamma_7 r2 / c2 + u absolute, s^2 by 2 |s| ds + ds^2; three more products.
+// An atom within ds of the cutoff may fall on either side: its whole term (at most
+// |q| / r * ds^2) joins the bound. The sums add gamma_N * sum|terms|. Doubled.
+TEST(CudaEqualizerSuite, cutcp) {
+  ProgramRun run("equalizer/cutcp");
+  RUN_OR_FAIL(run);
+  constexpr int kRegionZ = 6;  // cutcp.cu: lattice points per block along z
+  const double spacing = run.arg(0, 4).get<double>(), cutoff = run.arg(0, 5).get<double>();
+  const int nx = run.arg(0, 7).get<int>(), ny = run.arg(0, 8).get<int>();
+  std::vector<float> bins = run.initial<float>("bins"), lattice = run.final<float>("lattice");
+  const int nz = int(lattice.size()) / (nx * ny);
+  ASSERT_EQ(nz % kRegionZ, 0);
+  const double c2 = float(cutoff * cutoff), ds_scale = gamma2(7);
+  Mismatches m("lattice");
+  for (int pz = 0; pz < nz; ++pz)
+    for (int py = 0; py < ny; ++py)
+      for (int px = 0; px < nx; ++px) {
+        const double x = float(px * spacing), y = float(py * spacing), z = float(pz * spacing);
+        double v = 0, bound = 0, magnitude = 0;
+        int terms = 0;
+        for (size_t slot = 0; slot < bins.size() / 4; ++slot) {
+          const float* atom = &bins[slot * 4];
+          if (atom[3] == 0.0f) continue;
+          const double r2 = (x - atom[0]) * (x - atom[0]) + (y - atom[1]) * (y - atom[1]) + (z - atom[2]) * (z - atom[2]);
+          const double ds = ds_scale * r2 / c2 + kU, s = 1 - r2 / c2;
+          if (s < -ds) continue;  // beyond the cutoff even with rounding
+          const double scale = std::fabs(atom[3]) / std::sqrt(r2);
+          if (s <= ds) {  // either side of the cutoff
+            bound += scale * ds * ds;
+            continue;
+          }
+          const double term = atom[3] / std::sqrt(r2) * s * s;
+          v += term;
+          ++terms;
+          magnitude += std::fabs(term);
+          bound += scale * (2 * s * ds + ds * ds + s * s * (gamma2(5) / 2 + std::exp2(-22.9) + gamma2(3)));
+        }
+        const size_t at = (size_t(pz) * ny + py) * nx + px;
+        m.near(at, lattice[at], v, 2 * bound + gamma2(terms) * magnitude);
+      }
+}
