@@ -143,6 +143,42 @@ def streamcluster_points(num=24576, dim=32, k=10, seed=141):
     save("streamcluster", "center_table", table)
 
 
+def cutcp_bins(bins=(8, 8, 3), side=4.0, depth=8, seed=151):
+    """Atoms for cutcp, already in Parboil's bin layout: each cubic bin (side 4)
+    holds 2 to 7 atoms (uniform inside it, charges in [-1, 1] without 0) in its
+    first slots, then empty slots (q = 0): float4 (x, y, z, q) per slot."""
+    rng = np.random.default_rng(seed)
+    bx, by, bz = bins
+    out = np.zeros((bz, by, bx, depth, 4), np.float32)
+    for z in range(bz):
+        for y in range(by):
+            for x in range(bx):
+                n = int(rng.integers(2, 8))
+                pos = (np.array([x, y, z]) + rng.random((n, 3))) * side
+                q = rng.uniform(0.05, 1.0, n) * rng.choice([-1.0, 1.0], n)
+                out[z, y, x, :n, :3], out[z, y, x, :n, 3] = pos, q
+    save("cutcp", "bins", out.reshape(-1))
+
+
+def particlefilter_video(size=128, frames=3, radius=5, seed=161):
+    """Rodinia's synthetic video, [x][y][frame] u8: background 100, a disk of
+    radius 5 at 228 starting at the centre and moving (+1, -2) per frame, plus
+    normal noise (sigma 2) clamped to 0..255; and the disk's offsets (dy, dx)
+    (Rodinia's strel: every offset within the radius)."""
+    rng = np.random.default_rng(seed)
+    video = np.full((size, size, frames), 100.0)
+    xs, ys = np.meshgrid(np.arange(size), np.arange(size), indexing="ij")
+    for f in range(frames):
+        cx, cy = size // 2 + f, size // 2 - 2 * f
+        video[:, :, f][(xs - cx) ** 2 + (ys - cy) ** 2 <= radius * radius] = 228.0
+    video = np.clip(np.round(video + rng.normal(0.0, 2.0, video.shape)), 0, 255).astype(np.uint8)
+    offsets = [(dy, dx) for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1)
+               if dx * dx + dy * dy <= radius * radius]
+    save("particlefilter", "video", video.reshape(-1))
+    save("particlefilter", "objxy", np.array(offsets, np.int32).reshape(-1))
+    return len(offsets)
+
+
 if __name__ == "__main__":
     print("spmv: jds_ptr, entries", spmv_jds())
     kmeans_points()
@@ -150,3 +186,5 @@ if __name__ == "__main__":
     histo_values()
     lavamd_particles()
     streamcluster_points()
+    cutcp_bins()
+    print("particlefilter: disk offsets", particlefilter_video())
