@@ -612,3 +612,105 @@ TEST(CudaEqualizerSuite, cutcp) {
         m.near(at, lattice[at], v, 2 * bound + gamma2(terms) * magnitude);
       }
 }
+
+namespace {
+
+// Rodinia's LCG as particlefilter.cu steps it, and its uniform draw (exact in float).
+uint32_t lcg_step(uint32_t seed) { return (1103515245u * seed + 12345u) % 2147483647u; }
+float lcg_uniform(uint32_t seed) { return float(seed) / float(2147483647u); }
+
+// A Box-Muller draw from two uniforms and a bound on the device's error: cos.approx
+// (2^-20.9 for |arg| <= pi) of an argument rounded by a few ulp of 2 pi; lg2.approx
+// (2^-22 absolute plus 2^-22 relative, PTX ISA) scaled by 2 ln 2; the sqrt of a
+// value off by d_rt is off by at most min(d_rt / (2 sqrt), sqrt(d_rt)).
+double box_muller(double u, double v, double* error) {
+  const double rt = -2 * std::log(u), root = std::sqrt(rt);
+  const double d_rt = 2 * M_LN2 * std::exp2(-22) * (1 + std::fabs(std::log2(u))) + 4 * kU * rt;
+  const double d_root = (root > 0 ? std::min(d_rt / (2 * root), std::sqrt(d_rt)) : std::sqrt(d_rt)) + kU * root;
+  const double d_cos = std::exp2(-20.9) + 8 * kU * 2 * M_PI;
+  *error = d_root + root * d_cos + 2 * kU * root;
+  return root * std::cos(2 * M_PI * v);
+}
+
+}  // namespace
+
+// The last frame is checked stage by stage against the buffers each kernel read, as
+// dumped (earlier frames only feed it): positions from the previous frame's slice
+// and the replayed LCG, disk indices from the device's positions (exact), the mean
+// log-likelihood (a sum of 81 terms), the total and the normalised weights (expf is
+// ex2.approx), the CDF (a sequential float sum: exact), u (exact) and the resampled
+// positions (exact search), and the seeds (exact).
+TEST(CudaEqualizerSuite, particlefilter) {
+  ProgramRun run("equalizer/particlefilter");
+  RUN_OR_FAIL(run);
+  const size_t last = run.launch_count() - 4;  // the last frame's likelihood_kernel
+  const int ones = run.arg(last, 5).get<int>(), n = run.arg(last, 11).get<int>(), frame = run.arg(last, 12).get<int>(),
+            size_y = run.arg(last, 14).get<int>(), frames = run.arg(last, 15).get<int>();
+  std::vector<uint8_t> video = run.initial<uint8_t>("video");
+  std::vector<int32_t> objxy = run.initial<int32_t>("objxy"), ind = run.final<int32_t>("ind");
+  std::vector<uint32_t> seed = run.initial<uint32_t>("seed");
+  std::vector<float> xj = run.final<float>("xj"), yj = run.final<float>("yj"), ax = run.final<float>("array_x"),
+                     ay = run.final<float>("array_y"), likelihood = run.final<float>("likelihood"),
+                     weights = run.final<float>("weights"), cdf = run.final<float>("cdf"), u = run.final<float>("u");
+  const float total = run.final<float>("partial_sums")[0];
+  auto draws = [&](int i) {  // one randn: two LCG steps
+    seed[size_t(i)] = lcg_step(seed[size_t(i)]);
+    const float a = lcg_uniform(seed[size_t(i)]);
+    seed[size_t(i)] = lcg_step(seed[size_t(i)]);
+    return std::make_pair(a, lcg_uniform(seed[size_t(i)]));
+  };
+  Mismatches mx("array_x"), my("array_y"), mi("ind"), ml("likelihood"), mw("weights"), mt("partial_sums"), mc("cdf"),
+      mu("u"), mj("xj/yj"), ms("seed");
+  float u0 = 0;
+  for (int f = 1; f <= frame; ++f) {
+    for (int i = 0; i < n; ++i) {
+      const auto [ux, vx] = draws(i);
+      const auto [uy, vy] = draws(i);
+      if (f != frame) continue;
+      double ex, ey;
+      const double nx = box_muller(ux, vx, &ex), ny = box_muller(uy, vy, &ey);
+      const double px = xj[size_t((f - 1) * n + i)], py = yj[size_t((f - 1) * n + i)];
+      mx.near(size_t(i), ax[size_t(i)], px + 1 + 5 * nx, 2 * (5 * ex + gamma2(3) * (std::fabs(px) + 1 + 5 * std::fabs(nx))));
+      my.near(size_t(i), ay[size_t(i)], py - 2 + 2 * ny, 2 * (2 * ey + gamma2(3) * (std::fabs(py) + 2 + 2 * std::fabs(ny))));
+    }
+    seed[0] = lcg_step(seed[0]);  // normalize_weights_kernel's draw for u0
+    u0 = (1.0f / float(n)) * lcg_uniform(seed[0]);
+  }
+  double sum_weights = 0, sum_bound = 0;
+  for (int i = 0; i < n; ++i) {
+    const int rx = int(std::floor(ax[size_t(i)] + 0.5f)), ry = int(std::floor(ay[size_t(i)] + 0.5f));
+    double sum = 0, magnitude = 0;
+    for (int k = 0; k < ones; ++k) {
+      int index = std::abs((rx + objxy[size_t(2 * k + 1)]) * size_y * frames + (ry + objxy[size_t(2 * k)]) * frames + frame);
+      if (index >= int(video.size())) index = 0;
+      mi.exact(size_t(i * ones + k), ind[size_t(i * ones + k)], index);
+      const double p = video[size_t(index)], term = ((p - 100) * (p - 100) - (p - 228) * (p - 228)) / 50;
+      sum += term, magnitude += std::fabs(term);
+    }
+    ml.near(size_t(i), likelihood[size_t(i)], sum / ones, gamma2(ones + 2) * magnitude / ones);
+    const double l = likelihood[size_t(i)], w = std::exp(l) / n;
+    const double w_error = w * (std::exp2(-22) + std::fabs(l) * kU + gamma2(3));  // ex2.approx, x log2 e, 1/n, product
+    sum_weights += w, sum_bound += w_error + gamma2(9 + 8) * w;  // a 9-level block tree, then 8 block sums
+    // + 2^-126: a quotient below float's normal range loses its relative precision.
+    mw.near(size_t(i), weights[size_t(i)], w / total, 2 * (w_error / total + kU * w / total) + std::exp2(-126));
+  }
+  mt.near(0, total, sum_weights, 2 * sum_bound);
+  float running = 0;
+  for (int j = 0; j < n; ++j) {
+    running += weights[size_t(j)];
+    mc.bits(size_t(j), cdf[size_t(j)], running);
+    mu.bits(size_t(j), u[size_t(j)], u0 + float(j) / float(n));
+  }
+  for (int i = 0; i < n; ++i) {
+    int index = n - 1;
+    for (int x = 0; x < n; ++x)
+      if (cdf[size_t(x)] >= u[size_t(i)]) {
+        index = x;
+        break;
+      }
+    mj.bits(size_t(i), xj[size_t(frame * n + i)], ax[size_t(index)]);
+    mj.bits(size_t(n + i), yj[size_t(frame * n + i)], ay[size_t(index)]);
+  }
+  std::vector<uint32_t> got_seed = run.final<uint32_t>("seed");
+  for (size_t i = 0; i < seed.size(); ++i) ms.exact(i, got_seed[i], seed[i]);
+}

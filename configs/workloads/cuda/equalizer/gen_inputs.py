@@ -161,22 +161,56 @@ def cutcp_bins(bins=(8, 8, 3), side=4.0, depth=8, seed=151):
 
 
 def particlefilter_video(size=128, frames=3, radius=5, seed=161):
-    """Rodinia's synthetic video, [x][y][frame] u8: background 100, a disk of
-    radius 5 at 228 starting at the centre and moving (+1, -2) per frame, plus
-    normal noise (sigma 2) clamped to 0..255; and the disk's offsets (dy, dx)
-    (Rodinia's strel: every offset within the radius)."""
+    """Rodinia's synthetic video, [x][y][frame] u8: a disk of radius 5 starting
+    at the centre and moving (+1, -2) per frame, plus normal noise (sigma 2),
+    clamped to 0..255; and the disk's offsets (dy, dx) (Rodinia's strel: every
+    offset within the radius). Rodinia paints 100 and 228, the two levels of its
+    likelihood, which puts a mean log-likelihood of about 328 under a particle on
+    the disk: exp() of that overflows float and every weight becomes NaN. Here the
+    background is 120 and the disk 170 (log-likelihoods -72 to +31)."""
     rng = np.random.default_rng(seed)
-    video = np.full((size, size, frames), 100.0)
+    video = np.full((size, size, frames), 120.0)
     xs, ys = np.meshgrid(np.arange(size), np.arange(size), indexing="ij")
     for f in range(frames):
         cx, cy = size // 2 + f, size // 2 - 2 * f
-        video[:, :, f][(xs - cx) ** 2 + (ys - cy) ** 2 <= radius * radius] = 228.0
+        video[:, :, f][(xs - cx) ** 2 + (ys - cy) ** 2 <= radius * radius] = 170.0
     video = np.clip(np.round(video + rng.normal(0.0, 2.0, video.shape)), 0, 255).astype(np.uint8)
     offsets = [(dy, dx) for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1)
                if dx * dx + dy * dy <= radius * radius]
     save("particlefilter", "video", video.reshape(-1))
     save("particlefilter", "objxy", np.array(offsets, np.int32).reshape(-1))
     return len(offsets)
+
+
+def suffix_array(text):
+    """Suffix array by prefix doubling (ranks of 2^k-prefixes, sorted by pairs)."""
+    n = len(text)
+    rank = text.astype(np.int64)
+    k = 1
+    while True:
+        second = np.where(np.arange(n) + k < n, rank[np.minimum(np.arange(n) + k, n - 1)] + 1, 0)
+        order = np.lexsort((second, rank))
+        pair = rank[order] * (n + 2) + second[order]
+        new_rank = np.empty(n, np.int64)
+        new_rank[order] = np.concatenate([[0], np.cumsum(pair[1:] != pair[:-1])])
+        rank = new_rank
+        if rank.max() == n - 1:
+            return order.astype(np.int32)
+        k *= 2
+
+
+def mummer_reads(ref_length=65536, reads=23040, read_length=32, seed=181):
+    """A random 4-letter reference, its suffix array, and reads copied from random
+    places of it with 3% of their letters substituted (so matches end early)."""
+    rng = np.random.default_rng(seed)
+    ref = rng.integers(0, 4, ref_length).astype(np.uint8)
+    starts = rng.integers(0, ref_length - read_length, reads)
+    r = ref[starts[:, None] + np.arange(read_length)]
+    mutate = rng.random(r.shape) < 0.03
+    r = np.where(mutate, (r + rng.integers(1, 4, r.shape)) % 4, r).astype(np.uint8)
+    save("mummer", "ref", ref)
+    save("mummer", "suffixes", suffix_array(ref))
+    save("mummer", "reads", r.reshape(-1))
 
 
 if __name__ == "__main__":
@@ -188,3 +222,4 @@ if __name__ == "__main__":
     streamcluster_points()
     cutcp_bins()
     print("particlefilter: disk offsets", particlefilter_video())
+    mummer_reads()
