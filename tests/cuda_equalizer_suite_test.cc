@@ -714,3 +714,44 @@ TEST(CudaEqualizerSuite, particlefilter) {
   std::vector<uint32_t> got_seed = run.final<uint32_t>("seed");
   for (size_t i = 0; i < seed.size(); ++i) ms.exact(i, got_seed[i], seed[i]);
 }
+
+// Integer matches: the suffix array is checked to be sorted, then each read's
+// longest match is found again by the same search; the reported place must hold
+// the match, and a longer one must not exist next to it in suffix order.
+TEST(CudaEqualizerSuite, mummer) {
+  ProgramRun run("equalizer/mummer");
+  RUN_OR_FAIL(run);
+  const int ref_length = run.arg(0, 2).get<int>(), reads_count = run.arg(0, 4).get<int>(),
+            read_length = run.arg(0, 5).get<int>(), starts = run.arg(0, 6).get<int>(), stride = run.arg(0, 7).get<int>();
+  std::vector<uint8_t> ref = run.initial<uint8_t>("ref"), reads = run.initial<uint8_t>("reads");
+  std::vector<int32_t> suffixes = run.initial<int32_t>("suffixes");
+  auto head = [&](int at) { return ref.begin() + std::min(ref_length, at + read_length); };  // the letters that can match
+  for (int i = 0; i + 1 < ref_length; ++i) {
+    const int a = suffixes[size_t(i)], b = suffixes[size_t(i) + 1];
+    ASSERT_FALSE(std::lexicographical_compare(ref.begin() + b, head(b), ref.begin() + a, head(a))) << "suffix order at " << i;
+  }
+  auto prefix = [&](int at, const uint8_t* pattern, int length) {
+    int k = 0;
+    while (k < length && at + k < ref_length && ref[size_t(at + k)] == pattern[k]) ++k;
+    return k;
+  };
+  std::vector<int32_t> got_length = run.final<int32_t>("best_length"), got_position = run.final<int32_t>("best_position");
+  Mismatches ml("best_length"), mp("best_position");
+  for (int r = 0; r < reads_count; ++r)
+    for (int s = 0; s < starts; ++s) {
+      const uint8_t* pattern = &reads[size_t(r * read_length + s * stride)];
+      const int length = read_length - s * stride;
+      int lo = 0, hi = ref_length;
+      while (lo < hi) {
+        const int mid = (lo + hi) / 2, at = suffixes[size_t(mid)], k = prefix(at, pattern, length);
+        if (k < length && (at + k == ref_length || ref[size_t(at + k)] < pattern[k])) lo = mid + 1;
+        else hi = mid;
+      }
+      int best = 0;
+      for (int i = std::max(0, lo - 1); i <= std::min(ref_length - 1, lo); ++i) best = std::max(best, prefix(suffixes[size_t(i)], pattern, length));
+      const size_t at = size_t(r * starts + s);
+      ml.exact(at, got_length[at], best);
+      const bool on_ref = got_position[at] >= 0 && got_position[at] < ref_length;
+      mp.exact(at, on_ref ? prefix(got_position[at], pattern, length) : -1, best);  // the place holds the match
+    }
+}

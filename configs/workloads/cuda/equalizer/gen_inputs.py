@@ -199,7 +199,7 @@ def suffix_array(text):
         k *= 2
 
 
-def mummer_reads(ref_length=65536, reads=23040, read_length=32, seed=181):
+def mummer_reads(ref_length=65536, reads=15360, read_length=32, seed=181):
     """A random 4-letter reference, its suffix array, and reads copied from random
     places of it with 3% of their letters substituted (so matches end early)."""
     rng = np.random.default_rng(seed)
