@@ -755,3 +755,101 @@ TEST(CudaEqualizerSuite, mummer) {
       mp.exact(at, on_ref ? prefix(got_position[at], pattern, length) : -1, best);  // the place holds the match
     }
 }
+
+namespace {
+
+// cfd.cu's element state in host floats, operation for operation (the device keeps
+// every product out of fma contraction, so each step rounds once as here).
+struct CfdState {
+  float density, energy, pressure, speed_of_sound, speed_sqd;
+  float momentum[3], velocity[3], flux[3][3], flux_energy[3];  // flux[axis of the face][momentum component]
+};
+
+CfdState cfd_state(const std::vector<float>& v, size_t i, size_t nelr) {
+  CfdState s;
+  s.density = v[i];
+  for (int d = 0; d < 3; ++d) s.momentum[d] = v[(1 + d) * nelr + i];
+  s.energy = v[4 * nelr + i];
+  for (int d = 0; d < 3; ++d) s.velocity[d] = s.momentum[d] / s.density;
+  s.speed_sqd = s.velocity[0] * s.velocity[0] + s.velocity[1] * s.velocity[1] + s.velocity[2] * s.velocity[2];
+  s.pressure = (1.4f - 1.0f) * (s.energy - 0.5f * s.density * s.speed_sqd);
+  s.speed_of_sound = std::sqrt(1.4f * s.pressure / s.density);
+  for (int a = 0; a < 3; ++a)
+    for (int d = 0; d < 3; ++d) s.flux[a][d] = s.velocity[std::min(a, d)] * s.momentum[std::max(a, d)] + (a == d ? s.pressure : 0.0f);
+  for (int a = 0; a < 3; ++a) s.flux_energy[a] = s.velocity[a] * (s.energy + s.pressure);
+  return s;
+}
+
+// The central average over one face axis of the element's and the other side's fluxes.
+void cfd_average(float* f, float normal, float mass_a, float mass_b, const CfdState& a, const float (*flux_b)[3],
+                 const float* flux_energy_b, int axis) {
+  const float factor = 0.5f * normal;
+  f[0] += factor * (mass_b + mass_a);
+  f[4] += factor * (flux_energy_b[axis] + a.flux_energy[axis]);
+  for (int d = 0; d < 3; ++d) f[1 + d] += factor * (flux_b[d][axis] + a.flux[d][axis]);
+}
+
+std::vector<float> cfd_fluxes(const std::vector<float>& v, const std::vector<int32_t>& neighbours,
+                              const std::vector<float>& normals, const std::vector<float>& ff, size_t nelr) {
+  std::vector<float> out(5 * nelr);
+  const float ff_flux[3][3] = {{ff[5], ff[6], ff[7]}, {ff[8], ff[9], ff[10]}, {ff[11], ff[12], ff[13]}};
+  for (size_t i = 0; i < nelr; ++i) {
+    const CfdState a = cfd_state(v, i, nelr);
+    const float speed = std::sqrt(a.speed_sqd);
+    float f[5] = {0, 0, 0, 0, 0};
+    for (size_t j = 0; j < 4; ++j) {
+      const int nb = neighbours[j * nelr + i];
+      const float n[3] = {normals[j * nelr + i], normals[(j + 4) * nelr + i], normals[(j + 8) * nelr + i]};
+      if (nb >= 0) {
+        const CfdState b = cfd_state(v, size_t(nb), nelr);
+        const float normal_len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        const float factor = -normal_len * 0.2f * 0.5f * (speed + std::sqrt(b.speed_sqd) + a.speed_of_sound + b.speed_of_sound);
+        f[0] += factor * (a.density - b.density);
+        f[4] += factor * (a.energy - b.energy);
+        for (int d = 0; d < 3; ++d) f[1 + d] += factor * (a.momentum[d] - b.momentum[d]);
+        for (int axis = 0; axis < 3; ++axis) cfd_average(f, n[axis], a.momentum[axis], b.momentum[axis], a, b.flux, b.flux_energy, axis);
+      } else if (nb == -1) {
+        for (int d = 0; d < 3; ++d) f[1 + d] += n[d] * a.pressure;
+      } else if (nb == -2) {
+        for (int axis = 0; axis < 3; ++axis) cfd_average(f, n[axis], a.momentum[axis], ff[size_t(1 + axis)], a, ff_flux, &ff[14], axis);
+      }
+    }
+    for (size_t k = 0; k < 5; ++k) out[k * nelr + i] = f[k];
+  }
+  return out;
+}
+
+}  // namespace
+
+// The whole run repeated on the host in float, in the kernels' order of operations:
+// every buffer bit for bit.
+TEST(CudaEqualizerSuite, cfd) {
+  ProgramRun run("equalizer/cfd");
+  RUN_OR_FAIL(run);
+  const size_t nelr = run.arg(1, 0).get<size_t>();
+  std::vector<float> v = run.initial<float>("variables"), normals = run.initial<float>("normals"),
+                     areas = run.initial<float>("areas"), ff = run.initial<float>("ff");
+  std::vector<int32_t> neighbours = run.initial<int32_t>("neighbours");
+  std::vector<float> old_v, step(nelr), fluxes;
+  for (size_t iteration = 0; iteration < (run.launch_count()) / 8; ++iteration) {
+    old_v = v;
+    for (size_t i = 0; i < nelr; ++i) {
+      const CfdState s = cfd_state(v, i, nelr);
+      step[i] = 0.5f / (std::sqrt(areas[i]) * (std::sqrt(s.speed_sqd) + s.speed_of_sound));
+    }
+    for (int stage = 0; stage < 3; ++stage) {
+      fluxes = cfd_fluxes(v, neighbours, normals, ff, nelr);
+      for (size_t i = 0; i < nelr; ++i) {
+        const float factor = step[i] / float(3 + 1 - stage);
+        for (size_t k = 0; k < 5; ++k) v[k * nelr + i] = old_v[k * nelr + i] + factor * fluxes[k * nelr + i];
+      }
+    }
+  }
+  ASSERT_EQ(run.launch_count() % 8, 0u);  // copy, step factor, 3 x (flux, time step) per iteration
+  std::vector<float> got_v = run.final<float>("variables"), got_flux = run.final<float>("fluxes"),
+                     got_step = run.final<float>("step_factors");
+  Mismatches mv("variables"), mf("fluxes"), ms("step_factors");
+  for (size_t i = 0; i < v.size(); ++i) mv.bits(i, got_v[i], v[i]);
+  for (size_t i = 0; i < fluxes.size(); ++i) mf.bits(i, got_flux[i], fluxes[i]);
+  for (size_t i = 0; i < step.size(); ++i) ms.bits(i, got_step[i], step[i]);
+}

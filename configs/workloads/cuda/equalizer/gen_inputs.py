@@ -213,6 +213,48 @@ def mummer_reads(ref_length=65536, reads=15360, read_length=32, seed=181):
     save("mummer", "reads", r.reshape(-1))
 
 
+def cfd_mesh(nx=128, ny=128, seed=191):
+    """A cfd mesh of nx * ny elements with 4 faces each (-x, +x, -y, +y
+    neighbours; Rodinia's meshes are unstructured, the kernels only see the
+    neighbour table): faces off the x ends are far field (-2), off the y ends
+    walls (-1); face normals (area 1 outward, tilted by up to 10%) and element
+    areas vary a little; the variables start at Rodinia's far field (density 1.4,
+    Mach 1.2 along x, pressure 1) with 5% noise, so the interior fluxes are not
+    zero. ff: the far-field variables and their flux contributions."""
+    rng = np.random.default_rng(seed)
+    n = nx * ny
+    idx = np.arange(n).reshape(ny, nx)
+    nb = np.empty((4, ny, nx), np.int32)
+    nb[0] = np.roll(idx, 1, axis=1)
+    nb[0][:, 0] = -2
+    nb[1] = np.roll(idx, -1, axis=1)
+    nb[1][:, -1] = -2
+    nb[2] = np.roll(idx, 1, axis=0)
+    nb[2][0, :] = -1
+    nb[3] = np.roll(idx, -1, axis=0)
+    nb[3][-1, :] = -1
+    base = np.array([[-1, 0, 0], [1, 0, 0], [0, -1, 0], [0, 1, 0]], np.float64)
+    normals = base[:, None, :] + rng.uniform(-0.1, 0.1, (4, n, 3))  # [face][element][dim]
+    normals = np.transpose(normals, (2, 0, 1)).astype(np.float32)    # [dim][face][element]
+    gamma, density, pressure, mach = 1.4, 1.4, 1.0, 1.2
+    speed = mach * np.sqrt(gamma * pressure / density)
+    energy = density * 0.5 * speed * speed + pressure / (gamma - 1)
+    ff_vars = np.array([density, density * speed, 0.0, 0.0, energy])
+    variables = ff_vars[:, None] * (1 + rng.uniform(-0.05, 0.05, (5, n)))
+    variables[2:4] = rng.uniform(-0.05, 0.05, (2, n))  # small cross-flow momentum
+    u = ff_vars[1:4] / density
+    p = pressure
+    fx = [u[0] * ff_vars[1] + p, u[0] * ff_vars[2], u[0] * ff_vars[3]]
+    fy = [fx[1], u[1] * ff_vars[2] + p, u[1] * ff_vars[3]]
+    fz = [fx[2], fy[2], u[2] * ff_vars[3] + p]
+    fe = list(u * (energy + p))
+    save("cfd", "neighbours", nb.reshape(-1))
+    save("cfd", "normals", normals.reshape(-1))
+    save("cfd", "areas", rng.uniform(0.9, 1.1, n).astype(np.float32))
+    save("cfd", "variables0", variables.astype(np.float32).reshape(-1))
+    save("cfd", "ff", np.array(list(ff_vars) + fx + fy + fz + fe, np.float32))
+
+
 if __name__ == "__main__":
     print("spmv: jds_ptr, entries", spmv_jds())
     kmeans_points()
@@ -223,3 +265,4 @@ if __name__ == "__main__":
     cutcp_bins()
     print("particlefilter: disk offsets", particlefilter_video())
     mummer_reads()
+    cfd_mesh()
