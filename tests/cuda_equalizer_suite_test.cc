@@ -853,3 +853,44 @@ TEST(CudaEqualizerSuite, cfd) {
   for (size_t i = 0; i < fluxes.size(); ++i) mf.bits(i, got_flux[i], fluxes[i]);
   for (size_t i = 0; i < step.size(); ++i) ms.bits(i, got_step[i], step[i]);
 }
+
+// GICOV scores in the kernel's order of float operations (its products are kept
+// out of fma contraction), then the dilation's maxima: both bit for bit.
+TEST(CudaEqualizerSuite, leukocyte) {
+  ProgramRun run("equalizer/leukocyte");
+  RUN_OR_FAIL(run);
+  constexpr int kCircles = 7, kPoints = 150;  // leukocyte.cu
+  const int width = run.arg(0, 7).get<int>(), height = run.arg(0, 8).get<int>(), margin = run.arg(0, 9).get<int>();
+  std::vector<float> gx = run.initial<float>("grad_x"), gy = run.initial<float>("grad_y"),
+                     cosines = run.initial<float>("cosines"), sines = run.initial<float>("sines");
+  std::vector<int32_t> tx = run.initial<int32_t>("tx"), ty = run.initial<int32_t>("ty"), disk = run.initial<int32_t>("disk");
+  std::vector<float> gicov(size_t(width) * size_t(height), 0.0f), dilated(gicov.size(), 0.0f);
+  for (int y = margin; y < height - margin; ++y)
+    for (int x = margin; x < width - margin; ++x) {
+      float best = 0.0f;
+      for (int c = 0; c < kCircles; ++c) {
+        float g[kPoints], sum = 0.0f, spread = 0.0f;
+        for (int p = 0; p < kPoints; ++p) {
+          const size_t at = size_t((y + ty[size_t(c * kPoints + p)]) * width + x + tx[size_t(c * kPoints + p)]);
+          g[p] = gx[at] * cosines[size_t(p)] + gy[at] * sines[size_t(p)];
+          sum += g[p];
+        }
+        const float mean = sum / float(kPoints);
+        for (int p = 0; p < kPoints; ++p) spread += (g[p] - mean) * (g[p] - mean);
+        const float score = mean * mean / (spread / float(kPoints - 1));
+        if (score > best) best = score;
+      }
+      gicov[size_t(y * width + x)] = best;
+    }
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x)
+      for (size_t k = 0; k < disk.size() / 2; ++k) {
+        const int nx = x + disk[2 * k + 1], ny = y + disk[2 * k];
+        if (nx >= 0 && nx < width && ny >= 0 && ny < height)
+          dilated[size_t(y * width + x)] = std::max(dilated[size_t(y * width + x)], gicov[size_t(ny * width + nx)]);
+      }
+  std::vector<float> got_gicov = run.final<float>("gicov"), got_dilated = run.final<float>("dilated");
+  Mismatches mg("gicov"), md("dilated");
+  for (size_t i = 0; i < gicov.size(); ++i) mg.bits(i, got_gicov[i], gicov[i]);
+  for (size_t i = 0; i < dilated.size(); ++i) md.bits(i, got_dilated[i], dilated[i]);
+}

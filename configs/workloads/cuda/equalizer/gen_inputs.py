@@ -255,6 +255,31 @@ def cfd_mesh(nx=128, ny=128, seed=191):
     save("cfd", "ff", np.array(list(ff_vars) + fx + fy + fz + fe, np.float32))
 
 
+def leukocyte_frame(width=112, height=80, cells=6, seed=201):
+    """A microscope-like frame: a few bright cells (radius 7-10) on a noisy
+    background, and its gradient (central differences) that the detection reads;
+    the 7 circles (radii 5 to 11) of 150 points as offsets with their normals'
+    cos/sin, and a dilation disk of radius 6 as (dy, dx) offsets."""
+    rng = np.random.default_rng(seed)
+    ys, xs = np.mgrid[0:height, 0:width]
+    image = rng.normal(0.0, 0.05, (height, width))
+    for _ in range(cells):
+        cx, cy, r = rng.uniform(15, width - 15), rng.uniform(15, height - 15), rng.uniform(7, 10)
+        image += 1.0 / (1.0 + np.exp(((xs - cx) ** 2 + (ys - cy) ** 2) ** 0.5 - r))
+    gy, gx = np.gradient(image)
+    theta = 2 * np.pi * np.arange(150) / 150
+    radii = np.arange(5, 12)
+    save("leukocyte", "grad_x", gx.astype(np.float32).reshape(-1))
+    save("leukocyte", "grad_y", gy.astype(np.float32).reshape(-1))
+    save("leukocyte", "tx", np.round(radii[:, None] * np.cos(theta)).astype(np.int32).reshape(-1))
+    save("leukocyte", "ty", np.round(radii[:, None] * np.sin(theta)).astype(np.int32).reshape(-1))
+    save("leukocyte", "cosines", np.cos(theta).astype(np.float32))
+    save("leukocyte", "sines", np.sin(theta).astype(np.float32))
+    disk = [(dy, dx) for dy in range(-6, 7) for dx in range(-6, 7) if dx * dx + dy * dy <= 36]
+    save("leukocyte", "disk", np.array(disk, np.int32).reshape(-1))
+    return len(disk)
+
+
 if __name__ == "__main__":
     print("spmv: jds_ptr, entries", spmv_jds())
     kmeans_points()
@@ -266,3 +291,4 @@ if __name__ == "__main__":
     print("particlefilter: disk offsets", particlefilter_video())
     mummer_reads()
     cfd_mesh()
+    print("leukocyte: disk offsets", leukocyte_frame())
