@@ -894,3 +894,74 @@ TEST(CudaEqualizerSuite, leukocyte) {
   for (size_t i = 0; i < gicov.size(); ++i) mg.bits(i, got_gicov[i], gicov[i]);
   for (size_t i = 0; i < dilated.size(); ++i) md.bits(i, got_dilated[i], dilated[i]);
 }
+
+// Binning, scan and reorder are integer bookkeeping, checked exactly (the ranks
+// within a bin may come in any order, so they must be a permutation). Gridding: per
+// sample, d^2 (three differences and squares, gamma_5) moves w = 1 - d^2 / r^2 by
+// dw = gamma_7 d^2 / r^2 + u, w^2 v by (2 w dw + dw^2 + gamma_3 w^2) |v|; a sample
+// within dw of the radius may fall on either side (its whole term joins the bound);
+// the sums add gamma_N * sum|terms|. Doubled.
+TEST(CudaEqualizerSuite, mri_gridding) {
+  ProgramRun run("equalizer/mri-gridding");
+  RUN_OR_FAIL(run);
+  constexpr int kBinSide = 4;  // mri-gridding.cu
+  const int n = run.arg(0, 6).get<int>(), bins = run.arg(0, 7).get<int>(), size = run.arg(3, 4).get<int>();
+  const float radius = run.arg(3, 5).get<float>();
+  std::vector<float> kx = run.initial<float>("kx"), ky = run.initial<float>("ky"), kz = run.initial<float>("kz"),
+                     re = run.initial<float>("re"), im = run.initial<float>("im");
+  std::vector<int32_t> count(size_t(bins * bins * bins), 0), got_bin = run.final<int32_t>("sample_bin"),
+                       rank = run.final<int32_t>("sample_rank");
+  Mismatches mb("sample_bin"), mc("bin_count"), ms("bin_start"), mr("sample_rank"), mp("sorted"), mg("grid");
+  for (int i = 0; i < n; ++i) {
+    const int bin = (int(kz[size_t(i)]) / kBinSide * bins + int(ky[size_t(i)]) / kBinSide) * bins + int(kx[size_t(i)]) / kBinSide;
+    mb.exact(size_t(i), got_bin[size_t(i)], bin);
+    ++count[size_t(bin)];
+  }
+  std::vector<int32_t> got_count = run.final<int32_t>("bin_count"), start = run.final<int32_t>("bin_start");
+  int running = 0;
+  for (size_t b = 0; b < count.size(); ++b) {
+    mc.exact(b, got_count[b], count[b]);
+    ms.exact(b, start[b], running);
+    running += count[b];
+  }
+  ms.exact(count.size(), start[count.size()], running);
+  std::vector<float> position = run.final<float>("sorted_position"), value = run.final<float>("sorted_value");
+  std::vector<int> taken(size_t(n), 0);
+  for (int i = 0; i < n; ++i) {
+    const int bin = got_bin[size_t(i)];
+    mr.exact(size_t(i), rank[size_t(i)] >= 0 && rank[size_t(i)] < count[size_t(bin)], true);
+    const size_t to = size_t(start[size_t(bin)] + rank[size_t(i)]);
+    if (to >= size_t(n)) continue;
+    ++taken[to];
+    mp.bits(4 * to, position[4 * to], kx[size_t(i)]);
+    mp.bits(4 * to + 1, position[4 * to + 1], ky[size_t(i)]);
+    mp.bits(4 * to + 2, position[4 * to + 2], kz[size_t(i)]);
+    mp.bits(2 * to + size_t(4 * n), value[2 * to], re[size_t(i)]);
+    mp.bits(2 * to + 1 + size_t(4 * n), value[2 * to + 1], im[size_t(i)]);
+  }
+  EXPECT_EQ(std::count(taken.begin(), taken.end(), 1), n) << "ranks collide within a bin";
+  std::vector<float> grid = run.final<float>("grid");
+  const double r2 = double(radius) * radius;
+  for (int p = 0; p < size * size * size; ++p) {
+    const double x = p % size, y = (p / size) % size, z = p / (size * size);
+    double sum[2] = {0, 0}, bound = 0, magnitude = 0;
+    int terms = 0;
+    for (int i = 0; i < n; ++i) {
+      const double dx = x - kx[size_t(i)], dy = y - ky[size_t(i)], dz = z - kz[size_t(i)], d2 = dx * dx + dy * dy + dz * dz;
+      const double dw = gamma2(7) * d2 / r2 + kU, w = 1 - d2 / r2;
+      const double v = std::max(std::fabs(re[size_t(i)]), std::fabs(im[size_t(i)]));
+      if (w < -dw) continue;
+      if (w <= dw) {  // either side of the radius
+        bound += dw * dw * v;
+        continue;
+      }
+      sum[0] += w * w * re[size_t(i)];
+      sum[1] += w * w * im[size_t(i)];
+      ++terms;
+      magnitude += w * w * v;
+      bound += (2 * w * dw + dw * dw + gamma2(3) * w * w) * v;
+    }
+    for (int c = 0; c < 2; ++c)
+      mg.near(size_t(2 * p + c), grid[size_t(2 * p + c)], sum[c], 2 * bound + gamma2(terms) * magnitude);
+  }
+}
