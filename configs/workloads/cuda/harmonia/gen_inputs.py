@@ -1,0 +1,73 @@
+#!/usr/bin/python3
+"""Writes the Harmonia suite's generated files: the launch lists of sort.json
+(8 radix passes x 3 kernels) and lud.json (one diagonal/perimeter/internal
+triple per block step), and LUD's diagonally dominant matrix.
+
+Deterministic (numpy's PCG64 with fixed seeds; .npy through numpy.save).
+Run from anywhere:  /usr/bin/python3 configs/workloads/cuda/harmonia/gen_inputs.py
+"""
+import json
+import os
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def write_workload(program, header, workload):
+    """<program>/<program>.json with a comment header (the loader accepts //), a line per buffer and launch."""
+    def block(items):
+        return ",\n    ".join(items)
+    buffers = [json.dumps(name) + ": " + json.dumps(spec) for name, spec in workload["buffers"].items()]
+    launches = [json.dumps(launch) for launch in workload["launches"]]
+    text = "".join("// " + line + "\n" for line in header)
+    text += '{\n  "name": %s,\n  "program": %s,\n' % (json.dumps(workload["name"]), json.dumps(workload["program"]))
+    text += '  "buffers": {\n    ' + block(buffers) + '\n  },\n'
+    text += '  "launches": [\n    ' + block(launches) + '\n  ]\n}\n'
+    with open(os.path.join(HERE, program, program + ".json"), "w") as f:
+        f.write(text)
+
+
+def sort_workload(keys=65536, tile=1024, passes=8):
+    tiles = keys // tile
+    launches = []
+    for p in range(passes):
+        src, dst = ("keys", "scratch") if p % 2 == 0 else ("scratch", "keys")
+        launches += [
+            {"kernel": "radix_count", "grid": [tiles], "block": [256], "args": [src, "counts", 4 * p]},
+            {"kernel": "radix_scan", "grid": [1], "block": [256], "args": ["counts", 16 * tiles]},
+            {"kernel": "radix_scatter", "grid": [tiles], "block": [256], "args": [src, dst, "counts", 4 * p]},
+        ]
+    buffers = {
+        "keys": {"type": "u32", "count": keys, "init": {"random": {"min": 0, "max": 4294967295, "seed": 183}}},
+        "scratch": {"type": "u32", "count": keys},
+        "counts": {"type": "u32", "count": 16 * tiles},
+    }
+    header = [f"Sort: radix sort of {keys} random 32-bit keys, {passes} passes of 4 bits (keys -> scratch -> keys),",
+              "each pass count / scan / scatter. Written by gen_inputs.py."]
+    write_workload("sort", header, {"name": "sort", "program": "sort.cu", "buffers": buffers, "launches": launches})
+
+
+def lud_workload(n=256, block=16):
+    rng = np.random.default_rng(184)
+    matrix = rng.uniform(-1.0, 1.0, size=(n, n)).astype(np.float32)
+    matrix[np.arange(n), np.arange(n)] += np.float32(n)  # diagonally dominant: no pivoting needed
+    np.save(os.path.join(HERE, "lud", "matrix.npy"), matrix.reshape(-1))
+    launches = []
+    for offset in range(0, n - block, block):
+        rest = (n - offset) // block - 1
+        launches += [
+            {"kernel": "lud_diagonal", "grid": [1], "block": [block], "args": ["a", n, offset]},
+            {"kernel": "lud_perimeter", "grid": [rest], "block": [2 * block], "args": ["a", n, offset]},
+            {"kernel": "lud_internal", "grid": [rest, rest], "block": [block, block], "args": ["a", n, offset]},
+        ]
+    launches.append({"kernel": "lud_diagonal", "grid": [1], "block": [block], "args": ["a", n, n - block]})
+    buffers = {"a": {"type": "f32", "count": n * n, "init": {"file": "matrix.npy"}}}
+    header = [f"LUD: blocked LU of a {n} x {n} diagonally dominant matrix, {block} x {block} blocks:",
+              "diagonal / perimeter / internal per block step, a last diagonal. Written by gen_inputs.py."]
+    write_workload("lud", header, {"name": "lud", "program": "lud.cu", "buffers": buffers, "launches": launches})
+
+
+if __name__ == "__main__":
+    sort_workload()
+    lud_workload()
