@@ -129,3 +129,172 @@ TEST(HarmoniaSuite, lud) {
   }
   expect_bits("a", run.final<float>("a"), a);
 }
+
+// ---- voltage noise ----
+
+TEST(VoltageNoiseSuite, nn) {
+  ProgramRun run("voltage_noise/nn");
+  RUN_OR_FAIL(run);
+  std::vector<float> records = run.initial<float>("records");
+  float lat = run.arg(0, 3).get<float>(), lng = run.arg(0, 4).get<float>();
+  std::vector<float> want(records.size() / 2);
+  for (size_t i = 0; i < want.size(); ++i) {  // sqrt.rn and one explicit fma: bit-identical
+    float dlat = lat - records[2 * i], dlng = lng - records[2 * i + 1];
+    want[i] = std::sqrt(std::fma(dlat, dlat, dlng * dlng));
+  }
+  expect_bits("distances", run.final<float>("distances"), want);
+}
+
+namespace {
+
+// The Abramowitz-Stegun normal CDF the kernel evaluates, in double with exact exp.
+double normal_cdf(double d) {
+  double k = 1.0 / (1.0 + 0.2316419 * std::fabs(d));
+  double poly = k * (0.31938153 + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
+  double tail = 0.39894228040143267794 * std::exp(-0.5 * d * d) * poly;
+  return d > 0.0 ? 1.0 - tail : tail;
+}
+
+}  // namespace
+
+TEST(VoltageNoiseSuite, blackscholes) {
+  ProgramRun run("voltage_noise/blackscholes");
+  RUN_OR_FAIL(run);
+  std::vector<float> price = run.initial<float>("price"), strike = run.initial<float>("strike"),
+                     years = run.initial<float>("years");
+  std::vector<float> call = run.final<float>("call"), put = run.final<float>("put");
+  const double rate = run.arg(0, 6).get<float>(), volatility = run.arg(0, 7).get<float>();
+  // The device uses lg2.approx (2^-22 absolute) and ex2.approx (2 ulp = 2^-22 relative,
+  // plus |y| u from rounding y = x log2(e)); everything else is correctly rounded.
+  // Error of d1: the log's 2^-22 ln2 + u (the rounded quotient) + 4u |terms| of the
+  // numerator, over the denominator V sqrt(T), plus 4u |d1|; d2 adds 2u (|d1| + V sqrt(T)).
+  // N(d) moves by at most phi(d) <= 0.4 per unit of d, and its own float evaluation
+  // (k, exp, a 5-term Horner polynomial, all of magnitude <= 1) adds at most
+  // 2^-22 (1 + d^2) + 32u. Prices: S and X e^(-rT) times those, plus the discount's
+  // exp error and 4u (S + X) for the products and the difference. The bound is doubled.
+  Mismatches m_call("call"), m_put("put");
+  for (size_t i = 0; i < call.size(); ++i) {
+    double s = price[i], x = strike[i], t = years[i];
+    double root = volatility * std::sqrt(t), log_ratio = std::log(s / x);
+    double d1 = (log_ratio + (rate + 0.5 * volatility * volatility) * t) / root, d2 = d1 - root;
+    double n1 = normal_cdf(d1), n2 = normal_cdf(d2), discount = std::exp(-rate * t);
+    double e_d1 = (std::ldexp(1.0, -22) * 0.7 + kU + 4 * kU * (std::fabs(log_ratio) + rate * t + 0.5 * root * root)) /
+                      root + 4 * kU * std::fabs(d1);
+    double e_d2 = e_d1 + 2 * kU * (std::fabs(d1) + root);
+    auto cdf_error = [](double d, double e_d) { return 0.4 * e_d + std::ldexp(1.0, -22) * (1 + d * d) + 32 * kU; };
+    double e_exp = std::ldexp(1.0, -22) + 2 * kU * rate * t;
+    double tolerance = 2 * (s * cdf_error(d1, e_d1) + x * discount * cdf_error(d2, e_d2) + x * discount * e_exp +
+                            4 * kU * (s + x));
+    m_call.near(i, call[i], s * n1 - x * discount * n2, tolerance);
+    m_put.near(i, put[i], x * discount * (1 - n2) - s * (1 - n1), tolerance);
+  }
+}
+
+namespace {
+
+// A 17-tap filter along x (dx = 1) or y (dx = 0) with the kernels' fmaf order; `clamp`
+// repeats edge pixels (convolutionTexture), otherwise outside pixels are 0 (convolutionSeparable).
+std::vector<float> convolve(const std::vector<float>& src, const std::vector<float>& taps, int width, int height,
+                            bool along_x, bool clamp) {
+  const int radius = int(taps.size()) / 2;
+  std::vector<float> dst(src.size());
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      float sum = 0.0f;
+      for (int j = -radius; j <= radius; ++j) {
+        int sx = along_x ? x + j : x, sy = along_x ? y : y + j;
+        bool inside = sx >= 0 && sx < width && sy >= 0 && sy < height;
+        if (clamp) sx = std::clamp(sx, 0, width - 1), sy = std::clamp(sy, 0, height - 1);
+        float pixel = (inside || clamp) ? src[size_t(sy) * size_t(width) + size_t(sx)] : 0.0f;
+        sum = std::fma(taps[size_t(radius - j)], pixel, sum);
+      }
+      dst[size_t(y) * size_t(width) + size_t(x)] = sum;
+    }
+  return dst;
+}
+
+void check_convolution(const std::string& program, bool clamp) {
+  ProgramRun run(program);
+  RUN_OR_FAIL(run);
+  std::vector<float> src = run.initial<float>("src"), taps = run.initial<float>("taps");
+  int width = run.arg(0, 3).get<int>(), height = run.arg(0, 4).get<int>();
+  std::vector<float> rows = convolve(src, taps, width, height, true, clamp);
+  expect_bits("tmp", run.final<float>("tmp"), rows);
+  expect_bits("dst", run.final<float>("dst"), convolve(rows, taps, width, height, false, clamp));
+}
+
+}  // namespace
+
+TEST(VoltageNoiseSuite, convolution_separable) { check_convolution("voltage_noise/convolution_separable", false); }
+TEST(VoltageNoiseSuite, convolution_texture) { check_convolution("voltage_noise/convolution_texture", true); }
+
+TEST(VoltageNoiseSuite, dct8x8) {
+  ProgramRun run("voltage_noise/dct8x8");
+  RUN_OR_FAIL(run);
+  constexpr int kN = 8;
+  std::vector<float> src = run.initial<float>("src"), basis = run.initial<float>("basis"),
+                     table = run.initial<float>("table");
+  const int width = run.arg(0, 3).get<int>(), height = int(src.size()) / width;
+  // One 8 x 8 block: rows then columns, each an fmaf sum in ascending k. `forward`
+  // uses basis[u][x] (coefficient u from pixels x), the inverse its transpose.
+  auto transform = [&](const std::vector<float>& in, int bx, int by, bool forward, std::vector<float>& out) {
+    auto b = [&](int u, int k) { return forward ? basis[size_t(u * kN + k)] : basis[size_t(k * kN + u)]; };
+    auto pixel = [&](int r, int c) { return in[size_t(by * kN + r) * size_t(width) + size_t(bx * kN + c)]; };
+    float rows[kN][kN];
+    for (int r = 0; r < kN; ++r)
+      for (int c = 0; c < kN; ++c) {
+        float sum = 0.0f;
+        for (int k = 0; k < kN; ++k) sum = std::fma(b(c, k), pixel(r, k), sum);
+        rows[r][c] = sum;
+      }
+    for (int r = 0; r < kN; ++r)
+      for (int c = 0; c < kN; ++c) {
+        float sum = 0.0f;
+        for (int k = 0; k < kN; ++k) sum = std::fma(b(r, k), rows[k][c], sum);
+        out[size_t(by * kN + r) * size_t(width) + size_t(bx * kN + c)] = sum;
+      }
+  };
+  std::vector<float> coefficients(src.size()), dst(src.size());
+  for (int by = 0; by < height / kN; ++by)
+    for (int bx = 0; bx < width / kN; ++bx) transform(src, bx, by, true, coefficients);
+  for (size_t i = 0; i < coefficients.size(); ++i) {  // correctly rounded division, add, floor, multiply
+    float q = table[(i / size_t(width) % kN) * kN + i % kN];
+    coefficients[i] = std::floor(coefficients[i] / q + 0.5f) * q;
+  }
+  for (int by = 0; by < height / kN; ++by)
+    for (int bx = 0; bx < width / kN; ++bx) transform(coefficients, bx, by, false, dst);
+  expect_bits("coefficients", run.final<float>("coefficients"), coefficients);
+  expect_bits("dst", run.final<float>("dst"), dst);
+}
+
+TEST(VoltageNoiseSuite, binomial_options) {
+  ProgramRun run("voltage_noise/binomial_options");
+  RUN_OR_FAIL(run);
+  constexpr int kSteps = 512;
+  std::vector<float> price = run.initial<float>("price"), strike = run.initial<float>("strike"),
+                     v_dt = run.initial<float>("v_dt"), pu = run.initial<float>("pu_by_df"),
+                     pd = run.initial<float>("pd_by_df");
+  std::vector<float> call = run.final<float>("call");
+  // The tree in double from exact leaves, with a running error bound beside every
+  // node. A device leaf is off by S e^x (2^-22 for ex2.approx + |x| u for rounding
+  // x log2(e) + |x| u for rounding x + 2u for the product and difference) before the
+  // max (which does not increase errors); a step fl(pu a + fl(pd b)) adds u (pd |b| +
+  // |result|) to pu e_a + pd e_b (pu, pd are the same floats on both sides).
+  Mismatches m("call");
+  for (size_t o = 0; o < call.size(); ++o) {
+    std::vector<double> value(kSteps + 1), error(kSteps + 1);
+    for (int i = 0; i <= kSteps; ++i) {
+      double x = double(v_dt[o]) * (2 * i - kSteps), grown = double(price[o]) * std::exp(x);
+      value[size_t(i)] = std::max(grown - strike[o], 0.0);
+      error[size_t(i)] = grown * (std::ldexp(1.0, -22) + (2 * std::fabs(x) + 2) * kU);
+    }
+    for (int level = kSteps; level > 0; --level)
+      for (int i = 0; i < level; ++i) {
+        double down = value[size_t(i)], up = value[size_t(i) + 1];
+        value[size_t(i)] = pu[o] * up + pd[o] * down;
+        error[size_t(i)] = pu[o] * error[size_t(i) + 1] + pd[o] * error[size_t(i)] +
+                           kU * (pd[o] * down + value[size_t(i)]);
+      }
+    m.near(o, call[o], value[0], 2 * error[0]);
+  }
+}
