@@ -298,3 +298,36 @@ TEST(VoltageNoiseSuite, binomial_options) {
     m.near(o, call[o], value[0], 2 * error[0]);
   }
 }
+
+// ---- core shut-down ----
+
+TEST(CoreShutdownSuite, sssp) {
+  ProgramRun run("core_shutdown/sssp");
+  RUN_OR_FAIL(run);
+  std::vector<int32_t> row_ptr = run.initial<int32_t>("row_ptr"), col = run.initial<int32_t>("col");
+  std::vector<uint32_t> weight = run.initial<uint32_t>("weight");
+  const int n = run.arg(0, 1).get<int>(), source = run.arg(0, 2).get<int>();
+  // Dijkstra: shortest distances do not depend on the order edges are relaxed in.
+  constexpr uint64_t kInfinity = 0xffffffffu;
+  std::vector<uint64_t> dist(size_t(n), kInfinity);
+  using Entry = std::pair<uint64_t, int>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  dist[size_t(source)] = 0;
+  queue.push({0, source});
+  while (!queue.empty()) {
+    auto [d, v] = queue.top();
+    queue.pop();
+    if (d != dist[size_t(v)]) continue;
+    for (int e = row_ptr[size_t(v)]; e < row_ptr[size_t(v) + 1]; ++e) {
+      uint64_t candidate = d + weight[size_t(e)];
+      if (candidate < dist[size_t(col[size_t(e)])]) {
+        dist[size_t(col[size_t(e)])] = candidate;
+        queue.push({candidate, col[size_t(e)]});
+      }
+    }
+  }
+  std::vector<uint32_t> got = run.final<uint32_t>("dist");
+  Mismatches m("dist");
+  for (size_t i = 0; i < got.size(); ++i) m.exact(i, uint64_t(got[i]), dist[i]);
+  EXPECT_EQ(run.final<uint32_t>("changed")[0], 0u);  // the last round lowered nothing
+}
