@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <queue>
 
 #include "support/program_check.h"
@@ -330,4 +331,47 @@ TEST(CoreShutdownSuite, sssp) {
   Mismatches m("dist");
   for (size_t i = 0; i < got.size(); ++i) m.exact(i, uint64_t(got[i]), dist[i]);
   EXPECT_EQ(run.final<uint32_t>("changed")[0], 0u);  // the last round lowered nothing
+}
+
+TEST(CoreShutdownSuite, mst) {
+  ProgramRun run("core_shutdown/mst");
+  RUN_OR_FAIL(run);
+  std::vector<int32_t> row_ptr = run.initial<int32_t>("row_ptr"), col = run.initial<int32_t>("col"),
+                       edge_id = run.initial<int32_t>("edge_id");
+  std::vector<uint32_t> weight = run.initial<uint32_t>("weight");
+  const int n = int(row_ptr.size()) - 1;
+  // Kruskal over (weight, id): with unique keys the minimum spanning forest is unique,
+  // so the device's in_tree flags must be exactly it.
+  std::vector<std::pair<int, int>> ends(weight.size(), {-1, -1});
+  for (int v = 0; v < n; ++v)
+    for (int e = row_ptr[size_t(v)]; e < row_ptr[size_t(v) + 1]; ++e) ends[size_t(edge_id[size_t(e)])] = {v, col[size_t(e)]};
+  std::vector<size_t> order(weight.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return std::make_pair(weight[a], a) < std::make_pair(weight[b], b); });
+  std::vector<int> root(static_cast<size_t>(n));
+  for (int v = 0; v < n; ++v) root[size_t(v)] = v;
+  auto find = [&](int x) {
+    while (root[size_t(x)] != x) x = root[size_t(x)] = root[size_t(root[size_t(x)])];
+    return x;
+  };
+  std::vector<uint32_t> in_tree(weight.size(), 0);
+  for (size_t e : order) {
+    int a = find(ends[e].first), b = find(ends[e].second);
+    if (a == b) continue;
+    root[size_t(std::max(a, b))] = std::min(a, b);
+    in_tree[e] = 1;
+  }
+  std::vector<uint32_t> got = run.final<uint32_t>("in_tree");
+  Mismatches m("in_tree");
+  for (size_t e = 0; e < got.size(); ++e) m.exact(e, got[e], in_tree[e]);
+  // Every node's label is a root of its own connected component, one label per component.
+  std::vector<int32_t> comp = run.final<int32_t>("comp");
+  std::map<int, int> label_of_component;
+  Mismatches labels("comp");
+  for (int v = 0; v < n; ++v) {
+    int label = comp[size_t(v)];
+    bool valid = label >= 0 && label < n && comp[size_t(label)] == label && find(label) == find(v);
+    auto first = label_of_component.insert({find(v), label}).first;
+    labels.exact(size_t(v), valid && first->second == label, true);
+  }
 }
