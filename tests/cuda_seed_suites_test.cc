@@ -131,6 +131,50 @@ TEST(HarmoniaSuite, lud) {
   expect_bits("a", run.final<float>("a"), a);
 }
 
+TEST(HarmoniaSuite, xsbench) {
+  ProgramRun run("harmonia/xsbench");
+  RUN_OR_FAIL(run);
+  constexpr int kChannels = 5, kMaterials = 12;
+  std::vector<float> jitter = run.initial<float>("jitter"), xs = run.initial<float>("xs"),
+                     conc = run.initial<float>("mat_conc"), cdf = run.initial<float>("mat_cdf");
+  std::vector<int32_t> offsets = run.initial<int32_t>("mat_offsets"), members = run.initial<int32_t>("mat_nuclides");
+  const int points = run.arg(0, 2).get<int>();
+  std::vector<float> energy(jitter.size());
+  for (size_t i = 0; i < energy.size(); ++i)
+    energy[i] = (float(int(i) % points) + jitter[i]) * (1.0f / float(points));
+  expect_bits("energy", run.final<float>("energy"), energy);
+  // The last launch's lookups (the first wrote the same buffer): the kernel's LCG,
+  // search and explicit fmaf interpolation repeated exactly.
+  const size_t last = run.launch_count() - 1;
+  const int lookups = run.arg(last, 8).get<int>();
+  const uint32_t seed = run.arg(last, 9).get<uint32_t>();
+  std::vector<float> want(size_t(lookups) * kChannels);
+  for (int i = 0; i < lookups; ++i) {
+    uint32_t state = seed ^ (uint32_t(i) * 2654435761u);
+    auto draw = [&] {
+      state = state * 1664525u + 1013904223u;
+      return float(state >> 8) * (1.0f / 16777216.0f);
+    };
+    float e = draw(), pick = draw();
+    int material = 0;
+    while (material < kMaterials - 1 && pick >= cdf[size_t(material)]) ++material;
+    float* macro = &want[size_t(i) * kChannels];
+    for (int m = offsets[size_t(material)]; m < offsets[size_t(material) + 1]; ++m) {
+      const size_t base = size_t(members[size_t(m)]) * size_t(points);
+      const float* grid = &energy[base];
+      int lo = int(std::upper_bound(grid, grid + points - 1, e) - grid) - 1;  // last grid[lo] <= e
+      lo = std::clamp(lo, 0, points - 2);
+      float f = (grid[lo + 1] - e) / (grid[lo + 1] - grid[lo]);
+      const float* low = &xs[(base + size_t(lo)) * kChannels];
+      for (int c = 0; c < kChannels; ++c) {
+        float high = low[kChannels + c];
+        macro[c] = std::fma(std::fma(-f, high - low[c], high), conc[size_t(m)], macro[c]);
+      }
+    }
+  }
+  expect_bits("macro_xs", run.final<float>("macro_xs"), want);
+}
+
 // ---- voltage noise ----
 
 TEST(VoltageNoiseSuite, nn) {

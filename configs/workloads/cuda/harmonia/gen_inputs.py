@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes the Harmonia suite's generated files: the launch lists of sort.json
 (8 radix passes x 3 kernels) and lud.json (one diagonal/perimeter/internal
-triple per block step), and LUD's diagonally dominant matrix.
+triple per block step), LUD's diagonally dominant matrix, and XSBench's materials (nuclide lists,
+concentrations, the material distribution).
 
 Deterministic (numpy's PCG64 with fixed seeds; .npy through numpy.save).
 Run from anywhere:  /usr/bin/python3 configs/workloads/cuda/harmonia/gen_inputs.py
@@ -68,6 +69,20 @@ def lud_workload(n=256, block=16):
     write_workload("lud", header, {"name": "lud", "program": "lud.cu", "buffers": buffers, "launches": launches})
 
 
+def xsbench_materials(nuclides=68):
+    """12 materials (fuel first, the most nuclides), each a distinct random set of nuclides."""
+    rng = np.random.default_rng(185)
+    counts = [34, 5, 4, 4, 27, 21, 21, 21, 21, 21, 9, 9]
+    probability = np.array([0.140, 0.052, 0.275, 0.134, 0.154, 0.064, 0.066, 0.055, 0.008, 0.015, 0.025, 0.013])
+    members = [np.sort(rng.choice(nuclides, size=c, replace=False)) for c in counts]
+    folder = os.path.join(HERE, "xsbench")
+    np.save(os.path.join(folder, "mat_offsets.npy"), np.concatenate([[0], np.cumsum(counts)]).astype(np.int32))
+    np.save(os.path.join(folder, "mat_nuclides.npy"), np.concatenate(members).astype(np.int32))
+    np.save(os.path.join(folder, "mat_conc.npy"), rng.uniform(0.0, 1.0, sum(counts)).astype(np.float32))
+    np.save(os.path.join(folder, "mat_cdf.npy"), (np.cumsum(probability) / probability.sum()).astype(np.float32))
+
+
 if __name__ == "__main__":
     sort_workload()
     lud_workload()
+    xsbench_materials()
