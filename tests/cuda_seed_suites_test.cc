@@ -175,6 +175,34 @@ TEST(HarmoniaSuite, xsbench) {
   expect_bits("macro_xs", run.final<float>("macro_xs"), want);
 }
 
+TEST(HarmoniaSuite, bpt) {
+  ProgramRun run("harmonia/bpt");
+  RUN_OR_FAIL(run);
+  constexpr int kOrder = 64, kSlots = kOrder + 1;
+  std::vector<int32_t> gaps = run.initial<int32_t>("gaps"), records = run.initial<int32_t>("records"),
+                       queries = run.initial<int32_t>("queries");
+  // Answers: a query's record if some key 4 i + gap[i] equals it, else -1 (a lookup
+  // in the sorted keys, independent of the tree).
+  std::vector<int32_t> answers(queries.size(), -1);
+  for (size_t q = 0; q < queries.size(); ++q) {
+    int32_t i = queries[q] / 4;
+    if (4 * i + gaps[size_t(i)] == queries[q]) answers[q] = records[size_t(i)];
+  }
+  std::vector<int32_t> got = run.final<int32_t>("answers");
+  Mismatches m("answers");
+  for (size_t q = 0; q < got.size(); ++q) m.exact(q, got[q], answers[q]);
+  // The built leaves (the last level, first node at the last build launch's level_first):
+  // slot j of leaf l holds record l * order + j.
+  std::vector<int32_t> keys = run.final<int32_t>("keys"), children = run.final<int32_t>("children");
+  const size_t first_leaf = size_t(run.arg(2, 3).get<int>());
+  Mismatches leaves("leaf keys");
+  for (size_t r = 0; r < records.size(); ++r) {
+    size_t slot = (first_leaf + r / kOrder) * kSlots + r % kOrder;
+    leaves.exact(r, keys[slot], 4 * int32_t(r) + gaps[r]);
+    leaves.exact(r, children[slot], int32_t(r));
+  }
+}
+
 // ---- voltage noise ----
 
 TEST(VoltageNoiseSuite, nn) {

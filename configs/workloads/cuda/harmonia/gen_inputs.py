@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes the Harmonia suite's generated files: the launch lists of sort.json
-(8 radix passes x 3 kernels) and lud.json (one diagonal/perimeter/internal
-triple per block step), LUD's diagonally dominant matrix, and XSBench's materials (nuclide lists,
+(8 radix passes x 3 kernels), lud.json (one diagonal/perimeter/internal
+triple per block step) and bpt.json (a build launch per tree level, then the
+query batches), LUD's diagonally dominant matrix, and XSBench's materials (nuclide lists,
 concentrations, the material distribution).
 
 Deterministic (numpy's PCG64 with fixed seeds; .npy through numpy.save).
@@ -69,6 +70,34 @@ def lud_workload(n=256, block=16):
     write_workload("lud", header, {"name": "lud", "program": "lud.cu", "buffers": buffers, "launches": launches})
 
 
+def bpt_workload(records=262144, order=64, batches=5, batch=6144):
+    """A complete tree of height 3 over `records` keys: root, records / order^2 inner nodes, leaves."""
+    leaves = records // order
+    inner = leaves // order
+    slots = order + 1
+    levels = [(0, 1, 1, records // order), (1, inner, 1 + inner, order), (1 + inner, leaves, 0, 1)]
+    launches = [{"kernel": "bpt_build", "grid": [(nodes * slots + 255) // 256], "block": [256],
+                 "args": ["keys", "children", "gaps", first, nodes, child_first, per_child]}
+                for first, nodes, child_first, per_child in levels]
+    launches += [{"kernel": "bpt_find_k", "grid": [batch], "block": [order],
+                  "args": ["keys", "children", "records", "queries", "answers", len(levels), b * batch]}
+                 for b in range(batches)]
+    nodes = (1 + inner + leaves) * slots
+    buffers = {
+        "gaps": {"type": "s32", "count": records, "init": {"random": {"min": 0, "max": 3, "seed": 188}}},
+        "records": {"type": "s32", "count": records, "init": {"random": {"min": 0, "max": 1000000000, "seed": 189}}},
+        "keys": {"type": "s32", "count": nodes},
+        "children": {"type": "s32", "count": nodes},
+        "queries": {"type": "s32", "count": batches * batch,
+                    "init": {"random": {"min": 0, "max": 4 * records - 1, "seed": 190}}},
+        "answers": {"type": "s32", "count": batches * batch},
+    }
+    header = [f"B+tree: {records} records (keys 4 i + gap, gap random 0-3), order {order}, height 3: a build",
+              f"launch per level, then findK over {batches} batches of {batch} random queries (about a quarter hit).",
+              "Written by gen_inputs.py."]
+    write_workload("bpt", header, {"name": "bpt", "program": "bpt.cu", "buffers": buffers, "launches": launches})
+
+
 def xsbench_materials(nuclides=68):
     """12 materials (fuel first, the most nuclides), each a distinct random set of nuclides."""
     rng = np.random.default_rng(185)
@@ -86,3 +115,4 @@ if __name__ == "__main__":
     sort_workload()
     lud_workload()
     xsbench_materials()
+    bpt_workload()
