@@ -175,6 +175,69 @@ TEST(HarmoniaSuite, xsbench) {
   expect_bits("macro_xs", run.final<float>("macro_xs"), want);
 }
 
+TEST(HarmoniaSuite, srad) {
+  ProgramRun run("harmonia/srad");
+  RUN_OR_FAIL(run);
+  constexpr size_t kReduceThreads = 256;
+  std::vector<float> image = run.initial<float>("image");
+  const int rows = run.arg(3, 8).get<int>(), cols = run.arg(3, 9).get<int>();
+  const float lambda = run.arg(4, 8).get<float>();
+  const size_t pixels = image.size(), iterations = run.launch_count() / 5;
+  // The kernels' operations in their order (explicit fmaf for every multiply-add),
+  // the two-level tree sums included: bit-identical.
+  auto block_sum = [&](const std::vector<float>& v, size_t count, size_t block) {
+    float tree[kReduceThreads];
+    for (size_t t = 0; t < kReduceThreads; ++t) {
+      size_t i = block * kReduceThreads * 2 + t;
+      tree[t] = (i < count ? v[i] : 0.0f);
+      if (i + kReduceThreads < count) tree[t] += v[i + kReduceThreads];
+    }
+    for (size_t half = kReduceThreads / 2; half > 0; half >>= 1)
+      for (size_t t = 0; t < half; ++t) tree[t] += tree[t + half];
+    return tree[0];
+  };
+  auto total = [&](std::vector<float> v) {
+    for (size_t count = pixels; count > 1;) {
+      size_t blocks = (count + 2 * kReduceThreads - 1) / (2 * kReduceThreads);
+      for (size_t b = 0; b < blocks; ++b) v[b] = block_sum(v, count, b);
+      count = blocks;
+    }
+    return v[0];
+  };
+  std::vector<float> n(pixels), s(pixels), w(pixels), e(pixels), c(pixels), squares(pixels);
+  auto at = [&](const std::vector<float>& v, int r, int col) {
+    return v[size_t(std::clamp(r, 0, rows - 1)) * size_t(cols) + size_t(std::clamp(col, 0, cols - 1))];
+  };
+  for (size_t it = 0; it < iterations; ++it) {
+    for (size_t i = 0; i < pixels; ++i) squares[i] = image[i] * image[i];
+    float count = float(pixels), mean = total(image) / count;
+    float variance = std::fma(-mean, mean, total(squares) / count);
+    float q0sqr = variance / (mean * mean);
+    for (int r = 0; r < rows; ++r)
+      for (int col = 0; col < cols; ++col) {
+        size_t i = size_t(r) * size_t(cols) + size_t(col);
+        float centre = image[i];
+        n[i] = at(image, r - 1, col) - centre, s[i] = at(image, r + 1, col) - centre;
+        w[i] = at(image, r, col - 1) - centre, e[i] = at(image, r, col + 1) - centre;
+        float g2 = std::fma(e[i], e[i], std::fma(w[i], w[i], std::fma(s[i], s[i], n[i] * n[i]))) / (centre * centre);
+        float l = (n[i] + s[i] + w[i] + e[i]) / centre;
+        float num = std::fma(-0.0625f, l * l, 0.5f * g2), den = std::fma(0.25f, l, 1.0f);
+        float qsqr = num / (den * den);
+        den = (qsqr - q0sqr) / (q0sqr * (1.0f + q0sqr));
+        c[i] = std::clamp(1.0f / (1.0f + den), 0.0f, 1.0f);
+      }
+    for (int r = 0; r < rows; ++r)
+      for (int col = 0; col < cols; ++col) {
+        size_t i = size_t(r) * size_t(cols) + size_t(col);
+        float divergence =
+            std::fma(at(c, r, col + 1), e[i], std::fma(c[i], w[i], std::fma(at(c, r + 1, col), s[i], c[i] * n[i])));
+        image[i] = std::fma(0.25f * lambda, divergence, image[i]);
+      }
+  }
+  expect_bits("image", run.final<float>("image"), image);
+  expect_bits("c", run.final<float>("c"), c);
+}
+
 TEST(HarmoniaSuite, bpt) {
   ProgramRun run("harmonia/bpt");
   RUN_OR_FAIL(run);

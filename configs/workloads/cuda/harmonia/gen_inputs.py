@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes the Harmonia suite's generated files: the launch lists of sort.json
 (8 radix passes x 3 kernels), lud.json (one diagonal/perimeter/internal
-triple per block step) and bpt.json (a build launch per tree level, then the
+triple per block step), srad.json (five launches per iteration) and bpt.json (a build launch per tree level, then the
 query batches), LUD's diagonally dominant matrix, and XSBench's materials (nuclide lists,
 concentrations, the material distribution).
 
@@ -70,6 +70,28 @@ def lud_workload(n=256, block=16):
     write_workload("lud", header, {"name": "lud", "program": "lud.cu", "buffers": buffers, "launches": launches})
 
 
+def srad_workload(rows=256, cols=384, iterations=6, reduce_threads=256):
+    pixels = rows * cols
+    grid = [(pixels + 255) // 256]
+    partials = (pixels + 2 * reduce_threads - 1) // (2 * reduce_threads)
+    step = [
+        {"kernel": "srad_prepare", "grid": grid, "block": [256], "args": ["image", "sums", "squares", pixels]},
+        {"kernel": "srad_reduce", "grid": [partials], "block": [reduce_threads], "args": ["sums", "squares", pixels]},
+        {"kernel": "srad_reduce", "grid": [1], "block": [reduce_threads], "args": ["sums", "squares", partials]},
+        {"kernel": "srad_coeff", "grid": grid, "block": [256],
+         "args": ["image", "sums", "squares", "dn", "ds", "dw", "de", "c", rows, cols]},
+        {"kernel": "srad_update", "grid": grid, "block": [256],
+         "args": ["image", "dn", "ds", "dw", "de", "c", rows, cols, 0.5]},
+    ]
+    assert partials <= 2 * reduce_threads  # the second reduce finishes in one block
+    buffers = {"image": {"type": "f32", "count": pixels, "init": {"random": {"min": 0.5, "max": 1.5, "seed": 201}}}}
+    buffers.update({name: {"type": "f32", "count": pixels} for name in ["sums", "squares", "dn", "ds", "dw", "de", "c"]})
+    header = [f"SRAD: {iterations} iterations of speckle-reducing diffusion on a {rows} x {cols} image",
+              "(lambda 0.5), five launches each. Written by gen_inputs.py."]
+    write_workload("srad", header, {"name": "srad", "program": "srad.cu", "buffers": buffers,
+                                    "launches": step * iterations})
+
+
 def bpt_workload(records=262144, order=64, batches=5, batch=6144):
     """A complete tree of height 3 over `records` keys: root, records / order^2 inner nodes, leaves."""
     leaves = records // order
@@ -116,3 +138,4 @@ if __name__ == "__main__":
     lud_workload()
     xsbench_materials()
     bpt_workload()
+    srad_workload()
