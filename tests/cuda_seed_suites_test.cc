@@ -510,3 +510,40 @@ TEST(CoreShutdownSuite, mst) {
     labels.exact(size_t(v), valid && first->second == label, true);
   }
 }
+
+TEST(CoreShutdownSuite, pvc) {
+  ProgramRun run("core_shutdown/pvc");
+  RUN_OR_FAIL(run);
+  constexpr size_t kLineBytes = 32, kUrlBytes = 24;
+  std::vector<uint8_t> log = run.initial<uint8_t>("log");
+  const size_t lines = log.size() / kLineBytes;
+  // Host map: each line's URL string and its FNV-1a hash.
+  std::vector<std::pair<uint32_t, std::string>> pairs(lines);
+  for (size_t i = 0; i < lines; ++i) {
+    const char* url = reinterpret_cast<const char*>(&log[i * kLineBytes]);
+    std::string text(url, strnlen(url, kUrlBytes));
+    uint32_t hash = 2166136261u;
+    for (unsigned char b : text) hash = (hash ^ b) * 16777619u;
+    pairs[i] = {hash, text};
+  }
+  std::vector<uint32_t> keys = run.final<uint32_t>("keys");
+  std::vector<int32_t> order = run.final<int32_t>("lines"), views = run.final<int32_t>("views");
+  // The sorted keys, a permutation of the lines that carries them, and a view count at
+  // the first pair of each run that equals the host's count of that URL string (so no
+  // two URLs share a hash).
+  std::vector<uint32_t> sorted(lines);
+  std::map<std::string, int> url_views;
+  for (size_t i = 0; i < lines; ++i) sorted[i] = pairs[i].first, ++url_views[pairs[i].second];
+  std::sort(sorted.begin(), sorted.end());
+  Mismatches m_keys("keys"), m_lines("lines"), m_views("views");
+  std::vector<bool> seen(lines, false);
+  for (size_t i = 0; i < lines; ++i) {
+    m_keys.exact(i, keys[i], sorted[i]);
+    size_t line = size_t(order[i]);
+    bool fresh = line < lines && !seen[line];
+    m_lines.exact(i, fresh && pairs[line].first == keys[i], true);
+    if (fresh) seen[line] = true;
+    bool first = i == 0 || sorted[i - 1] != sorted[i];
+    m_views.exact(i, views[i], first && fresh ? url_views[pairs[line].second] : 0);
+  }
+}

@@ -4,7 +4,8 @@ SSSP (as LonestarGPU's USA road inputs: a grid with missing segments and short
 highways), and for MST an undirected road-like graph with random weights (each
 edge stored both ways with one id) and mst.json, whose Boruvka rounds (5 launch
 entries each) are as many as the host loop runs on this input: rounds until one
-merges nothing, that last one included.
+merges nothing, that last one included; PVC's web log (URLs drawn with a
+Zipf-like popularity) and pvc.json's bitonic launch list.
 
 Deterministic (numpy's PCG64 with fixed seeds; .npy through numpy.save).
 Run from anywhere:  /usr/bin/python3 configs/workloads/cuda/core_shutdown/gen_inputs.py
@@ -133,6 +134,48 @@ def write_mst_workload(nodes, entries, edges, rounds, width, height):
         f.write(text)
 
 
+def pvc_log(lines=16384, urls=512, line_bytes=32, url_bytes=24):
+    rng = np.random.default_rng(213)
+    words = ["news", "sport", "wiki", "shop", "mail", "img", "docs", "blog"]
+    names = [f"/{words[u % 8]}/{words[(u // 8) % 8]}/p{u}.html" for u in range(urls)]
+    popularity = 1.0 / np.arange(1, urls + 1)
+    picks = rng.choice(urls, size=lines, p=popularity / popularity.sum())
+    log = np.zeros((lines, line_bytes), dtype=np.uint8)
+    for row, u in enumerate(picks):
+        url = names[u].encode()[:url_bytes]
+        log[row, :len(url)] = list(url)
+        log[row, url_bytes:] = rng.integers(0, 256, line_bytes - url_bytes)  # client address and time, binary
+    save("pvc", "log", log, np.uint8)
+    write_pvc_workload(lines, line_bytes, urls)
+
+
+def write_pvc_workload(lines, line_bytes, urls):
+    grid, block = [lines // 128], [128]
+    launches = [{"kernel": "pvc_map", "grid": grid, "block": block, "args": ["log", "keys", "lines", lines]}]
+    k = 2
+    while k <= lines:
+        j = k // 2
+        while j > 0:
+            launches.append({"kernel": "pvc_bitonic", "grid": grid, "block": block, "args": ["keys", "lines", j, k]})
+            j //= 2
+        k *= 2
+    launches.append({"kernel": "pvc_reduce", "grid": grid, "block": block, "args": ["keys", "views", lines]})
+    buffers = {
+        "log": {"type": "u8", "count": lines * line_bytes, "init": {"file": "log.npy"}},
+        "keys": {"type": "u32", "count": lines},
+        "lines": {"type": "s32", "count": lines},
+        "views": {"type": "s32", "count": lines},
+    }
+    text = (f"// PVC: page view counts of a {lines}-line web log ({urls} URLs, Zipf-like popularity):\n"
+            f"// map, {len(launches) - 2} bitonic sort steps, reduce. Written by gen_inputs.py.\n")
+    text += '{\n  "name": "pvc",\n  "program": "pvc.cu",\n  "buffers": {\n    '
+    text += ",\n    ".join(json.dumps(n) + ": " + json.dumps(b) for n, b in buffers.items())
+    text += '\n  },\n  "launches": [\n    ' + ",\n    ".join(json.dumps(l) for l in launches) + "\n  ]\n}\n"
+    with open(os.path.join(HERE, "pvc", "pvc.json"), "w") as f:
+        f.write(text)
+
+
 if __name__ == "__main__":
     print("sssp edges", sssp_graph())
     print("mst edges, rounds", mst_graph())
+    pvc_log()
