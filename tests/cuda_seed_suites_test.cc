@@ -266,6 +266,34 @@ TEST(HarmoniaSuite, bpt) {
   }
 }
 
+TEST(HarmoniaSuite, graph500) {
+  ProgramRun run("harmonia/graph500");
+  RUN_OR_FAIL(run);
+  std::vector<int32_t> row_ptr = run.initial<int32_t>("row_ptr"), col = run.initial<int32_t>("col");
+  // The level buffer holds the last BFS (from the last bfs_init's root); levels do not
+  // depend on the direction of each step or the order of visits.
+  int root = -1;
+  for (size_t l = 0; l < run.launch_count(); ++l)
+    if (run.arg(l, 0) == "level") root = run.arg(l, 2).get<int>();
+  ASSERT_GE(root, 0);
+  std::vector<int32_t> level(row_ptr.size() - 1, -1);
+  level[size_t(root)] = 0;
+  std::queue<int> frontier;
+  frontier.push(root);
+  while (!frontier.empty()) {
+    int v = frontier.front();
+    frontier.pop();
+    for (int e = row_ptr[size_t(v)]; e < row_ptr[size_t(v) + 1]; ++e)
+      if (level[size_t(col[size_t(e)])] < 0) {
+        level[size_t(col[size_t(e)])] = level[size_t(v)] + 1;
+        frontier.push(col[size_t(e)]);
+      }
+  }
+  std::vector<int32_t> got = run.final<int32_t>("level");
+  Mismatches m("level");
+  for (size_t i = 0; i < got.size(); ++i) m.exact(i, got[i], level[i]);
+}
+
 // ---- voltage noise ----
 
 TEST(VoltageNoiseSuite, nn) {

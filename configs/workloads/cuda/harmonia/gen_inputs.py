@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes the Harmonia suite's generated files: the launch lists of sort.json
 (8 radix passes x 3 kernels), lud.json (one diagonal/perimeter/internal
-triple per block step), srad.json (five launches per iteration) and bpt.json (a build launch per tree level, then the
+triple per block step), srad.json (five launches per iteration), bpt.json (a build launch per tree level, then the
 query batches), LUD's diagonally dominant matrix, and XSBench's materials (nuclide lists,
 concentrations, the material distribution).
 
@@ -120,6 +120,75 @@ def bpt_workload(records=262144, order=64, batches=5, batch=6144):
     write_workload("bpt", header, {"name": "bpt", "program": "bpt.cu", "buffers": buffers, "launches": launches})
 
 
+def kronecker_graph(rng, scale, edge_factor, probabilities=(0.57, 0.19, 0.19, 0.05)):
+    """Graph500's generator: R-MAT edges, ids permuted, undirected, no self loops or duplicates."""
+    edges = edge_factor << scale
+    src = np.zeros(edges, dtype=np.int64)
+    dst = np.zeros(edges, dtype=np.int64)
+    for _ in range(scale):
+        quadrant = rng.choice(4, size=edges, p=probabilities)
+        src = src * 2 + (quadrant >= 2)
+        dst = dst * 2 + (quadrant % 2)
+    permutation = rng.permutation(1 << scale)
+    pairs = np.stack([permutation[src], permutation[dst]], axis=1)
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    pairs = np.unique(np.concatenate([pairs, pairs[:, ::-1]]), axis=0)  # both directions, sorted by source
+    row_ptr = np.zeros((1 << scale) + 1, dtype=np.int64)
+    np.add.at(row_ptr, pairs[:, 0] + 1, 1)
+    return np.cumsum(row_ptr), pairs[:, 1]
+
+
+def beamer_directions(row_ptr, col, root, alpha=14, beta=24):
+    """Per BFS step, True for bottom-up: switch when the frontier's edges exceed the unexplored
+    edges / alpha, back when the frontier shrinks below n / beta (Beamer et al. 2012)."""
+    n = len(row_ptr) - 1
+    degree = np.diff(row_ptr)
+    level = np.full(n, -1)
+    level[root] = 0
+    frontier, current, bottom_up, steps = np.array([root]), 0, False, []
+    unexplored = degree.sum() - degree[root]
+    while len(frontier):
+        frontier_edges = degree[frontier].sum()
+        if not bottom_up and frontier_edges > unexplored / alpha:
+            bottom_up = True
+        elif bottom_up and len(frontier) < n / beta:
+            bottom_up = False
+        steps.append(bottom_up)
+        neighbours = np.unique(np.concatenate([col[row_ptr[v]:row_ptr[v + 1]] for v in frontier]))
+        frontier = neighbours[level[neighbours] < 0]
+        level[frontier] = current + 1
+        unexplored -= degree[frontier].sum()
+        current += 1
+    return steps  # the last step finds nothing, as the host loop's last
+
+
+def graph500_workload(scale=14, edge_factor=4, roots=4):
+    rng = np.random.default_rng(202)
+    row_ptr, col = kronecker_graph(rng, scale, edge_factor)
+    np.save(os.path.join(HERE, "graph500", "row_ptr.npy"), row_ptr.astype(np.int32))
+    np.save(os.path.join(HERE, "graph500", "col.npy"), col.astype(np.int32))
+    n = 1 << scale
+    degree = np.diff(row_ptr)
+    candidates = np.flatnonzero(degree > 0)
+    grid = [(n + 127) // 128]
+    launches = []
+    for root in rng.choice(candidates, size=roots, replace=False):
+        launches.append({"kernel": "bfs_init", "grid": grid, "block": [128], "args": ["level", n, int(root)]})
+        for step, bottom_up in enumerate(beamer_directions(row_ptr, col, int(root))):
+            launches.append({"kernel": "bfs_bottom_up" if bottom_up else "bfs_top_down", "grid": grid,
+                             "block": [128], "args": ["row_ptr", "col", "level", n, step]})
+    buffers = {
+        "row_ptr": {"type": "s32", "count": n + 1, "init": {"file": "row_ptr.npy"}},
+        "col": {"type": "s32", "count": len(col), "init": {"file": "col.npy"}},
+        "level": {"type": "s32", "count": n},
+    }
+    header = [f"Graph500: direction-optimizing BFS from {roots} roots of a scale-{scale} Kronecker graph",
+              f"(edge factor {edge_factor}, {len(col)} directed entries); the level buffer holds the last root's.",
+              "Written by gen_inputs.py."]
+    write_workload("graph500", header, {"name": "graph500", "program": "graph500.cu", "buffers": buffers,
+                                        "launches": launches})
+
+
 def xsbench_materials(nuclides=68):
     """12 materials (fuel first, the most nuclides), each a distinct random set of nuclides."""
     rng = np.random.default_rng(185)
@@ -139,3 +208,4 @@ if __name__ == "__main__":
     xsbench_materials()
     bpt_workload()
     srad_workload()
+    graph500_workload()
