@@ -294,6 +294,68 @@ TEST(HarmoniaSuite, graph500) {
   for (size_t i = 0; i < got.size(); ++i) m.exact(i, got[i], level[i]);
 }
 
+TEST(HarmoniaSuite, comd) {
+  ProgramRun run("harmonia/comd");
+  RUN_OR_FAIL(run);
+  constexpr int kAtomsPerCell = 4;
+  std::vector<float> pos = run.initial<float>("pos"), vel = run.initial<float>("vel");
+  const int side = run.arg(0, 3).get<int>();
+  const float box = run.arg(0, 4).get<float>(), cutoff2 = run.arg(0, 5).get<float>();
+  const int n = side * side * side * kAtomsPerCell;
+  std::vector<float> force(3 * static_cast<size_t>(n)), energy(static_cast<size_t>(n));
+  // The kernels' operations in their order: pairs in neighbour-cell order (dz, dy, dx),
+  // periodic shifts added to the neighbour's coordinates, explicit fmaf.
+  auto compute_force = [&] {
+    for (int i = 0; i < n; ++i) {
+      int cell = i / kAtomsPerCell, cx = cell % side, cy = (cell / side) % side, cz = cell / (side * side);
+      float fx = 0.0f, fy = 0.0f, fz = 0.0f, e = 0.0f;
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            int c[3] = {cx + dx, cy + dy, cz + dz};
+            float shift[3];
+            for (int d = 0; d < 3; ++d) {
+              shift[d] = c[d] < 0 ? -box : (c[d] >= side ? box : 0.0f);
+              c[d] = (c[d] + side) % side;
+            }
+            int first = ((c[2] * side + c[1]) * side + c[0]) * kAtomsPerCell;
+            for (int j = first; j < first + kAtomsPerCell; ++j) {
+              if (j == i) continue;
+              float r[3];
+              for (int d = 0; d < 3; ++d) r[d] = pos[size_t(d * n + i)] - (pos[size_t(d * n + j)] + shift[d]);
+              float r2 = std::fma(r[2], r[2], std::fma(r[1], r[1], r[0] * r[0]));
+              if (r2 >= cutoff2) continue;
+              float ir2 = 1.0f / r2, ir6 = ir2 * ir2 * ir2;
+              float scale = 24.0f * ir2 * ir6 * std::fma(2.0f, ir6, -1.0f);
+              fx = std::fma(scale, r[0], fx);
+              fy = std::fma(scale, r[1], fy);
+              fz = std::fma(scale, r[2], fz);
+              e = std::fma(2.0f * ir6, std::fma(ir2 * ir2, ir2, -1.0f), e);
+            }
+          }
+      force[size_t(i)] = fx;
+      force[size_t(n + i)] = fy;
+      force[size_t(2 * n + i)] = fz;
+      energy[size_t(i)] = e;
+    }
+  };
+  for (const gpupm::Json& launch : launches_of("harmonia/comd")) {
+    const std::string kernel = launch.at("kernel");
+    if (kernel == "comd_force") {
+      compute_force();
+      continue;
+    }
+    const float dt = launch.at("args").at(3).get<float>();
+    std::vector<float>& target = kernel == "comd_advance_velocity" ? vel : pos;
+    const std::vector<float>& rate = kernel == "comd_advance_velocity" ? force : vel;
+    for (size_t k = 0; k < target.size(); ++k) target[k] = std::fma(dt, rate[k], target[k]);
+  }
+  expect_bits("pos", run.final<float>("pos"), pos);
+  expect_bits("vel", run.final<float>("vel"), vel);
+  expect_bits("force", run.final<float>("force"), force);
+  expect_bits("energy", run.final<float>("energy"), energy);
+}
+
 // ---- voltage noise ----
 
 TEST(VoltageNoiseSuite, nn) {

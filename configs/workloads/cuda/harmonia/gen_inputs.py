@@ -189,6 +189,37 @@ def graph500_workload(scale=14, edge_factor=4, roots=4):
                                         "launches": launches})
 
 
+def comd_workload(cells_per_side=12, steps=5, dt=0.002, cutoff=1.5):
+    """FCC lattice at the Lennard-Jones minimum (nearest neighbours 2^(1/6)), atoms jiggled by 2%."""
+    rng = np.random.default_rng(203)
+    lattice = 2 ** (1 / 6) * np.sqrt(2)
+    basis = np.array([[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]])
+    z, y, x = np.meshgrid(*[np.arange(cells_per_side)] * 3, indexing="ij")
+    corners = np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1)  # cell index = (z * side + y) * side + x
+    atoms = ((corners[:, None, :] + basis[None, :, :]) * lattice).reshape(-1, 3)
+    atoms += rng.uniform(-0.02, 0.02, atoms.shape) * lattice
+    np.save(os.path.join(HERE, "comd", "positions.npy"), atoms.T.astype(np.float32).reshape(-1))
+    n = len(atoms)
+    box = float(np.float32(cells_per_side * lattice))
+    grid, block = [(n + 127) // 128], [128]
+    components = [(3 * n + 127) // 128]
+    force = {"kernel": "comd_force", "grid": grid, "block": block,
+             "args": ["pos", "force", "energy", cells_per_side, box, cutoff * cutoff]}
+    half_kick = {"kernel": "comd_advance_velocity", "grid": components, "block": block,
+                 "args": ["vel", "force", 3 * n, dt / 2]}
+    drift = {"kernel": "comd_advance_position", "grid": components, "block": block, "args": ["pos", "vel", 3 * n, dt]}
+    buffers = {
+        "pos": {"type": "f32", "count": 3 * n, "init": {"file": "positions.npy"}},
+        "vel": {"type": "f32", "count": 3 * n, "init": {"random": {"min": -0.5, "max": 0.5, "seed": 204}}},
+        "force": {"type": "f32", "count": 3 * n},
+        "energy": {"type": "f32", "count": n},
+    }
+    header = [f"CoMD: {steps} velocity-Verlet steps (dt {dt}) of {n} Lennard-Jones atoms, FCC, {cells_per_side}^3 cells,",
+              f"cutoff {cutoff}: an initial force, then half kick / drift / force / half kick. Written by gen_inputs.py."]
+    write_workload("comd", header, {"name": "comd", "program": "comd.cu", "buffers": buffers,
+                                    "launches": [force] + [half_kick, drift, force, half_kick] * steps})
+
+
 def xsbench_materials(nuclides=68):
     """12 materials (fuel first, the most nuclides), each a distinct random set of nuclides."""
     rng = np.random.default_rng(185)
@@ -209,3 +240,4 @@ if __name__ == "__main__":
     bpt_workload()
     srad_workload()
     graph500_workload()
+    comd_workload()
