@@ -356,6 +356,91 @@ TEST(HarmoniaSuite, comd) {
   expect_bits("energy", run.final<float>("energy"), energy);
 }
 
+TEST(HarmoniaSuite, minife) {
+  ProgramRun run("harmonia/minife");
+  RUN_OR_FAIL(run);
+  constexpr size_t kDotThreads = 256;
+  const int side = run.arg(0, 2).get<int>();
+  const size_t rows = size_t(side) * size_t(side) * size_t(side);
+  std::vector<float> r = run.initial<float>("r"), x(rows, 0.0f), p(rows, 0.0f), ap(rows);
+  std::vector<float> dots(run.initial<float>("dots").size());
+  // y = A v over the 27 slots in (dz, dy, dx) order, skipping slots outside the mesh.
+  auto matvec = [&](const std::vector<float>& v, std::vector<float>& y) {
+    for (size_t row = 0; row < rows; ++row) {
+      int px = int(row % size_t(side)), py = int(row / size_t(side) % size_t(side)), pz = int(row / size_t(side * side));
+      float sum = 0.0f;
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            int nx = px + dx, ny = py + dy, nz = pz + dz;
+            if (nx < 0 || nx >= side || ny < 0 || ny >= side || nz < 0 || nz >= side) continue;
+            float value = (dx == 0 && dy == 0 && dz == 0) ? 26.0f : -1.0f;
+            sum = std::fma(value, v[size_t((nz * side + ny) * side + nx)], sum);
+          }
+      y[row] = sum;
+    }
+  };
+  // The dot product's fixed tree: pairs, a block tree, strided sums of the partials, a tree.
+  auto tree_sum = [](std::vector<float> tree) {
+    for (size_t half = kDotThreads / 2; half > 0; half >>= 1)
+      for (size_t t = 0; t < half; ++t) tree[t] += tree[t + half];
+    return tree[0];
+  };
+  auto dot = [&](const std::vector<float>& a, const std::vector<float>& b) {
+    const size_t blocks = (rows + 2 * kDotThreads - 1) / (2 * kDotThreads);
+    std::vector<float> partials(blocks), tree(kDotThreads, 0.0f);
+    for (size_t block = 0; block < blocks; ++block) {
+      for (size_t t = 0; t < kDotThreads; ++t) {
+        size_t i = block * kDotThreads * 2 + t;
+        tree[t] = i < rows ? a[i] * b[i] : 0.0f;
+        if (i + kDotThreads < rows) tree[t] = std::fma(a[i + kDotThreads], b[i + kDotThreads], tree[t]);
+      }
+      partials[block] = tree_sum(tree);
+    }
+    for (size_t t = 0; t < kDotThreads; ++t) {
+      tree[t] = 0.0f;
+      for (size_t i = t; i < blocks; i += kDotThreads) tree[t] += partials[i];
+    }
+    return tree_sum(tree);
+  };
+  const size_t iterations = (dots.size() - 1) / 2, pap = iterations + 1;
+  dots[0] = dot(r, r);
+  for (size_t k = 0; k < iterations; ++k) {
+    float beta = k == 0 ? 0.0f : dots[k] / dots[k - 1];
+    for (size_t i = 0; i < rows; ++i) p[i] = std::fma(beta, p[i], r[i]);
+    matvec(p, ap);
+    dots[pap + k] = dot(p, ap);
+    float alpha = dots[k] / dots[pap + k];
+    for (size_t i = 0; i < rows; ++i) {
+      x[i] = std::fma(alpha, p[i], x[i]);
+      r[i] = std::fma(-alpha, ap[i], r[i]);
+    }
+    dots[k + 1] = dot(r, r);
+  }
+  expect_bits("x", run.final<float>("x"), x);
+  expect_bits("r", run.final<float>("r"), r);
+  expect_bits("dots", run.final<float>("dots"), dots);
+  expect_bits("p", run.final<float>("p"), p);
+  expect_bits("ap", run.final<float>("ap"), ap);
+  EXPECT_LT(dots[iterations], 1e-3f * dots[0]);  // and CG converges on this well-conditioned operator
+  // The assembled matrix, slot-major: slot (dz, dy, dx) of each row, -1 outside the mesh.
+  std::vector<int32_t> cols = run.final<int32_t>("cols");
+  std::vector<float> values = run.final<float>("values");
+  Mismatches m_cols("cols"), m_values("values");
+  for (size_t slot = 0; slot < 27; ++slot)
+    for (size_t row = 0; row < rows; ++row) {
+      int c[3] = {int(row % size_t(side)), int(row / size_t(side) % size_t(side)), int(row / size_t(side * side))};
+      bool inside = true;
+      for (int d = 0; d < 3; ++d) {
+        c[d] += int(slot / size_t(d == 0 ? 1 : d == 1 ? 3 : 9) % 3) - 1;
+        inside = inside && c[d] >= 0 && c[d] < side;
+      }
+      size_t at = slot * rows + row;
+      m_cols.exact(at, cols[at], inside ? (c[2] * side + c[1]) * side + c[0] : -1);
+      m_values.exact(at, values[at], slot == 13 ? 26.0f : -1.0f);
+    }
+}
+
 // ---- voltage noise ----
 
 TEST(VoltageNoiseSuite, nn) {

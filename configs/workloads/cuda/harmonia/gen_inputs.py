@@ -220,6 +220,42 @@ def comd_workload(cells_per_side=12, steps=5, dt=0.002, cutoff=1.5):
                                     "launches": [force] + [half_kick, drift, force, half_kick] * steps})
 
 
+def minife_workload(side=24, iterations=15, dot_threads=256):
+    rows = side ** 3
+    grid, block = [(rows + 127) // 128], [128]
+    partials = (rows + 2 * dot_threads - 1) // (2 * dot_threads)
+    pap = iterations + 1  # dots: r.r of iterations 0..iterations, then p.Ap of each iteration
+
+    def dot(a, b, slot):
+        return [{"kernel": "cg_dot_partial", "grid": [partials], "block": [dot_threads], "args": [a, b, "partials", rows]},
+                {"kernel": "cg_dot_final", "grid": [1], "block": [dot_threads], "args": ["partials", "dots", partials, slot]}]
+
+    launches = [{"kernel": "minife_assemble", "grid": grid, "block": block, "args": ["cols", "values", side]}]
+    launches += dot("r", "r", 0)
+    for k in range(iterations):
+        launches.append({"kernel": "cg_update_p", "grid": grid, "block": block,
+                         "args": ["p", "r", "dots", rows, k, k - 1]})
+        launches.append({"kernel": "cg_matvec", "grid": grid, "block": block, "args": ["ap", "cols", "values", "p", rows]})
+        launches += dot("p", "ap", pap + k)
+        launches.append({"kernel": "cg_update_xr", "grid": grid, "block": block,
+                         "args": ["x", "r", "p", "ap", "dots", rows, k, pap + k]})
+        launches += dot("r", "r", k + 1)
+    buffers = {
+        "cols": {"type": "s32", "count": 27 * rows},
+        "values": {"type": "f32", "count": 27 * rows},
+        "r": {"type": "f32", "count": rows, "init": {"random": {"min": 0.0, "max": 1.0, "seed": 205}}},
+        "x": {"type": "f32", "count": rows},
+        "p": {"type": "f32", "count": rows},
+        "ap": {"type": "f32", "count": rows},
+        "partials": {"type": "f32", "count": partials},
+        "dots": {"type": "f32", "count": 2 * iterations + 1},
+    }
+    header = [f"miniFE: {iterations} CG iterations on the 27-point operator of a {side}^3 node mesh, x0 = 0,",
+              "r0 = b random in [0, 1); assembly, then 7 launches per iteration. Written by gen_inputs.py."]
+    write_workload("minife", header, {"name": "minife", "program": "minife.cu", "buffers": buffers,
+                                      "launches": launches})
+
+
 def xsbench_materials(nuclides=68):
     """12 materials (fuel first, the most nuclides), each a distinct random set of nuclides."""
     rng = np.random.default_rng(185)
@@ -241,3 +277,4 @@ if __name__ == "__main__":
     srad_workload()
     graph500_workload()
     comd_workload()
+    minife_workload()
