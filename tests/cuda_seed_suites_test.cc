@@ -722,3 +722,68 @@ TEST(CoreShutdownSuite, pvc) {
     m_views.exact(i, views[i], first && fresh ? url_views[pairs[line].second] : 0);
   }
 }
+
+TEST(CoreShutdownSuite, lib) {
+  ProgramRun run("core_shutdown/lib");
+  RUN_OR_FAIL(run);
+  constexpr int kRates = 56, kMaturities = 28, kOptions = 15;
+  constexpr double kDelta = 0.25;
+  const int option_maturity[kOptions] = {4, 4, 4, 8, 8, 8, 12, 12, 12, 20, 20, 20, 28, 28, 28};
+  const double swap_rate[kOptions] = {.045f, .05f, .055f, .045f, .05f, .055f, .045f, .05f,
+                                      .055f, .045f, .05f, .055f, .045f, .05f, .055f};
+  std::vector<float> shocks = run.initial<float>("shocks"), lambda = run.initial<float>("lambda");
+  std::vector<float> value = run.final<float>("value");
+  const size_t paths = value.size();
+  // Each path in double with exact exp, and beside every quantity a first-order bound on
+  // the device's absolute error: u per correctly rounded operation (fmaf, division, the
+  // products; delta = 0.25 and sqrt(delta) = 0.5 scale exactly), and for expf
+  // (ex2.approx of arg log2(e)) a relative 2^-22 + |arg| u + the argument's own error.
+  // A swaption whose value is within its bound of 0 may take either branch on the
+  // device: it adds its whole |value| + bound. The final bound is doubled.
+  const double exp_error = std::ldexp(1.0, -22);
+  Mismatches m("value");
+  for (size_t path = 0; path < paths; ++path) {
+    double rate[kRates], e_rate[kRates];
+    for (int i = 0; i < kRates; ++i) rate[i] = 0.05f, e_rate[i] = 0.0;
+    for (int n = 0; n < kMaturities; ++n) {
+      double shock = 0.5 * shocks[size_t(n) * paths + path], drift = 0.0, e_drift = 0.0;
+      for (int i = n + 1; i < kRates; ++i) {
+        double lam = lambda[size_t(i - n - 1)], con = kDelta * lam;
+        double den = 1.0 + kDelta * rate[i], e_den = kDelta * e_rate[i] + kU * den;
+        double q = rate[i] / den, e_q = (e_rate[i] + q * e_den) / den + kU * q;
+        drift += con * q;
+        e_drift += con * e_q + kU * std::fabs(drift);
+        double inner = shock - 0.5 * con, t = lam * inner;
+        double arg = con * drift + t;
+        double e_arg = con * e_drift + lam * kU * std::fabs(inner) + kU * std::fabs(t) + kU * std::fabs(arg);
+        double growth = std::exp(arg);
+        rate[i] *= growth;
+        e_rate[i] = e_rate[i] * growth + rate[i] * (exp_error + std::fabs(arg) * kU + e_arg + kU);
+      }
+    }
+    double b = 1.0, e_b = 0.0, s = 0.0, e_s = 0.0, discount[kRates], e_discount[kRates], annuity[kRates],
+           e_annuity[kRates];
+    for (int n = kMaturities; n < kRates; ++n) {
+      double den = 1.0 + kDelta * rate[n], e_den = kDelta * e_rate[n] + kU * den;
+      b /= den;
+      e_b = (e_b + b * e_den) / den + kU * b;
+      s += kDelta * b;
+      e_s += kDelta * e_b + kU * s;
+      discount[n] = b, e_discount[n] = e_b, annuity[n] = s, e_annuity[n] = e_s;
+    }
+    double v = 0.0, e_v = 0.0;
+    for (int o = 0; o < kOptions; ++o) {
+      int mat = option_maturity[o] + kMaturities - 1;
+      double sum = swap_rate[o] * annuity[mat] + discount[mat], swap = sum - 1.0;
+      double e_swap = swap_rate[o] * e_annuity[mat] + e_discount[mat] + kU * (sum + std::fabs(swap));
+      if (swap < 0.0) v -= 100.0 * swap;
+      e_v += (std::fabs(swap) <= e_swap ? 100.0 * (std::fabs(swap) + e_swap) : 100.0 * e_swap) + kU * v;
+    }
+    for (int n = 0; n < kMaturities; ++n) {
+      double den = 1.0 + kDelta * rate[n], e_den = kDelta * e_rate[n] + kU * den;
+      v /= den;
+      e_v = (e_v + v * e_den) / den + kU * v;
+    }
+    m.near(path, value[path], v, 2 * e_v);
+  }
+}
