@@ -585,28 +585,23 @@ TEST(VoltageNoiseSuite, binomial_options) {
   std::vector<float> price = run.initial<float>("price"), strike = run.initial<float>("strike"),
                      v_dt = run.initial<float>("v_dt"), pu = run.initial<float>("pu_by_df"),
                      pd = run.initial<float>("pd_by_df");
-  std::vector<float> call = run.final<float>("call");
-  // The tree in double from exact leaves, with a running error bound beside every
-  // node. A device leaf is off by S e^x (2^-22 for ex2.approx + |x| u for rounding
-  // x log2(e) + |x| u for rounding x + 2u for the product and difference) before the
-  // max (which does not increase errors); a step fl(pu a + fl(pd b)) adds u (pd |b| +
-  // |result|) to pu e_a + pd e_b (pu, pd are the same floats on both sides).
-  Mismatches m("call");
+  std::vector<float> call = run.final<float>("call"), leaves = run.final<float>("leaves");
+  // Leaves: max(S e^x - X, 0) with expf = ex2.approx(x log2(e)): off by at most
+  // S e^x (2^-22 for ex2.approx + |x| u for rounding x log2(e) + |x| u for rounding
+  // x + 2u for the product and the difference); the max does not increase it. Doubled.
+  // The tree from the device's leaves: fmaf(pu, up, pd * down) in the kernel's order,
+  // bit-identical.
+  Mismatches m_leaves("leaves"), m_call("call");
   for (size_t o = 0; o < call.size(); ++o) {
-    std::vector<double> value(kSteps + 1), error(kSteps + 1);
+    std::vector<float> node(&leaves[o * (kSteps + 1)], &leaves[(o + 1) * (kSteps + 1)]);
     for (int i = 0; i <= kSteps; ++i) {
       double x = double(v_dt[o]) * (2 * i - kSteps), grown = double(price[o]) * std::exp(x);
-      value[size_t(i)] = std::max(grown - strike[o], 0.0);
-      error[size_t(i)] = grown * (std::ldexp(1.0, -22) + (2 * std::fabs(x) + 2) * kU);
+      double tolerance = 2 * grown * (std::ldexp(1.0, -22) + (2 * std::fabs(x) + 2) * kU);
+      m_leaves.near(o * (kSteps + 1) + size_t(i), node[size_t(i)], std::max(grown - strike[o], 0.0), tolerance);
     }
     for (int level = kSteps; level > 0; --level)
-      for (int i = 0; i < level; ++i) {
-        double down = value[size_t(i)], up = value[size_t(i) + 1];
-        value[size_t(i)] = pu[o] * up + pd[o] * down;
-        error[size_t(i)] = pu[o] * error[size_t(i) + 1] + pd[o] * error[size_t(i)] +
-                           kU * (pd[o] * down + value[size_t(i)]);
-      }
-    m.near(o, call[o], value[0], 2 * error[0]);
+      for (int i = 0; i < level; ++i) node[size_t(i)] = std::fma(pu[o], node[size_t(i) + 1], pd[o] * node[size_t(i)]);
+    m_call.bits(o, call[o], node[0]);
   }
 }
 
