@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+"""Writes the core-shutdown suite's input graphs: a road-network-like graph for
+SSSP (as LonestarGPU's USA road inputs: a grid with missing segments and short
+highways), and for MST an undirected road-like graph with random weights (each
+edge stored both ways with one id) and mst.json, whose Boruvka rounds (5 launch
+entries each) are as many as the host loop runs on this input: rounds until one
+merges nothing, that last one included; PVC's web log (URLs drawn with a
+Zipf-like popularity) and pvc.json's bitonic launch list.
+
+Deterministic (numpy's PCG64 with fixed seeds; .npy through numpy.save).
+Run from anywhere:  /usr/bin/python3 configs/workloads/cuda/core_shutdown/gen_inputs.py
+"""
+import json
+import os
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def save(folder, name, values, dtype=np.int32):
+    np.save(os.path.join(HERE, folder, name + ".npy"), np.asarray(values, dtype=dtype).reshape(-1))
+
+
+def csr(nodes, src, dst):
+    """Row pointers and the order that sorts edges by (source, destination)."""
+    order = np.lexsort((dst, src))
+    row_ptr = np.zeros(nodes + 1, dtype=np.int64)
+    np.add.at(row_ptr, src + 1, 1)
+    return np.cumsum(row_ptr), order
+
+
+def road_edges(rng, width, height, shortcut_fraction=0.03, reach=32):
+    """A road-network-like graph: a width x height grid with edges both ways between
+    neighbours, a few nodes missing edges, and short highways between nearby nodes."""
+    ids = np.arange(width * height).reshape(height, width)
+    right = np.stack([ids[:, :-1].ravel(), ids[:, 1:].ravel()], axis=1)
+    down = np.stack([ids[:-1, :].ravel(), ids[1:, :].ravel()], axis=1)
+    streets = np.concatenate([right, down])
+    streets = streets[rng.uniform(size=len(streets)) >= 0.1]  # 10% of street segments missing
+    starts = rng.choice(width * height, size=int(shortcut_fraction * width * height), replace=False)
+    dx, dy = rng.integers(-reach, reach + 1, size=(2, len(starts)))
+    ends = np.clip(starts // width + dy, 0, height - 1) * width + np.clip(starts % width + dx, 0, width - 1)
+    undirected = np.concatenate([streets, np.stack([starts, ends], axis=1)])
+    both = np.concatenate([undirected, undirected[:, ::-1]])
+    both = both[both[:, 0] != both[:, 1]]
+    return np.unique(both, axis=0)
+
+
+def sssp_graph(width=192, height=128):
+    rng = np.random.default_rng(210)
+    pairs = road_edges(rng, width, height)
+    row_ptr, order = csr(width * height, pairs[:, 0], pairs[:, 1])
+    save("sssp", "row_ptr", row_ptr)
+    save("sssp", "col", pairs[order, 1])
+    return len(pairs)
+
+
+def boruvka_rounds(nodes, undirected, weight):
+    """Rounds of Boruvka with (weight, id) keys until a round merges nothing, that one included."""
+    comp = np.arange(nodes)
+    keys = weight.astype(np.int64) * len(undirected) + np.arange(len(undirected))
+    rounds = 0
+    while True:
+        rounds += 1
+        a, b = comp[undirected[:, 0]], comp[undirected[:, 1]]
+        crossing = a != b
+        if not crossing.any():
+            return rounds
+        best = np.full(nodes, np.iinfo(np.int64).max)
+        np.minimum.at(best, a[crossing], keys[crossing])
+        np.minimum.at(best, b[crossing], keys[crossing])
+        chosen = np.unique(best[best != np.iinfo(np.int64).max] % len(undirected))
+        parent = np.arange(nodes)  # union the chosen edges (any order: the result is the same partition)
+        def find(x):
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+        for e in chosen:
+            ra, rb = find(comp[undirected[e, 0]]), find(comp[undirected[e, 1]])
+            parent[max(ra, rb)] = min(ra, rb)
+        comp = np.array([find(c) for c in comp])
+
+
+def mst_graph(width=192, height=128, max_weight=1000):
+    rng = np.random.default_rng(212)
+    pairs = road_edges(rng, width, height)
+    nodes = width * height
+    undirected = pairs[pairs[:, 0] < pairs[:, 1]]
+    weight = rng.integers(1, max_weight + 1, size=len(undirected))
+    ids = {(int(u), int(v)): i for i, (u, v) in enumerate(undirected)}
+    row_ptr, order = csr(nodes, pairs[:, 0], pairs[:, 1])
+    ordered = pairs[order]
+    save("mst", "row_ptr", row_ptr)
+    save("mst", "col", ordered[:, 1])
+    save("mst", "edge_id", [ids[(min(u, v), max(u, v))] for u, v in ordered.tolist()])
+    save("mst", "weight", weight, np.uint32)
+    rounds = boruvka_rounds(nodes, undirected, weight)
+    write_mst_workload(nodes, len(ordered), len(undirected), rounds, width, height)
+    return len(undirected), rounds
+
+
+def write_mst_workload(nodes, entries, edges, rounds, width, height):
+    grid, block = [(nodes + 127) // 128], [128]
+    graph = ["row_ptr", "col", "edge_id", "weight"]
+    one_round = [
+        {"kernel": "mst_find_min", "grid": grid, "block": block, "args": graph + ["comp", "best", nodes]},
+        {"kernel": "mst_find_min2", "grid": grid, "block": block, "args": graph + ["comp", "best", "partner", nodes]},
+        {"kernel": "mst_hook", "grid": grid, "block": block, "args": ["comp", "best", "partner", "parent", "in_tree", nodes]},
+        {"kernel": "mst_jump", "grid": grid, "block": block, "args": ["comp", "parent", "changed", nodes],
+         "while_nonzero": {"buffer": "changed", "max": 1000}},
+        {"kernel": "mst_relabel", "grid": grid, "block": block, "args": ["comp", "parent", "best", nodes]},
+    ]
+    buffers = {
+        "row_ptr": {"type": "s32", "count": nodes + 1, "init": {"file": "row_ptr.npy"}},
+        "col": {"type": "s32", "count": entries, "init": {"file": "col.npy"}},
+        "edge_id": {"type": "s32", "count": entries, "init": {"file": "edge_id.npy"}},
+        "weight": {"type": "u32", "count": edges, "init": {"file": "weight.npy"}},
+        "comp": {"type": "s32", "count": nodes, "init": {"iota": {"start": 0, "step": 1}}},
+        "best": {"type": "u32", "count": nodes, "init": {"fill": 4294967295}},
+        "partner": {"type": "s32", "count": nodes},
+        "parent": {"type": "s32", "count": nodes},
+        "in_tree": {"type": "u32", "count": edges},
+        "changed": {"type": "u32", "count": 1},
+    }
+    lines = [json.dumps(name) + ": " + json.dumps(spec) for name, spec in buffers.items()]
+    lines_l = [json.dumps(launch) for launch in one_round * rounds]
+    text = (f"// MST: Boruvka on a {width} x {height} road-like graph ({edges} weighted undirected edges),\n"
+            f"// {rounds} rounds (the last merges nothing). Written by gen_inputs.py.\n")
+    text += '{\n  "name": "mst",\n  "program": "mst.cu",\n  "buffers": {\n    ' + ",\n    ".join(lines)
+    text += '\n  },\n  "launches": [\n    ' + ",\n    ".join(lines_l) + "\n  ]\n}\n"
+    with open(os.path.join(HERE, "mst", "mst.json"), "w") as f:
+        f.write(text)
+
+
+def pvc_log(lines=16384, urls=512, line_bytes=32, url_bytes=24):
+    rng = np.random.default_rng(213)
+    words = ["news", "sport", "wiki", "shop", "mail", "img", "docs", "blog"]
+    names = [f"/{words[u % 8]}/{words[(u // 8) % 8]}/p{u}.html" for u in range(urls)]
+    popularity = 1.0 / np.arange(1, urls + 1)
+    picks = rng.choice(urls, size=lines, p=popularity / popularity.sum())
+    log = np.zeros((lines, line_bytes), dtype=np.uint8)
+    for row, u in enumerate(picks):
+        url = names[u].encode()[:url_bytes]
+        log[row, :len(url)] = list(url)
+        log[row, url_bytes:] = rng.integers(0, 256, line_bytes - url_bytes)  # client address and time, binary
+    save("pvc", "log", log, np.uint8)
+    write_pvc_workload(lines, line_bytes, urls)
+
+
+def write_pvc_workload(lines, line_bytes, urls):
+    grid, block = [lines // 128], [128]
+    launches = [{"kernel": "pvc_map", "grid": grid, "block": block, "args": ["log", "keys", "lines", lines]}]
+    k = 2
+    while k <= lines:
+        j = k // 2
+        while j > 0:
+            launches.append({"kernel": "pvc_bitonic", "grid": grid, "block": block, "args": ["keys", "lines", j, k]})
+            j //= 2
+        k *= 2
+    launches.append({"kernel": "pvc_reduce", "grid": grid, "block": block, "args": ["keys", "views", lines]})
+    buffers = {
+        "log": {"type": "u8", "count": lines * line_bytes, "init": {"file": "log.npy"}},
+        "keys": {"type": "u32", "count": lines},
+        "lines": {"type": "s32", "count": lines},
+        "views": {"type": "s32", "count": lines},
+    }
+    text = (f"// PVC: page view counts of a {lines}-line web log ({urls} URLs, Zipf-like popularity):\n"
+            f"// map, {len(launches) - 2} bitonic sort steps, reduce. Written by gen_inputs.py.\n")
+    text += '{\n  "name": "pvc",\n  "program": "pvc.cu",\n  "buffers": {\n    '
+    text += ",\n    ".join(json.dumps(n) + ": " + json.dumps(b) for n, b in buffers.items())
+    text += '\n  },\n  "launches": [\n    ' + ",\n    ".join(json.dumps(l) for l in launches) + "\n  ]\n}\n"
+    with open(os.path.join(HERE, "pvc", "pvc.json"), "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    print("sssp edges", sssp_graph())
+    print("mst edges, rounds", mst_graph())
+    pvc_log()
