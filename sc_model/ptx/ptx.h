@@ -54,6 +54,8 @@ struct InstInfo {
   uint8_t n_src = 0, n_dst = 0;
   std::array<uint16_t, 8> src{};  // dense register ids read (guard predicate and address registers included)
   std::array<uint16_t, 4> dst{};  // dense register ids written
+  uint8_t n_bank_src = 0;         // src[0..n_bank_src) are in the register file (not predicates), in operand order
+  uint8_t n_bank_dst = 0;         // dst[0..n_bank_dst) likewise
   uint32_t line = 0;              // line in the PTX file (for messages)
 };
 

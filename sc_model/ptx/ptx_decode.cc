@@ -140,21 +140,30 @@ class Decoder {
   }
   const Operand& op(size_t i) const { return raw_.operands.at(i); }
 
-  void add_src(uint16_t id) {
+  // Appends `id` keeping register-file ids first, in operand order (the SM's
+  // operand collector reads and writes them through its banks); predicates after.
+  template <size_t N>
+  static void append_bank_first(std::array<uint16_t, N>& list, uint8_t& n, uint8_t& n_bank, uint16_t id,
+                                ScalarType t) {
+    if (n >= N) return;
+    list[n++] = id;
+    if (t == ScalarType::Pred) return;
+    std::rotate(list.begin() + n_bank, list.begin() + n - 1, list.begin() + n);
+    ++n_bank;
+  }
+  void add_src(uint16_t id, ScalarType t) {
     if (id & kHiddenFlag) return;
     for (int i = 0; i < info_.n_src; ++i)
       if (info_.src[i] == id) return;
-    if (info_.n_src < info_.src.size()) info_.src[info_.n_src++] = id;
+    append_bank_first(info_.src, info_.n_src, info_.n_bank_src, id, t);
   }
-  void add_dst_info(uint16_t id) {
-    if (info_.n_dst < info_.dst.size()) info_.dst[info_.n_dst++] = id;
-  }
+  void add_dst_info(uint16_t id, ScalarType t) { append_bank_first(info_.dst, info_.n_dst, info_.n_bank_dst, id, t); }
 
   uint16_t reg(const std::string& name, const Token& where, bool read) {
     uint16_t id;
     ScalarType t;
     if (!s_.find_register(name, &id, &t)) s_.cursor->fail(where, "unknown register " + name);
-    if (read) add_src(id);
+    if (read) add_src(id, t);
     return id;
   }
 
@@ -164,7 +173,7 @@ class Decoder {
     if (o.kind != Operand::Kind::Name) fail_at(o, "expected a register or an immediate");
     uint16_t id;
     ScalarType t;
-    if (s_.find_register(o.name, &id, &t)) return add_src(id), id;
+    if (s_.find_register(o.name, &id, &t)) return add_src(id, t), id;
     Special sp;
     if (lookup(kSpecials, o.name, &sp)) return s_.special_slot(sp);
     if (o.name == "%clock" || o.name == "%clock64") fail_at(o, "%clock can only be read by mov");
@@ -182,8 +191,10 @@ class Decoder {
 
   uint16_t dst(const Operand& o) {
     if (o.kind != Operand::Kind::Name || o.name[0] != '%') fail_at(o, "expected a destination register");
-    uint16_t id = reg(o.name, o.tok, false);
-    add_dst_info(id);
+    uint16_t id;
+    ScalarType t;
+    if (!s_.find_register(o.name, &id, &t)) fail_at(o, "unknown register " + o.name);
+    add_dst_info(id, t);
     return id;
   }
   void set_dst(const Operand& o) { in_.dst[in_.n_dst++] = dst(o); }
@@ -197,7 +208,7 @@ class Decoder {
     if (s_.find_register(o.name, &id, &t)) {
       in_.has_base = true;
       in_.base = id;
-      add_src(id);
+      add_src(id, t);
       return;
     }
     uint32_t offset = 0;

@@ -73,10 +73,14 @@ TEST(PtxParse, RegistersInfoAndFamilies) {
   EXPECT_EQ(load.src[0], 17);
   const InstInfo& store = k.info[5];
   ASSERT_EQ(store.n_src, 4);
-  EXPECT_EQ(store.src[0], 1);  // the guard first
-  EXPECT_EQ(store.src[1], 17);
+  // Register-file sources first, in operand order (address, then values); the guard after them.
+  ASSERT_EQ(store.n_bank_src, 3);
+  EXPECT_EQ(store.src[0], 17);
+  EXPECT_EQ(store.src[3], 1);
   EXPECT_EQ(store.n_dst, 0);
   EXPECT_EQ(k.info[3].n_src, 1);  // @%p1 bra
+  EXPECT_EQ(k.info[3].n_bank_src, 0);
+  EXPECT_EQ(load.n_bank_dst, 4);
   EXPECT_EQ(k.info[4].line, 33u);
   EXPECT_EQ(k.pc_of_line(33), 4u);
   EXPECT_EQ(k.text_of(4), "ld.global.v4.f32");

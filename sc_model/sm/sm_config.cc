@@ -34,6 +34,14 @@ void describe(ParamVisitor& v, SmConfig& c) {
   v.integer("max_threads_per_cta", c.max_threads_per_cta, 32, 2048, "threads", "largest CTA (program workloads)");
   v.integer("shared_latency", c.shared_latency, 1, 1000, "cycles", "shared-memory load to use, pipeline included");
   v.integer("shared_interval", c.shared_interval, 1, 64, "cycles", "cycles per conflict-free shared-memory access");
+  v.integer("register_banks", c.register_banks, 1, 64, "banks",
+            "register-file banks, one access each per cycle (program workloads)");
+  v.integer("collector_units_alu", c.collector_units_alu, 1, 64, "units",
+            "operand collector units for ALU instructions (program workloads)");
+  v.integer("collector_units_sfu", c.collector_units_sfu, 1, 64, "units",
+            "operand collector units for SFU instructions (program workloads)");
+  v.integer("collector_units_mem", c.collector_units_mem, 1, 64, "units",
+            "operand collector units for load, store, atomic and shared-memory instructions (program workloads)");
 }
 
 SmConfig parse_sm_config(JsonReader& r) {

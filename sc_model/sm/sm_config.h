@@ -33,6 +33,11 @@ struct SmConfig {
   uint32_t max_threads_per_cta = 1024;
   uint32_t shared_latency = 24;      // shared-memory load to use, pipeline included
   uint32_t shared_interval = 2;      // cycles per conflict-free access (16-lane LD/ST unit on Fermi)
+  // Operand collection of program instructions (sm/operand_collector.h); GPGPU-Sim's GTX480 values.
+  uint32_t register_banks = 16;
+  uint32_t collector_units_alu = 6;
+  uint32_t collector_units_sfu = 8;
+  uint32_t collector_units_mem = 2;
 };
 
 // Every field's name, range, unit and description (common/param.h).

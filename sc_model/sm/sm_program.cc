@@ -40,17 +40,52 @@ Inst StreamingMultiprocessor::program_head_of(const Warp& w) {
   return head;
 }
 
+namespace {
+
+// The collector-unit pool of an instruction class (a barrier reads no register).
+OperandCollector::Pool collector_pool(ptx::TimingClass cls) {
+  switch (cls) {
+    case ptx::TimingClass::Alu: return OperandCollector::Pool::Alu;
+    case ptx::TimingClass::Sfu: return OperandCollector::Pool::Sfu;
+    default: return OperandCollector::Pool::Mem;
+  }
+}
+
+}  // namespace
+
+uint64_t StreamingMultiprocessor::collector_ready(const Warp& w) const {
+  const ptx::TimingClass cls = w.exec.next().cls;
+  return cls == ptx::TimingClass::Barrier ? 0 : collector_.issue_ready(collector_pool(cls));
+}
+
+// Reads the head's register sources through the banks: the cycles its dispatch waits.
+uint32_t StreamingMultiprocessor::collect_operands(uint16_t slot, uint64_t c) {
+  const ptx::InstInfo& info = warps_[slot].exec.next();
+  if (info.cls == ptx::TimingClass::Barrier) return 0;
+  return collector_.collect(collector_pool(info.cls), c, slot, info.src.data(), info.n_bank_src);
+}
+
+void StreamingMultiprocessor::write_back(uint16_t slot, uint64_t ready, uint8_t n, const uint16_t* regs) {
+  for (uint8_t i = 0; i < n; ++i) collector_.write_back(ready, slot, regs[i]);
+}
+
 void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
   Warp& w = warps_[slot];
   const ptx::InstInfo& info = w.exec.next();
-  const uint8_t n_dst = info.n_dst;
+  const uint8_t n_dst = info.n_dst, n_bank_dst = info.n_bank_dst;
   const std::array<uint16_t, 4> dst = info.dst;
+  const uint32_t bank_wait = collect_operands(slot, c);
   const ptx::StepResult r = w.exec.step(c);  // ptx::ExecError: a run failure naming the lane and address
   ++ctas_[w.cta_slot].launch->executed_insts;
   issued_any_ = true;
   w.issued_at = c;
   ++c_.insts;
+  // Results of a unit that waited for its operands come that much later.
   auto set_dst = [&](uint64_t ready) {
+    if (ready != Scoreboard::kPending) {
+      ready += bank_wait;
+      write_back(slot, ready, n_bank_dst, dst.data());
+    }
     for (uint8_t i = 0; i < n_dst; ++i) w.reg_ready[dst[i]] = ready;
   };
   // Fewer lanes than the warp has threads: a divergent path or lanes already exited.
@@ -128,6 +163,7 @@ void StreamingMultiprocessor::program_load_done(Warp& w, uint64_t tag, uint64_t 
   for (size_t i = 0; i < w.loads.size(); ++i) {
     if (w.loads[i].tag != tag) continue;
     for (uint8_t r = 0; r < w.loads[i].n; ++r) w.reg_ready[w.loads[i].regs[r]] = ready_cycle;
+    write_back(uint16_t(&w - warps_.data()), ready_cycle, w.loads[i].n, w.loads[i].regs.data());
     w.loads.erase(w.loads.begin() + long(i));
     if (w.has_head) w.head_ready_at = registers_ready(w);
     return;

@@ -19,6 +19,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
       clock_(clock),
       lsu_(cfg),
       icache_(cfg.icache_bytes, cfg.icache_ways, cfg.line_bytes),
+      collector_(cfg),
       warps_(cfg.max_warps),
       wake_(cfg.max_warps, kNever),
       head_mem_(cfg.max_warps, 0),
@@ -395,6 +396,7 @@ bool StreamingMultiprocessor::can_issue(const Warp& w, uint64_t c, uint64_t& rea
   if (!schedulable(w) || w.at_barrier || !w.has_head) return false;
   uint64_t r = head_ready(w);
   if (r == Scoreboard::kPending) return false;
+  if (w.program) r = std::max(r, collector_ready(w));
   switch (w.head.op) {
     case Op::Alu:
       r = std::max(r, alu_free_[size_t(&w - warps_.data()) % cfg_.schedulers]);

@@ -10,6 +10,7 @@
 #include "controllers/droop_predictor_impl.h"
 #include "sm/instruction_cache.h"
 #include "sm/lsu.h"
+#include "sm/operand_collector.h"
 #include "sm/scoreboard.h"
 #include "sm/sm_config.h"
 #include "protocol/sm_status.h"
@@ -134,6 +135,9 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   static uint64_t registers_ready(const Warp& w);
   static void reset_warp(Warp& w);
   static Inst program_head_of(const Warp& w);
+  uint64_t collector_ready(const Warp& w) const;  // a collector unit for the program head's class
+  uint32_t collect_operands(uint16_t slot, uint64_t c);
+  void write_back(uint16_t slot, uint64_t ready, uint8_t n, const uint16_t* regs);
   void apply_done_loads();
   void send_requests(const sc_core::sc_time& now);
   void fetch_head(uint16_t slot);
@@ -156,6 +160,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   ClockDomain& clock_;
   Lsu lsu_;
   InstructionCache icache_;
+  OperandCollector collector_;     // register banks and collector units (program warps only)
   std::unique_ptr<DroopPredController> pred_;
   DroopPredIn pred_in_;            // this cycle's candidates (and the CSR fields)
   uint64_t pred_next_ = 0;         // the predictor has seen every cycle before this one

@@ -793,5 +793,65 @@ TEST_F(SmTest, ProgramSharedBankConflictsSerialise) {
   EXPECT_EQ(conflict_tb->done_cycle(0), s + 63 + 4 * 32);
 }
 
+// (p4) Register-bank conflicts in the operand collector (sm/operand_collector.h).
+// %s<n> are ids 20 + n; the warp sits in slot 0, so %s<n> is in bank (20 + n) mod 16.
+// Six movs (no register sources) issue at s .. s+5, their results ready at +9
+// each; A = add %s10, %s0, %s1 issues at s+14 (%s1 ready) and its unit reads
+// %s0 (bank 4) at s+16 and %s1 (bank 5) at s+17. B issues at s+15 and reads its
+// two sources from s+17 on. Conflict-free (%s3, bank 7; %s2, bank 6) it reads
+// them at s+17, s+18 and its result is ready at s+15+9; with %s17 and %s33 (both
+// bank 5, which A reads at s+17) the first read waits to s+18, the second
+// follows at s+19, and the result is one cycle later. C reads B's result and
+// ret follows it: done at s+25 conflict-free, s+26 with the conflict.
+TEST_F(SmTest, ProgramRegisterBankConflictDelaysTheResult) {
+  auto run = [&](const char* b_sources) {
+    Bench& tb = bench(std::string(b_sources) == "%s3, %s2" ? "free" : "conflict");
+    const std::string body = std::string(".reg .b32 %s<40>;\n") +
+                             "mov.u32 %s17, 1;\nmov.u32 %s33, 1;\nmov.u32 %s2, 2;\nmov.u32 %s3, 3;\n"
+                             "mov.u32 %s0, 4;\nmov.u32 %s1, 5;\nadd.u32 %s10, %s0, %s1;\nadd.u32 %s11, " +
+                             b_sources + ";\nadd.u32 %s12, %s11, 1;\nret;\n";
+    auto pk = program_kernel(body, "", 32);
+    tb.gwde.run(pk->launch, 1);
+    return std::make_pair(&tb, std::move(pk));
+  };
+  auto [free_tb, free_pk] = run("%s3, %s2");
+  auto [conflict_tb, conflict_pk] = run("%s17, %s33");
+  run_cycles(200);
+  const uint64_t s = 1 + cfg.cta_launch_latency;
+  ASSERT_EQ(cfg.register_banks, 16u);
+  EXPECT_EQ(free_tb->done_cycle(0), s + 25);
+  EXPECT_EQ(conflict_tb->done_cycle(0), s + 26);
+}
+
+// (p5) Collector units bound the issue rate: a warp of independent 3-source
+// FMAs holds an ALU unit 4 cycles (taken at c+1, three reads, free at c+5), so
+// 6 units take 6 FMAs per 4 cycles: two warps' 48 FMAs issue in 32 cycles, ret
+// after them. With 12 units both schedulers issue every cycle: 24 FMAs each at
+// s .. s+23, ret at s+24. The registers are chosen so that no read or write
+// back meets a busy bank (f<n> is id 20 + n; warp 1's banks are warp 0's + 1).
+TEST_F(SmTest, ProgramCollectorUnitsBoundTheIssueRate) {
+  SmConfig twelve_units = cfg;
+  twelve_units.collector_units_alu = 12;
+  auto run = [&](const SmConfig& c, const char* name) {
+    benches_.push_back(std::make_unique<Bench>(name, c, period_));
+    std::string body = ".reg .f32 %f<136>;\n";
+    for (int i = 0; i < 24; ++i)
+      body += "fma.rn.f32 %f" + std::to_string(105 + i) + ", %f" + std::to_string(i) + ", %f" +
+              std::to_string(24 + i) + ", %f" + std::to_string(48 + i) + ";\n";
+    body += "ret;\n";
+    auto pk = program_kernel(body, "", 64);
+    benches_.back()->gwde.run(pk->launch, 1);
+    return std::make_pair(benches_.back().get(), std::move(pk));
+  };
+  auto [six_tb, six_pk] = run(cfg, "six");
+  auto [twelve_tb, twelve_pk] = run(twelve_units, "twelve");
+  run_cycles(400);
+  const uint64_t s = 1 + cfg.cta_launch_latency;
+  ASSERT_EQ(cfg.collector_units_alu, 6u);
+  EXPECT_EQ(twelve_tb->done_cycle(0), s + 24);
+  // 8 rounds of 3 issue cycles, one cycle apart; ret waits for a unit freed at s+33.
+  EXPECT_EQ(six_tb->done_cycle(0), s + 32);
+}
+
 }  // namespace
 }  // namespace gpupm

@@ -1,0 +1,66 @@
+#include "sm/operand_collector.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gpupm {
+
+OperandCollector::OperandCollector(const SmConfig& cfg)
+    : banks_(cfg.register_banks), booked_(cfg.register_banks) {
+  for (auto& b : booked_) b.fill(0);
+  unit_free_[size_t(Pool::Alu)].assign(cfg.collector_units_alu, 0);
+  unit_free_[size_t(Pool::Sfu)].assign(cfg.collector_units_sfu, 0);
+  unit_free_[size_t(Pool::Mem)].assign(cfg.collector_units_mem, 0);
+}
+
+uint64_t OperandCollector::issue_ready(Pool pool) const {
+  const std::vector<uint64_t>& units = unit_free_[size_t(pool)];
+  const uint64_t first_free = *std::min_element(units.begin(), units.end());
+  return first_free == 0 ? 0 : first_free - 1;
+}
+
+// Beyond the horizon the calendar cannot hold a booking: taken as free,
+// unbooked (far from any real wait).
+bool OperandCollector::free_at(uint32_t bank, uint64_t t) const {
+  return t >= now_ + kHorizon || booked_[bank][t % kHorizon] != t + 1;
+}
+
+void OperandCollector::book(uint32_t bank, uint64_t t) {
+  if (t < now_ + kHorizon) booked_[bank][t % kHorizon] = t + 1;
+}
+
+uint32_t OperandCollector::collect(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n) {
+  std::vector<uint64_t>& units = unit_free_[size_t(pool)];
+  auto unit = std::min_element(units.begin(), units.end());
+  if (*unit > c + 1) throw std::logic_error("gpupm/sm: an instruction issued with no free collector unit");
+  now_ = c;
+  const uint64_t first_read = c + 2;  // the unit is taken at c + 1
+  // Each cycle the unit reads the first operand still missing whose bank is free.
+  std::array<uint32_t, 8> banks{};
+  uint32_t missing = 0;  // bit i: operand i not read yet
+  for (uint8_t i = 0; i < n && i < banks.size(); ++i) {
+    banks[i] = bank_of(warp, regs[i]);
+    missing |= 1u << i;
+  }
+  uint64_t t = first_read;
+  for (; missing != 0; ++t) {
+    for (uint32_t left = missing; left != 0; left &= left - 1) {
+      const uint32_t i = uint32_t(__builtin_ctz(left));
+      if (!free_at(banks[i], t)) continue;
+      book(banks[i], t);
+      missing &= ~(1u << i);
+      break;
+    }
+  }
+  *unit = t;  // dispatched when its last operand is in
+  return uint32_t(t - (first_read + std::min<uint8_t>(n, uint8_t(banks.size()))));
+}
+
+void OperandCollector::write_back(uint64_t t, uint32_t warp, uint16_t reg) {
+  if (t < now_) return;  // no read is booked in the past
+  const uint32_t bank = bank_of(warp, reg);
+  while (!free_at(bank, t)) ++t;
+  book(bank, t);
+}
+
+}  // namespace gpupm

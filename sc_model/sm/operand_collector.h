@@ -1,0 +1,55 @@
+// Register-file banks and operand-collector units, for program instructions
+// (statistical profiles have no register numbers and never come here).
+// The design follows GPGPU-Sim's Fermi operand collector (docs/papers.md#equalizer-gpu
+// names the simulator); the code is our own and event-timed:
+//  - an issued warp instruction takes a collector unit of its pool (ALU, SFU,
+//    memory) in the cycle after issue; no free unit then, no issue;
+//  - from the cycle after that the unit reads one register source per cycle:
+//    the first still missing (operand order) whose bank is free that cycle
+//    (register r of warp slot w lives in bank (r + w) mod register_banks; a bank
+//    serves one access per cycle, a result written back takes it too);
+//  - the unit is free again the cycle its last operand is in (dispatch).
+// So a 3-source FMA holds a unit 4 cycles: 6 ALU units sustain 1.5 per cycle,
+// less when reads meet busy banks. A read that waits for its bank delays the
+// instruction's dispatch, and so its result, by the cycles it waited.
+#pragma once
+
+#include "sm/sm_config.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace gpupm {
+
+class OperandCollector {
+ public:
+  enum class Pool : uint8_t { Alu, Sfu, Mem };
+
+  explicit OperandCollector(const SmConfig& cfg);
+
+  // The earliest cycle an instruction of `pool` may issue (a unit free the cycle after).
+  uint64_t issue_ready(Pool pool) const;
+  // Collects the `n` register sources of an instruction issued at `c` by warp
+  // slot `warp`: the cycles its dispatch waits for busy banks (0 conflict-free).
+  uint32_t collect(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n);
+  // A result for register `reg` of warp slot `warp` written back at cycle `t`
+  // takes its bank for one cycle (the next free one if a read holds it).
+  void write_back(uint64_t t, uint32_t warp, uint16_t reg);
+
+ private:
+  // Bank bookings within kHorizon cycles of the latest issue: slot t % kHorizon
+  // holds t + 1 while bank access t is booked (0: never booked).
+  static constexpr uint64_t kHorizon = 128;
+
+  uint32_t bank_of(uint32_t warp, uint16_t reg) const { return (uint32_t(reg) + warp) % banks_; }
+  bool free_at(uint32_t bank, uint64_t t) const;
+  void book(uint32_t bank, uint64_t t);
+
+  uint32_t banks_;
+  std::vector<std::array<uint64_t, kHorizon>> booked_;  // per bank
+  std::array<std::vector<uint64_t>, 3> unit_free_;      // per pool: the cycle each unit frees
+  uint64_t now_ = 0;                                     // the latest issue cycle seen
+};
+
+}  // namespace gpupm
