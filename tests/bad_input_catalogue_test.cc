@@ -140,7 +140,8 @@ const Fixtures& fixtures() {
 std::string expand(const std::string& arg, const std::string& out_dir) {
   if (arg == "@OUT") return out_dir;
   if (arg.rfind("@SRC/", 0) == 0) return source_path(arg.substr(5));
-  if (arg.rfind("@PLUGIN/", 0) == 0) return gpupm::test::test_plugin_path(arg.substr(8));
+  const size_t plugin_at = arg.find("@PLUGIN/");  // the rest names a plugin of tests/plugin/
+  if (plugin_at != std::string::npos) return arg.substr(0, plugin_at) + gpupm::test::test_plugin_path(arg.substr(plugin_at + 8));
   std::string s = arg;
   for (size_t at = s.find("@/"); at != std::string::npos; at = s.find("@/", at))
     s.replace(at, 2, fixtures().dir + "/");
@@ -319,7 +320,7 @@ BAD_INPUT(PluginNotElf, run_with(kCompute, {"--plugin=@/not_a_program.txt"}),
 BAD_INPUT(PluginBrokenElf, run_with(kCompute, {"--plugin", "@/truncated.so"}),
           "--plugin @/truncated.so: cannot be loaded: ", kExpectedPlugin)
 BAD_INPUT(PluginRegistersNoPolicy, run_with(kCompute, {"--plugin", "@PLUGIN/no_policy_plugin"}),
-          "@PLUGIN/no_policy_plugin: registers no policy", "GPUPM_REGISTER_POLICY")
+          "--plugin @PLUGIN/no_policy_plugin", ": registers no policy", "GPUPM_REGISTER_POLICY")
 BAD_INPUT(PluginPolicyNameTaken,
           run_with(kCompute, {"--plugin", "@PLUGIN/sm_lowest_plugin", "--plugin", "@/copy.so"}),
           "--plugin @/copy.so: policy \"plugin-sm-lowest\" of plugin @/copy.so is already registered (plugin ",
