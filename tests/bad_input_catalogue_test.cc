@@ -66,6 +66,8 @@ struct Fixtures {
     write("unsupported.ptx", ".version 6.4\n.target sm_70\n.address_size 64\n\n.visible .entry k()\n{\n"
                              "\t.reg .b32 \t%r<3>;\n\tfrobnicate.u32 \t%r1, %r2;\n\tret;\n}\n");
     write("not_a_program.txt", "hello\n");
+    write("truncated.so", "\x7f" "ELF\x02\x01\x01");
+    fs::copy_file(gpupm::test::test_plugin_path("sm_lowest_plugin"), dir + "/copy.so");
     auto program = [&](const std::string& launch, const std::string& file = "copy.cu",
                        const std::string& src_extra = "") {
       return R"({"name": "p", "program": ")" + file + R"(", "buffers": {"src": {"type": "f32", "count": 8)" +
@@ -138,6 +140,8 @@ const Fixtures& fixtures() {
 std::string expand(const std::string& arg, const std::string& out_dir) {
   if (arg == "@OUT") return out_dir;
   if (arg.rfind("@SRC/", 0) == 0) return source_path(arg.substr(5));
+  const size_t plugin_at = arg.find("@PLUGIN/");  // the rest names a plugin of tests/plugin/
+  if (plugin_at != std::string::npos) return arg.substr(0, plugin_at) + gpupm::test::test_plugin_path(arg.substr(plugin_at + 8));
   std::string s = arg;
   for (size_t at = s.find("@/"); at != std::string::npos; at = s.find("@/", at))
     s.replace(at, 2, fixtures().dir + "/");
@@ -304,6 +308,27 @@ BAD_INPUT(RunVcdMissingDirectory, run_with(kCompute, {"--vcd", "@/nodir/t.vcd"})
 BAD_INPUT(RunTracePeriodWithoutVcd, run_with(kCompute, {"--trace-period-cycles", "128"}), "--trace-period-cycles",
           "only with --vcd")
 BAD_INPUT(RunMissingRequiredOption, (std::vector<std::string>{"run", "--gpu", kGpu, "--out", "@OUT"}), "--workload")
+
+// Policy plugins (--plugin; the good one in tests/plugin_test.cc).
+const char* const kExpectedPlugin = "expected a policy plugin: a shared object (.so)";
+BAD_INPUT(PluginMissingFile, run_with(kCompute, {"--plugin", "@/nosuch.so"}), "--plugin @/nosuch.so: no such file",
+          kExpectedPlugin, "GPUPM_REGISTER_POLICY")
+BAD_INPUT(PluginIsDirectory, (std::vector<std::string>{"policies", "--plugin", "@/"}), "is a directory",
+          kExpectedPlugin)
+BAD_INPUT(PluginNotElf, run_with(kCompute, {"--plugin=@/not_a_program.txt"}),
+          "--plugin @/not_a_program.txt: is not an ELF shared object", kExpectedPlugin)
+BAD_INPUT(PluginBrokenElf, run_with(kCompute, {"--plugin", "@/truncated.so"}),
+          "--plugin @/truncated.so: cannot be loaded: ", kExpectedPlugin)
+BAD_INPUT(PluginRegistersNoPolicy, run_with(kCompute, {"--plugin", "@PLUGIN/no_policy_plugin"}),
+          "--plugin @PLUGIN/no_policy_plugin", ": registers no policy", "GPUPM_REGISTER_POLICY")
+BAD_INPUT(PluginPolicyNameTaken,
+          run_with(kCompute, {"--plugin", "@PLUGIN/sm_lowest_plugin", "--plugin", "@/copy.so"}),
+          "--plugin @/copy.so: policy \"plugin-sm-lowest\" of plugin @/copy.so is already registered (plugin ",
+          "expected a name no other policy has")
+BAD_INPUT(PluginOfSweep, sweep("@SRC/configs/sweeps/example.json", {"--plugin", "@/nosuch.so"}), "no such file",
+          kExpectedPlugin)
+BAD_INPUT(PluginOfExperiment, experiment({"--config", "@/exp_small.json", "--plugin", "@/not_a_program.txt"}),
+          "is not an ELF shared object")
 
 // bench.
 BAD_INPUT(BenchRepeatNegative, (std::vector<std::string>{"bench", "--repeat=-5"}), "--repeat", "1 to 1000")

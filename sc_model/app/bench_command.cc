@@ -10,7 +10,7 @@
 
 #include "app/commands.h"
 #include "common/data_dir.h"
-#include "platform/gpu.h"
+#include "app/standalone.h"
 
 namespace gpupm {
 
@@ -50,7 +50,7 @@ Json measure_in_child(const BenchOptions& opt, const std::string& workload) {
   LoadedRun run = load_run(bench_inputs(opt, workload));
   Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
   auto t0 = std::chrono::steady_clock::now();
-  bool done = gpu.run();
+  bool done = run_alone(gpu);
   double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const Snapshot& s = gpu.finish();
   Json out = {{"done", done},

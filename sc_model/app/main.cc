@@ -1,9 +1,10 @@
-// gpupm: the command-line program (run, validate, bench, experiment, sweep).
+// gpupm: the command-line program (run, validate, bench, experiment, sweep, policies, ...).
 // Exit status: 0 success, 1 failure during simulation, 2 bad input.
 #include "app/commands.h"
 #include "common/data_dir.h"
 #include "app/impedance_command.h"
 #include "app/params_command.h"
+#include "app/policies_command.h"
 #include "app/sweep_command.h"
 #include "experiment/registry.h"
 
@@ -15,6 +16,7 @@
 
 int sc_main(int argc, char* argv[]) {
   using namespace gpupm;
+  if (int status = preload_plugins(argc, argv)) return status;
   CLI::App app{"gpupm: SystemC/TLM-2.0 virtual platform of GPU power and performance management"};
   app.require_subcommand(1);
 
@@ -22,7 +24,10 @@ int sc_main(int argc, char* argv[]) {
   auto* run_cmd = app.add_subcommand("run", "simulate a workload on a GPU config under a policy");
   run_cmd->add_option("--gpu", run.inputs.gpu_file, "GPU config (JSON)")->required();
   run_cmd->add_option("--workload", run.inputs.workload_file, "workload (JSON)")->required();
-  run_cmd->add_option("--policy", run.inputs.policy, "policy name")->default_val("baseline");
+  run_cmd->add_option("--policy", run.inputs.policy, "policy: " + policy_name_list() + " (gpupm policies says what each does)")
+      ->default_val("baseline");
+  std::vector<std::string> run_plugins;  // loaded by preload_plugins
+  add_plugin_option(run_cmd, run_plugins);
   run_cmd->add_option("--set", run.inputs.sets, "override path=value (gpu.*, workload.*, policy.*, seed)");
   run_cmd->add_option("--seed", run.seed, "random seed (default: the GPU config's sim.seed)");
   run_cmd->add_option("--vcd", run.vcd, "write a VCD trace (per-SM warps, CTAs, power; V/F, voltages, kernel) to FILE");
@@ -88,6 +93,10 @@ int sc_main(int argc, char* argv[]) {
   imp_cmd->add_option("--fmax", imp.f_max, "highest frequency (Hz)")->default_val(1e9);
   imp_cmd->add_option("--per-decade", imp.per_decade, "points per decade")->default_val(100);
 
+  std::vector<std::string> listed_plugins;  // loaded by preload_plugins
+  auto* policies_cmd = app.add_subcommand("policies", "list the policies --policy accepts (with --plugin: a plugin's too)");
+  add_plugin_option(policies_cmd, listed_plugins);
+
   ParamsOptions params;
   CLI::App* params_cmd = add_params_command(app, params);
 
@@ -105,6 +114,7 @@ int sc_main(int argc, char* argv[]) {
       return command_run(run);
     }
     if (val_cmd->parsed()) return command_validate(files);
+    if (policies_cmd->parsed()) return command_policies();
     if (params_cmd->parsed()) return command_params(params);
     if (imp_cmd->parsed()) return command_impedance(imp);
     if (ptx_cmd->parsed()) return command_ptx(ptx_file);

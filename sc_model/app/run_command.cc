@@ -7,7 +7,7 @@
 
 #include "app/commands.h"
 #include "experiment/registry.h"
-#include "platform/gpu.h"
+#include "app/standalone.h"
 #include "program/program_workload.h"
 #include "report/report_writer.h"
 #include "sweep/sweep_spec.h"
@@ -113,7 +113,7 @@ int command_run(const RunOptions& opt) {
     if (!opt.vcd.empty()) gpu.trace_to(opt.vcd, opt.trace_period_cycles ? opt.trace_period_cycles : run.gpu.sim.sample_period);
     Progress progress(!opt.quiet && ::isatty(2));
     gpu.on_epoch = [&](const Gpu& g) { progress.update(g); };
-    if (!gpu.run()) {
+    if (!run_alone(gpu)) {
       std::cerr << "gpupm: error: the workload did not finish within sim.max_sim_ms = " << run.gpu.sim.max_sim_ms
                 << " ms of simulated time; nothing written\n";
       return kExitFailure;

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "app/commands.h"
+#include "app/policies_command.h"
 #include "sweep/run_executor.h"
 #include "report/report_writer.h"
 #include "sweep/sweep_results.h"
@@ -22,6 +23,7 @@ void add_executor_options(CLI::App* cmd, ExecutorOptions& exec) {
   cmd->add_option("--executor", exec.kind, "where runs execute: local (a process pool) or slurm (an sbatch array)")
       ->default_val("local")
       ->check(CLI::IsMember({"local", "slurm"}));
+  add_plugin_option(cmd, exec.plugins);
   cmd->add_flag("--reuse-stale", exec.reuse_stale,
                 "reuse complete runs made by a different gpupm build or from input files changed since");
   cmd->add_option("--slurm-partition", exec.slurm.partition, "slurm: sbatch --partition");
@@ -75,6 +77,7 @@ int command_sweep(const SweepOptions& opt) {
     return kExitBadInput;
   }
   std::vector<RunSpec> runs = spec.unique_runs();
+  pass_plugins(runs, opt.exec.plugins);
   // A file name need not be UTF-8 on Linux; JSON must be: such bytes become U+FFFD in sweep.json.
   const std::string plan = plan_json(spec).dump(2, ' ', false, Json::error_handler_t::replace);
   write_outputs(opt.out_dir, {{"sweep.json", plan + "\n"}});
@@ -96,6 +99,8 @@ int command_sweep(const SweepOptions& opt) {
                                           shell_quote(fs::absolute(opt.spec_file).string()) + " --out " +
                                           shell_quote(fs::absolute(opt.out_dir).string()) + " --collect-only" +
                                           (opt.exec.reuse_stale ? " --reuse-stale" : "");
+      for (const std::string& p : opt.exec.plugins)
+        exec.slurm.detach_collect_command += " --plugin " + shell_quote(fs::absolute(p).string());
     }
     try {
       outcomes = execute_runs(runs, opt.out_dir, exec, ::isatty(2));

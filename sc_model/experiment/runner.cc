@@ -25,6 +25,7 @@ RunSpec workload_run(const std::string& id, const std::string& gpu, const std::s
 ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentOptions& opt) {
   for (RunSpec& s : specs)
     for (const std::string& set : opt.sets) s.args.insert(s.args.end(), {"--set", set});
+  pass_plugins(specs, opt.exec.plugins);
   check_runs(specs);
   prepare_output_dir(opt.out_dir);
   lock_output_dir(opt.out_dir);

@@ -32,7 +32,7 @@ RunSpec workload_run(const std::string& id, const std::string& gpu, const std::s
                      const std::vector<std::string>& extra);
 
 // An experiment's simulations in OUT_DIR/runs (created if missing) through the run executor, with the options'
-// --set overrides added to every run (so to its fingerprint). ok is false, and
+// --set overrides and --plugin files added to every run (so to its fingerprint). ok is false, and
 // the failed runs are listed on stderr, if any run failed.
 struct ExperimentRuns {
   std::vector<RunOutcome> outcomes;

@@ -40,6 +40,10 @@ class FrequencyManager : public sc_core::sc_module, public ClockStatus {
   // account), and once more right after a step (immediate) change, so that an
   // account that samples the voltage at its checkpoints starts from the new value.
   std::function<void()> before_change;
+  // At the end of the run: transitions still under way never complete (no event after the end).
+  void stop() {
+    for (State& s : st_) s.done.cancel();
+  }
 
  private:
   struct State {

@@ -13,6 +13,22 @@ std::vector<const SmStatus*> statuses(const std::vector<std::unique_ptr<Streamin
   return v;
 }
 
+// Clock periods of any MHz (1/700 MHz = 1428571.43 fs) are exact enough only
+// in femtoseconds; a coarser resolution would round every edge. The platform
+// owns the resolution (a global), so the model checks it and explains.
+const GpuConfig& with_fine_time_resolution(const GpuConfig& cfg) {
+  const double resolution_s = sc_core::sc_get_time_resolution().to_seconds();
+  if (resolution_s > 1.0000001e-15)
+    SC_REPORT_ERROR("gpupm/time_resolution",
+                    ("gpupm::Gpu needs a SystemC time resolution of 1 fs or finer, but it is " +
+                     sc_core::sc_get_time_resolution().to_string() +
+                     ": its clock periods (e.g. 1/700 MHz = 1428571 fs) would be rounded. Call "
+                     "sc_core::sc_set_time_resolution(1, sc_core::SC_FS) at the start of sc_main, before any "
+                     "sc_time is made (docs/embedding.md)")
+                        .c_str());
+  return cfg;
+}
+
 std::vector<std::unique_ptr<StreamingMultiprocessor>> make_sms(const SmConfig& cfg, ClockDomain& clock) {
   std::vector<std::unique_ptr<StreamingMultiprocessor>> v;
   for (uint32_t i = 0; i < cfg.count; ++i)
@@ -23,7 +39,8 @@ std::vector<std::unique_ptr<StreamingMultiprocessor>> make_sms(const SmConfig& c
 
 Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& workload, std::unique_ptr<Policy> policy)
     : sc_module(name),
-      cfg_(cfg),
+      done_o("done_o", false),
+      cfg_(with_fine_time_resolution(cfg)),
       workload_(workload),
       sm_clock_("sm_clock", period_of(cfg.dvfs[Domain::Sm])),
       mem_clock_("mem_clock", period_of(cfg.dvfs[Domain::Mem])),
@@ -48,7 +65,10 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
   host_.attach_memory_clock(mem_clock_, cfg.mem.channels);
   mem_.follow_sm_clock(sm_clock_);  // memory.l2_clock "core" only
 
+  start_.residency[0].assign(cfg.dvfs[Domain::Sm].levels.size(), 0.0);
+  start_.residency[1].assign(cfg.dvfs[Domain::Mem].levels.size(), 0.0);
   fm_.before_change = [this] {  // what was accounted at the old V/F stays at it
+    if (done_) return;
     power_.checkpoint();
     if (pdn_driver_) pdn_driver_->catch_up();
   };
@@ -111,13 +131,17 @@ Snapshot Gpu::snapshot() {
   return s;
 }
 
+// After completion nothing changes what a report reads: a co-running app's
+// thread may still start a kernel that will never run.
 void Gpu::kernel_started(const KernelLaunch& k) {
+  if (done_) return;
   if (kernels_done_ == 0 && open_kernels_.empty() && kernels_.empty()) host_.policy().on_start(host_);
   open_kernels_.push_back({&k, snapshot(), {}});
   host_.policy().on_kernel_start(host_, k);
 }
 
 void Gpu::kernel_ended(const KernelLaunch& k) {
+  if (done_) return;
   host_.policy().on_kernel_end(host_, k);
   for (size_t i = 0; i < open_kernels_.size(); ++i) {
     if (open_kernels_[i].launch != &k) continue;
@@ -134,9 +158,18 @@ void Gpu::all_done() {
   finish_ = snapshot();
   if (pdn_driver_) pdn_driver_->finish();
   done_ = true;
+  go_quiet();
+  done_o.write(true);
+  done_event_.notify(sc_core::SC_ZERO_TIME);
+  if (on_done) on_done(*this);
+}
+
+// No event of the GPU's after completion (a clock's edge already due fires
+// once and finds it stopped), so sc_start() without a limit can return.
+void Gpu::go_quiet() {
   sm_clock_.stop();
   mem_clock_.stop();
-  sc_core::sc_stop();
+  fm_.stop();
 }
 
 void Gpu::end_of_epoch() {
@@ -172,14 +205,6 @@ void Gpu::trace_to(const std::string& vcd_file, uint64_t period_cycles) {
 
 void Gpu::finish_trace() {
   if (trace_) trace_->finish(*this);
-}
-
-bool Gpu::run() {
-  start_ = Snapshot();
-  start_.residency[0].assign(cfg_.dvfs[Domain::Sm].levels.size(), 0.0);
-  start_.residency[1].assign(cfg_.dvfs[Domain::Mem].levels.size(), 0.0);
-  sc_core::sc_start(sc_time(cfg_.sim.max_sim_ms, sc_core::SC_MS));
-  return done_;
 }
 
 }  // namespace gpupm

@@ -1,6 +1,10 @@
 // The GPU top module: elaborates every block from a GpuConfig, binds their
 // sockets, wires the clock domains, the power model, the controller and the
 // recorders, and keeps the per-kernel and per-epoch snapshots of a run.
+// An ordinary sc_module (docs/embedding.md): whoever owns the simulation calls
+// sc_start; the GPU runs its workload from time 0, signals completion (done_o,
+// done_event(), on_done) and then goes quiet, so sc_start() without a limit
+// returns once the rest of the platform is idle. It sets no SystemC global.
 #pragma once
 
 #include "clock/clock_domain.h"
@@ -40,13 +44,20 @@ struct EpochRecord {
 
 class Gpu : public sc_core::sc_module {
  public:
+  // `cfg` and `workload` must outlive the Gpu. Needs a time resolution of 1 fs
+  // or finer, set by the platform before any sc_time is made (an SC_ERROR
+  // report, "gpupm/time_resolution", explains it otherwise).
   Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& workload, std::unique_ptr<Policy> policy);
   ~Gpu() override;
 
-  // Runs the workload to completion; false if the simulated-time guard stopped it.
-  bool run();
+  // Completion: the signal goes true, the event is notified (one delta later)
+  // and on_done is called, once, when the workload's last kernel has ended.
+  sc_core::sc_signal<bool> done_o;
+  const sc_core::sc_event& done_event() const { return done_event_; }
+  std::function<void(Gpu&)> on_done;
+  bool done() const { return done_; }
   // Traces the main signals to a VCD file every `period_cycles` SM cycles, a
-  // multiple of sim.sample_period (call before run(); see platform/gpu_trace.h).
+  // multiple of sim.sample_period (call before sc_start; see platform/gpu_trace.h).
   void trace_to(const std::string& vcd_file, uint64_t period_cycles);
   // After a finished run: the trace's last values, and the file renamed into place.
   void finish_trace();
@@ -82,6 +93,7 @@ class Gpu : public sc_core::sc_module {
   void kernel_started(const KernelLaunch& k);
   void kernel_ended(const KernelLaunch& k);
   void all_done();
+  void go_quiet();
 
   const GpuConfig& cfg_;
   const Workload& workload_;
@@ -103,6 +115,7 @@ class Gpu : public sc_core::sc_module {
   Snapshot start_, finish_;
   size_t kernels_done_ = 0;
   bool done_ = false;
+  sc_core::sc_event done_event_;
   std::unique_ptr<GpuTrace> trace_;
   double trace_power_w_ = 0;  // over the last epoch
   double last_epoch_energy_ = 0, last_epoch_time_ = 0;

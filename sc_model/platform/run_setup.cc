@@ -3,8 +3,6 @@
 
 #include "program/program_workload.h"
 
-#include <systemc>
-
 namespace gpupm {
 
 Json load_gpu_doc(const std::string& gpu_file, const std::string& pdn_file) {
@@ -62,14 +60,6 @@ LoadedRun load_run(const RunInputs& in) {
   for (auto it = pdoc.begin(); it != pdoc.end(); ++it)
     if (!r.doc["policy"].contains(it.key())) r.doc["policy"][it.key()] = it.value();
   return r;
-}
-
-void prepare_systemc() {
-  using namespace sc_core;
-  sc_set_time_resolution(1, SC_FS);
-  sc_report_handler::set_actions(SC_ERROR, SC_THROW);
-  sc_report_handler::set_actions(SC_FATAL, SC_THROW);
-  sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
 }
 
 std::string validate_file(const std::string& file) {

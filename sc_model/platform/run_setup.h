@@ -36,11 +36,6 @@ LoadedRun load_run(const RunInputs& in);
 Json load_gpu_doc(const std::string& gpu_file, const std::string& pdn_file);
 std::string gpu_doc_origin(const std::string& gpu_file, const std::string& pdn_file, bool with_sets);
 
-// Once per process, before elaboration: femtosecond time resolution (clock
-// periods like 1428.571 ps stay exact enough), SystemC errors as exceptions
-// (exit 1 instead of abort), and no info chatter.
-void prepare_systemc();
-
 // What kind of document a file is, for `gpupm validate`: "gpu" or "workload".
 std::string validate_file(const std::string& file);
 

@@ -88,6 +88,11 @@ RunInputs run_inputs_of(const std::vector<std::string>& args) {
   return in;
 }
 
+void pass_plugins(std::vector<RunSpec>& specs, const std::vector<std::string>& plugins) {
+  for (RunSpec& s : specs)
+    for (const std::string& p : plugins) s.args.insert(s.args.end(), {"--plugin", fs::absolute(p).string()});
+}
+
 void check_runs(const std::vector<RunSpec>& specs) {
   for (const RunSpec& spec : specs) load_run(run_inputs_of(spec.args));
 }

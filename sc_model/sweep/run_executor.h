@@ -83,8 +83,14 @@ struct ExecutorOptions {
   int jobs = 0;                // local: worker processes; 0: the number of cores
   std::string binary;          // the gpupm program to run; empty: this process's own executable
   bool reuse_stale = false;    // keep complete runs made by another build or from changed input files
+  std::vector<std::string> plugins;  // policy plugins (--plugin) every run loads: see pass_plugins
   SlurmOptions slurm;
 };
+
+// Adds `--plugin FILE` (made absolute) for every plugin to every run: each
+// child run loads them, and each plugin's content is one of the run's input
+// files, so in its fingerprint (a rebuilt plugin makes the runs stale).
+void pass_plugins(std::vector<RunSpec>& specs, const std::vector<std::string>& plugins);
 
 // Runs every spec not already complete (ids must be unique) and returns one
 // outcome per spec, in order. A failed run does not stop the others.

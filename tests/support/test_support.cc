@@ -24,6 +24,10 @@ std::string source_path(const std::string& relative) {
 
 std::string binary_path() { return GPUPM_BINARY; }
 
+std::string test_plugin_path(const std::string& name) {
+  return (std::filesystem::path(GPUPM_BINARY).parent_path() / ("libgpupm_test_" + name + ".so")).string();
+}
+
 std::string temp_dir(const std::string& tag) {
   auto dir = std::filesystem::temp_directory_path() /
              ("gpupm_test_" + tag + "_" + std::to_string(::getpid()));

@@ -1,0 +1,123 @@
+// The Gpu embedded as a user's sc_main embeds it (docs/embedding.md): built
+// beside another model, run with the platform's own sc_start() calls (first
+// with a time limit, then without), completion seen through the callback, the
+// event and the signal, and sc_start() returning once the platform is idle.
+// Its report equals the CLI's for the same run. Each test is its own process.
+#include <gtest/gtest.h>
+
+#include "platform/gpu.h"
+#include "platform/run_setup.h"
+#include "report/report_writer.h"
+#include "support/report_runner.h"
+#include "support/sc_bench.h"
+#include "support/test_support.h"
+
+namespace gpupm {
+namespace {
+
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+// Another model of the platform: a CPU-like thread that ticks on its own,
+// waits for the GPU's completion event and keeps going a while after it; and
+// an interrupt input bound to the GPU's done_o.
+class HostModel : public sc_core::sc_module {
+ public:
+  sc_core::sc_in<bool> gpu_irq{"gpu_irq"};
+  sc_time saw_event = sc_core::SC_ZERO_TIME, saw_irq = sc_core::SC_ZERO_TIME, finished = sc_core::SC_ZERO_TIME;
+  uint64_t ticks = 0;
+
+  HostModel(sc_core::sc_module_name name, const sc_core::sc_event& gpu_done) : sc_module(name), gpu_done_(gpu_done) {
+    SC_HAS_PROCESS(HostModel);
+    SC_THREAD(ticker);
+    SC_THREAD(waiter);
+    SC_METHOD(irq);
+    sensitive << gpu_irq.pos();
+    dont_initialize();
+  }
+
+ private:
+  void ticker() {  // runs until 5 us after the GPU finished
+    while (saw_event == sc_core::SC_ZERO_TIME || sc_core::sc_time_stamp() < saw_event + sc_time(5000, SC_NS)) {
+      sc_core::wait(100, SC_NS);
+      ++ticks;
+    }
+    finished = sc_core::sc_time_stamp();
+  }
+  void waiter() {
+    sc_core::wait(gpu_done_);
+    saw_event = sc_core::sc_time_stamp();
+  }
+  void irq() { saw_irq = sc_core::sc_time_stamp(); }
+
+  const sc_core::sc_event& gpu_done_;
+};
+
+RunInputs equalizer_run() {
+  RunInputs in;
+  in.gpu_file = test::source_path("configs/gpu/gtx480.json");
+  in.workload_file = test::source_path("configs/workloads/compute.json");
+  in.policy = "equalizer-perf";  // V/F transitions: one may still be under way at the end
+  in.sets = {"workload.kernels[0].grid_ctas=90"};
+  return in;
+}
+
+class Embedding : public test::ScTest {};
+
+TEST_F(Embedding, RunsUnderTheUsersScStartAndGoesQuiet) {
+  LoadedRun run = load_run(equalizer_run());
+  Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
+  HostModel host("host", gpu.done_event());
+  host.gpu_irq.bind(gpu.done_o);
+  int callbacks = 0;
+  sc_time callback_at;
+  gpu.on_done = [&](Gpu& g) {
+    ++callbacks;
+    callback_at = sc_core::sc_time_stamp();
+    EXPECT_TRUE(g.done());
+  };
+
+  sc_core::sc_start(sc_time(1000, SC_NS));  // a time limit: the platform pauses, the GPU is not done yet
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(1000, SC_NS));
+  EXPECT_FALSE(gpu.done());
+  EXPECT_FALSE(gpu.done_o.read());
+
+  sc_core::sc_start();  // no limit: returns only when nothing is left to do
+  ASSERT_TRUE(gpu.done());
+  EXPECT_EQ(callbacks, 1);
+  EXPECT_GT(callback_at, sc_time(1000, SC_NS));
+  EXPECT_EQ(host.saw_event, callback_at);  // notified one delta after the callback
+  EXPECT_EQ(host.saw_irq, callback_at);
+  EXPECT_TRUE(gpu.done_o.read());
+  // The host kept running after the GPU finished, and the simulation ended with it.
+  EXPECT_GE(host.finished, callback_at + sc_time(5000, SC_NS));
+  EXPECT_EQ(sc_core::sc_time_stamp(), host.finished);
+  EXPECT_FALSE(sc_core::sc_pending_activity());
+  EXPECT_EQ(host.finished, sc_time(100, SC_NS) * double(host.ticks));
+  // The completion snapshot is the one taken at the callback.
+  EXPECT_DOUBLE_EQ(gpu.finish().time_s, callback_at.to_seconds());
+
+  const Json embedded = build_report(gpu, run.doc);
+  const RunInputs in = equalizer_run();
+  test::RunResult cli = test::run_sim(in.workload_file, "--policy " + in.policy + " --set '" + in.sets[0] + "'", "embed");
+  ASSERT_EQ(cli.status, 0) << cli.output;
+  EXPECT_EQ(embedded, cli.report) << "embedded and CLI reports differ";
+}
+
+// Without the platform's femtosecond resolution the model refuses and says what to do.
+TEST(EmbeddingResolution, ACoarseTimeResolutionIsExplained) {
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);  // SystemC's default, made explicit
+  LoadedRun run = load_run(equalizer_run());
+  try {
+    Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
+    FAIL() << "a 1 ps resolution was accepted";
+  } catch (const sc_core::sc_report& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("gpupm/time_resolution"), std::string::npos) << what;
+    EXPECT_NE(what.find("1 fs or finer, but it is 1 ps"), std::string::npos) << what;
+    EXPECT_NE(what.find("sc_set_time_resolution(1, sc_core::SC_FS)"), std::string::npos) << what;
+  }
+}
+
+}  // namespace
+}  // namespace gpupm
