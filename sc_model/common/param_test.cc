@@ -52,14 +52,18 @@ void describe(ParamVisitor& v, Toy& t) {
 
 using test::error_of;
 
-Toy read_toy(const std::string& text) {
-  Json doc = parse_json_text(text, "toy.json");
-  JsonReader r(doc, "toy.json", "");
-  Toy t;
-  read_params(r, t);
+// Reads `text` (named `file` in messages) into an S as a config reader does.
+template <class S>
+S read_as(const std::string& text, const std::string& file) {
+  Json doc = parse_json_text(text, file);
+  JsonReader r(doc, file, "");
+  S s;
+  read_params(r, s);
   r.finish();
-  return t;
+  return s;
 }
+
+Toy read_toy(const std::string& text) { return read_as<Toy>(text, "toy.json"); }
 
 TEST(Param, ReaderKeepsDefaultsAndReadsEveryKind) {
   Toy t = read_toy(R"({"count": 2, "mode": "slow", "tiles": [3, 4], "inner": {"depth": 7},
@@ -154,14 +158,7 @@ void describe(ParamVisitor& v, Job& j) {
   });
 }
 
-Job read_job(const std::string& text) {
-  Json doc = parse_json_text(text, "job.json");
-  JsonReader r(doc, "job.json", "");
-  Job j;
-  read_params(r, j);
-  r.finish();
-  return j;
-}
+Job read_job(const std::string& text) { return read_as<Job>(text, "job.json"); }
 
 TEST(Param, TextsJsonValuesAndPatchedVariants) {
   Job j = read_job(R"({"path": "a.b", "tags": ["x=1"], "values": [1, "two"], "name": "n",
