@@ -47,7 +47,8 @@ TEST(ParamsCommand, SchemaPrintsTheCommittedFile) {
 
 // The value of the row at `path` in a --json listing (null: no such row).
 nlohmann::json value_at(const std::string& json_listing, const std::string& path) {
-  for (const auto& p : nlohmann::json::parse(json_listing).at("parameters"))
+  const nlohmann::json doc = nlohmann::json::parse(json_listing);  // outlives the loop
+  for (const auto& p : doc.at("parameters"))
     if (p.at("path") == path) return p.at("value");
   return nullptr;
 }

@@ -40,9 +40,7 @@ void describe(ParamVisitor& v, KernelEntryParams& e) {
 }
 
 void describe(ParamVisitor& v, ProfileWorkloadParams& w) {
-  describe_app(v, w.main, Presence::kOptional);
-  v.list("apps", w.apps, 1, 2, Presence::kOptional, "one or two co-running applications on disjoint SM sets",
-         [](ParamVisitor& s, AppParams& a) { describe_app(s, a, Presence::kRequired); });
+  // First: an empty kernels or apps array beside the other says the more useful thing.
   v.one_of("kernels_or_apps", "either kernels (one application) or apps", {{"kernels"}, {"apps"}}, [&v] {
     if (v.given("kernels") && v.given("apps"))
       return problem_unless(false, "apps", "give either kernels (one application) or apps, not both");
@@ -50,6 +48,9 @@ void describe(ParamVisitor& v, ProfileWorkloadParams& w) {
       return problem_unless(false, "iterations", "give iterations per application (apps[i].iterations)");
     return problem_unless(v.given("kernels") || v.given("apps"), "kernels", "missing (required without apps)");
   });
+  describe_app(v, w.main, Presence::kOptional);
+  v.list("apps", w.apps, 1, 2, Presence::kOptional, "one or two co-running applications on disjoint SM sets",
+         [](ParamVisitor& s, AppParams& a) { describe_app(s, a, Presence::kRequired); });
   v.rule("distinct_app_names", "the apps have different names", [&w] { return same_app_names(w.apps); });
   v.flag("respawn", w.respawn, "two apps as a queue pair: a finished app starts again");
   v.rule("respawn_two_apps", "respawn needs two apps", [&w] {
