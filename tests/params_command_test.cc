@@ -45,4 +45,48 @@ TEST(ParamsCommand, SchemaPrintsTheCommittedFile) {
   EXPECT_EQ(r.out, gpupm::test::read_file(source_path("docs/schema/workload.schema.json")));
 }
 
+// The value of the row at `path` in a --json listing (null: no such row).
+nlohmann::json value_at(const std::string& json_listing, const std::string& path) {
+  const nlohmann::json doc = nlohmann::json::parse(json_listing);  // outlives the loop
+  for (const auto& p : doc.at("parameters"))
+    if (p.at("path") == path) return p.at("value");
+  return nullptr;
+}
+
+TEST(ParamsCommand, ListsTheFilesDescriptionsNotTheDefaults) {
+  auto r = run_gpupm_argv({"params", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(value_at(r.out, "gpu.description").get<std::string>().find("GTX480"), std::string::npos);
+}
+
+TEST(ParamsCommand, PdnPackageMergedAsGpupmRunDoes) {
+  auto r = run_gpupm_argv({"params", "--json", "--pdn", source_path("configs/pdn/package_II.json")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(value_at(r.out, "gpu.pdn.model"), "rlc");
+  EXPECT_EQ(value_at(r.out, "gpu.pdn.network.name"), "II");
+  EXPECT_EQ(value_at(r.out, "gpu.pdn.network.package.l_h"), 402e-12);
+}
+
+TEST(ParamsCommand, WorkloadStructureAndKernelFields) {
+  auto r = run_gpupm_argv({"params", "--json", "--workload", source_path("configs/workloads/harmonia/bpt.json"),
+                           "--set", "workload.kernels[1].grid_ctas=7"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(value_at(r.out, "workload.kernels[0].description").get<std::string>().find("initialises"),
+            std::string::npos);
+  EXPECT_EQ(value_at(r.out, "workload.kernels[1].grid_ctas"), 7);
+  EXPECT_FALSE(value_at(r.out, "workload.iterations").is_null());
+  EXPECT_FALSE(value_at(r.out, "workload.kernels[0].repeat").is_null());
+  auto bad = run_gpupm_argv({"params", "--workload", source_path("configs/workloads/compute.json"), "--set",
+                             "gpu.sm.count=3"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("expected a workload.* path"), std::string::npos) << bad.err;
+}
+
+TEST(ParamsCommand, SweepSpecAxesAndBase) {
+  auto r = run_gpupm_argv({"params", "--json", "--sweep", source_path("configs/sweeps/example.json")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(value_at(r.out, "sweep.axes[1].name"), "sm_level");
+  EXPECT_EQ(value_at(r.out, "sweep.base.policy"), "static");
+}
+
 }  // namespace

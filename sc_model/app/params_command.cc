@@ -3,10 +3,15 @@
 
 #include "app/commands.h"
 #include "common/param_lister.h"
+#include "common/param_reader.h"
+#include "program/program_workload.h"
+#include "sweep/sweep_spec_params.h"
+#include "workload/workload_params.h"
 #include "sweep/config_schemas.h"
 #include "platform/run_setup.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 namespace gpupm {
@@ -22,14 +27,58 @@ std::string value_text(const Json& v) {
 
 std::string default_text(const ParamRow& r) { return r.required ? "required" : value_text(r.default_value); }
 
-// The GPU config as `gpupm run` reads it: the file, then every --set (gpu.* paths).
-GpuConfig load_listed_config(const ParamsOptions& opt) {
-  Json doc = {{"gpu", load_gpu_doc(opt.gpu_file, "")}};
-  for (const std::string& s : opt.sets) apply_override(doc, s, "--set");
+// The listed document under `prefix` after every --set (paths below the prefix only).
+Json with_sets(const std::string& prefix, Json listed, const std::vector<std::string>& sets) {
+  Json doc = {{prefix, std::move(listed)}};
+  for (const std::string& s : sets) apply_override(doc, s, "--set");
   for (auto it = doc.begin(); it != doc.end(); ++it)
-    if (it.key() != "gpu") throw InputError("--set", it.key(), "expected a gpu.* path (params lists the GPU config)");
+    if (it.key() != prefix)
+      throw InputError("--set", it.key(), "expected a " + prefix + ".* path (params lists the " + prefix + ")");
+  return doc.at(prefix);
+}
+
+// A file's origin in messages: the file, "(with --set)" when overrides changed it, as gpupm run says.
+std::string origin_of(const std::string& file, const ParamsOptions& opt) {
+  return opt.sets.empty() ? file : file + " (with --set)";
+}
+
+struct Listing {
+  std::vector<ParamRow> rows;
+  std::vector<RuleRow> rules;
+};
+
+// Reads `doc` into S as its reader does, then lists it under `prefix`.
+template <class S>
+Listing list_document(const std::string& prefix, const Json& doc, const std::string& origin, S& s) {
+  JsonReader r(doc, origin, "");
+  read_params(r, s);
+  r.finish();
+  Listing l;
+  l.rows = list_params(prefix, s, &l.rules);
+  return l;
+}
+
+Listing listed(const ParamsOptions& opt) {
+  if (!opt.workload_file.empty()) {
+    const Json doc = with_sets("workload", load_json_file(opt.workload_file), opt.sets);
+    if (is_program_workload(doc))
+      throw InputError("--workload", opt.workload_file, "program workloads are not listed (kernel-profile workloads are)");
+    ProfileWorkloadParams p;
+    return list_document("workload", doc, origin_of(opt.workload_file, opt), p);
+  }
+  if (!opt.sweep_file.empty()) {
+    SweepSpecParams p;
+    p.dir = std::filesystem::absolute(opt.sweep_file).parent_path().string();
+    return list_document("sweep", with_sets("sweep", load_json_file(opt.sweep_file), opt.sets),
+                         origin_of(opt.sweep_file, opt), p);
+  }
+  // The GPU config as `gpupm run` reads it: the file, the --pdn package, then every --set.
+  const Json doc = with_sets("gpu", load_gpu_doc(opt.gpu_file, opt.pdn_file), opt.sets);
   const InputFileScope gpu_file_scope(opt.gpu_file);
-  return parse_gpu_config(doc.at("gpu"), gpu_doc_origin(opt.gpu_file, "", !opt.sets.empty()));
+  GpuConfig gpu = parse_gpu_config(doc, gpu_doc_origin(opt.gpu_file, opt.pdn_file, !opt.sets.empty()));
+  Listing l;
+  l.rows = list_params("gpu", gpu, &l.rules);
+  return l;
 }
 
 void print_table(const std::vector<ParamRow>& rows, const std::vector<RuleRow>& rules) {
@@ -62,10 +111,14 @@ Json rows_json(const std::vector<ParamRow>& rows, const std::vector<RuleRow>& ru
 }  // namespace
 
 CLI::App* add_params_command(CLI::App& app, ParamsOptions& opt) {
-  auto* cmd = app.add_subcommand("params", "list the GPU config's parameters: value, default, range, unit, description");
+  auto* cmd = app.add_subcommand(
+      "params", "list the parameters of a GPU config, workload or sweep spec: value, default, range, unit, description");
   cmd->add_option("--gpu", opt.gpu_file, "GPU config (JSON)")
       ->default_val(data_file("configs/gpu/gtx480.json"));
-  cmd->add_option("--set", opt.sets, "override gpu.PATH=VALUE (as gpupm run --set)");
+  cmd->add_option("--pdn", opt.pdn_file, "a PDN package (configs/pdn/*.json) merged into the GPU config, as gpupm run --pdn");
+  auto* workload = cmd->add_option("--workload", opt.workload_file, "list a kernel-profile workload (JSON) instead");
+  cmd->add_option("--sweep", opt.sweep_file, "list a sweep spec (JSON) instead")->excludes(workload);
+  cmd->add_option("--set", opt.sets, "override gpu.PATH=VALUE (workload.PATH, sweep.PATH), as gpupm run --set");
   cmd->add_flag("--json", opt.json, "print JSON instead of a table");
   cmd->add_option("--schema", opt.schema_kind, "print the JSON Schema of KIND instead: gpu_config, workload, sweep_spec");
   return cmd;
@@ -76,13 +129,11 @@ int command_params(const ParamsOptions& opt) {
     std::cout << config_schema(opt.schema_kind).dump(2) << "\n";
     return kExitOk;
   }
-  GpuConfig gpu = load_listed_config(opt);
-  std::vector<RuleRow> rules;
-  std::vector<ParamRow> rows = list_params("gpu", gpu, &rules);
+  const Listing l = listed(opt);
   if (opt.json)
-    std::cout << rows_json(rows, rules).dump(2) << "\n";
+    std::cout << rows_json(l.rows, l.rules).dump(2) << "\n";
   else
-    print_table(rows, rules);
+    print_table(l.rows, l.rules);
   return kExitOk;
 }
 

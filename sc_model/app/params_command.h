@@ -1,6 +1,8 @@
-// `gpupm params`: every declared parameter of a GPU config (common/param.h)
-// with its value, default, range, unit and description; or, with --schema
-// KIND, the JSON Schema of a kind of input (docs/schema/KIND.schema.json).
+// `gpupm params`: every declared parameter (common/param.h) of a GPU config
+// (with a --pdn package merged in, as `gpupm run --pdn`), or of a kernel-profile
+// workload (--workload) or a sweep spec (--sweep), with its value, default,
+// range, unit and description; or, with --schema KIND, the JSON Schema of a
+// kind of input (docs/schema/KIND.schema.json).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -12,7 +14,10 @@ namespace gpupm {
 
 struct ParamsOptions {
   std::string gpu_file;
-  std::vector<std::string> sets;  // gpu.PATH=VALUE, as `gpupm run --set`
+  std::string pdn_file;       // a PDN package merged into the GPU config
+  std::string workload_file;  // list this workload instead of the GPU config
+  std::string sweep_file;     // list this sweep spec instead
+  std::vector<std::string> sets;  // gpu.PATH=VALUE (workload.PATH, sweep.PATH), as `gpupm run --set`
   bool json = false;
   std::string schema_kind;  // gpu_config, workload or sweep_spec: print its schema instead
 };

@@ -197,6 +197,17 @@ size_t JsonReader::array_size(const std::string& key, size_t min_count, size_t m
   return v.size();
 }
 
+Json JsonReader::unread() const {
+  Json rest = Json::object();
+  for (auto it = j_.begin(); it != j_.end(); ++it)
+    if (!used_.count(it.key())) rest[it.key()] = it.value();
+  return rest;
+}
+
+void JsonReader::mark_read() {
+  for (auto it = j_.begin(); it != j_.end(); ++it) used_.insert(it.key());
+}
+
 void JsonReader::finish() {
   for (auto it = j_.begin(); it != j_.end(); ++it) {
     if (!used_.count(it.key())) {

@@ -60,7 +60,12 @@ class JsonReader {
 
   [[noreturn]] void fail(const std::string& key, const std::string& what) const;
   const std::string& file() const { return file_; }
+  const std::string& path() const { return path_; }  // this object's JSON path ("" at the top)
   std::string path_of(const std::string& key) const;
+  // The keys nobody has read yet, as an object (for a reader that hands them on),
+  // and marking every key read (another reader has checked them).
+  Json unread() const;
+  void mark_read();
 
  private:
   const Json& need(const std::string& key);

@@ -36,6 +36,42 @@ void ParamVisitor::choice(const char* name, std::string& field, const std::vecto
   visit_string(info, field);
 }
 
+void ParamVisitor::text_matching(const char* name, std::string& field, const char* pattern, const char* allowed,
+                                 const char* description, Presence presence) {
+  ParamInfo info = make(name, ParamKind::kString, presence, "", description);
+  info.pattern = pattern;
+  info.allowed = allowed;
+  visit_string(info, field);
+}
+
+void ParamVisitor::text_list(const char* name, std::vector<std::string>& field, size_t min, size_t max,
+                             const char* pattern, const char* allowed, const char* description, Presence presence) {
+  ParamInfo info = make(name, ParamKind::kStringList, presence, "", description);
+  info.min_items = min;
+  info.max_items = max;
+  info.pattern = pattern;
+  info.allowed = allowed;
+  visit_string_list(info, field);
+}
+
+void ParamVisitor::json_list(const char* name, std::vector<nlohmann::json>& field, size_t min, size_t max,
+                             JsonItems items, const char* description, Presence presence) {
+  ParamInfo info = make(name, ParamKind::kJsonList, presence, "", description);
+  info.min_items = min;
+  info.max_items = max;
+  info.items = items;
+  visit_json_list(info, field);
+}
+
+void ParamVisitor::patched_fields(const char* name, std::vector<nlohmann::json>& patches, size_t max,
+                                  const char* description, const std::function<void(ParamVisitor&, size_t)>& fields) {
+  ParamInfo info = make(name, ParamKind::kJsonList, Presence::kOptional, "", description);
+  info.min_items = 1;
+  info.max_items = max;
+  info.items = JsonItems::kObjects;
+  visit_patched(info, patches, fields);
+}
+
 void ParamVisitor::integer_list(const char* name, std::vector<uint32_t>& field, uint64_t lo, uint64_t hi,
                                 const char* description) {
   ParamInfo info = make(name, ParamKind::kIntegerList, Presence::kOptional, "", description);
@@ -64,6 +100,8 @@ const char* param_kind_name(ParamKind kind) {
     case ParamKind::kIntegerList: return "integers";
     case ParamKind::kSection: return "object";
     case ParamKind::kList: return "array";
+    case ParamKind::kStringList: return "strings";
+    case ParamKind::kJsonList: return "values";
   }
   return "?";
 }

@@ -15,9 +15,15 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace gpupm {
 
-enum class ParamKind { kInteger, kNumber, kBool, kString, kChoice, kIntegerList, kSection, kList };
+enum class ParamKind {
+  kInteger, kNumber, kBool, kString, kChoice, kIntegerList, kSection, kList, kStringList, kJsonList
+};
+// What a json_list holds: any JSON value but null, or objects.
+enum class JsonItems { kValues, kObjects };
 enum class Presence { kOptional, kRequired };
 
 // What a declaration says about one key (ranges: the ones its kind uses).
@@ -29,6 +35,9 @@ struct ParamInfo {
   double num_min = 0, num_max = 0;    // kNumber
   size_t min_items = 0, max_items = 0;  // kList, kIntegerList
   std::vector<std::string> choices;   // kChoice
+  std::string pattern;                // kString, kStringList: an ECMAScript regex the text must contain
+  std::string allowed;                // what the pattern allows, in words (the reader's message)
+  JsonItems items = JsonItems::kValues;  // kJsonList
   std::string unit;
   std::string description;
   bool required() const { return presence == Presence::kRequired; }
@@ -70,6 +79,22 @@ class ParamVisitor {
     for (size_t i = 0; i < names.size(); ++i)
       if (names[i] == s) field = E(i);
   }
+  // A string the regex `pattern` matches; `allowed` says the same in words ("a dotted path").
+  void text_matching(const char* name, std::string& field, const char* pattern, const char* allowed,
+                     const char* description, Presence presence = Presence::kOptional);
+  // An array of min..max strings, each matched by `pattern` (empty: any string; `allowed` as above).
+  void text_list(const char* name, std::vector<std::string>& field, size_t min, size_t max, const char* pattern,
+                 const char* allowed, const char* description, Presence presence = Presence::kOptional);
+  // An array of min..max JSON values kept as given (their meaning is the caller's).
+  void json_list(const char* name, std::vector<nlohmann::json>& field, size_t min, size_t max, JsonItems items,
+                 const char* description, Presence presence = Presence::kOptional);
+  // The fields `fields` declares, given in this object itself, and an optional
+  // array `name` of up to `max` objects, each a change to them (a JSON merge
+  // patch, RFC 7386) that makes one variant: fields(v, i) declares variant i
+  // (variant 0 alone when the array is absent). Declare the object's other
+  // keys before it: the variants are this object without them.
+  void patched_fields(const char* name, std::vector<nlohmann::json>& patches, size_t max, const char* description,
+                      const std::function<void(ParamVisitor&, size_t)>& fields);
   // An array of integers, each in [lo, hi].
   void integer_list(const char* name, std::vector<uint32_t>& field, uint64_t lo, uint64_t hi, const char* description);
   // A nested object; an optional section absent from the input keeps its defaults.
@@ -90,6 +115,13 @@ class ParamVisitor {
   }
   // A cross-field check; the reader applies it where it is declared (after the fields it reads).
   void rule(const char* name, const char* description, const RuleCheck& check) { visit_rule(name, description, check); }
+  // A rule that exactly one of `alternatives` (each a set of keys given
+  // together) is given; the schema states it as oneOf, `check` words the message.
+  void one_of(const char* name, const char* description, const std::vector<std::vector<std::string>>& alternatives,
+              const RuleCheck& check) {
+    visit_alternatives(alternatives);
+    visit_rule(name, description, check);
+  }
   // Whether the input names this key (the reader knows; the other visitors walk declarations only).
   virtual bool given(const std::string& name) const { (void)name; return false; }
 
@@ -106,6 +138,12 @@ class ParamVisitor {
   virtual void visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,
                           const std::function<void(ParamVisitor&, size_t)>& item) = 0;
   virtual void visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) = 0;
+  virtual void visit_string_list(const ParamInfo& info, std::vector<std::string>& value) = 0;
+  virtual void visit_json_list(const ParamInfo& info, std::vector<nlohmann::json>& value) = 0;
+  virtual void visit_patched(const ParamInfo& info, std::vector<nlohmann::json>& patches,
+                             const std::function<void(ParamVisitor&, size_t)>& fields) = 0;
+  // Only the schema states alternatives; the reader applies one_of's check.
+  virtual void visit_alternatives(const std::vector<std::vector<std::string>>& alternatives) { (void)alternatives; }
 
   static ParamInfo make(const char* name, ParamKind kind, Presence presence, const char* unit, const char* description);
 };
@@ -124,7 +162,11 @@ class ParamVisitor {
                              const SectionBody& body) override;                                        \
   void visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,       \
                   const std::function<void(ParamVisitor&, size_t)>& item) override;                    \
-  void visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) override;
+  void visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) override;     \
+  void visit_string_list(const ParamInfo& info, std::vector<std::string>& value) override;             \
+  void visit_json_list(const ParamInfo& info, std::vector<nlohmann::json>& value) override;            \
+  void visit_patched(const ParamInfo& info, std::vector<nlohmann::json>& patches,                      \
+                     const std::function<void(ParamVisitor&, size_t)>& fields) override;
 
 // A rule's problem, or none: `ok` or {key, what}.
 inline std::optional<ParamProblem> problem_unless(bool ok, std::string key, std::string what) {

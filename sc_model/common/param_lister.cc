@@ -26,6 +26,10 @@ std::string param_range(const ParamInfo& info) {
     case ParamKind::kBool:
       s << "{true, false}";
       break;
+    case ParamKind::kString:
+    case ParamKind::kStringList:
+      s << info.allowed;
+      break;
     case ParamKind::kChoice:
       for (size_t i = 0; i < info.choices.size(); ++i) s << (i ? ", " : "{") << info.choices[i];
       s << "}";
@@ -47,6 +51,20 @@ void ParamLister::visit_bool(const ParamInfo& info, bool& value) { add(info, val
 void ParamLister::visit_string(const ParamInfo& info, std::string& value) { add(info, value, param_range(info)); }
 void ParamLister::visit_integer_list(const ParamInfo& info, std::vector<uint32_t>& value) {
   add(info, value, param_range(info));
+}
+
+void ParamLister::visit_string_list(const ParamInfo& info, std::vector<std::string>& value) {
+  add(info, value, param_range(info));
+}
+void ParamLister::visit_json_list(const ParamInfo& info, std::vector<Json>& value) {
+  add(info, value, info.items == JsonItems::kObjects ? "objects" : "");
+}
+
+// The fields as variant 0 has them, then the patches as they are given.
+void ParamLister::visit_patched(const ParamInfo& info, std::vector<Json>& patches,
+                                const std::function<void(ParamVisitor&, size_t)>& fields) {
+  fields(*this, 0);
+  add(info, patches, "changes to the fields above");
 }
 
 void ParamLister::merge(ParamLister& sub) {

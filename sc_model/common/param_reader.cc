@@ -1,6 +1,16 @@
 #include "common/param_reader.h"
 
+#include <algorithm>
+#include <regex>
+
 namespace gpupm {
+
+namespace {
+bool matches(const ParamInfo& info, const std::string& text) {
+  return info.pattern.empty() || std::regex_search(text, std::regex(info.pattern));
+}
+std::string element(const std::string& name, size_t i) { return name + "[" + std::to_string(i) + "]"; }
+}  // namespace
 
 void JsonParamReader::visit_integer(const ParamInfo& info, uint64_t& value) {
   value = info.required() ? r_.get_uint(info.name, info.int_min, info.int_max)
@@ -21,6 +31,51 @@ void JsonParamReader::visit_string(const ParamInfo& info, std::string& value) {
     value = r_.get_enum(info.name, info.choices, value);
   else
     value = info.required() ? r_.get_string(info.name) : r_.get_string(info.name, value);
+  if (r_.has(info.name) && !matches(info, value))
+    r_.fail(info.name, "expected " + info.allowed + ", got \"" + value + "\"");
+}
+
+void JsonParamReader::visit_string_list(const ParamInfo& info, std::vector<std::string>& value) {
+  if (!info.required() && !r_.has(info.name)) return;
+  const size_t n = r_.array_size(info.name, info.min_items, info.max_items);
+  const Json& a = r_.raw(info.name);
+  const std::string allowed = info.allowed.empty() ? "a string" : info.allowed;
+  value.clear();
+  for (size_t i = 0; i < n; ++i) {
+    if (!a[i].is_string()) r_.fail(element(info.name, i), "expected " + allowed);
+    value.push_back(a[i].get<std::string>());
+    if (!matches(info, value.back())) r_.fail(element(info.name, i), "expected " + allowed + ", got \"" + value.back() + "\"");
+  }
+}
+
+void JsonParamReader::visit_json_list(const ParamInfo& info, std::vector<Json>& value) {
+  if (!info.required() && !r_.has(info.name)) return;
+  const size_t n = r_.array_size(info.name, info.min_items, info.max_items);
+  const Json& a = r_.raw(info.name);
+  value.clear();
+  for (size_t i = 0; i < n; ++i) {
+    if (info.items == JsonItems::kObjects && !a[i].is_object()) r_.fail(element(info.name, i), "expected an object");
+    if (a[i].is_null()) r_.fail(element(info.name, i), "null is not a value");
+    value.push_back(a[i]);
+  }
+}
+
+// Each variant is read from this object's unread keys merged with its patch, at
+// the patch's path (variant 0 alone: at this object's path).
+void JsonParamReader::visit_patched(const ParamInfo& info, std::vector<Json>& patches,
+                                    const std::function<void(ParamVisitor&, size_t)>& fields) {
+  Json base = r_.unread();
+  base.erase(info.name);
+  visit_json_list(info, patches);
+  for (size_t i = 0; i < std::max<size_t>(1, patches.size()); ++i) {
+    Json variant = base;
+    if (!patches.empty()) variant.merge_patch(patches[i]);
+    JsonReader sub(variant, r_.file(), patches.empty() ? r_.path() : r_.path_of(element(info.name, i)));
+    JsonParamReader v(sub);
+    fields(v, i);
+    sub.finish();
+  }
+  r_.mark_read();
 }
 
 void JsonParamReader::visit_integer_list(const ParamInfo& info, std::vector<uint32_t>& value) {
@@ -77,7 +132,10 @@ void JsonParamReader::visit_list(const ParamInfo& info, size_t size, const std::
 void JsonParamReader::visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) {
   (void)name;
   (void)description;
-  if (auto p = check()) r_.fail(p->key, p->what);
+  if (auto p = check()) {
+    if (p->key.empty()) throw InputError(r_.file(), r_.path(), p->what);  // about the object as a whole
+    r_.fail(p->key, p->what);
+  }
 }
 
 }  // namespace gpupm

@@ -5,6 +5,7 @@ namespace gpupm {
 Json SchemaWriter::schema() const {
   Json s = {{"type", "object"}, {"properties", properties_}, {"additionalProperties", false}};
   if (!required_.empty()) s["required"] = required_;
+  if (!one_of_.empty()) s["oneOf"] = one_of_;
   if (!rules_.empty()) {
     std::string c = "Rules the reader also checks:";
     for (const std::string& r : rules_) c += " " + r + ";";
@@ -36,6 +37,7 @@ void SchemaWriter::visit_bool(const ParamInfo& info, bool& value) { add(info, {{
 void SchemaWriter::visit_string(const ParamInfo& info, std::string& value) {
   Json p = {{"type", "string"}};
   if (info.kind == ParamKind::kChoice) p["enum"] = info.choices;
+  if (!info.pattern.empty()) p["pattern"] = info.pattern;
   add(info, p, info.kind == ParamKind::kChoice || !value.empty() ? Json(value) : Json());
 }
 
@@ -43,6 +45,40 @@ void SchemaWriter::visit_integer_list(const ParamInfo& info, std::vector<uint32_
   (void)value;
   add(info, {{"type", "array"}, {"items", {{"type", "integer"}, {"minimum", info.int_min}, {"maximum", info.int_max}}}},
       Json());
+}
+
+void SchemaWriter::visit_string_list(const ParamInfo& info, std::vector<std::string>& value) {
+  (void)value;
+  Json item = {{"type", "string"}};
+  if (!info.pattern.empty()) item["pattern"] = info.pattern;
+  add(info, array_of(info, item), Json());
+}
+
+void SchemaWriter::visit_json_list(const ParamInfo& info, std::vector<Json>& value) {
+  (void)value;
+  const Json item = info.items == JsonItems::kObjects ? Json{{"type", "object"}} : Json{{"not", {{"type", "null"}}}};
+  add(info, array_of(info, item), Json());
+}
+
+// The fields belong to this object; each patch is an object of the same fields, none required.
+void SchemaWriter::visit_patched(const ParamInfo& info, std::vector<Json>& patches,
+                                 const std::function<void(ParamVisitor&, size_t)>& fields) {
+  SchemaWriter sub;
+  fields(sub, 0);
+  Json patch = sub.schema();
+  patch.erase("required");
+  patch.erase("$comment");
+  fields(*this, 0);
+  visit_json_list(info, patches);
+  properties_[info.name]["items"] = patch;
+}
+
+void SchemaWriter::visit_alternatives(const std::vector<std::vector<std::string>>& alternatives) {
+  for (const auto& keys : alternatives) one_of_.push_back({{"required", keys}});
+}
+
+Json SchemaWriter::array_of(const ParamInfo& info, Json items) {
+  return {{"type", "array"}, {"minItems", info.min_items}, {"maxItems", info.max_items}, {"items", std::move(items)}};
 }
 
 void SchemaWriter::visit_section(const ParamInfo& info, const SectionBody& body) {
@@ -67,8 +103,7 @@ void SchemaWriter::visit_list(const ParamInfo& info, size_t size, const std::fun
   if (size == 0) resize(1);  // a default element to describe (schema_of walks a throwaway struct)
   SchemaWriter sub;
   item(sub, 0);
-  add(info, {{"type", "array"}, {"minItems", info.min_items}, {"maxItems", info.max_items}, {"items", sub.schema()}},
-      Json());
+  add(info, array_of(info, sub.schema()), Json());
 }
 
 void SchemaWriter::visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) {

@@ -15,9 +15,12 @@ class SchemaWriter : public ParamVisitor {
 
  protected:
   GPUPM_PARAM_VISITOR_OVERRIDES
+  void visit_alternatives(const std::vector<std::vector<std::string>>& alternatives) override;
 
  private:
   void add(const ParamInfo& info, Json property, const Json& value);
+  static Json array_of(const ParamInfo& info, Json items);
+  Json one_of_ = Json::array();
   Json properties_ = Json::object();
   std::vector<std::string> required_;
   std::vector<std::string> rules_;

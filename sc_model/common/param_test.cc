@@ -52,14 +52,18 @@ void describe(ParamVisitor& v, Toy& t) {
 
 using test::error_of;
 
-Toy read_toy(const std::string& text) {
-  Json doc = parse_json_text(text, "toy.json");
-  JsonReader r(doc, "toy.json", "");
-  Toy t;
-  read_params(r, t);
+// Reads `text` (named `file` in messages) into an S as a config reader does.
+template <class S>
+S read_as(const std::string& text, const std::string& file) {
+  Json doc = parse_json_text(text, file);
+  JsonReader r(doc, file, "");
+  S s;
+  read_params(r, s);
   r.finish();
-  return t;
+  return s;
 }
+
+Toy read_toy(const std::string& text) { return read_as<Toy>(text, "toy.json"); }
 
 TEST(Param, ReaderKeepsDefaultsAndReadsEveryKind) {
   Toy t = read_toy(R"({"count": 2, "mode": "slow", "tiles": [3, 4], "inner": {"depth": 7},
@@ -127,6 +131,72 @@ TEST(Param, SchemaSaysWhatTheReaderAccepts) {
   EXPECT_EQ(s["properties"]["items"]["maxItems"], 3);
   EXPECT_EQ(s["properties"]["items"]["items"]["required"], Json::array({"name"}));
   EXPECT_NE(s["$comment"].get<std::string>().find("tiles_per_unit"), std::string::npos);
+}
+
+// The kinds for inputs whose values are texts, JSON kept as given, or per-variant changes.
+struct Job {
+  std::string path;
+  std::vector<std::string> tags;
+  std::vector<Json> values;
+  std::vector<Json> patches;
+  std::vector<Item> variants;
+  uint32_t repeat = 0;
+};
+
+void describe(ParamVisitor& v, Job& j) {
+  v.text_matching("path", j.path, "^[a-z.]+$", "a dotted path", "where");
+  v.text_list("tags", j.tags, 0, 4, "=", "\"k=v\"", "tags");
+  v.json_list("values", j.values, 1, 3, JsonItems::kValues, "values");
+  v.integer("repeat", j.repeat, 1, 9, "", "times");
+  v.one_of("values_or_repeat", "values or repeat", {{"values"}, {"repeat"}}, [&v] {
+    return problem_unless(v.given("values") != v.given("repeat"), "", "give exactly one of values, repeat");
+  });
+  v.patched_fields("variants", j.patches, 5, "changes to the item", [&j](ParamVisitor& s, size_t i) {
+    if (j.variants.size() <= i) j.variants.resize(i + 1);
+    s.text("name", j.variants[i].name, "its name", Presence::kRequired);
+    s.number("weight", j.variants[i].weight, 0.0, 1.0, "", "its weight");
+  });
+}
+
+Job read_job(const std::string& text) { return read_as<Job>(text, "job.json"); }
+
+TEST(Param, TextsJsonValuesAndPatchedVariants) {
+  Job j = read_job(R"({"path": "a.b", "tags": ["x=1"], "values": [1, "two"], "name": "n",
+                       "variants": [{}, {"weight": 1, "name": "m"}]})");
+  EXPECT_EQ(j.tags, (std::vector<std::string>{"x=1"}));
+  EXPECT_EQ(j.values[1], "two");
+  ASSERT_EQ(j.variants.size(), 2u);
+  EXPECT_EQ(j.variants[0].name, "n");
+  EXPECT_EQ(j.variants[0].weight, 0.5);
+  EXPECT_EQ(j.variants[1].name, "m");
+  EXPECT_EQ(j.variants[1].weight, 1.0);
+  EXPECT_EQ(read_job(R"({"repeat": 2, "name": "n"})").variants.size(), 1u) << "no patches: one variant";
+}
+
+TEST(Param, TextsJsonValuesAndVariantsMessages) {
+  EXPECT_EQ(error_of([] { read_job(R"({"path": "A", "repeat": 1, "name": "n"})"); }),
+            "job.json: path: expected a dotted path, got \"A\"");
+  EXPECT_EQ(error_of([] { read_job(R"({"tags": ["x"], "repeat": 1, "name": "n"})"); }),
+            "job.json: tags[0]: expected \"k=v\", got \"x\"");
+  EXPECT_EQ(error_of([] { read_job(R"({"values": [null], "name": "n"})"); }), "job.json: values[0]: null is not a value");
+  EXPECT_EQ(error_of([] { read_job(R"({"name": "n"})"); }), "job.json: give exactly one of values, repeat");
+  EXPECT_EQ(error_of([] { read_job(R"({"repeat": 1, "name": "n", "variants": [{"weight": 2}]})"); }),
+            "job.json: variants[0].weight: expected a number in [0, 1], got 2");
+  EXPECT_EQ(error_of([] { read_job(R"({"repeat": 1, "variants": [{"name": "a"}, {"weight": 1}]})"); }),
+            "job.json: variants[1].name: missing (required)");
+  EXPECT_NE(error_of([] { read_job(R"({"repeat": 1, "name": "n", "nmae": 1})"); }).find("job.json: nmae: unknown key"),
+            std::string::npos);
+}
+
+TEST(Param, SchemaOfTextsJsonValuesAndVariants) {
+  Json s = schema_of<Job>();
+  EXPECT_EQ(s["properties"]["path"]["pattern"], "^[a-z.]+$");
+  EXPECT_EQ(s["properties"]["tags"]["items"]["pattern"], "=");
+  EXPECT_EQ(s["properties"]["values"]["items"], Json::parse(R"({"not": {"type": "null"}})"));
+  EXPECT_EQ(s["oneOf"], Json::parse(R"([{"required": ["values"]}, {"required": ["repeat"]}])"));
+  EXPECT_EQ(s["required"], Json::array({"name"})) << "the variants' fields are the object's own";
+  EXPECT_FALSE(s["properties"]["variants"]["items"].contains("required")) << "a patch changes any of them";
+  EXPECT_EQ(s["properties"]["variants"]["items"]["properties"]["weight"]["maximum"], 1);
 }
 
 }  // namespace

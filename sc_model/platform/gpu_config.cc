@@ -32,8 +32,7 @@ void describe(ParamVisitor& v, SimConfig& c) {
 
 void describe(ParamVisitor& v, GpuConfig& g) {
   v.text("name", g.name, "the config's name", Presence::kRequired);
-  std::string description;  // for people; the model never reads it
-  v.text("description", description, "free text for people");
+  v.text("description", g.description, "free text for people");
   v.choice_of("controller_impl", g.controller_impl, controller_impl_names(),
               "controller blocks as the C++ models, the Verilated RTL, or both in lockstep");
   v.section("sm", Presence::kRequired, "streaming multiprocessors", [&](ParamVisitor& s) { describe(s, g.sm); });

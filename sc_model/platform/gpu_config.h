@@ -26,6 +26,7 @@ struct SimConfig {
 
 struct GpuConfig {
   std::string name;
+  std::string description;  // for people (listed by `gpupm params`); the model never reads it
   SmConfig sm;
   MemConfig mem;
   DvfsConfig dvfs;

@@ -4,6 +4,7 @@
 #include "common/rng.h"
 #include "program/cuda_compiler.h"
 #include "program/npy.h"
+#include "program/program_launch_params.h"
 
 #include <algorithm>
 #include <cmath>
@@ -89,19 +90,7 @@ void encode_number(const Json& v, bool is_float, bool is_signed, uint32_t bytes,
   std::memcpy(out, &raw, bytes);  // little-endian host
 }
 
-ptx::Dim3 read_dim3(JsonReader& r, const std::string& key, uint64_t max_x, uint64_t max_yz) {
-  const Json& a = r.raw(key);
-  if (!a.is_array() || a.empty() || a.size() > 3) r.fail(key, "expected an array of 1 to 3 positive integers");
-  uint32_t v[3] = {1, 1, 1};
-  for (size_t i = 0; i < a.size(); ++i) {
-    const uint64_t hi = i == 0 ? max_x : max_yz;
-    if (!a[i].is_number_unsigned() || a[i].get<uint64_t>() < 1 || a[i].get<uint64_t>() > hi)
-      r.fail(key, "expected an array of 1 to 3 positive integers, element " + std::to_string(i) + " in [1, " +
-                      std::to_string(hi) + "]");
-    v[i] = uint32_t(a[i].get<uint64_t>());
-  }
-  return {v[0], v[1], v[2]};
-}
+ptx::Dim3 dim3_of(const std::vector<uint32_t>& d) { return {d[0], d.size() > 1 ? d[1] : 1, d.size() > 2 ? d[2] : 1}; }
 
 std::string read_text(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
@@ -151,12 +140,14 @@ void check_init(JsonReader& br, const BufferSpec& b) {
   ir.finish();
 }
 
+using LaunchFail = std::function<void(const std::string& key, const std::string& what)>;
+
 // The parameter buffer of a launch: one arg per parameter, in order.
-std::vector<uint8_t> encode_args(JsonReader& lr, const ptx::Kernel& k, const std::vector<BufferSpec>& buffers,
+std::vector<uint8_t> encode_args(const std::vector<Json>& args, const LaunchFail& fail, const ptx::Kernel& k,
+                                 const std::vector<BufferSpec>& buffers,
                                  std::vector<std::pair<uint32_t, size_t>>& buffer_args) {
-  const Json& args = lr.raw("args");
-  if (!args.is_array() || args.size() != k.params.size())
-    lr.fail("args", "expected an array of " + std::to_string(k.params.size()) + " values (kernel " + k.name +
+  if (args.size() != k.params.size())
+    fail("args", "expected an array of " + std::to_string(k.params.size()) + " values (kernel " + k.name +
                         " has " + std::to_string(k.params.size()) + " parameters)");
   std::vector<uint8_t> bytes(k.param_bytes, 0);
   for (size_t i = 0; i < args.size(); ++i) {
@@ -166,8 +157,8 @@ std::vector<uint8_t> encode_args(JsonReader& lr, const ptx::Kernel& k, const std
       const std::string name = args[i].get<std::string>();
       size_t b = 0;
       while (b < buffers.size() && buffers[b].name != name) ++b;
-      if (b == buffers.size()) lr.fail(key, "no buffer named \"" + name + "\"");
-      if (p.size != 8) lr.fail(key, "a buffer's address needs a 64-bit parameter; " + p.name + " has " + std::to_string(p.size) + " bytes");
+      if (b == buffers.size()) fail(key, "no buffer named \"" + name + "\"");
+      if (p.size != 8) fail(key, "a buffer's address needs a 64-bit parameter; " + p.name + " has " + std::to_string(p.size) + " bytes");
       buffer_args.push_back({p.offset, b});
       continue;
     }
@@ -176,7 +167,7 @@ std::vector<uint8_t> encode_args(JsonReader& lr, const ptx::Kernel& k, const std
     const bool is_signed = t == ptx::ScalarType::S8 || t == ptx::ScalarType::S16 || t == ptx::ScalarType::S32 ||
                            t == ptx::ScalarType::S64;
     encode_number(args[i], is_float, is_signed, p.size, bytes.data() + p.offset,
-                  [&](const std::string& what) { lr.fail(key, what + " for parameter " + p.name); }, false);
+                  [&](const std::string& what) { fail(key, what + " for parameter " + p.name); }, false);
   }
   return bytes;
 }
@@ -240,55 +231,60 @@ std::shared_ptr<ProgramHost> parse_program(JsonReader& top, const std::string& n
     all.finish();
   }
 
+  ProgramLaunches declared;
+  read_params(top, declared);
   std::vector<LaunchSpec> launches;
   uint64_t planned = 0;
-  top.for_each("launches", 1, 4096, [&](JsonReader& lr, size_t i) {
+  for (size_t i = 0; i < declared.launches.size(); ++i) {
+    const ProgramLaunchParams& d = declared.launches[i];
     LaunchSpec l;
     l.path = "launches[" + std::to_string(i) + "]";
-    l.kernel = lr.get_string("kernel");
+    const LaunchFail fail = [&](const std::string& key, const std::string& what) {
+      throw InputError(top.file(), top.path_of(l.path + "." + key), what);
+    };
+    l.kernel = d.kernel;
     l.entry = module->find(l.kernel);
     if (!l.entry) {
       std::string names;
       for (const auto& k : module->kernels) names += (names.empty() ? "" : ", ") + k->name;
-      lr.fail("kernel", "no .entry named \"" + l.kernel + "\" in " + program.string() + " (it has: " + names +
-                            "; declare kernels extern \"C\" for plain names)");
+      fail("kernel", "no .entry named \"" + l.kernel + "\" in " + program.string() + " (it has: " + names +
+                         "; declare kernels extern \"C\" for plain names)");
     }
-    l.grid = read_dim3(lr, "grid", 0x7fffffff, 65535);
-    l.block = read_dim3(lr, "block", 1024, 1024);
-    if (l.grid.count() > 0xffffffffull) lr.fail("grid", "expected at most 2^32 - 1 CTAs");
+    l.grid = dim3_of(d.grid);
+    l.block = dim3_of(d.block);
+    if (l.grid.count() > 0xffffffffull) fail("grid", "expected at most 2^32 - 1 CTAs");
     if (l.block.count() > sm.max_threads_per_cta || l.block.count() > uint64_t(sm.max_warps) * sm.warp_size)
-      lr.fail("block", "expected at most " + std::to_string(std::min<uint64_t>(sm.max_threads_per_cta, uint64_t(sm.max_warps) * sm.warp_size)) +
-                           " threads per CTA (gpu.sm.max_threads_per_cta, gpu.sm.max_warps x 32)");
-    l.shared_bytes = uint32_t(lr.get_uint("shared_bytes", 0, sm.shared_bytes, 0));
+      fail("block", "expected at most " + std::to_string(std::min<uint64_t>(sm.max_threads_per_cta, uint64_t(sm.max_warps) * sm.warp_size)) +
+                        " threads per CTA (gpu.sm.max_threads_per_cta, gpu.sm.max_warps x 32)");
+    l.shared_bytes = d.shared_bytes;
+    if (l.shared_bytes > sm.shared_bytes)
+      fail("shared_bytes", "expected an integer in [0, " + std::to_string(sm.shared_bytes) + "] (gpu.sm.shared_bytes), got " +
+                               std::to_string(l.shared_bytes));
     if (l.shared_bytes > 0 && !l.entry->uses_dynamic_shared)
-      lr.fail("shared_bytes", "kernel " + l.kernel + " declares no extern __shared__ array");
-    l.regs_per_thread = uint32_t(lr.get_uint("regs_per_thread", 1, 255, 0));
-    l.params = encode_args(lr, *l.entry, buffers, l.buffer_args);
-    if (lr.has("while_nonzero")) {
-      if (lr.has("repeat")) lr.fail("repeat", "give either repeat or while_nonzero, not both");
-      JsonReader wr = lr.object("while_nonzero");
-      const std::string name = wr.get_string("buffer");
+      fail("shared_bytes", "kernel " + l.kernel + " declares no extern __shared__ array");
+    l.regs_per_thread = d.regs_per_thread;
+    l.params = encode_args(d.args, fail, *l.entry, buffers, l.buffer_args);
+    if (!d.while_buffer.empty()) {
       for (size_t b = 0; b < buffers.size(); ++b)
-        if (buffers[b].name == name) l.while_buffer = int(b);
-      if (l.while_buffer < 0) wr.fail("buffer", "no buffer named \"" + name + "\"");
-      l.while_max = uint32_t(wr.get_uint("max", 1, 100000));
-      wr.finish();
+        if (buffers[b].name == d.while_buffer) l.while_buffer = int(b);
+      if (l.while_buffer < 0) fail("while_nonzero.buffer", "no buffer named \"" + d.while_buffer + "\"");
+      l.while_max = d.while_max;
     } else {
-      l.repeat = uint32_t(lr.get_uint("repeat", 1, 100000, 1));
+      l.repeat = d.repeat;
     }
     planned += l.while_buffer >= 0 ? l.while_max : l.repeat;
     if (planned > kMaxWorkloadLaunches)
-      lr.fail(l.while_buffer >= 0 ? "while_nonzero" : "repeat",
-              "a program may launch at most " + std::to_string(kMaxWorkloadLaunches) + " kernels in all (repeat and while_nonzero max added up)");
+      fail(l.while_buffer >= 0 ? "while_nonzero" : "repeat",
+           "a program may launch at most " + std::to_string(kMaxWorkloadLaunches) + " kernels in all (repeat and while_nonzero max added up)");
     l.max_ctas_per_sm = program_occupancy(sm, l);
     if (l.max_ctas_per_sm == 0)
-      lr.fail("block", "one CTA needs more than an SM has: " + std::to_string(l.entry->shared_static_bytes + l.shared_bytes) +
-                           " B shared memory of " + std::to_string(sm.shared_bytes) + ", " +
-                           std::to_string(l.regs_per_thread ? l.regs_per_thread : l.entry->regs_per_thread) +
-                           " registers per thread x " + std::to_string(l.block.count()) + " threads of " +
-                           std::to_string(sm.registers));
+      fail("block", "one CTA needs more than an SM has: " + std::to_string(l.entry->shared_static_bytes + l.shared_bytes) +
+                        " B shared memory of " + std::to_string(sm.shared_bytes) + ", " +
+                        std::to_string(l.regs_per_thread ? l.regs_per_thread : l.entry->regs_per_thread) +
+                        " registers per thread x " + std::to_string(l.block.count()) + " threads of " +
+                        std::to_string(sm.registers));
     launches.push_back(std::move(l));
-  });
+  }
   std::vector<std::string> inputs = {program.string()};
   for (const BufferSpec& b : buffers)
     if (b.init.is_object() && b.init.contains("file")) inputs.push_back((dir / b.init["file"].get<std::string>()).string());

@@ -65,13 +65,9 @@ struct SweepSpec {
   std::vector<RunSpec> unique_runs() const;
 };
 
-// Reads, validates and expands a spec file (InputError on any problem).
+// Reads (the keys are declared in sweep_spec_params.h), validates and expands a spec file (InputError on any problem).
 SweepSpec load_sweep_spec(const std::string& file);
 SweepSpec parse_sweep_spec(const Json& doc, const std::string& file);
-
-// The object schema of a spec (docs/schema/sweep_spec.schema.json): the shape
-// parse_sweep_spec reads; it checks more (files exist, every run is valid).
-Json sweep_spec_schema();
 
 // Column names results.csv reserves (axes may not use them).
 const std::vector<std::string>& reserved_result_columns();

@@ -1,6 +1,7 @@
 #include "workload/kernel_profile.h"
 
 #include "common/param_reader.h"
+#include "workload/workload_params.h"
 #include "common/rng.h"
 #include "protocol/memory_status.h"
 
@@ -71,10 +72,8 @@ void describe(ParamVisitor& v, Phase& ph) {
 
 void describe_kernel(ParamVisitor& v, KernelLaunch& k, Phase& single) {
   v.text("name", k.name, "kernel name", Presence::kRequired);
-  std::string description;  // for people; the model never reads it
-  v.text("description", description, "free text for people");
-  double kernel_fraction = 0.0;  // documentation: the kernel's share of its application (Table II)
-  v.number("kernel_fraction", kernel_fraction, 0.0, 1.0, "", "share of its application (documentation)");
+  v.text("description", k.description, "free text for people");
+  v.number("kernel_fraction", k.kernel_fraction, 0.0, 1.0, "", "share of its application (documentation)");
   v.integer("grid_ctas", k.grid_ctas, 1, 1u << 24, "CTAs", "CTAs in the grid", Presence::kRequired);
   v.integer("warps_per_cta", k.warps_per_cta, 1, 64, "warps", "warps per CTA", Presence::kRequired);
   v.integer("max_ctas_per_sm", k.max_ctas_per_sm, 1, 64, "CTAs", "occupancy limit (registers/shared memory)",
@@ -109,19 +108,6 @@ void describe_kernel(ParamVisitor& v, KernelLaunch& k, Phase& single) {
   });
 }
 
-namespace {
-
-void parse_launch(JsonReader& r, KernelLaunch& k) {
-  Phase single;
-  k.phases.clear();
-  JsonParamReader v(r);
-  describe_kernel(v, k, single);
-  if (k.phases.empty()) k.phases.push_back(single);
-  for (Phase& ph : k.phases) normalise_weights(ph.memory);
-}
-
-}  // namespace
-
 uint64_t launch_instructions(const KernelLaunch& k) {
   if (k.program) return k.executed_insts;
   // Same length as WarpStream::start().
@@ -134,6 +120,11 @@ uint64_t launch_instructions(const KernelLaunch& k) {
 }
 
 namespace {
+
+// The JSON path of application ai's object ("" in the kernels form).
+std::string app_prefix(const Workload& w, size_t ai) {
+  return w.apps_form ? "apps[" + std::to_string(ai) + "]." : "";
+}
 
 // Hands out the launches' address regions (in lines, 1 Mi-line aligned) and
 // counts the launches, refusing a workload that would not fit the model.
@@ -152,15 +143,11 @@ struct Regions {
     next += uint64_t(aligned);
     return base;
   }
-  // Adds the launches a kernel declares ("launches", "repeat", or one per iteration).
-  void count_launches(const Json& kdoc, uint64_t iterations, const std::string& file, const std::string& kpath) {
-    const bool has = kdoc.is_object();
-    const Json* launch_list = has && kdoc.contains("launches") ? &kdoc.at("launches") : nullptr;
-    const Json* repeat = has && kdoc.contains("repeat") ? &kdoc.at("repeat") : nullptr;
-    if (launch_list && launch_list->is_array()) launches += launch_list->size();
-    else if (repeat && repeat->is_number_unsigned()) launches += repeat->get<uint64_t>();
-    else launches += iterations;
-    const std::string path = kpath + (launch_list ? ".launches" : repeat ? ".repeat" : "");
+  // Adds the launches a kernel entry makes ("launches", "repeat", or one per iteration).
+  void count_launches(const KernelEntryParams& e, uint64_t iterations, const std::string& file,
+                      const std::string& kpath) {
+    launches += !e.patches.empty() ? e.patches.size() : e.repeat ? e.repeat : iterations;
+    const std::string path = kpath + (!e.patches.empty() ? ".launches" : e.repeat ? ".repeat" : "");
     if (launches > kMaxWorkloadLaunches)
       throw InputError(file, path, "more than " + std::to_string(kMaxWorkloadLaunches) +
                                        " kernel launches in the workload (repeat, launches and iterations multiply; "
@@ -168,63 +155,38 @@ struct Regions {
   }
 };
 
-// Parses the "kernels" array of `owner` (the document or one app at `prefix`),
+// One launch from its fields: the profile's phases (or its one phase), weights as shares.
+std::shared_ptr<KernelLaunch> launch_of(const KernelFields& f) {
+  auto k = std::make_shared<KernelLaunch>(f.kernel);
+  if (k->phases.empty()) k->phases.push_back(f.single);
+  for (Phase& ph : k->phases) normalise_weights(ph.memory);
+  return k;
+}
+
+// The launches of application `a` (the document or one app at `prefix`),
 // numbering kernels from w.kernel_count on.
-void parse_kernels(const Json& owner, JsonReader& reader, const std::string& file, const std::string& prefix,
-                   uint64_t seed, uint32_t app, Regions& regions, Workload& w, Application& out) {
-  size_t nk = reader.array_size("kernels", 1, 4096);
-  uint32_t first = w.kernel_count;
+void add_app_launches(const AppParams& a, const std::string& file, const std::string& prefix, uint64_t seed,
+                      uint32_t app, Regions& regions, Workload& w, Application& out) {
+  const size_t nk = a.kernels.size();
+  const uint32_t first = w.kernel_count;
   // "iterations": N > 1 runs the kernels list N times (an iterative application):
   // iteration i runs launch i of every kernel, in list order.
-  const uint64_t iterations = reader.get_uint("iterations", 1, 100000, 1);
+  const uint64_t iterations = a.iterations;
   std::vector<std::vector<std::shared_ptr<const KernelLaunch>>> per_kernel(nk);
-  for (size_t kj = 0; kj < nk; ++kj)  // all counted before any is read: a huge workload fails at once
-    regions.count_launches(owner.at("kernels").at(kj), iterations, file, prefix + "kernels[" + std::to_string(kj) + "]");
   for (size_t kj = 0; kj < nk; ++kj) {
-    size_t ki = first + kj;
-    const Json& kdoc = owner.at("kernels").at(kj);
-    std::string kpath = prefix + "kernels[" + std::to_string(kj) + "]";
-    if (!kdoc.is_object()) throw InputError(file, kpath, "expected an object");
-    Json base = kdoc;
-    base.erase("launches");
-    base.erase("repeat");
-    std::vector<Json> patches;
-    std::vector<std::string> paths;
-    if (kdoc.contains("launches")) {
-      if (kdoc.contains("repeat")) throw InputError(file, kpath + ".repeat", "give either launches or repeat, not both");
-      const Json& l = kdoc.at("launches");
-      if (!l.is_array() || l.empty())
-        throw InputError(file, kpath + ".launches", "expected a non-empty array of objects");
-      for (size_t li = 0; li < l.size(); ++li) {
-        std::string lp = kpath + ".launches[" + std::to_string(li) + "]";
-        if (!l[li].is_object()) throw InputError(file, lp, "expected an object");
-        patches.push_back(l[li]);
-        paths.push_back(lp);
-      }
-    } else {
-      uint64_t n = iterations;  // 1, or one launch per iteration
-      if (kdoc.contains("repeat")) {
-        const Json& rp = kdoc.at("repeat");
-        if (!rp.is_number_unsigned() || rp.get<uint64_t>() < 1 || rp.get<uint64_t>() > 100000)
-          throw InputError(file, kpath + ".repeat", "expected an integer in [1, 100000]");
-        n = rp.get<uint64_t>();
-      }
-      patches.assign(n, Json::object());
-      paths.assign(n, kpath);
-    }
+    const size_t ki = first + kj;
+    const KernelEntryParams& e = a.kernels[kj];
+    const std::string kpath = prefix + "kernels[" + std::to_string(kj) + "]";
+    const size_t n = !e.patches.empty() ? e.patches.size() : e.repeat ? e.repeat : iterations;
     uint64_t kernel_base = 0, code_base = 0;
-    for (size_t li = 0; li < patches.size(); ++li) {
-      Json merged = base;
-      merged.merge_patch(patches[li]);
-      JsonReader lr(merged, file, paths[li]);
-      auto k = std::make_shared<KernelLaunch>();
-      parse_launch(lr, *k);
-      lr.finish();
+    for (size_t li = 0; li < n; ++li) {
+      auto k = launch_of(e.launches[e.patches.empty() ? 0 : li]);
       k->launch = uint32_t(li);
       k->kernel_index = uint32_t(ki);
       k->app = app;
       k->seed = seed_of(seed, ki, li);
-      const std::string where = paths[li] + (patches.size() > 1 ? " (launch " + std::to_string(li) + ")" : "");
+      const std::string path = e.patches.empty() ? kpath : kpath + ".launches[" + std::to_string(li) + "]";
+      const std::string where = path + (n > 1 ? " (launch " + std::to_string(li) + ")" : "");
       uint64_t max_lines = 0, global_lines = 0, warp_lines = 0, cta_lines = 0;
       for (const Phase& ph : k->phases) {
         max_lines = std::max<uint64_t>(max_lines, ph.memory.lines_per_access);
@@ -270,34 +232,25 @@ void parse_kernels(const Json& owner, JsonReader& reader, const std::string& fil
 }  // namespace
 
 Workload parse_workload(const Json& doc, const std::string& file, uint64_t seed) {
-  Workload w;
+  ProfileWorkloadParams p;
   JsonReader top(doc, file, "");
-  w.name = top.get_string("name");
-  top.get_string("description", "");
-  Regions regions;
-  if (top.has("apps")) {
-    if (top.has("kernels")) top.fail("apps", "give either kernels (one application) or apps, not both");
-    w.apps_form = true;
-    size_t na = top.array_size("apps", 1, 2);
-    w.apps.resize(na);
-    top.for_each("apps", 1, 2, [&](JsonReader& ar, size_t ai) {
-      Application& a = w.apps[ai];
-      a.name = ar.get_string("name");
-      ar.get_string("description", "");
-      for (size_t bi = 0; bi < ai; ++bi)
-        if (w.apps[bi].name == a.name) ar.fail("name", "expected a name different from apps[" + std::to_string(bi) + "]'s");
-      parse_kernels(doc.at("apps").at(ai), ar, file, "apps[" + std::to_string(ai) + "].", seed, uint32_t(ai),
-                    regions, w, a);
-    });
-  } else {
-    w.apps.resize(1);
-    w.apps[0].name = w.name;
-    parse_kernels(doc, top, file, "", seed, 0, regions, w, w.apps[0]);
-  }
-  w.respawn = top.get_bool("respawn", false);
-  if (w.respawn && w.apps.size() != 2)
-    top.fail("respawn", "re-spawning needs two co-running applications (\"apps\" with 2 entries)");
+  read_params(top, p);
   top.finish();
+  Workload w;
+  w.name = p.main.name;
+  w.respawn = p.respawn;
+  w.apps_form = !p.apps.empty();
+  std::vector<AppParams> apps = w.apps_form ? p.apps : std::vector<AppParams>{p.main};
+  Regions regions;
+  for (size_t ai = 0; ai < apps.size(); ++ai)  // all counted before any is built: a huge workload fails at once
+    for (size_t kj = 0; kj < apps[ai].kernels.size(); ++kj)
+      regions.count_launches(apps[ai].kernels[kj], apps[ai].iterations, file,
+                             app_prefix(w, ai) + "kernels[" + std::to_string(kj) + "]");
+  w.apps.resize(apps.size());
+  for (size_t ai = 0; ai < apps.size(); ++ai) {
+    w.apps[ai].name = apps[ai].name;
+    add_app_launches(apps[ai], file, app_prefix(w, ai), seed, uint32_t(ai), regions, w, w.apps[ai]);
+  }
   return w;
 }
 

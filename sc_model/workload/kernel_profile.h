@@ -54,6 +54,9 @@ constexpr uint64_t kInstBytes = 8;  // one SASS instruction (Fermi: 64 bits)
 // One launch (invocation) of a kernel, fully resolved.
 struct KernelLaunch {
   std::string name;       // kernel name
+  // For people (listed by `gpupm params --workload`); the model never reads them.
+  std::string description;
+  double kernel_fraction = 0.0;  // the kernel's share of its application (paper tables)
   uint32_t launch = 0;    // invocation index within the kernel
   uint32_t kernel_index = 0;  // unique across the workload (over all applications)
   uint32_t app = 0;           // application (index in Workload::apps) this launch belongs to

@@ -93,7 +93,7 @@ TEST(Workload, RejectsBadInputWithThePath) {
             "w.json: kernels[0].grid_ctas: expected an integer in [1, 16777216], got a string");
   EXPECT_EQ(error_of(one_kernel(R"("launches": [{}, {"mix": {"store_fraction": 2}}])")),
             "w.json: kernels[0].launches[1].mix.store_fraction: expected a number in [0, 1], got 2");
-  EXPECT_EQ(error_of(one_kernel(R"("repeat": 0)")), "w.json: kernels[0].repeat: expected an integer in [1, 100000]");
+  EXPECT_EQ(error_of(one_kernel(R"("repeat": 0)")), "w.json: kernels[0].repeat: expected an integer in [1, 100000], got 0");
   EXPECT_EQ(error_of(one_kernel(R"("repeat": 2, "launches": [{}])")),
             "w.json: kernels[0].repeat: give either launches or repeat, not both");
   EXPECT_EQ(error_of(one_kernel(R"("mix": {"dep_min": 5, "dep_max": 2})")),
