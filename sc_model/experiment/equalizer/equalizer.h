@@ -13,10 +13,13 @@
 
 namespace gpupm {
 
-// A kernel of a real program (launches of one .entry): its CTA shape.
+// A kernel of a real program (launches of one .entry): its CTA shape, and the
+// Table II kernel it stands for when the config says so (its "paper_kernels"),
+// under whose name the claims about that kernel judge it.
 struct EqualizerProgramKernel {
   std::string kernel;
   uint32_t w_cta = 0, max_ctas = 0;
+  std::string paper_id;
 };
 
 // A kernel of the synthetic suite, or a program of the real one (its kernels

@@ -85,6 +85,22 @@ EqualizerKernel program_kernel(const std::string& gpu, const std::string& name, 
   return p;
 }
 
+// The program entry's "paper_kernels": {"<its kernel>": "<Table II id>"}.
+void read_paper_kernels(JsonReader& entry, EqualizerKernel& program) {
+  if (!entry.has("paper_kernels")) return;
+  JsonReader ids = entry.object("paper_kernels");
+  std::string names;
+  for (EqualizerProgramKernel& k : program.program_kernels) {
+    names += (names.empty() ? "" : ", ") + k.kernel;
+    k.paper_id = ids.get_string(k.kernel, "");
+  }
+  for (auto it = entry.raw("paper_kernels").begin(); it != entry.raw("paper_kernels").end(); ++it)
+    if (!it.value().is_string() || std::none_of(program.program_kernels.begin(), program.program_kernels.end(),
+                                                [&](const EqualizerProgramKernel& k) { return k.kernel == it.key(); }))
+      ids.fail(it.key(), "expected a kernel of the program mapped to a Table II id (kernels: " + names + ")");
+  ids.finish();
+}
+
 EqualizerClassification read_classification(JsonReader& config) {
   EqualizerClassification c;
   JsonReader r = config.object("classification");
@@ -113,6 +129,9 @@ EqualizerConfig Equalizer::load(const ExperimentOptions& opt, const std::string&
           if (wanted) c.kernels.push_back(k);
         } else if (wanted) {
           c.kernels.push_back(program_kernel(c.gpu, name, workload));
+          read_paper_kernels(kr, c.kernels.back());
+        } else if (kr.has("paper_kernels")) {
+          kr.raw("paper_kernels");  // checked when --only wants the program
         }
       });
   c.gpu = sc.gpu;

@@ -98,7 +98,7 @@ ProgramKernels split_program_kernels(const EqualizerConfig& programs, const RunR
     Json& measured = out.measured[p.name] = Json::object();
     for (const EqualizerProgramKernel& pk : p.program_kernels) {
       EqualizerKernel k;
-      k.name = p.name + ":" + pk.kernel;
+      k.name = pk.paper_id.empty() ? p.name + ":" + pk.kernel : pk.paper_id;
       k.file = p.file;
       k.w_cta = pk.w_cta;
       k.max_ctas = pk.max_ctas;
@@ -111,9 +111,9 @@ ProgramKernels split_program_kernels(const EqualizerConfig& programs, const RunR
       const double gain = cta_gain(k, out.reports);
       k.category = paper_category(x_alu, x_mem, k.w_cta, gain, rule.cache_gain_min);
       const bool kept = k.fraction >= rule.kernel_share_min;
-      measured[pk.kernel] = {{"time_share", k.fraction}, {"w_cta", k.w_cta},  {"x_alu", x_alu},
-                             {"x_mem", x_mem},           {"cta_gain", gain}, {"category", k.category},
-                             {"analysed", kept}};
+      measured[pk.kernel] = {{"time_share", k.fraction}, {"w_cta", k.w_cta},       {"x_alu", x_alu},
+                             {"x_mem", x_mem},           {"cta_gain", gain},        {"category", k.category},
+                             {"analysed", kept},         {"summary_name", k.name}};
       if (kept) out.config.kernels.push_back(k);
     }
   }
@@ -124,8 +124,11 @@ std::vector<RunSpec> plan_cache_runs(const EqualizerConfig& programs, const RunR
   const ProgramKernels split = split_program_kernels(programs, reports);
   std::vector<RunSpec> specs;
   for (const EqualizerKernel& p : programs.kernels) {
-    auto cache = [&](const EqualizerKernel& k) { return k.category == "cache" && k.name.rfind(p.name + ":", 0) == 0; };
-    if (std::any_of(split.config.kernels.begin(), split.config.kernels.end(), cache)) add_cta_control_runs(specs, programs, p);
+    const Json& kernels = split.measured[p.name];
+    auto cache = [](const Json& k) {
+      return k["analysed"].get<bool>() && (k["category"] == "cache" || k["summary_name"] == "spmv-1");
+    };
+    if (std::any_of(kernels.begin(), kernels.end(), cache)) add_cta_control_runs(specs, programs, p);
   }
   return specs;
 }

@@ -30,12 +30,14 @@ Json kernel_interval(const Json& report, const std::string& kernel);
 struct ProgramKernels {
   EqualizerConfig config;
   RunReports reports;
-  Json measured = Json::object();  // per program: its kernels' shares, warp states, CTA gain and category
+  // per program, per kernel: time share, warp states, CTA gain, category, whether
+  // analysed and under which name (its Table II id, else PROGRAM:KERNEL)
+  Json measured = Json::object();
 };
 ProgramKernels split_program_kernels(const EqualizerConfig& programs, const RunReports& reports);
 
 // The runs planned once the categories are measured: DynCTA and CTA-only
-// Equalizer on the programs with a cache-sensitive kernel.
+// Equalizer on the programs with a cache-sensitive kernel (or spmv-1, claim D6).
 std::vector<RunSpec> plan_cache_runs(const EqualizerConfig& programs, const RunReports& reports);
 
 }  // namespace gpupm

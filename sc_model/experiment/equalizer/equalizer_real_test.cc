@@ -50,7 +50,7 @@ EqualizerConfig program_config() {
   p.name = "prog";
   p.file = "prog.json";
   p.max_ctas = 3;
-  p.program_kernels = {{"gather", 4, 3}, {"fma", 4, 2}, {"tiny", 4, 3}};
+  p.program_kernels = {{"gather", 4, 3, ""}, {"fma", 4, 2, "cutcp-1"}, {"tiny", 4, 3, ""}};
   c.kernels = {p};
   return c;
 }
@@ -82,9 +82,10 @@ TEST(EqualizerRealSplit, MeasuresEachKernelsCategoryAndLeavesOutSmallOnes) {
   ASSERT_EQ(cache.config.kernels.size(), 2u);  // tiny: 0.1 of 7.1 s < 5%
   EXPECT_EQ(cache.config.kernels[0].name, "prog:gather");
   EXPECT_EQ(cache.config.kernels[0].category, "cache");  // 2 CTAs 1.25x faster than 3
+  EXPECT_EQ(cache.config.kernels[1].name, "cutcp-1");  // the config maps it to a Table II kernel
   EXPECT_EQ(cache.config.kernels[1].category, "compute");
   EXPECT_DOUBLE_EQ(cache.reports.time("prog:gather__baseline"), 4.0);
-  EXPECT_DOUBLE_EQ(cache.reports.time("prog:fma__ctas2"), 3.0);
+  EXPECT_DOUBLE_EQ(cache.reports.time("cutcp-1__ctas2"), 3.0);
   EXPECT_EQ(cache.measured["prog"]["tiny"]["analysed"], false);
   EXPECT_EQ(plan_cache_runs(program_config(), program_runs(1.25)).size(), 2u);  // dyncta, eqcta of prog
 
