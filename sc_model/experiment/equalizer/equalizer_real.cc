@@ -126,7 +126,8 @@ std::vector<RunSpec> plan_cache_runs(const EqualizerConfig& programs, const RunR
   for (const EqualizerKernel& p : programs.kernels) {
     const Json& kernels = split.measured[p.name];
     auto cache = [](const Json& k) {
-      return k["analysed"].get<bool>() && (k["category"] == "cache" || k["summary_name"] == "spmv-1");
+      return k["analysed"].get<bool>() &&
+             (k["category"] == "cache" || k["summary_name"] == "spmv-1" || k["summary_name"] == "bfs-1");
     };
     if (std::any_of(kernels.begin(), kernels.end(), cache)) add_cta_control_runs(specs, programs, p);
   }

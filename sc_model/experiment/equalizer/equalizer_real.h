@@ -37,7 +37,8 @@ struct ProgramKernels {
 ProgramKernels split_program_kernels(const EqualizerConfig& programs, const RunReports& reports);
 
 // The runs planned once the categories are measured: DynCTA and CTA-only
-// Equalizer on the programs with a cache-sensitive kernel (or spmv-1, claim D6).
+// Equalizer on the programs with a cache-sensitive kernel (or bfs-1, spmv-1: claim D6
+// reads their CTA-only runs whatever their category).
 std::vector<RunSpec> plan_cache_runs(const EqualizerConfig& programs, const RunReports& reports);
 
 }  // namespace gpupm
