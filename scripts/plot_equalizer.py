@@ -14,6 +14,11 @@ from plot_common import grouped_bars  # noqa: E402
 ORDER = ["compute", "memory", "cache", "unsaturated"]
 
 
+def suite_label(summary):
+    """What a real suite's plots say beside their axis label; nothing for the synthetic suite."""
+    return "\n(real programs)" if summary.get("suite") == "real" else ""
+
+
 def kernels_in_order(summary):
     ks = summary["kernels"]
     return sorted(ks, key=lambda k: (ORDER.index(ks[k]["category"]), k))
@@ -23,8 +28,8 @@ def bars(summary, key, policies, ylabel, path):
     names = kernels_in_order(summary)
     ks = summary["kernels"]
     grouped_bars([f"{n}\n({ks[n]['category'][:4]})" for n in names],
-                 [(p, [ks[n][key][p] for n in names]) for p in policies], ylabel, path, ref=1.0, per_label=0.55,
-                 rotation=90, fontsize=7)
+                 [(p, [ks[n][key][p] for n in names]) for p in policies], ylabel + suite_label(summary), path,
+                 ref=1.0, per_label=0.55, rotation=90, fontsize=7)
 
 
 def residency(summary, path):
@@ -39,7 +44,7 @@ def residency(summary, path):
             ax.bar(range(len(names)), vals, bottom=bottom, color=colour, label=f"{dom} {lvl}")
             bottom = [b + v for b, v in zip(bottom, vals)]
         ax.bar(range(len(names)), [1 - b for b in bottom], bottom=bottom, color="lightgrey", label="normal")
-        ax.set_ylabel(f"{policy}\nfraction of time")
+        ax.set_ylabel(f"{policy}\nfraction of time" + suite_label(summary))
         ax.legend(fontsize=7, ncol=5)
     axes[1].set_xticks(range(len(names)))
     axes[1].set_xticklabels(names, rotation=90, fontsize=7)

@@ -110,6 +110,12 @@ struct Fixtures {
     write("exp_unknown_key.json", experiment + R"(, "bogus": 1})");
     write("exp_no_gpu.json", R"({"name": "equalizer", "suite_dir": "configs/workloads/equalizer",
         "kernels": [{"name": "bp-1"}]})");
+    write("exp_real_missing.json", R"({"name": "equalizer", "suite": "real", "gpu": "configs/gpu/gtx480.json",
+        "suite_dir": "configs/workloads/cuda/equalizer", "classification": {"kernel_share_min": 0.05,
+        "cache_gain_min": 1.02}, "programs": [{"name": "nosuch"}]})");
+    write("exp_real_bad_paper_kernel.json", R"({"name": "equalizer", "suite": "real", "gpu": "configs/gpu/gtx480.json",
+        "suite_dir": "configs/workloads/cuda/equalizer", "classification": {"kernel_share_min": 0.05,
+        "cache_gain_min": 1.02}, "programs": [{"name": "kmeans", "paper_kernels": {"nosuch": "kmn-1"}}]})");
     write("exp_unknown_name.json", R"({"name": "nosuch", "gpu": "configs/gpu/gtx480.json",
         "suite_dir": "configs/workloads/equalizer", "kernels": [{"name": "bp-1"}]})");
 
@@ -288,6 +294,15 @@ BAD_INPUT(ExperimentConfigMissingGpu, experiment({"--config", "@/exp_no_gpu.json
           "gpu: missing (required)")
 BAD_INPUT(ExperimentOnlyUnknownEntry, experiment({"--config", "@/exp_small.json", "--only", "nosuch"}),
           "no entry named \"nosuch\"")
+BAD_INPUT(ExperimentSuiteUnknown, experiment({"--suite", "bogus"}), "--suite", "\"bogus\"", "{synthetic, real}")
+BAD_INPUT(ExperimentSuiteWithoutRealConfig,
+          (std::vector<std::string>{"experiment", "harmonia", "--out", "@OUT", "--suite", "real"}), "--suite",
+          "no real suite yet", "harmonia_real.json")
+BAD_INPUT(ExperimentSuiteDisagreesWithConfig, experiment({"--config", "@/exp_small.json", "--suite", "real"}),
+          "@/exp_small.json", "suite", "--suite asks for real")
+BAD_INPUT(ExperimentRealProgramMissing, experiment({"--config", "@/exp_real_missing.json"}), "nosuch/nosuch.json")
+BAD_INPUT(ExperimentRealPaperKernelUnknown, experiment({"--config", "@/exp_real_bad_paper_kernel.json"}),
+          "programs[0].paper_kernels.nosuch", "kernels: kmeansPoint, kmeans_centers")
 BAD_INPUT(ExperimentConfigIsFifo, experiment({"--config", "@/fifo.json"}), "@/fifo.json", "is a FIFO")
 BAD_INPUT(ExperimentValidateUnknownKey, validate("@/exp_unknown_key.json"), "@/exp_unknown_key.json", "bogus",
           "unknown key")

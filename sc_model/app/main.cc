@@ -62,8 +62,11 @@ int sc_main(int argc, char* argv[]) {
   exp_cmd->add_option("--jobs", exp.exec.jobs, "parallel simulations (local executor; default: the number of cores)")
       ->default_val(0)
       ->check(CLI::Range(0, 256));
-  exp_cmd->add_option("--config", exp.config, "experiment config (default configs/experiments/NAME.json)");
-  exp_cmd->add_option("--only", exp.only, "run only these kernels (sm-allocation: these queues)")->delimiter(',');
+  exp_cmd->add_option("--config", exp.config,
+                      "experiment config (default configs/experiments/NAME.json; --suite real: NAME_real.json)");
+  exp_cmd->add_option("--suite", exp.suite,
+                      "synthetic (kernel profiles, the default) or real (CUDA programs, configs/workloads/cuda/)");
+  exp_cmd->add_option("--only", exp.only, "run only these kernels or programs (sm-allocation: these queues)")->delimiter(',');
   exp_cmd->add_option("--set", exp.sets, "PATH=VALUE for every run, e.g. gpu.controller_impl=lockstep");
   add_executor_options(exp_cmd, exp.exec);
 

@@ -41,6 +41,7 @@ const ExperimentEntry& find_experiment(const std::string& name, const std::strin
 }
 
 int command_experiment(const ExperimentOptions& opt) {
+  check_suite_option(opt.suite);
   const ExperimentEntry& e = find_experiment(opt.name, "gpupm experiment", "NAME");
   return e.run(opt, e);
 }

@@ -5,11 +5,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <iostream>
 #include <set>
 
 #include "experiment/format_stats.h"
 #include "experiment/plot_script.h"
+#include "platform/run_setup.h"
+#include "program/program_workload.h"
 #include "report/report_writer.h"
 #include "workload/kernel_profile.h"
 
@@ -61,8 +64,47 @@ bool run_stage(std::vector<RunSpec> specs, const ExperimentOptions& opt, RunRepo
 
 void check_profile(const std::string& profile) { parse_workload(load_json_file(profile), profile, 1); }
 
+std::vector<ProgramLaunch> check_program(const std::string& gpu, const std::string& program) {
+  RunInputs in;
+  in.gpu_file = gpu;
+  in.workload_file = program;
+  in.policy = "baseline";
+  const LoadedRun run = load_run(in);
+  const ProgramHost* host = program_of(run.workload);
+  if (!host) throw InputError(program, "program", "expected a program workload (a real suite names CUDA programs)");
+  std::vector<ProgramLaunch> launches;
+  for (const LaunchSpec& l : host->launches())
+    launches.push_back({l.kernel, uint32_t((l.block.count() + 31) / 32), l.max_ctas_per_sm,
+                        l.while_buffer >= 0 ? l.while_max : l.repeat});
+  return launches;
+}
+
+const std::vector<std::string>& suite_names() {
+  static const std::vector<std::string> names = {"synthetic", "real"};
+  return names;
+}
+
+void check_suite_option(const std::string& suite) {
+  if (suite.empty() || std::count(suite_names().begin(), suite_names().end(), suite)) return;
+  throw InputError("gpupm experiment", "--suite", "unknown suite \"" + suite + "\"; expected one of {synthetic, real}");
+}
+
+std::string experiment_config_file(const ExperimentOptions& opt, const std::string& shipped_config) {
+  if (!opt.config.empty()) return opt.config;
+  if (opt.suite != "real") return shipped_config;
+  const std::string real = shipped_config.substr(0, shipped_config.size() - 5) + "_real.json";
+  if (!std::ifstream(real)) throw InputError("gpupm experiment", "--suite", "experiment \"" + opt.name +
+                                                "\" has no real suite yet (no " + real + ")");
+  return real;
+}
+
 std::string source_relative(const std::string& path) {
   return path.rfind('/', 0) == 0 ? path : data_file(path);
+}
+
+bool is_real_suite(const ExperimentOptions& opt, const std::string& shipped_config) {
+  const Json doc = load_json_file(experiment_config_file(opt, shipped_config));
+  return doc.is_object() && doc.value("suite", std::string()) == "real";
 }
 
 SuiteConfig read_suite_config(
@@ -70,24 +112,30 @@ SuiteConfig read_suite_config(
     const std::function<void(JsonReader&)>& read_rest,
     const std::function<void(JsonReader&, const std::string&, const std::string&, bool)>& read_entry) {
   SuiteConfig c;
-  c.file = opt.config.empty() ? shipped_config : opt.config;
+  c.file = experiment_config_file(opt, shipped_config);
   Json doc = load_json_file(c.file);
   JsonReader r(doc, c.file, "");
   r.get_string("name");
   r.get_string("description", "");
+  const std::string suite = r.get_enum("suite", suite_names(), "synthetic");
+  if (!opt.suite.empty() && opt.suite != suite)
+    r.fail("suite", "this config is of the " + suite + " suite, but --suite asks for " + opt.suite);
+  c.real = suite == "real";
   c.gpu = source_relative(r.get_string("gpu"));
   c.suite = source_relative(r.get_string("suite_dir"));
   read_rest(r);
   const std::set<std::string> only(opt.only.begin(), opt.only.end());
   std::set<std::string> seen;
-  r.for_each(list_key, 1, 1000, [&](JsonReader& e, size_t) {
+  const std::string entries = c.real ? "programs" : list_key;
+  r.for_each(entries, 1, 1000, [&](JsonReader& e, size_t) {
     std::string name = e.get_string("name");
     seen.insert(name);
-    read_entry(e, name, c.suite + "/" + name + ".json", only.empty() || only.count(name));
+    const std::string file = c.suite + "/" + name + (c.real ? "/" + name : "") + ".json";
+    read_entry(e, name, file, only.empty() || only.count(name));
   });
   r.finish();
   for (const auto& name : opt.only)
-    if (!seen.count(name)) throw InputError(c.file, list_key, "no entry named \"" + name + "\" (from --only)");
+    if (!seen.count(name)) throw InputError(c.file, entries, "no entry named \"" + name + "\" (from --only)");
   return c;
 }
 

@@ -21,7 +21,8 @@ namespace gpupm {
 struct ExperimentOptions {
   std::string name;
   std::string out_dir;
-  std::string config;  // default: configs/experiments/NAME.json
+  std::string config;  // default: configs/experiments/NAME.json (NAME_real.json for --suite real)
+  std::string suite;   // --suite: "synthetic" or "real"; empty: the config's (the default config: synthetic)
   std::vector<std::string> only;  // run only these kernels (a quick subset)
   std::vector<std::string> sets;  // --set PATH=VALUE added to every run (e.g. gpu.controller_impl=lockstep)
   ExecutorOptions exec;           // where and how many at once the runs execute
@@ -43,18 +44,33 @@ struct ExperimentRuns {
 };
 ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentOptions& opt);
 
-// What every experiment config holds: a GPU config and a folder of workload
-// profiles named after the entries of one list ("kernels" or "apps").
+// The suites an experiment runs on: "synthetic" (kernel profiles) and "real" (CUDA programs).
+const std::vector<std::string>& suite_names();
+// --suite checked: InputError listing the allowed values otherwise.
+void check_suite_option(const std::string& suite);
+// The config an experiment reads: --config, else SHIPPED_CONFIG for the
+// synthetic suite, else its sibling NAME_real.json.
+std::string experiment_config_file(const ExperimentOptions& opt, const std::string& shipped_config);
+
+// Whether the config experiment_config_file names is of the real suite (its "suite").
+bool is_real_suite(const ExperimentOptions& opt, const std::string& shipped_config);
+
+// What every experiment config holds: a GPU config and a folder of workloads
+// named after the entries of one list ("kernels" or "apps"). The synthetic
+// suite's entries are profiles SUITE/NAME.json; a real suite ("suite": "real")
+// names programs SUITE/NAME/NAME.json (configs/workloads/cuda/README.md).
 struct SuiteConfig {
   std::string file;   // the experiment config
   std::string gpu;    // resolved paths
   std::string suite;
+  bool real = false;  // the config's "suite" is "real"
 };
 // A path of a config: absolute, or relative to the data root (common/data_dir.h).
 std::string source_relative(const std::string& path);
-// Reads opt.config (default SHIPPED_CONFIG): name, description, gpu, suite_dir;
-// read_rest(r) reads the other top-level keys and read_entry(r, name, profile,
-// wanted) each element of LIST_KEY (every element is validated; wanted is
+// Reads experiment_config_file(): name, description, suite, gpu, suite_dir;
+// read_rest(r) reads the other top-level keys and read_entry(r, name, workload,
+// wanted) each element of LIST_KEY ("programs" in a real suite's config)
+// (every element is validated; wanted is
 // false for those --only leaves out). Every --only name must exist. Bad input
 // throws InputError.
 SuiteConfig read_suite_config(
@@ -64,6 +80,14 @@ SuiteConfig read_suite_config(
 
 // Reads PROFILE as `gpupm run` would, so a bad one fails (InputError) before anything runs.
 void check_profile(const std::string& profile);
+// Reads the program workload PROGRAM on GPU as `gpupm run` would (compiling
+// its kernels, checking its buffers and launches), running nothing; returns its
+// launch list's entries. A bad one throws InputError.
+struct ProgramLaunch {
+  std::string kernel;
+  uint32_t warps_per_cta = 0, max_ctas_per_sm = 0, repeat = 1;
+};
+std::vector<ProgramLaunch> check_program(const std::string& gpu, const std::string& program);
 // Adds APP (its profile in app.file) to APPS after check_profile, when --only wants it.
 template <class App>
 void add_checked_app(std::vector<App>& apps, App app, bool wanted) {

@@ -29,6 +29,9 @@ inline constexpr char kDramBandwidth[] = "dram_bandwidth_gbps";
 inline constexpr char kL2ToL1Bandwidth[] = "l2_to_l1_gbps";
 inline constexpr char kMemComputeRatio[] = "mem_compute_ratio";
 
+// A real program's launch (report.kernels[i]): its .entry name.
+inline constexpr char kLaunchKernel[] = "kernel";
+
 // Inside energy_j (power/power_model.cc writes these).
 inline constexpr char kEnergyTotal[] = "total";
 inline constexpr char kByDomain[] = "by_domain";

@@ -37,7 +37,7 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
     m["launch"] = k.launch->launch;
     m["start_s"] = k.start.time_s;
     if (k.launch->program) {  // a real program's launch: as the host launched it
-      m["kernel"] = k.launch->name;
+      m[report_key::kLaunchKernel] = k.launch->name;
       m["grid"] = k.launch->grid_dim;
       m["block"] = k.launch->block_dim;
     }

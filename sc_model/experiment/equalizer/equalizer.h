@@ -13,10 +13,22 @@
 
 namespace gpupm {
 
+// A kernel of a real program (launches of one .entry): its CTA shape, and the
+// Table II kernel it stands for when the config says so (its "paper_kernels"),
+// under whose name the claims about that kernel judge it.
+struct EqualizerProgramKernel {
+  std::string kernel;
+  uint32_t w_cta = 0, max_ctas = 0;
+  std::string paper_id;
+};
+
+// A kernel of the synthetic suite, or a program of the real one (its kernels
+// in program_kernels; its category measured after the runs, equalizer_real.h).
 struct EqualizerKernel {
   std::string name, category, file;
   double fraction = 0;
   uint32_t w_cta = 0, max_ctas = 0, launches = 0;
+  std::vector<EqualizerProgramKernel> program_kernels;  // real suite only
 };
 
 // One of the targets for the whole suite: its words and its limit (a
@@ -26,9 +38,17 @@ struct EqualizerTarget {
   double limit = 0;
 };
 
+// How a real suite's kernels are picked and classified (the config's "classification").
+struct EqualizerClassification {
+  double kernel_share_min = 0;  // a kernel's least share of its program's baseline time
+  double cache_gain_min = 0;    // a memory kernel is cache-sensitive when its best CTA count is this much faster than max
+};
+
 struct EqualizerConfig {
   std::string gpu;
   std::vector<EqualizerKernel> kernels;  // those --only keeps, in the config's order
+  bool real = false;                     // kernels are programs (configs/workloads/cuda/<suite>/)
+  EqualizerClassification classification;  // real suite only
   ClaimBook claims;
   std::map<std::string, EqualizerTarget> targets;  // by key: perf_speedup, perf_energy, ...
 };
@@ -41,6 +61,12 @@ const std::vector<ClaimLimits>& equalizer_claim_limits();
 std::map<std::string, EqualizerTarget> read_equalizer_targets(JsonReader& config, const std::string& shipped_config);
 // The run of kernel K named WHAT (a policy, "ctas<N>", "dyncta", "eqcta").
 std::string equalizer_run_id(const EqualizerKernel& k, const std::string& what);
+
+// Adds kernel K's run WHAT under POLICY (EXTRA: more `gpupm run` arguments) to SPECS.
+void add_equalizer_run(std::vector<RunSpec>& specs, const EqualizerConfig& c, const EqualizerKernel& k,
+                       const std::string& what, const std::string& policy, std::vector<std::string> extra = {});
+// Adds kernel K's DynCTA-like and CTA-only Equalizer runs (claims D6, D7).
+void add_cta_control_runs(std::vector<RunSpec>& specs, const EqualizerConfig& c, const EqualizerKernel& k);
 
 struct Equalizer {
   using Config = EqualizerConfig;

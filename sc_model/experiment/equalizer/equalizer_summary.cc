@@ -3,6 +3,7 @@
 // claims, per kernel).
 #include "experiment/equalizer/equalizer_analysis.h"
 
+#include "experiment/equalizer/equalizer_real.h"
 #include "experiment/format_stats.h"
 
 #include <sstream>
@@ -85,28 +86,52 @@ std::string per_kernel_md(const EqualizerAnalysis& a) {
   return md.str();
 }
 
-}  // namespace
-
-ExperimentSummary Equalizer::analyse(const EqualizerConfig& c, const RunReports& reports,
-                                     const std::vector<ExperimentRuns>& stages) {
+// The summary of the analysis' kernels; MEASURED (real suite: the programs'
+// measured kernel categories) labels it with the suite, null for the synthetic one.
+ExperimentSummary summarise(const EqualizerConfig& c, const RunReports& reports, const ExperimentRuns& runs,
+                            const Json& measured) {
   const EqualizerAnalysis a(c, reports);
   const std::vector<Claim> claims = judge_equalizer_claims(a);
   ExperimentSummary s;
-  s.json = summary_header("equalizer", stages.front());
+  s.json = summary_header("equalizer", runs);
+  if (!measured.is_null()) s.json.update({{"suite", "real"}, {"programs", measured}});
   s.json["kernels"] = a.kernels;
   s.json["geomean_by_category"] = geomean_by_category(a);
   s.json["targets"] = targets(a);
   s.json["claims"] = claims_json(claims);
   std::ostringstream md;
-  md << "# Equalizer on gpupm\n\n"
-     << runs_sentence(stages.front()) << " Speed-up and energy are geometric means relative to the baseline.\n\n"
-     << "## Performance mode (paper Fig. 7)\n\n" << table_md(a, {"sm-high", "mem-high", "equalizer-perf"})
+  md << "# Equalizer on gpupm" << (measured.is_null() ? "" : ": real programs") << "\n\n"
+     << runs_sentence(runs) << " Speed-up and energy are geometric means relative to the baseline.\n\n";
+  if (!measured.is_null())
+    md << "Each kernel's category is measured from its baseline counters by the paper's rule "
+          "(sc_model/experiment/equalizer/equalizer_real.h), not assigned.\n\n";
+  md << "## Performance mode (paper Fig. 7)\n\n" << table_md(a, {"sm-high", "mem-high", "equalizer-perf"})
      << "\n## Energy mode (paper Fig. 8)\n\n" << table_md(a, {"sm-low", "mem-low", "static-best", "equalizer-energy"})
      << "\n## Targets\n\n" << targets_md(s.json["targets"])
      << "\n## Claims (docs/papers.md#equalizer-claims)\n\n" << claims_markdown(claims) << "\n## Per kernel\n\n"
      << per_kernel_md(a) << "\nPlots: speedup.png, energy.png, residency.png (scripts/plot_equalizer.py).\n";
   s.markdown = md.str();
   return s;
+}
+
+// A real suite's runs in one: its two stages added up.
+ExperimentRuns all_stages(const std::vector<ExperimentRuns>& stages) {
+  ExperimentRuns all = stages.front();
+  for (size_t i = 1; i < stages.size(); ++i) {
+    all.outcomes.insert(all.outcomes.end(), stages[i].outcomes.begin(), stages[i].outcomes.end());
+    all.wall_seconds += stages[i].wall_seconds;
+    all.reused += stages[i].reused;
+  }
+  return all;
+}
+
+}  // namespace
+
+ExperimentSummary Equalizer::analyse(const EqualizerConfig& c, const RunReports& reports,
+                                     const std::vector<ExperimentRuns>& stages) {
+  if (!c.real) return summarise(c, reports, stages.front(), Json());
+  const ProgramKernels kernels = split_program_kernels(c, reports);
+  return summarise(kernels.config, kernels.reports, all_stages(stages), kernels.measured);
 }
 
 }  // namespace gpupm
