@@ -11,7 +11,6 @@
 #include <cstring>
 #include <limits>
 #include <map>
-#include <queue>
 
 #include "support/program_check.h"
 
@@ -276,19 +275,7 @@ TEST(HarmoniaSuite, graph500) {
   for (size_t l = 0; l < run.launch_count(); ++l)
     if (run.arg(l, 0) == "level") root = run.arg(l, 2).get<int>();
   ASSERT_GE(root, 0);
-  std::vector<int32_t> level(row_ptr.size() - 1, -1);
-  level[size_t(root)] = 0;
-  std::queue<int> frontier;
-  frontier.push(root);
-  while (!frontier.empty()) {
-    int v = frontier.front();
-    frontier.pop();
-    for (int e = row_ptr[size_t(v)]; e < row_ptr[size_t(v) + 1]; ++e)
-      if (level[size_t(col[size_t(e)])] < 0) {
-        level[size_t(col[size_t(e)])] = level[size_t(v)] + 1;
-        frontier.push(col[size_t(e)]);
-      }
-  }
+  std::vector<int32_t> level = gpupm::test::bfs_levels(row_ptr, col, root);
   std::vector<int32_t> got = run.final<int32_t>("level");
   Mismatches m("level");
   for (size_t i = 0; i < got.size(); ++i) m.exact(i, got[i], level[i]);

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <queue>
 
 #include "support/program_check.h"
 
@@ -56,22 +55,9 @@ TEST(CudaSuite, bfs) {
   RUN_OR_FAIL(run);
   std::vector<int32_t> row_ptr = run.initial<int32_t>("row_ptr"), col = run.initial<int32_t>("col");
   int n = run.arg(0, 2).get<int>(), source = run.arg(0, 3).get<int>();
-  // Host BFS: level numbers do not depend on the order nodes are visited in.
-  std::vector<int32_t> level(size_t(n), -1);
-  level[size_t(source)] = 0;
-  std::queue<int> frontier;
-  frontier.push(source);
-  int deepest = 0;
-  while (!frontier.empty()) {
-    int v = frontier.front();
-    frontier.pop();
-    deepest = std::max(deepest, level[size_t(v)]);
-    for (int e = row_ptr[size_t(v)]; e < row_ptr[size_t(v) + 1]; ++e)
-      if (level[size_t(col[size_t(e)])] < 0) {
-        level[size_t(col[size_t(e)])] = level[size_t(v)] + 1;
-        frontier.push(col[size_t(e)]);
-      }
-  }
+  std::vector<int32_t> level = gpupm::test::bfs_levels(row_ptr, col, source);
+  ASSERT_EQ(level.size(), size_t(n));
+  const int deepest = *std::max_element(level.begin(), level.end());
   std::vector<int32_t> got = run.final<int32_t>("level");
   Mismatches m("level");
   for (size_t i = 0; i < got.size(); ++i) m.exact(i, got[i], level[i]);

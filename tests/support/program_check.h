@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <queue>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -92,6 +93,26 @@ class Mismatches {
   std::string what_;
   size_t count_ = 0;
 };
+
+// Host BFS over a CSR graph: each node's level from `source` (-1 when unreachable).
+// Levels do not depend on the order nodes are visited in, so every BFS program checks against it.
+inline std::vector<int32_t> bfs_levels(const std::vector<int32_t>& row_ptr, const std::vector<int32_t>& col,
+                                       int source) {
+  std::vector<int32_t> level(row_ptr.size() - 1, -1);
+  level[size_t(source)] = 0;
+  std::queue<int> frontier;
+  frontier.push(source);
+  while (!frontier.empty()) {
+    int v = frontier.front();
+    frontier.pop();
+    for (int e = row_ptr[size_t(v)]; e < row_ptr[size_t(v) + 1]; ++e)
+      if (level[size_t(col[size_t(e)])] < 0) {
+        level[size_t(col[size_t(e)])] = level[size_t(v)] + 1;
+        frontier.push(col[size_t(e)]);
+      }
+  }
+  return level;
+}
 
 #define RUN_OR_FAIL(run) ASSERT_TRUE((run).ok()) << (run).output()
 
