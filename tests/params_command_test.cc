@@ -82,6 +82,24 @@ TEST(ParamsCommand, WorkloadStructureAndKernelFields) {
   EXPECT_NE(bad.err.find("expected a workload.* path"), std::string::npos) << bad.err;
 }
 
+TEST(ParamsCommand, ProgramWorkloadBuffersInitAndLaunches) {
+  auto r = run_gpupm_argv({"params", "--json", "--workload", source_path("configs/workloads/cuda/corun/corun.json"),
+                           "--set", "workload.apps[1].buffers.src.init.random.seed=12"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(value_at(r.out, "workload.apps[1].buffers.src.init.random.seed"), 12);
+  EXPECT_EQ(value_at(r.out, "workload.apps[1].buffers.src.init.random.min"), -1.0);
+  EXPECT_EQ(value_at(r.out, "workload.apps[0].buffers.out.type"), "f32");
+  EXPECT_EQ(value_at(r.out, "workload.apps[0].launches[0].kernel"), "fma_loop");
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  for (const auto& p : doc.at("parameters"))
+    if (p.at("path") == "workload.apps[0].launches[0].repeat") EXPECT_EQ(p.at("default"), 1);
+  auto bad = run_gpupm_argv({"params", "--workload", source_path("configs/workloads/cuda/fma_loop/fma_loop.json"),
+                             "--set", "workload.buffers.out.init.fill=1", "--set", "workload.buffers.out.init.file=x.npy"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("buffers.out.init: expected exactly one of fill, iota, random, file"), std::string::npos)
+      << bad.err;
+}
+
 TEST(ParamsCommand, SweepSpecAxesAndBase) {
   auto r = run_gpupm_argv({"params", "--json", "--sweep", source_path("configs/sweeps/example.json")});
   ASSERT_EQ(r.status, 0) << r.err;

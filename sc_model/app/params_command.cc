@@ -61,8 +61,11 @@ Listing list_document(const std::string& prefix, const Json& doc, const std::str
 Listing listed(const ParamsOptions& opt) {
   if (!opt.workload_file.empty()) {
     const Json doc = with_sets("workload", load_json_file(opt.workload_file), opt.sets);
-    if (is_program_workload(doc))
-      throw InputError("--workload", opt.workload_file, "program workloads are not listed (kernel-profile workloads are)");
+    if (is_program_workload(doc)) {
+      ProgramWorkloadParams p;
+      p.dir = std::filesystem::absolute(opt.workload_file).parent_path().string();
+      return list_document("workload", doc, origin_of(opt.workload_file, opt), p);
+    }
     ProfileWorkloadParams p;
     return list_document("workload", doc, origin_of(opt.workload_file, opt), p);
   }
@@ -116,7 +119,7 @@ CLI::App* add_params_command(CLI::App& app, ParamsOptions& opt) {
   cmd->add_option("--gpu", opt.gpu_file, "GPU config (JSON)")
       ->default_val(data_file("configs/gpu/gtx480.json"));
   cmd->add_option("--pdn", opt.pdn_file, "a PDN package (configs/pdn/*.json) merged into the GPU config, as gpupm run --pdn");
-  auto* workload = cmd->add_option("--workload", opt.workload_file, "list a kernel-profile workload (JSON) instead");
+  auto* workload = cmd->add_option("--workload", opt.workload_file, "list a workload (JSON: kernel profiles or a program) instead");
   cmd->add_option("--sweep", opt.sweep_file, "list a sweep spec (JSON) instead")->excludes(workload);
   cmd->add_option("--set", opt.sets, "override gpu.PATH=VALUE (workload.PATH, sweep.PATH), as gpupm run --set");
   cmd->add_flag("--json", opt.json, "print JSON instead of a table");

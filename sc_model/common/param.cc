@@ -72,6 +72,11 @@ void ParamVisitor::patched_fields(const char* name, std::vector<nlohmann::json>&
   visit_patched(info, patches, fields);
 }
 
+void ParamVisitor::exact_number(const char* name, nlohmann::json& field, const char* description,
+                                Presence presence) {
+  visit_exact_number(make(name, ParamKind::kExactNumber, presence, "", description), field);
+}
+
 void ParamVisitor::integer_list(const char* name, std::vector<uint32_t>& field, uint64_t lo, uint64_t hi,
                                 const char* description) {
   ParamInfo info = make(name, ParamKind::kIntegerList, Presence::kOptional, "", description);
@@ -102,6 +107,8 @@ const char* param_kind_name(ParamKind kind) {
     case ParamKind::kList: return "array";
     case ParamKind::kStringList: return "strings";
     case ParamKind::kJsonList: return "values";
+    case ParamKind::kExactNumber: return "number";
+    case ParamKind::kMap: return "objects";
   }
   return "?";
 }

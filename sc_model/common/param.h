@@ -20,7 +20,8 @@
 namespace gpupm {
 
 enum class ParamKind {
-  kInteger, kNumber, kBool, kString, kChoice, kIntegerList, kSection, kList, kStringList, kJsonList
+  kInteger, kNumber, kBool, kString, kChoice, kIntegerList, kSection, kList, kStringList, kJsonList, kExactNumber,
+  kMap
 };
 // What a json_list holds: any JSON value but null, or objects.
 enum class JsonItems { kValues, kObjects };
@@ -33,7 +34,7 @@ struct ParamInfo {
   Presence presence = Presence::kOptional;
   uint64_t int_min = 0, int_max = 0;  // kInteger, kIntegerList elements; kList/kIntegerList: element counts below
   double num_min = 0, num_max = 0;    // kNumber
-  size_t min_items = 0, max_items = 0;  // kList, kIntegerList
+  size_t min_items = 0, max_items = 0;  // kList, kIntegerList, kMap
   std::vector<std::string> choices;   // kChoice
   std::string pattern;                // kString, kStringList: an ECMAScript regex the text must contain
   std::string allowed;                // what the pattern allows, in words (the reader's message)
@@ -95,6 +96,10 @@ class ParamVisitor {
   // keys before it: the variants are this object without them.
   void patched_fields(const char* name, std::vector<nlohmann::json>& patches, size_t max, const char* description,
                       const std::function<void(ParamVisitor&, size_t)>& fields);
+  // A JSON number kept as written (an integer keeps all 64 bits, which a double
+  // would not): its range depends on other fields, so a rule checks it.
+  void exact_number(const char* name, nlohmann::json& field, const char* description,
+                    Presence presence = Presence::kOptional);
   // An array of integers, each in [lo, hi].
   void integer_list(const char* name, std::vector<uint32_t>& field, uint64_t lo, uint64_t hi, const char* description);
   // A nested object; an optional section absent from the input keeps its defaults.
@@ -112,6 +117,16 @@ class ParamVisitor {
     info.max_items = max;
     visit_list(info, items.size(), [&](size_t n) { items.resize(n); },
                [&](ParamVisitor& v, size_t i) { describe_item(v, items[i]); });
+  }
+  // An object of up to `max` named objects ({"a": {...}, "b": {...}}), read in
+  // key order into `items`, each element's `name` field set to its key.
+  template <class E, class F>
+  void named_objects(const char* name, std::vector<E>& items, size_t max, const char* description, F describe_item) {
+    ParamInfo info = make(name, ParamKind::kMap, Presence::kOptional, "", description);
+    info.max_items = max;
+    visit_map(info, items.size(), [&](size_t n) { items.resize(n); },
+              [&](size_t i) -> std::string& { return items[i].name; },
+              [&](ParamVisitor& v, size_t i) { describe_item(v, items[i]); });
   }
   // A cross-field check; the reader applies it where it is declared (after the fields it reads).
   void rule(const char* name, const char* description, const RuleCheck& check) { visit_rule(name, description, check); }
@@ -138,6 +153,10 @@ class ParamVisitor {
   virtual void visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,
                           const std::function<void(ParamVisitor&, size_t)>& item) = 0;
   virtual void visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) = 0;
+  virtual void visit_map(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,
+                         const std::function<std::string&(size_t)>& key,
+                         const std::function<void(ParamVisitor&, size_t)>& item) = 0;
+  virtual void visit_exact_number(const ParamInfo& info, nlohmann::json& value) = 0;
   virtual void visit_string_list(const ParamInfo& info, std::vector<std::string>& value) = 0;
   virtual void visit_json_list(const ParamInfo& info, std::vector<nlohmann::json>& value) = 0;
   virtual void visit_patched(const ParamInfo& info, std::vector<nlohmann::json>& patches,
@@ -163,6 +182,10 @@ class ParamVisitor {
   void visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,       \
                   const std::function<void(ParamVisitor&, size_t)>& item) override;                    \
   void visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) override;     \
+  void visit_map(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,        \
+                 const std::function<std::string&(size_t)>& key,                                       \
+                 const std::function<void(ParamVisitor&, size_t)>& item) override;                    \
+  void visit_exact_number(const ParamInfo& info, nlohmann::json& value) override;                      \
   void visit_string_list(const ParamInfo& info, std::vector<std::string>& value) override;             \
   void visit_json_list(const ParamInfo& info, std::vector<nlohmann::json>& value) override;            \
   void visit_patched(const ParamInfo& info, std::vector<nlohmann::json>& patches,                      \

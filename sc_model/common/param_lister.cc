@@ -1,17 +1,8 @@
 #include "common/param_lister.h"
 
-#include <regex>
 #include <sstream>
 
 namespace gpupm {
-
-namespace {
-// kernels[3].mhz -> kernels[].mhz: the key under which an element's default is found.
-std::string pattern_of(const std::string& path) {
-  static const std::regex index(R"(\[[0-9]+\])");
-  return std::regex_replace(path, index, "[]");
-}
-}  // namespace
 
 std::string param_range(const ParamInfo& info) {
   std::ostringstream s;
@@ -42,7 +33,7 @@ std::string param_range(const ParamInfo& info) {
 
 void ParamLister::add(const ParamInfo& info, Json value, std::string range) {
   rows.push_back({path_of(info.name), info.kind, std::move(value), Json(), info.required(), std::move(range),
-                  info.unit, info.description});
+                  info.unit, info.description, pattern_of(info.name)});
 }
 
 void ParamLister::visit_integer(const ParamInfo& info, uint64_t& value) { add(info, value, param_range(info)); }
@@ -79,7 +70,7 @@ void ParamLister::add_rule(const RuleRow& row) {
 }
 
 void ParamLister::visit_section(const ParamInfo& info, const SectionBody& body) {
-  ParamLister sub(path_of(info.name), pass_);
+  ParamLister sub(path_of(info.name), pattern_of(info.name), pass_);
   body(sub);
   merge(sub);
 }
@@ -98,7 +89,7 @@ void ParamLister::visit_list(const ParamInfo& info, size_t size, const std::func
                              const std::function<void(ParamVisitor&, size_t)>& item) {
   if (pass_ == Pass::kDefaults && size == 0) resize(size = 1);  // one element to take the defaults from
   for (size_t i = 0; i < size; ++i) {
-    ParamLister sub(path_of(info.name) + "[" + std::to_string(i) + "]", pass_);
+    ParamLister sub(path_of(info.name) + "[" + std::to_string(i) + "]", pattern_of(info.name) + "[]", pass_);
     item(sub, i);
     merge(sub);
   }
@@ -106,15 +97,31 @@ void ParamLister::visit_list(const ParamInfo& info, size_t size, const std::func
 
 void ParamLister::visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) {
   (void)check;
-  add_rule({pattern_of(path_of(name)), description});
+  add_rule({pattern_of(name), description});
 }
+
+void ParamLister::visit_map(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,
+                            const std::function<std::string&(size_t)>& key,
+                            const std::function<void(ParamVisitor&, size_t)>& item) {
+  if (pass_ == Pass::kDefaults && size == 0) {  // one element to take the defaults from
+    resize(size = 1);
+    key(0) = "*";
+  }
+  for (size_t i = 0; i < size; ++i) {
+    ParamLister sub(path_of(info.name) + "." + key(i), pattern_of(info.name) + ".*", pass_);
+    item(sub, i);
+    merge(sub);
+  }
+}
+
+void ParamLister::visit_exact_number(const ParamInfo& info, Json& value) { add(info, value, "a number"); }
 
 void ParamLister::take_defaults(const ParamLister& defaults) {
   std::map<std::string, Json> by_pattern;
-  for (const ParamRow& d : defaults.rows) by_pattern.emplace(pattern_of(d.path), d.value);
+  for (const ParamRow& d : defaults.rows) by_pattern.emplace(d.pattern, d.value);
   for (ParamRow& r : rows) {
     if (r.required) continue;
-    auto it = by_pattern.find(pattern_of(r.path));
+    auto it = by_pattern.find(r.pattern);
     if (it != by_pattern.end()) r.default_value = it->second;
   }
 }

@@ -19,6 +19,7 @@ struct ParamRow {
   std::string range;   // what is allowed, as the reader's messages say it
   std::string unit;
   std::string description;
+  std::string pattern;  // the path with every array index as [] and map key as *: where its default is
 };
 
 struct RuleRow {
@@ -30,7 +31,7 @@ class ParamLister : public ParamVisitor {
  public:
   // kDefaults: walking a default-constructed struct (arrays get one element).
   enum class Pass { kValues, kDefaults };
-  ParamLister(std::string prefix, Pass pass) : prefix_(std::move(prefix)), pass_(pass) {}
+  ParamLister(std::string prefix, Pass pass) : prefix_(prefix), pattern_(std::move(prefix)), pass_(pass) {}
 
   std::vector<ParamRow> rows;
   std::vector<RuleRow> rules;
@@ -43,10 +44,17 @@ class ParamLister : public ParamVisitor {
 
  private:
   void add(const ParamInfo& info, Json value, std::string range);
-  std::string path_of(const std::string& name) const { return prefix_.empty() ? name : prefix_ + "." + name; }
+  ParamLister(std::string prefix, std::string pattern, Pass pass)
+      : prefix_(std::move(prefix)), pattern_(std::move(pattern)), pass_(pass) {}
+  static std::string join(const std::string& prefix, const std::string& name) {
+    return prefix.empty() ? name : prefix + "." + name;
+  }
+  std::string path_of(const std::string& name) const { return join(prefix_, name); }
+  std::string pattern_of(const std::string& name) const { return join(pattern_, name); }
   void merge(ParamLister& sub);
   void add_rule(const RuleRow& row);
   std::string prefix_;
+  std::string pattern_;  // prefix_ with array indices as [] and map keys as *
   Pass pass_;
 };
 

@@ -129,6 +129,36 @@ void JsonParamReader::visit_list(const ParamInfo& info, size_t size, const std::
   });
 }
 
+void JsonParamReader::visit_map(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,
+                                const std::function<std::string&(size_t)>& key,
+                                const std::function<void(ParamVisitor&, size_t)>& item) {
+  (void)size;
+  if (!r_.has(info.name)) return;
+  const Json& m = r_.raw(info.name);
+  if (!m.is_object()) r_.fail(info.name, "expected an object of named objects");
+  if (m.size() > info.max_items) r_.fail(info.name, "expected at most " + std::to_string(info.max_items) + " entries");
+  JsonReader all = r_.object(info.name);
+  resize(m.size());
+  size_t i = 0;
+  for (auto it = m.begin(); it != m.end(); ++it, ++i) {
+    key(i) = it.key();
+    JsonReader element = all.object(it.key());
+    JsonParamReader sub(element);
+    item(sub, i);
+    element.finish();
+  }
+  all.finish();
+}
+
+void JsonParamReader::visit_exact_number(const ParamInfo& info, Json& value) {
+  if (!r_.has(info.name)) {
+    if (info.required()) r_.fail(info.name, "missing (required)");
+    return;
+  }
+  value = r_.raw(info.name);
+  if (!value.is_number()) r_.fail(info.name, "expected a number");
+}
+
 void JsonParamReader::visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) {
   (void)name;
   (void)description;

@@ -106,6 +106,20 @@ void SchemaWriter::visit_list(const ParamInfo& info, size_t size, const std::fun
   add(info, array_of(info, sub.schema()), Json());
 }
 
+void SchemaWriter::visit_map(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,
+                             const std::function<std::string&(size_t)>& key,
+                             const std::function<void(ParamVisitor&, size_t)>& item) {
+  (void)key;
+  if (size == 0) resize(1);  // a default element to describe
+  SchemaWriter sub;
+  item(sub, 0);
+  add(info, {{"type", "object"}, {"maxProperties", info.max_items}, {"additionalProperties", sub.schema()}}, Json());
+}
+
+void SchemaWriter::visit_exact_number(const ParamInfo& info, Json& value) {
+  add(info, {{"type", "number"}}, value);
+}
+
 void SchemaWriter::visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) {
   (void)check;
   rules_.push_back(name + " (" + description + ")");

@@ -4,7 +4,8 @@
 #include "common/rng.h"
 #include "program/cuda_compiler.h"
 #include "program/npy.h"
-#include "program/program_launch_params.h"
+#include "program/buffer_types.h"
+#include "program/program_workload_params.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,71 +26,6 @@ namespace {
 // (ptx::DeviceMemory starts at 256 MiB) and inside the 2^40-byte space.
 constexpr uint64_t kLocalBase = uint64_t(1) << 37;
 constexpr uint64_t kCodeBase = uint64_t(1) << 38;
-constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 31;  // all buffers together
-
-struct TypeInfo {
-  const char* name;
-  const char* dtype;
-  uint32_t bytes;
-  bool is_float, is_signed;
-};
-constexpr TypeInfo kTypes[] = {{"u8", "|u1", 1, false, false},  {"s32", "<i4", 4, false, true},
-                               {"u32", "<u4", 4, false, false}, {"s64", "<i8", 8, false, true},
-                               {"u64", "<u8", 8, false, false}, {"f32", "<f4", 4, true, true},
-                               {"f64", "<f8", 8, true, true}};
-
-const TypeInfo& type_info(const std::string& name) {
-  for (const TypeInfo& t : kTypes)
-    if (name == t.name) return t;
-  return kTypes[0];
-}
-
-std::vector<std::string> type_names() {
-  std::vector<std::string> v;
-  for (const TypeInfo& t : kTypes) v.push_back(t.name);
-  return v;
-}
-
-// A JSON number as the bytes of a scalar of `bytes` width (integer or float);
-// `what` names the value in the message when it does not fit.
-// `typed_sign`: the type's signedness is meant (buffer types); PTX parameter
-// types are not (clang declares every int parameter .u32).
-void encode_number(const Json& v, bool is_float, bool is_signed, uint32_t bytes, uint8_t* out,
-                   const std::function<void(const std::string&)>& fail, bool typed_sign = true) {
-  if (!v.is_number()) fail("expected a number");
-  if (is_float) {
-    const double d = v.get<double>();
-    if (bytes == 4) {
-      const float f = float(d);
-      std::memcpy(out, &f, 4);
-    } else {
-      std::memcpy(out, &d, 8);
-    }
-    return;
-  }
-  if (v.is_number_float()) fail("expected an integer");
-  // Two's complement of the width: clang declares int parameters .u32, so a
-  // negative argument to an "unsigned" parameter is legal C.
-  const unsigned bits = bytes * 8;
-  const bool wide = bits == 64;
-  const int64_t smin = wide ? std::numeric_limits<int64_t>::min() : -(int64_t(1) << (bits - 1));
-  const uint64_t umax = typed_sign && is_signed ? uint64_t(-(smin + 1))
-                        : wide                  ? ~uint64_t(0)
-                                                : (uint64_t(1) << bits) - 1;
-  const std::string range =
-      "[" + (typed_sign && !is_signed ? std::string("0") : std::to_string(smin)) + ", " + std::to_string(umax) + "]";
-  uint64_t raw;
-  if (v.is_number_unsigned()) {
-    raw = v.get<uint64_t>();
-    if (raw > umax) fail("expected an integer in " + range);
-  } else {
-    const int64_t s = v.get<int64_t>();
-    if (s < smin || (typed_sign && !is_signed && s < 0)) fail("expected an integer in " + range);
-    raw = uint64_t(s);
-  }
-  std::memcpy(out, &raw, bytes);  // little-endian host
-}
-
 ptx::Dim3 dim3_of(const std::vector<uint32_t>& d) { return {d[0], d.size() > 1 ? d[1] : 1, d.size() > 2 ? d[2] : 1}; }
 
 std::string read_text(const fs::path& p) {
@@ -97,47 +33,6 @@ std::string read_text(const fs::path& p) {
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
-}
-
-// Checks one buffer's initialiser (values fit the type, files match).
-void check_init(JsonReader& br, const BufferSpec& b) {
-  if (!br.has("init")) return;
-  JsonReader ir = br.object("init");
-  const TypeInfo& t = type_info(b.type);
-  uint8_t scratch[8];
-  auto number = [&](JsonReader& r, const std::string& key) {
-    encode_number(r.raw(key), t.is_float, t.is_signed, t.bytes, scratch,
-                  [&](const std::string& what) { r.fail(key, what + " (buffer type " + b.type + ")"); });
-  };
-  int forms = ir.has("fill") + ir.has("iota") + ir.has("random") + ir.has("file");
-  if (forms != 1) br.fail("init", "expected exactly one of fill, iota, random, file");
-  if (ir.has("fill")) {
-    number(ir, "fill");
-  } else if (ir.has("iota")) {
-    JsonReader r = ir.object("iota");
-    number(r, "start");
-    number(r, "step");
-    if (!t.is_float && r.raw("step").is_number_float()) r.fail("step", "expected an integer");
-    r.finish();
-  } else if (ir.has("random")) {
-    JsonReader r = ir.object("random");
-    number(r, "min");
-    number(r, "max");
-    if (r.raw("min").get<double>() > r.raw("max").get<double>()) r.fail("max", "expected max >= min");
-    r.get_uint("seed", 0, std::numeric_limits<uint64_t>::max());
-    r.finish();
-  } else {
-    const fs::path p = fs::path(b.dir) / ir.get_string("file");
-    if (!fs::is_regular_file(p))
-      ir.fail("file", (fs::exists(p) ? "not a regular file: " : "no such file: ") + p.string());
-    NpyArray a = read_npy(p.string());
-    if (a.dtype != t.dtype && !(t.bytes == 1 && a.dtype == "|u1"))
-      ir.fail("file", p.string() + " holds dtype " + a.dtype + ", expected " + t.dtype + " for a " + b.type + " buffer");
-    if (a.count != b.count)
-      ir.fail("file", p.string() + " holds " + std::to_string(a.count) + " elements, the buffer has count " +
-                          std::to_string(b.count));
-  }
-  ir.finish();
 }
 
 using LaunchFail = std::function<void(const std::string& key, const std::string& what)>;
@@ -187,61 +82,39 @@ uint32_t program_occupancy(const SmConfig& sm, const LaunchSpec& l) {
 
 namespace {
 
-// One program with its buffers and launches (the document, or one of its apps).
-std::shared_ptr<ProgramHost> parse_program(JsonReader& top, const std::string& name, const fs::path& dir,
-                                           const SmConfig& sm, uint32_t first_kernel, uint32_t app) {
-  const fs::path program = dir / top.get_string("program");
+// One program with its buffers and launches (the document, or one of its apps
+// at JSON path `at`), as read from `origin`.
+std::shared_ptr<ProgramHost> load_program(const ProgramParams& p, const std::string& at, const std::string& origin,
+                                          const fs::path& dir, const SmConfig& sm, uint32_t first_kernel,
+                                          uint32_t app) {
+  const LaunchFail fail_at = [&](const std::string& key, const std::string& what) {
+    throw InputError(origin, at.empty() ? key : at + "." + key, what);
+  };
+  const fs::path program = dir / p.program;
   if (!fs::is_regular_file(program))
-    top.fail("program", (fs::exists(program) ? "not a regular file: " : "no such file: ") + program.string());
+    fail_at("program", (fs::exists(program) ? "not a regular file: " : "no such file: ") + program.string());
   std::string ptx_file;
   if (program.extension() == ".cu") {
     ptx_file = compile_cuda_to_ptx(program.string());
   } else if (program.extension() == ".ptx") {
     ptx_file = program.string();
   } else {
-    top.fail("program", "expected a .cu (CUDA C++) or .ptx file, got " + program.string());
+    fail_at("program", "expected a .cu (CUDA C++) or .ptx file, got " + program.string());
   }
   std::unique_ptr<ptx::Module> module;
   try {
     module = ptx::parse(read_text(ptx_file), program.extension() == ".ptx" ? program.string() : ptx_file);
   } catch (const ptx::ParseError& e) {
-    throw InputError(top.file(), top.path_of("program"), e.what());
+    fail_at("program", e.what());
   }
-
-  std::vector<BufferSpec> buffers;
-  uint64_t total_bytes = 0;
-  if (top.has("buffers")) {
-    const Json& bj = top.raw("buffers");
-    if (!bj.is_object()) top.fail("buffers", "expected an object of named buffers");
-    JsonReader all = top.object("buffers");
-    for (auto it = bj.begin(); it != bj.end(); ++it) {
-      JsonReader br = all.object(it.key());
-      BufferSpec b;
-      b.name = it.key();
-      b.dir = dir.string();
-      read_params(br, b);
-      total_bytes += b.count * type_info(b.type).bytes;
-      if (total_bytes > kMaxBufferBytes)
-        br.fail("count", "all buffers together may hold at most " + std::to_string(kMaxBufferBytes >> 20) + " MiB");
-      check_init(br, b);
-      if (br.has("init")) b.init = br.raw("init");
-      br.finish();
-      buffers.push_back(std::move(b));
-    }
-    all.finish();
-  }
-
-  ProgramLaunches declared;
-  read_params(top, declared);
+  const std::vector<BufferSpec>& buffers = p.buffers;
   std::vector<LaunchSpec> launches;
   uint64_t planned = 0;
-  for (size_t i = 0; i < declared.launches.size(); ++i) {
-    const ProgramLaunchParams& d = declared.launches[i];
+  for (size_t i = 0; i < p.launches.size(); ++i) {
+    const ProgramLaunchParams& d = p.launches[i];
     LaunchSpec l;
     l.path = "launches[" + std::to_string(i) + "]";
-    const LaunchFail fail = [&](const std::string& key, const std::string& what) {
-      throw InputError(top.file(), top.path_of(l.path + "." + key), what);
-    };
+    const LaunchFail fail = [&](const std::string& key, const std::string& what) { fail_at(l.path + "." + key, what); };
     l.kernel = d.kernel;
     l.entry = module->find(l.kernel);
     if (!l.entry) {
@@ -287,8 +160,8 @@ std::shared_ptr<ProgramHost> parse_program(JsonReader& top, const std::string& n
   }
   std::vector<std::string> inputs = {program.string()};
   for (const BufferSpec& b : buffers)
-    if (b.init.is_object() && b.init.contains("file")) inputs.push_back((dir / b.init["file"].get<std::string>()).string());
-  auto host = std::make_shared<ProgramHost>(name, std::move(module), std::move(buffers), std::move(launches),
+    if (b.init.is_file()) inputs.push_back((dir / b.init.file).string());
+  auto host = std::make_shared<ProgramHost>(p.name, std::move(module), buffers, std::move(launches),
                                             first_kernel, app, sm.line_bytes);
   host->input_files = std::move(inputs);
   return host;
@@ -303,46 +176,32 @@ bool is_program_workload(const Json& doc) {
   return apps && apps->is_array() && !apps->empty() && apps->at(0).is_object() && apps->at(0).contains("program");
 }
 
-const std::vector<std::string>& buffer_type_names() {
-  static const std::vector<std::string> names = type_names();
-  return names;
-}
-
-void describe(ParamVisitor& v, BufferSpec& b) {
-  v.choice("type", b.type, buffer_type_names(), "element type", Presence::kRequired);
-  v.integer("count", b.count, 1, uint64_t(1) << 31, "elements", "elements in the buffer", Presence::kRequired);
-}
-
 Workload load_program_workload(const Json& doc, const std::string& file, const std::string& origin,
                                const SmConfig& sm) {
   JsonReader top(doc, origin, "");
-  Workload w;
-  w.name = top.get_string("name");
-  top.get_string("description", "");
+  ProgramWorkloadParams params;
   const fs::path dir = fs::path(file).parent_path();
-  if (!top.has("apps")) {
+  params.dir = dir.string();
+  read_params(top, params);
+  top.finish();
+  Workload w;
+  w.name = params.main.name;
+  if (params.apps.empty()) {
     w.apps.resize(1);
     w.apps[0].name = w.name;
-    w.apps[0].source = parse_program(top, w.name, dir, sm, 0, 0);
-  } else {
-    // Two programs co-running on disjoint SM sets, each with its own device memory.
-    if (top.has("program")) top.fail("apps", "give either program (one application) or apps, not both");
-    w.apps_form = true;
-    w.apps.resize(top.array_size("apps", 1, 2));
-    top.for_each("apps", 1, 2, [&](JsonReader& ar, size_t ai) {
-      Application& a = w.apps[ai];
-      a.name = ar.get_string("name");
-      ar.get_string("description", "");
-      if (!ar.has("program"))
-        ar.fail("program", "expected every app to be a program when the first one is (no mixing with kernel profiles)");
-      if (ai > 0 && w.apps[0].name == a.name) ar.fail("name", "expected a name different from apps[0]'s");
-      a.source = parse_program(ar, a.name, dir, sm, w.kernel_count, uint32_t(ai));
-      w.kernel_count += static_cast<const ProgramHost&>(*a.source).kernel_count();
-    });
-    if (top.get_bool("respawn", false)) top.fail("respawn", "queue pairs of programs are not supported");
+    w.apps[0].source = load_program(params.main, "", origin, dir, sm, 0, 0);
+    w.kernel_count = static_cast<const ProgramHost&>(*w.apps[0].source).kernel_count();
+    return w;
   }
-  if (!w.apps_form) w.kernel_count = static_cast<const ProgramHost&>(*w.apps[0].source).kernel_count();
-  top.finish();
+  // Two programs co-running on disjoint SM sets, each with its own device memory.
+  w.apps_form = true;
+  w.apps.resize(params.apps.size());
+  for (size_t i = 0; i < params.apps.size(); ++i) {
+    w.apps[i].name = params.apps[i].name;
+    w.apps[i].source = load_program(params.apps[i], "apps[" + std::to_string(i) + "]", origin, dir, sm,
+                                    w.kernel_count, uint32_t(i));
+    w.kernel_count += static_cast<const ProgramHost&>(*w.apps[i].source).kernel_count();
+  }
   return w;
 }
 
@@ -359,7 +218,7 @@ ProgramHost::ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, 
       app_(app),
       line_bytes_(line_bytes) {
   for (size_t i = 0; i < buffers_.size(); ++i) {
-    addresses_.push_back(memory_.allocate(buffers_[i].count * type_info(buffers_[i].type).bytes, buffers_[i].name));
+    addresses_.push_back(memory_.allocate(buffers_[i].count * buffer_type(buffers_[i].type).bytes, buffers_[i].name));
     init_buffer(i);
   }
   memory_.load(*module_);
@@ -384,27 +243,26 @@ ProgramHost::ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, 
 
 void ProgramHost::init_buffer(size_t i) {
   const BufferSpec& b = buffers_[i];
-  const TypeInfo& t = type_info(b.type);
+  const BufferType& t = buffer_type(b.type);
   uint8_t* out = memory_.data(addresses_[i]);
-  if (b.init.is_null()) return;  // allocations start zeroed
+  const BufferInit& in = b.init;
   auto fail = [&](const std::string& what) { throw InputError(b.name, "init", what); };
-  if (b.init.contains("file")) {
-    NpyArray a = read_npy((fs::path(b.dir) / b.init["file"].get<std::string>()).string());
+  if (in.is_file()) {
+    NpyArray a = read_npy((fs::path(b.dir) / in.file).string());
     std::memcpy(out, a.bytes.data(), a.bytes.size());
     return;
   }
-  if (b.init.contains("fill")) {
+  if (in.is_fill()) {
     uint8_t v[8];
-    encode_number(b.init["fill"], t.is_float, t.is_signed, t.bytes, v, fail);
+    encode_number(in.fill, t.is_float, t.is_signed, t.bytes, v, fail);
     for (uint64_t e = 0; e < b.count; ++e) std::memcpy(out + e * t.bytes, v, t.bytes);
     return;
   }
-  if (b.init.contains("iota")) {
-    const Json& io = b.init["iota"];
+  if (in.is_iota()) {
     for (uint64_t e = 0; e < b.count; ++e) {
       Json v;
-      if (t.is_float) v = io["start"].get<double>() + double(e) * io["step"].get<double>();
-      else v = io["start"].get<int64_t>() + int64_t(e) * io["step"].get<int64_t>();
+      if (t.is_float) v = in.start.get<double>() + double(e) * in.step.get<double>();
+      else v = in.start.get<int64_t>() + int64_t(e) * in.step.get<int64_t>();
       // Integers wrap like the C types they fill (an iota may run past the type's range).
       if (!t.is_float) {
         const uint64_t raw = uint64_t(v.get<int64_t>());
@@ -415,24 +273,24 @@ void ProgramHost::init_buffer(size_t i) {
     }
     return;
   }
+  if (!in.is_random()) return;  // allocations start zeroed
   // random: uniform from one xoshiro256** stream per buffer (README, "Real kernels").
-  const Json& rj = b.init["random"];
-  Rng rng(rj["seed"].get<uint64_t>());
+  Rng rng(in.seed);
   for (uint64_t e = 0; e < b.count; ++e) {
     const uint64_t u = rng.next();
     uint8_t* dst = out + e * t.bytes;
     if (t.is_float && t.bytes == 4) {
-      const float lo = rj["min"].get<float>(), hi = rj["max"].get<float>();
+      const float lo = in.min.get<float>(), hi = in.max.get<float>();
       const float f = lo + (hi - lo) * (float(u >> 40) * 0x1.0p-24f);
       std::memcpy(dst, &f, 4);
     } else if (t.is_float) {
-      const double lo = rj["min"].get<double>(), hi = rj["max"].get<double>();
+      const double lo = in.min.get<double>(), hi = in.max.get<double>();
       const double d = lo + (hi - lo) * (double(u >> 11) * 0x1.0p-53);
       std::memcpy(dst, &d, 8);
     } else {
       // Integers in [min, max]: the high 64 bits of u x span (Lemire's method, bias < 2^-64 x span).
-      const __int128 lo = rj["min"].is_number_unsigned() ? __int128(rj["min"].get<uint64_t>()) : __int128(rj["min"].get<int64_t>());
-      const __int128 hi = rj["max"].is_number_unsigned() ? __int128(rj["max"].get<uint64_t>()) : __int128(rj["max"].get<int64_t>());
+      const __int128 lo = in.min.is_number_unsigned() ? __int128(in.min.get<uint64_t>()) : __int128(in.min.get<int64_t>());
+      const __int128 hi = in.max.is_number_unsigned() ? __int128(in.max.get<uint64_t>()) : __int128(in.max.get<int64_t>());
       const unsigned __int128 span = (unsigned __int128)(hi - lo) + 1;
       const __int128 v = lo + __int128(((unsigned __int128)u * span) >> 64);
       const uint64_t raw = uint64_t(v);
@@ -443,7 +301,7 @@ void ProgramHost::init_buffer(size_t i) {
 
 uint64_t ProgramHost::read_flag(size_t buffer) const {
   uint64_t v = 0;
-  const uint32_t bytes = type_info(buffers_[buffer].type).bytes;
+  const uint32_t bytes = buffer_type(buffers_[buffer].type).bytes;
   std::memcpy(&v, const_cast<ptx::DeviceMemory&>(memory_).data(addresses_[buffer]), bytes);
   return v;
 }
@@ -475,7 +333,7 @@ std::shared_ptr<const KernelLaunch> ProgramHost::next() {
   const LaunchSpec& l = launches_[entry_];
   if (l.while_buffer >= 0) {
     const size_t b = size_t(l.while_buffer);
-    std::memset(memory_.data(addresses_[b]), 0, type_info(buffers_[b].type).bytes);
+    std::memset(memory_.data(addresses_[b]), 0, buffer_type(buffers_[b].type).bytes);
     awaiting_flag_ = true;
   }
   auto state = std::make_shared<ptx::LaunchState>();
@@ -531,7 +389,7 @@ void ProgramHost::dump_buffers(const std::string& dir) const {
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) throw std::runtime_error("cannot create " + dir + ": " + ec.message());
   for (size_t i = 0; i < buffers_.size(); ++i) {
-    const TypeInfo& t = type_info(buffers_[i].type);
+    const BufferType& t = buffer_type(buffers_[i].type);
     NpyArray a;
     a.dtype = t.dtype;
     a.count = buffers_[i].count;

@@ -4,6 +4,7 @@
 // buffers, and hands the GWDE one launch at a time (repeat, while_nonzero).
 #pragma once
 
+#include "program/program_workload_params.h"
 #include "ptx/ptx.h"
 #include "sm/sm_config.h"
 #include "workload/kernel_profile.h"
@@ -13,14 +14,6 @@
 #include <vector>
 
 namespace gpupm {
-
-struct BufferSpec {
-  std::string name;
-  std::string type;  // u8, s32, u32, s64, u64, f32, f64
-  uint64_t count = 0;
-  Json init;         // null: zeros
-  std::string dir;   // the workload file's folder (init files are relative to it)
-};
 
 struct LaunchSpec {
   std::string kernel;
@@ -36,11 +29,6 @@ struct LaunchSpec {
   uint32_t max_ctas_per_sm = 0; // occupancy from threads, shared memory and registers
   std::string path;             // "launches[i]" for messages
 };
-
-// A buffer's declared fields (common/param.h): type and count; "init" is read
-// beside them (its forms depend on the type).
-void describe(ParamVisitor& v, BufferSpec& b);
-const std::vector<std::string>& buffer_type_names();
 
 class ProgramHost : public LaunchSource {
  public:

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Checks that the fuzz build's SystemC-free reader library (fuzz/CMakeLists.txt,
+READER_SOURCES) holds every source its targets reach, so the opt-in fuzz build
+(scripts/fuzz.sh) keeps linking as the readers grow: a header sc_model/X.h whose
+X.cc exists is taken to need X.cc, followed through both files' quoted includes.
+Usage: check_fuzz_sources.py REPO_ROOT. Exit 1 and the missing/extra files if not."""
+import os
+import re
+import sys
+
+READER_TARGETS = ["gpu_config", "workload", "pdn_network"]  # linked against gpupm_fuzz_readers only
+
+
+def listed_sources(root):
+    text = open(os.path.join(root, "fuzz", "CMakeLists.txt")).read()
+    block = re.search(r"set\(READER_SOURCES(.*?)\)", text, re.S).group(1)
+    return set(re.findall(r"\$\{CMAKE_SOURCE_DIR\}/(sc_model/\S+\.cc)", block))
+
+
+def includes(root, path):
+    for line in open(os.path.join(root, path)):
+        m = re.match(r'\s*#include "([^"]+)"', line)
+        if m:
+            for base in ("sc_model", os.path.dirname(path)):
+                candidate = os.path.normpath(os.path.join(base, m.group(1)))
+                if os.path.isfile(os.path.join(root, candidate)):
+                    yield candidate
+                    break
+
+
+def needed_sources(root, start):
+    seen, todo, sources = set(), [start], set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        todo.extend(includes(root, path))
+        if path.startswith("sc_model/") and path.endswith(".h"):
+            source = path[:-2] + ".cc"
+            if os.path.isfile(os.path.join(root, source)):
+                sources.add(source)
+                todo.append(source)
+    return sources
+
+
+def main():
+    root = sys.argv[1]
+    listed = listed_sources(root)
+    problems = [f"listed but missing: {s}" for s in sorted(listed) if not os.path.isfile(os.path.join(root, s))]
+    for target in READER_TARGETS:
+        needed = needed_sources(root, f"fuzz/{target}_fuzz.cc")
+        for s in sorted(needed - listed):
+            problems.append(f"fuzz_{target} reaches {s}, which READER_SOURCES in fuzz/CMakeLists.txt does not list")
+    for p in problems:
+        print(p)
+    print(f"{len(listed)} reader sources listed; {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
