@@ -378,6 +378,7 @@ void StreamingMultiprocessor::fetch_head(uint16_t slot) {
     w.head = w.stream.next();
     return;
   }
+  w.head_info = &w.exec.next();
   w.head = program_head_of(w);
   w.head_ready_at = registers_ready(w);
 }
@@ -391,7 +392,7 @@ void StreamingMultiprocessor::instruction_fill(uint64_t line) {
   }
 }
 
-bool StreamingMultiprocessor::can_issue(const Warp& w, uint64_t c, uint64_t& ready_at) const {
+bool StreamingMultiprocessor::can_issue(const Warp& w, uint32_t sched, uint64_t c, uint64_t& ready_at) const {
   ready_at = kNever;
   if (!schedulable(w) || w.at_barrier || !w.has_head) return false;
   uint64_t r = head_ready(w);
@@ -399,7 +400,7 @@ bool StreamingMultiprocessor::can_issue(const Warp& w, uint64_t c, uint64_t& rea
   if (w.program) r = std::max(r, collector_ready(w));
   switch (w.head.op) {
     case Op::Alu:
-      r = std::max(r, alu_free_[size_t(&w - warps_.data()) % cfg_.schedulers]);
+      r = std::max(r, alu_free_[sched]);
       break;
     case Op::Sfu:
       r = std::max(r, sfu_free_);
@@ -459,13 +460,13 @@ void StreamingMultiprocessor::issue(uint64_t c) {
     uint64_t ready_at;
     int pick = -1;
     int g = greedy_[s];
-    if (g >= 0 && !quick_no(uint16_t(g)) && can_issue(warps_[g], c, ready_at)) {
+    if (g >= 0 && !quick_no(uint16_t(g)) && can_issue(warps_[g], s, c, ready_at)) {
       pick = g;
     } else {
       if (g >= 0 && wake_[g] <= c && !(head_mem_[g] && lsu_full)) min_ready_ = std::min(min_ready_, ready_at);
       for (uint16_t slot : order_[s]) {
         if (int(slot) == g || quick_no(slot)) continue;
-        if (can_issue(warps_[slot], c, ready_at)) {
+        if (can_issue(warps_[slot], s, c, ready_at)) {
           pick = slot;
           break;
         }

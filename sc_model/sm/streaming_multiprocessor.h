@@ -76,6 +76,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     bool program = false;
     uint32_t lanes = 0;  // mask of the warp's threads
     ptx::Warp exec;
+    const ptx::InstInfo* head_info = nullptr;  // exec.next() while has_head, kept for the schedulers
     std::vector<uint64_t> reg_ready;
     struct PendingLoad {
       uint64_t tag;
@@ -125,7 +126,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void start_ctas(uint64_t c);
   void activate_cta(const PendingLaunch& p);
   void issue(uint64_t c);
-  bool can_issue(const Warp& w, uint64_t c, uint64_t& ready_at) const;
+  bool can_issue(const Warp& w, uint32_t sched, uint64_t c, uint64_t& ready_at) const;  // sched: w's scheduler
   uint64_t head_ready(const Warp& w) const;  // the head's operands are there (Scoreboard::kPending: a load)
   void issue_warp(uint16_t slot, uint64_t c);
   void issue_program(uint16_t slot, uint64_t c);
