@@ -19,6 +19,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -149,6 +150,13 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void release_barrier(Cta& cta);
   void finish_cta(uint16_t cta_slot);
   Readiness readiness(const Warp& w, uint64_t c) const;
+  // The head's kind as far as issue resources go: Op for a profile warp, after
+  // those the PTX timing class for a program warp (which also waits for a collector unit).
+  static constexpr size_t kProfileClasses = size_t(Op::Shared) + 1;
+  static constexpr size_t kIssueClasses = kProfileClasses + size_t(ptx::TimingClass::Barrier) + 1;
+  static uint8_t issue_class(const Warp& w) {
+    return uint8_t(w.program ? kProfileClasses + size_t(w.head_info->cls) : size_t(w.head.op));
+  }
   // Outside input arrived: tick at the next edge.
   void poke() {
     poked_ = true;
@@ -169,6 +177,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   std::vector<Warp> warps_;
   std::vector<uint64_t> wake_;      // per warp slot, see refresh_wake()
   std::vector<uint8_t> head_mem_;   // per warp slot: the head is a load/store
+  std::vector<uint8_t> head_class_; // per warp slot: issue_class() of the head
   std::vector<Cta> ctas_;
   std::vector<std::vector<uint16_t>> order_;  // per scheduler, oldest first
   std::vector<int> greedy_;
