@@ -13,12 +13,6 @@ OperandCollector::OperandCollector(const SmConfig& cfg)
   unit_free_[size_t(Pool::Mem)].assign(cfg.collector_units_mem, 0);
 }
 
-uint64_t OperandCollector::issue_ready(Pool pool) const {
-  const std::vector<uint64_t>& units = unit_free_[size_t(pool)];
-  const uint64_t first_free = *std::min_element(units.begin(), units.end());
-  return first_free == 0 ? 0 : first_free - 1;
-}
-
 // Beyond the horizon the calendar cannot hold a booking: taken as free,
 // unbooked (far from any real wait).
 bool OperandCollector::free_at(uint32_t bank, uint64_t t) const {
@@ -53,6 +47,8 @@ uint32_t OperandCollector::collect(Pool pool, uint64_t c, uint32_t warp, const u
     }
   }
   *unit = t;  // dispatched when its last operand is in
+  const uint64_t first_free = *std::min_element(units.begin(), units.end());
+  issue_ready_[size_t(pool)] = first_free == 0 ? 0 : first_free - 1;
   return uint32_t(t - (first_read + std::min<uint8_t>(n, uint8_t(banks.size()))));
 }
 

@@ -29,7 +29,8 @@ class OperandCollector {
   explicit OperandCollector(const SmConfig& cfg);
 
   // The earliest cycle an instruction of `pool` may issue (a unit free the cycle after).
-  uint64_t issue_ready(Pool pool) const;
+  // Asked for every warp the schedulers consider: kept, not searched for.
+  uint64_t issue_ready(Pool pool) const { return issue_ready_[size_t(pool)]; }
   // Collects the `n` register sources of an instruction issued at `c` by warp
   // slot `warp`: the cycles its dispatch waits for busy banks (0 conflict-free).
   uint32_t collect(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n);
@@ -49,6 +50,7 @@ class OperandCollector {
   uint32_t banks_;
   std::vector<std::array<uint64_t, kHorizon>> booked_;  // per bank
   std::array<std::vector<uint64_t>, 3> unit_free_;      // per pool: the cycle each unit frees
+  std::array<uint64_t, 3> issue_ready_{};               // per pool: from its earliest-free unit
   uint64_t now_ = 0;                                     // the latest issue cycle seen
 };
 

@@ -33,7 +33,7 @@ void StreamingMultiprocessor::start_program_warp(uint16_t slot, Cta& cta, uint32
 // The head as the schedulers see it: the timing class of the PTX instruction.
 Inst StreamingMultiprocessor::program_head_of(const Warp& w) {
   static constexpr Op kOp[] = {Op::Alu, Op::Sfu, Op::Load, Op::Store, Op::Load, Op::Shared, Op::Barrier};
-  const ptx::TimingClass cls = w.exec.next().cls;
+  const ptx::TimingClass cls = w.head_info->cls;
   Inst head;
   head.op = kOp[size_t(cls)];
   head.atomic = cls == ptx::TimingClass::Atomic;
@@ -54,13 +54,13 @@ OperandCollector::Pool collector_pool(ptx::TimingClass cls) {
 }  // namespace
 
 uint64_t StreamingMultiprocessor::collector_ready(const Warp& w) const {
-  const ptx::TimingClass cls = w.exec.next().cls;
+  const ptx::TimingClass cls = w.head_info->cls;
   return cls == ptx::TimingClass::Barrier ? 0 : collector_.issue_ready(collector_pool(cls));
 }
 
 // Reads the head's register sources through the banks: the cycles its dispatch waits.
 uint32_t StreamingMultiprocessor::collect_operands(uint16_t slot, uint64_t c) {
-  const ptx::InstInfo& info = warps_[slot].exec.next();
+  const ptx::InstInfo& info = *warps_[slot].head_info;
   if (info.cls == ptx::TimingClass::Barrier) return 0;
   return collector_.collect(collector_pool(info.cls), c, slot, info.src.data(), info.n_bank_src);
 }
@@ -71,7 +71,7 @@ void StreamingMultiprocessor::write_back(uint16_t slot, uint64_t ready, uint8_t 
 
 void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
   Warp& w = warps_[slot];
-  const ptx::InstInfo& info = w.exec.next();
+  const ptx::InstInfo& info = *w.head_info;
   const uint8_t n_dst = info.n_dst, n_bank_dst = info.n_bank_dst;
   const std::array<uint16_t, 4> dst = info.dst;
   const uint32_t bank_wait = collect_operands(slot, c);
@@ -152,7 +152,7 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
 // Every source register, and every destination (a value still on its way
 // from memory must not be overwritten): the latest of their ready cycles.
 uint64_t StreamingMultiprocessor::registers_ready(const Warp& w) {
-  const ptx::InstInfo& in = w.exec.next();
+  const ptx::InstInfo& in = *w.head_info;
   uint64_t r = 0;
   for (uint8_t i = 0; i < in.n_src; ++i) r = std::max(r, w.reg_ready[in.src[i]]);
   for (uint8_t i = 0; i < in.n_dst; ++i) r = std::max(r, w.reg_ready[in.dst[i]]);

@@ -23,6 +23,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
       warps_(cfg.max_warps),
       wake_(cfg.max_warps, kNever),
       head_mem_(cfg.max_warps, 0),
+      head_class_(cfg.max_warps, 0),
       ctas_(cfg.max_ctas),
       order_(cfg.schedulers),
       greedy_(cfg.schedulers, -1),
@@ -378,6 +379,7 @@ void StreamingMultiprocessor::fetch_head(uint16_t slot) {
     w.head = w.stream.next();
     return;
   }
+  w.head_info = &w.exec.next();
   w.head = program_head_of(w);
   w.head_ready_at = registers_ready(w);
 }
@@ -391,7 +393,7 @@ void StreamingMultiprocessor::instruction_fill(uint64_t line) {
   }
 }
 
-bool StreamingMultiprocessor::can_issue(const Warp& w, uint64_t c, uint64_t& ready_at) const {
+bool StreamingMultiprocessor::can_issue(const Warp& w, uint32_t sched, uint64_t c, uint64_t& ready_at) const {
   ready_at = kNever;
   if (!schedulable(w) || w.at_barrier || !w.has_head) return false;
   uint64_t r = head_ready(w);
@@ -399,7 +401,7 @@ bool StreamingMultiprocessor::can_issue(const Warp& w, uint64_t c, uint64_t& rea
   if (w.program) r = std::max(r, collector_ready(w));
   switch (w.head.op) {
     case Op::Alu:
-      r = std::max(r, alu_free_[size_t(&w - warps_.data()) % cfg_.schedulers]);
+      r = std::max(r, alu_free_[sched]);
       break;
     case Op::Sfu:
       r = std::max(r, sfu_free_);
@@ -432,6 +434,7 @@ void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
   }
   wake_[slot] = r;
   head_mem_[slot] = w.has_head && w.head.is_mem();
+  head_class_[slot] = w.has_head ? issue_class(w) : 0;
   min_ready_ = std::min(min_ready_, r);  // a load completed after the issue stage must still wake us
 }
 
@@ -459,17 +462,28 @@ void StreamingMultiprocessor::issue(uint64_t c) {
     uint64_t ready_at;
     int pick = -1;
     int g = greedy_[s];
-    if (g >= 0 && !quick_no(uint16_t(g)) && can_issue(warps_[g], c, ready_at)) {
+    // A warp past quick_no has its operands; what else it waits for (pipe, collector
+    // units, LSU) is the same for every head of its class until this scheduler issues,
+    // so one refusal answers for the rest of the class (0: not asked yet).
+    std::array<uint64_t, kIssueClasses> class_ready{};
+    if (g >= 0 && !quick_no(uint16_t(g)) && can_issue(warps_[g], s, c, ready_at)) {
       pick = g;
     } else {
-      if (g >= 0 && wake_[g] <= c && !(head_mem_[g] && lsu_full)) min_ready_ = std::min(min_ready_, ready_at);
+      if (g >= 0 && wake_[g] <= c && !(head_mem_[g] && lsu_full)) {
+        min_ready_ = std::min(min_ready_, ready_at);
+        class_ready[head_class_[g]] = ready_at;
+      }
       for (uint16_t slot : order_[s]) {
         if (int(slot) == g || quick_no(slot)) continue;
-        if (can_issue(warps_[slot], c, ready_at)) {
-          pick = slot;
-          break;
+        uint64_t& known = class_ready[head_class_[slot]];
+        if (known == 0) {
+          if (can_issue(warps_[slot], s, c, ready_at)) {
+            pick = slot;
+            break;
+          }
+          known = ready_at;
         }
-        min_ready_ = std::min(min_ready_, ready_at);
+        min_ready_ = std::min(min_ready_, known);
       }
     }
     if (pick < 0) continue;

@@ -19,6 +19,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -76,6 +77,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     bool program = false;
     uint32_t lanes = 0;  // mask of the warp's threads
     ptx::Warp exec;
+    const ptx::InstInfo* head_info = nullptr;  // exec.next() while has_head, kept for the schedulers
     std::vector<uint64_t> reg_ready;
     struct PendingLoad {
       uint64_t tag;
@@ -125,7 +127,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void start_ctas(uint64_t c);
   void activate_cta(const PendingLaunch& p);
   void issue(uint64_t c);
-  bool can_issue(const Warp& w, uint64_t c, uint64_t& ready_at) const;
+  bool can_issue(const Warp& w, uint32_t sched, uint64_t c, uint64_t& ready_at) const;  // sched: w's scheduler
   uint64_t head_ready(const Warp& w) const;  // the head's operands are there (Scoreboard::kPending: a load)
   void issue_warp(uint16_t slot, uint64_t c);
   void issue_program(uint16_t slot, uint64_t c);
@@ -148,6 +150,13 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void release_barrier(Cta& cta);
   void finish_cta(uint16_t cta_slot);
   Readiness readiness(const Warp& w, uint64_t c) const;
+  // The head's kind as far as issue resources go: Op for a profile warp, after
+  // those the PTX timing class for a program warp (which also waits for a collector unit).
+  static constexpr size_t kProfileClasses = size_t(Op::Shared) + 1;
+  static constexpr size_t kIssueClasses = kProfileClasses + size_t(ptx::TimingClass::Barrier) + 1;
+  static uint8_t issue_class(const Warp& w) {
+    return uint8_t(w.program ? kProfileClasses + size_t(w.head_info->cls) : size_t(w.head.op));
+  }
   // Outside input arrived: tick at the next edge.
   void poke() {
     poked_ = true;
@@ -168,6 +177,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   std::vector<Warp> warps_;
   std::vector<uint64_t> wake_;      // per warp slot, see refresh_wake()
   std::vector<uint8_t> head_mem_;   // per warp slot: the head is a load/store
+  std::vector<uint8_t> head_class_; // per warp slot: issue_class() of the head
   std::vector<Cta> ctas_;
   std::vector<std::vector<uint16_t>> order_;  // per scheduler, oldest first
   std::vector<int> greedy_;
