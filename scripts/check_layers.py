@@ -24,7 +24,7 @@ LAYERS = [  # bottom to top
     ("protocol", ["protocol"]),                   # TLM messages and read-only status interfaces
     ("foundations", ["clock", "ptx", "workload"]),  # time base and the inputs the blocks execute
     ("controllers", ["controllers"]),             # controller golden models and their wrappers
-    ("blocks", ["sm", "gwde", "mem", "freq", "vr", "power"]),
+    ("blocks", ["sm", "gwde", "mem", "freq", "vr", "power", "host"]),
     ("sources", ["program", "policy"]),           # program workloads, policies
     ("platform", ["platform"]),
     ("report", ["report"]),

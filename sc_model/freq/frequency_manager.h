@@ -27,10 +27,10 @@ class FrequencyManager : public sc_core::sc_module, public ClockStatus {
 
   FrequencyManager(sc_core::sc_module_name name, const DvfsConfig& cfg);
 
-  uint32_t level(Domain d) const { return st_[size_t(d)].level; }
+  uint32_t level(Domain d) const override { return st_[size_t(d)].level; }
   double mhz(Domain d) const override { return cfg_[d].levels[level(d)].mhz; }
   double nominal_volts(Domain d) const override { return cfg_[d].levels[cfg_[d].nominal].volts; }
-  bool in_transition(Domain d) const { return st_[size_t(d)].busy; }
+  bool in_transition(Domain d) const override { return st_[size_t(d)].busy; }
   // Seconds spent at each level (by applied clock), up to now.
   std::vector<double> residency(Domain d) const;
   uint64_t transitions(Domain d) const { return st_[size_t(d)].transitions; }

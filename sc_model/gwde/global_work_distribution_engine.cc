@@ -10,14 +10,18 @@ using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
 GlobalWorkDistributionEngine::GlobalWorkDistributionEngine(sc_core::sc_module_name name, const SmSlots& sm,
-                                                           const GwdeConfig& cfg, const Workload& workload)
+                                                           const GwdeConfig& cfg, const Workload& workload,
+                                                           bool host_launches)
     : sc_module(name),
       cta_out("cta_out"),
       done_in("done_in"),
       ctrl_in("ctrl_in"),
+      launch_in("launch_in"),
+      launch_done_out("launch_done_out"),
       sm_slots_(sm),
       cfg_(cfg),
       workload_(workload),
+      host_launches_(host_launches),
       sms_(sm.count),
       masks_(workload.kernel_count) {
   uint32_t apps = std::max<uint32_t>(1, uint32_t(workload.apps.size()));
@@ -27,7 +31,11 @@ GlobalWorkDistributionEngine::GlobalWorkDistributionEngine(sc_core::sc_module_na
     if (k->app >= apps) throw std::invalid_argument("GWDE: launch " + k->name + " of app " + std::to_string(k->app) +
                                                     " but the workload has " + std::to_string(apps) + " app(s)");
   done_in.register_b_transport(this, &GlobalWorkDistributionEngine::done_b_transport);
+  if (host_launches && apps > 1)
+    throw std::invalid_argument("GWDE: a host launches the kernels of one application, but workload " +
+                                workload.name + " has " + std::to_string(apps));
   ctrl_in.register_b_transport(this, &GlobalWorkDistributionEngine::ctrl_b_transport);
+  launch_in.register_b_transport(this, &GlobalWorkDistributionEngine::launch_b_transport);
   SC_HAS_PROCESS(GlobalWorkDistributionEngine);
   SC_THREAD(sequencer);
   SC_METHOD(wake_method);
@@ -83,7 +91,9 @@ void GlobalWorkDistributionEngine::run_launch(const std::shared_ptr<const Kernel
 }
 
 void GlobalWorkDistributionEngine::sequencer() {
-  if (workload_.apps.size() <= 1) {
+  if (host_launches_) {
+    run_commands();
+  } else if (workload_.apps.size() <= 1) {
     run_app(workload_.launches, 0);
   } else {
     // One thread per application; each runs its kernels in order.
@@ -101,6 +111,45 @@ void GlobalWorkDistributionEngine::sequencer() {
     while (apps_done_ < workload_.apps.size()) wait(app_done_);
   }
   if (on_all_done) on_all_done();
+}
+
+void GlobalWorkDistributionEngine::run_commands() {
+  for (;;) {
+    while (commands_.empty()) wait(command_queued_);
+    const LaunchCommandMsg command = commands_.front();
+    commands_.pop_front();
+    if (!command.end_run)
+      for (uint32_t e = command.first; e < command.first + command.count; ++e) run_entry(e);
+    LaunchCommandDoneMsg done;
+    done.end_run = command.end_run;
+    send(launch_done_out, done);
+    if (command.end_run) return;
+  }
+}
+
+// Entry `entry` of launch_entries(): a launch, or a program's launches entry.
+void GlobalWorkDistributionEngine::run_entry(uint32_t entry) {
+  EntryLaunchSource* entries = entry_source(workload_);
+  if (!entries) {
+    run_launch(workload_.launches.at(entry), 0);
+    return;
+  }
+  entries->begin_entry(entry);
+  while (auto launch = workload_.apps[0].source->next()) run_launch(launch, 0);
+}
+
+// The command processor checks a command before it sends it; here only what
+// would break the sequencer is refused.
+void GlobalWorkDistributionEngine::launch_b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
+  auto* command = gp.get_extension<LaunchCommandMsg>();
+  if (!command || !host_launches_ ||
+      (!command->end_run && uint64_t(command->first) + command->count > launch_entries(workload_))) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  commands_.push_back(*command);
+  command_queued_.notify(sc_core::SC_ZERO_TIME);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 GlobalWorkDistributionEngine::Running* GlobalWorkDistributionEngine::kernel_for(uint32_t sm) {

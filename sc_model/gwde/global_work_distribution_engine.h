@@ -7,17 +7,24 @@
 // concurrently, its CTAs confined to its own SM mask (SmAppMaskMsg); the run
 // ends when both are done. With Workload::respawn (a queue pair) the app done
 // first re-runs its kernels until the other is done.
+// Host-launched (the host interface, host/command_processor.h): nothing runs
+// until launch commands arrive on launch_in; they run in order, each reported
+// done on launch_done_out, and an end-of-run command ends the run.
 #pragma once
 
 #include "gwde/gwde_config.h"
 #include "protocol/cta_messages.h"
+#include "protocol/launch_messages.h"
 #include "protocol/sm_status.h"
 #include "workload/kernel_profile.h"
+#include "workload/launch_entries.h"
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <deque>
 #include <functional>
 #include <vector>
 
@@ -28,9 +35,11 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   tlm_utils::multi_passthrough_initiator_socket<GlobalWorkDistributionEngine> cta_out;  // SM i's cta_in
   tlm_utils::multi_passthrough_target_socket<GlobalWorkDistributionEngine> done_in;     // SM i's gwde_out
   tlm_utils::simple_target_socket<GlobalWorkDistributionEngine> ctrl_in;                // controllers
+  tlm_utils::simple_target_socket_optional<GlobalWorkDistributionEngine> launch_in;      // command processor
+  tlm_utils::simple_initiator_socket_optional<GlobalWorkDistributionEngine> launch_done_out;  // command processor
 
   GlobalWorkDistributionEngine(sc_core::sc_module_name name, const SmSlots& sm, const GwdeConfig& cfg,
-                               const Workload& workload);
+                               const Workload& workload, bool host_launches = false);
 
   // Observers (the platform wires report and policy hooks here).
   std::function<void(const KernelLaunch&)> on_kernel_start;
@@ -72,6 +81,9 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   };
 
   void sequencer();
+  void run_commands();
+  void run_entry(uint32_t entry);
+  void launch_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void run_app(const std::vector<std::shared_ptr<const KernelLaunch>>& launches, uint32_t app);
   void run_launch(const std::shared_ptr<const KernelLaunch>& launch, uint32_t app);
   bool app_running(uint32_t app) const;
@@ -88,6 +100,9 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   const SmSlots sm_slots_;
   GwdeConfig cfg_;
   const Workload& workload_;
+  const bool host_launches_;
+  std::deque<LaunchCommandMsg> commands_;  // host-launched: queued, oldest first
+  sc_core::sc_event command_queued_;
   std::vector<SmState> sms_;
   std::vector<Running> running_;
   std::vector<std::vector<bool>> masks_;  // per kernel index; empty: all SMs

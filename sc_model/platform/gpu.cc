@@ -1,5 +1,7 @@
 #include "platform/gpu.h"
 
+#include <cmath>
+
 namespace gpupm {
 
 using sc_core::sc_time;
@@ -37,20 +39,24 @@ std::vector<std::unique_ptr<StreamingMultiprocessor>> make_sms(const SmConfig& c
 }
 }  // namespace
 
-Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& workload, std::unique_ptr<Policy> policy)
+Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& workload, std::unique_ptr<Policy> policy,
+         const HostInterfaceOptions& host)
     : sc_module(name),
       done_o("done_o", false),
+      host_in("host_in"),
+      irq_o("irq_o", false),
       cfg_(with_fine_time_resolution(cfg)),
       workload_(workload),
       sm_clock_("sm_clock", period_of(cfg.dvfs[Domain::Sm])),
       mem_clock_("mem_clock", period_of(cfg.dvfs[Domain::Mem])),
       sms_(make_sms(cfg.sm, sm_clock_)),
       mem_("memory", cfg.mem, mem_clock_),
-      gwde_("gwde", SmSlots{cfg.sm.count, cfg.sm.max_ctas, cfg.sm.max_warps}, cfg.gwde, workload),
+      gwde_("gwde", SmSlots{cfg.sm.count, cfg.sm.max_ctas, cfg.sm.max_warps}, cfg.gwde, workload, host.host_launches),
       fm_("freq", cfg.dvfs),
       vr_("vr"),
       host_("policy", std::move(policy), statuses(sms_), mem_, fm_, sm_clock_, cfg.sm),
-      power_(cfg.power, cfg.mem.data_rate, statuses(sms_), mem_.activity(), vr_, fm_) {
+      power_(cfg.power, cfg.mem.data_rate, statuses(sms_), mem_.activity(), vr_, fm_),
+      cp_("command_processor", host, uint32_t(launch_entries(workload)), fm_) {
   for (auto& sm : sms_) {
     sm->mem_out.bind(mem_.sm_in);
     sm->gwde_out.bind(gwde_.done_in);
@@ -64,6 +70,12 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
   host_.freq_out.bind(fm_.ctrl_in);
   host_.attach_memory_clock(mem_clock_, cfg.mem.channels);
   mem_.follow_sm_clock(sm_clock_);  // memory.l2_clock "core" only
+  host_in.bind(cp_.host_in);
+  cp_.irq_out.bind(irq_o);
+  cp_.gwde_out.bind(gwde_.launch_in);
+  gwde_.launch_done_out.bind(cp_.gwde_in);
+  cp_.csr_out.bind(host_.host_csr_in);
+  cp_.read_counters = [this] { return host_counters(); };
 
   start_.residency[0].assign(cfg.dvfs[Domain::Sm].levels.size(), 0.0);
   start_.residency[1].assign(cfg.dvfs[Domain::Mem].levels.size(), 0.0);
@@ -129,6 +141,18 @@ Snapshot Gpu::snapshot() {
   s.sm_energy_j = power_.sm_energy();
   for (size_t d = 0; d < kDomains; ++d) s.residency[d] = fm_.residency(Domain(d));
   return s;
+}
+
+// After completion, the completion snapshot: the report's totals.
+HostCounters Gpu::host_counters() {
+  const Snapshot s = done_ ? finish_ : snapshot();
+  HostCounters c;
+  c.warp_instructions = s.sm.insts;
+  c.sm_cycles = s.sm_cycles;
+  c.mem_cycles = s.mem_cycles;
+  c.time_fs = uint64_t(std::llround(s.time_s * 1e15));
+  c.energy_j = s.energy.total();
+  return c;
 }
 
 // After completion nothing changes what a report reads: a co-running app's

@@ -5,12 +5,16 @@
 // sc_start; the GPU runs its workload from time 0, signals completion (done_o,
 // done_event(), on_done) and then goes quiet, so sc_start() without a limit
 // returns once the rest of the platform is idle. It sets no SystemC global.
+// A host model reaches it through host_in (the command processor's registers,
+// host/command_processor.h) and irq_o; with HostInterfaceOptions::host_launches
+// the workload's kernels run only when the host launches them.
 #pragma once
 
 #include "clock/clock_domain.h"
 #include "freq/frequency_manager.h"
 #include "gwde/global_stagger.h"
 #include "gwde/global_work_distribution_engine.h"
+#include "host/command_processor.h"
 #include "mem/memory_system.h"
 #include "platform/gpu_config.h"
 #include "platform/gpu_trace.h"
@@ -47,7 +51,8 @@ class Gpu : public sc_core::sc_module {
   // `cfg` and `workload` must outlive the Gpu. Needs a time resolution of 1 fs
   // or finer, set by the platform before any sc_time is made (an SC_ERROR
   // report, "gpupm/time_resolution", explains it otherwise).
-  Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& workload, std::unique_ptr<Policy> policy);
+  Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& workload, std::unique_ptr<Policy> policy,
+      const HostInterfaceOptions& host = {});
   ~Gpu() override;
 
   // Completion: the signal goes true, the event is notified (one delta later)
@@ -56,6 +61,10 @@ class Gpu : public sc_core::sc_module {
   const sc_core::sc_event& done_event() const { return done_event_; }
   std::function<void(Gpu&)> on_done;
   bool done() const { return done_; }
+  // The host interface: the command processor's registers (docs/embedding.md,
+  // "Host interface"; 32-bit registers, LT b_transport), and its interrupt line.
+  tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND> host_in;
+  sc_core::sc_signal<bool> irq_o;
   // Traces the main signals to a VCD file every `period_cycles` SM cycles, a
   // multiple of sim.sample_period (call before sc_start; see platform/gpu_trace.h).
   void trace_to(const std::string& vcd_file, uint64_t period_cycles);
@@ -94,6 +103,7 @@ class Gpu : public sc_core::sc_module {
   void kernel_ended(const KernelLaunch& k);
   void all_done();
   void go_quiet();
+  HostCounters host_counters();
 
   const GpuConfig& cfg_;
   const Workload& workload_;
@@ -106,6 +116,7 @@ class Gpu : public sc_core::sc_module {
   VoltageRegulator vr_;
   PolicyHost host_;
   PowerModel power_;
+  CommandProcessor cp_;
   std::unique_ptr<RlcPdn> pdn_;
   std::unique_ptr<PdnDriver> pdn_driver_;
   std::unique_ptr<GlobalStagger> stagger_;

@@ -216,7 +216,8 @@ ProgramHost::ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, 
       launches_(std::move(launches)),
       first_kernel_index_(first_kernel_index),
       app_(app),
-      line_bytes_(line_bytes) {
+      line_bytes_(line_bytes),
+      end_entry_(launches_.size()) {
   for (size_t i = 0; i < buffers_.size(); ++i) {
     addresses_.push_back(memory_.allocate(buffers_[i].count * buffer_type(buffers_[i].type).bytes, buffers_[i].name));
     init_buffer(i);
@@ -312,6 +313,13 @@ size_t ProgramHost::planned_launches() const {
   return n;
 }
 
+void ProgramHost::begin_entry(size_t entry) {
+  entry_ = entry;
+  end_entry_ = entry + 1;
+  done_ = 0;
+  awaiting_flag_ = false;
+}
+
 std::shared_ptr<const KernelLaunch> ProgramHost::next() {
   if (awaiting_flag_) {  // the previous launch was a while_nonzero one: look at its flag
     awaiting_flag_ = false;
@@ -325,11 +333,11 @@ std::shared_ptr<const KernelLaunch> ProgramHost::next() {
                                std::to_string(l.while_max) + " launches (its max)");
     }
   }
-  while (entry_ < launches_.size() && launches_[entry_].while_buffer < 0 && done_ >= launches_[entry_].repeat) {
+  while (entry_ < end_entry_ && launches_[entry_].while_buffer < 0 && done_ >= launches_[entry_].repeat) {
     ++entry_;
     done_ = 0;
   }
-  if (entry_ == launches_.size()) return nullptr;
+  if (entry_ == end_entry_) return nullptr;
   const LaunchSpec& l = launches_[entry_];
   if (l.while_buffer >= 0) {
     const size_t b = size_t(l.while_buffer);

@@ -8,6 +8,7 @@
 #include "ptx/ptx.h"
 #include "sm/sm_config.h"
 #include "workload/kernel_profile.h"
+#include "workload/launch_entries.h"
 
 #include <memory>
 #include <string>
@@ -30,13 +31,15 @@ struct LaunchSpec {
   std::string path;             // "launches[i]" for messages
 };
 
-class ProgramHost : public LaunchSource {
+class ProgramHost : public LaunchSource, public EntryLaunchSource {
  public:
   ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, std::vector<BufferSpec> buffers,
               std::vector<LaunchSpec> launches, uint32_t first_kernel_index, uint32_t app, uint32_t line_bytes);
 
   std::shared_ptr<const KernelLaunch> next() override;
   size_t planned_launches() const override;
+  size_t entry_count() const override { return launches_.size(); }
+  void begin_entry(size_t entry) override;
   // Distinct kernels (.entry names) the launches use: each is one kernel to the
   // policies and the report, numbered in order of first launch.
   uint32_t kernel_count() const { return uint32_t(kernel_names_.size()); }
@@ -60,6 +63,7 @@ class ProgramHost : public LaunchSource {
   ptx::DeviceMemory memory_;
   uint32_t first_kernel_index_, app_, line_bytes_;
   size_t entry_ = 0;      // the launches entry being run
+  size_t end_entry_ = 0;  // next() stops before this entry (all of them, or one: begin_entry)
   uint32_t done_ = 0;     // launches of that entry handed out so far
   bool awaiting_flag_ = false;
   std::vector<uint64_t> code_base_;  // per launches entry, in lines

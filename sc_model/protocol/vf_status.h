@@ -3,6 +3,8 @@
 
 #include "protocol/domain.h"
 
+#include <cstdint>
+
 namespace gpupm {
 
 // The frequency manager (freq/frequency_manager.h).
@@ -11,6 +13,8 @@ class ClockStatus {
   virtual ~ClockStatus() = default;
   virtual double mhz(Domain d) const = 0;            // the applied clock
   virtual double nominal_volts(Domain d) const = 0;  // the V/F table's nominal level
+  virtual uint32_t level(Domain d) const = 0;        // the V/F level applied (index in the table)
+  virtual bool in_transition(Domain d) const = 0;    // a level change is under way
 };
 
 // The voltage regulator (vr/voltage_regulator.h).
