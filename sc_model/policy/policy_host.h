@@ -24,7 +24,7 @@ class PolicyHost : public sc_core::sc_module, public PolicyContext {
   tlm_utils::simple_target_socket_optional<PolicyHost> csr_in;       // the controller's registers
 
   PolicyHost(sc_core::sc_module_name name, std::unique_ptr<Policy> policy, std::vector<const SmStatus*> sms,
-             const MemorySystem& mem, const FrequencyManager& fm, const ClockDomain& sm_clock,
+             const MemoryStatus& mem, const FrequencyManager& fm, const ClockDomain& sm_clock,
              const SmConfig& sm_cfg);
 
   Policy& policy() { return *policy_; }
@@ -57,7 +57,7 @@ class PolicyHost : public sc_core::sc_module, public PolicyContext {
  private:
   std::unique_ptr<Policy> policy_;
   std::vector<const SmStatus*> sms_;
-  const MemorySystem& mem_;
+  const MemoryStatus& mem_;
   const FrequencyManager& fm_;
   const ClockDomain& sm_clock_;
   const SmConfig& sm_cfg_;
