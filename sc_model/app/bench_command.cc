@@ -47,7 +47,7 @@ RunInputs bench_inputs(const BenchOptions& opt, const std::string& workload) {
 
 Json measure_in_child(const BenchOptions& opt, const std::string& workload) {
   prepare_systemc();
-  LoadedRun run = load_run(bench_inputs(opt, workload));
+  LoadedRun run = load_standalone_run(bench_inputs(opt, workload));
   Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
   auto t0 = std::chrono::steady_clock::now();
   bool done = run_alone(gpu);
@@ -107,7 +107,7 @@ int command_bench(const BenchOptions& opt) {
       workloads.push_back(data_file("configs/workloads/cuda/") + p + "/" + p + ".json");
   }
   // Every input checked before the first measurement: a bad one is exit 2, not a failed child.
-  for (const std::string& w : workloads) load_run(bench_inputs(opt, w));
+  for (const std::string& w : workloads) load_standalone_run(bench_inputs(opt, w));
   std::printf("%-28s %10s %14s %14s %14s %11s\n", "workload", "host_s", "SM-cycles/s", "domain_cyc/s", "warp_inst/s",
               "vs_profile");
   int status = kExitOk;

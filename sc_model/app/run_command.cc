@@ -98,7 +98,7 @@ int command_run(const RunOptions& opt) {
   prepare_systemc();
   LoadedRun run;
   try {
-    run = load_run(opt.inputs);
+    run = load_standalone_run(opt.inputs);
     if ((!opt.dump_buffers.empty() || !opt.dump_inputs.empty()) && !program_of(run.workload))
       throw InputError("--dump-buffers/--dump-inputs", "", "only program workloads (\"program\") have buffers");
     check_trace_options(opt, run.gpu);

@@ -21,6 +21,10 @@ struct DramTiming {  // in DRAM command-clock cycles (Hynix H5GQ1H24AFR)
 };
 
 struct MemConfig {
+  // "system": "internal" (the blocks below) or "external": the platform that
+  // embeds the GPU binds its own memory to the SMs' requests (Gpu::mem_out());
+  // only line_bytes applies then.
+  bool external = false;
   uint32_t channels = 6;
   uint32_t line_bytes = 128;
   uint32_t interleave_bytes = 256;  // consecutive bytes mapped to one channel

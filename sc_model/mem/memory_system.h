@@ -48,7 +48,7 @@
 
 namespace gpupm {
 
-class MemorySystem : public sc_core::sc_module, public Tickable {
+class MemorySystem : public sc_core::sc_module, public Tickable, public MemoryStatus {
  public:
   tlm_utils::multi_passthrough_target_socket<MemorySystem> sm_in;
 
@@ -59,7 +59,7 @@ class MemorySystem : public sc_core::sc_module, public Tickable {
   void tick(uint64_t cycle) override;
   uint64_t next_busy_cycle(uint64_t now) const override;
 
-  const MemActivity& activity() const;
+  const MemActivity& activity() const override;
   bool idle() const;  // nothing queued or in flight anywhere
   // MemConfig::l2_clock "core": the interconnect and L2 run at this (SM) clock
   // instead of l2_clock_ratio x the command clock (a no-op otherwise).

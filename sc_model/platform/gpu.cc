@@ -1,6 +1,7 @@
 #include "platform/gpu.h"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace gpupm {
 
@@ -50,15 +51,17 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
       sm_clock_("sm_clock", period_of(cfg.dvfs[Domain::Sm])),
       mem_clock_("mem_clock", period_of(cfg.dvfs[Domain::Mem])),
       sms_(make_sms(cfg.sm, sm_clock_)),
-      mem_("memory", cfg.mem, mem_clock_),
+      mem_(cfg.mem.external ? nullptr : std::make_unique<MemorySystem>("memory", cfg.mem, mem_clock_)),
+      external_mem_(cfg.mem.external ? std::make_unique<ExternalMemoryPort>("memory", cfg.sm.count) : nullptr),
       gwde_("gwde", SmSlots{cfg.sm.count, cfg.sm.max_ctas, cfg.sm.max_warps}, cfg.gwde, workload, host.host_launches),
       fm_("freq", cfg.dvfs),
       vr_("vr"),
-      host_("policy", std::move(policy), statuses(sms_), mem_, fm_, sm_clock_, cfg.sm),
-      power_(cfg.power, cfg.mem.data_rate, statuses(sms_), mem_.activity(), vr_, fm_),
+      host_("policy", std::move(policy), statuses(sms_), memory(), fm_, sm_clock_, cfg.sm),
+      power_(cfg.power, cfg.mem.data_rate, statuses(sms_), memory().activity(), vr_, fm_),
       cp_("command_processor", host, uint32_t(launch_entries(workload)), fm_) {
   for (auto& sm : sms_) {
-    sm->mem_out.bind(mem_.sm_in);
+    if (mem_) sm->mem_out.bind(mem_->sm_in);
+    else sm->mem_out.bind(external_mem_->sm_in);
     sm->gwde_out.bind(gwde_.done_in);
     gwde_.cta_out.bind(sm->cta_in);
     host_.sm_out.bind(sm->ctrl_in);
@@ -69,7 +72,8 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
   host_.gwde_out.bind(gwde_.ctrl_in);
   host_.freq_out.bind(fm_.ctrl_in);
   host_.attach_memory_clock(mem_clock_, cfg.mem.channels);
-  mem_.follow_sm_clock(sm_clock_);  // memory.l2_clock "core" only
+  if (mem_) mem_->follow_sm_clock(sm_clock_);  // memory.l2_clock "core" only
+  else power_.leave_out_memory();  // an external memory's energy is the platform's to model
   host_in.bind(cp_.host_in);
   cp_.irq_out.bind(irq_o);
   cp_.gwde_out.bind(gwde_.launch_in);
@@ -118,6 +122,17 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
 
 Gpu::~Gpu() = default;
 
+const MemoryStatus& Gpu::memory() const {
+  if (mem_) return *mem_;
+  return *external_mem_;
+}
+
+sc_core::sc_vector<ExternalMemoryPort::Socket>& Gpu::mem_out() {
+  if (!external_mem_)
+    throw std::logic_error(std::string(name()) + ": mem_out() exists only with memory.system \"external\"");
+  return external_mem_->mem_out;
+}
+
 MetricContext Gpu::metric_context() const {
   return {cfg_.sm.count, cfg_.mem.channels, cfg_.mem.line_bytes, &cfg_.dvfs};
 }
@@ -136,7 +151,7 @@ Snapshot Gpu::snapshot() {
   s.sm_cycles = sm_clock_.cycles_elapsed();
   s.mem_cycles = mem_clock_.cycles_elapsed();
   for (const auto& sm : sms_) accumulate(s.sm, sm->counters());
-  s.mem = mem_.activity();
+  s.mem = memory().activity();
   s.energy = power_.energy();
   s.sm_energy_j = power_.sm_energy();
   for (size_t d = 0; d < kDomains; ++d) s.residency[d] = fm_.residency(Domain(d));

@@ -15,6 +15,7 @@
 #include "gwde/global_stagger.h"
 #include "gwde/global_work_distribution_engine.h"
 #include "host/command_processor.h"
+#include "mem/external_memory_port.h"
 #include "mem/memory_system.h"
 #include "platform/gpu_config.h"
 #include "platform/gpu_trace.h"
@@ -94,6 +95,10 @@ class Gpu : public sc_core::sc_module {
   tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND>& csr_target() {
     return host_.csr_in;
   }
+  // With memory.system "external": the SMs' line requests, mem_out()[i] for SM i,
+  // for the platform to bind its own interconnect or memory target before
+  // sc_start (docs/embedding.md#external-memory). std::logic_error otherwise.
+  sc_core::sc_vector<ExternalMemoryPort::Socket>& mem_out();
 
  private:
   friend class GpuTrace;  // reads the blocks it traces
@@ -110,7 +115,11 @@ class Gpu : public sc_core::sc_module {
   ClockDomain sm_clock_;
   ClockDomain mem_clock_;
   std::vector<std::unique_ptr<StreamingMultiprocessor>> sms_;
-  MemorySystem mem_;
+  // The SMs' memory side: the model's own memory system, or (memory.system
+  // "external") the port to the platform's; the other one is null.
+  std::unique_ptr<MemorySystem> mem_;
+  std::unique_ptr<ExternalMemoryPort> external_mem_;
+  const MemoryStatus& memory() const;
   GlobalWorkDistributionEngine gwde_;
   FrequencyManager fm_;
   VoltageRegulator vr_;

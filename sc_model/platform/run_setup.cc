@@ -62,6 +62,16 @@ LoadedRun load_run(const RunInputs& in) {
   return r;
 }
 
+LoadedRun load_standalone_run(const RunInputs& in) {
+  LoadedRun r = load_run(in);
+  if (r.gpu.mem.external)
+    throw InputError(gpu_doc_origin(in.gpu_file, in.pdn_file, !in.sets.empty()), "memory.system",
+                     "\"external\" is for a SystemC platform that embeds gpupm::Gpu and binds its own memory to "
+                     "Gpu::mem_out() (docs/embedding.md#external-memory); the gpupm program has no memory to bind "
+                     "there: expected \"internal\"");
+  return r;
+}
+
 std::string validate_file(const std::string& file) {
   Json doc = load_json_file(file);
   if (!doc.is_object()) throw InputError(file, "$", "expected a JSON object (a GPU config, a workload, a PDN package, a sweep spec or an experiment config)");

@@ -30,6 +30,10 @@ struct LoadedRun {
 };
 
 LoadedRun load_run(const RunInputs& in);
+// load_run for the gpupm program's own platform (run, bench, sweep, experiment),
+// which has no memory to bind an external memory socket to: memory.system
+// "external" is an InputError there.
+LoadedRun load_standalone_run(const RunInputs& in);
 
 // The GPU config document with a --pdn package merged in (model "rlc", the
 // package as the network), before any --set; and how messages name it.

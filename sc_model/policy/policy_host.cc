@@ -10,7 +10,7 @@
 namespace gpupm {
 
 PolicyHost::PolicyHost(sc_core::sc_module_name name, std::unique_ptr<Policy> policy,
-                       std::vector<const SmStatus*> sms, const MemorySystem& mem, const FrequencyManager& fm,
+                       std::vector<const SmStatus*> sms, const MemoryStatus& mem, const FrequencyManager& fm,
                        const ClockDomain& sm_clock, const SmConfig& sm_cfg)
     : sc_module(name), gwde_out("gwde_out"), freq_out("freq_out"), sm_out("sm_out"), csr_in("csr_in"),
       host_csr_in("host_csr_in"),

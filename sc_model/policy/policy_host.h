@@ -25,7 +25,7 @@ class PolicyHost : public sc_core::sc_module, public PolicyContext {
   tlm_utils::simple_target_socket_optional<PolicyHost> host_csr_in;  // the same, for the host interface's window
 
   PolicyHost(sc_core::sc_module_name name, std::unique_ptr<Policy> policy, std::vector<const SmStatus*> sms,
-             const MemorySystem& mem, const FrequencyManager& fm, const ClockDomain& sm_clock,
+             const MemoryStatus& mem, const FrequencyManager& fm, const ClockDomain& sm_clock,
              const SmConfig& sm_cfg);
 
   Policy& policy() { return *policy_; }
@@ -58,7 +58,7 @@ class PolicyHost : public sc_core::sc_module, public PolicyContext {
  private:
   std::unique_ptr<Policy> policy_;
   std::vector<const SmStatus*> sms_;
-  const MemorySystem& mem_;
+  const MemoryStatus& mem_;
   const FrequencyManager& fm_;
   const ClockDomain& sm_clock_;
   const SmConfig& sm_cfg_;

@@ -92,8 +92,10 @@ void PowerModel::checkpoint() {
                    cfg_.dram_write_nj * double(m.dram_writes - q.dram_writes);
   total_.mem_dynamic += mem_nj * dyn[1];
   total_.dram_dynamic += dram_nj * dyn[1];
-  total_.mem_leakage += cfg_.mem_leakage_w * leak[1] * dt;
-  total_.dram_standby += dram_standby_watts(fm_.mhz(Domain::Mem), v[1]) * dt;
+  if (memory_modelled_) {
+    total_.mem_leakage += cfg_.mem_leakage_w * leak[1] * dt;
+    total_.dram_standby += dram_standby_watts(fm_.mhz(Domain::Mem), v[1]) * dt;
+  }
   total_.constant += cfg_.constant_w * dt;
   last_mem_ = m;
   last_ = now;

@@ -46,6 +46,11 @@ class PowerModel {
              const MemActivity& mem, const VoltageStatus& vr, const ClockStatus& fm);
 
   void checkpoint();  // settle energy up to now
+  // An external memory (memory.system "external"): the memory domain's leakage
+  // and DRAM standby are not accounted either; its event energies stay 0 with
+  // its counters, which only the model's own memory system counts.
+  void leave_out_memory() { memory_modelled_ = false; }
+  bool memory_modelled() const { return memory_modelled_; }
   const Energy& energy() const { return total_; }
   // Each SM's energy (dynamic + leakage, J) settled so far: the SM share of energy().
   const std::vector<double>& sm_energy() const { return sm_total_; }
@@ -75,6 +80,7 @@ class PowerModel {
   MemActivity last_mem_;
   Energy total_;
   std::vector<double> sm_total_;
+  bool memory_modelled_ = true;
 };
 
 }  // namespace gpupm

@@ -1,6 +1,7 @@
 // What the memory system shares with the SMs and exposes to the power model,
 // the policies and the report (MemorySystem, mem/memory_system.h, implements it;
-// its header describes the line-request protocol on sm_in).
+// its header describes the line-request protocol on sm_in; ExternalMemoryPort,
+// mem/external_memory_port.h, passes that protocol to a platform's memory).
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,16 @@ struct MemActivity {
   uint64_t l2_cycles = 0;                  // interconnect/L2 edges up to now, skipped ones too
   uint64_t read_latency_sum_ps = 0;        // request accepted (END_REQ) -> BEGIN_RESP sent
   uint64_t read_responses = 0;
+};
+
+// A memory side the GPU's blocks read: the model's own memory system, or the
+// port to a platform's memory (memory.system "external"), which sees only the
+// SM-side counters (reads, writes, read responses and their latency).
+class MemoryStatus {
+ public:
+  virtual ~MemoryStatus() = default;
+  // Live counters: the reference stays valid and its fields update in place.
+  virtual const MemActivity& activity() const = 0;
 };
 
 }  // namespace gpupm

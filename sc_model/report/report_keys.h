@@ -12,6 +12,7 @@ inline constexpr char kTotal[] = "total";
 inline constexpr char kApps[] = "apps";
 inline constexpr char kPolicyTrace[] = "policy_trace";
 inline constexpr char kVoltageNoise[] = "voltage_noise";
+inline constexpr char kMemory[] = "memory";  // only with memory.system "external"
 
 // An interval's metrics (report.total, report.kernels[i]): metrics.cc.
 inline constexpr char kSimTime[] = "sim_time_s";

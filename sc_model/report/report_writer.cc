@@ -25,6 +25,32 @@ Json per_sm_json(const Snapshot& a, const Snapshot& b, uint32_t sms) {
   return list;
 }
 
+// memory.system "external": what the SMs' sockets saw, and that nothing behind
+// them is modelled (the zeros of the memory's energy and counters are not measurements).
+Json external_memory_json(const Gpu& gpu) {
+  const MemActivity& a = gpu.start().mem;
+  const MemActivity& b = gpu.finish().mem;
+  const uint64_t line = gpu.config().mem.line_bytes;
+  const uint64_t reads = b.reads - a.reads, writes = b.writes - a.writes;
+  const uint64_t responses = b.read_responses - a.read_responses;
+  const double latency_ps = double(b.read_latency_sum_ps - a.read_latency_sum_ps);
+  return {{"system", "external"},
+          {"energy_modelled", false},
+          {"counters_modelled", false},
+          {"seen_by_the_sms",
+           {{"line_reads", reads},
+            {"line_writes", writes},
+            {"bytes_read", reads * line},
+            {"bytes_written", writes * line},
+            {"read_responses", responses},
+            {"mean_read_latency_ns", responses ? latency_ps / double(responses) / 1000.0 : 0.0}}},
+          {"note",
+           "the memory behind gpupm::Gpu::mem_out() is the platform's: its energy (energy_j by_domain.mem; "
+           "mem_dynamic, mem_leakage, dram_dynamic, dram_standby) and counters (l2_hit_rate, "
+           "dram_bandwidth_utilisation, dram_bandwidth_gbps, dram_row_hit_rate) are not modelled and read 0; "
+           "l2_to_l1_gbps and mean_read_latency_ns are measured at the SMs' sockets"}};
+}
+
 }  // namespace
 
 Json build_report(Gpu& gpu, const Json& config_echo) {
@@ -92,6 +118,7 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
   report["gpupm"] = provenance_json();
   report[report_key::kTotal]["sm"] = per_sm_json(gpu.start(), gpu.finish(), gpu.config().sm.count);
   if (!apps.empty()) report[report_key::kApps] = apps;
+  if (gpu.config().mem.external) report[report_key::kMemory] = external_memory_json(gpu);
   if (const PdnDriver* pdn = gpu.pdn()) {  // only with an RLC network (gpu.pdn.model = rlc)
     Json vn = pdn->stats().to_json();
     const Json& net = config_echo.at("gpu").at("pdn").value("network", Json::object());

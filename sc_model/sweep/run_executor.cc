@@ -94,7 +94,7 @@ void pass_plugins(std::vector<RunSpec>& specs, const std::vector<std::string>& p
 }
 
 void check_runs(const std::vector<RunSpec>& specs) {
-  for (const RunSpec& spec : specs) load_run(run_inputs_of(spec.args));
+  for (const RunSpec& spec : specs) load_standalone_run(run_inputs_of(spec.args));
 }
 
 namespace {
