@@ -339,7 +339,9 @@ Workload load_program_workload(const Json& doc, const std::string& file, const s
       a.source = parse_program(ar, a.name, dir, sm, w.kernel_count, uint32_t(ai));
       w.kernel_count += static_cast<const ProgramHost&>(*a.source).kernel_count();
     });
-    if (top.get_bool("respawn", false)) top.fail("respawn", "queue pairs of programs are not supported");
+    w.respawn = top.get_bool("respawn", false);
+    if (w.respawn && w.apps.size() != 2)
+      top.fail("respawn", "re-spawning needs two co-running applications (\"apps\" with 2 entries)");
   }
   if (!w.apps_form) w.kernel_count = static_cast<const ProgramHost&>(*w.apps[0].source).kernel_count();
   top.finish();
@@ -454,7 +456,23 @@ size_t ProgramHost::planned_launches() const {
   return n;
 }
 
+// Device memory as loaded: buffers zeroed then initialised, the module's variables their initialisers.
+void ProgramHost::restart() {
+  if (!first_pass_) first_pass_ = issued_.size();
+  for (size_t i = 0; i < buffers_.size(); ++i) {
+    std::memset(memory_.data(addresses_[i]), 0, memory_.size(addresses_[i]));
+    init_buffer(i);
+  }
+  for (const ptx::Module::Variable& v : module_->variables)
+    std::copy(v.init.begin(), v.init.end(), memory_.data(memory_.symbol(v.name)));
+  entry_ = 0;
+  done_ = 0;
+  awaiting_flag_ = false;
+  finished_ = false;
+}
+
 std::shared_ptr<const KernelLaunch> ProgramHost::next() {
+  if (finished_) restart();
   if (awaiting_flag_) {  // the previous launch was a while_nonzero one: look at its flag
     awaiting_flag_ = false;
     const LaunchSpec& l = launches_[entry_];
@@ -471,7 +489,10 @@ std::shared_ptr<const KernelLaunch> ProgramHost::next() {
     ++entry_;
     done_ = 0;
   }
-  if (entry_ == launches_.size()) return nullptr;
+  if (entry_ == launches_.size()) {
+    finished_ = true;
+    return nullptr;
+  }
   const LaunchSpec& l = launches_[entry_];
   if (l.while_buffer >= 0) {
     const size_t b = size_t(l.while_buffer);
