@@ -31,8 +31,9 @@ def profiles(s, prof, path):
         ax2.plot(ns, [p["ipc"] for p in a["points"]], "s--", ms=2, color="tab:orange", label="IPC")
         ax2.tick_params(labelsize=7)
         ax.tick_params(labelsize=7)
-        intended = s["apps"].get(a["name"], {}).get("intended_class", "?")
-        ax.set_title(f"{a['name']} ({a['class']}, intended {intended}), opt {a['opt']}", fontsize=8)
+        intended = s["apps"].get(a["name"], {}).get("intended_class")  # none on real programs
+        label = f"{a['class']}, intended {intended}" if intended else f"measured {a['class']}"
+        ax.set_title(f"{a['name']} ({label}), opt {a['opt']}", fontsize=8)
         ax.set_xlabel("SMs", fontsize=7)
         if i == 0:
             ax.legend(fontsize=6, loc="lower right")

@@ -5,6 +5,7 @@
 // validate. Each simulation is a child process (tests/support).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -79,6 +80,60 @@ TEST(CoreShutdownPlatform, SuiteAndConfigValidate) {
     files += " " + source_path(std::string("configs/workloads/core_shutdown/") + a + ".json");
   EXPECT_EQ(run_gpupm("validate " + files, &out), 0) << out;
   EXPECT_EQ(run_gpupm("experiment nonsense --out " + temp_dir("cs_bad"), &out), 2) << out;
+}
+
+// A two-program subset of the real suite end to end (a smaller oracle sweep
+// than the shipped config's, to keep it short): each program's class is
+// measured from its kernels' MBU and its static sweep, and the summary is the
+// synthetic suite's with the measured classes.
+TEST(CoreShutdownExperiment, RealProgramsSubset) {
+  const std::string dir = temp_dir("cs_real"), out = dir + "/out";
+  std::ofstream(dir + "/exp.json") << R"({"name": "core-shutdown", "suite": "real", "gpu": "configs/gpu/gtx480_32sm.json",
+    "suite_dir": "configs/workloads/cuda/core_shutdown", "policy_params": {"alpha": 0.05},
+    "oracles": [{"name": "oracle-sm", "objective": {"kind": "min_energy", "max_loss": 0.02},
+                 "axes": {"sms": {"from": 8, "to": 32, "step": 8}}}],
+    "classification": {"mbu_min": 0.5, "kernel_share_min": 0.05, "thrash_gain_min": 1.02, "phase_knee_span": 4},
+    "programs": [{"name": "pathfinder", "suite_dir": "configs/workloads/cuda/equalizer"}, {"name": "pvc"}]})";
+  std::string log;
+  ASSERT_EQ(run_gpupm("experiment core-shutdown --jobs 2 --config " + dir + "/exp.json --out " + out, &log), 0) << log;
+  std::ifstream in(out + "/summary.json");
+  const nlohmann::json s = nlohmann::json::parse(in);
+  EXPECT_EQ(s["suite"], "real");
+  for (const char* program : {"pathfinder", "pvc"}) {
+    const auto& measured = s["programs"][program];
+    const auto& app = s["apps"][program];
+    EXPECT_EQ(app["class"], measured["class"]) << program;
+    // MEM, MEM-COMP or COMP by the MBU rule, on the kernels that count.
+    bool any_memory = false;
+    for (const auto& k : measured["kernels"])
+      any_memory |= k["counted"].get<bool>() && k["mbu"].get<double>() > 0.5;
+    EXPECT_EQ(app["memory_intensive"].get<bool>(), any_memory) << program;
+    EXPECT_EQ(measured["class"].get<std::string>().rfind("COMP", 0) == 0, !any_memory) << program;
+  }
+  EXPECT_TRUE(s["programs"]["pvc"]["kernels"].contains("pvc_bitonic"));
+  // Every claim has a verdict; n/a ones say why.
+  EXPECT_GE(s["claims"].size(), 7u);
+  for (const auto& c : s["claims"])
+    if (c["verdict"] == "n/a") EXPECT_FALSE(c["note"].get<std::string>().empty()) << c.dump();
+  std::ifstream md(out + "/summary.md");
+  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("# Core shut-down on gpupm: real programs"), std::string::npos);
+  EXPECT_NE(text.find("## Measured classes"), std::string::npos);
+}
+
+TEST(CoreShutdownExperiment, RealConfigRejectsAnUnknownProgramBeforeRunning) {
+  const std::string dir = temp_dir("cs_real_bad");
+  std::ofstream(dir + "/exp.json") << R"({"name": "core-shutdown", "suite": "real", "gpu": "configs/gpu/gtx480_32sm.json",
+    "suite_dir": "configs/workloads/cuda/core_shutdown", "oracles": [{"name": "oracle-sm",
+    "objective": {"kind": "min_energy", "max_loss": 0.02}, "axes": {"sms": [16, 32]}}],
+    "classification": {"mbu_min": 0.5, "kernel_share_min": 0.05, "thrash_gain_min": 1.02, "phase_knee_span": 4},
+    "programs": [{"name": "nope"}]})";
+  std::string log;
+  EXPECT_EQ(run_gpupm("experiment core-shutdown --config " + dir + "/exp.json --out " + dir + "/out", &log), 2);
+  EXPECT_NE(log.find("nope"), std::string::npos) << log;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out/runs")) << log;
+  // The shipped real config reads (every program compiled and checked), running nothing.
+  EXPECT_EQ(run_gpupm("validate " + source_path("configs/experiments/core_shutdown_real.json"), &log), 0) << log;
 }
 
 }  // namespace

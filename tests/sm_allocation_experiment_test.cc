@@ -74,6 +74,40 @@ TEST(SmAllocationExperiment, SmallQueueEndToEnd) {
   EXPECT_EQ(s2["queues"], s["queues"]);
 }
 
+// Two real programs as one queue pair end to end, on the 12-SM copy: profiles of
+// programs, their measured classes (none written in the config), the pair of
+// programs co-running with the one done first re-spawned, and the summary.
+TEST(SmAllocationExperiment, RealProgramsPair) {
+  const std::string dir = small_setup(R"(["c", "s"])"), out = dir + "/out";
+  std::ofstream(dir + "/real.json") << R"({"name": "sm-allocation", "suite": "real", "gpu": ")" << dir
+                                    << R"(/gpu.json", "suite_dir": "configs/workloads/cuda/harmonia",
+    "class_thresholds": {"active_mbu": 0.25, "active_l2_l1_gbps": 50, "cache_l2_hit": 0.5, "mixed_l2_hit": 0.25},
+    "programs": [{"name": "maxflops"}, {"name": "device_memory"}, {"name": "lud"}],
+    "queues": [{"name": "Q", "apps": ["maxflops", "device_memory"]}]})";
+  std::string log;
+  ASSERT_EQ(run_gpupm("experiment sm-allocation --jobs 2 --config " + dir + "/real.json --out " + out, &log), 0) << log;
+  std::ifstream in(out + "/summary.json");
+  const json s = json::parse(in);
+  EXPECT_EQ(s["suite"], "real");
+  ASSERT_EQ(s["apps"].size(), 2u);  // lud is in no queue: not profiled
+  for (const char* program : {"maxflops", "device_memory"}) {
+    EXPECT_FALSE(s["apps"][program].contains("intended_class")) << program;
+    EXPECT_TRUE(s["apps"][program]["class"].is_string()) << program;
+  }
+  // MaxFlops moves no data; DeviceMemory streams (configs/workloads/cuda/harmonia/README.md).
+  EXPECT_LT(s["apps"]["maxflops"]["full_gpu"]["mbu"].get<double>(), s["apps"]["device_memory"]["full_gpu"]["mbu"].get<double>());
+  const json pair = gpupm::load_json_file(out + "/pairs/maxflops+device_memory.json");
+  EXPECT_TRUE(pair["respawn"].get<bool>());
+  EXPECT_TRUE(std::filesystem::path(pair["apps"][0]["program"].get<std::string>()).is_absolute());
+  const json& q = s["queues"]["Q"]["policies"];
+  EXPECT_DOUBLE_EQ(q["baseline"]["throughput"].get<double>(), 1.0);
+  EXPECT_GT(q["sm-allocation"]["throughput"].get<double>(), 0.0);
+  EXPECT_GE(s["claims"].size(), 10u);
+  // --only names programs in a real suite: a queue needs all of its own.
+  EXPECT_EQ(run_gpupm("experiment sm-allocation --only lud --config " + dir + "/real.json --out " + dir + "/o2", &log), 2);
+  EXPECT_NE(log.find("no queue uses only programs --only names"), std::string::npos) << log;
+}
+
 TEST(SmAllocationExperiment, BadConfigExitsTwoNamingThePath) {
   std::string log;
   std::string dir = small_setup(R"(["c", "s", "c"])");

@@ -186,6 +186,7 @@ Workload load_program_workload(const Json& doc, const std::string& file, const s
   top.finish();
   Workload w;
   w.name = params.main.name;
+  w.respawn = params.respawn;
   if (params.apps.empty()) {
     w.apps.resize(1);
     w.apps[0].name = w.name;
@@ -318,9 +319,27 @@ void ProgramHost::begin_entry(size_t entry) {
   end_entry_ = entry + 1;
   done_ = 0;
   awaiting_flag_ = false;
+  finished_ = false;  // the host names the entries: no starting over
+}
+
+// Device memory as loaded: buffers zeroed then initialised, the module's variables their initialisers.
+void ProgramHost::restart() {
+  if (!first_pass_) first_pass_ = issued_.size();
+  for (size_t i = 0; i < buffers_.size(); ++i) {
+    std::memset(memory_.data(addresses_[i]), 0, memory_.size(addresses_[i]));
+    init_buffer(i);
+  }
+  for (const ptx::Module::Variable& v : module_->variables)
+    std::copy(v.init.begin(), v.init.end(), memory_.data(memory_.symbol(v.name)));
+  entry_ = 0;
+  end_entry_ = launches_.size();
+  done_ = 0;
+  awaiting_flag_ = false;
+  finished_ = false;
 }
 
 std::shared_ptr<const KernelLaunch> ProgramHost::next() {
+  if (finished_) restart();
   if (awaiting_flag_) {  // the previous launch was a while_nonzero one: look at its flag
     awaiting_flag_ = false;
     const LaunchSpec& l = launches_[entry_];
@@ -337,7 +356,10 @@ std::shared_ptr<const KernelLaunch> ProgramHost::next() {
     ++entry_;
     done_ = 0;
   }
-  if (entry_ == end_entry_) return nullptr;
+  if (entry_ == end_entry_) {
+    finished_ = entry_ == launches_.size();
+    return nullptr;
+  }
   const LaunchSpec& l = launches_[entry_];
   if (l.while_buffer >= 0) {
     const size_t b = size_t(l.while_buffer);

@@ -36,10 +36,14 @@ class ProgramHost : public LaunchSource, public EntryLaunchSource {
   ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, std::vector<BufferSpec> buffers,
               std::vector<LaunchSpec> launches, uint32_t first_kernel_index, uint32_t app, uint32_t line_bytes);
 
+  // The next launch, or null when the program is done; asked again after that
+  // (a queue pair's re-spawn), the program starts over with its inputs as first loaded.
   std::shared_ptr<const KernelLaunch> next() override;
   size_t planned_launches() const override;
   size_t entry_count() const override { return launches_.size(); }
   void begin_entry(size_t entry) override;
+  // Launches of the first run (all so far while it has not started over): a queue pair's pass.
+  size_t first_pass_launches() const { return first_pass_ ? first_pass_ : issued_.size(); }
   // Distinct kernels (.entry names) the launches use: each is one kernel to the
   // policies and the report, numbered in order of first launch.
   uint32_t kernel_count() const { return uint32_t(kernel_names_.size()); }
@@ -53,6 +57,7 @@ class ProgramHost : public LaunchSource, public EntryLaunchSource {
 
  private:
   void init_buffer(size_t i);
+  void restart();
   uint64_t read_flag(size_t buffer) const;
 
   std::string name_;
@@ -66,6 +71,8 @@ class ProgramHost : public LaunchSource, public EntryLaunchSource {
   size_t end_entry_ = 0;  // next() stops before this entry (all of them, or one: begin_entry)
   uint32_t done_ = 0;     // launches of that entry handed out so far
   bool awaiting_flag_ = false;
+  bool finished_ = false;   // next() returned null
+  size_t first_pass_ = 0;  // launches of the first run, once started over
   std::vector<uint64_t> code_base_;  // per launches entry, in lines
   std::vector<std::string> kernel_names_;  // in order of first launch
   std::vector<uint32_t> kernel_of_entry_;  // index into kernel_names_

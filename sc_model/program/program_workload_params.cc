@@ -156,9 +156,10 @@ void describe(ParamVisitor& v, ProgramWorkloadParams& w) {
     return problem_unless(w.apps.size() < 2 || w.apps[0].name != w.apps[1].name, "apps[1].name",
                           "expected a name different from apps[0]'s");
   });
-  v.flag("respawn", w.respawn, "queue pairs (not supported for programs: must be false)");
-  v.rule("no_respawn", "programs do not re-spawn", [&w] {
-    return problem_unless(!w.respawn, "respawn", "queue pairs of programs are not supported");
+  v.flag("respawn", w.respawn, "two programs as a queue pair: a finished one starts again from its inputs");
+  v.rule("respawn_two_apps", "respawn needs two apps", [&w] {
+    return problem_unless(!w.respawn || w.apps.size() == 2, "respawn",
+                          "re-spawning needs two co-running applications (\"apps\" with 2 entries)");
   });
 }
 

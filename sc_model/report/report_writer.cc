@@ -2,6 +2,7 @@
 
 #include "common/build_info.h"
 #include "common/csv_writer.h"
+#include "program/program_workload.h"
 #include "report/metrics.h"
 #include "report/report_keys.h"
 
@@ -84,7 +85,10 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
       const KernelRecord* first = nullptr;
       const KernelRecord* last = nullptr;
       const KernelRecord* first_pass_end = nullptr;  // the app's last kernel, first time through
-      const size_t per_pass = gpu.workload().apps[a].launches.size();
+      const Application& app = gpu.workload().apps[a];
+      // A re-spawned program's pass is its first run's launches (its launches come from its host).
+      const auto* program = dynamic_cast<const ProgramHost*>(app.source.get());
+      const size_t per_pass = gpu.workload().respawn && program ? program->first_pass_launches() : app.launches.size();
       uint64_t insts = 0, count = 0;
       for (const KernelRecord& k : gpu.kernels()) {
         if (k.launch->app != a) continue;

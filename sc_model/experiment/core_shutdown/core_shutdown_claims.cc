@@ -58,7 +58,11 @@ void Judge::cache_thrash() {
 }
 
 void Judge::energy_savings() {
-  if (a.mem_saving_cs.empty()) return;
+  if (a.mem_saving_cs.empty()) {
+    for (const char* id : {"C4a", "C4b", "C4c"})
+      claims.push_back(book.not_judged(id, "no application measured as memory-intensive in this run"));
+    return;
+  }
   double s = mean(a.mem_saving_cs), so = mean(a.mem_saving_oracle);
   double mx = *std::max_element(a.mem_saving_cs.begin(), a.mem_saving_cs.end());
   double loss = a.nonthrash_loss.empty() ? 1.0 : geomean(a.nonthrash_loss);
@@ -99,6 +103,10 @@ void Judge::against_dvfs() {
 
 void Judge::invocations() {
   if (a.phase_detail.empty() && a.stable_detail.empty()) return;
+  if (a.phase_detail.empty()) {
+    claims.push_back(book.not_judged("C7", "no phase-changing kernel in this run; the others: " + a.stable_detail));
+    return;
+  }
   judged("C7", "phase: " + a.phase_detail + "; others: " + a.stable_detail, a.phase_varies && a.stable_ok,
          "see launches");
 }

@@ -1,5 +1,7 @@
 #include "experiment/core_shutdown/core_shutdown.h"
 
+#include <algorithm>
+
 namespace gpupm {
 
 const std::vector<ClaimLimits>& core_shutdown_claim_limits() {
@@ -16,8 +18,34 @@ const std::vector<ClaimLimits>& core_shutdown_claim_limits() {
   return limits;
 }
 
+namespace {
+
+CoreShutdownClassification read_classification(JsonReader& config) {
+  CoreShutdownClassification c;
+  JsonReader r = config.object("classification");
+  c.mbu_min = r.get_double("mbu_min", 0.0, 1.0);
+  c.kernel_share_min = r.get_double("kernel_share_min", 0.0, 1.0);
+  c.thrash_gain_min = r.get_double("thrash_gain_min", 1.0, 10.0);
+  c.phase_knee_span = uint32_t(r.get_uint("phase_knee_span", 1, 1024));
+  r.finish();
+  return c;
+}
+
+// A program of the real suite: no class (it is measured), its kernels read as `gpupm run` would.
+void add_program(CoreShutdownConfig& c, const std::string& name, const std::string& program) {
+  CoreShutdownApp x;
+  x.name = name;
+  x.file = program;
+  for (const ProgramLaunch& l : check_program(c.gpu, program))
+    if (std::find(x.kernels.begin(), x.kernels.end(), l.kernel) == x.kernels.end()) x.kernels.push_back(l.kernel);
+  c.apps.push_back(std::move(x));
+}
+
+}  // namespace
+
 CoreShutdownConfig CoreShutdown::load(const ExperimentOptions& opt, const std::string& shipped_config) {
   CoreShutdownConfig c;
+  c.real = is_real_suite(opt, shipped_config);
   SuiteConfig sc = read_suite_config(
       opt, shipped_config, "apps",
       [&](JsonReader& r) {
@@ -31,8 +59,14 @@ CoreShutdownConfig CoreShutdown::load(const ExperimentOptions& opt, const std::s
         }
         r.for_each("oracles", 1, 16, [&](JsonReader& o, size_t) { c.oracles.push_back(parse_oracle_space(o)); });
         c.claims = ClaimBook::read(r, shipped_config, core_shutdown_claim_limits());
+        if (c.real) c.classification = read_classification(r);
+        c.gpu = source_relative(r.get_string("gpu"));
       },
       [&](JsonReader& a, const std::string& name, const std::string& profile, bool wanted) {
+        if (c.real) {
+          if (wanted) add_program(c, name, profile);
+          return;
+        }
         CoreShutdownApp x;
         x.name = name;
         x.cls = a.get_string("class", "");

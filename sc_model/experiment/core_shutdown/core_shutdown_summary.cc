@@ -1,6 +1,7 @@
 // The core shut-down summary: summary.json (per application, averages, claims)
 // and summary.md (per-application table, averages, the claims of docs/papers.md#core-shutdown-claims).
 #include "experiment/core_shutdown/core_shutdown_analysis.h"
+#include "experiment/core_shutdown/core_shutdown_real.h"
 
 #include "experiment/format_stats.h"
 
@@ -40,10 +41,35 @@ std::string apps_md(const CoreShutdownAnalysis& a) {
   return md.str();
 }
 
-}  // namespace
+// A real suite's measured classes: per program its class, static best and per kernel time share and MBU.
+std::string measured_md(const CoreShutdownConfig& c, const Json& programs) {
+  std::ostringstream md;
+  md << "## Measured classes\n\nEach program's class is measured from its runs "
+     << "(sc_model/experiment/core_shutdown/core_shutdown_real.h): a kernel of at least "
+     << fixed(c.classification.kernel_share_min * 100, 0) << "% of the baseline time is memory-intensive when its MBU > "
+     << fixed(c.classification.mbu_min, 2) << "; K-CACHE-thrash: the fastest static SM count at least "
+     << pct(c.classification.thrash_gain_min) << " in performance over all SMs, at a higher L2 hit rate; K-PHASE: a kernel's "
+     << "per-launch static knees span >= " << c.classification.phase_knee_span << " SMs.\n\n"
+     << "| program | class | fastest static point (perf vs 32 SMs, L2 hit vs baseline) | kernels (time share, MBU) |\n"
+     << "|---|---|---|---|\n";
+  for (const CoreShutdownApp& app : c.apps) {
+    const Json& p = programs[app.name];
+    md << "| " << app.name << " | " << p["class"].get<std::string>() << " | ";
+    if (p.contains("static_best"))
+      md << p["static_best"]["point"].get<std::string>() << ": " << pct(p["static_best"]["gain"]) << ", "
+         << fixed(p["static_best"]["l2_hit_rate"].get<double>(), 2) << " vs "
+         << fixed(p["static_best"]["baseline_l2_hit_rate"].get<double>(), 2);
+    md << " |";
+    for (auto k = p["kernels"].begin(); k != p["kernels"].end(); ++k)
+      md << " " << k.key() << " (" << fixed(k.value()["time_share"].get<double>() * 100, 0) << "%, "
+         << fixed(k.value()["mbu"].get<double>(), 2) << ")";
+    md << " |\n";
+  }
+  return md.str() + "\n";
+}
 
-ExperimentSummary CoreShutdown::analyse(const CoreShutdownConfig& c, const RunReports& reports,
-                                        const std::vector<ExperimentRuns>& stages) {
+ExperimentSummary summarise(const CoreShutdownConfig& c, const RunReports& reports,
+                            const std::vector<ExperimentRuns>& stages, const Json& programs) {
   const CoreShutdownAnalysis a(c, reports);
   const std::vector<Claim> claims = judge_core_shutdown_claims(a);
   const double cs = mean(a.mem_saving_cs), dvfs = mean(a.mem_saving_dvfs), oracle = mean(a.mem_saving_oracle);
@@ -56,12 +82,14 @@ ExperimentSummary CoreShutdown::analyse(const CoreShutdownConfig& c, const RunRe
                   {{"memory_intensive_energy_saving", {{"core-shutdown", cs}, {"core-dvfs", dvfs}, {"oracle-sm", oracle}}},
                    {"memory_intensive_speedup_geomean", geomean(a.cs_speed_mem)}}},
                  {"claims", claims_json(claims)}});
+  if (c.real) s.json.update({{"suite", "real"}, {"programs", programs}});
   std::ostringstream md;
-  md << "# Core shut-down on gpupm\n\n" << runs_sentence(stages.front())
+  md << "# Core shut-down on gpupm" << (c.real ? ": real programs" : "") << "\n\n" << runs_sentence(stages.front())
      << " 32-SM GTX480-like GPU (`configs/gpu/gtx480_32sm.json`), suite "
-     << "`configs/workloads/core_shutdown/`, IPC margin alpha = " << fixed(a.alpha, 2)
+     << (c.real ? "of CUDA programs (`configs/experiments/core_shutdown_real.json`)" : "`configs/workloads/core_shutdown/`")
+     << ", IPC margin alpha = " << fixed(a.alpha, 2)
      << ". Speed-up and energy are relative to the baseline (all SMs, top V/F state).\n\n"
-     << "## Per application\n\n" << apps_md(a)
+     << (c.real ? measured_md(c, programs) : "") << "## Per application\n\n" << apps_md(a)
      << "\nMemory-intensive applications, mean energy saving: core shut-down " << fixed(cs * 100, 1) << "%, core DVFS "
      << fixed(dvfs * 100, 1) << "%, oracle-sm " << fixed(oracle * 100, 1)
      << "% (paper: 21%, 9%, within 8%). Geomean speed-up of core shut-down on them: " << pct(geomean(a.cs_speed_mem))
@@ -69,6 +97,15 @@ ExperimentSummary CoreShutdown::analyse(const CoreShutdownConfig& c, const RunRe
      << "\nPlots: energy.png, speedup.png, sm_sweep.png, trace.png (scripts/plot_core_shutdown.py).\n";
   s.markdown = md.str();
   return s;
+}
+
+}  // namespace
+
+ExperimentSummary CoreShutdown::analyse(const CoreShutdownConfig& c, const RunReports& reports,
+                                        const std::vector<ExperimentRuns>& stages) {
+  if (!c.real) return summarise(c, reports, stages, Json());
+  const MeasuredClasses m = measure_core_shutdown_classes(c, reports);
+  return summarise(m.config, reports, stages, m.programs);
 }
 
 }  // namespace gpupm

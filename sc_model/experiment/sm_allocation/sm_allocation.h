@@ -32,6 +32,7 @@ struct PolicyRun {
 const std::vector<PolicyRun>& sm_allocation_policies();
 extern const char kSequential[];  // each application alone on all SMs, one after another
 
+// An application (its class as the config writes it) or, in a real suite, a program (class measured only).
 struct SmAllocationApp {
   std::string name, cls, file;
 };
@@ -42,6 +43,7 @@ struct SmAllocationQueue {
 
 struct SmAllocationConfig {
   std::string gpu, suite, out_dir;  // out_dir: where the profiles and pair workloads are written
+  bool real = false;                // programs (configs/workloads/cuda/), no intended class
   ClassThresholds thresholds;
   std::map<std::string, std::vector<std::string>> policy_sets;  // --set policy.k=v per policy
   Json policy_params = Json::object();

@@ -3,6 +3,7 @@
 
 #include "platform/gpu_config.h"
 
+#include <algorithm>
 #include <set>
 
 namespace gpupm {
@@ -57,7 +58,8 @@ SmAllocationQueue read_queue(JsonReader& q, const std::string& name, const std::
   std::map<std::string, size_t> count;
   for (size_t i = 0; i < list.size(); ++i) {
     if (!list[i].is_string() || !app_index.count(list[i].get<std::string>()))
-      q.fail("apps", "element " + std::to_string(i) + ": expected the name of an entry of \"apps\"");
+      q.fail("apps", "element " + std::to_string(i) +
+                         ": expected the name of an entry of \"apps\" (of \"programs\" in a real suite)");
     x.apps.push_back(list[i].get<std::string>());
     if (++count[x.apps.back()] > list.size() / 2)
       q.fail("apps", "\"" + x.apps.back() + "\" fills more than half the queue (an app never pairs with itself)");
@@ -69,37 +71,88 @@ SmAllocationQueue read_queue(JsonReader& q, const std::string& name, const std::
   return x;
 }
 
+// A real suite's "programs" names (each entry is checked as an entry of the suite), for its queues.
+std::map<std::string, size_t> program_index(JsonReader& r) {
+  std::map<std::string, size_t> index;
+  const Json& programs = r.raw("programs");
+  for (size_t i = 0; programs.is_array() && i < programs.size(); ++i)
+    if (programs[i].is_object() && programs[i].contains("name") && programs[i]["name"].is_string())
+      index[programs[i]["name"].get<std::string>()] = i;
+  return index;
+}
+
+void read_synthetic_apps(JsonReader& r, SmAllocationConfig& c, std::map<std::string, size_t>& app_index) {
+  r.for_each("apps", 2, 1000, [&](JsonReader& a, size_t i) {
+    SmAllocationApp x;
+    x.name = a.get_string("name");
+    x.cls = a.get_enum("class", {"A", "M", "C", "MC"}, "A");
+    if (app_index.count(x.name)) a.fail("name", "\"" + x.name + "\" is listed twice");
+    app_index[x.name] = i;
+    c.apps.push_back(x);
+  });
+}
+
+// A real suite's queues: those whose programs --only leaves in (all of them without --only).
+void keep_wanted_queues(SmAllocationConfig& c, std::vector<SmAllocationQueue> queues, const std::set<std::string>& wanted,
+                        const std::string& file) {
+  for (SmAllocationQueue& q : queues)
+    if (std::all_of(q.apps.begin(), q.apps.end(), [&](const std::string& a) { return wanted.count(a) > 0; }))
+      c.queues.push_back(std::move(q));
+  if (c.queues.empty())
+    throw InputError(file, "queues", "no queue uses only programs --only names (a real suite's --only names programs)");
+}
+
 }  // namespace
 
 SmAllocationConfig SmAllocation::load(const ExperimentOptions& opt, const std::string& shipped_config) {
   SmAllocationConfig c;
   c.out_dir = opt.out_dir;
+  c.real = is_real_suite(opt, shipped_config);
   std::map<std::string, size_t> app_index;
+  std::vector<SmAllocationQueue> real_queues;
+  std::set<std::string> wanted_programs;
   SuiteConfig sc = read_suite_config(
       opt, shipped_config, "queues",
       [&](JsonReader& r) {
         c.thresholds = parse_class_thresholds(r, "class_thresholds");
         read_policy_params(r, c);
-        r.for_each("apps", 2, 1000, [&](JsonReader& a, size_t i) {
-          SmAllocationApp x;
-          x.name = a.get_string("name");
-          x.cls = a.get_enum("class", {"A", "M", "C", "MC"}, "A");
-          if (app_index.count(x.name)) a.fail("name", "\"" + x.name + "\" is listed twice");
-          app_index[x.name] = i;
-          c.apps.push_back(x);
-        });
+        c.gpu = source_relative(r.get_string("gpu"));
+        if (!c.real) {
+          read_synthetic_apps(r, c, app_index);
+        } else {  // the queues name programs, the suite's entries
+          app_index = program_index(r);
+          r.for_each("queues", 1, 1000,
+                     [&](JsonReader& q, size_t) { real_queues.push_back(read_queue(q, q.get_string("name"), app_index)); });
+        }
         c.claims = ClaimBook::read(r, shipped_config, sm_allocation_claim_limits());
       },
-      [&](JsonReader& q, const std::string& name, const std::string&, bool wanted) {
-        SmAllocationQueue x = read_queue(q, name, app_index);
+      [&](JsonReader& e, const std::string& name, const std::string& file, bool wanted) {
+        if (c.real) {
+          c.apps.push_back({name, "", file});
+          if (wanted) wanted_programs.insert(name);
+          return;
+        }
+        SmAllocationQueue x = read_queue(e, name, app_index);
         if (wanted) c.queues.push_back(x);
       });
   c.gpu = sc.gpu;
   c.suite = sc.suite;
-  for (SmAllocationApp& a : c.apps) a.file = c.suite + "/" + a.name + ".json";
+  if (c.real) {
+    keep_wanted_queues(c, std::move(real_queues), wanted_programs, sc.file);
+  } else {
+    for (SmAllocationApp& a : c.apps) a.file = c.suite + "/" + a.name + ".json";
+  }
   std::set<std::string> used_names;
   for (const SmAllocationQueue& q : c.queues) used_names.insert(q.apps.begin(), q.apps.end());
-  for (const SmAllocationApp& a : c.apps) add_checked_app(c.used, a, used_names.count(a.name) > 0);
+  for (const SmAllocationApp& a : c.apps) {
+    const bool used = used_names.count(a.name) > 0;
+    if (!c.real) {
+      add_checked_app(c.used, a, used);
+    } else if (used) {
+      check_program(c.gpu, a.file);
+      c.used.push_back(a);
+    }
+  }
   const InputFileScope gpu_file_scope(c.gpu);
   const GpuConfig gpu = parse_gpu_config(load_json_file(c.gpu), c.gpu);
   c.gpu_name = gpu.name;

@@ -89,6 +89,22 @@ std::string file_of(const SmAllocationConfig& c, const std::string& name) {
   return std::string();
 }
 
+// APP as an entry of a pair workload's "apps": its profile's kernels, or its
+// program with every file it names made absolute (the pair lives elsewhere).
+Json pair_app(const std::string& name, const std::string& file) {
+  Json doc = load_json_file(file);
+  if (!doc.contains("program")) return {{"name", name}, {"kernels", doc.at("kernels")}};
+  const fs::path dir = fs::absolute(fs::path(file).parent_path());
+  doc.erase("description");
+  doc["name"] = name;
+  doc["program"] = (dir / doc["program"].get<std::string>()).string();
+  const Json buffers = doc.value("buffers", Json::object());
+  for (const auto& [buffer, spec] : buffers.items())
+    if (spec.contains("init") && spec["init"].contains("file"))
+      doc["buffers"][buffer]["init"]["file"] = (dir / spec["init"]["file"].get<std::string>()).string();
+  return doc;
+}
+
 // OUT_DIR/pairs/A+B.json: both applications co-running, the one done first re-spawned.
 void write_pair_workload(const SmAllocationConfig& c, const std::string& a, const std::string& b) {
   const std::string pn = pair_name(a, b);
@@ -97,7 +113,7 @@ void write_pair_workload(const SmAllocationConfig& c, const std::string& a, cons
               {"respawn", true},
               {"apps", Json::array()}};
   for (const std::string& x : {a, b})
-    doc["apps"].push_back({{"name", x}, {"kernels", load_json_file(file_of(c, x)).at("kernels")}});
+    doc["apps"].push_back(pair_app(x, file_of(c, x)));
   write_outputs(c.out_dir + "/pairs", {{pn + ".json", doc.dump(1) + "\n"}});
 }
 

@@ -22,6 +22,7 @@ Json apps_json(const SmAllocationAnalysis& a) {
                       {"pow_ef_at_opt", p.at(p.opt).pow_ef}, {"full_gpu", {{"ipc", full.ipc}, {"mbu", full.mbu},
                       {"l2_hit_rate", full.l2_hit_rate}, {"l2_l1_gbps", full.l2_l1_gbps}, {"mcr", full.mcr},
                       {"power_w", full.power_w}}}};
+    if (a.config.real) apps[app.name].erase("intended_class");  // a program's class is only measured
   }
   return apps;
 }
@@ -31,12 +32,12 @@ std::string apps_md(const SmAllocationAnalysis& a, int& class_match) {
   for (const SmAllocationApp& app : a.config.used) {
     const AppProfile& p = a.profile(app.name);
     const ProfilePoint& full = p.points.back();
-    bool match = p.cls == app.cls;
+    const bool match = p.cls == app.cls || a.config.real;  // a real suite intends no class
     class_match += match;
     uint32_t best_ipc_n = p.points.front().n;
     for (const ProfilePoint& x : p.points)
       if (x.ipc > p.at(best_ipc_n).ipc) best_ipc_n = x.n;
-    md << "| " << app.name << " | " << app.cls << " | " << p.cls << (match ? "" : " (**differs**)") << " | "
+    md << "| " << app.name << " | " << (a.config.real ? "-" : app.cls) << " | " << p.cls << (match ? "" : " (**differs**)") << " | "
        << fixed(full.mbu, 2) << " | " << fixed(full.l2_hit_rate, 2) << " | " << fixed(full.l2_l1_gbps, 0) << " | "
        << fixed(full.mcr, 3) << " | " << best_ipc_n << " | " << p.opt << " | " << fixed(p.at(p.opt).pow_ef * 1e3, 1)
        << " | " << fixed(full.pow_ef * 1e3, 1) << " |\n";
@@ -126,13 +127,16 @@ ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunRe
                  {"queue_order", queue_order}, {"queues", a.queues},
                  {"pairs", a.pair_json}, {"pairing_model", a.pairing}, {"averages", a.averages},
                  {"claims", claims_json(claims)}});
+  if (c.real) s.json["suite"] = "real";
   int class_match = 0;
   const std::string app_rows = apps_md(a, class_match);
   const ClassThresholds& t = c.thresholds;
   std::ostringstream md;
-  md << "# Power-aware SM allocation on gpupm\n\n" << runs_sentence(runs) << " " << K << "-SM GPU (`" << c.gpu_name
-     << "`), profiles at n = " << c.step << ", " << 2 * c.step << ", ..., " << K << " SMs (`" << a.profiles_file.rel
-     << "`), suite `configs/workloads/sm_allocation/`. Each pair runs until its slower member finishes, the other "
+  md << "# Power-aware SM allocation on gpupm" << (c.real ? ": real programs" : "") << "\n\n" << runs_sentence(runs)
+     << " " << K << "-SM GPU (`" << c.gpu_name << "`), profiles at n = " << c.step << ", " << 2 * c.step << ", ..., " << K << " SMs (`" << a.profiles_file.rel
+     << "`), suite "
+     << (c.real ? "of CUDA programs (`configs/experiments/sm_allocation_real.json`)" : "`configs/workloads/sm_allocation/`")
+     << ". Each pair runs until its slower member finishes, the other "
         "re-spawned meanwhile; a queue's throughput is its instructions over its SM cycles (pairs one after another), "
         "its power the energy over the time. Ratios are against the even split (`baseline`, "
      << K / 2 << "/" << K - K / 2 << ").\n\n## Applications (profiles)\n\n"
@@ -141,8 +145,10 @@ ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunRe
      << app_rows << "\nClasses (on " << K << " SMs): A if MBU < " << fixed(t.active_mbu, 2)
      << " and L2->L1 < " << fixed(t.active_l2_l1_gbps, 0) << " GB/s; otherwise C if the L2 hit rate is >= "
      << fixed(t.cache_l2_hit, 2) << ", MC if >= " << fixed(t.mixed_l2_hit, 2) << ", else M. "
-     << class_match << "/" << c.used.size()
-     << " applications land in their intended class.\n\n## Queues (throughput / power / power efficiency / energy vs even split)\n\n"
+     << (c.real ? "Each program's class is measured by these rules, not assigned."
+                : std::to_string(class_match) + "/" + std::to_string(c.used.size()) +
+                      " applications land in their intended class.")
+     << "\n\n## Queues (throughput / power / power efficiency / energy vs even split)\n\n"
      << queues_md(a) << rankings_md(a) << "\n\n## Claims (docs/papers.md#sm-allocation-claims)\n\n"
      << claims_markdown(claims)
      << "\nPlots: throughput.png, power.png, efficiency.png, energy.png, profiles.png (scripts/plot_sm_allocation.py).\n";
