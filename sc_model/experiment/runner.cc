@@ -130,7 +130,9 @@ SuiteConfig read_suite_config(
   r.for_each(entries, 1, 1000, [&](JsonReader& e, size_t) {
     std::string name = e.get_string("name");
     seen.insert(name);
-    const std::string file = c.suite + "/" + name + (c.real ? "/" + name : "") + ".json";
+    // A real suite's program may live in another suite's folder (its "suite_dir"), shared rather than copied.
+    const std::string dir = c.real && e.has("suite_dir") ? source_relative(e.get_string("suite_dir")) : c.suite;
+    const std::string file = dir + "/" + name + (c.real ? "/" + name : "") + ".json";
     read_entry(e, name, file, only.empty() || only.count(name));
   });
   r.finish();

@@ -19,11 +19,6 @@ namespace gpupm {
 // best below max threads), as the CTA sweep measures.
 std::string paper_category(double x_alu, double x_mem, uint32_t w_cta, double cache_gain, double cache_gain_min);
 
-// REPORT's launches of KERNEL as one interval, in the shape of report.total:
-// times, energies, instructions and cycles added up, every other number
-// (warp states, rates, residencies) averaged weighted by the launches' times.
-Json kernel_interval(const Json& report, const std::string& kernel);
-
 // The analysis' view of a real suite: a kernel per (program, kernel) with its
 // measured category, and per run of a program a report per kernel (its launches
 // only, the program's config and policy trace), under the kernel's run ids.

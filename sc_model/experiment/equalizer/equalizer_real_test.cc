@@ -2,6 +2,7 @@
 // each kernel its category from the counters, a program's runs are cut into
 // per-kernel reports, and the CTA-control runs go to programs with a cache kernel.
 #include "experiment/equalizer/equalizer_real.h"
+#include "experiment/kernel_interval.h"
 
 #include <gtest/gtest.h>
 
