@@ -96,6 +96,13 @@ void add_checked_app(std::vector<App>& apps, App app, bool wanted) {
   check_profile(app.file);
   apps.push_back(std::move(app));
 }
+// The same for a real suite's program on GPU (check_program).
+template <class App>
+void add_checked_program(std::vector<App>& apps, App app, bool wanted, const std::string& gpu) {
+  if (!wanted) return;
+  check_program(gpu, app.file);
+  apps.push_back(std::move(app));
+}
 
 // An experiment's outputs: summary.json and summary.md.
 struct ExperimentSummary {
