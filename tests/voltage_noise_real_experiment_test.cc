@@ -44,7 +44,7 @@ TEST(VoltageNoiseRealExperiment, UnknownProgramFailsBeforeRunning) {
   const std::string dir = temp_dir("vnrealbad");
   std::ofstream(dir + "/vn.json") << R"({"name": "voltage-noise", "suite": "real", "gpu": "configs/gpu/gtx480.json",
     "suite_dir": "configs/workloads/cuda/voltage_noise", "pdn": "configs/pdn/package_default.json",
-    "programs": [{"name": "nn"}, {"name": "no_such_program"}]})";
+    "packages": [], "programs": [{"name": "nn"}, {"name": "no_such_program"}]})";
   std::string log;
   EXPECT_EQ(run_gpupm("experiment voltage-noise --config " + dir + "/vn.json --out " + dir + "/out", &log), 2) << log;
   EXPECT_NE(log.find("no_such_program"), std::string::npos) << log;
