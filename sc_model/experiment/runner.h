@@ -58,7 +58,8 @@ bool is_real_suite(const ExperimentOptions& opt, const std::string& shipped_conf
 // What every experiment config holds: a GPU config and a folder of workloads
 // named after the entries of one list ("kernels" or "apps"). The synthetic
 // suite's entries are profiles SUITE/NAME.json; a real suite ("suite": "real")
-// names programs SUITE/NAME/NAME.json (configs/workloads/cuda/README.md).
+// names programs SUITE/NAME/NAME.json (configs/workloads/cuda/README.md), SUITE
+// being the entry's own "suite_dir" when it gives one (a program of another suite).
 struct SuiteConfig {
   std::string file;   // the experiment config
   std::string gpu;    // resolved paths
@@ -93,6 +94,13 @@ template <class App>
 void add_checked_app(std::vector<App>& apps, App app, bool wanted) {
   if (!wanted) return;
   check_profile(app.file);
+  apps.push_back(std::move(app));
+}
+// The same for a real suite's program on GPU (check_program).
+template <class App>
+void add_checked_program(std::vector<App>& apps, App app, bool wanted, const std::string& gpu) {
+  if (!wanted) return;
+  check_program(gpu, app.file);
   apps.push_back(std::move(app));
 }
 

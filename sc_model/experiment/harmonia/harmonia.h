@@ -40,6 +40,10 @@ struct HarmoniaConfig {
   std::map<std::string, double> sm_mhz, mem_mhz;  // the GPU's level names -> MHz
   uint32_t sms = 0;
   ClaimBook claims;
+  // A real suite (harmonia_real.h): apps are programs whose class is measured
+  // after the runs; fewer CUs running a program this much faster makes it THRASH.
+  bool real = false;
+  double thrash_gain_min = 1.02;
 };
 
 // A grid point's CU count and clocks (defaults: all CUs, the top levels).

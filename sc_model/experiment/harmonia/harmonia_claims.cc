@@ -21,6 +21,10 @@ struct Judge {
   void judged(const char* id, std::string measured, bool ok, std::string note_if_fail) {
     claims.push_back(book.judged(id, std::move(measured), ok, std::move(note_if_fail)));
   }
+  // A claim the real suite's programs cannot judge here, with the reason (the synthetic suite always judges it).
+  void not_judged_on_real(const char* id, const std::string& why) {
+    if (c.real) claims.push_back(book.not_judged(id, why));
+  }
   const Json& harmonia(const std::string& app) const { return a.apps[app][a.H]; }
   void compute_bound(const std::string& app);
   void bandwidth_bound(const std::string& app);
@@ -152,11 +156,13 @@ void Judge::static_optima() {
   }
   if (n)
     judged("C5", join(det, "; "), ok, "the grid's energy optimum loses less (grid floor: lowest CU count and clocks)");
+  else
+    not_judged_on_real("C5", "no program measured H-MIXED or H-STREAM (the paper's LUD and DeviceMemory)");
 }
 
 // C6: convergence.
 void Judge::convergence() {
-  if (a.cg_iters.empty()) return;
+  if (a.cg_iters.empty()) return not_judged_on_real("C6", "no kernel with >= 5 launches reached a CG decision");
   auto median = [](std::vector<int> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
@@ -173,7 +179,7 @@ void Judge::convergence() {
 
 // C7: a lower CU clock hurts a memory-bound kernel with a low L2 hit rate, most at low clocks.
 void Judge::core_clock_sweep() {
-  if (a.core_sweep.size() < 3) return;
+  if (a.core_sweep.size() < 3) return not_judged_on_real("C7", "the core sweep's program is not among those run");
   std::vector<double> t, tm;
   for (const Json& p : a.core_sweep) {
     t.push_back(p["time_s"].get<double>());
@@ -203,7 +209,9 @@ std::vector<Claim> judge_harmonia_claims(const HarmoniaAnalysis& a) {
     else if (app.cls.find("H-STREAM") != std::string::npos)
       bw = app.name;
   if (!comp.empty()) j.compute_bound(comp);
+  else j.not_judged_on_real("C1a", "no program measured compute-bound (compute HIGH, bandwidth LOW)");
   if (!bw.empty()) j.bandwidth_bound(bw);
+  else j.not_judged_on_real("C1b", "no program measured bandwidth-bound (bandwidth HIGH, compute below HIGH)");
   j.ed2p_overall();
   if (c.variants.size() > 1) j.coarse_grain_only(c.variants[1].name);
   if (c.variants.size() > 2) j.core_dvfs_only(c.variants[2].name);

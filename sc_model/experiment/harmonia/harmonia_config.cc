@@ -86,6 +86,13 @@ void read_gpu_levels(HarmoniaConfig& c, const std::string& file) {
     }
 }
 
+// A real suite's "classification": the least gain of fewer CUs that makes a program THRASH.
+void read_classification(JsonReader& config, HarmoniaConfig& c) {
+  JsonReader r = config.object("classification");
+  c.thrash_gain_min = r.get_double("thrash_gain_min", 1.0, 10.0);
+  r.finish();
+}
+
 }  // namespace
 
 const std::vector<ClaimLimits>& harmonia_claim_limits() {
@@ -119,14 +126,24 @@ PointValues values_of(const HarmoniaConfig& c, const OraclePoint& p) {
 
 HarmoniaConfig Harmonia::load(const ExperimentOptions& opt, const std::string& shipped_config) {
   HarmoniaConfig c;
+  c.real = is_real_suite(opt, shipped_config);
   SuiteConfig sc = read_suite_config(
-      opt, shipped_config, "apps", [&](JsonReader& r) { read_rest(r, c, shipped_config); },
-      [&](JsonReader& a, const std::string& name, const std::string& profile, bool wanted) {
+      opt, shipped_config, "apps",
+      [&](JsonReader& r) {
+        read_rest(r, c, shipped_config);
+        if (c.real) read_classification(r, c);
+        c.gpu = source_relative(r.get_string("gpu"));
+      },
+      [&](JsonReader& a, const std::string& name, const std::string& workload, bool wanted) {
         HarmoniaApp x;
         x.name = name;
-        x.cls = a.get_string("class", "");
-        x.file = profile;
-        add_checked_app(c.apps, std::move(x), wanted);
+        x.file = workload;
+        if (!c.real) {
+          x.cls = a.get_string("class", "");
+          return add_checked_app(c.apps, std::move(x), wanted);
+        }
+        if (a.has("class")) a.fail("class", "a real suite's classes are measured after the runs (harmonia_real.h), not given");
+        add_checked_program(c.apps, std::move(x), wanted, c.gpu);
       });
   c.gpu = sc.gpu;
   c.suite = sc.suite;

@@ -14,6 +14,9 @@
 
 namespace gpupm {
 
+// A kernel of the synthetic suite, or a program of the real one; paper_class is
+// the paper's Fig. 6 class of what it stands for ("-": none given), only
+// compared with the class measured from its baseline droops.
 struct VoltageNoiseKernel {
   std::string name, paper_class, file;
 };
@@ -27,6 +30,7 @@ struct VoltageNoiseConfig {
   std::vector<VoltageNoisePackage> packages;
   std::vector<VoltageNoiseKernel> kernels;
   ClaimBook claims;
+  bool real = false;  // kernels are programs (configs/workloads/cuda/), each run whole
 };
 
 // The four designs of Fig. 19, as --set overrides of the GPU config.

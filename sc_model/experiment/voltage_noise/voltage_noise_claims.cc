@@ -47,8 +47,11 @@ void Judge::droop_range_and_classes() {
          lo >= limit("13a", "low_min") && lo <= limit("13a", "low_max") && hi >= limit("13a", "high_min") &&
              hi <= limit("13a", "high_max"),
          "range off");
-  judged("13b", std::to_string(class_ok) + " of " + std::to_string(class_n) + " match",
-         class_n > 0 && class_ok == class_n, "mismatches:" + miss);
+  if (class_n == 0 && a.config.real)
+    claims.push_back(book.not_judged("13b", "no program here stands for one the paper classifies"));
+  else
+    judged("13b", std::to_string(class_ok) + " of " + std::to_string(class_n) + " match",
+           class_n > 0 && class_ok == class_n, "mismatches:" + miss);
 }
 
 void Judge::large_droop_share() {
@@ -67,11 +70,15 @@ void Judge::large_droop_share() {
 void Judge::smoothing_levels() {
   double l1 = a.class_reduction("first_order", "local"), g1 = a.class_reduction("first_order", "global");
   double l2 = a.class_reduction("second_order", "local"), g2 = a.class_reduction("second_order", "global");
-  judged("15",
-         "first-order: local " + percent(l1) + " vs global " + percent(g1) + "; second-order: global " + percent(g2) +
-             " vs local " + percent(l2),
-         !std::isnan(l1) && !std::isnan(l2) && l1 > g1 && g2 > l2,
-         "a level does not win on its class (or a class is empty)");
+  if (a.config.real && (std::isnan(l1) || std::isnan(l2)))
+    claims.push_back(book.not_judged("15", std::string("no program measured ") +
+                                               (std::isnan(l1) ? "first" : "second") + "-order dominant"));
+  else
+    judged("15",
+           "first-order: local " + percent(l1) + " vs global " + percent(g1) + "; second-order: global " + percent(g2) +
+               " vs local " + percent(l2),
+           !std::isnan(l1) && !std::isnan(l2) && l1 > g1 && g2 > l2,
+           "a level does not win on its class (or a class is empty)");
   double h = a.reduction("hierarchical");
   judged("16a", percent(h), h >= limit("16a", "reduction_min"), "below target");
   const double wb = a.chip_worst.at("baseline"), wh = a.chip_worst.at("hierarchical");

@@ -28,9 +28,11 @@ const std::vector<ClaimLimits>& voltage_noise_claim_limits() {
 
 VoltageNoiseConfig VoltageNoise::load(const ExperimentOptions& opt, const std::string& shipped_config) {
   VoltageNoiseConfig c;
+  c.real = is_real_suite(opt, shipped_config);
   SuiteConfig sc = read_suite_config(
       opt, shipped_config, "kernels",
       [&](JsonReader& r) {
+        c.gpu = source_relative(r.get_string("gpu"));
         c.pdn = source_relative(r.get_string("pdn"));
         c.margin = r.get_double("emergency_margin", 0.01, 0.5, 0.08);
         if (r.has("gpu_sets")) {
@@ -43,8 +45,10 @@ VoltageNoiseConfig VoltageNoise::load(const ExperimentOptions& opt, const std::s
         });
         c.claims = ClaimBook::read(r, shipped_config, voltage_noise_claim_limits());
       },
-      [&](JsonReader& k, const std::string& name, const std::string& profile, bool wanted) {
-        add_checked_app(c.kernels, VoltageNoiseKernel{name, k.get_enum("class", kClasses, "-"), profile}, wanted);
+      [&](JsonReader& k, const std::string& name, const std::string& workload, bool wanted) {
+        VoltageNoiseKernel kernel{name, k.get_enum("class", kClasses, "-"), workload};
+        if (c.real) return add_checked_program(c.kernels, std::move(kernel), wanted, c.gpu);
+        add_checked_app(c.kernels, std::move(kernel), wanted);
       });
   c.gpu = sc.gpu;
   return c;

@@ -91,6 +91,7 @@ ExperimentSummary VoltageNoise::analyse(const VoltageNoiseConfig& c, const RunRe
   ExperimentSummary s;
   s.json = summary_header("voltage-noise", runs);
   s.json["runs"] = runs.outcomes.size() + lowv_runs;
+  if (c.real) s.json["suite"] = "real";
   s.json.update({{"emergency_margin", c.margin},
                  {"kernels", a.kernels},
                  {"modes", modes_json(a)},
@@ -98,10 +99,14 @@ ExperimentSummary VoltageNoise::analyse(const VoltageNoiseConfig& c, const RunRe
                  {"packages", a.packages},
                  {"claims", claims_json(claims)}});
   std::ostringstream md;
-  md << "# Voltage noise on gpupm\n\n"
+  md << "# Voltage noise on gpupm" << (c.real ? ": real programs" : "") << "\n\n"
      << runs_sentence(runs) << " Plus " << lowv_runs << " runs at the lowered supply. PDN "
      << "`" << c.pdn.substr(c.pdn.rfind('/') + 1) << "`, emergency margin " << percent(c.margin, 0)
      << ". Droop ratios and time ratios are relative to the same kernel without smoothing.\n\n"
+     << (c.real ? "Each kernel is a whole program (its droop statistics are the run's). Its class is measured from "
+                  "its baseline droops by the paper's rule (a kind > 60% of them, measured_droop_class in "
+                  "voltage_noise_analysis.h); the paper class is the Fig. 6 class of the program it stands for.\n\n"
+                : "")
      << "## Summary (Fig. 19)\n\n" << designs_md(a) << "\n## Per kernel\n\n" << kernels_md(a) << guardband_md(a)
      << packages_md(a.packages) << "\n## Claims (docs/papers.md#voltage-noise-claims)\n\n" << claims_markdown(claims)
      << "\nPlots: droop.png (Fig. 19a), time.png (Fig. 19b), packages.png (scripts/plot_voltage_noise.py).\n";
