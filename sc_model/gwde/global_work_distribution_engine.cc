@@ -84,7 +84,12 @@ void GlobalWorkDistributionEngine::run_app(const std::vector<std::shared_ptr<con
 
 void GlobalWorkDistributionEngine::run_launch(const std::shared_ptr<const KernelLaunch>& launch, uint32_t app) {
   running_.push_back({launch, 0, 0});
+  // Limits the observers set now (a policy's per-kernel reset, a static CTA
+  // count) shape the breadth-first first dispatch below instead of filling
+  // each SM in turn as they arrive.
+  starting_launch_ = true;
   if (on_kernel_start) on_kernel_start(*launch);
+  starting_launch_ = false;
   balance_all();
   while (app_running(app)) wait(kernel_done_);
   if (cfg_.kernel_launch_ns > 0) wait(sc_time(cfg_.kernel_launch_ns, sc_core::SC_NS));
@@ -308,7 +313,7 @@ void GlobalWorkDistributionEngine::ctrl_b_transport(tlm::tlm_generic_payload& gp
       return;
     }
     sms_[m->sm].limit = m->limit;
-    balance(m->sm);
+    if (!starting_launch_) balance(m->sm);
   } else if (auto* e = gp.get_extension<SmEnableMsg>()) {
     if (e->sm >= sms_.size()) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);

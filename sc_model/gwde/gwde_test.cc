@@ -159,6 +159,20 @@ TEST_F(GwdeTest, DispatchesBreadthFirstThenReplacesCompletedCtas) {
   EXPECT_EQ(b->log, want);
 }
 
+// A policy resets (Equalizer, DynCTA) or sets (a static count) every SM's limit when a
+// kernel starts; a partial wave must still spread over the SMs, not fill SM 0 first.
+TEST_F(GwdeTest, LimitsSetAtKernelStartKeepTheFirstDispatchBreadthFirst) {
+  w.launches = {kernel("k", 0, 5, 4, 3)};
+  make();
+  b->gwde.on_kernel_start = [&](const KernelLaunch&) {
+    for (uint32_t i = 0; i < sm.count; ++i) b->limit(i, i == 2 ? 1 : 0);
+  };
+  sc_core::sc_start(sc_time(10, SC_NS));
+  std::vector<Ev> want = {{0, 0, Launch, 0}, {0, 1, Launch, 1}, {0, 2, Launch, 2}, {0, 0, Launch, 3},
+                          {0, 1, Launch, 4}};
+  EXPECT_EQ(b->log, want);
+}
+
 TEST_F(GwdeTest, WarpSlotsLimitResidency) {
   sm.count = 2;
   w.launches = {kernel("k", 0, 10, 20, 8)};  // 48 / 20 = 2 per SM

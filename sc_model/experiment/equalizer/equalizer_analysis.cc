@@ -1,4 +1,5 @@
 #include "experiment/equalizer/equalizer_analysis.h"
+#include "experiment/equalizer/equalizer_real.h"
 
 #include "experiment/format_stats.h"
 
@@ -140,14 +141,20 @@ TraceChecks check_traces(const EqualizerAnalysis& a) {
       if (!tr.is_array() || tr.empty()) continue;
       bool perf = std::string(p) == "equalizer-perf";
       std::vector<int> last_change(tr[0]["num_blocks"].size(), -100);
+      // A real kernel's trace marks its launches' first epochs (kernel_trace), which hold the reload.
+      const bool launches_marked = tr[0].contains(kLaunchStart);
       for (size_t e = 0; e < tr.size(); ++e) {
         int sl = tr[e]["sm_level"].get<int>(), ml = tr[e]["mem_level"].get<int>();
         if (sl != 1 && ml != 1) ++t.five_state_violations;
         if (perf ? (sl == 0 || ml == 0) : (sl == 2 || ml == 2)) ++t.mode_violations;
         if (e == 0) continue;
+        if (launches_marked && tr[e].contains(kLaunchStart)) {  // the previous epoch may be another launch's
+          std::fill(last_change.begin(), last_change.end(), -100);
+          continue;
+        }
         if (std::abs(sl - tr[e - 1]["sm_level"].get<int>()) > 1 || std::abs(ml - tr[e - 1]["mem_level"].get<int>()) > 1)
           ++t.level_jumps;
-        if (k.launches > 1) continue;  // kernel starts reload numBlocks
+        if (k.launches > 1 && !launches_marked) continue;  // kernel starts reload numBlocks
         for (size_t i = 0; i < last_change.size(); ++i) {
           int d = tr[e]["num_blocks"][i].get<int>() - tr[e - 1]["num_blocks"][i].get<int>();
           if (d == 0) continue;

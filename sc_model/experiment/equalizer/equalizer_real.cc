@@ -15,7 +15,7 @@ Json kernel_report(const Json& report, const std::string& kernel) {
   return {{report_key::kConfig, field_or_null(report, report_key::kConfig)},
           {report_key::kKernels, launches},
           {report_key::kTotal, kernel_interval(report, kernel)},
-          {report_key::kPolicyTrace, field_or_null(report, report_key::kPolicyTrace)}};
+          {report_key::kPolicyTrace, kernel_trace(report, kernel)}};
 }
 
 // The runs of PROGRAM among the reports: what follows "PROGRAM__" in their ids.
@@ -42,6 +42,25 @@ std::string paper_category(double x_alu, double x_mem, uint32_t w_cta, double ca
   const bool memory = x_mem > w_cta || (x_alu <= w_cta && x_mem > 2);
   if (memory) return cache_gain >= cache_gain_min ? "cache" : "memory";
   return x_alu > w_cta ? "compute" : "unsaturated";
+}
+
+Json kernel_trace(const Json& report, const std::string& kernel) {
+  const Json& trace = field_or_null(report, report_key::kPolicyTrace);
+  const Json& all = field_or_null(report, report_key::kKernels);
+  if (!trace.is_array() || !all.is_array()) return trace;
+  Json out = Json::array();
+  double launch_end = 0;  // SM cycles since the run's start
+  size_t e = 0;
+  for (const Json& launch : all) {
+    launch_end += IntervalView(launch).sm_cycles();
+    const bool ours = field_or_null(launch, report_key::kLaunchKernel) == kernel;
+    for (bool first = true; e < trace.size() && trace[e]["cycle"].get<double>() < launch_end; ++e, first = false) {
+      if (!ours) continue;
+      out.push_back(trace[e]);
+      if (first) out.back()[kLaunchStart] = true;
+    }
+  }
+  return out;
 }
 
 ProgramKernels split_program_kernels(const EqualizerConfig& programs, const RunReports& reports) {

@@ -19,6 +19,14 @@ namespace gpupm {
 // best below max threads), as the CTA sweep measures.
 std::string paper_category(double x_alu, double x_mem, uint32_t w_cta, double cache_gain, double cache_gain_min);
 
+// REPORT's policy trace cut down to the epochs that end inside KERNEL's
+// launches, the first epoch of each launch marked kLaunchStart (it holds the
+// kernel start's reload of numBlocks, which claim D1 does not count). A
+// launch's SM cycles follow the previous launch's with none between them
+// (the Equalizer GPU config launches kernels back to back: kernel_launch_ns 0).
+inline constexpr char kLaunchStart[] = "launch_start";
+Json kernel_trace(const Json& report, const std::string& kernel);
+
 // The analysis' view of a real suite: a kernel per (program, kernel) with its
 // measured category, and per run of a program a report per kernel (its launches
 // only, the program's config and policy trace), under the kernel's run ids.

@@ -95,5 +95,25 @@ TEST(EqualizerRealSplit, MeasuresEachKernelsCategoryAndLeavesOutSmallOnes) {
   EXPECT_TRUE(plan_cache_runs(program_config(), program_runs(1.0)).empty());
 }
 
+// A kernel's trace holds the epochs that end inside its launches (SM cycles back to back), the
+// first of each launch marked: D1 leaves out the numBlocks reload that epoch holds.
+TEST(EqualizerRealSplit, KernelTraceKeepsItsLaunchesEpochsAndMarksTheirStarts) {
+  Json report = program_report("equalizer-perf", 1.0);
+  const double cycles[] = {5000, 9000, 3000, 100};  // gather [0, 5000), fma [5000, 14000), gather [14000, 17000)
+  for (size_t i = 0; i < 4; ++i) report["kernels"][i]["cycles"] = {{"sm", cycles[i]}};
+  report["policy_trace"] = Json::array();
+  for (int c : {4095, 8191, 12287, 16383}) report["policy_trace"].push_back({{"cycle", c}});
+  const Json gather = kernel_trace(report, "gather");
+  ASSERT_EQ(gather.size(), 2u);
+  EXPECT_EQ(gather[0]["cycle"], 4095);
+  EXPECT_EQ(gather[1]["cycle"], 16383);
+  EXPECT_TRUE(gather[0].contains(kLaunchStart) && gather[1].contains(kLaunchStart));
+  const Json fma = kernel_trace(report, "fma");
+  ASSERT_EQ(fma.size(), 2u);
+  EXPECT_TRUE(fma[0].contains(kLaunchStart));
+  EXPECT_FALSE(fma[1].contains(kLaunchStart));
+  EXPECT_TRUE(kernel_trace(report, "tiny").empty());  // no epoch ends inside its 100 cycles
+}
+
 }  // namespace
 }  // namespace gpupm
