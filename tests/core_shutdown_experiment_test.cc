@@ -114,7 +114,9 @@ TEST(CoreShutdownExperiment, RealProgramsSubset) {
   // Every claim has a verdict; n/a ones say why.
   EXPECT_GE(s["claims"].size(), 7u);
   for (const auto& c : s["claims"])
-    if (c["verdict"] == "n/a") EXPECT_FALSE(c["note"].get<std::string>().empty()) << c.dump();
+    if (c["verdict"] == "n/a") {
+      EXPECT_FALSE(c["note"].get<std::string>().empty()) << c.dump();
+    }
   std::ifstream md(out + "/summary.md");
   const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("# Core shut-down on gpupm: real programs"), std::string::npos);

@@ -42,7 +42,7 @@ struct Suite {
                         {"axes", {{"sms", {{"from", 16}, {"to", 32}, {"step", 16}}}}}};
     JsonReader o(space, "test", "oracle");
     config.oracles = {parse_oracle_space(o)};
-    config.apps = {{"sp", "K-BW-sat", "", true}};
+    config.apps = {{"sp", "K-BW-sat", "", true, {}}};
     const CoreShutdownApp& a = config.apps.front();
     // The search settles on 16 SMs in 3 steps; at 16 SMs the launch takes as long as at 32.
     const Json trace = Json::array({{{"event", "sample"}, {"why", "launch"}, {"kernel", "k"}, {"launch", 0}, {"time_us", 0.0}},

@@ -78,7 +78,7 @@ EqualizerKernel program_kernel(const std::string& gpu, const std::string& name, 
     auto same = [&](const EqualizerProgramKernel& k) { return k.kernel == l.kernel; };
     auto it = std::find_if(p.program_kernels.begin(), p.program_kernels.end(), same);
     if (it == p.program_kernels.end())
-      it = p.program_kernels.insert(it, {l.kernel, l.warps_per_cta, sweep_ctas(l.max_ctas_per_sm, l.warps_per_cta)});
+      it = p.program_kernels.insert(it, {l.kernel, l.warps_per_cta, sweep_ctas(l.max_ctas_per_sm, l.warps_per_cta), {}});
     p.w_cta = std::max(p.w_cta, it->w_cta);
     p.max_ctas = std::max(p.max_ctas, it->max_ctas);
   }

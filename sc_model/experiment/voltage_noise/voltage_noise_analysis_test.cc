@@ -46,7 +46,7 @@ struct Suite {
   }
   void add(const std::string& id, Json r) {
     reports.add(id, std::move(r));
-    stages[0].outcomes.push_back(RunOutcome{id});
+    stages[0].outcomes.push_back(RunOutcome{id, {}, -1, false, false, {}});
   }
 };
 
@@ -98,7 +98,7 @@ TEST(VoltageNoiseAnalysis, LoweredSupplyFromTheRemovedWorstDroop) {
     s.reports.add(voltage_noise_run_id(k, "hierarchical-lowv"), r);
   }
   s.stages.emplace_back();
-  s.stages[1].outcomes = {RunOutcome{"kmn__hierarchical-lowv"}, RunOutcome{"cfd__hierarchical-lowv"}};
+  s.stages[1].outcomes = {RunOutcome{"kmn__hierarchical-lowv", {}, -1, false, false, {}}, RunOutcome{"cfd__hierarchical-lowv", {}, -1, false, false, {}}};
   Json summary = VoltageNoise::analyse(s.config, s.reports, s.stages).json;
   EXPECT_EQ(summary["runs"], 10);
   EXPECT_NEAR(summary["guardband"]["core_energy_saving_mean"].get<double>(), 0.1, 1e-12);
