@@ -295,9 +295,6 @@ BAD_INPUT(ExperimentConfigMissingGpu, experiment({"--config", "@/exp_no_gpu.json
 BAD_INPUT(ExperimentOnlyUnknownEntry, experiment({"--config", "@/exp_small.json", "--only", "nosuch"}),
           "no entry named \"nosuch\"")
 BAD_INPUT(ExperimentSuiteUnknown, experiment({"--suite", "bogus"}), "--suite", "\"bogus\"", "{synthetic, real}")
-BAD_INPUT(ExperimentSuiteWithoutRealConfig,
-          (std::vector<std::string>{"experiment", "harmonia", "--out", "@OUT", "--suite", "real"}), "--suite",
-          "no real suite yet", "harmonia_real.json")
 BAD_INPUT(ExperimentSuiteDisagreesWithConfig, experiment({"--config", "@/exp_small.json", "--suite", "real"}),
           "@/exp_small.json", "suite", "--suite asks for real")
 BAD_INPUT(ExperimentRealProgramMissing, experiment({"--config", "@/exp_real_missing.json"}), "nosuch/nosuch.json")
