@@ -89,6 +89,16 @@ void check_suite_option(const std::string& suite) {
   throw InputError("gpupm experiment", "--suite", "unknown suite \"" + suite + "\"; expected one of {synthetic, real}");
 }
 
+ExperimentRuns all_stages(const std::vector<ExperimentRuns>& stages) {
+  ExperimentRuns all = stages.front();
+  for (size_t i = 1; i < stages.size(); ++i) {
+    all.outcomes.insert(all.outcomes.end(), stages[i].outcomes.begin(), stages[i].outcomes.end());
+    all.wall_seconds += stages[i].wall_seconds;
+    all.reused += stages[i].reused;
+  }
+  return all;
+}
+
 std::string experiment_config_file(const ExperimentOptions& opt, const std::string& shipped_config) {
   if (!opt.config.empty()) return opt.config;
   if (opt.suite != "real") return shipped_config;

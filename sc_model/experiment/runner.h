@@ -43,6 +43,9 @@ struct ExperimentRuns {
   bool ok = true;
 };
 ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentOptions& opt);
+// Several stages' runs as one, for a summary's header: outcomes, wall time and
+// reuse added up; the jobs and ok of the first stage.
+ExperimentRuns all_stages(const std::vector<ExperimentRuns>& stages);
 
 // The suites an experiment runs on: "synthetic" (kernel profiles) and "real" (CUDA programs).
 const std::vector<std::string>& suite_names();

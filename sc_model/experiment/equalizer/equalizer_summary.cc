@@ -114,17 +114,6 @@ ExperimentSummary summarise(const EqualizerConfig& c, const RunReports& reports,
   return s;
 }
 
-// A real suite's runs in one: its two stages added up.
-ExperimentRuns all_stages(const std::vector<ExperimentRuns>& stages) {
-  ExperimentRuns all = stages.front();
-  for (size_t i = 1; i < stages.size(); ++i) {
-    all.outcomes.insert(all.outcomes.end(), stages[i].outcomes.begin(), stages[i].outcomes.end());
-    all.wall_seconds += stages[i].wall_seconds;
-    all.reused += stages[i].reused;
-  }
-  return all;
-}
-
 }  // namespace
 
 ExperimentSummary Equalizer::analyse(const EqualizerConfig& c, const RunReports& reports,

@@ -98,24 +98,13 @@ std::string rankings_md(const SmAllocationAnalysis& a) {
   return md.str();
 }
 
-// Both stages' runs (profiles, then pairs) for the header; the jobs are the first stage's.
-ExperimentRuns all_runs(const std::vector<ExperimentRuns>& stages) {
-  ExperimentRuns runs = stages.front();
-  for (size_t i = 1; i < stages.size(); ++i) {
-    runs.outcomes.insert(runs.outcomes.end(), stages[i].outcomes.begin(), stages[i].outcomes.end());
-    runs.reused += stages[i].reused;
-    runs.wall_seconds += stages[i].wall_seconds;
-  }
-  return runs;
-}
-
 }  // namespace
 
 ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunReports& reports,
                                         const std::vector<ExperimentRuns>& stages) {
   const SmAllocationAnalysis a(c, reports);
   const std::vector<Claim> claims = judge_sm_allocation_claims(a);
-  const ExperimentRuns runs = all_runs(stages);
+  const ExperimentRuns runs = all_stages(stages);
   const uint32_t K = c.sms;
   Json queue_order = Json::array();
   for (const SmAllocationQueue& q : c.queues) queue_order.push_back(q.name);
