@@ -1,8 +1,9 @@
 # `cmake --install build --prefix P` (README "Install"): the model library and
 # the Verilated controller models it links, the public headers (P/include/gpupm/,
 # also on the include path so the in-tree "sm/..." style works inside them),
-# gpupmConfig.cmake exporting gpupm::model, gpupm.pc, the gpupm program, and the
-# data under P/share/gpupm (same layout as the source tree: configs/, scripts/).
+# gpupmConfig.cmake exporting gpupm::model and gpupm::plugin_api, gpupm.pc, the
+# gpupm program, and the data under P/share/gpupm (same layout as the source
+# tree: configs/, scripts/).
 # Included from the top-level CMakeLists.txt after rtl/rtl.cmake.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -27,7 +28,11 @@ gpupm_build_only_includes(gpupm_model)
 target_include_directories(gpupm_model PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gpupm>)
 set_target_properties(gpupm_model PROPERTIES EXPORT_NAME model)
-set(GPUPM_INSTALLED_LIBS gpupm_model)
+# A policy plugin's target: the same headers, without the library (the gpupm program has the symbols).
+target_include_directories(gpupm_plugin_api INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gpupm>)
+set_target_properties(gpupm_plugin_api PROPERTIES EXPORT_NAME plugin_api)
+set(GPUPM_INSTALLED_LIBS gpupm_model gpupm_plugin_api)
 if(TARGET gpupm_rtl_models)
   gpupm_build_only_includes(gpupm_rtl_models)  # installed headers do not need Verilator's
   get_target_property(libs gpupm_rtl_models INTERFACE_LINK_LIBRARIES)  # verilate() adds them once per model
@@ -71,4 +76,7 @@ install(FILES ${CMAKE_BINARY_DIR}/gpupm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/p
 if(NOT GPUPM_SANITIZE)
   add_test(NAME install COMMAND ${CMAKE_SOURCE_DIR}/tests/install/install_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
   set_tests_properties(install PROPERTIES LABELS install TIMEOUT 600)
+  # The examples built out of tree against an install and run: tb/examples/examples_test.sh.
+  add_test(NAME examples COMMAND ${CMAKE_SOURCE_DIR}/tb/examples/examples_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+  set_tests_properties(examples PROPERTIES LABELS examples TIMEOUT 600)
 endif()

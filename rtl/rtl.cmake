@@ -110,6 +110,7 @@ target_link_libraries(gpupm_rtl_models PUBLIC Threads::Threads)
 # gpupm_model (and so gpupm, gpupm_tests) links the Verilated models.
 target_link_libraries(gpupm_model PUBLIC gpupm_rtl_models)
 target_compile_definitions(gpupm_model PUBLIC GPUPM_HAVE_RTL=1)
+target_compile_definitions(gpupm_plugin_api INTERFACE GPUPM_HAVE_RTL=1)  # the same headers as the model's
 
 # The golden models as plain C++ (no SystemC): gpupm_model links libsystemc,
 # whose main() would call an sc_main this executable does not have.

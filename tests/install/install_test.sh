@@ -13,17 +13,9 @@
 #   4. the same source compiles and links with `pkg-config gpupm` and runs.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
-build=$(cd "$1" && pwd)
-src=$(cd "$2" && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/gpupm_install_test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-unset GPUPM_DATA_DIR
-export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
-fail() { echo "install test: $*" >&2; exit 1; }
-
-prefix=$work/prefix
-share=$prefix/share/gpupm
-cmake --install "$build" --prefix "$prefix" > "$work/install.log" || { cat "$work/install.log"; fail "cmake --install failed"; }
+test_name="install test"
+# shellcheck source=tests/install/temp_prefix.sh
+source "$(dirname "$0")/temp_prefix.sh"
 
 # 1. The installed program from elsewhere against the build tree's: NAME WORKLOAD [ARG...].
 mkdir "$work/elsewhere"

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# ctest `examples` (label examples; docs/embedding.md#examples): `cmake --install`
+# into a temporary prefix, then each example configured with
+# find_package(gpupm) against it and built out of tree, run, and its results
+# checked:
+#   platform/       its own checks pass (exit 0), and what it printed agrees
+#                   with its report.json and with the installed gpupm's run of
+#                   the same workload (the instructions);
+#   policy_plugin/  listed by `gpupm policies --plugin`; under `gpupm run
+#                   --plugin` it takes a memory-bound kernel to the lowest SM
+#                   level and leaves a compute-bound one at nominal (report.json);
+#                   a parameter out of its range exits 2 naming it.
+# Usage: examples_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+test_name="examples test"
+# shellcheck source=tests/install/temp_prefix.sh
+source "$(dirname "$0")/../../tests/install/temp_prefix.sh"
+examples=$src/tb/examples
+gpupm=$prefix/bin/gpupm
+
+# Both examples configured (at once) and built out of tree, as a user does.
+build_example() {
+  local name=$1 log=$work/$1.log
+  { cmake -S "$examples/$name" -B "$work/$name" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" &&
+    cmake --build "$work/$name"; } > "$log" 2>&1 || { cat "$log"; fail "$name: configure or build failed"; }
+}
+build_example platform & platform_build=$!
+build_example policy_plugin & plugin_build=$!
+wait $platform_build || fail "platform example not built"
+wait $plugin_build || fail "policy_plugin example not built"
+
+cd "$work"
+# A JSON value of FILE by a Python expression on `r` (the document).
+json() { python3 -c "import json, sys; r = json.load(open(sys.argv[1])); print($2)" "$1"; }
+expect() {  # WHAT ACTUAL EXPECTED
+  [ "$2" = "$3" ] || fail "$1: $2, expected $3"
+}
+
+# The platform: exit 0 is its own checks; then its printout against its report and the CLI.
+out=$("$work/platform/platform" platform_out) || { echo "$out"; fail "the platform example failed its checks"; }
+printed() { sed -n "s/^$1 //p" <<< "$out"; }
+report=platform_out/report.json
+expect "platform launch_entries" "$(printed launch_entries)" 2
+expect "platform irq_rises" "$(printed irq_rises)" 3
+expect "platform vf_sm_level (the highest of gtx480's 3)" "$(printed vf_sm_level)" 2
+expect "platform policy_decisions" "$(printed policy_decisions)" 2
+expect "platform dram_reads vs report memory.seen_by_the_sms.line_reads" "$(printed dram_reads)" \
+  "$(json $report 'r["memory"]["seen_by_the_sms"]["line_reads"]')"
+expect "platform instructions vs its report" "$(printed instructions)" "$(json $report 'r["total"]["instructions"]')"
+expect "platform report config.policy" "$(json $report 'r["config"]["policy"]["name"]')" example-kernel-level
+expect "platform report kernels" "$(json $report 'len(r["kernels"])')" 2
+"$gpupm" run --quiet --gpu "$share/configs/gpu/gtx480.json" --workload "$examples/platform/workload.json" \
+  --out cli_platform > /dev/null || fail "installed gpupm failed on the platform's workload"
+expect "platform instructions vs gpupm run on the model's own memory" "$(printed instructions)" \
+  "$(json cli_platform/report.json 'r["total"]["instructions"]')"
+echo "examples test: platform built, ran, $(printed dram_reads) DRAM reads, checks passed"
+
+# The plugin.
+plugin=$work/policy_plugin/libstall_threshold.so
+[ -f "$plugin" ] || fail "the plugin build made no $plugin"
+listed=$("$gpupm" policies --plugin "$plugin") || fail "gpupm policies --plugin failed"
+grep -qF "example-stall-threshold " <<< "$listed" || fail "gpupm policies does not list the plugin's policy: $listed"
+run_plugin() {  # OUT WORKLOAD [ARG...]
+  local dir=$1 workload=$2
+  shift 2
+  "$gpupm" run --quiet --gpu "$share/configs/gpu/gtx480.json" --workload "$share/configs/workloads/$workload" \
+    --plugin "$plugin" --policy example-stall-threshold --set 'workload.kernels[0].grid_ctas=30' "$@" \
+    --out "$dir" > /dev/null || fail "gpupm run --plugin failed on $workload"
+}
+run_plugin streaming streaming.json --set policy.epoch_cycles=2048
+expect "plugin config.policy" "$(json streaming/report.json 'json.dumps(r["config"]["policy"], sort_keys=True)')" \
+  '{"epoch_cycles": 2048, "name": "example-stall-threshold", "threshold": 0.5}'
+expect "plugin on streaming: most time at the lowest SM level" \
+  "$(json streaming/report.json 'r["total"]["vf_residency"]["sm"]["low"] > 0.5')" True
+expect "plugin on streaming: memory-bound epochs and a level change" \
+  "$(json streaming/report.json 'r["policy_trace"]["memory_bound_epochs"] > 0 and r["policy_trace"]["level_changes"] > 0')" True
+run_plugin compute compute.json
+expect "plugin on compute: all time at nominal" "$(json compute/report.json 'r["total"]["vf_residency"]["sm"]["normal"]')" 1.0
+expect "plugin on compute: no level change" "$(json compute/report.json 'r["policy_trace"]["level_changes"]')" 0
+if err=$("$gpupm" run --quiet --plugin "$plugin" --policy example-stall-threshold --set policy.threshold=2 \
+  --gpu "$share/configs/gpu/gtx480.json" --workload "$share/configs/workloads/compute.json" --out bad 2>&1); then
+  fail "policy.threshold=2 was accepted"
+else
+  status=$?
+fi
+expect "plugin: exit status of policy.threshold=2" "$status" 2
+grep -q "threshold" <<< "$err" || fail "policy.threshold=2: the message does not name it: $err"
+echo "examples test: policy_plugin built, listed, ran (streaming at the lowest level, compute at nominal)"
