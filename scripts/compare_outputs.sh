@@ -56,11 +56,12 @@ run_experiments() {  # $1: destination, $2...: extra options
 }
 
 compare_dirs() {  # $1: recorded, $2: new; prints differences, returns 1 if any
-  python3 - "$1" "$2" "${REWRITES:-}" <<'EOF'
+  python3 - "$1" "$2" "${REWRITES:-}" "$experiments" <<'EOF'
 import json, os, subprocess, sys
 sys.path.insert(0, "scripts")
 from compare_reports import read_rewrites, rewritten
-before, after, rewrites = sys.argv[1:4]
+before, after, rewrites, experiments = sys.argv[1:5]
+experiments = set(experiments.split())
 pairs = read_rewrites(rewrites)
 rewrite_args = ["--rewrites", rewrites] if rewrites else []
 SUMMARY_DROP = ("gpupm", "wall_seconds", "jobs", "reused_runs")
@@ -83,6 +84,10 @@ for root, dirs, files in os.walk(before):
     dirs.sort()
     rel = os.path.relpath(root, before)
     other = os.path.join(after, rel)
+    parts = rel.split(os.sep)
+    if len(parts) >= 2 and parts[-2] == "experiments" and parts[-1] not in experiments:
+        dirs.clear()  # an experiment left out by EXPERIMENTS
+        continue
     if "report.json" in files:
         checked += 1
         if not os.path.isdir(other):
@@ -96,6 +101,9 @@ for root, dirs, files in os.walk(before):
             report(f"differs: {rel}\n{r.stdout}")
     if "summary.md" in files:
         checked += 1
+        if not os.path.exists(os.path.join(other, "summary.md")):
+            report(f"missing: {rel}/summary.md")
+            continue
         if md_lines(os.path.join(root, "summary.md"), pairs) != md_lines(os.path.join(other, "summary.md")):
             report(f"summary.md differs: {rel}")
         if summary_json(os.path.join(root, "summary.json"), pairs) != summary_json(os.path.join(other, "summary.json")):
