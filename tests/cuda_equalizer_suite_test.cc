@@ -19,6 +19,7 @@
 using gpupm::test::kU;
 using gpupm::test::Mismatches;
 using gpupm::test::ProgramRun;
+using gpupm::test::sigmoid;
 
 namespace {
 
@@ -382,7 +383,6 @@ namespace {
 // (that product's rounding is |x| u relative in the result); then an add and a
 // division. A relative error r in exp moves the sigmoid by at most r / 4.
 double sigmoid_tolerance(double x, double dx) { return dx / 4 + (std::exp2(-22) + std::fabs(x) * kU) / 4 + 4 * kU; }
-double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
 
 }  // namespace
 
