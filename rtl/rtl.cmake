@@ -179,5 +179,5 @@ if(Python3_Interpreter_FOUND)
   add_test(NAME rtl_synth_report
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/rtl/synth.py --build-dir ${CMAKE_BINARY_DIR}
             --markdown ${CMAKE_BINARY_DIR}/rtl_report.md)
-  set_tests_properties(rtl_synth_report PROPERTIES LABELS "rtl;synth" TIMEOUT 1800)
+  set_tests_properties(rtl_synth_report PROPERTIES LABELS "rtl;synth" TIMEOUT 1800 COST 90)
 endif()

@@ -9,14 +9,13 @@
 #include "support/report_runner.h"
 #include "support/test_support.h"
 
+using gpupm::test::read_file;
 using gpupm::test::run_gpupm;
 using gpupm::test::run_sim;
 using gpupm::test::source_path;
 using gpupm::test::temp_dir;
 
 namespace {
-
-std::string read(const std::string& path) { return gpupm::test::read_file(path); }
 
 std::string write_temp(const std::string& name, const std::string& text) {
   std::string path = temp_dir("cli") + "/" + name;
@@ -51,7 +50,7 @@ TEST(Cli, RunWritesReportAndEpochs) {
     EXPECT_TRUE(t.contains(key)) << key;
   EXPECT_EQ(r.report["kernels"].size(), 1u);
   EXPECT_EQ(t["instructions"].get<uint64_t>(), 180u * 8u * 2000u);
-  std::string csv = read(r.out_dir + "/epochs.csv");
+  std::string csv = read_file(r.out_dir + "/epochs.csv");
   size_t rows = size_t(std::count(csv.begin(), csv.end(), '\n'));
   uint64_t sm_cycles = t["cycles"]["sm"].get<uint64_t>();
   EXPECT_EQ(rows, 1 + sm_cycles / 4096);  // header + one row per full 4096-cycle epoch
@@ -72,9 +71,9 @@ TEST(Cli, SameSeedSameBitsOtherSeedOtherBits) {
   ASSERT_EQ(a.status, 0);
   ASSERT_EQ(b.status, 0);
   ASSERT_EQ(c.status, 0);
-  EXPECT_EQ(read(a.out_dir + "/report.json"), read(b.out_dir + "/report.json"));
-  EXPECT_EQ(read(a.out_dir + "/epochs.csv"), read(b.out_dir + "/epochs.csv"));
-  EXPECT_NE(read(a.out_dir + "/epochs.csv"), read(c.out_dir + "/epochs.csv"));
+  EXPECT_EQ(read_file(a.out_dir + "/report.json"), read_file(b.out_dir + "/report.json"));
+  EXPECT_EQ(read_file(a.out_dir + "/epochs.csv"), read_file(b.out_dir + "/epochs.csv"));
+  EXPECT_NE(read_file(a.out_dir + "/epochs.csv"), read_file(c.out_dir + "/epochs.csv"));
 }
 
 TEST(Cli, ValidateAcceptsShippedConfigs) {
@@ -159,7 +158,7 @@ TEST(Cli, VcdTraceIsWritten) {
   std::string dir = temp_dir("vcd");
   auto r = run_sim("compute", "--vcd " + dir + "/trace.vcd");
   ASSERT_EQ(r.status, 0) << r.output;
-  std::string vcd = read(dir + "/trace.vcd");
+  std::string vcd = read_file(dir + "/trace.vcd");
   EXPECT_NE(vcd.find("$scope module sm0 $end"), std::string::npos);  // the hierarchy: tests/trace_test.cc
   EXPECT_NE(vcd.find("v_sm"), std::string::npos);
   EXPECT_GT(vcd.size(), 10000u);

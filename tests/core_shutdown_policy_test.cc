@@ -21,7 +21,7 @@ namespace {
 
 constexpr uint64_t kForever = std::numeric_limits<uint64_t>::max();
 
-struct FakeSm : SmStatus {
+struct ShutdownFakeSm : SmStatus {
   SmCounters c;
   uint32_t resident = 0;
   SmCounters counters() const override { return c; }
@@ -146,7 +146,7 @@ class FluidGpu : public PolicyContext {
     double t = n ? throughput(n) : 0.0;
     mem_.dram_bus_busy += uint64_t(std::lround((n ? mbu(n) : 0.0) * 1000));
     for (uint32_t i = 0; i < n_sms; ++i) {
-      FakeSm& f = sms_[i];
+      ShutdownFakeSm& f = sms_[i];
       f.c.cycles = cycle_;
       f.c.resident_cta_cycles += f.resident;
       if (!issues(i)) continue;
@@ -166,7 +166,7 @@ class FluidGpu : public PolicyContext {
     dispatch();
   }
   uint64_t cycle_ = 0;
-  std::vector<FakeSm> sms_;
+  std::vector<ShutdownFakeSm> sms_;
   std::vector<St> st_;
   std::vector<double> acc_ = std::vector<double>(64, 0.0);
   MemActivity mem_;

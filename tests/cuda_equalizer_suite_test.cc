@@ -19,6 +19,7 @@
 using gpupm::test::kU;
 using gpupm::test::Mismatches;
 using gpupm::test::ProgramRun;
+using gpupm::test::sigmoid;
 
 namespace {
 
@@ -382,7 +383,6 @@ namespace {
 // (that product's rounding is |x| u relative in the result); then an add and a
 // division. A relative error r in exp moves the sigmoid by at most r / 4.
 double sigmoid_tolerance(double x, double dx) { return dx / 4 + (std::exp2(-22) + std::fabs(x) * kU) / 4 + 4 * kU; }
-double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
 
 }  // namespace
 
@@ -394,7 +394,7 @@ TEST(CudaEqualizerSuite, backprop) {
   RUN_OR_FAIL(run);
   constexpr int kHidden = 16, kCols = 17;
   const int blocks = run.arg(1, 8).get<int>();
-  const double eta = run.arg(1, 9).get<double>(), momentum = run.arg(1, 10).get<double>();
+  const double eta = run.arg(1, 9).get<double>();  // the momentum (argument 10) multiplies the previous moves: zero here
   std::vector<float> input = run.initial<float>("input"), weights = run.initial<float>("weights"),
                      hidden_weights = run.initial<float>("hidden_weights"), target = run.initial<float>("target");
   std::vector<float> partial = run.final<float>("partial_sum"), hidden = run.final<float>("hidden"),

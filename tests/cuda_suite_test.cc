@@ -17,6 +17,7 @@
 using gpupm::test::kU;
 using gpupm::test::Mismatches;
 using gpupm::test::ProgramRun;
+using gpupm::test::sigmoid;
 
 TEST(CudaSuite, fma_loop) {
   ProgramRun run("fma_loop");
@@ -223,7 +224,6 @@ namespace {
 // sigmoid's slope is at most 1/4; __expf is ex2.approx (about 2 ulp) of s*log2(e),
 // whose rounding adds |s| * 2^-24 relative; the add and rcp round once each.
 double sigmoid_error(double s, double s_error) { return 0.25 * (s_error + std::fabs(s) * kU + 4 * kU) + 2 * kU; }
-double sigmoid(double s) { return 1.0 / (1.0 + std::exp(-s)); }
 
 }  // namespace
 

@@ -11,17 +11,14 @@
 #include "support/report_runner.h"
 #include "support/test_support.h"
 
+using gpupm::test::cuda_workload;
 using gpupm::test::run_sim;
 using gpupm::test::sim_time;
 
 namespace {
 
-std::string program(const std::string& name) {
-  return gpupm::test::source_path("configs/workloads/cuda/" + name + "/" + name + ".json");
-}
-
 nlohmann::json total_of(const std::string& name, const std::string& args) {
-  auto r = run_sim(program(name), args, "prog");
+  auto r = run_sim(cuda_workload(name), args, "prog");
   EXPECT_EQ(r.status, 0) << r.output;
   return r.status == 0 ? r.report["total"] : nlohmann::json();
 }
@@ -76,8 +73,8 @@ TEST(ProgramBehaviour, CacheRereadFasterWithFewerCtas) {
 
 // Same inputs, same bits: two runs give identical reports and buffers.
 TEST(ProgramBehaviour, Deterministic) {
-  auto a = run_sim(program("histogram"), "--policy baseline", "det");
-  auto b = run_sim(program("histogram"), "--policy baseline", "det");
+  auto a = run_sim(cuda_workload("histogram"), "--policy baseline", "det");
+  auto b = run_sim(cuda_workload("histogram"), "--policy baseline", "det");
   ASSERT_EQ(a.status, 0) << a.output;
   ASSERT_EQ(b.status, 0) << b.output;
   EXPECT_EQ(gpupm::test::read_file(a.out_dir + "/report.json"), gpupm::test::read_file(b.out_dir + "/report.json"));
@@ -94,7 +91,7 @@ TEST(ProgramBehaviour, QueuePairRestartsTheFasterProgramFromItsInputs) {
   std::ofstream(dir + "/pair.json") << R"({"name": "pair", "respawn": true, "apps": [
     {"name": "bump", "program": "bump.cu", "buffers": {"out": {"type": "s32", "count": 256}},
      "launches": [{"kernel": "bump", "grid": [2], "block": [128], "args": ["out"]}]},
-    {"name": "fma", "program": ")" << program("fma_loop").substr(0, program("fma_loop").size() - 5) << R"(.cu",
+    {"name": "fma", "program": ")" << cuda_workload("fma_loop").substr(0, cuda_workload("fma_loop").size() - 5) << R"(.cu",
      "buffers": {"out": {"type": "f32", "count": 30720}},
      "launches": [{"kernel": "fma_loop", "grid": [120], "block": [256], "args": ["out", 256, 0.9990234375, 0.0009765625]}]}]})";
   auto r = run_sim(dir + "/pair.json", "--policy baseline --dump-buffers " + dir + "/dump", "respawn");

@@ -9,19 +9,16 @@
 #include <filesystem>
 
 using gpupm::test::read_file;
+using gpupm::test::cuda_workload;
 using gpupm::test::run_sim;
 
 namespace {
-
-std::string program(const std::string& name) {
-  return gpupm::test::source_path("configs/workloads/cuda/" + name + "/" + name + ".json");
-}
 
 // Runs `name` with `args`, dumping its buffers; returns the run's out dir.
 gpupm::test::RunResult run_dumped(const std::string& name, const std::string& args) {
   static int n = 0;
   const std::string dump = gpupm::test::temp_dir("dump" + std::to_string(n++));
-  auto r = run_sim(program(name), args + " --dump-buffers " + dump, "pol");
+  auto r = run_sim(cuda_workload(name), args + " --dump-buffers " + dump, "pol");
   r.out_dir = dump;  // where the buffers are
   return r;
 }
@@ -50,7 +47,7 @@ TEST(ProgramPolicies, StaticCtasAndClocks) {
 
 // The RLC power-delivery network fed by a real kernel's instruction mix.
 TEST(ProgramPolicies, RlcPdnOnARealKernel) {
-  auto r = run_sim(program("fma_loop"), "--policy baseline --pdn " +
+  auto r = run_sim(cuda_workload("fma_loop"), "--policy baseline --pdn " +
                                             gpupm::test::source_path("configs/pdn/package_default.json"),
                    "pdn");
   ASSERT_EQ(r.status, 0) << r.output;
@@ -61,7 +58,7 @@ TEST(ProgramPolicies, RlcPdnOnARealKernel) {
 // Two programs co-running on disjoint SM sets, each with its own memory.
 TEST(ProgramPolicies, TwoProgramsCoRun) {
   const std::string dump = gpupm::test::temp_dir("corun");
-  auto r = run_sim(program("corun"), "--policy baseline --dump-buffers " + dump, "corun");
+  auto r = run_sim(cuda_workload("corun"), "--policy baseline --dump-buffers " + dump, "corun");
   ASSERT_EQ(r.status, 0) << r.output;
   ASSERT_EQ(r.report.at("apps").size(), 2u);
   EXPECT_EQ(read_file(dump + "/copy/dst.npy").size(), read_file(dump + "/copy/src.npy").size());

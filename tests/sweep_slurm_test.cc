@@ -30,13 +30,12 @@
 
 #include "support/test_support.h"
 
+using gpupm::test::read_file;
 using gpupm::test::run_gpupm;
 using gpupm::test::source_path;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read(const std::string& path) { return gpupm::test::read_file(path); }
 
 std::string find_program(const std::string& name) {
   for (const char* dir : {"/usr/sbin", "/usr/bin", "/sbin", "/bin", "/usr/local/sbin", "/usr/local/bin"}) {
@@ -106,7 +105,7 @@ class MiniSlurm {
                            "--pid-file=" + md + "/munged.pid", "--log-file=" + md + "/munged.log",
                            "--seed-file=" + md + "/munged.seed", "--socket=" + socket_},
                           base_ + "/log/munged.out", mu));
-    if (!wait_for([&] { return fs::exists(socket_); }, 15)) return "munged did not start: " + read(base_ + "/log/munged.out");
+    if (!wait_for([&] { return fs::exists(socket_); }, 15)) return "munged did not start: " + read_file(base_ + "/log/munged.out");
 
     conf_ = base_ + "/slurm.conf";
     std::ofstream c(conf_);
@@ -140,7 +139,7 @@ class MiniSlurm {
   std::string logs() const {
     std::string s;
     for (const char* f : {"log/slurmctld.log", "log/slurmd.log", "log/slurmctld.out", "log/slurmd.out"})
-      s += std::string("--- ") + f + "\n" + read(base_ + "/" + f).substr(0, 4000);
+      s += std::string("--- ") + f + "\n" + read_file(base_ + "/" + f).substr(0, 4000);
     return s;
   }
 
@@ -232,12 +231,12 @@ TEST(SweepSlurm, ResultsEqualTheLocalExecutors) {
   EXPECT_NE(log.find("submitted Slurm array job"), std::string::npos) << log;
   EXPECT_NE(log.find("8 runs (0 reused, 4 failed)"), std::string::npos) << log;
   EXPECT_NE(log.find("max_sim_ms"), std::string::npos) << log;  // the failed runs' stderr tails
-  EXPECT_EQ(count_lines(read(dir + "/slurm/slurm/manifest.txt")), 8u);
+  EXPECT_EQ(count_lines(read_file(dir + "/slurm/slurm/manifest.txt")), 8u);
   // Locally, the same spec.
   EXPECT_EQ(run_gpupm("sweep " + spec + " --out " + dir + "/local --executor local --jobs 2", &log), 1) << log;
-  std::string local = read(dir + "/local/results.csv");
+  std::string local = read_file(dir + "/local/results.csv");
   ASSERT_EQ(count_lines(local), 9u) << local;
-  EXPECT_EQ(read(dir + "/slurm/results.csv"), local);
+  EXPECT_EQ(read_file(dir + "/slurm/results.csv"), local);
   for (const char* f : {"report.json", "epochs.csv"}) {
     std::istringstream rows(local);
     std::string row;
@@ -247,22 +246,22 @@ TEST(SweepSlurm, ResultsEqualTheLocalExecutors) {
       std::string a = dir + "/slurm/runs/" + id + "/" + f, b = dir + "/local/runs/" + id + "/" + f;
       EXPECT_EQ(fs::exists(a), fs::exists(b)) << a;
       if (fs::exists(b)) {
-        EXPECT_EQ(read(a), read(b)) << a;
+        EXPECT_EQ(read_file(a), read_file(b)) << a;
       }
     }
   }
   // Resume through Slurm: only the four failed runs are submitted again.
   EXPECT_EQ(run_gpupm("sweep " + spec + " --out " + dir + "/slurm --executor slurm --slurm-poll 0.3", &log), 1) << log;
   EXPECT_NE(log.find("8 runs (4 reused, 4 failed)"), std::string::npos) << log;
-  EXPECT_EQ(count_lines(read(dir + "/slurm/slurm/manifest.txt")), 4u);
-  EXPECT_EQ(read(dir + "/slurm/results.csv"), local);
+  EXPECT_EQ(count_lines(read_file(dir + "/slurm/slurm/manifest.txt")), 4u);
+  EXPECT_EQ(read_file(dir + "/slurm/results.csv"), local);
   // Detached: sbatch returns at once; a job depending on the array writes results.csv.
   EXPECT_EQ(run_gpupm("sweep " + spec + " --out " + dir + "/detached --executor slurm --slurm-detach", &log), 0) << log;
   EXPECT_NE(log.find("submitted collect job"), std::string::npos) << log;
   auto end = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (!fs::exists(dir + "/detached/results.csv") && std::chrono::steady_clock::now() < end)
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  EXPECT_EQ(read(dir + "/detached/results.csv"), local) << slurm.logs();
+  EXPECT_EQ(read_file(dir + "/detached/results.csv"), local) << slurm.logs();
 }
 
 // `gpupm experiment` runs through the same runner: one compute kernel's
@@ -283,7 +282,7 @@ TEST(SweepSlurm, ExperimentRunsOnSlurmToo) {
                       &log),
             0)
       << log << slurm.logs();
-  EXPECT_EQ(count_lines(read(dir + "/slurm/slurm/manifest.txt")), 13u);
+  EXPECT_EQ(count_lines(read_file(dir + "/slurm/slurm/manifest.txt")), 13u);
   ASSERT_EQ(run_gpupm("experiment equalizer --config " + dir + "/exp.json --out " + dir + "/local --jobs 2", &log), 0)
       << log;
   auto kernels = [&](const std::string& d) {

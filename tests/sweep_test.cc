@@ -16,14 +16,13 @@
 #include "sweep/sweep_spec.h"
 
 using namespace gpupm;
+using gpupm::test::read_file;
 using gpupm::test::run_gpupm;
 using gpupm::test::source_path;
 using gpupm::test::temp_dir;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read(const std::string& path) { return gpupm::test::read_file(path); }
 
 std::string write(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
@@ -44,7 +43,7 @@ std::string spec_file(const std::string& tag, const std::string& body, const std
 void expect_spec_error(const std::string& file, const std::vector<std::string>& fragments) {
   try {
     load_sweep_spec(file);
-    ADD_FAILURE() << "no error for " << read(file);
+    ADD_FAILURE() << "no error for " << read_file(file);
   } catch (const InputError& e) {
     std::string msg = e.what();
     for (const auto& f : fragments) EXPECT_NE(msg.find(f), std::string::npos) << "missing '" << f << "' in: " << msg;
@@ -149,7 +148,7 @@ TEST(SweepSpec, IdsHashTheResolvedInputsNotHowTheyAreWritten) {
   std::string dir = temp_dir("ids");
   // The same workload content at another path, and a changed copy.
   fs::copy_file(wl("compute"), dir + "/same.json");
-  std::string changed = read(wl("compute"));
+  std::string changed = read_file(wl("compute"));
   changed.replace(changed.find("\"insts_per_warp\": 2000"), 22, "\"insts_per_warp\": 1999");
   write(dir + "/changed.json", changed);
   write(dir + "/a.json", R"({"base": {"gpu": ")" + gpu() + R"(", "workload": ")" + wl("compute") +
@@ -304,12 +303,12 @@ TEST(SweepExecutor, FailuresAreRecordedAndDoNotStopOthers) {
     EXPECT_EQ(out[i].status, 0) << out[i].id;
     EXPECT_FALSE(out[i].reused);
     EXPECT_TRUE(fs::exists(dir + "/out/runs/" + specs[i].id + "/report.json"));
-    EXPECT_EQ(read(out[i].dir + "/exit_status"), "0\n");
+    EXPECT_EQ(read_file(out[i].dir + "/exit_status"), "0\n");
   }
   EXPECT_EQ(out[1].status, 3);
   EXPECT_NE(out[1].log_tail.find("gpupm: error: boom 3"), std::string::npos) << out[1].log_tail;
   EXPECT_NE(out[1].log_tail.find("some output"), std::string::npos) << out[1].log_tail;
-  EXPECT_EQ(read(out[1].dir + "/exit_status"), "3\n");
+  EXPECT_EQ(read_file(out[1].dir + "/exit_status"), "3\n");
   EXPECT_EQ(out[3].status, 128 + 9);  // killed: 128 + signal, as a shell reports it
   // What collection reads back from a run directory.
   RunOutcome r = rundir::read("b", out[1].dir);
@@ -346,7 +345,7 @@ TEST(SweepExecutor, ResumeSkipsCompleteRunsOnly) {
     EXPECT_EQ(o.status, 0) << o.id;
     EXPECT_FALSE(o.reused) << o.id;
   }
-  EXPECT_EQ(RunFingerprint::parse(read(dir + "/out/runs/d/inputs.fingerprint")).run, "fp-d2");
+  EXPECT_EQ(RunFingerprint::parse(read_file(dir + "/out/runs/d/inputs.fingerprint")).run, "fp-d2");
   auto fourth = execute_runs(specs, dir + "/out", ex, false);
   EXPECT_EQ(starts(dir), 9u);
   for (const auto& o : fourth) EXPECT_TRUE(o.reused) << o.id;
@@ -369,8 +368,8 @@ TEST(SweepExecutor, ManifestLinesAndTaskScriptRoundTripThroughTheShell) {
   write(dir + "/task.sh", slurm_task_script(dir + "/echo_args.sh", dir + "/manifest.txt", dir + "/runs"));
   int rc = std::system(("SLURM_ARRAY_TASK_ID=1 bash " + dir + "/task.sh").c_str());
   EXPECT_EQ(rc, 0);
-  EXPECT_EQ(read(dir + "/runs/0123abcd/exit_status"), "0\n");
-  EXPECT_EQ(read(dir + "/runs/0123abcd/log.txt"),
+  EXPECT_EQ(read_file(dir + "/runs/0123abcd/exit_status"), "0\n");
+  EXPECT_EQ(read_file(dir + "/runs/0123abcd/log.txt"),
             "[run]\n[--quiet]\n[--gpu]\n[/p/with space/g.json]\n[--set]\n[workload.name=\"it's\"]\n[--policy]\n[sm-high]\n"
             "[--out]\n[" + dir + "/runs/0123abcd]\n");
 }
@@ -401,7 +400,7 @@ TEST(SweepCommand, RunsRecordsFailuresAndResumes) {
   EXPECT_NE(log.find("2 run(s) failed"), std::string::npos) << log;
   EXPECT_NE(log.find("limit=tiny"), std::string::npos) << log;
   EXPECT_NE(log.find("max_sim_ms"), std::string::npos) << log;  // the tail of the failed run's stderr
-  auto rows = csv_rows(read(out + "/results.csv"));
+  auto rows = csv_rows(read_file(out + "/results.csv"));
   ASSERT_EQ(rows.size(), 4u);
   std::map<std::string, std::string> first_reports;
   for (const auto& r : rows) {
@@ -420,20 +419,20 @@ TEST(SweepCommand, RunsRecordsFailuresAndResumes) {
       EXPECT_GT(std::stod(r.at("ipc")), 1.0);
       std::string res = r.at("policy") == "sm-high" ? "residency_sm_high" : "residency_sm_normal";
       EXPECT_NEAR(std::stod(r.at(res)), 1.0, 1e-9) << res;
-      first_reports[r.at("id")] = read(out + "/runs/" + r.at("id") + "/report.json");
+      first_reports[r.at("id")] = read_file(out + "/runs/" + r.at("id") + "/report.json");
     }
   }
   EXPECT_NE(rows[0].at("sim_time_s"), rows[2].at("sim_time_s"));  // baseline vs SM high
   // Re-run: the two good runs are reused, the two failed ones retried (and fail again).
   EXPECT_EQ(run_gpupm("sweep " + spec + " --out " + out + " --jobs 2", &log), 1) << log;
   EXPECT_NE(log.find("4 runs (2 reused, 2 failed)"), std::string::npos) << log;
-  for (const auto& [id, rep] : first_reports) EXPECT_EQ(read(out + "/runs/" + id + "/report.json"), rep);
+  for (const auto& [id, rep] : first_reports) EXPECT_EQ(read_file(out + "/runs/" + id + "/report.json"), rep);
   // Fixed: only the two formerly failing points run; same ids for the rest, same rows for them.
-  std::string csv_before = read(out + "/results.csv");
+  std::string csv_before = read_file(out + "/results.csv");
   small_sweep(dir, false);
   EXPECT_EQ(run_gpupm("sweep " + spec + " --out " + out + " --jobs 2", &log), 0) << log;
   EXPECT_NE(log.find("4 runs (2 reused, 0 failed)"), std::string::npos) << log;
-  auto after = csv_rows(read(out + "/results.csv"));
+  auto after = csv_rows(read_file(out + "/results.csv"));
   ASSERT_EQ(after.size(), 4u);
   for (size_t i : {0, 2}) EXPECT_EQ(after[i], rows[i]);
   for (size_t i : {1, 3}) {

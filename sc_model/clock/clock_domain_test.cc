@@ -16,7 +16,7 @@ namespace {
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-sc_time fs(uint64_t v) { return sc_time::from_value(v); }  // the resolution is 1 fs
+sc_time femtoseconds(uint64_t v) { return sc_time::from_value(v); }  // the resolution is 1 fs
 
 // Records every tick; next_busy_cycle is whatever the test sets.
 struct Recorder : Tickable {
@@ -50,11 +50,11 @@ TEST_F(ClockDomainTest, TicksAtExactEdgeTimes) {
   Recorder r;
   clock.add(&r);
   ASSERT_EQ(clock.period().value(), kP);
-  sc_core::sc_start(fs(100 * kP + kP / 2));
+  sc_core::sc_start(femtoseconds(100 * kP + kP / 2));
   ASSERT_EQ(r.ticks.size(), 101u);
   for (uint64_t c = 0; c <= 100; ++c) {
     EXPECT_EQ(r.ticks[c].cycle, c);
-    EXPECT_EQ(r.ticks[c].at, fs(c * kP)) << c;
+    EXPECT_EQ(r.ticks[c].at, femtoseconds(c * kP)) << c;
   }
   EXPECT_EQ(clock.ticks_run(), 101u);
   EXPECT_EQ(clock.cycle(), 100u);
@@ -62,25 +62,25 @@ TEST_F(ClockDomainTest, TicksAtExactEdgeTimes) {
 }
 
 TEST_F(ClockDomainTest, SkipsIdleCyclesAndWakesAtTheNextEdge) {
-  ClockDomain clock("clock", fs(kP));
+  ClockDomain clock("clock", femtoseconds(kP));
   Recorder r;
   r.next = [](uint64_t c) { return c + 1000; };
   clock.add(&r);
   Script s("script", clock);
   uint64_t elapsed_mid_skip = 0;
   s.body = [&] {
-    sc_core::wait(fs(2500 * kP + kP / 2));  // between edges 2500 and 2501
+    sc_core::wait(femtoseconds(2500 * kP + kP / 2));  // between edges 2500 and 2501
     elapsed_mid_skip = clock.cycles_elapsed();
     clock.wake();
-    s.wait_until(fs(3200 * kP));  // exactly on (skipped) edge 3200
+    s.wait_until(femtoseconds(3200 * kP));  // exactly on (skipped) edge 3200
     clock.wake();
   };
-  sc_core::sc_start(fs(4300 * kP));
+  sc_core::sc_start(femtoseconds(4300 * kP));
   std::vector<uint64_t> want = {0, 1000, 2000, 2501, 3200, 4200};
   ASSERT_EQ(r.ticks.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) {
     EXPECT_EQ(r.ticks[i].cycle, want[i]);
-    EXPECT_EQ(r.ticks[i].at, fs(want[i] * kP)) << i;
+    EXPECT_EQ(r.ticks[i].at, femtoseconds(want[i] * kP)) << i;
   }
   EXPECT_EQ(clock.ticks_run(), want.size());
   EXPECT_EQ(elapsed_mid_skip, 2500u);
@@ -88,7 +88,7 @@ TEST_F(ClockDomainTest, SkipsIdleCyclesAndWakesAtTheNextEdge) {
 }
 
 TEST_F(ClockDomainTest, EpochCallbacksFireWhileSkipping) {
-  ClockDomain clock("clock", fs(kP));
+  ClockDomain clock("clock", femtoseconds(kP));
   Recorder r;
   r.next = [](uint64_t) { return kNever; };
   clock.add(&r);
@@ -101,14 +101,14 @@ TEST_F(ClockDomainTest, EpochCallbacksFireWhileSkipping) {
   clock.on_every(100, [&](uint64_t c) { at100.push_back(c); });
   Script s("script", clock);
   s.body = [&] {
-    sc_core::wait(fs(100 * kP + kP / 2));
+    sc_core::wait(femtoseconds(100 * kP + kP / 2));
     clock.wake();
   };
-  sc_core::sc_start(fs(640 * kP - kP / 2));
+  sc_core::sc_start(femtoseconds(640 * kP - kP / 2));
   ASSERT_EQ(at64.size(), 10u);
   for (uint64_t j = 1; j <= 10; ++j) {
     EXPECT_EQ(at64[j - 1], 64 * j - 1);
-    EXPECT_EQ(times64[j - 1], fs((64 * j - 1) * kP));
+    EXPECT_EQ(times64[j - 1], femtoseconds((64 * j - 1) * kP));
   }
   EXPECT_EQ(at100, (std::vector<uint64_t>{99, 199, 299, 399, 499, 599}));
   // Ticks: cycle 0, the 16 epoch ends (none shared), and 101 after the wake.
@@ -117,35 +117,35 @@ TEST_F(ClockDomainTest, EpochCallbacksFireWhileSkipping) {
 }
 
 TEST_F(ClockDomainTest, PeriodChangeAppliesFromTheNextEdge) {
-  ClockDomain clock("clock", fs(kP));
+  ClockDomain clock("clock", femtoseconds(kP));
   Recorder r;
   clock.add(&r);
   Script s("script", clock);
   const uint64_t kSlow = 2000000, kFast = 1000000;  // 2 ns, then 1 ns
-  const sc_time t_fast = fs(10 * kP + 20 * kSlow + 9 * kP / 10);
+  const sc_time t_fast = femtoseconds(10 * kP + 20 * kSlow + 9 * kP / 10);
   s.body = [&] {
-    sc_core::wait(fs(10 * kP + kP / 3));  // mid-cycle, after edge 10
-    s.set_period(fs(kSlow));
-    EXPECT_EQ(clock.period(), fs(kSlow));
+    sc_core::wait(femtoseconds(10 * kP + kP / 3));  // mid-cycle, after edge 10
+    s.set_period(femtoseconds(kSlow));
+    EXPECT_EQ(clock.period(), femtoseconds(kSlow));
     // Mid-cycle again, later after the last edge than the new (shorter) period.
     s.wait_until(t_fast);
-    s.set_period(fs(kFast));
+    s.set_period(femtoseconds(kFast));
   };
-  sc_core::sc_start(fs(10 * kP + 20 * kSlow) + fs(40 * kFast));
+  sc_core::sc_start(femtoseconds(10 * kP + 20 * kSlow) + femtoseconds(40 * kFast));
   for (size_t i = 0; i < r.ticks.size(); ++i) ASSERT_EQ(r.ticks[i].cycle, i);  // no gap, no repeat
-  for (uint64_t c = 0; c <= 10; ++c) EXPECT_EQ(r.ticks[c].at, fs(c * kP)) << c;
-  for (uint64_t c = 11; c <= 30; ++c) EXPECT_EQ(r.ticks[c].at, fs(10 * kP + (c - 10) * kSlow)) << c;
+  for (uint64_t c = 0; c <= 10; ++c) EXPECT_EQ(r.ticks[c].at, femtoseconds(c * kP)) << c;
+  for (uint64_t c = 11; c <= 30; ++c) EXPECT_EQ(r.ticks[c].at, femtoseconds(10 * kP + (c - 10) * kSlow)) << c;
   // The first edge after the second change is not before the message nor more
   // than one new period after it; from then on the edges are kFast apart.
   ASSERT_GT(r.ticks.size(), 40u);
   EXPECT_GE(r.ticks[31].at, t_fast);
-  EXPECT_LE(r.ticks[31].at, t_fast + fs(kFast));
-  for (size_t c = 32; c < r.ticks.size(); ++c) EXPECT_EQ(r.ticks[c].at - r.ticks[c - 1].at, fs(kFast)) << c;
+  EXPECT_LE(r.ticks[31].at, t_fast + femtoseconds(kFast));
+  for (size_t c = 32; c < r.ticks.size(); ++c) EXPECT_EQ(r.ticks[c].at - r.ticks[c - 1].at, femtoseconds(kFast)) << c;
   EXPECT_EQ(clock.ticks_run(), r.ticks.size());
 }
 
 TEST_F(ClockDomainTest, PeriodChangeDuringASkip) {
-  ClockDomain clock("clock", fs(kP));
+  ClockDomain clock("clock", femtoseconds(kP));
   Recorder r;
   r.next = [](uint64_t c) { return c < 1000 ? 1000 : kNever; };
   clock.add(&r);
@@ -153,19 +153,19 @@ TEST_F(ClockDomainTest, PeriodChangeDuringASkip) {
   const uint64_t kSlow = 2000000;
   uint64_t elapsed = 0;
   s.body = [&] {
-    sc_core::wait(fs(100 * kP + kP / 2));  // edges 1..100 were skipped at the old period
-    s.set_period(fs(kSlow));
-    s.wait_until(fs(100 * kP + 450 * kSlow + kSlow / 2));
+    sc_core::wait(femtoseconds(100 * kP + kP / 2));  // edges 1..100 were skipped at the old period
+    s.set_period(femtoseconds(kSlow));
+    s.wait_until(femtoseconds(100 * kP + 450 * kSlow + kSlow / 2));
     elapsed = clock.cycles_elapsed();
   };
-  sc_core::sc_start(fs(100 * kP + 1000 * kSlow));
+  sc_core::sc_start(femtoseconds(100 * kP + 1000 * kSlow));
   ASSERT_GE(r.ticks.size(), 2u);
   EXPECT_EQ(r.ticks.front().cycle, 0u);
   EXPECT_EQ(r.ticks.back().cycle, 1000u);
-  EXPECT_EQ(r.ticks.back().at, fs(100 * kP + 900 * kSlow));
+  EXPECT_EQ(r.ticks.back().at, femtoseconds(100 * kP + 900 * kSlow));
   for (const auto& t : r.ticks)
     if (t.cycle > 100) {
-      EXPECT_EQ(t.at, fs(100 * kP + (t.cycle - 100) * kSlow)) << t.cycle;
+      EXPECT_EQ(t.at, femtoseconds(100 * kP + (t.cycle - 100) * kSlow)) << t.cycle;
     }
   EXPECT_LE(clock.ticks_run(), 3u);  // still skipping after the change
   EXPECT_EQ(elapsed, 550u);

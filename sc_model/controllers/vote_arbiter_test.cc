@@ -14,7 +14,7 @@ namespace gpupm {
 namespace {
 
 constexpr int kSms = 15;
-constexpr uint32_t kEpoch = 4096;
+constexpr uint32_t kArbiterEpoch = 4096;
 
 class VoteArbiterTest : public ::testing::Test {
  protected:
@@ -42,7 +42,7 @@ class VoteArbiterTest : public ::testing::Test {
     for (char w : winners) {
       arb.step(w == 'C' ? ballot(kSms, 0) : w == 'M' ? ballot(0, kSms) : ballot(0, 0));
       trace += (trace.empty() ? "" : " ") + levels();
-      arb.advance(kEpoch - 1);
+      arb.advance(kArbiterEpoch - 1);
     }
     return trace;
   }
@@ -185,7 +185,7 @@ TEST_F(VoteArbiterTest, RandomVotesStayInTheModesThreeStates) {
       ASSERT_TRUE(o.sm_level == VfLevelCode::kNormal || o.mem_level == VfLevelCode::kNormal) << e;
       const VfLevelCode forbidden = mode == VfMode::kPerformance ? VfLevelCode::kLow : VfLevelCode::kHigh;
       ASSERT_TRUE(o.sm_level != forbidden && o.mem_level != forbidden) << e;
-      arb.advance(kEpoch - 1);
+      arb.advance(kArbiterEpoch - 1);
     }
   }
 }
@@ -227,7 +227,7 @@ TEST_F(VoteArbiterTest, AdvanceEqualsSteps) {
   VoteArbiter skipping;
   std::mt19937 rng(5);
   uint32_t pending = 0;
-  for (uint32_t t = 0; t < 40 * kEpoch; ++t) {
+  for (uint32_t t = 0; t < 40 * kArbiterEpoch; ++t) {
     in.mode = VfMode(rng() % 2);
     in.sm_transition_cycles = rng() % 0x1000;
     in.mem_transition_cycles = rng() % 0x1000;

@@ -38,4 +38,10 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : s / double(v.size());
 }
 
+const std::vector<double>& values_at(const std::map<std::string, std::vector<double>>& m, const std::string& key) {
+  static const std::vector<double> none;
+  auto it = m.find(key);
+  return it == m.end() ? none : it->second;
+}
+
 }  // namespace gpupm

@@ -2,6 +2,7 @@
 // so every summary prints a ratio or a mean the same way.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,5 +18,7 @@ std::string join(const std::vector<std::string>& parts, const char* separator = 
 double geomean(const std::vector<double>& v);
 // Arithmetic mean; 0 for an empty list.
 double mean(const std::vector<double>& v);
+// The values filed under KEY; an empty list if there are none.
+const std::vector<double>& values_at(const std::map<std::string, std::vector<double>>& m, const std::string& key);
 
 }  // namespace gpupm

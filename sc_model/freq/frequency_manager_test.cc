@@ -32,15 +32,15 @@ struct EdgeLog : Tickable {
 };
 
 // The DVFS bench, recording the SM clock's edges.
-struct Bench : test::DvfsBench {
+struct FrequencyManagerBench : test::DvfsBench {
   EdgeLog sm_edges;
-  explicit Bench(sc_core::sc_module_name name) : DvfsBench(name, dvfs()) { sm_clock.add(&sm_edges); }
+  explicit FrequencyManagerBench(sc_core::sc_module_name name) : DvfsBench(name, dvfs()) { sm_clock.add(&sm_edges); }
 };
 
 class FrequencyManagerTest : public test::ScTest {
  protected:
-  void SetUp() override { b = std::make_unique<Bench>("bench"); }
-  std::unique_ptr<Bench> b;
+  void SetUp() override { b = std::make_unique<FrequencyManagerBench>("bench"); }
+  std::unique_ptr<FrequencyManagerBench> b;
 };
 
 TEST_F(FrequencyManagerTest, StepUpRampsVoltageThenChangesTheClock) {

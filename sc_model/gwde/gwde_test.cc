@@ -33,16 +33,16 @@ std::ostream& operator<<(std::ostream& os, const Ev& e) {
   return os << "{" << e.ns << " ns, sm" << e.sm << ", " << names[e.kind] << " " << e.cta << "}";
 }
 
-struct FakeSm : sc_core::sc_module {
-  tlm_utils::simple_target_socket<FakeSm> cta_in{"cta_in"};
-  tlm_utils::simple_initiator_socket<FakeSm> done_out{"done_out"};
+struct GwdeFakeSm : sc_core::sc_module {
+  tlm_utils::simple_target_socket<GwdeFakeSm> cta_in{"cta_in"};
+  tlm_utils::simple_initiator_socket<GwdeFakeSm> done_out{"done_out"};
   uint32_t index;
   std::vector<Ev>* log;
   std::map<uint32_t, std::shared_ptr<const KernelLaunch>> resident;  // by CTA
   std::vector<std::string> launched;  // kernel name of every CTA launched here, in order
 
-  FakeSm(sc_core::sc_module_name name, uint32_t i, std::vector<Ev>* l) : sc_module(name), index(i), log(l) {
-    cta_in.register_b_transport(this, &FakeSm::b_transport);
+  GwdeFakeSm(sc_core::sc_module_name name, uint32_t i, std::vector<Ev>* l) : sc_module(name), index(i), log(l) {
+    cta_in.register_b_transport(this, &GwdeFakeSm::b_transport);
   }
   void b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
     double ns = double(sc_time_stamp().value()) / 1e6;  // fs -> ns, exact for whole ns
@@ -79,16 +79,16 @@ std::shared_ptr<KernelLaunch> kernel(const std::string& name, uint32_t index, ui
   return k;
 }
 
-struct Bench : test::ScBench {
-  tlm_utils::simple_initiator_socket<Bench> ctrl{"ctrl"};
+struct GwdeBench : test::ScBench {
+  tlm_utils::simple_initiator_socket<GwdeBench> ctrl{"ctrl"};
   std::vector<Ev> log;
   GlobalWorkDistributionEngine gwde;
-  std::vector<std::unique_ptr<FakeSm>> sms;
+  std::vector<std::unique_ptr<GwdeFakeSm>> sms;
 
-  Bench(sc_core::sc_module_name name, const SmSlots& sm, const GwdeConfig& cfg, const Workload& w)
+  GwdeBench(sc_core::sc_module_name name, const SmSlots& sm, const GwdeConfig& cfg, const Workload& w)
       : ScBench(name), gwde("gwde", sm, cfg, w) {
     for (uint32_t i = 0; i < sm.count; ++i) {
-      sms.push_back(std::make_unique<FakeSm>(("sm" + std::to_string(i)).c_str(), i, &log));
+      sms.push_back(std::make_unique<GwdeFakeSm>(("sm" + std::to_string(i)).c_str(), i, &log));
       gwde.cta_out.bind(sms.back()->cta_in);
       sms.back()->done_out.bind(gwde.done_in);
     }
@@ -129,12 +129,12 @@ class GwdeTest : public test::ScTest {
   void make() {
     w.kernel_count = 0;
     for (const auto& k : w.launches) w.kernel_count = std::max(w.kernel_count, k->kernel_index + 1);
-    b = std::make_unique<Bench>("bench", sm, cfg, w);
+    b = std::make_unique<GwdeBench>("bench", sm, cfg, w);
   }
   SmSlots sm;
   GwdeConfig cfg;
   Workload w;
-  std::unique_ptr<Bench> b;
+  std::unique_ptr<GwdeBench> b;
 };
 
 TEST_F(GwdeTest, MaxResidentIsTheTightestLimit) {

@@ -26,13 +26,13 @@ struct FakeClocks : ClockStatus {
   bool in_transition(Domain d) const override { return d == Domain::Mem; }
 };
 
-struct FakeGwde : sc_core::sc_module {
-  tlm_utils::simple_target_socket<FakeGwde> launch_in{"launch_in"};
-  tlm_utils::simple_initiator_socket<FakeGwde> done_out{"done_out"};
+struct CpFakeGwde : sc_core::sc_module {
+  tlm_utils::simple_target_socket<CpFakeGwde> launch_in{"launch_in"};
+  tlm_utils::simple_initiator_socket<CpFakeGwde> done_out{"done_out"};
   std::vector<LaunchCommandMsg> received;
 
-  explicit FakeGwde(sc_core::sc_module_name name) : sc_module(name) {
-    launch_in.register_b_transport(this, &FakeGwde::b_transport);
+  explicit CpFakeGwde(sc_core::sc_module_name name) : sc_module(name) {
+    launch_in.register_b_transport(this, &CpFakeGwde::b_transport);
   }
   void b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
     received.push_back(*gp.get_extension<LaunchCommandMsg>());
@@ -66,15 +66,15 @@ struct Access {
   sc_time delay;
 };
 
-struct Bench : test::ScBench {
-  tlm_utils::simple_initiator_socket<Bench> host_out{"host_out"};
+struct CommandProcessorBench : test::ScBench {
+  tlm_utils::simple_initiator_socket<CommandProcessorBench> host_out{"host_out"};
   sc_core::sc_signal<bool> irq{"irq"};
   FakeClocks clocks;
-  FakeGwde gwde{"gwde"};
+  CpFakeGwde gwde{"gwde"};
   FakePolicyCsr policy{"policy"};
   CommandProcessor cp;
 
-  Bench(sc_core::sc_module_name name, const HostInterfaceOptions& o, uint32_t entries)
+  CommandProcessorBench(sc_core::sc_module_name name, const HostInterfaceOptions& o, uint32_t entries)
       : ScBench(name), cp("cp", o, entries, clocks) {
     host_out.bind(cp.host_in);
     cp.irq_out.bind(irq);
@@ -118,7 +118,7 @@ HostInterfaceOptions host_launched() {
 class CommandProcessorTest : public test::ScTest {};
 
 TEST_F(CommandProcessorTest, ResetValuesAndExactAccessLatency) {
-  Bench b("bench", host_launched(), 5);
+  CommandProcessorBench b("bench", host_launched(), 5);
   b.body = [&] {
     EXPECT_EQ(b.rd(kId), kIdValue);
     EXPECT_EQ(b.rd(kStatus), kStatusHostLaunches);
@@ -147,7 +147,7 @@ TEST_F(CommandProcessorTest, ResetValuesAndExactAccessLatency) {
 }
 
 TEST_F(CommandProcessorTest, BadAccessesGetTlmErrorsAndChangeNothing) {
-  Bench b("bench", host_launched(), 5);
+  CommandProcessorBench b("bench", host_launched(), 5);
   b.body = [&] {
     using tlm::TLM_READ_COMMAND;
     using tlm::TLM_WRITE_COMMAND;
@@ -173,7 +173,7 @@ TEST_F(CommandProcessorTest, BadAccessesGetTlmErrorsAndChangeNothing) {
 }
 
 TEST_F(CommandProcessorTest, LaunchCommandsReachTheGwdeAndCompletionRaisesTheInterrupt) {
-  Bench b("bench", host_launched(), 5);
+  CommandProcessorBench b("bench", host_launched(), 5);
   b.body = [&] {
     b.wr(kIrqEnable, 0xFF);
     EXPECT_EQ(b.rd(kIrqEnable), kIrqLaunchDone | kIrqRunDone | kIrqError);
@@ -210,7 +210,7 @@ TEST_F(CommandProcessorTest, LaunchCommandsReachTheGwdeAndCompletionRaisesTheInt
 }
 
 TEST_F(CommandProcessorTest, AMaskedCauseRaisesNoInterrupt) {
-  Bench b("bench", host_launched(), 5);
+  CommandProcessorBench b("bench", host_launched(), 5);
   b.body = [&] {
     b.wr(kIrqEnable, kIrqRunDone);
     b.wr(kDoorbell, kCommandLaunch);
@@ -228,7 +228,7 @@ TEST_F(CommandProcessorTest, AMaskedCauseRaisesNoInterrupt) {
 // Each refusal: nothing reaches the GWDE, ERROR_CODE says why, the ERROR cause
 // is raised; clearing the cause clears the code.
 TEST_F(CommandProcessorTest, RefusedDoorbellsSayWhy) {
-  Bench b("bench", host_launched(), 5);
+  CommandProcessorBench b("bench", host_launched(), 5);
   b.body = [&] {
     b.wr(kIrqEnable, kIrqError);
     auto refused = [&](uint32_t command, uint32_t code) {
@@ -265,7 +265,7 @@ TEST_F(CommandProcessorTest, RefusedDoorbellsSayWhy) {
 
 TEST_F(CommandProcessorTest, WithoutHostLaunchesTheDoorbellIsRefused) {
   HostInterfaceOptions o;  // the GPU runs its workload itself
-  Bench b("bench", o, 5);
+  CommandProcessorBench b("bench", o, 5);
   b.body = [&] {
     EXPECT_EQ(b.rd(kStatus), 0u);
     b.wr(kDoorbell, kCommandLaunch);
@@ -277,7 +277,7 @@ TEST_F(CommandProcessorTest, WithoutHostLaunchesTheDoorbellIsRefused) {
 }
 
 TEST_F(CommandProcessorTest, CountersVfLevelsAndThePolicyWindow) {
-  Bench b("bench", host_launched(), 5);
+  CommandProcessorBench b("bench", host_launched(), 5);
   HostCounters c;
   c.warp_instructions = 0x1'0000'0002ull;
   c.sm_cycles = 12345;

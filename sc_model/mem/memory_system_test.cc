@@ -39,7 +39,7 @@ struct Job {
 
 // Stand-in for the SMs: one initiator socket per port; each port keeps up to
 // `window` requests in flight and sends no new request until END_REQ.
-class Bench : public sc_core::sc_module {
+class MemoryBench : public sc_core::sc_module {
  public:
   struct Response {
     uint32_t port;
@@ -48,17 +48,17 @@ class Bench : public sc_core::sc_module {
     sc_time sent, received;
   };
 
-  Bench(sc_core::sc_module_name name, uint32_t ports, MemorySystem& mem, ClockDomain& clock)
+  MemoryBench(sc_core::sc_module_name name, uint32_t ports, MemorySystem& mem, ClockDomain& clock)
       : sc_module(name), clock_ctl("clock_ctl") {
     for (uint32_t p = 0; p < ports; ++p) {
       auto port = std::make_unique<Port>();
       port->socket = std::make_unique<Socket>(sc_core::sc_gen_unique_name("sm"));
-      port->socket->register_nb_transport_bw(this, &Bench::nb_transport_bw, int(p));
+      port->socket->register_nb_transport_bw(this, &MemoryBench::nb_transport_bw, int(p));
       port->socket->bind(mem.sm_in);
       ports_.push_back(std::move(port));
     }
     clock_ctl.bind(clock.period_in);
-    SC_HAS_PROCESS(Bench);
+    SC_HAS_PROCESS(MemoryBench);
     SC_METHOD(issue);
     sensitive << kick_;
   }
@@ -96,14 +96,14 @@ class Bench : public sc_core::sc_module {
     send(clock_ctl, msg);
   }
 
-  tlm_utils::simple_initiator_socket<Bench> clock_ctl;
+  tlm_utils::simple_initiator_socket<MemoryBench> clock_ctl;
   std::vector<Response> responses;
   std::vector<tlm::tlm_sync_enum> fw_status;  // one per BEGIN_REQ, in order
   std::vector<sc_time> late_end_req;          // END_REQs on the backward path
   uint64_t read_bytes = 0;
 
  private:
-  using Socket = tlm_utils::simple_initiator_socket_tagged<Bench>;
+  using Socket = tlm_utils::simple_initiator_socket_tagged<MemoryBench>;
   struct Port {
     std::unique_ptr<Socket> socket;
     std::function<bool(Job&)> source;
@@ -199,7 +199,7 @@ struct Platform {
   MemConfig cfg;
   ClockDomain clock;
   MemorySystem mem;
-  Bench bench;
+  MemoryBench bench;
 };
 
 // Reference L2 edge arithmetic for the GTX480 ratio 700/924 = 25/33, written

@@ -20,7 +20,7 @@ using sc_core::SC_NS;
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-struct FakeSm : SmStatus {
+struct PowerFakeSm : SmStatus {
   SmCounters c;
   SmCounters counters() const override { return c; }
   WarpStateCounts sample_states() const override { return {}; }
@@ -42,7 +42,7 @@ class PowerModelTest : public test::ScTest {
   }
   PowerConfig pc;
   uint32_t dram_data_rate = 4;  // GDDR5 QDR (MemConfig's default)
-  FakeSm sm0, sm1;
+  PowerFakeSm sm0, sm1;
   MemActivity mem;
   std::unique_ptr<test::DvfsBench> b;
   std::unique_ptr<PowerModel> pm;

@@ -1,4 +1,4 @@
-// StreamingMultiprocessor in simulation. One testbench (Bench) holds an SM on its
+// StreamingMultiprocessor in simulation. One testbench (SmBench) holds an SM on its
 // own ClockDomain, a fake memory target (fixed latency, optional delayed END_REQ),
 // a fake GWDE (launches, pauses, records CtaDoneMsg) and a ctrl initiator. Each
 // TEST elaborates once, so run one TEST per process (ctest does).
@@ -163,19 +163,19 @@ class FakeMemory : public sc_core::sc_module {
 // Sends launches/pauses at scripted times and records completions. In run()
 // mode it keeps `resident` CTAs on the SM and, like the real GWDE, launches the
 // next one from inside the completion call.
-class FakeGwde : public sc_core::sc_module {
+class SmFakeGwde : public sc_core::sc_module {
  public:
   struct Done {
     uint32_t sm, cta;
     sc_time at;
   };
-  tlm_utils::simple_target_socket<FakeGwde> done_in;
-  tlm_utils::simple_initiator_socket<FakeGwde> cta_out;
+  tlm_utils::simple_target_socket<SmFakeGwde> done_in;
+  tlm_utils::simple_initiator_socket<SmFakeGwde> cta_out;
   std::vector<Done> done;
 
-  explicit FakeGwde(sc_core::sc_module_name name) : sc_module(name), done_in("done_in"), cta_out("cta_out") {
-    done_in.register_b_transport(this, &FakeGwde::done_b_transport);
-    SC_HAS_PROCESS(FakeGwde);
+  explicit SmFakeGwde(sc_core::sc_module_name name) : sc_module(name), done_in("done_in"), cta_out("cta_out") {
+    done_in.register_b_transport(this, &SmFakeGwde::done_b_transport);
+    SC_HAS_PROCESS(SmFakeGwde);
     SC_THREAD(script);
   }
 
@@ -233,17 +233,17 @@ class FakeGwde : public sc_core::sc_module {
 
 // ------------------------------------------------------------------ testbench
 
-class Bench : public sc_core::sc_module {
+class SmBench : public sc_core::sc_module {
  public:
   const sc_time period;
   ClockDomain clock;
   StreamingMultiprocessor sm;
   FakeMemory mem;
-  FakeGwde gwde;
-  tlm_utils::simple_initiator_socket<Bench> ctrl;       // -> sm.ctrl_in
-  tlm_utils::simple_initiator_socket<Bench> clock_ctrl;  // -> clock.period_in (unused)
+  SmFakeGwde gwde;
+  tlm_utils::simple_initiator_socket<SmBench> ctrl;       // -> sm.ctrl_in
+  tlm_utils::simple_initiator_socket<SmBench> clock_ctrl;  // -> clock.period_in (unused)
 
-  Bench(sc_core::sc_module_name name, const SmConfig& cfg, sc_time p)
+  SmBench(sc_core::sc_module_name name, const SmConfig& cfg, sc_time p)
       : sc_module(name), period(p), clock("clock", p), sm("sm", 0, cfg, clock), mem("mem"), gwde("gwde"),
         ctrl("ctrl"), clock_ctrl("clock_ctrl") {
     sm.mem_out.bind(mem.in);
@@ -267,15 +267,15 @@ class Bench : public sc_core::sc_module {
 class SmTest : public test::ScTest {
  protected:
   SmTest() { period_ = sc_time(714, sc_core::SC_PS); }  // 1.4 GHz
-  Bench& bench(const char* name = "tb") {
-    benches_.push_back(std::make_unique<Bench>(name, cfg, period_));
+  SmBench& bench(const char* name = "tb") {
+    benches_.push_back(std::make_unique<SmBench>(name, cfg, period_));
     return *benches_.back();
   }
   void run_cycles(uint64_t n) { sc_core::sc_start(period_ * double(n)); }
 
   SmConfig cfg;  // GTX480 defaults; change before bench()
   sc_time period_;
-  std::vector<std::unique_ptr<Bench>> benches_;
+  std::vector<std::unique_ptr<SmBench>> benches_;
 };
 
 // Instructions a one-warp dependent ALU chain starting at s has issued by cycle c.
@@ -301,7 +301,7 @@ void add(WarpStateCounts& sum, const WarpStateCounts& w) {
 //   completes when the last one issues: T = s + (N-1)*(operand_latency + alu_latency)
 //   = 21 + 49*9 = 462 for the GTX480 values.
 TEST_F(SmTest, AluChainFinishesAtClosedFormCycle) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const uint64_t n = 50, s = 1 + cfg.cta_launch_latency, step = cfg.operand_latency + cfg.alu_latency;
   tb.gwde.run(kernel(1, 1, n, alu_chain(1)), 1);
   run_cycles(1000);
@@ -327,7 +327,7 @@ TEST_F(SmTest, AluChainFinishesAtClosedFormCycle) {
 // issued in cycles s .. s+N-2; in s+N-1 the CTA has completed, and a sample holds
 // only warps still resident at the end of the cycle.
 TEST_F(SmTest, TwoWarpsOnTwoSchedulersIssueInParallel) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const uint64_t n = 100, s = 1 + cfg.cta_launch_latency;
   ASSERT_EQ(cfg.schedulers, 2u);
   tb.gwde.run(kernel(1, 2, n, alu_chain(cfg.operand_latency + cfg.alu_latency)), 1);
@@ -358,7 +358,7 @@ TEST_F(SmTest, TwoWarpsOnTwoSchedulersIssueInParallel) {
 // (fill), data ready at t + L + 2, where load k+1 issues: cost per load L + 2.
 // The CTA completes at the last fill: s + (N-1)(L+2) + L + 1.
 TEST_F(SmTest, LoadUseChainCostsMemoryLatencyPlusTwo) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const uint64_t n = 20, latency = 100, s = 1 + cfg.cta_launch_latency;
   tb.mem.latency = tb.cycles(latency);
   tb.gwde.run(kernel(1, 1, n, loads_only(1)), 1);
@@ -378,7 +378,7 @@ TEST_F(SmTest, LoadUseChainCostsMemoryLatencyPlusTwo) {
 // (d) Every sampled cycle each resident, unpaused warp is in exactly one state,
 // over a kernel with every instruction kind; record_sample() sums match.
 TEST_F(SmTest, WarpStatesPartitionActiveWarps) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const uint32_t warps = 4, resident = 3;
   tb.mem.latency = tb.cycles(80);
   tb.gwde.run(kernel(6, warps, 300, mixed(), mixed_memory()), resident);
@@ -427,7 +427,7 @@ TEST_F(SmTest, WarpStatesPartitionActiveWarps) {
 // instruction 11 (ready since 120) issues at 301 and the CTA completes at
 // 301 + (N-12)*9. CTA 1 is untouched: s1 + (N-1)*9.
 TEST_F(SmTest, PausedCtaLeavesActiveAndIssueUntilUnpaused) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const uint64_t n = 60, step = cfg.operand_latency + cfg.alu_latency, s0 = 21, s1 = 51;
   tb.gwde.use(kernel(2, 1, n, alu_chain(1)));
   tb.gwde.at(SC_ZERO_TIME, [&] { tb.gwde.launch(0); });
@@ -459,7 +459,7 @@ TEST_F(SmTest, PausedCtaLeavesActiveAndIssueUntilUnpaused) {
 // the CTA from its start: paused at 5.5 (resident at 21), unpaused at 200.5, the
 // first instruction issues at 201.
 TEST_F(SmTest, PauseDuringLaunchLatencyHoldsTheCta) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const uint64_t n = 30, step = cfg.operand_latency + cfg.alu_latency;
   tb.gwde.use(kernel(1, 1, n, alu_chain(1)));
   tb.gwde.at(SC_ZERO_TIME, [&] { tb.gwde.launch(0); });
@@ -483,7 +483,7 @@ TEST_F(SmTest, PauseDuringLaunchLatencyHoldsTheCta) {
 // differ, so the warps drift apart; the barrier must stop every warp from sending
 // a load of epoch e before all warps have sent all their loads of epoch e-1.
 TEST_F(SmTest, BarrierHoldsWarpsUntilAllArrive) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const uint32_t warps = 4, b = 6, per_epoch = b - 1;
   const uint64_t n = 40, barriers = n / b;  // 6 barriers, 34 loads per warp
   InstructionMix mix = loads_only(1);
@@ -524,7 +524,7 @@ TEST_F(SmTest, BarrierHoldsWarpsUntilAllArrive) {
 // held 45 cycles (s+12, then 4 of every 5 cycles for loads 13..23), every one of
 // them by a full LD/ST latch.
 TEST_F(SmTest, MemoryBackPressureStallsLsuAndIssue) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const uint64_t n = 24, d = 4, s = 1 + cfg.cta_launch_latency;
   ASSERT_EQ(cfg.miss_queue, 8u);
   tb.mem.accept_delay = tb.cycles(d);
@@ -554,9 +554,9 @@ TEST_F(SmTest, CountersMatchGridAndSkippingChangesNothing) {
   const uint32_t grid = 10, warps = 3;
   const uint64_t insts = 200;
   auto k = kernel(grid, warps, insts, mixed(), mixed_memory());
-  Bench& a = bench("a");
-  Bench& b = bench("b");
-  for (Bench* tb : {&a, &b}) {
+  SmBench& a = bench("a");
+  SmBench& b = bench("b");
+  for (SmBench* tb : {&a, &b}) {
     tb->mem.latency = tb->cycles(120);
     tb->gwde.run(k, 4);
   }
@@ -590,7 +590,7 @@ TEST_F(SmTest, CountersMatchGridAndSkippingChangesNothing) {
 
 // ctrl_in: an IssueHoldMsg keeps the resident CTA from issuing until the cycle given.
 TEST_F(SmTest, IssueHoldDelaysFirstIssue) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const uint64_t n = 20, step = cfg.operand_latency + cfg.alu_latency, hold = 100;
   tb.gwde.run(kernel(1, 1, n, alu_chain(1)), 1);
   tb.gwde.at(SC_ZERO_TIME, [&] {
@@ -605,7 +605,7 @@ TEST_F(SmTest, IssueHoldDelaysFirstIssue) {
 // Launches that reach the SM together become resident together, each
 // cta_launch_latency after the first edge that sees it: both at 21.
 TEST_F(SmTest, QueuedLaunchesBecomeResidentInTurn) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const uint64_t n = 10, step = cfg.operand_latency + cfg.alu_latency;
   tb.gwde.run(kernel(2, 1, n, alu_chain(1)), 2);
   run_cycles(1000);
@@ -623,7 +623,7 @@ TEST_F(SmTest, QueuedLaunchesBecomeResidentInTurn) {
 // round trips later than without a footprint, minus the issue slots that the
 // dependence chain would have waited anyway (none: a miss comes right after an issue).
 TEST_F(SmTest, InstructionMissesCostOneRoundTripEach) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const uint64_t n = 40, s = 1 + cfg.cta_launch_latency, step = cfg.operand_latency + cfg.alu_latency;
   auto k = kernel(1, 1, n, alu_chain(1));
   k->code_bytes = 256;
@@ -651,7 +651,7 @@ TEST_F(SmTest, InstructionMissesCostOneRoundTripEach) {
 // sequential loop evicts every line before it is used again, so every line of
 // every pass misses.
 TEST_F(SmTest, CodeLargerThanTheInstructionCacheMissesEveryLine) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const uint64_t n = 16 * 32 * 2;  // two passes over 32 lines
   auto k = kernel(1, 1, n, alu_chain(1));
   k->code_bytes = 2 * cfg.icache_bytes;
@@ -668,7 +668,7 @@ TEST_F(SmTest, CodeLargerThanTheInstructionCacheMissesEveryLine) {
 // during the hold: it becomes resident when the hold ends, not cta_launch_latency
 // after arrival, and the SM is not busy (no clock-tree power) before that.
 TEST_F(SmTest, StaggerHoldDelaysCtaStart) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const uint64_t n = 20, step = cfg.operand_latency + cfg.alu_latency, hold = 200;
   tb.gwde.at(SC_ZERO_TIME, [&] {
     IssueHoldMsg m;
@@ -723,7 +723,7 @@ std::unique_ptr<ProgramKernel> program_kernel(const std::string& body, const std
 // source; ret reads nothing and issues the cycle after the last add, which
 // completes the CTA: s + 3 * 9 + 1 = 21 + 28 = 49.
 TEST_F(SmTest, ProgramRegisterChainFinishesAtClosedFormCycle) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   auto pk = program_kernel("mov.u32 %r1, 1;\nadd.s32 %r1, %r1, 1;\nadd.s32 %r1, %r1, 1;\nadd.s32 %r1, %r1, 1;\nret;\n",
                            "", 32);
   tb.gwde.run(pk->launch, 1);
@@ -740,7 +740,7 @@ TEST_F(SmTest, ProgramRegisterChainFinishesAtClosedFormCycle) {
 // word each, 128 B apart: 32 lines read and 32 written, in lane order, at the
 // buffer's device address; the values in device memory come back incremented.
 TEST_F(SmTest, ProgramAccessesCoalesceByTheLanesAddresses) {
-  Bench& tb = bench();
+  SmBench& tb = bench();
   const char* body =
       "ld.param.u64 %rd1, [p0];\nld.param.u32 %r1, [p1];\nmov.u32 %r2, %tid.x;\n"
       "mul.wide.u32 %rd2, %r2, %r1;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.u32 %r3, [%rd3];\n"
@@ -777,7 +777,7 @@ TEST_F(SmTest, ProgramAccessesCoalesceByTheLanesAddresses) {
 //   at s+36+2C), ld.shared s+36+2C (ready +4+24+2C-2), add s+62+4C, ret s+63+4C.
 TEST_F(SmTest, ProgramSharedBankConflictsSerialise) {
   auto run = [&](int shift) {
-    Bench& tb = bench(shift == 2 ? "free" : "conflict");
+    SmBench& tb = bench(shift == 2 ? "free" : "conflict");
     const std::string body = "mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, " + std::to_string(shift) +
                              ";\nmov.u64 %rd1, buf;\ncvt.u64.u32 %rd2, %r2;\nadd.s64 %rd3, %rd1, %rd2;\n"
                              "st.shared.u32 [%rd3], %r1;\nld.shared.u32 %r5, [%rd3];\nadd.s32 %r6, %r5, 1;\nret;\n";
@@ -805,7 +805,7 @@ TEST_F(SmTest, ProgramSharedBankConflictsSerialise) {
 // ret follows it: done at s+25 conflict-free, s+26 with the conflict.
 TEST_F(SmTest, ProgramRegisterBankConflictDelaysTheResult) {
   auto run = [&](const char* b_sources) {
-    Bench& tb = bench(std::string(b_sources) == "%s3, %s2" ? "free" : "conflict");
+    SmBench& tb = bench(std::string(b_sources) == "%s3, %s2" ? "free" : "conflict");
     const std::string body = std::string(".reg .b32 %s<40>;\n") +
                              "mov.u32 %s17, 1;\nmov.u32 %s33, 1;\nmov.u32 %s2, 2;\nmov.u32 %s3, 3;\n"
                              "mov.u32 %s0, 4;\nmov.u32 %s1, 5;\nadd.u32 %s10, %s0, %s1;\nadd.u32 %s11, " +
@@ -833,7 +833,7 @@ TEST_F(SmTest, ProgramCollectorUnitsBoundTheIssueRate) {
   SmConfig twelve_units = cfg;
   twelve_units.collector_units_alu = 12;
   auto run = [&](const SmConfig& c, const char* name) {
-    benches_.push_back(std::make_unique<Bench>(name, c, period_));
+    benches_.push_back(std::make_unique<SmBench>(name, c, period_));
     std::string body = ".reg .f32 %f<136>;\n";
     for (int i = 0; i < 24; ++i)
       body += "fma.rn.f32 %f" + std::to_string(105 + i) + ", %f" + std::to_string(i) + ", %f" +

@@ -20,6 +20,8 @@ namespace gpupm::test {
 
 constexpr double kU = 1.0 / 16777216.0;  // 2^-24: unit roundoff of float
 
+inline double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }  // the host reference of both suites
+
 // One run of a suite program and access to its dumped buffers and workload.
 // `program` is its folder under configs/workloads/cuda/ ("kmeans",
 // "equalizer/lbm"); the workload is <folder>/<last name>.json.
@@ -27,7 +29,7 @@ class ProgramRun {
  public:
   explicit ProgramRun(const std::string& program) : program_(program) {
     const std::string stem = program.substr(program.rfind('/') + 1);
-    std::string workload = source_path("configs/workloads/cuda/" + program + "/" + stem + ".json");
+    const std::string workload = cuda_workload(program);
     workload_ = gpupm::load_json_file(workload);
     dir_ = temp_dir("cuda_" + stem);
     std::string args = "run --gpu " + source_path("configs/gpu/gtx480.json") + " --workload " + workload +

@@ -22,6 +22,10 @@ std::string source_path(const std::string& relative) {
   return std::string(GPUPM_SOURCE_DIR) + "/" + relative;
 }
 
+std::string cuda_workload(const std::string& program) {
+  return source_path("configs/workloads/cuda/" + program + "/" + program.substr(program.rfind('/') + 1) + ".json");
+}
+
 std::string binary_path() { return GPUPM_BINARY; }
 
 std::string test_plugin_path(const std::string& name) {

@@ -7,6 +7,7 @@
 namespace gpupm::test {
 
 std::string source_path(const std::string& relative);  // path inside the repo
+std::string cuda_workload(const std::string& program);  // configs/workloads/cuda/PROGRAM/<last name>.json
 std::string binary_path();  // the gpupm program under test
 // A policy plugin tests/plugin/ builds beside the program, e.g. "sm_lowest_plugin".
 std::string test_plugin_path(const std::string& name);

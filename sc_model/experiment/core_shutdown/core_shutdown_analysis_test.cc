@@ -15,7 +15,7 @@ using analysis_test::claim;
 using analysis_test::kOneStage;
 
 // A report with what the core shut-down analysis reads: one launch.
-Json report(double time_s, double energy_j, const Json& trace = Json()) {
+Json core_shutdown_report(double time_s, double energy_j, const Json& trace = Json()) {
   Json total = {{"sim_time_s", time_s},
                 {"energy_j", {{"total", energy_j}, {"by_component", {{"sm_leakage", 0.1 * time_s}}}}},
                 {"ipc", 1.0},
@@ -28,11 +28,11 @@ Json report(double time_s, double energy_j, const Json& trace = Json()) {
   return r;
 }
 
-struct Suite {
+struct CoreShutdownRuns {
   CoreShutdownConfig config;
   RunReports reports;
 
-  Suite() {
+  CoreShutdownRuns() {
     const std::string shipped = data_file("configs/experiments/core_shutdown.json");
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");
@@ -49,18 +49,18 @@ struct Suite {
                                     {{"event", "search"}, {"time_us", 1.0}},
                                     {{"event", "settle"}, {"setting", 16}, {"steps", 3}, {"time_us", 2.0}},
                                     {{"event", "end"}, {"setting", 16}, {"time_us", 10.0}}});
-    reports.add(core_shutdown_run_id(a, "baseline"), report(1e-5, 1.0));
-    reports.add(core_shutdown_run_id(a, "core-shutdown"), report(1e-5, 0.8, trace));
-    reports.add(core_shutdown_run_id(a, "core-dvfs"), report(1.01e-5, 0.9));
-    reports.add(core_shutdown_run_id(a, "oracle-sm_sms-16"), report(1e-5, 0.75));
-    reports.add(core_shutdown_run_id(a, "oracle-sm_sms-32"), report(1e-5, 1.0));
+    reports.add(core_shutdown_run_id(a, "baseline"), core_shutdown_report(1e-5, 1.0));
+    reports.add(core_shutdown_run_id(a, "core-shutdown"), core_shutdown_report(1e-5, 0.8, trace));
+    reports.add(core_shutdown_run_id(a, "core-dvfs"), core_shutdown_report(1.01e-5, 0.9));
+    reports.add(core_shutdown_run_id(a, "oracle-sm_sms-16"), core_shutdown_report(1e-5, 0.75));
+    reports.add(core_shutdown_run_id(a, "oracle-sm_sms-32"), core_shutdown_report(1e-5, 1.0));
   }
 };
 
 }  // namespace
 
 TEST(CoreShutdownAnalysis, RatiosOracleAndKnee) {
-  Suite s;
+  CoreShutdownRuns s;
   ExperimentSummary out = CoreShutdown::analyse(s.config, s.reports, kOneStage);
   const Json& app = out.json["apps"]["sp"];
   EXPECT_NEAR(app["core-shutdown"]["energy"].get<double>(), 0.8, 1e-12);
@@ -76,7 +76,7 @@ TEST(CoreShutdownAnalysis, RatiosOracleAndKnee) {
 }
 
 TEST(CoreShutdownAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
-  Suite s;
+  CoreShutdownRuns s;
   Json summary = CoreShutdown::analyse(s.config, s.reports, kOneStage).json;
   EXPECT_EQ(claim(summary, "C1")["verdict"], "n/a");  // no compute application
   EXPECT_EQ(claim(summary, "C2")["verdict"], "pass");  // settled on the knee in 3 steps

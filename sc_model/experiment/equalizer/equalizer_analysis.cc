@@ -8,7 +8,6 @@
 namespace gpupm {
 
 namespace {
-const std::vector<double> kNone;
 std::string ctas(uint32_t n) { return "ctas" + std::to_string(n); }
 }  // namespace
 
@@ -115,10 +114,9 @@ void EqualizerAnalysis::add_kernel(const EqualizerKernel& k) {
 namespace {
 const std::vector<double>& values(const std::map<std::string, std::map<std::string, std::vector<double>>>& m,
                                   const std::string& cat, const std::string& policy) {
+  static const std::map<std::string, std::vector<double>> no_policies;
   auto c = m.find(cat);
-  if (c == m.end()) return kNone;
-  auto p = c->second.find(policy);
-  return p == c->second.end() ? kNone : p->second;
+  return values_at(c == m.end() ? no_policies : c->second, policy);
 }
 }  // namespace
 

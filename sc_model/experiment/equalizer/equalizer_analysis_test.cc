@@ -16,7 +16,7 @@ using analysis_test::claim;
 using analysis_test::kOneStage;
 
 // A report with what the Equalizer analysis reads.
-Json report(double time_s, double energy_j, const std::string& policy, double sm_high = 0.0, double mem_high = 0.0) {
+Json equalizer_report(double time_s, double energy_j, const std::string& policy, double sm_high = 0.0, double mem_high = 0.0) {
   Json total = {{"sim_time_s", time_s},
                 {"energy_j", {{"total", energy_j}}},
                 {"vf_residency", {{"sm", {{"high", sm_high}}}, {"mem", {{"high", mem_high}}}}},
@@ -39,11 +39,11 @@ EqualizerKernel kernel(const std::string& name, const std::string& category) {
 
 // Three kernels, one per category the static claims need; the speed-up of
 // each policy over the baseline (time 1 s, energy 1 J) as given.
-struct Suite {
+struct EqualizerRuns {
   EqualizerConfig config;
   RunReports reports;
 
-  explicit Suite(const std::string& shipped = data_file("configs/experiments/equalizer.json")) {
+  explicit EqualizerRuns(const std::string& shipped = data_file("configs/experiments/equalizer.json")) {
     config.kernels = {kernel("cutcp-1", "compute"), kernel("lbm-1", "memory"), kernel("kmn-1", "cache")};
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");
@@ -51,20 +51,20 @@ struct Suite {
     config.targets = read_equalizer_targets(r, shipped);
     for (const EqualizerKernel& k : config.kernels) {
       for (const char* p : {"baseline", "sm-low", "mem-high", "mem-low", "equalizer-perf", "equalizer-energy"})
-        reports.add(equalizer_run_id(k, p), report(1.0, 1.0, p));
-      reports.add(equalizer_run_id(k, "sm-high"), report(1.0 / 1.02, 1.1, "sm-high"));
-      for (const char* run : {"ctas1", "ctas2", "dyncta", "eqcta"}) reports.add(equalizer_run_id(k, run), report(1.0, 1.0, "static"));
+        reports.add(equalizer_run_id(k, p), equalizer_report(1.0, 1.0, p));
+      reports.add(equalizer_run_id(k, "sm-high"), equalizer_report(1.0 / 1.02, 1.1, "sm-high"));
+      for (const char* run : {"ctas1", "ctas2", "dyncta", "eqcta"}) reports.add(equalizer_run_id(k, run), equalizer_report(1.0, 1.0, "static"));
     }
   }
   void speed_up(const std::string& kernel_name, const std::string& policy, double speedup, double energy = 1.0) {
-    reports.add(kernel_name + "__" + policy, report(1.0 / speedup, energy, policy));
+    reports.add(kernel_name + "__" + policy, equalizer_report(1.0 / speedup, energy, policy));
   }
 };
 
 }  // namespace
 
 TEST(EqualizerAnalysis, SpeedupsAndEnergiesAreRatiosToTheBaseline) {
-  Suite s;
+  EqualizerRuns s;
   s.speed_up("cutcp-1", "equalizer-perf", 1.25, 1.5);
   ExperimentSummary out = Equalizer::analyse(s.config, s.reports, kOneStage);
   const Json& k = out.json["kernels"]["cutcp-1"];
@@ -87,7 +87,7 @@ TEST(EqualizerAnalysis, SpeedupsAndEnergiesAreRatiosToTheBaseline) {
 }
 
 TEST(EqualizerAnalysis, StaticSensitivityClaimAgainstTheConfigTolerances) {
-  Suite s;
+  EqualizerRuns s;
   s.speed_up("cutcp-1", "sm-high", 1.14);  // compute follows the clock, memory and cache +2%
   ExperimentSummary out = Equalizer::analyse(s.config, s.reports, kOneStage);
   Json s1 = claim(out.json, "S1");
@@ -103,7 +103,7 @@ TEST(EqualizerAnalysis, StaticSensitivityClaimAgainstTheConfigTolerances) {
 }
 
 TEST(EqualizerAnalysis, LeftOutKernelsMakeTheirClaimsNotApplicable) {
-  Suite s;
+  EqualizerRuns s;
   s.config.kernels.pop_back();  // no cache kernel (as with --only)
   ExperimentSummary out = Equalizer::analyse(s.config, s.reports, kOneStage);
   for (const char* id : {"S1", "S5", "P3", "E3", "D7"}) {
@@ -116,8 +116,8 @@ TEST(EqualizerAnalysis, LeftOutKernelsMakeTheirClaimsNotApplicable) {
 }
 
 TEST(EqualizerAnalysis, LockstepRunsJudgeTheRtlClaim) {
-  Suite s;
-  Json r = report(1.0, 1.0, "equalizer-perf");
+  EqualizerRuns s;
+  Json r = equalizer_report(1.0, 1.0, "equalizer-perf");
   r["config"]["gpu"]["controller_impl"] = "lockstep";
   s.reports.add("cutcp-1__equalizer-perf", r);
   Json c4 = claim(Equalizer::analyse(s.config, s.reports, kOneStage).json, "C4");
@@ -127,7 +127,7 @@ TEST(EqualizerAnalysis, LockstepRunsJudgeTheRtlClaim) {
 
 // On the real suite the categories are measured by C1-C3's own bounds: the claims say so, not pass.
 TEST(EqualizerAnalysis, RealSuiteCounterClaimsAreNotJudged) {
-  Suite s;
+  EqualizerRuns s;
   s.config.real = true;
   const EqualizerAnalysis a(s.config, s.reports);
   const std::vector<Claim> claims = judge_equalizer_claims(a);
@@ -149,8 +149,8 @@ Json epoch(int blocks, bool launch_start = false) {
 // A real kernel's trace marks its launches (kernel_trace): the reload to the maximum at a launch
 // start is no change of D1's, two changes within three epochs of one launch are (on each of the two SMs).
 TEST(EqualizerAnalysis, HysteresisCheckSkipsTheReloadAtMarkedLaunchStarts) {
-  Suite s;
-  Json r = report(1.0, 1.0, "equalizer-perf");
+  EqualizerRuns s;
+  Json r = equalizer_report(1.0, 1.0, "equalizer-perf");
   r["policy_trace"] = Json::array({epoch(6, true), epoch(5), epoch(5), epoch(6, true), epoch(5)});
   s.reports.add("cutcp-1__equalizer-perf", r);
   EXPECT_EQ(check_traces(EqualizerAnalysis(s.config, s.reports)).block_violations, 0);

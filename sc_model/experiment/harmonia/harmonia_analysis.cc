@@ -8,8 +8,6 @@ namespace gpupm {
 
 namespace {
 
-const std::vector<double> kNone;
-
 // One outcome per launch of a run: (time, energy).
 std::vector<Outcome> launches_of(const ReportView& run) {
   std::vector<Outcome> v;
@@ -44,8 +42,7 @@ HarmoniaAnalysis::HarmoniaAnalysis(const HarmoniaConfig& c, const RunReports& r)
 
 const std::vector<double>& HarmoniaAnalysis::of(const std::map<std::string, std::vector<double>>& m,
                                                 const std::string& name) const {
-  auto it = m.find(name);
-  return it == m.end() ? kNone : it->second;
+  return values_at(m, name);
 }
 
 double HarmoniaAnalysis::gm(const std::string& name) const { return geomean(of(ed2p, name)); }

@@ -15,7 +15,7 @@ using analysis_test::claim;
 using analysis_test::kOneStage;
 
 // A report with what the Harmonia analysis reads: one launch of kernel "k".
-Json report(double time_s, double energy_j, const Json& trace = Json()) {
+Json harmonia_report(double time_s, double energy_j, const Json& trace = Json()) {
   Json energy = {{"total", energy_j}, {"by_domain", {{"sm", 0.6 * energy_j}, {"mem", 0.4 * energy_j}}}};
   Json r = {{"kernels", Json::array({{{"name", "k"}, {"sim_time_s", time_s}, {"energy_j", {{"total", energy_j}}}}})},
             {"total", {{"sim_time_s", time_s}, {"energy_j", energy}, {"l2_hit_rate", 0.3}, {"dram_bandwidth_utilisation", 0.5}}}};
@@ -23,11 +23,11 @@ Json report(double time_s, double energy_j, const Json& trace = Json()) {
   return r;
 }
 
-struct Suite {
+struct HarmoniaRuns {
   HarmoniaConfig config;
   RunReports reports;
 
-  Suite() {
+  HarmoniaRuns() {
     const std::string shipped = data_file("configs/experiments/harmonia.json");
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");
@@ -45,18 +45,18 @@ struct Suite {
     Json trace = Json::array();
     for (int i = 0; i < 2; ++i)
       trace.push_back({{"kernel", "k"}, {"ran", ran}, {"next", ran}, {"kernel_us", 1.0}, {"event", "fg"}});
-    reports.add(harmonia_run_id(a, "baseline"), report(1.0, 1.0));
-    reports.add(harmonia_run_id(a, "harmonia"), report(1.0, 0.8, trace));
-    reports.add(harmonia_run_id(a, "harmonia-cg"), report(1.1, 0.8, trace));
+    reports.add(harmonia_run_id(a, "baseline"), harmonia_report(1.0, 1.0));
+    reports.add(harmonia_run_id(a, "harmonia"), harmonia_report(1.0, 0.8, trace));
+    reports.add(harmonia_run_id(a, "harmonia-cg"), harmonia_report(1.1, 0.8, trace));
     for (const OraclePoint& p : config.oracle.points())
-      reports.add(harmonia_run_id(a, point_run_name(config.oracle, p)), report(1.0, p[0].second == 16 ? 0.7 : 1.0));
+      reports.add(harmonia_run_id(a, point_run_name(config.oracle, p)), harmonia_report(1.0, p[0].second == 16 ? 0.7 : 1.0));
   }
 };
 
 }  // namespace
 
 TEST(HarmoniaAnalysis, RatiosAndOracles) {
-  Suite s;
+  HarmoniaRuns s;
   ExperimentSummary out = Harmonia::analyse(s.config, s.reports, kOneStage);
   const Json& app = out.json["apps"]["bfs"];
   EXPECT_NEAR(app["harmonia"]["ed2p"].get<double>(), 0.8, 1e-12);
@@ -71,7 +71,7 @@ TEST(HarmoniaAnalysis, RatiosAndOracles) {
 }
 
 TEST(HarmoniaAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
-  Suite s;
+  HarmoniaRuns s;
   Json summary = Harmonia::analyse(s.config, s.reports, kOneStage).json;
   Json c2a = claim(summary, "C2a");
   EXPECT_EQ(c2a["verdict"], "pass");  // 20% >= 8%

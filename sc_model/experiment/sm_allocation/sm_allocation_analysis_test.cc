@@ -28,11 +28,11 @@ Json pair_report(uint32_t k1, uint32_t k2, double time_s, double energy_j, doubl
   return {{"config", {{"policy", {{"split", {k1, k2}}}}}}, {"apps", apps}, {"total", total(time_s, energy_j, instructions, 1000)}};
 }
 
-struct Suite {
+struct SmAllocationRuns {
   SmAllocationConfig config;
   RunReports reports;
 
-  Suite() {
+  SmAllocationRuns() {
     const std::string shipped = data_file("configs/experiments/sm_allocation.json");
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");
@@ -57,7 +57,7 @@ const std::vector<ExperimentRuns> kTwoStages(2);
 }  // namespace
 
 TEST(SmAllocationAnalysis, QueueRatiosAgainstTheEvenSplit) {
-  Suite s;
+  SmAllocationRuns s;
   ExperimentSummary out = SmAllocation::analyse(s.config, s.reports, kTwoStages);
   const Json& sa = out.json["queues"]["q1"]["policies"]["sm-allocation"];
   EXPECT_NEAR(sa["throughput"].get<double>(), 1.2, 1e-12);  // 2400 vs 2000 instructions in as many cycles
@@ -69,7 +69,7 @@ TEST(SmAllocationAnalysis, QueueRatiosAgainstTheEvenSplit) {
 }
 
 TEST(SmAllocationAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
-  Suite s;
+  SmAllocationRuns s;
   Json summary = SmAllocation::analyse(s.config, s.reports, kTwoStages).json;
   Json c1a = claim(summary, "C1a");
   EXPECT_EQ(c1a["verdict"], "pass");  // +20% >= +10%

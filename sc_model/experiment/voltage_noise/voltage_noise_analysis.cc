@@ -7,13 +7,6 @@
 
 namespace gpupm {
 
-namespace {
-const std::vector<double> kNone;
-const std::vector<double>& at(const std::map<std::string, std::vector<double>>& m, const std::string& key) {
-  auto it = m.find(key);
-  return it == m.end() ? kNone : it->second;
-}
-}  // namespace
 
 std::string measured_droop_class(const Json& split) {
   double f = split.value("first_order", 0.0), s = split.value("second_order", 0.0), b = split.value("balanced", 0.0);
@@ -99,8 +92,8 @@ void VoltageNoiseAnalysis::add_packages() {
   }
 }
 
-double VoltageNoiseAnalysis::reduction(const std::string& mode) const { return 1.0 - geomean(at(droop_ratio, mode)); }
-double VoltageNoiseAnalysis::slowdown(const std::string& mode) const { return geomean(at(time_ratio, mode)) - 1.0; }
+double VoltageNoiseAnalysis::reduction(const std::string& mode) const { return 1.0 - geomean(values_at(droop_ratio, mode)); }
+double VoltageNoiseAnalysis::slowdown(const std::string& mode) const { return geomean(values_at(time_ratio, mode)) - 1.0; }
 double VoltageNoiseAnalysis::class_reduction(const std::string& cls, const std::string& mode) const {
   auto it = ratio_by_class.find(cls + ":" + mode);
   return it == ratio_by_class.end() ? std::nan("") : 1.0 - geomean(it->second);

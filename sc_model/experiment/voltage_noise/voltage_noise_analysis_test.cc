@@ -13,7 +13,7 @@ namespace {
 using analysis_test::claim;
 
 // A report with what the voltage-noise analysis reads.
-Json report(double worst_droop, double emergencies, double time_s, const std::string& controller = "cpp") {
+Json voltage_noise_report(double worst_droop, double emergencies, double time_s, const std::string& controller = "cpp") {
   Json noise = {{"worst_droop", worst_droop},
                 {"emergencies", emergencies},
                 {"split", {{"first_order", 7.0}, {"second_order", 2.0}, {"balanced", 1.0}}},
@@ -25,12 +25,12 @@ Json report(double worst_droop, double emergencies, double time_s, const std::st
           {"voltage_noise", noise}};
 }
 
-struct Suite {
+struct VoltageNoiseRuns {
   VoltageNoiseConfig config;
   RunReports reports;
   std::vector<ExperimentRuns> stages = std::vector<ExperimentRuns>(1);
 
-  Suite() {
+  VoltageNoiseRuns() {
     const std::string shipped = data_file("configs/experiments/voltage_noise.json");
     const Json doc = load_json_file(shipped);
     JsonReader r(doc, shipped, "");
@@ -38,10 +38,10 @@ struct Suite {
     config.pdn = "/x/package_default.json";
     config.kernels = {{"kmn", "first_order", ""}, {"cfd", "second_order", ""}};
     for (const VoltageNoiseKernel& k : config.kernels) {
-      add(voltage_noise_run_id(k, "baseline"), report(0.10, 20, 1.0));
-      add(voltage_noise_run_id(k, "local"), report(0.09, 10, 1.01));
-      add(voltage_noise_run_id(k, "global"), report(0.095, 10, 1.02));
-      add(voltage_noise_run_id(k, "hierarchical"), report(0.075, 1, 1.03));
+      add(voltage_noise_run_id(k, "baseline"), voltage_noise_report(0.10, 20, 1.0));
+      add(voltage_noise_run_id(k, "local"), voltage_noise_report(0.09, 10, 1.01));
+      add(voltage_noise_run_id(k, "global"), voltage_noise_report(0.095, 10, 1.02));
+      add(voltage_noise_run_id(k, "hierarchical"), voltage_noise_report(0.075, 1, 1.03));
     }
   }
   void add(const std::string& id, Json r) {
@@ -53,7 +53,7 @@ struct Suite {
 }  // namespace
 
 TEST(VoltageNoiseAnalysis, DroopReductionsPerDesign) {
-  Suite s;
+  VoltageNoiseRuns s;
   ExperimentSummary out = VoltageNoise::analyse(s.config, s.reports, s.stages);
   const Json& modes = out.json["modes"];
   EXPECT_NEAR(modes["hierarchical"]["worst_droop_reduction_geomean"].get<double>(), 0.25, 1e-12);
@@ -69,7 +69,7 @@ TEST(VoltageNoiseAnalysis, DroopReductionsPerDesign) {
 }
 
 TEST(VoltageNoiseAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
-  Suite s;
+  VoltageNoiseRuns s;
   Json summary = VoltageNoise::analyse(s.config, s.reports, s.stages).json;
   Json c16a = claim(summary, "16a");
   EXPECT_EQ(c16a["verdict"], "pass");  // 25% >= 20%
@@ -84,7 +84,7 @@ TEST(VoltageNoiseAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
 }
 
 TEST(VoltageNoiseAnalysis, LoweredSupplyFromTheRemovedWorstDroop) {
-  Suite s;
+  VoltageNoiseRuns s;
   Guardband g = voltage_noise_guardband(s.config, s.reports);
   EXPECT_EQ(g.nominal, 1u);
   EXPECT_NEAR(g.v_new, 1.0 * (1 - (0.10 - 0.075)), 1e-12);
@@ -93,7 +93,7 @@ TEST(VoltageNoiseAnalysis, LoweredSupplyFromTheRemovedWorstDroop) {
   ASSERT_EQ(lowv.size(), 2u);
   EXPECT_EQ(lowv[0].id, "kmn__hierarchical-lowv");
   for (const VoltageNoiseKernel& k : s.config.kernels) {
-    Json r = report(0.075, 1, 1.0);
+    Json r = voltage_noise_report(0.075, 1, 1.0);
     r["total"]["energy_j"]["by_domain"] = {{"sm", 0.9}, {"mem", 0.5}};
     s.reports.add(voltage_noise_run_id(k, "hierarchical-lowv"), r);
   }
