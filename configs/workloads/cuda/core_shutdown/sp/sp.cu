@@ -7,12 +7,11 @@
 //                variable's other edges of the same and of the opposite sign
 //                give the chance the variable is forced to violate the clause
 //                (shared memory); each new survey is the product of the other
-//                two literals' chances. A change above eps sets
-//                state[0] unless this was sweep max_sweeps (while_nonzero:
-//                the host loop until convergence or the cap);
-//                the last block to finish advances state[1], the sweep count,
-//                whose parity says which survey array is read (the host's
-//                pointer swap).
+//                two literals' chances. A survey that moved by more than eps
+//                sets state[0] unless max_sweeps sweeps are done (while_nonzero:
+//                the host loop until convergence or the cap). The last block to
+//                finish advances state[1], the sweep count, whose parity says
+//                which survey array is read (the host's pointer swap).
 //   sp_bias:     a thread per variable: W+ and W- from the last sweep's surveys;
 //                a variable with |W+ - W-| >= fix_threshold is fixed to the
 //                favoured value (decimation).
