@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <set>
 
 #include "support/program_check.h"
 
@@ -767,5 +768,130 @@ TEST(CoreShutdownSuite, lib) {
       e_v = (e_v + v * e_den) / den + kU * v;
     }
     m.near(path, value[path], v, 2 * e_v);
+  }
+}
+
+namespace {
+
+// SP's host sweep, every float operation in the device's order and rounding (sp.cu):
+// the chance that `var` is forced to violate the clause of `edge`, from the other edges' surveys.
+float sp_forced_against(const std::vector<int32_t>& var_row, const std::vector<int32_t>& var_edges,
+                        const std::vector<uint8_t>& negated, const std::vector<float>& eta, int edge, int var) {
+  float same = 1.0f, opposite = 1.0f;
+  for (int k = var_row[size_t(var)]; k < var_row[size_t(var) + 1]; ++k) {
+    int other = var_edges[size_t(k)];
+    if (other == edge) continue;
+    float keep = 1.0f - eta[size_t(other)];
+    if (negated[size_t(other)] == negated[size_t(edge)]) same *= keep;
+    else opposite *= keep;
+  }
+  float denominator = std::fma(-same, opposite, same + opposite);
+  return denominator > 0.0f ? (1.0f - opposite) * same / denominator : 0.0f;
+}
+
+}  // namespace
+
+TEST(CoreShutdownSuite, sp) {
+  ProgramRun run("core_shutdown/sp");
+  RUN_OR_FAIL(run);
+  std::vector<int32_t> clause_var = run.initial<int32_t>("clause_var"), var_row = run.initial<int32_t>("var_row"),
+                       var_edges = run.initial<int32_t>("var_edges");
+  std::vector<uint8_t> negated = run.initial<uint8_t>("negated");
+  const size_t clauses = run.arg(0, 7).get<size_t>(), vars = var_row.size() - 1;
+  const float eps = run.arg(0, 8).get<float>(), fix_threshold = run.arg(1, 9).get<float>();
+  const unsigned max_sweeps = run.arg(0, 9).get<unsigned>();
+  // Jacobi sweeps until no survey moves by more than eps or max_sweeps, bit for bit.
+  std::vector<float> eta = run.initial<float>("eta0"), next(eta.size());
+  unsigned sweeps = 0;
+  float change;
+  do {
+    change = 0.0f;
+    for (size_t c = 0; c < clauses; ++c) {
+      float chance[3];
+      for (int k = 0; k < 3; ++k) {
+        int edge = int(3 * c) + k;
+        chance[k] = sp_forced_against(var_row, var_edges, negated, eta, edge, clause_var[size_t(edge)]);
+      }
+      for (int k = 0; k < 3; ++k) {
+        float first = chance[(k + 1) % 3], second = chance[(k + 2) % 3];
+        change = std::max(change, std::fabs(std::fma(first, second, -eta[3 * c + size_t(k)])));
+        next[3 * c + size_t(k)] = first * second;
+      }
+    }
+    eta.swap(next);
+    ++sweeps;
+  } while (change > eps && sweeps < max_sweeps);
+  std::vector<uint32_t> state = run.final<uint32_t>("state");
+  EXPECT_EQ(state[0], 0u);
+  EXPECT_EQ(state[1], sweeps);
+  EXPECT_EQ(state[2], 0u);
+  // The last sweep wrote eta1 after an odd count, eta0 after an even one; the other holds the one before.
+  expect_bits(sweeps % 2 ? "eta1" : "eta0", run.final<float>(sweeps % 2 ? "eta1" : "eta0"), eta);
+  expect_bits(sweeps % 2 ? "eta0" : "eta1", run.final<float>(sweeps % 2 ? "eta0" : "eta1"), next);
+  // Biases W+ - W- and the variables they fix, then each clause's state.
+  std::vector<float> bias(vars);
+  std::vector<int32_t> assign(vars);
+  for (size_t v = 0; v < vars; ++v) {
+    float positive = 1.0f, negative = 1.0f;
+    for (int k = var_row[v]; k < var_row[v + 1]; ++k) {
+      int edge = var_edges[size_t(k)];
+      (negated[size_t(edge)] ? negative : positive) *= 1.0f - eta[size_t(edge)];
+    }
+    float to_false = (1.0f - negative) * positive;
+    float total = std::fma(positive, negative, std::fma(1.0f - positive, negative, to_false));
+    bias[v] = total > 0.0f ? std::fma(1.0f - positive, negative, -to_false) / total : 0.0f;
+    assign[v] = bias[v] >= fix_threshold ? 1 : (bias[v] <= -fix_threshold ? -1 : 0);
+  }
+  expect_bits("bias", run.final<float>("bias"), bias);
+  std::vector<int32_t> got_assign = run.final<int32_t>("assign"), clause_state = run.final<int32_t>("clause_state");
+  Mismatches m_assign("assign"), m_clauses("clause_state");
+  for (size_t v = 0; v < vars; ++v) m_assign.exact(v, got_assign[v], assign[v]);
+  for (size_t c = 0; c < clauses; ++c) {
+    int satisfied = 0, falsified = 0;
+    for (size_t k = 0; k < 3; ++k) {
+      int value = assign[size_t(clause_var[3 * c + k])], wanted = negated[3 * c + k] ? -1 : 1;
+      satisfied |= value == wanted;
+      falsified += value == -wanted;
+    }
+    m_clauses.exact(c, clause_state[c], satisfied ? 1 : (falsified == 3 ? -1 : 0));
+  }
+}
+
+TEST(CoreShutdownSuite, pvr) {
+  ProgramRun run("core_shutdown/pvr");
+  RUN_OR_FAIL(run);
+  constexpr size_t kLineBytes = 32, kUrlBytes = 24;
+  std::vector<uint8_t> log = run.initial<uint8_t>("log");
+  const size_t lines = log.size() / kLineBytes;
+  // Host map: each line's (FNV-1a hash of the URL, client id) key, URL string and client.
+  std::vector<uint64_t> line_key(lines);
+  std::map<std::string, std::set<uint32_t>> url_clients;
+  std::map<uint32_t, std::string> url_of_hash;
+  for (size_t i = 0; i < lines; ++i) {
+    const char* url = reinterpret_cast<const char*>(&log[i * kLineBytes]);
+    std::string text(url, strnlen(url, kUrlBytes));
+    uint32_t hash = 2166136261u, client;
+    for (unsigned char b : text) hash = (hash ^ b) * 16777619u;
+    std::memcpy(&client, &log[i * kLineBytes + kUrlBytes], 4);
+    line_key[i] = (uint64_t(hash) << 32) | client;
+    url_clients[text].insert(client);
+    EXPECT_EQ(url_of_hash.insert({hash, text}).first->second, text) << "two URLs share hash " << hash;
+  }
+  std::vector<uint64_t> sorted = line_key;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<uint64_t> keys = run.final<uint64_t>("keys");
+  std::vector<int32_t> order = run.final<int32_t>("lines"), visitors = run.final<int32_t>("visitors");
+  // The sorted keys, a permutation of the lines that carries them, and at the first key of
+  // each URL the host's count of distinct clients of that URL string (0 elsewhere).
+  Mismatches m_keys("keys"), m_lines("lines"), m_visitors("visitors");
+  std::vector<bool> seen(lines, false);
+  for (size_t i = 0; i < lines; ++i) {
+    m_keys.exact(i, keys[i], sorted[i]);
+    size_t line = size_t(order[i]);
+    bool fresh = line < lines && !seen[line];
+    m_lines.exact(i, fresh && line_key[line] == keys[i], true);
+    if (fresh) seen[line] = true;
+    bool first = i == 0 || (sorted[i - 1] >> 32) != (sorted[i] >> 32);
+    m_visitors.exact(i, visitors[i], first ? int(url_clients[url_of_hash[uint32_t(sorted[i] >> 32)]].size()) : 0);
   }
 }

@@ -5,7 +5,9 @@ highways), and for MST an undirected road-like graph with random weights (each
 edge stored both ways with one id) and mst.json, whose Boruvka rounds (5 launch
 entries each) are as many as the host loop runs on this input: rounds until one
 merges nothing, that last one included; PVC's web log (URLs drawn with a
-Zipf-like popularity) and pvc.json's bitonic launch list.
+Zipf-like popularity) and pvc.json's bitonic launch list; PVR's log (the same
+format, the client a 32-bit id from a pool of 1024) and pvr.json; SP's random
+3-SAT formula (clause literals and each variable's edges in CSR).
 
 Deterministic (numpy's PCG64 with fixed seeds; .npy through numpy.save).
 Run from anywhere:  /usr/bin/python3 configs/workloads/cuda/core_shutdown/gen_inputs.py
@@ -134,8 +136,22 @@ def write_mst_workload(nodes, entries, edges, rounds, width, height):
         f.write(text)
 
 
-def pvc_log(lines=16384, urls=512, line_bytes=32, url_bytes=24):
-    rng = np.random.default_rng(213)
+def sp_formula(variables=1024, clauses=4096):
+    """A random 3-SAT formula (3 distinct variables per clause, each negated with
+    probability 1/2; clause/variable ratio 4.0) and each variable's edges in CSR."""
+    rng = np.random.default_rng(216)
+    clause_var = np.array([rng.choice(variables, 3, replace=False) for _ in range(clauses)]).reshape(-1)
+    save("sp", "clause_var", clause_var)
+    save("sp", "negated", rng.integers(0, 2, size=3 * clauses), np.uint8)
+    var_row, order = csr(variables, clause_var, np.arange(3 * clauses))
+    save("sp", "var_row", var_row)
+    save("sp", "var_edges", order)
+
+
+def web_log(seed, lines, urls, line_bytes=32, url_bytes=24):
+    """A web log: each line's URL (Zipf-like popularity) NUL-padded in its first
+    url_bytes, then client address and time (random bytes)."""
+    rng = np.random.default_rng(seed)
     words = ["news", "sport", "wiki", "shop", "mail", "img", "docs", "blog"]
     names = [f"/{words[u % 8]}/{words[(u // 8) % 8]}/p{u}.html" for u in range(urls)]
     popularity = 1.0 / np.arange(1, urls + 1)
@@ -145,20 +161,35 @@ def pvc_log(lines=16384, urls=512, line_bytes=32, url_bytes=24):
         url = names[u].encode()[:url_bytes]
         log[row, :len(url)] = list(url)
         log[row, url_bytes:] = rng.integers(0, 256, line_bytes - url_bytes)  # client address and time, binary
-    save("pvc", "log", log, np.uint8)
-    write_pvc_workload(lines, line_bytes, urls)
+    return rng, log
 
 
-def write_pvc_workload(lines, line_bytes, urls):
-    grid, block = [lines // 128], [128]
-    launches = [{"kernel": "pvc_map", "grid": grid, "block": block, "args": ["log", "keys", "lines", lines]}]
-    k = 2
-    while k <= lines:
+def bitonic_launches(kernel, grid, block, buffers, count):
+    """One launch per (k, j) step of a bitonic sort of `count` elements."""
+    launches, k = [], 2
+    while k <= count:
         j = k // 2
         while j > 0:
-            launches.append({"kernel": "pvc_bitonic", "grid": grid, "block": block, "args": ["keys", "lines", j, k]})
+            launches.append({"kernel": kernel, "grid": grid, "block": block, "args": buffers + [j, k]})
             j //= 2
         k *= 2
+    return launches
+
+
+def write_workload(name, header, buffers, launches):
+    text = header + '{\n  "name": "' + name + '",\n  "program": "' + name + '.cu",\n  "buffers": {\n    '
+    text += ",\n    ".join(json.dumps(n) + ": " + json.dumps(b) for n, b in buffers.items())
+    text += '\n  },\n  "launches": [\n    ' + ",\n    ".join(json.dumps(l) for l in launches) + "\n  ]\n}\n"
+    with open(os.path.join(HERE, name, name + ".json"), "w") as f:
+        f.write(text)
+
+
+def pvc_log(lines=16384, urls=512, line_bytes=32):
+    _, log = web_log(213, lines, urls, line_bytes)
+    save("pvc", "log", log, np.uint8)
+    grid, block = [lines // 128], [128]
+    launches = [{"kernel": "pvc_map", "grid": grid, "block": block, "args": ["log", "keys", "lines", lines]}]
+    launches += bitonic_launches("pvc_bitonic", grid, block, ["keys", "lines"], lines)
     launches.append({"kernel": "pvc_reduce", "grid": grid, "block": block, "args": ["keys", "views", lines]})
     buffers = {
         "log": {"type": "u8", "count": lines * line_bytes, "init": {"file": "log.npy"}},
@@ -166,16 +197,35 @@ def write_pvc_workload(lines, line_bytes, urls):
         "lines": {"type": "s32", "count": lines},
         "views": {"type": "s32", "count": lines},
     }
-    text = (f"// PVC: page view counts of a {lines}-line web log ({urls} URLs, Zipf-like popularity):\n"
-            f"// map, {len(launches) - 2} bitonic sort steps, reduce. Written by gen_inputs.py.\n")
-    text += '{\n  "name": "pvc",\n  "program": "pvc.cu",\n  "buffers": {\n    '
-    text += ",\n    ".join(json.dumps(n) + ": " + json.dumps(b) for n, b in buffers.items())
-    text += '\n  },\n  "launches": [\n    ' + ",\n    ".join(json.dumps(l) for l in launches) + "\n  ]\n}\n"
-    with open(os.path.join(HERE, "pvc", "pvc.json"), "w") as f:
-        f.write(text)
+    write_workload("pvc", f"// PVC: page view counts of a {lines}-line web log ({urls} URLs, Zipf-like popularity):\n"
+                   f"// map, {len(launches) - 2} bitonic sort steps, reduce. Written by gen_inputs.py.\n", buffers, launches)
+
+
+def pvr_log(lines=16384, urls=512, clients=1024, line_bytes=32, url_bytes=24):
+    """PVC's log format with the client address a 32-bit id (little-endian, after the URL)
+    drawn uniformly from `clients`, so visitors return."""
+    rng, log = web_log(218, lines, urls, line_bytes, url_bytes)
+    client = rng.integers(0, clients, size=lines).astype("<u4")
+    log[:, url_bytes:url_bytes + 4] = client.view(np.uint8).reshape(lines, 4)
+    save("pvr", "log", log, np.uint8)
+    grid, block = [lines // 128], [128]
+    launches = [{"kernel": "pvr_map", "grid": grid, "block": block, "args": ["log", "keys", "lines", lines]}]
+    launches += bitonic_launches("pvr_bitonic", grid, block, ["keys", "lines"], lines)
+    launches.append({"kernel": "pvr_reduce", "grid": grid, "block": block, "args": ["keys", "visitors", lines]})
+    buffers = {
+        "log": {"type": "u8", "count": lines * line_bytes, "init": {"file": "log.npy"}},
+        "keys": {"type": "u64", "count": lines},
+        "lines": {"type": "s32", "count": lines},
+        "visitors": {"type": "s32", "count": lines},
+    }
+    write_workload("pvr", f"// PVR: distinct visitors of each URL in a {lines}-line web log ({urls} URLs, Zipf-like\n"
+                   f"// popularity, {clients} clients): map, {len(launches) - 2} bitonic sort steps of (URL hash, client)\n"
+                   f"// keys, reduce. Written by gen_inputs.py.\n", buffers, launches)
 
 
 if __name__ == "__main__":
     print("sssp edges", sssp_graph())
     print("mst edges, rounds", mst_graph())
     pvc_log()
+    pvr_log()
+    sp_formula()
