@@ -92,7 +92,9 @@ TEST(ParamsCommand, ProgramWorkloadBuffersInitAndLaunches) {
   EXPECT_EQ(value_at(r.out, "workload.apps[0].launches[0].kernel"), "fma_loop");
   const nlohmann::json doc = nlohmann::json::parse(r.out);
   for (const auto& p : doc.at("parameters")) {
-    if (p.at("path") == "workload.apps[0].launches[0].repeat") EXPECT_EQ(p.at("default"), 1);
+    if (p.at("path") == "workload.apps[0].launches[0].repeat") {
+      EXPECT_EQ(p.at("default"), 1);
+    }
   }
   auto bad = run_gpupm_argv({"params", "--workload", source_path("configs/workloads/cuda/fma_loop/fma_loop.json"),
                              "--set", "workload.buffers.out.init.fill=1", "--set", "workload.buffers.out.init.file=x.npy"});

@@ -14,11 +14,13 @@
 
 namespace gpupm::ptx {
 
-namespace {
-
+// Outside the anonymous namespace: Warp::Impl holds them, and a unity build
+// (GPUPM_UNITY_BUILD) would otherwise warn (-Wsubobject-linkage).
 struct StackEntry {
   uint32_t pc, reconv, mask;
 };
+
+namespace {
 
 std::string hex(uint64_t v) {
   char buf[32];
