@@ -88,4 +88,24 @@ TEST(CoreShutdownAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
   EXPECT_EQ(claim(summary, "C3")["claim"], "cache-thrash kernels gain");  // none in this suite
 }
 
+// A launch too short to search (the real suite's case): every claim still has its row, n/a where nothing
+// could be judged, never left out.
+TEST(CoreShutdownAnalysis, ClaimsWithNothingToJudgeAreListedNotApplicable) {
+  CoreShutdownRuns s;
+  const Json no_search = Json::array({{{"event", "sample"}, {"why", "launch"}, {"kernel", "k"}, {"launch", 0},
+                                       {"setting", 32}, {"time_us", 0.0}},
+                                      {{"event", "tail"}, {"setting", 32}, {"time_us", 0.5}},
+                                      {{"event", "end"}, {"setting", 32}, {"time_us", 10.0}}});
+  s.reports = RunReports();
+  const CoreShutdownApp& a = s.config.apps.front();
+  s.reports.add(core_shutdown_run_id(a, "baseline"), core_shutdown_report(1e-5, 1.0));
+  s.reports.add(core_shutdown_run_id(a, "core-shutdown"), core_shutdown_report(1e-5, 1.0, no_search));
+  s.reports.add(core_shutdown_run_id(a, "core-dvfs"), core_shutdown_report(1e-5, 1.0));
+  s.reports.add(core_shutdown_run_id(a, "oracle-sm_sms-16"), core_shutdown_report(1e-5, 0.75));
+  s.reports.add(core_shutdown_run_id(a, "oracle-sm_sms-32"), core_shutdown_report(1e-5, 1.0));
+  Json summary = CoreShutdown::analyse(s.config, s.reports, kOneStage).json;
+  for (const char* id : {"C2", "C5", "C7"}) EXPECT_EQ(claim(summary, id)["verdict"], "n/a") << id;
+  EXPECT_EQ(claim(summary, "C4a")["verdict"], "fail");  // 0% saving
+}
+
 }  // namespace gpupm

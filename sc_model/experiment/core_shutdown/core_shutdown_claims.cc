@@ -35,8 +35,12 @@ void Judge::compute_kernels() {
     claims.push_back(book.not_judged("C1", "no compute application in this run"));
 }
 
+// A claim with nothing to judge still gets its row (n/a and why), so a summary always lists every claim.
 void Judge::convergence() {
-  if (!a.knee_n) return;
+  if (!a.knee_n) {
+    claims.push_back(book.not_judged("C2", "no launch completed an SM-count search in this run"));
+    return;
+  }
   judged("C2",
          std::to_string(a.knee_ok) + "/" + std::to_string(a.knee_n) + " within 3 SMs of the static knee, " +
              std::to_string(a.steps_bad) + " searches > 5 steps: " + a.knee_detail,
@@ -78,7 +82,10 @@ void Judge::energy_savings() {
 // Least-squares line through the origin and its R^2.
 void Judge::leakage_linearity() {
   const auto& pts = a.leak_vs_gated;
-  if (pts.size() < 3) return;
+  if (pts.size() < 3) {
+    claims.push_back(book.not_judged("C5", "fewer than 3 static SM-sweep runs in this run"));
+    return;
+  }
   double sxy = 0, sxx = 0, syy = 0, my = 0;
   for (auto& [x, y] : pts) sxy += x * y, sxx += x * x, my += y;
   my /= double(pts.size());
@@ -92,7 +99,10 @@ void Judge::leakage_linearity() {
 }
 
 void Judge::against_dvfs() {
-  if (a.mem_saving_dvfs.empty()) return;
+  if (a.mem_saving_dvfs.empty()) {
+    claims.push_back(book.not_judged("C6", "no memory-intensive application ran under core DVFS in this run"));
+    return;
+  }
   double s = mean(a.mem_saving_cs), d = mean(a.mem_saving_dvfs);
   double gc = a.n_cache ? a.gap_cache / a.n_cache : 0, go = a.n_other ? a.gap_other / a.n_other : 0;
   judged("C6",
@@ -102,7 +112,10 @@ void Judge::against_dvfs() {
 }
 
 void Judge::invocations() {
-  if (a.phase_detail.empty() && a.stable_detail.empty()) return;
+  if (a.phase_detail.empty() && a.stable_detail.empty()) {
+    claims.push_back(book.not_judged("C7", "no launch settled on an SM count in this run"));
+    return;
+  }
   if (a.phase_detail.empty()) {
     claims.push_back(book.not_judged("C7", "no phase-changing kernel in this run; the others: " + a.stable_detail));
     return;
