@@ -34,7 +34,6 @@ struct HarmoniaAnalysis {
   Json core_sweep = Json::array();           // claim 7's application at each CU clock
 
   double gm(const std::string& name) const;  // geomean ED^2 ratio
-  const std::vector<double>& of(const std::map<std::string, std::vector<double>>& m, const std::string& name) const;
 
  private:
   std::set<std::string> stress_;

@@ -93,13 +93,13 @@ void Judge::bandwidth_bound(const std::string& bw) {
 void Judge::ed2p_overall() {
   const std::string& H = a.H;
   double g = a.gm(H), go = a.gm("oracle");
-  double slow = 1.0 - geomean(a.of(a.speed, H)), slow2 = 1.0 - geomean(a.of(a.speed2, H));
+  double slow = 1.0 - geomean(values_at(a.speed, H)), slow2 = 1.0 - geomean(values_at(a.speed2, H));
   std::string best_app;
   double best = 2;
   for (const HarmoniaApp& app : c.apps)
     if (harmonia(app.name)["ed2p"].get<double>() < best) best = harmonia(app.name)["ed2p"].get<double>(), best_app = app.name;
   judged("C2a",
-         fixed((1 - g) * 100, 1) + "% (geomean2 without the stress apps: " + fixed((1 - geomean(a.of(a.ed2p2, H))) * 100, 1) +
+         fixed((1 - g) * 100, 1) + "% (geomean2 without the stress apps: " + fixed((1 - geomean(values_at(a.ed2p2, H))) * 100, 1) +
              "%)",
          1 - g >= limit("C2a", "improvement_min"), "below 8%");
   std::string cls = a.apps[best_app]["class"].get<std::string>();
@@ -116,9 +116,9 @@ void Judge::ed2p_overall() {
 // C3: CG only vs FG+CG.
 void Judge::coarse_grain_only(const std::string& CG) {
   const std::string& H = a.H;
-  const std::vector<double>&sh_all = a.of(a.speed, H), &sc_all = a.of(a.speed, CG);
-  double eh = 1 - geomean(a.of(a.energy, H)), ec = 1 - geomean(a.of(a.energy, CG));
-  double sh = 1 - geomean(a.of(a.speed2, H)), sc = 1 - geomean(a.of(a.speed2, CG));
+  const std::vector<double>&sh_all = values_at(a.speed, H), &sc_all = values_at(a.speed, CG);
+  double eh = 1 - geomean(values_at(a.energy, H)), ec = 1 - geomean(values_at(a.energy, CG));
+  double sh = 1 - geomean(values_at(a.speed2, H)), sc = 1 - geomean(values_at(a.speed2, CG));
   double wh = 1 - *std::min_element(sh_all.begin(), sh_all.end());
   double wc = 1 - *std::min_element(sc_all.begin(), sc_all.end());
   judged("C3",
@@ -133,7 +133,7 @@ void Judge::core_dvfs_only(const std::string& DV) {
   double saved = a.sm_saving_w + a.mem_saving_w;
   double share = saved > 0 ? a.sm_saving_w / saved : 0;
   judged("C4a",
-         fixed(gd * 100, 1) + "% (" + pct(geomean(a.of(a.speed, DV))) + " performance) vs Harmonia " + fixed(g * 100, 1) + "%",
+         fixed(gd * 100, 1) + "% (" + pct(geomean(values_at(a.speed, DV))) + " performance) vs Harmonia " + fixed(g * 100, 1) + "%",
          gd < limit("C4a", "share_of_harmonia_max") * g, "core DVFS too close to Harmonia");
   judged("C4b", fixed(share * 100, 1) + "% compute (CU domain) / " + fixed((1 - share) * 100, 1) + "% memory side",
          share >= limit("C4b", "share_min") && share <= limit("C4b", "share_max"),

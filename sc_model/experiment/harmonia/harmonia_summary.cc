@@ -16,12 +16,12 @@ namespace {
 Json averages_json(const HarmoniaAnalysis& a) {
   Json averages = Json::object();
   for (const std::string& n : a.names) {
-    const std::vector<double>& speed = a.of(a.speed, n);
-    averages[n] = {{"ed2p_geomean", geomean(a.of(a.ed2p, n))},
-                   {"ed2p_geomean2", geomean(a.of(a.ed2p2, n))},
-                   {"energy_geomean", geomean(a.of(a.energy, n))},
+    const std::vector<double>& speed = values_at(a.speed, n);
+    averages[n] = {{"ed2p_geomean", geomean(values_at(a.ed2p, n))},
+                   {"ed2p_geomean2", geomean(values_at(a.ed2p2, n))},
+                   {"energy_geomean", geomean(values_at(a.energy, n))},
                    {"speedup_geomean", geomean(speed)},
-                   {"speedup_geomean2", geomean(a.of(a.speed2, n))},
+                   {"speedup_geomean2", geomean(values_at(a.speed2, n))},
                    {"worst_speedup", *std::min_element(speed.begin(), speed.end())}};
   }
   return averages;
@@ -55,11 +55,11 @@ std::string apps_md(const HarmoniaAnalysis& a) {
   }
   md << "| **geomean** | | |";
   for (const std::string& n : a.names)
-    md << " " << pct(geomean(a.of(a.ed2p, n))) << " / " << pct(geomean(a.of(a.energy, n))) << " / "
-       << pct(geomean(a.of(a.speed, n))) << " |";
+    md << " " << pct(geomean(values_at(a.ed2p, n))) << " / " << pct(geomean(values_at(a.energy, n))) << " / "
+       << pct(geomean(values_at(a.speed, n))) << " |";
   md << " |\n| geomean2 (without " << join(a.config.stress_apps) << ") | | |";
   for (const std::string& n : a.names)
-    md << " " << pct(geomean(a.of(a.ed2p2, n))) << " / | / " << pct(geomean(a.of(a.speed2, n))) << " |";
+    md << " " << pct(geomean(values_at(a.ed2p2, n))) << " / | / " << pct(geomean(values_at(a.speed2, n))) << " |";
   md << " |\n";
   return md.str();
 }

@@ -184,21 +184,29 @@ def write_workload(name, header, buffers, launches):
         f.write(text)
 
 
-def pvc_log(lines=16384, urls=512, line_bytes=32):
-    _, log = web_log(213, lines, urls, line_bytes)
-    save("pvc", "log", log, np.uint8)
+def map_sort_reduce(name, log, lines, line_bytes, key_type, out, header):
+    """A Mars-like job over a web log: `<name>_map` writes a key per line, `<name>_bitonic`
+    sorts them (one launch per step), `<name>_reduce` writes `out`. header(steps) is the
+    workload's comment."""
+    save(name, "log", log, np.uint8)
     grid, block = [lines // 128], [128]
-    launches = [{"kernel": "pvc_map", "grid": grid, "block": block, "args": ["log", "keys", "lines", lines]}]
-    launches += bitonic_launches("pvc_bitonic", grid, block, ["keys", "lines"], lines)
-    launches.append({"kernel": "pvc_reduce", "grid": grid, "block": block, "args": ["keys", "views", lines]})
+    launches = [{"kernel": f"{name}_map", "grid": grid, "block": block, "args": ["log", "keys", "lines", lines]}]
+    launches += bitonic_launches(f"{name}_bitonic", grid, block, ["keys", "lines"], lines)
+    launches.append({"kernel": f"{name}_reduce", "grid": grid, "block": block, "args": ["keys", out, lines]})
     buffers = {
         "log": {"type": "u8", "count": lines * line_bytes, "init": {"file": "log.npy"}},
-        "keys": {"type": "u32", "count": lines},
+        "keys": {"type": key_type, "count": lines},
         "lines": {"type": "s32", "count": lines},
-        "views": {"type": "s32", "count": lines},
+        out: {"type": "s32", "count": lines},
     }
-    write_workload("pvc", f"// PVC: page view counts of a {lines}-line web log ({urls} URLs, Zipf-like popularity):\n"
-                   f"// map, {len(launches) - 2} bitonic sort steps, reduce. Written by gen_inputs.py.\n", buffers, launches)
+    write_workload(name, header(len(launches) - 2), buffers, launches)
+
+
+def pvc_log(lines=16384, urls=512, line_bytes=32):
+    _, log = web_log(213, lines, urls, line_bytes)
+    map_sort_reduce("pvc", log, lines, line_bytes, "u32", "views", lambda steps: (
+        f"// PVC: page view counts of a {lines}-line web log ({urls} URLs, Zipf-like popularity):\n"
+        f"// map, {steps} bitonic sort steps, reduce. Written by gen_inputs.py.\n"))
 
 
 def pvr_log(lines=16384, urls=512, clients=1024, line_bytes=32, url_bytes=24):
@@ -207,20 +215,10 @@ def pvr_log(lines=16384, urls=512, clients=1024, line_bytes=32, url_bytes=24):
     rng, log = web_log(218, lines, urls, line_bytes, url_bytes)
     client = rng.integers(0, clients, size=lines).astype("<u4")
     log[:, url_bytes:url_bytes + 4] = client.view(np.uint8).reshape(lines, 4)
-    save("pvr", "log", log, np.uint8)
-    grid, block = [lines // 128], [128]
-    launches = [{"kernel": "pvr_map", "grid": grid, "block": block, "args": ["log", "keys", "lines", lines]}]
-    launches += bitonic_launches("pvr_bitonic", grid, block, ["keys", "lines"], lines)
-    launches.append({"kernel": "pvr_reduce", "grid": grid, "block": block, "args": ["keys", "visitors", lines]})
-    buffers = {
-        "log": {"type": "u8", "count": lines * line_bytes, "init": {"file": "log.npy"}},
-        "keys": {"type": "u64", "count": lines},
-        "lines": {"type": "s32", "count": lines},
-        "visitors": {"type": "s32", "count": lines},
-    }
-    write_workload("pvr", f"// PVR: distinct visitors of each URL in a {lines}-line web log ({urls} URLs, Zipf-like\n"
-                   f"// popularity, {clients} clients): map, {len(launches) - 2} bitonic sort steps of (URL hash, client)\n"
-                   f"// keys, reduce. Written by gen_inputs.py.\n", buffers, launches)
+    map_sort_reduce("pvr", log, lines, line_bytes, "u64", "visitors", lambda steps: (
+        f"// PVR: distinct visitors of each URL in a {lines}-line web log ({urls} URLs, Zipf-like\n"
+        f"// popularity, {clients} clients): map, {steps} bitonic sort steps of (URL hash, client)\n"
+        f"// keys, reduce. Written by gen_inputs.py.\n"))
 
 
 if __name__ == "__main__":
