@@ -10,7 +10,7 @@ namespace gpupm {
 
 namespace {
 
-struct Judge {
+struct CoreShutdownJudge {
   const CoreShutdownAnalysis& a;
   const ClaimBook& book;
   std::vector<Claim> claims;
@@ -28,7 +28,7 @@ struct Judge {
   void invocations();
 };
 
-void Judge::compute_kernels() {
+void CoreShutdownJudge::compute_kernels() {
   if (!a.compute_detail.empty())
     judged("C1", a.compute_detail, a.compute_untouched, "a compute kernel was searched or changed");
   else
@@ -36,7 +36,7 @@ void Judge::compute_kernels() {
 }
 
 // A claim with nothing to judge still gets its row (n/a and why), so a summary always lists every claim.
-void Judge::convergence() {
+void CoreShutdownJudge::convergence() {
   if (!a.knee_n) {
     claims.push_back(book.not_judged("C2", "no launch completed an SM-count search in this run"));
     return;
@@ -47,7 +47,7 @@ void Judge::convergence() {
          a.knee_ok == a.knee_n && a.steps_bad == 0, "see core_shutdown_launches[].knee_sms");
 }
 
-void Judge::cache_thrash() {
+void CoreShutdownJudge::cache_thrash() {
   if (!a.thrash_n) {
     claims.push_back(na_claim("C3", "cache-thrash kernels gain", "+12%", "no cache-thrash application in this run"));
     return;
@@ -61,7 +61,7 @@ void Judge::cache_thrash() {
          g > 1.0 && pg >= limit("C3", "static_peak_gain_min") && a.l2_better == a.thrash_n, "see the SM sweep");
 }
 
-void Judge::energy_savings() {
+void CoreShutdownJudge::energy_savings() {
   if (a.mem_saving_cs.empty()) {
     for (const char* id : {"C4a", "C4b", "C4c"})
       claims.push_back(book.not_judged(id, "no application measured as memory-intensive in this run"));
@@ -80,7 +80,7 @@ void Judge::energy_savings() {
 }
 
 // Least-squares line through the origin and its R^2.
-void Judge::leakage_linearity() {
+void CoreShutdownJudge::leakage_linearity() {
   const auto& pts = a.leak_vs_gated;
   if (pts.size() < 3) {
     claims.push_back(book.not_judged("C5", "fewer than 3 static SM-sweep runs in this run"));
@@ -98,7 +98,7 @@ void Judge::leakage_linearity() {
          r2 >= limit("C5", "r2_min") && k >= limit("C5", "slope_min") && k <= limit("C5", "slope_max"), "not linear");
 }
 
-void Judge::against_dvfs() {
+void CoreShutdownJudge::against_dvfs() {
   if (a.mem_saving_dvfs.empty()) {
     claims.push_back(book.not_judged("C6", "no memory-intensive application ran under core DVFS in this run"));
     return;
@@ -111,7 +111,7 @@ void Judge::against_dvfs() {
          s > d && (a.n_cache == 0 || gc > go), "DVFS ahead or gap not largest on cache kernels");
 }
 
-void Judge::invocations() {
+void CoreShutdownJudge::invocations() {
   if (a.phase_detail.empty() && a.stable_detail.empty()) {
     claims.push_back(book.not_judged("C7", "no launch settled on an SM count in this run"));
     return;
@@ -127,7 +127,7 @@ void Judge::invocations() {
 }  // namespace
 
 std::vector<Claim> judge_core_shutdown_claims(const CoreShutdownAnalysis& a) {
-  Judge j{a, a.config.claims, {}};
+  CoreShutdownJudge j{a, a.config.claims, {}};
   j.compute_kernels();
   j.convergence();
   j.cache_thrash();

@@ -13,7 +13,7 @@ namespace {
 
 using Kernel = EqualizerKernel;
 
-struct Judge {
+struct EqualizerJudge {
   const EqualizerAnalysis& a;
   const ClaimBook& book;
   std::vector<Claim> claims;
@@ -42,7 +42,7 @@ struct Judge {
   void cta_only_vs_dyncta();
 };
 
-void Judge::static_sensitivity() {
+void EqualizerJudge::static_sensitivity() {
   if (!a.has_cat("compute") || !a.has_cat("memory") || !a.has_cat("cache")) {
     for (const char* id : {"S1", "S2", "S3", "S4", "S5"}) skip(id, "static sensitivity");
     return;
@@ -70,7 +70,7 @@ void Judge::static_sensitivity() {
   cta_counts();
 }
 
-void Judge::cta_counts() {
+void EqualizerJudge::cta_counts() {
   int bad_max = 0, plateau = 0, mem_n = 0, cache_below = 0, cache_n = 0;
   for (const Kernel& k : a.config.kernels) {
     int b = a.best_ctas(k);
@@ -92,7 +92,7 @@ void Judge::cta_counts() {
          bad_max == 0 && plateau == mem_n && cache_below == cache_n, "see cta_sweep_time_s");
 }
 
-void Judge::bfs_invocations() {
+void EqualizerJudge::bfs_invocations() {
   const Kernel* bfs = a.find("bfs-1");
   if (!bfs) return skip("S6", "bfs per-invocation optimum");
   std::set<int> bests;
@@ -104,7 +104,7 @@ void Judge::bfs_invocations() {
 }
 
 // Counter signatures at max CTAs (baseline).
-void Judge::counter_signatures() {
+void EqualizerJudge::counter_signatures() {
   int c1 = 0, c1n = 0, c2 = 0, c2n = 0, c3 = 0, c3n = 0;
   for (const Kernel& k : a.config.kernels) {
     double xa = a.warp_state(k, "excess_alu"), xm = a.warp_state(k, "excess_mem");
@@ -135,7 +135,7 @@ void Judge::counter_signatures() {
     claims.push_back(book.not_judged("C4", "judged only in lockstep: --set gpu.controller_impl=lockstep (rtl/README.md)"));
 }
 
-void Judge::performance_mode() {
+void EqualizerJudge::performance_mode() {
   for (auto [id, cat] : {std::pair{"P1", "compute"}, {"P2", "memory"}}) {
     if (!a.has_cat(cat)) {
       skip(id, cat);
@@ -176,7 +176,7 @@ void Judge::performance_mode() {
   phase_kernels();
 }
 
-void Judge::phase_kernels() {
+void EqualizerJudge::phase_kernels() {
   int ok = 0, n = 0;
   std::string m;
   for (const char* name : {"mri-g-1", "sc-1"}) {
@@ -199,7 +199,7 @@ void Judge::phase_kernels() {
     skip("P7", "phase kernels");
 }
 
-void Judge::energy_mode() {
+void EqualizerJudge::energy_mode() {
   for (auto [id, cat] : {std::pair{"E1", "compute"}, {"E2", "memory"}, {"E3", "cache"}, {"E4", "unsaturated"}}) {
     if (!a.has_cat(cat)) {
       skip(id, cat);
@@ -217,7 +217,7 @@ void Judge::energy_mode() {
          s > sl && s > ml && e < sbe, "see overall table");
 }
 
-void Judge::control_dynamics() {
+void EqualizerJudge::control_dynamics() {
   TraceChecks t = check_traces(a);
   judged("D1", std::to_string(t.block_violations) + " violations", t.block_violations == 0, "see traces");
   judged("D2", std::to_string(t.level_jumps) + " jumps", t.level_jumps == 0, "see traces");
@@ -230,7 +230,7 @@ void Judge::control_dynamics() {
   cta_only_vs_dyncta();
 }
 
-void Judge::bfs_spmv_ctas() {
+void EqualizerJudge::bfs_spmv_ctas() {
   std::string m;
   bool ok = true;
   int parts = 0;
@@ -261,7 +261,7 @@ void Judge::bfs_spmv_ctas() {
     skip("D6", "bfs/spmv");
 }
 
-void Judge::cta_only_vs_dyncta() {
+void EqualizerJudge::cta_only_vs_dyncta() {
   if (!a.has_cat("cache")) return skip("D7", "cache");
   std::vector<double> eq, dy;
   std::string close;
@@ -279,7 +279,7 @@ void Judge::cta_only_vs_dyncta() {
 }  // namespace
 
 std::vector<Claim> judge_equalizer_claims(const EqualizerAnalysis& a) {
-  Judge j{a, a.config.claims, {}};
+  EqualizerJudge j{a, a.config.claims, {}};
   j.static_sensitivity();
   j.bfs_invocations();
   j.counter_signatures();

@@ -11,7 +11,7 @@ namespace gpupm {
 
 namespace {
 
-struct Judge {
+struct HarmoniaJudge {
   const HarmoniaAnalysis& a;
   const HarmoniaConfig& c;
   const ClaimBook& book;
@@ -37,7 +37,7 @@ struct Judge {
 };
 
 // C1a: compute-bound -> lowest memory clock, no slowdown, ~10% power.
-void Judge::compute_bound(const std::string& comp) {
+void HarmoniaJudge::compute_bound(const std::string& comp) {
   const Json& h = harmonia(comp);
   double lowest = 1e18, low_mem = 1e18;
   for (const auto& [name, mhz] : c.mem_mhz) low_mem = std::min(low_mem, mhz);
@@ -56,7 +56,7 @@ void Judge::compute_bound(const std::string& comp) {
 
 // C1b: bandwidth-bound -> the knee compute configuration: at the top memory
 // clock, the static point with the least CU x MHz within knee_time_factor of the best time there.
-void Judge::bandwidth_bound(const std::string& bw) {
+void HarmoniaJudge::bandwidth_bound(const std::string& bw) {
   double best = 1e18;
   std::vector<std::pair<double, double>> top;  // (CU x MHz, time)
   const Json& grid = a.apps[bw]["static_grid"];
@@ -90,7 +90,7 @@ void Judge::bandwidth_bound(const std::string& bw) {
 }
 
 // C2: geomean ED^2, best on a thrash application, slowdown, oracle gap.
-void Judge::ed2p_overall() {
+void HarmoniaJudge::ed2p_overall() {
   const std::string& H = a.H;
   double g = a.gm(H), go = a.gm("oracle");
   double slow = 1.0 - geomean(values_at(a.speed, H)), slow2 = 1.0 - geomean(values_at(a.speed2, H));
@@ -114,7 +114,7 @@ void Judge::ed2p_overall() {
 }
 
 // C3: CG only vs FG+CG.
-void Judge::coarse_grain_only(const std::string& CG) {
+void HarmoniaJudge::coarse_grain_only(const std::string& CG) {
   const std::string& H = a.H;
   const std::vector<double>&sh_all = values_at(a.speed, H), &sc_all = values_at(a.speed, CG);
   double eh = 1 - geomean(values_at(a.energy, H)), ec = 1 - geomean(values_at(a.energy, CG));
@@ -128,7 +128,7 @@ void Judge::coarse_grain_only(const std::string& CG) {
 }
 
 // C4: core DVFS alone; compute vs memory share of the power saved.
-void Judge::core_dvfs_only(const std::string& DV) {
+void HarmoniaJudge::core_dvfs_only(const std::string& DV) {
   double gd = 1 - a.gm(DV), g = 1 - a.gm(a.H);
   double saved = a.sm_saving_w + a.mem_saving_w;
   double share = saved > 0 ? a.sm_saving_w / saved : 0;
@@ -141,7 +141,7 @@ void Judge::core_dvfs_only(const std::string& DV) {
 }
 
 // C5: energy-optimal vs ED^2-optimal static configurations.
-void Judge::static_optima() {
+void HarmoniaJudge::static_optima() {
   std::vector<std::string> det;
   bool ok = true;
   int n = 0;
@@ -161,7 +161,7 @@ void Judge::static_optima() {
 }
 
 // C6: convergence.
-void Judge::convergence() {
+void HarmoniaJudge::convergence() {
   if (a.cg_iters.empty()) return not_judged_on_real("C6", "no kernel with >= 5 launches reached a CG decision");
   auto median = [](std::vector<int> v) {
     std::sort(v.begin(), v.end());
@@ -178,7 +178,7 @@ void Judge::convergence() {
 }
 
 // C7: a lower CU clock hurts a memory-bound kernel with a low L2 hit rate, most at low clocks.
-void Judge::core_clock_sweep() {
+void HarmoniaJudge::core_clock_sweep() {
   if (a.core_sweep.size() < 3) return not_judged_on_real("C7", "the core sweep's program is not among those run");
   std::vector<double> t, tm;
   for (const Json& p : a.core_sweep) {
@@ -201,7 +201,7 @@ void Judge::core_clock_sweep() {
 
 std::vector<Claim> judge_harmonia_claims(const HarmoniaAnalysis& a) {
   const HarmoniaConfig& c = a.config;
-  Judge j{a, c, c.claims, {}};
+  HarmoniaJudge j{a, c, c.claims, {}};
   std::string comp, bw;
   for (const HarmoniaApp& app : c.apps)
     if (app.cls.find("H-COMP") != std::string::npos)

@@ -13,7 +13,7 @@ int count(const std::map<std::string, int>& m, const std::string& key) {
   return it == m.end() ? 0 : it->second;
 }
 
-struct Judge {
+struct SmAllocationJudge {
   const SmAllocationAnalysis& a;
   const ClaimBook& book;
   const int nq;  // queues run
@@ -30,7 +30,7 @@ struct Judge {
   void against_sequential();
 };
 
-void Judge::against_even_split() {
+void SmAllocationJudge::against_even_split() {
   const double t_sa = a.avg("sm-allocation", "throughput"), e_sa = a.avg("sm-allocation", "efficiency");
   const double p_sa = a.avg("sm-allocation", "power"), en_sa = a.avg("sm-allocation", "energy");
   const std::vector<double>& ratios = a.ratio_t.at("sm-allocation");
@@ -46,7 +46,7 @@ void Judge::against_even_split() {
          "lower on some queues");
 }
 
-void Judge::against_other_policies() {
+void SmAllocationJudge::against_other_policies() {
   const double t_sa = a.avg("sm-allocation", "throughput"), e_sa = a.avg("sm-allocation", "efficiency");
   const double t_smra = a.avg("ilp-smra", "throughput"), e_smra = a.avg("ilp-smra", "efficiency");
   judged("C2",
@@ -65,7 +65,7 @@ void Judge::against_other_policies() {
          "best on fewer queues");
 }
 
-void Judge::against_sequential() {
+void SmAllocationJudge::against_sequential() {
   const std::string of_nq = "/" + std::to_string(nq) + " queues";
   judged("C4a", std::to_string(a.seq_below_sa_t) + of_nq, a.seq_below_sa_t == nq, "sequential is faster on some queue");
   judged("C4b",
@@ -83,7 +83,7 @@ void Judge::against_sequential() {
 }  // namespace
 
 std::vector<Claim> judge_sm_allocation_claims(const SmAllocationAnalysis& a) {
-  Judge j{a, a.config.claims, int(a.config.queues.size()), {}};
+  SmAllocationJudge j{a, a.config.claims, int(a.config.queues.size()), {}};
   j.against_even_split();
   j.against_other_policies();
   j.against_sequential();

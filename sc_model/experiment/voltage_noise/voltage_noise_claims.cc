@@ -11,7 +11,7 @@ namespace gpupm {
 
 namespace {
 
-struct Judge {
+struct VoltageNoiseJudge {
   const VoltageNoiseAnalysis& a;
   const ClaimBook& book;
   std::vector<Claim> claims;
@@ -28,7 +28,7 @@ struct Judge {
   void lockstep(size_t runs);
 };
 
-void Judge::droop_range_and_classes() {
+void VoltageNoiseJudge::droop_range_and_classes() {
   double lo = 1, hi = 0;
   int class_ok = 0, class_n = 0;
   std::string miss;
@@ -54,7 +54,7 @@ void Judge::droop_range_and_classes() {
            class_n > 0 && class_ok == class_n, "mismatches:" + miss);
 }
 
-void Judge::large_droop_share() {
+void VoltageNoiseJudge::large_droop_share() {
   double big = 0, all = 0;
   for (const VoltageNoiseKernel& k : a.config.kernels)
     for (const Json& e : a.noise(voltage_noise_run_id(k, "baseline"))["events_by_threshold"]) {
@@ -67,7 +67,7 @@ void Judge::large_droop_share() {
          "outside the band");
 }
 
-void Judge::smoothing_levels() {
+void VoltageNoiseJudge::smoothing_levels() {
   double l1 = a.class_reduction("first_order", "local"), g1 = a.class_reduction("first_order", "global");
   double l2 = a.class_reduction("second_order", "local"), g2 = a.class_reduction("second_order", "global");
   if (a.config.real && (std::isnan(l1) || std::isnan(l2)))
@@ -97,7 +97,7 @@ void Judge::smoothing_levels() {
          a.reduction("local") < h && a.reduction("global") < h, "a single level matches or beats both");
 }
 
-void Judge::guardband_energy() {
+void VoltageNoiseJudge::guardband_energy() {
   if (a.energy.empty()) return;
   double cs = a.energy["core_energy_saving_mean"], ps = a.energy["processor_energy_saving_mean"];
   judged("20",
@@ -106,7 +106,7 @@ void Judge::guardband_energy() {
          cs >= limit("20", "core_min") && ps >= limit("20", "processor_min") && cs > ps, "smaller saving");
 }
 
-void Judge::packages() {
+void VoltageNoiseJudge::packages() {
   const Json& p = a.packages;
   if (p.empty()) return;
   std::string m;
@@ -119,7 +119,7 @@ void Judge::packages() {
   judged("22", m, iii_worst, "III not the lowest");
 }
 
-void Judge::lockstep(size_t runs) {
+void VoltageNoiseJudge::lockstep(size_t runs) {
   if (runs)
     judged("24", std::to_string(runs) + " runs in lockstep, 0 mismatches", true);
   else
@@ -131,7 +131,7 @@ void Judge::lockstep(size_t runs) {
 }  // namespace
 
 std::vector<Claim> judge_voltage_noise_claims(const VoltageNoiseAnalysis& a, size_t lockstep_runs) {
-  Judge j{a, a.config.claims, {}};
+  VoltageNoiseJudge j{a, a.config.claims, {}};
   j.droop_range_and_classes();
   j.large_droop_share();
   j.smoothing_levels();
