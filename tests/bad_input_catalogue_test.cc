@@ -88,6 +88,16 @@ struct Fixtures {
     write("prog_buffer_type.json", R"({"name": "p", "program": "copy.cu", "buffers": {"src": {"type": "f16",
         "count": 8}}, "launches": [)" + good_launch + "]}");
     write_npy_f32("four.npy", 4);
+    // Names that would become paths outside --dump-buffers' folder.
+    write("prog_buffer_escapes.json", R"({"name": "p", "program": "copy.cu", "buffers": {"../../escaped":
+        {"type": "f32", "count": 8}, "dst": {"type": "f32", "count": 8}}, "launches": [{"kernel": "stream_copy",
+        "grid": [1], "block": [32], "args": ["../../escaped", "dst", 2]}]})");
+    const std::string app_body = R"(, "program": "copy.cu", "buffers": {"src": {"type": "f32", "count": 8},
+        "dst": {"type": "f32", "count": 8}}, "launches": [)" + good_launch + "]}";
+    write("prog_app_absolute.json", R"({"name": "w", "apps": [{"name": "/tmp/escaped")" + app_body +
+                                        R"(, {"name": "b")" + app_body + "]}");
+    write("prog_app_dotdot.json", R"({"name": "w", "apps": [{"name": "a")" + app_body + R"(, {"name": "..")" +
+                                      app_body + "]}");
 
     write("pdn_scale.json", R"({"scale": 5000})");
     write("pdn_unknown_key.json", R"({"scale": 0.5, "sclae": 1})");
@@ -249,6 +259,13 @@ BAD_INPUT(WorkloadIterationsMismatch, validate("@/wl_iterations.json"), "kernels
 BAD_INPUT(WorkloadSetUnknownKey, run_set("workload.kernels[0].bogus=1"), "kernels[0].bogus", "unknown key")
 
 // Program workloads.
+BAD_INPUT(ProgramBufferNameEscapesDumpFolder, run_with("@/prog_buffer_escapes.json", {"--dump-buffers", "@OUT"}),
+          "buffers.../../escaped", "a name usable as a file name")
+BAD_INPUT(ProgramBufferNameEscapesValidate, validate("@/prog_buffer_escapes.json"), "buffers.../../escaped",
+          "a name usable as a file name")
+BAD_INPUT(ProgramAppNameAbsolutePath, run_with("@/prog_app_absolute.json", {"--dump-buffers", "@OUT"}),
+          "apps[0].name", "a name usable as a file name", "/tmp/escaped")
+BAD_INPUT(ProgramAppNameDotDot, validate("@/prog_app_dotdot.json"), "apps[1].name", "a name usable as a file name")
 BAD_INPUT(ProgramUnknownKernel, run_with("@/prog_unknown_kernel.json"), "launches[0].kernel",
           "no .entry named \"nope\"", "it has: stream_copy")
 BAD_INPUT(ProgramWrongArgumentCount, run_with("@/prog_arg_count.json"), "launches[0].args",

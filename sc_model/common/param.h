@@ -23,6 +23,13 @@ enum class ParamKind {
   kInteger, kNumber, kBool, kString, kChoice, kIntegerList, kSection, kList, kStringList, kJsonList, kExactNumber,
   kMap
 };
+// The one rule for every name that becomes a path component (an app's dump
+// folder, a buffer's .npy file): no separator, no "." or "..", no hidden file,
+// short enough for any file system.
+inline constexpr const char* kFileNamePattern = "^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,99}$";
+inline constexpr const char* kFileNameAllowed =
+    "a name usable as a file name (1-100 letters, digits, '_', '-', '+' or '.', not starting with '.', '-' or '+')";
+
 // What a json_list holds: any JSON value but null, or objects.
 enum class JsonItems { kValues, kObjects };
 enum class Presence { kOptional, kRequired };
@@ -36,7 +43,7 @@ struct ParamInfo {
   double num_min = 0, num_max = 0;    // kNumber
   size_t min_items = 0, max_items = 0;  // kList, kIntegerList, kMap
   std::vector<std::string> choices;   // kChoice
-  std::string pattern;                // kString, kStringList: an ECMAScript regex the text must contain
+  std::string pattern;                // kString, kStringList, kMap (its keys): an ECMAScript regex the text must contain
   std::string allowed;                // what the pattern allows, in words (the reader's message)
   JsonItems items = JsonItems::kValues;  // kJsonList
   std::string unit;
@@ -119,11 +126,15 @@ class ParamVisitor {
                [&](ParamVisitor& v, size_t i) { describe_item(v, items[i]); });
   }
   // An object of up to `max` named objects ({"a": {...}, "b": {...}}), read in
-  // key order into `items`, each element's `name` field set to its key.
+  // key order into `items`, each element's `name` field set to its key, every
+  // key matched by `key_pattern` (`key_allowed` says it in words).
   template <class E, class F>
-  void named_objects(const char* name, std::vector<E>& items, size_t max, const char* description, F describe_item) {
+  void named_objects(const char* name, std::vector<E>& items, size_t max, const char* key_pattern,
+                     const char* key_allowed, const char* description, F describe_item) {
     ParamInfo info = make(name, ParamKind::kMap, Presence::kOptional, "", description);
     info.max_items = max;
+    info.pattern = key_pattern;
+    info.allowed = key_allowed;
     visit_map(info, items.size(), [&](size_t n) { items.resize(n); },
               [&](size_t i) -> std::string& { return items[i].name; },
               [&](ParamVisitor& v, size_t i) { describe_item(v, items[i]); });

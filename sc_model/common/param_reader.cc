@@ -141,6 +141,8 @@ void JsonParamReader::visit_map(const ParamInfo& info, size_t size, const std::f
   resize(m.size());
   size_t i = 0;
   for (auto it = m.begin(); it != m.end(); ++it, ++i) {
+    if (!matches(info, it.key()))
+      r_.fail(info.name + "." + it.key(), "expected a key that is " + info.allowed);
     key(i) = it.key();
     JsonReader element = all.object(it.key());
     JsonParamReader sub(element);

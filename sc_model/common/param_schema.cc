@@ -113,7 +113,9 @@ void SchemaWriter::visit_map(const ParamInfo& info, size_t size, const std::func
   if (size == 0) resize(1);  // a default element to describe
   SchemaWriter sub;
   item(sub, 0);
-  add(info, {{"type", "object"}, {"maxProperties", info.max_items}, {"additionalProperties", sub.schema()}}, Json());
+  Json map = {{"type", "object"}, {"maxProperties", info.max_items}, {"additionalProperties", sub.schema()}};
+  if (!info.pattern.empty()) map["propertyNames"] = {{"pattern", info.pattern}};
+  add(info, map, Json());
 }
 
 void SchemaWriter::visit_exact_number(const ParamInfo& info, Json& value) {

@@ -109,10 +109,13 @@ void describe_init(ParamVisitor& v, BufferSpec& b, const std::string& dir) {
 // The program's keys: the document's own (presence: kOptional, as apps may
 // stand in for them) or an app's (kRequired).
 void describe_program(ParamVisitor& v, ProgramParams& p, const std::string& dir, Presence presence) {
-  v.text("name", p.name, "the application's name", Presence::kRequired);
+  v.text_matching("name", p.name, kFileNamePattern, kFileNameAllowed,
+                  "the application's name (of two co-running apps, the folder of its dumped buffers)",
+                  Presence::kRequired);
   v.text("description", p.description, "what the program computes");
   v.text("program", p.program, ".cu (CUDA C++) or .ptx file, relative to the workload", presence);
-  v.named_objects("buffers", p.buffers, 4096, "device buffers by name",
+  v.named_objects("buffers", p.buffers, 4096, kFileNamePattern, kFileNameAllowed,
+                  "device buffers by name (a dumped buffer is NAME.npy)",
                   [&dir](ParamVisitor& s, BufferSpec& b) { describe(s, b, dir); });
   v.rule("buffer_bytes", "all buffers together hold at most 2048 MiB", [&p] {
     uint64_t total = 0;

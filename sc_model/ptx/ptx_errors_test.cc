@@ -102,6 +102,38 @@ TEST(PtxParseErrors, RefusedFeatures) {
   expect_parse(parse_error("", ".func f()\n{\n ret;\n}\n"), "4:1", ".func");
 }
 
+// A kernel that adds 1..n to a register as immediates and stores the sum (one hidden slot per distinct immediate).
+std::string sum_of_immediates(uint32_t n) {
+  std::string ptx = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
+                    "  ld.param.u64 %rd1, [k_param_0];\n  mov.u32 %r1, 0;\n";
+  for (uint32_t i = 1; i <= n; ++i) ptx += "  add.u32 %r1, %r1, " + std::to_string(i) + ";\n";
+  return ptx + "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
+}
+
+// Hidden-slot ids wrapped past 32,768 distinct immediates and aliased slot 0:
+// the sum of 1..33000 came out as 536881556 with no error.
+TEST(PtxParseErrors, DistinctImmediatesBeyondTheSlotLimitAreRefused) {
+  Launch at_limit(sum_of_immediates(32700), "k", Dim3{1, 1, 1}, Dim3{32, 1, 1});
+  uint64_t out = at_limit.buffer(V(1, 0));
+  at_limit.param(0, out);
+  run_cta(at_limit.state, 0);
+  EXPECT_EQ(at_limit.read<uint32_t>(out, 1)[0], uint32_t(32700ull * 32701 / 2));
+
+  std::string msg = "no error";
+  try {
+    parse(sum_of_immediates(33000), "many.ptx");
+  } catch (const ParseError& e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("many.ptx: kernel k: more than 32767 distinct immediates"), std::string::npos) << msg;
+}
+
+TEST(PtxParseErrors, RegisterCountsBeyondTheLimitNameIt) {
+  std::string msg = parse_error("  .reg .b32 %q<2000000000>;");
+  EXPECT_NE(msg.find("too many registers: a kernel declares at most 32768"), std::string::npos) << msg;
+}
+
 // Fuzzer finding (fuzz/corpus/ptx_exec/section_without_brace.ptx), and the
 // two loops like it: a file that ends inside a skipped statement made the
 // parser spin at its last token forever.

@@ -157,7 +157,8 @@ KernelScope::KernelScope(Kernel& k, const std::unordered_map<std::string, Shared
 
 void KernelScope::declare_register(const std::string& name, ScalarType type, const Token& where) {
   if (regs_.count(name)) cursor->fail(where, "register " + name + " declared twice");
-  if (kernel.num_regs >= kHiddenFlag) cursor->fail(where, "too many registers");
+  if (kernel.num_regs >= kMaxRegisters)
+    cursor->fail(where, "too many registers: a kernel declares at most " + std::to_string(kMaxRegisters));
   regs_[name] = Reg{uint16_t(kernel.num_regs++), type};
   kernel.extra->is_pred.push_back(type == ScalarType::Pred);
   kernel.extra->words.push_back(type == ScalarType::Pred ? 0 : type_bytes(type) == 8 ? 2 : 1);
@@ -215,6 +216,10 @@ KernelScope::SymbolKind KernelScope::find_symbol(const std::string& name, uint32
 uint16_t KernelScope::hidden(const std::string& key, const SlotInit& init) {
   auto it = hidden_ids_.find(key);
   if (it != hidden_ids_.end()) return it->second;
+  // Checked here, where the id is made: a wrapped id would alias slot 0 and run silently wrong.
+  if (kernel.extra->hidden.size() >= kMaxHiddenSlots)
+    throw ParseError(kernel.file + ": kernel " + kernel.name + ": more than " + std::to_string(kMaxHiddenSlots) +
+                     " distinct immediates, special registers and symbols (the limit of one kernel)");
   uint16_t id = uint16_t(kHiddenFlag | kernel.extra->hidden.size());
   kernel.extra->hidden.push_back(init);
   hidden_ids_[key] = id;

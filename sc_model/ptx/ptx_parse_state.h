@@ -133,6 +133,9 @@ class KernelScope {
 };
 
 constexpr uint16_t kHiddenFlag = 0x8000;  // provisional hidden slot ids until finish()
+// Registers and hidden slots share one 16-bit id space (0xffff is "none"): each gets half.
+constexpr uint32_t kMaxRegisters = kHiddenFlag;
+constexpr uint32_t kMaxHiddenSlots = 0x7fff;
 
 // Throws for opcodes refused before their operands are read (call, textures, f16, ...).
 void refuse_unsupported(const TokenCursor& cursor, const Token& opcode);

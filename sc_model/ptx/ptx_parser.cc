@@ -190,7 +190,10 @@ class Parser : public TokenCursor {
       do {
         std::string name = expect_word().text;
         if (accept("<")) {
-          uint64_t n = number(take());
+          const Token& count = take();
+          uint64_t n = number(count);
+          if (n > kMaxRegisters)
+            fail(count, "too many registers: a kernel declares at most " + std::to_string(kMaxRegisters));
           expect(">");
           for (uint64_t i = 0; i < n; ++i) scope.declare_register(name + std::to_string(i), type, t);
         } else {
