@@ -84,9 +84,9 @@ void GlobalWorkDistributionEngine::run_app(const std::vector<std::shared_ptr<con
 
 void GlobalWorkDistributionEngine::run_launch(const std::shared_ptr<const KernelLaunch>& launch, uint32_t app) {
   running_.push_back({launch, 0, 0});
-  // Limits the observers set now (a policy's per-kernel reset, a static CTA
-  // count) shape the breadth-first first dispatch below instead of filling
-  // each SM in turn as they arrive.
+  // Per-SM messages the observers send now (a policy's per-kernel reset, a
+  // static CTA count, SM enables and masks) shape the breadth-first first
+  // dispatch below instead of filling each SM in turn as they arrive.
   starting_launch_ = true;
   if (on_kernel_start) on_kernel_start(*launch);
   starting_launch_ = false;
@@ -322,14 +322,14 @@ void GlobalWorkDistributionEngine::ctrl_b_transport(tlm::tlm_generic_payload& gp
     sms_[e->sm].enabled = e->enabled;
     sms_[e->sm].gate_when_idle = e->gate_when_idle;
     if (e->enabled && e->wake_now) set_gated(e->sm, false);
-    balance(e->sm);
+    if (!starting_launch_) balance(e->sm);
   } else if (auto* k = gp.get_extension<SmMaskMsg>()) {
     if (k->kernel_index >= masks_.size() || (!k->mask.empty() && k->mask.size() != sms_.size())) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
     masks_[k->kernel_index] = k->mask;
-    balance_all();
+    if (!starting_launch_) balance_all();
   } else if (auto* am = gp.get_extension<SmAppMaskMsg>()) {
     uint32_t n = uint32_t(sms_.size());
     if (am->app >= app_masks_.size() || (!am->mask.empty() && am->mask.size() != n)) {
@@ -346,7 +346,7 @@ void GlobalWorkDistributionEngine::ctrl_b_transport(tlm::tlm_generic_payload& gp
         }
     }
     app_masks_[am->app] = std::move(mask);
-    balance_all();
+    if (!starting_launch_) balance_all();
   } else {
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
   }

@@ -110,7 +110,7 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   sc_core::sc_event app_done_;
   uint32_t apps_done_ = 0;
   uint64_t seq_ = 0;
-  bool starting_launch_ = false;  // inside on_kernel_start: CTA limits wait for balance_all()
+  bool starting_launch_ = false;  // inside on_kernel_start: per-SM messages wait for balance_all()
   sc_core::sc_time next_dispatch_;  // the dispatch channel is free from then on
   sc_core::sc_event kernel_done_;
   sc_core::sc_event wake_;

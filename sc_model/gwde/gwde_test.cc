@@ -173,6 +173,25 @@ TEST_F(GwdeTest, LimitsSetAtKernelStartKeepTheFirstDispatchBreadthFirst) {
   EXPECT_EQ(b->log, want);
 }
 
+// Core shut-down enables every SM when a kernel starts: each enable used to
+// fill its SM to occupancy before the breadth-first dispatch (a 192-CTA grid
+// all on SMs 0-9 of 32). Enables and masks wait for the first dispatch too.
+TEST_F(GwdeTest, EnablesAndMasksSentAtKernelStartKeepTheFirstDispatchBreadthFirst) {
+  w.launches = {kernel("k", 0, 5, 4, 3)};
+  make();
+  b->gwde.on_kernel_start = [&](const KernelLaunch&) {
+    for (uint32_t i = 0; i < sm.count; ++i) b->enable(i, true);
+    SmMaskMsg mask;
+    mask.kernel_index = 0;
+    mask.mask = {true, true, true};
+    b->control(mask);
+  };
+  sc_core::sc_start(sc_time(10, SC_NS));
+  std::vector<Ev> want = {{0, 0, Launch, 0}, {0, 1, Launch, 1}, {0, 2, Launch, 2}, {0, 0, Launch, 3},
+                          {0, 1, Launch, 4}};
+  EXPECT_EQ(b->log, want);
+}
+
 TEST_F(GwdeTest, WarpSlotsLimitResidency) {
   sm.count = 2;
   w.launches = {kernel("k", 0, 10, 20, 8)};  // 48 / 20 = 2 per SM
