@@ -1,5 +1,6 @@
 #include "experiment/claims.h"
 
+#include <algorithm>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -82,6 +83,63 @@ Claim ClaimBook::judged(const std::string& id, std::string measured, bool ok, st
 Claim ClaimBook::not_judged(const std::string& id, std::string note) const {
   const Entry& e = entry(id);
   return na_claim(id, e.text_if_not_judged, e.paper, std::move(note));
+}
+
+namespace {
+
+std::vector<ClaimTarget> targets_of(JsonReader& config, const std::vector<ClaimLimits>& expected) {
+  std::vector<ClaimTarget> targets;
+  config.for_each("targets", 1, 16, [&](JsonReader& t, size_t) {
+    ClaimTarget target;
+    target.text = t.get_string("target");
+    const Json& ids = t.raw("claims");
+    if (!ids.is_array() || ids.empty()) t.fail("claims", "expected a non-empty array of claim ids");
+    for (const Json& id : ids) {
+      const bool known = id.is_string() && std::any_of(expected.begin(), expected.end(), [&](const ClaimLimits& c) {
+                           return c.id == id.get<std::string>();
+                         });
+      if (!known) t.fail("claims", "expected ids of this experiment's claims, got " + id.dump());
+      target.claims.push_back(id.get<std::string>());
+    }
+    targets.push_back(std::move(target));
+  });
+  return targets;
+}
+
+}  // namespace
+
+std::vector<ClaimTarget> read_claim_targets(JsonReader& config, const std::string& default_file,
+                                            const std::vector<ClaimLimits>& expected) {
+  if (config.has("targets")) return targets_of(config, expected);
+  const Json shipped = load_json_file(default_file);
+  JsonReader r(shipped, default_file, "");
+  return targets_of(r, expected);
+}
+
+Json targets_json(const std::vector<ClaimTarget>& targets, const std::vector<Claim>& judged) {
+  Json out = Json::array();
+  for (const ClaimTarget& t : targets) {
+    std::string measured;
+    bool pass = true;
+    for (const std::string& id : t.claims) {
+      auto c = std::find_if(judged.begin(), judged.end(), [&](const Claim& j) { return j.id == id; });
+      if (c == judged.end()) throw std::logic_error("target \"" + t.text + "\" names claim " + id + ", not judged");
+      pass = pass && c->verdict == "pass";
+      measured += (measured.empty() ? "" : "; ") + id + ": " +
+                  (c->verdict == "n/a" ? "n/a (" + c->note + ")" : c->measured);
+    }
+    out.push_back({{"target", t.text}, {"measured", measured}, {"pass", pass}});
+  }
+  return out;
+}
+
+std::string targets_markdown(const Json& targets) {
+  std::ostringstream md;
+  md << "| target | measured | verdict |\n|---|---|---|\n";
+  for (const Json& t : targets)
+    md << "| " << t["target"].get<std::string>() << " | " << t["measured"].get<std::string>() << " | "
+       << (t["pass"].get<bool>() ? "pass" : "**FAIL**") << " |\n";
+  return md.str();
 }
 
 }  // namespace gpupm

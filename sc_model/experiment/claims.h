@@ -67,4 +67,20 @@ class ClaimBook {
   std::map<std::string, Entry> entries_;
 };
 
+// A headline target of an experiment (README's table): its words and the
+// claims that decide it (it passes when every one of them passes).
+struct ClaimTarget {
+  std::string text;
+  std::vector<std::string> claims;
+};
+
+// The config's "targets": [{"target": words, "claims": [ids]}], or when it
+// states none the shipped config DEFAULT_FILE's; every id must be in EXPECTED.
+std::vector<ClaimTarget> read_claim_targets(JsonReader& config, const std::string& default_file,
+                                            const std::vector<ClaimLimits>& expected);
+// summary.json's "targets": [{"target", "measured", "pass"}], measured from the judged claims.
+Json targets_json(const std::vector<ClaimTarget>& targets, const std::vector<Claim>& judged);
+// The same as a Markdown table.
+std::string targets_markdown(const Json& targets);
+
 }  // namespace gpupm

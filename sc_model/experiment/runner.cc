@@ -1,4 +1,5 @@
 #include "experiment/runner.h"
+#include "common/build_info.h"
 #include "common/data_dir.h"
 
 #include <unistd.h>
@@ -149,6 +150,14 @@ SuiteConfig read_suite_config(
   for (const auto& name : opt.only)
     if (!seen.count(name)) throw InputError(c.file, entries, "no entry named \"" + name + "\" (from --only)");
   return c;
+}
+
+void warn_if_unreproducible() {
+  const std::string version = gpupm_version();
+  const bool dirty = version == "unknown" || (version.size() > 6 && version.rfind("-dirty") == version.size() - 6);
+  if (dirty)
+    std::cerr << "gpupm: warning: this build (" << version << ") names no clean commit: "
+              << "its summary.json cannot be reproduced\n";
 }
 
 Json summary_header(const std::string& experiment, const ExperimentRuns& runs) {

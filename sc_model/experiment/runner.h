@@ -127,10 +127,15 @@ bool run_stage(std::vector<RunSpec> specs, const ExperimentOptions& opt, RunRepo
                std::vector<ExperimentRuns>& stages);
 
 // Plans, runs (stage by stage), analyses and writes the summary of experiment E.
+// Says on stderr when this build names no commit (uncommitted changes, or
+// built outside git): its summary.json cannot be reproduced, so it is no result.
+void warn_if_unreproducible();
+
 template <class E>
 int run_experiment(const ExperimentOptions& opt, const std::string& shipped_config, const std::string& plot_script,
                    bool print_claims) {
   const typename E::Config config = E::load(opt, shipped_config);
+  warn_if_unreproducible();
   RunReports reports;
   std::vector<ExperimentRuns> stages;
   for (size_t stage = 0;; ++stage) {

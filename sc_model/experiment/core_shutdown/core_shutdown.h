@@ -38,6 +38,7 @@ struct CoreShutdownConfig {
   std::vector<OracleSpace> oracles;
   std::vector<CoreShutdownApp> apps;
   ClaimBook claims;
+  std::vector<ClaimTarget> targets;  // the headline targets, judged by claims
 };
 
 // The dynamic policies, after the baseline.

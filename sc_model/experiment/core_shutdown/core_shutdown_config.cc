@@ -59,6 +59,7 @@ CoreShutdownConfig CoreShutdown::load(const ExperimentOptions& opt, const std::s
         }
         r.for_each("oracles", 1, 16, [&](JsonReader& o, size_t) { c.oracles.push_back(parse_oracle_space(o)); });
         c.claims = ClaimBook::read(r, shipped_config, core_shutdown_claim_limits());
+        c.targets = read_claim_targets(r, shipped_config, core_shutdown_claim_limits());
         if (c.real) c.classification = read_classification(r);
         c.gpu = source_relative(r.get_string("gpu"));
       },

@@ -81,6 +81,7 @@ ExperimentSummary summarise(const CoreShutdownConfig& c, const RunReports& repor
                  {"averages",
                   {{"memory_intensive_energy_saving", {{"core-shutdown", cs}, {"core-dvfs", dvfs}, {"oracle-sm", oracle}}},
                    {"memory_intensive_speedup_geomean", geomean(a.cs_speed_mem)}}},
+                 {"targets", targets_json(c.targets, claims)},
                  {"claims", claims_json(claims)}});
   if (c.real) s.json.update({{"suite", "real"}, {"programs", programs}});
   std::ostringstream md;
@@ -93,7 +94,8 @@ ExperimentSummary summarise(const CoreShutdownConfig& c, const RunReports& repor
      << "\nMemory-intensive applications, mean energy saving: core shut-down " << fixed(cs * 100, 1) << "%, core DVFS "
      << fixed(dvfs * 100, 1) << "%, oracle-sm " << fixed(oracle * 100, 1)
      << "% (paper: 21%, 9%, within 8%). Geomean speed-up of core shut-down on them: " << pct(geomean(a.cs_speed_mem))
-     << ".\n\n## Claims (docs/papers.md#core-shutdown-claims)\n\n" << claims_markdown(claims)
+     << ".\n\n## Targets\n\n" << targets_markdown(s.json["targets"])
+     << "\n## Claims (docs/papers.md#core-shutdown-claims)\n\n" << claims_markdown(claims)
      << "\nPlots: energy.png, speedup.png, sm_sweep.png, trace.png (scripts/plot_core_shutdown.py).\n";
   s.markdown = md.str();
   return s;

@@ -63,15 +63,6 @@ std::string table_md(const EqualizerAnalysis& a, const std::vector<std::string>&
   return md.str();
 }
 
-std::string targets_md(const Json& targets) {
-  std::ostringstream md;
-  md << "| target | measured | verdict |\n|---|---|---|\n";
-  for (const Json& t : targets)
-    md << "| " << t["target"].get<std::string>() << " | " << t["measured"].get<std::string>() << " | "
-       << (t["pass"].get<bool>() ? "pass" : "**FAIL**") << " |\n";
-  return md.str();
-}
-
 std::string per_kernel_md(const EqualizerAnalysis& a) {
   std::ostringstream md;
   md << "| kernel | category | eq-perf | eq-perf energy | eq-energy | eq-energy energy | SM-high | mem-high | best CTAs / max |\n"
@@ -107,7 +98,7 @@ ExperimentSummary summarise(const EqualizerConfig& c, const RunReports& reports,
           "(sc_model/experiment/equalizer/equalizer_real.h), not assigned.\n\n";
   md << "## Performance mode (paper Fig. 7)\n\n" << table_md(a, {"sm-high", "mem-high", "equalizer-perf"})
      << "\n## Energy mode (paper Fig. 8)\n\n" << table_md(a, {"sm-low", "mem-low", "static-best", "equalizer-energy"})
-     << "\n## Targets\n\n" << targets_md(s.json["targets"])
+     << "\n## Targets\n\n" << targets_markdown(s.json["targets"])
      << "\n## Claims (docs/papers.md#equalizer-claims)\n\n" << claims_markdown(claims) << "\n## Per kernel\n\n"
      << per_kernel_md(a) << "\nPlots: speedup.png, energy.png, residency.png (scripts/plot_equalizer.py).\n";
   s.markdown = md.str();

@@ -40,6 +40,7 @@ struct HarmoniaConfig {
   std::map<std::string, double> sm_mhz, mem_mhz;  // the GPU's level names -> MHz
   uint32_t sms = 0;
   ClaimBook claims;
+  std::vector<ClaimTarget> targets;  // the headline targets, judged by claims
   // A real suite (harmonia_real.h): apps are programs whose class is measured
   // after the runs; fewer CUs running a program this much faster makes it THRASH.
   bool real = false;

@@ -67,6 +67,7 @@ void read_rest(JsonReader& r, HarmoniaConfig& c, const std::string& shipped_conf
     c.stress_apps = names_of(l);
   }
   c.claims = ClaimBook::read(r, shipped_config, harmonia_claim_limits());
+  c.targets = read_claim_targets(r, shipped_config, harmonia_claim_limits());
 }
 
 // The GPU's CU count and level names -> MHz; every level the oracle grid names must be one of them.

@@ -122,9 +122,11 @@ ExperimentSummary Harmonia::analyse(const HarmoniaConfig& config, const RunRepor
                  {"static_optima", a.energy_opt},
                  {"core_sweep", a.core_sweep},
                  {"power_saving_w", {{"cu_domain", a.sm_saving_w}, {"memory_side", a.mem_saving_w}}},
+                 {"targets", targets_json(c.targets, claims)},
                  {"claims", claims_json(claims)}});
   std::ostringstream md;
-  md << intro_md(c, stages.front(), axes) << apps_md(a) << (c.real ? programs_md(measured) : "") << "\n## Claims (docs/papers.md#harmonia-claims)\n\n" << claims_markdown(claims)
+  md << intro_md(c, stages.front(), axes) << apps_md(a) << (c.real ? programs_md(measured) : "") << "\n## Targets\n\n" << targets_markdown(s.json["targets"])
+     << "\n## Claims (docs/papers.md#harmonia-claims)\n\n" << claims_markdown(claims)
      << "\nPlots: ed2p.png, energy.png, perf.png, residency.png, core_sweep.png (scripts/plot_harmonia.py).\n";
   s.markdown = md.str();
   return s;

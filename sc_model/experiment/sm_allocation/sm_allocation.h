@@ -53,6 +53,7 @@ struct SmAllocationConfig {
   std::string gpu_name;
   uint32_t sms = 0, step = 0;  // K, and the profiles' step K/12
   ClaimBook claims;
+  std::vector<ClaimTarget> targets;  // the headline targets, judged by claims
 };
 
 const std::vector<ClaimLimits>& sm_allocation_claim_limits();

@@ -24,7 +24,7 @@ const std::vector<PolicyRun>& sm_allocation_policies() {
 
 const std::vector<ClaimLimits>& sm_allocation_claim_limits() {
   static const std::vector<ClaimLimits> limits = {
-      {"C1a", {"throughput_min"}}, {"C1b", {"efficiency_min"}}, {"C1c", {}},   {"C1d", {}},
+      {"C1a", {"throughput_min", "throughput_max"}}, {"C1b", {"efficiency_min", "efficiency_max"}}, {"C1c", {}},   {"C1d", {}},
       {"C2", {}},                  {"C3", {}},                  {"C3b", {}},   {"C3c", {"of_nine_min"}},
       {"C4a", {}},                 {"C4b", {}},                 {"C4c", {"of_nine_min", "of_nine_max"}},
       {"C4d", {"of_nine_min"}},    {"C5", {}},                  {"C6", {}}};
@@ -125,6 +125,7 @@ SmAllocationConfig SmAllocation::load(const ExperimentOptions& opt, const std::s
                      [&](JsonReader& q, size_t) { real_queues.push_back(read_queue(q, q.get_string("name"), app_index)); });
         }
         c.claims = ClaimBook::read(r, shipped_config, sm_allocation_claim_limits());
+        c.targets = read_claim_targets(r, shipped_config, sm_allocation_claim_limits());
       },
       [&](JsonReader& e, const std::string& name, const std::string& file, bool wanted) {
         if (c.real) {

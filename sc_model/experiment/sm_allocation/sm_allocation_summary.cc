@@ -115,6 +115,7 @@ ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunRe
                  {"policy_params", c.policy_params}, {"policies", a.labels}, {"apps", apps_json(a)},
                  {"queue_order", queue_order}, {"queues", a.queues},
                  {"pairs", a.pair_json}, {"pairing_model", a.pairing}, {"averages", a.averages},
+                 {"targets", targets_json(c.targets, claims)},
                  {"claims", claims_json(claims)}});
   if (c.real) s.json["suite"] = "real";
   int class_match = 0;
@@ -138,7 +139,8 @@ ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunRe
                 : std::to_string(class_match) + "/" + std::to_string(c.used.size()) +
                       " applications land in their intended class.")
      << "\n\n## Queues (throughput / power / power efficiency / energy vs even split)\n\n"
-     << queues_md(a) << rankings_md(a) << "\n\n## Claims (docs/papers.md#sm-allocation-claims)\n\n"
+     << queues_md(a) << rankings_md(a) << "\n\n## Targets\n\n" << targets_markdown(s.json["targets"])
+     << "\n## Claims (docs/papers.md#sm-allocation-claims)\n\n"
      << claims_markdown(claims)
      << "\nPlots: throughput.png, power.png, efficiency.png, energy.png, profiles.png (scripts/plot_sm_allocation.py).\n";
   s.markdown = md.str();

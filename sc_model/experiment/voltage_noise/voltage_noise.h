@@ -30,6 +30,7 @@ struct VoltageNoiseConfig {
   std::vector<VoltageNoisePackage> packages;
   std::vector<VoltageNoiseKernel> kernels;
   ClaimBook claims;
+  std::vector<ClaimTarget> targets;  // the headline targets, judged by claims
   bool real = false;  // kernels are programs (configs/workloads/cuda/), each run whole
 };
 

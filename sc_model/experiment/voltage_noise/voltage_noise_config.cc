@@ -44,6 +44,7 @@ VoltageNoiseConfig VoltageNoise::load(const ExperimentOptions& opt, const std::s
           c.packages.push_back({p.get_string("name"), source_relative(p.get_string("pdn"))});
         });
         c.claims = ClaimBook::read(r, shipped_config, voltage_noise_claim_limits());
+        c.targets = read_claim_targets(r, shipped_config, voltage_noise_claim_limits());
       },
       [&](JsonReader& k, const std::string& name, const std::string& workload, bool wanted) {
         VoltageNoiseKernel kernel{name, k.get_enum("class", kClasses, "-"), workload};

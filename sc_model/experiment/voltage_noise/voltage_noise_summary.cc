@@ -97,6 +97,7 @@ ExperimentSummary VoltageNoise::analyse(const VoltageNoiseConfig& c, const RunRe
                  {"modes", modes_json(a)},
                  {"guardband", a.energy},
                  {"packages", a.packages},
+                 {"targets", targets_json(c.targets, claims)},
                  {"claims", claims_json(claims)}});
   std::ostringstream md;
   md << "# Voltage noise on gpupm" << (c.real ? ": real programs" : "") << "\n\n"
@@ -108,7 +109,8 @@ ExperimentSummary VoltageNoise::analyse(const VoltageNoiseConfig& c, const RunRe
                   "voltage_noise_analysis.h); the paper class is the Fig. 6 class of the program it stands for.\n\n"
                 : "")
      << "## Summary (Fig. 19)\n\n" << designs_md(a) << "\n## Per kernel\n\n" << kernels_md(a) << guardband_md(a)
-     << packages_md(a.packages) << "\n## Claims (docs/papers.md#voltage-noise-claims)\n\n" << claims_markdown(claims)
+     << packages_md(a.packages) << "\n## Targets\n\n" << targets_markdown(s.json["targets"])
+     << "\n## Claims (docs/papers.md#voltage-noise-claims)\n\n" << claims_markdown(claims)
      << "\nPlots: droop.png (Fig. 19a), time.png (Fig. 19b), packages.png (scripts/plot_voltage_noise.py).\n";
   s.markdown = md.str();
   return s;
