@@ -27,6 +27,7 @@ struct CoreShutdownClassification {
   double kernel_share_min = 0;    // kernels below this share of their program's baseline time are not counted
   double thrash_gain_min = 1;     // cache-thrash: the best static SM count this much faster than all SMs
   uint32_t phase_knee_span = 0;   // phase-changing: a kernel's per-launch static knees span this many SMs
+  uint32_t phase_min_windows = 0;  // ... over launches through which the policy sampled this many windows
 };
 
 struct CoreShutdownConfig {

@@ -27,6 +27,7 @@ CoreShutdownClassification read_classification(JsonReader& config) {
   c.kernel_share_min = r.get_double("kernel_share_min", 0.0, 1.0);
   c.thrash_gain_min = r.get_double("thrash_gain_min", 1.0, 10.0);
   c.phase_knee_span = uint32_t(r.get_uint("phase_knee_span", 1, 1024));
+  c.phase_min_windows = uint32_t(r.get_uint("phase_min_windows", 0, 64));
   r.finish();
   return c;
 }

@@ -43,11 +43,12 @@ bool cache_thrash(const CoreShutdownConfig& c, const Json& app, Json& out) {
   return gain >= c.classification.thrash_gain_min && l2_up;
 }
 
-// Whether some kernel's launches have static knees spanning phase_knee_span SMs.
+// Whether some kernel's launches long enough for the policy's sampling have
+// static knees spanning phase_knee_span SMs.
 bool phase_changing(const CoreShutdownConfig& c, const Json& app, Json& out) {
   std::map<std::string, std::pair<int, int>> span;  // kernel: lowest, highest knee
   for (const Json& l : app["core_shutdown_launches"]) {
-    if (!l.contains("knee_sms")) continue;
+    if (!l.contains("knee_sms") || l["windows"].get<uint32_t>() < c.classification.phase_min_windows) continue;
     const int knee = l["knee_sms"].get<int>();
     auto [it, fresh] = span.insert({l["kernel"].get<std::string>(), {knee, knee}});
     it->second = {std::min(it->second.first, knee), std::max(it->second.second, knee)};

@@ -16,7 +16,10 @@ namespace gpupm {
 //   fastest static SM count (the oracle-sm sweep) beats all SMs by
 //   thrash_gain_min with a higher L2 hit rate.
 // - K-PHASE: a kernel whose launches' static knees (the smallest SM count within
-//   alpha of that launch's best) span at least phase_knee_span SMs.
+//   alpha of that launch's best) span at least phase_knee_span SMs, over its
+//   launches long enough for the policy to sample phase_min_windows windows in
+//   them (a launch shorter than the policy's sampling cannot be acted on, so
+//   its knee marks no phase: sort steps of a few microseconds did).
 struct MeasuredClasses {
   CoreShutdownConfig config;
   Json programs = Json::object();

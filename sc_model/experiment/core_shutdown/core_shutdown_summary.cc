@@ -49,7 +49,8 @@ std::string measured_md(const CoreShutdownConfig& c, const Json& programs) {
      << fixed(c.classification.kernel_share_min * 100, 0) << "% of the baseline time is memory-intensive when its MBU > "
      << fixed(c.classification.mbu_min, 2) << "; K-CACHE-thrash: the fastest static SM count at least "
      << pct(c.classification.thrash_gain_min) << " in performance over all SMs, at a higher L2 hit rate; K-PHASE: a kernel's "
-     << "per-launch static knees span >= " << c.classification.phase_knee_span << " SMs.\n\n"
+     << "per-launch static knees span >= " << c.classification.phase_knee_span << " SMs, over its launches in which the "
+     << "policy sampled at least " << c.classification.phase_min_windows << " windows.\n\n"
      << "| program | class | fastest static point (perf vs 32 SMs, L2 hit vs baseline) | kernels (time share, MBU) |\n"
      << "|---|---|---|---|\n";
   for (const CoreShutdownApp& app : c.apps) {
