@@ -174,3 +174,24 @@ TEST(Provenance, SweepResultsCarryProvenanceAndAStaleRerunSaysWhy) {
 }
 
 }  // namespace
+
+// A committed result is one a reader can reproduce: every summary.json under
+// docs/ names the clean commit whose build made it (never "-dirty" or
+// "unknown") and carries its headline verdicts as targets.
+TEST(Provenance, CommittedSummariesNameACleanCommitAndCarryTargets) {
+  size_t checked = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(source_path("docs"))) {
+    if (entry.path().filename() != "summary.json") continue;
+    ++checked;
+    const std::string file = entry.path().string();
+    const nlohmann::json s = nlohmann::json::parse(read_file(file));
+    ASSERT_TRUE(s.contains("gpupm") && s["gpupm"].contains("version")) << file << ": no gpupm.version";
+    const std::string version = s["gpupm"]["version"].get<std::string>();
+    EXPECT_EQ(version.find("-dirty"), std::string::npos) << file << ": made by a build with uncommitted changes";
+    EXPECT_NE(version, "unknown") << file;
+    ASSERT_TRUE(s.contains("targets") && s["targets"].is_array() && !s["targets"].empty()) << file << ": no targets";
+    for (const auto& t : s["targets"])
+      EXPECT_TRUE(t["target"].is_string() && t["measured"].is_string() && t["pass"].is_boolean()) << file << ": " << t;
+  }
+  EXPECT_GE(checked, 10u);
+}
