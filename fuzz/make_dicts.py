@@ -47,6 +47,11 @@ for target, files in JSON_READERS.items():
     values = sorted(set(IDENT_LITERAL.findall(text)) - set(keys))
     write(target, JSON_TOKENS + [f'"{k}":' for k in keys] + [f'"{v}"' for v in values])
 
+# .npy headers: the dictionary's keys and values, the dtypes, shapes at the edges of 2^63 and 2^64.
+write("program_npy", ["\\x93NUMPY\\x01\\x00", "{", "}", "(", ")", ",", ":", "'descr'", "'fortran_order'", "'shape'",
+                      "True", "False", "'|u1'", "'<i4'", "'<u4'", "'<i8'", "'<u8'", "'<f4'", "'<f8'", "'>f4'",
+                      "'<c8'", "9223372036854775807", "9223372036854775808", "18446744073709551616", "-1", "0"])
+
 ptx = "".join(p.read_text() for p in sorted(SRC.glob("ptx/ptx_*.cc")) if not p.name.endswith("_test.cc"))
 opcodes = sorted(set(re.findall(r'\{"([a-z][a-z0-9_.]*)",\s*(?:&Decoder|\{|Mode|Op)', ptx)))
 words = sorted(set(re.findall(r'word\("([a-z0-9_]+)"\)', ptx)) | set(re.findall(r'"(\.[a-z][a-z0-9_]*)"', ptx)))

@@ -46,6 +46,3 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   return 0;
 }
-
-// The model library links libsystemc, whose main() needs an sc_main; libFuzzer's main runs instead.
-extern "C" int sc_main(int, char**) { return 0; }

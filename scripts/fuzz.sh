@@ -11,7 +11,7 @@
 # the committed extra seeds and every finding's input (regression seeds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ALL_TARGETS=(gpu_config workload pdn_network ptx_parse ptx_exec sweep_spec program_workload)
+ALL_TARGETS=(gpu_config workload pdn_network ptx_parse ptx_exec sweep_spec program_workload program_npy)
 BUILD=build-fuzz
 
 # The shipped inputs each reader is given as seeds.
@@ -22,6 +22,7 @@ seeds_of() {
     pdn_network) ls configs/pdn/*.json ;;
     sweep_spec) ls configs/sweeps/*.json ;;
     program_workload) ls configs/workloads/cuda/*/*.json ;;
+    program_npy) find configs/workloads/cuda -name '*.npy' -size -16k | sort ;;  # small ones: short executions
     ptx_parse | ptx_exec) ls fuzz/programs/*.ptx ;;
     *) echo "scripts/fuzz.sh: unknown target '$1' (one of: ${ALL_TARGETS[*]})" >&2; return 2 ;;
   esac

@@ -277,7 +277,7 @@ BAD_INPUT(ProgramCudaSyntaxError, run_with("@/prog_syntax_error.json"), "@/synta
           "error: expected expression")
 BAD_INPUT(ProgramPtxUnsupportedInstruction, run_with("@/prog_unsupported.json"), "unsupported.ptx:8:",
           "unsupported instruction")
-BAD_INPUT(ProgramMissingSource, validate("@/prog_missing.json"), "program", "no such file")
+BAD_INPUT(ProgramMissingSource, validate("@/prog_missing.json"), "program", "No such file")
 BAD_INPUT(ProgramWrongExtension, validate("@/prog_extension.json"), "program", "expected a .cu (CUDA C++) or .ptx")
 BAD_INPUT(ProgramBlockTooLarge, run_with("@/prog_block.json"), "launches[0].block", "in [1, 1024]")
 BAD_INPUT(ProgramBufferType, validate("@/prog_buffer_type.json"), "buffers.src.type", "expected one of")
@@ -376,7 +376,7 @@ BAD_INPUT(ImpedanceBadSet, impedance({"--pdn", "@SRC/configs/pdn/package_default
           "pdn.network.scale", "expected a number in [")
 
 // ptx and validate.
-BAD_INPUT(PtxMissingFile, (std::vector<std::string>{"ptx", "@/nosuch.ptx"}), "@/nosuch.ptx", "no such file")
+BAD_INPUT(PtxMissingFile, (std::vector<std::string>{"ptx", "@/nosuch.ptx"}), "@/nosuch.ptx", "No such file")
 BAD_INPUT(PtxUnsupportedInstruction, (std::vector<std::string>{"ptx", "@/unsupported.ptx"}), "unsupported.ptx:8:",
           "unsupported instruction")
 BAD_INPUT(PtxCudaSyntaxError, (std::vector<std::string>{"ptx", "@/syntax_error.cu"}), "@/syntax_error.cu",

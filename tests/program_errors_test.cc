@@ -117,7 +117,7 @@ TEST(ProgramErrors, BadBuffersAreExit2WithTheirPath) {
       {R"({"a": {"type": "u32", "count": 64, "init": {"fill": -1}}})", "buffers.a.init.fill: expected an integer in [0, 4294967295]"},
       {R"({"a": {"type": "u8", "count": 64, "init": {"fill": 256}}})", "buffers.a.init.fill"},
       {R"({"a": {"type": "u32", "count": 64, "init": {"random": {"min": 5, "max": 1, "seed": 1}}}})", "expected max >= min"},
-      {R"({"a": {"type": "u32", "count": 64, "init": {"file": "missing.npy"}}})", "no such file"},
+      {R"({"a": {"type": "u32", "count": 64, "init": {"file": "missing.npy"}}})", "No such file"},
       {R"({"a": {"type": "u32", "count": 64, "init": {"fill": 1, "iota": {"start": 0, "step": 1}}}})", "exactly one of"},
   };
   int i = 0;
@@ -149,4 +149,34 @@ TEST(ProgramErrors, ValidateAndPtxListAProgram) {
   EXPECT_EQ(run_gpupm("ptx " + c.dir + "/bump.ptx", &listing), 0) << listing;
   EXPECT_NE(listing.find("bump(u64 p0, u32 p1)"), std::string::npos) << listing;
   EXPECT_NE(listing.find("ld.global 1"), std::string::npos) << listing;
+}
+
+// A while_nonzero flag is tested as a value of its type: a float flag of -0.0
+// is zero (its bits are not), so the loop ends after one launch.
+TEST(ProgramErrors, FloatWhileFlagOfNegativeZeroEndsTheLoop) {
+  const std::string dir = temp_dir("negzero");
+  std::ofstream(dir + "/negzero.ptx") << R"(.version 6.4
+.target sm_70
+.address_size 64
+.visible .entry negzero(.param .u64 p0)
+{
+.reg .f32 %f<2>;
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [p0];
+mov.f32 %f1, 0f80000000;
+st.global.f32 [%rd1], %f1;
+ret;
+}
+)";
+  std::ofstream(dir + "/w.json") << R"({"name": "w", "program": "negzero.ptx",
+    "buffers": {"flag": {"type": "f32", "count": 1}},
+    "launches": [{"kernel": "negzero", "grid": [1], "block": [1], "args": ["flag"],
+                  "while_nonzero": {"buffer": "flag", "max": 3}}]})";
+  std::string output;
+  const int status = run_gpupm("run --quiet --gpu " + source_path("configs/gpu/gtx480.json") + " --workload " + dir +
+                                   "/w.json --out " + dir + "/out",
+                               &output);
+  ASSERT_EQ(status, 0) << output;
+  EXPECT_NE(output.find("negzero#0 "), std::string::npos) << output;  // the summary table's rows
+  EXPECT_EQ(output.find("negzero#1 "), std::string::npos) << "launched again on -0.0:\n" << output;
 }

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <systemc>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -103,6 +104,15 @@ int sc_main(int argc, char* argv[]) {
   ParamsOptions params;
   CLI::App* params_cmd = add_params_command(app, params);
 
+  // CLI11 takes an unknown first word for a positional and only says a subcommand is required.
+  const std::vector<CLI::App*> commands = app.get_subcommands({});
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::none_of(commands.begin(), commands.end(), [&](CLI::App* c) { return c->check_name(argv[1]); })) {
+    std::string names;
+    for (const CLI::App* c : commands) names += (names.empty() ? "" : ", ") + c->get_name();
+    std::cerr << "gpupm: error: unknown command '" << argv[1] << "'; expected one of: " << names << "\n";
+    return kExitBadInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

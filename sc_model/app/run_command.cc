@@ -1,4 +1,7 @@
+#include <limits.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <chrono>
 #include <cstdio>
@@ -16,20 +19,26 @@ namespace gpupm {
 
 namespace {
 
+// The progress line on stderr (not with --quiet): on a terminal redrawn in
+// place 4 times a second; otherwise (a log) one line every 30 s of host time,
+// so a long run shows it is alive and how far it is.
 class Progress {
  public:
-  explicit Progress(bool on) : on_(on), t0_(clock::now()), last_(t0_) {}
+  Progress(bool on, bool terminal)
+      : on_(on), terminal_(terminal), t0_(clock::now()), last_(t0_),
+        every_(terminal ? std::chrono::milliseconds(250) : std::chrono::milliseconds(30000)) {}
   void update(const Gpu& gpu) {
     if (!on_) return;
     auto now = clock::now();
-    if (now - last_ < std::chrono::milliseconds(250)) return;
+    if (now - last_ < every_) return;
     last_ = now;
     double host = std::chrono::duration<double>(now - t0_).count();
     double speed = double(gpu.sm_clock().cycles_elapsed()) / host;
-    std::fprintf(stderr, "\r[gpupm] kernel %zu/%zu  sim %.1f us  %.2f M SM-domain cycles/s   ",
-                 std::min(gpu.kernels_done() + 1, gpu.kernels_total()), gpu.kernels_total(),
-                 sc_core::sc_time_stamp().to_seconds() * 1e6, speed / 1e6);
-    shown_ = true;
+    std::fprintf(stderr, "%s[gpupm] %.0f s: kernel %zu/%zu  sim %.1f us  %.2f M SM-domain cycles/s%s%s",
+                 terminal_ ? "\r" : "", host, std::min(gpu.kernels_done() + 1, gpu.kernels_total()),
+                 gpu.kernels_total(), sc_core::sc_time_stamp().to_seconds() * 1e6, speed / 1e6,
+                 budget_used(gpu).c_str(), terminal_ ? "   " : "\n");
+    shown_ = terminal_;
   }
   ~Progress() {
     if (shown_) std::fprintf(stderr, "\n");
@@ -37,9 +46,21 @@ class Progress {
 
  private:
   using clock = std::chrono::steady_clock;
-  bool on_;
+  // A program launch's share of its instruction budget (gpu.sim.warp_insts_per_grid_warp): a runaway nears 100%.
+  static std::string budget_used(const Gpu& gpu) {
+    for (const KernelRecord& r : gpu.running_kernels())
+      if (const ptx::LaunchState* p = r.launch->program.get()) {
+        char text[96];
+        std::snprintf(text, sizeof text, "  %.3g M warp instructions (%.1f%% of its budget)", double(p->executed) / 1e6,
+                      100.0 * double(p->executed) / double(p->max_launch_insts));
+        return text;
+      }
+    return "";
+  }
+  bool on_, terminal_;
   bool shown_ = false;
   clock::time_point t0_, last_;
+  std::chrono::milliseconds every_;
 };
 
 // --vcd and --trace-period-cycles, checked before anything runs (InputError: exit 2).
@@ -58,8 +79,10 @@ void check_trace_options(const RunOptions& opt, const GpuConfig& gpu) {
   if (fs::is_directory(file, ec) || !file.has_filename()) refuse("is a directory");
   // A device or FIFO would be replaced by the final rename.
   if (fs::exists(file, ec) && !fs::is_regular_file(file, ec)) refuse("is not a regular file");
-  if (!fs::is_directory(dir, ec)) refuse("directory " + dir.string() + " does not exist");
-  if (::access(dir.c_str(), W_OK) != 0) refuse("directory " + dir.string() + " is not writable");
+  if (file.filename().string().size() > NAME_MAX)
+    refuse("its name is longer than " + std::to_string(NAME_MAX) + " bytes (File name too long)");
+  if (!fs::exists(dir, ec) && ec.value() != ENOTDIR) refuse("directory " + dir.string() + " does not exist");
+  if (const std::string why = output_dir_problem(dir.string()); !why.empty()) refuse("directory " + dir.string() + ": " + why);
   const uint64_t p = opt.trace_period_cycles;
   if (p && p % gpu.sim.sample_period != 0)
     throw InputError("--trace-period-cycles", std::to_string(p),
@@ -102,6 +125,8 @@ int command_run(const RunOptions& opt) {
     if ((!opt.dump_buffers.empty() || !opt.dump_inputs.empty()) && !program_of(run.workload))
       throw InputError("--dump-buffers/--dump-inputs", "", "only program workloads (\"program\") have buffers");
     check_trace_options(opt, run.gpu);
+    if (!opt.dump_buffers.empty()) check_output_dir("--dump-buffers", opt.dump_buffers);
+    if (!opt.dump_inputs.empty()) check_output_dir("--dump-inputs", opt.dump_inputs);
     prepare_output_dir(opt.out_dir);
     if (!opt.dump_inputs.empty()) dump_program_buffers(run.workload, opt.dump_inputs);
   } catch (const InputError& e) {
@@ -111,11 +136,20 @@ int command_run(const RunOptions& opt) {
   try {
     Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
     if (!opt.vcd.empty()) gpu.trace_to(opt.vcd, opt.trace_period_cycles ? opt.trace_period_cycles : run.gpu.sim.sample_period);
-    Progress progress(!opt.quiet && ::isatty(2));
+    Progress progress(!opt.quiet, ::isatty(2));
     gpu.on_epoch = [&](const Gpu& g) { progress.update(g); };
-    if (!run_alone(gpu)) {
+    bool finished = false;
+    try {
+      finished = run_alone(gpu);
+    } catch (const SimulationFailure& e) {  // a runaway may be what others wait for at a barrier
+      const std::string waiting = gpu.barrier_state();
+      if (waiting.empty()) throw;
+      throw SimulationFailure(std::string(e.what()) + " (" + waiting + ")");
+    }
+    if (!finished) {
+      const std::string state = gpu.unfinished_state();
       std::cerr << "gpupm: error: the workload did not finish within sim.max_sim_ms = " << run.gpu.sim.max_sim_ms
-                << " ms of simulated time; nothing written\n";
+                << " ms of simulated time" << (state.empty() ? "" : " (" + state + ")") << "; nothing written\n";
       return kExitFailure;
     }
     refuse_impossible_droop(gpu, run.gpu);

@@ -1,5 +1,7 @@
 #include "app/standalone.h"
 
+#include <cstring>
+
 namespace gpupm {
 
 void prepare_systemc() {
@@ -12,7 +14,15 @@ void prepare_systemc() {
 
 bool run_alone(Gpu& gpu) {
   gpu.on_done = [](Gpu&) { sc_core::sc_stop(); };
-  sc_core::sc_start(sc_core::sc_time(gpu.config().sim.max_sim_ms, sc_core::SC_MS));
+  try {
+    sc_core::sc_start(sc_core::sc_time(gpu.config().sim.max_sim_ms, sc_core::SC_MS));
+  } catch (const sc_core::sc_report& r) {
+    // What a process threw reaches here wrapped in SystemC's report (its id,
+    // "In file:", "In process:" lines); the message alone is the cause.
+    if (std::strcmp(r.get_msg_type(), sc_core::SC_ID_SIMULATION_UNCAUGHT_EXCEPTION_) == 0)
+      throw SimulationFailure(r.get_msg());
+    throw;
+  }
   return gpu.done();
 }
 

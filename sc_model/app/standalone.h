@@ -5,6 +5,8 @@
 
 #include "platform/gpu.h"
 
+#include <stdexcept>
+
 namespace gpupm {
 
 // Once per process, before elaboration: femtosecond time resolution (clock
@@ -12,9 +14,16 @@ namespace gpupm {
 // (exit 1 instead of abort), and no info chatter.
 void prepare_systemc();
 
+// A failure during the simulation (a fault of a program's kernel, a runaway,
+// while_nonzero past its max): the cause alone, one line (exit 1).
+struct SimulationFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // Simulates until the workload finishes (then stops at once, so the report,
 // trace and time stamp are those of the completion) or sim.max_sim_ms of
-// simulated time have passed; true if it finished.
+// simulated time have passed; true if it finished. SimulationFailure when a
+// process threw (SystemC's wrapping taken off).
 bool run_alone(Gpu& gpu);
 
 }  // namespace gpupm

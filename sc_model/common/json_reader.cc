@@ -47,14 +47,18 @@ bool is_valid_utf8(const std::string& s) {
   }
 }
 
-void require_regular_file(const std::string& file) {
+std::string regular_file_problem(const std::string& file) {
   struct stat st {};
-  if (::stat(file.c_str(), &st) != 0)
-    throw InputError(file, "", std::string("cannot open file for reading: ") + std::strerror(errno));
+  if (::stat(file.c_str(), &st) != 0) return std::string("cannot open file for reading: ") + std::strerror(errno);
   // A FIFO or device would block or never end; a directory is not a document.
-  if (S_ISREG(st.st_mode)) return;
+  if (S_ISREG(st.st_mode)) return "";
   const char* what = S_ISDIR(st.st_mode) ? "is a directory" : S_ISFIFO(st.st_mode) ? "is a FIFO" : "is not a regular file";
-  throw InputError(file, "", std::string(what) + "; expected a regular file");
+  return std::string(what) + "; expected a regular file";
+}
+
+void require_regular_file(const std::string& file) {
+  const std::string problem = regular_file_problem(file);
+  if (!problem.empty()) throw InputError(file, "", problem);
 }
 
 Json parse_json_text(const std::string& text, const std::string& file) {
@@ -80,15 +84,17 @@ Json parse_json_text(const std::string& text, const std::string& file) {
   }
 }
 
-Json load_json_file(const std::string& file) {
+std::string read_input_file(const std::string& file) {
   require_regular_file(file);
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file, "", "cannot open file for reading");
+  if (!in) throw InputError(file, "", std::string("cannot open file for reading: ") + std::strerror(errno));
   std::stringstream ss;
   ss << in.rdbuf();
-  if (in.bad()) throw InputError(file, "", "read error");
-  return parse_json_text(ss.str(), file);
+  if (in.bad()) throw InputError(file, "", std::string("read error: ") + std::strerror(errno));
+  return ss.str();
 }
+
+Json load_json_file(const std::string& file) { return parse_json_text(read_input_file(file), file); }
 
 JsonReader::JsonReader(const Json& j, std::string file, std::string path)
     : j_(j), file_(std::move(file)), path_(std::move(path)) {

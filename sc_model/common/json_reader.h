@@ -92,6 +92,11 @@ void JsonReader::for_each(const std::string& key, size_t min_count, size_t max_c
 // Throws InputError(file) unless it names an existing regular file (checked
 // with stat before opening: a FIFO nobody writes would block forever).
 void require_regular_file(const std::string& file);
+// What keeps `file` from being read as a regular file ("" when nothing): the
+// reason stat gives (no such file, name too long), or what it is instead.
+std::string regular_file_problem(const std::string& file);
+// A regular file's whole text; InputError naming it and the reason otherwise.
+std::string read_input_file(const std::string& file);
 bool is_valid_utf8(const std::string& s);
 
 // Applies "path=value" to a document: dotted path, [i] for array elements.

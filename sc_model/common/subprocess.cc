@@ -7,9 +7,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <signal.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 extern char** environ;
 
@@ -54,8 +59,10 @@ struct SpawnSetup {
 };
 
 // Reads both pipes until both reach EOF; poll keeps a child that fills one
-// pipe while we wait on the other from blocking forever.
-void drain(Pipe& out, Pipe& err, std::string& out_text, std::string& err_text) {
+// pipe while we wait on the other from blocking forever. Past `deadline` (when
+// set) the child's process group is killed, which closes the pipes.
+void drain(Pipe& out, Pipe& err, std::string& out_text, std::string& err_text, pid_t pid,
+           std::optional<std::chrono::steady_clock::time_point> deadline, bool* timed_out) {
   char buf[65536];
   while (out.fd[0] >= 0 || err.fd[0] >= 0) {
     pollfd fds[2];
@@ -64,9 +71,20 @@ void drain(Pipe& out, Pipe& err, std::string& out_text, std::string& err_text) {
     nfds_t n = 0;
     if (out.fd[0] >= 0) fds[n] = {out.fd[0], POLLIN, 0}, pipes[n] = &out, texts[n++] = &out_text;
     if (err.fd[0] >= 0) fds[n] = {err.fd[0], POLLIN, 0}, pipes[n] = &err, texts[n++] = &err_text;
-    if (::poll(fds, n, -1) < 0) {
+    int wait_ms = -1;
+    if (deadline && !*timed_out) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
+      wait_ms = int(std::max<long long>(0, std::min<long long>(left.count(), 1 << 30)));
+    }
+    const int ready = ::poll(fds, n, wait_ms);
+    if (ready < 0) {
       if (errno == EINTR) continue;
       throw SubprocessError(std::string("poll failed: ") + std::strerror(errno));
+    }
+    if (ready == 0) {  // the deadline passed
+      *timed_out = true;
+      ::kill(-pid, SIGKILL);
+      continue;
     }
     for (nfds_t i = 0; i < n; ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
@@ -80,9 +98,26 @@ void drain(Pipe& out, Pipe& err, std::string& out_text, std::string& err_text) {
   }
 }
 
+// Waits for the child; past the deadline (no pipes to watch) it is killed.
+int wait_for(pid_t pid, std::optional<std::chrono::steady_clock::time_point> deadline, bool* timed_out) {
+  int status = 0;
+  for (;;) {
+    const pid_t got = ::waitpid(pid, &status, deadline && !*timed_out ? WNOHANG : 0);
+    if (got == pid) return status;
+    if (got < 0 && errno != EINTR) throw SubprocessError(std::string("waitpid failed: ") + std::strerror(errno));
+    if (got == 0 && std::chrono::steady_clock::now() >= *deadline) {
+      *timed_out = true;
+      ::kill(-pid, SIGKILL);
+    } else if (got == 0) {
+      ::usleep(10000);
+    }
+  }
+}
+
 }  // namespace
 
 std::string SubprocessResult::describe() const {
+  if (timed_out) return "did not finish in time: killed";
   if (signal != 0) return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
   return "exit status " + std::to_string(exit_code);
 }
@@ -127,7 +162,12 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv, const Subp
 
   Pipe out, err;
   SpawnSetup setup;
-  posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&setup.actions, 0,
+                                   options.stdin_file.empty() ? "/dev/null" : options.stdin_file.c_str(), O_RDONLY, 0);
+  if (options.timeout_s > 0) {  // its own process group: the time limit kills everything it started
+    posix_spawnattr_setpgroup(&setup.attr, 0);
+    posix_spawnattr_setflags(&setup.attr, POSIX_SPAWN_SETPGROUP);
+  }
   if (options.capture_stdout) {
     out.open();
     posix_spawn_file_actions_adddup2(&setup.actions, out.fd[1], 1);
@@ -156,17 +196,18 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv, const Subp
   err.close_end(1);
 
   SubprocessResult result;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (options.timeout_s > 0)
+    deadline = std::chrono::steady_clock::now() +
+               std::chrono::milliseconds(static_cast<long long>(std::min(options.timeout_s, 1e9) * 1000));
   try {
-    drain(out, err, result.stdout_text, result.stderr_text);
+    drain(out, err, result.stdout_text, result.stderr_text, pid, deadline, &result.timed_out);
   } catch (...) {
     int ignored;
     ::waitpid(pid, &ignored, 0);  // no zombie left behind
     throw;
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw SubprocessError(std::string("waitpid failed: ") + std::strerror(errno));
-  }
+  const int status = wait_for(pid, deadline, &result.timed_out);
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   return result;

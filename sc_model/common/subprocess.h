@@ -22,15 +22,18 @@ struct SubprocessOptions {
   std::optional<std::vector<std::string>> env;  // "NAME=value" entries replacing the environment; unset: inherit
   bool capture_stdout = true;                   // false: the child writes to the caller's stdout
   bool capture_stderr = true;                   // false: the child writes to the caller's stderr
+  std::string stdin_file;                       // the child's stdin ("": /dev/null)
+  double timeout_s = 0;                         // > 0: killed (with its process group) after this long
 };
 
 struct SubprocessResult {
   int exit_code = -1;     // the exit status when the program exited, else -1
   int signal = 0;         // the signal that ended it, else 0
+  bool timed_out = false; // killed at SubprocessOptions::timeout_s
   std::string stdout_text;
   std::string stderr_text;
   bool ok() const { return signal == 0 && exit_code == 0; }
-  std::string describe() const;  // "exit status 3" / "killed by signal 9 (Killed)"
+  std::string describe() const;  // "exit status 3" / "killed by signal 9 (Killed)" / "killed after 120 s"
 };
 
 // Runs argv[0] with arguments argv[1..] and waits for it. A name without '/'

@@ -1,5 +1,7 @@
 #include "common/vcd_writer.h"
 
+#include "common/output_files.h"
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -25,18 +27,16 @@ std::string vcd_id(size_t n) {
 }  // namespace
 
 VcdWriter::VcdWriter(std::string path, std::string timescale) : path_(std::move(path)), timescale_(std::move(timescale)) {
-  std::filesystem::path p(path_);
-  tmp_ = (p.parent_path() / ("." + p.filename().string() + ".tmp" + std::to_string(::getpid()))).string();
-  file_ = std::fopen(tmp_.c_str(), "wb");
-  if (!file_) throw std::runtime_error("cannot write VCD trace " + tmp_ + ": " + std::strerror(errno));
+  out_ = std::make_unique<AtomicFile>(path_, "VCD trace ");
+  const int fd = ::dup(out_->fd());
+  file_ = fd < 0 ? nullptr : ::fdopen(fd, "wb");
+  if (!file_) throw std::runtime_error("cannot write VCD trace " + path_ + ": " + std::strerror(errno));
   buffer_.resize(1 << 16);
   std::setvbuf(file_, buffer_.data(), _IOFBF, buffer_.size());
 }
 
 VcdWriter::~VcdWriter() {
-  if (!file_) return;
-  std::fclose(file_);
-  std::remove(tmp_.c_str());
+  if (file_) std::fclose(file_);
 }
 
 size_t VcdWriter::add_real(const std::vector<std::string>& scope, const std::string& name) {
@@ -91,7 +91,7 @@ void VcdWriter::sample(uint64_t time) {
 void VcdWriter::fail(const std::string& what, int error) {
   if (file_) std::fclose(file_);
   file_ = nullptr;
-  std::remove(tmp_.c_str());
+  out_.reset();  // nothing left on disk
   throw std::runtime_error(what + ": " + std::strerror(error));
 }
 
@@ -101,8 +101,8 @@ void VcdWriter::commit() {
   if (std::fflush(file_) != 0 && !error_) error_ = errno ? errno : EIO;
   std::FILE* f = std::exchange(file_, nullptr);
   if (std::fclose(f) != 0 && !error_) error_ = errno ? errno : EIO;
-  if (error_) fail("cannot write VCD trace " + tmp_, error_);
-  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) fail("cannot rename " + tmp_ + " to " + path_, errno);
+  if (error_) fail("cannot write VCD trace " + path_, error_);
+  out_->commit();
 }
 
 }  // namespace gpupm

@@ -1,7 +1,7 @@
 // A small VCD (IEEE 1364 value change dump) writer for real-valued signals in
-// nested scopes, written atomically: into a temporary file beside the target,
-// renamed into place by commit(), removed if the writer is destroyed without
-// a commit (a failed run leaves no trace file behind).
+// nested scopes, written atomically (common/output_files.h, AtomicFile): into an
+// unnamed file beside the target, named by commit(); destroyed without a commit
+// or killed, it leaves no trace file behind.
 //
 // Why not SystemC's sc_trace: it checks every traced variable at every delta
 // cycle (the run got ~8x slower), warns once per sample when its 1 ns unit
@@ -12,10 +12,13 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace gpupm {
+
+class AtomicFile;
 
 class VcdWriter {
  public:
@@ -46,8 +49,9 @@ class VcdWriter {
   void put(const char* text, size_t n);
   [[noreturn]] void fail(const std::string& what, int error);
 
-  std::string path_, tmp_, timescale_;
-  std::FILE* file_ = nullptr;
+  std::string path_, timescale_;
+  std::unique_ptr<AtomicFile> out_;
+  std::FILE* file_ = nullptr;  // buffered writes to out_
   std::vector<char> buffer_;  // stdio buffer: larger than the default
   int error_ = 0;  // first errno of a failed write
   bool header_done_ = false;

@@ -76,10 +76,14 @@ void GlobalWorkDistributionEngine::run_app(const std::vector<std::shared_ptr<con
                                            uint32_t app) {
   // A program decides its next launch once the previous one has finished.
   if (app < workload_.apps.size() && workload_.apps[app].source) {
-    while (auto launch = workload_.apps[app].source->next()) run_launch(launch, app);
+    while (const auto& launch = next_of(app)) run_launch(launch, app);
     return;
   }
   for (const auto& launch : launches) run_launch(launch, app);
+}
+
+const std::shared_ptr<const KernelLaunch>& GlobalWorkDistributionEngine::next_of(uint32_t app) {
+  return next_launch_.at(app) = workload_.apps[app].source->next();
 }
 
 void GlobalWorkDistributionEngine::run_launch(const std::shared_ptr<const KernelLaunch>& launch, uint32_t app) {
@@ -96,6 +100,7 @@ void GlobalWorkDistributionEngine::run_launch(const std::shared_ptr<const Kernel
 }
 
 void GlobalWorkDistributionEngine::sequencer() {
+  next_launch_.assign(std::max<size_t>(1, workload_.apps.size()), nullptr);  // never resized: threads refer to them
   if (host_launches_) {
     run_commands();
   } else if (workload_.apps.size() <= 1) {
@@ -140,7 +145,7 @@ void GlobalWorkDistributionEngine::run_entry(uint32_t entry) {
     return;
   }
   entries->begin_entry(entry);
-  while (auto launch = workload_.apps[0].source->next()) run_launch(launch, 0);
+  while (const auto& launch = next_of(0)) run_launch(launch, 0);
 }
 
 // The command processor checks a command before it sends it; here only what

@@ -86,6 +86,11 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   void launch_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void run_app(const std::vector<std::shared_ptr<const KernelLaunch>>& launches, uint32_t app);
   void run_launch(const std::shared_ptr<const KernelLaunch>& launch, uint32_t app);
+  // The next launch of app's source, held in next_launch_[app]: a thread's frame
+  // holds no owning pointer, since the frame a simulation stops in is never
+  // unwound (the launch would outlive the engine: LeakSanitizer's report).
+  const std::shared_ptr<const KernelLaunch>& next_of(uint32_t app);
+  std::vector<std::shared_ptr<const KernelLaunch>> next_launch_;
   bool app_running(uint32_t app) const;
   void wake_method();
   void done_b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);

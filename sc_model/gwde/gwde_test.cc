@@ -462,5 +462,35 @@ TEST_F(GwdeTwoAppsTest, RespawnRerunsTheFasterAppUntilTheSlowerEnds) {
     for (const auto& n : launched(sm)) EXPECT_EQ(n, "b");
 }
 
+// A program's source hands out each launch and keeps none itself.
+struct OneShotSource : LaunchSource {
+  std::weak_ptr<const KernelLaunch> handed;
+  bool done = false;
+  std::shared_ptr<const KernelLaunch> next() override {
+    if (done) return nullptr;
+    done = true;
+    std::shared_ptr<const KernelLaunch> k = kernel("p", 0, 1, 4, 1);
+    handed = k;
+    return k;
+  }
+  size_t planned_launches() const override { return 1; }
+};
+
+// The run stops while the sequencer waits for the launch to finish (a queue
+// pair's faster program at the end of the run): its thread's frame is never
+// unwound, so an owning pointer kept there outlived the engine (LeakSanitizer
+// found 392 bytes: the launch, its PTX state and its parameters).
+TEST_F(GwdeTest, ALaunchDoesNotOutliveTheEngineWhenTheRunStopsMidLaunch) {
+  auto source = std::make_shared<OneShotSource>();
+  w.apps.resize(1);
+  w.apps[0].source = source;
+  w.kernel_count = 1;
+  b = std::make_unique<GwdeBench>("bench", sm, cfg, w);
+  sc_core::sc_start(sc_time(10, SC_NS));  // the CTA never completes
+  ASSERT_FALSE(source->handed.expired());
+  b.reset();
+  EXPECT_TRUE(source->handed.expired());
+}
+
 }  // namespace
 }  // namespace gpupm

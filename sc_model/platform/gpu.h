@@ -83,6 +83,14 @@ class Gpu : public sc_core::sc_module {
   size_t kernels_done() const { return kernels_done_; }
   size_t kernels_total() const;  // launches planned (a program's while_nonzero counts once)
   const Workload& workload() const { return workload_; }
+  const std::vector<KernelRecord>& running_kernels() const { return open_kernels_; }
+  // For a run that did not finish: the launches still running and, for a
+  // program's, where its first stuck CTA's warps stand (kernel, CTA, warps,
+  // PC and source line, who waits at a barrier). One line; "" when none runs.
+  std::string unfinished_state() const;
+  // Where the warps of the first program CTA with warps at a barrier stand
+  // ("" when no warp waits at one): a runaway's message adds it.
+  std::string barrier_state() const;
   const GpuConfig& config() const { return cfg_; }
   const ClockDomain& sm_clock() const { return sm_clock_; }
   uint64_t sm_ticks_run() const { return sm_clock_.ticks_run(); }

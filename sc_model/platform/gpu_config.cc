@@ -28,6 +28,11 @@ void describe(ParamVisitor& v, SimConfig& c) {
   v.integer("sample_period", c.sample_period, 1, 1u << 30, "SM cycles", "between warp-state samples");
   v.integer("seed", c.seed, 0, ~uint64_t(0) >> 1, "", "random seed (gpupm run --seed overrides it)");
   v.number("max_sim_ms", c.max_sim_ms, 1e-6, 1e9, "ms", "simulated-time guard: a run past it fails");
+  v.integer("max_warp_insts", c.runaway.max_warp_insts, 1, ~uint64_t(0), "warp instructions",
+            "program workloads: one warp executing more is a runaway loop (the run fails)");
+  v.integer("warp_insts_per_grid_warp", c.runaway.warp_insts_per_grid_warp, 1, ~uint64_t(0), "warp instructions",
+            "program workloads: a launch may execute this many per warp of its grid (and at least max_warp_insts); "
+            "more is a runaway (the run fails)");
 }
 
 void describe(ParamVisitor& v, GpuConfig& g) {

@@ -9,6 +9,7 @@
 #include "gwde/gwde_config.h"
 #include "mem/mem_config.h"
 #include "power/power_config.h"
+#include "ptx/ptx.h"
 #include "sm/sm_config.h"
 #include "vr/pdn_config.h"
 #include "workload/kernel_profile.h"
@@ -22,6 +23,7 @@ struct SimConfig {
   uint32_t sample_period = 128;  // SM cycles between warp-state samples
   uint64_t seed = 1;
   double max_sim_ms = 1000.0;    // simulated-time guard: a run past it fails (exit 1)
+  ptx::RunawayBounds runaway;     // program launches: warp instructions before a launch is a runaway (exit 1)
 };
 
 struct GpuConfig {

@@ -40,7 +40,7 @@ LoadedRun load_run(const RunInputs& in) {
   }
   r.doc["seed"] = r.gpu.sim.seed;
   if (is_program_workload(r.doc.at("workload")))
-    r.workload = load_program_workload(r.doc.at("workload"), in.workload_file, wl_origin, r.gpu.sm);
+    r.workload = load_program_workload(r.doc.at("workload"), in.workload_file, wl_origin, r.gpu.sm, r.gpu.sim.runaway);
   else
     r.workload = parse_workload(r.doc.at("workload"), wl_origin, r.gpu.sim.seed);
   validate_workload(r.workload, r.gpu, wl_origin);

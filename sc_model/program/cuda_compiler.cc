@@ -36,7 +36,10 @@ bool read_whole_file(const std::string& path, std::string* text) {
 }
 
 // clang's diagnostics can run to pages; the first lines carry the cause.
-std::string trim_diagnostics(const std::string& text) {
+// They name the source as stdin: the .cu's path is put in its place.
+std::string trim_diagnostics(std::string text, const std::string& cu_file) {
+  for (size_t at = text.find("<stdin>"); at != std::string::npos; at = text.find("<stdin>", at + cu_file.size()))
+    text.replace(at, 7, cu_file);
   const size_t max_chars = 4000, max_lines = 40;
   std::string out;
   size_t lines = 0;
@@ -81,6 +84,18 @@ std::string unique_suffix() {
   return std::to_string(::getpid()) + "." + std::to_string(counter++) + "." + std::to_string(now);
 }
 
+// How long one compile may take: GPUPM_CLANG_TIMEOUT seconds (default 120; a
+// suite program compiles in about a second).
+double clang_timeout_s() {
+  const char* env = std::getenv("GPUPM_CLANG_TIMEOUT");
+  if (!env || !*env) return kDefaultClangTimeoutS;
+  char* end = nullptr;
+  const double s = std::strtod(env, &end);
+  if (*end != '\0' || !(s > 0) || s > 1e6)
+    throw InputError("GPUPM_CLANG_TIMEOUT", env, "expected a number of seconds in (0, 1e6]");
+  return s;
+}
+
 }  // namespace
 
 std::string find_cuda_clang() {
@@ -100,7 +115,11 @@ std::vector<std::string> cuda_compile_flags(int clang_major) {
                                     // never look for (or at) an installed CUDA toolkit: the PTX must not
                                     // depend on whether /usr/local/cuda exists
                                     "--cuda-path=/nonexistent/gpupm-no-cuda-toolkit",
-                                    "-O3", "-S", "-std=c++17"};
+                                    "-O3", "-S", "-std=c++17",
+                                    // .loc/.file line directives (no other debug information, the same
+                                    // instructions): a fault names the .cu line. The source comes on stdin,
+                                    // so the PTX names it kCompiledSource wherever the .cu lives.
+                                    "-gline-directives-only", "-fdebug-compilation-dir=."};
   // clang 14 defaults to a PTX ISA without the *_sync warp builtins; later versions pick one that has them.
   if (clang_major > 0 && clang_major < 15)
     for (const char* f : {"-Xclang", "-target-feature", "-Xclang", "+ptx64"}) flags.push_back(f);
@@ -155,23 +174,42 @@ std::string compile_cuda_to_ptx(const std::string& cu_file, bool* from_cache) {
   fs::create_directories(dir, ec);
   if (ec) throw InputError(cu_file, "", "cannot create the PTX cache directory " + dir + ": " + ec.message());
 
-  // clang writes a private temporary; the rename makes the entry appear whole,
-  // so concurrent compiles of one program never read a half-written file.
-  std::string tmp = ptx + ".tmp." + unique_suffix();
+  // clang writes into a private folder (its own temporaries too: a clang
+  // stopped at the time limit leaves them); the rename makes the entry appear
+  // whole, so concurrent compiles of one program never read a half-written file.
+  const std::string work = fs::absolute(dir).string() + "/.compile." + unique_suffix();
+  fs::create_directory(work, ec);
+  if (ec) throw InputError(cu_file, "", "cannot create a folder in the PTX cache " + dir + ": " + ec.message());
+  struct RemoveWork {
+    std::string dir;
+    ~RemoveWork() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } remove_work{work};
+  const std::string tmp = work + "/out.ptx";
   std::vector<std::string> argv = {clang};
   argv.insert(argv.end(), flags.begin(), flags.end());
-  for (const std::string& a : {std::string("-include"), prelude_path, fs::absolute(cu_file).string(),
+  for (const std::string& a : {std::string("-include"), fs::absolute(prelude_path).string(), std::string("-"),
                                std::string("-o"), tmp})
     argv.push_back(a);
+  SubprocessOptions run;
+  run.stdin_file = cu_file;  // in its folder: `#include "x.h"` finds its neighbours
+  run.working_dir = fs::absolute(cu_file).parent_path().string();
+  run.timeout_s = clang_timeout_s();
   SubprocessResult r;
   try {
-    r = run_subprocess(argv);
+    r = run_subprocess(argv, run);
   } catch (const SubprocessError& e) {
     throw InputError(cu_file, "", std::string("cannot compile CUDA: ") + e.what() + "; " + kInstallHint);
   }
+  if (r.timed_out) {
+    throw InputError(cu_file, "", "clang did not finish within " + std::to_string(int(run.timeout_s)) +
+                                      " s and was stopped (a file that includes itself, or a compile-time "
+                                      "computation that never ends?); GPUPM_CLANG_TIMEOUT=SECONDS allows longer");
+  }
   if (!r.ok()) {
-    fs::remove(tmp, ec);
-    throw InputError(cu_file, "", "clang failed (" + r.describe() + "):\n" + trim_diagnostics(r.stderr_text));
+    throw InputError(cu_file, "", "clang failed (" + r.describe() + "):\n" + trim_diagnostics(r.stderr_text, cu_file));
   }
   fs::rename(tmp, ptx, ec);
   if (ec) {

@@ -14,9 +14,16 @@ namespace gpupm {
 // flags, so a cache hit skips the compile; `from_cache` tells which happened.
 // clang is GPUPM_CLANG if set, else the first of clang++, clang++-19 ... -14 in PATH.
 // Throws InputError (exit 2) naming the file: no clang (with the install hint),
-// unreadable file or prelude, or clang's diagnostics when it fails.
+// unreadable file or prelude, clang's diagnostics when it fails, or clang
+// taking longer than the time limit (GPUPM_CLANG_TIMEOUT seconds, default 120).
 // A .cu is compiled on its own: #include of local headers is not part of the hash.
 std::string compile_cuda_to_ptx(const std::string& cu_file, bool* from_cache = nullptr);
+
+// The name clang's line directives give the compiled .cu (it is read from
+// stdin): ptx::Module::rename_source puts the .cu's path in its place.
+constexpr const char* kCompiledSource = "./<stdin>";
+// clang runs at most this long (GPUPM_CLANG_TIMEOUT overrides); past it, InputError.
+constexpr double kDefaultClangTimeoutS = 120;
 
 // Pieces exposed for tests and tools.
 std::string find_cuda_clang();                           // "" when none

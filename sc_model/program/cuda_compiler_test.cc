@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -186,8 +187,42 @@ TEST_F(CudaCompiler, PreludeFunctionsBecomeTheExpectedPtx) {
     EXPECT_TRUE(found) << "missing '" << expected << "'";
   }
   for (const char* absent : {"call", ".f16", "tex.", ".f64"}) EXPECT_EQ(text.find(absent), std::string::npos) << absent;
-  // One brace block (the kernel body): no nested blocks with local registers.
-  EXPECT_EQ(std::count(text.begin(), text.end(), '{'), 1) << text;
+  // One brace block (the kernel body): no nested blocks with local registers (the line directives'
+  // empty .section .debug_loc { } aside).
+  const std::string body = text.substr(0, text.find(".section"));
+  EXPECT_EQ(std::count(body.begin(), body.end(), '{'), 1) << text;
+}
+
+// The PTX carries the .cu's lines (clang's .loc/.file), under a name that does not
+// depend on where the .cu is: the cache serves one compile to every copy.
+TEST_F(CudaCompiler, PtxCarriesTheSourceLinesUnderAFixedName) {
+  skip_without_clang();
+  const std::string text = slurp(compile_cuda_to_ptx(write("lines.cu", kSaxpy)));
+  EXPECT_NE(text.find(std::string(".file\t1 \"") + kCompiledSource + "\""), std::string::npos) << text;
+  EXPECT_NE(text.find(".loc\t1 4 "), std::string::npos) << text;  // `if (i < n) y[i] = ...` is line 4
+  fs::create_directories(dir_ + "/elsewhere");
+  bool cached = false;
+  std::ofstream(dir_ + "/elsewhere/other.cu") << kSaxpy;
+  compile_cuda_to_ptx(dir_ + "/elsewhere/other.cu", &cached);
+  EXPECT_TRUE(cached);
+}
+
+// A .cu that includes itself twice per level (2^40 includes) compiles for ever: clang runs
+// under a time limit (GPUPM_CLANG_TIMEOUT seconds) and the error says so.
+TEST_F(CudaCompiler, ClangRunsUnderATimeLimit) {
+  skip_without_clang();
+  const std::string cu = write("self.cu", "#if __INCLUDE_LEVEL__ < 40\n#include \"self.cu\"\n#include \"self.cu\"\n#endif\n");
+  ::setenv("GPUPM_CLANG_TIMEOUT", "1", 1);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    compile_cuda_to_ptx(cu);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(cu + ": clang did not finish within 1 s"), std::string::npos) << e.what();
+  }
+  ::unsetenv("GPUPM_CLANG_TIMEOUT");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_TRUE(!fs::exists(dir_ + "/cache/ptx") || fs::is_empty(dir_ + "/cache/ptx"));  // no temporary left
 }
 
 }  // namespace

@@ -28,13 +28,6 @@ constexpr uint64_t kLocalBase = uint64_t(1) << 37;
 constexpr uint64_t kCodeBase = uint64_t(1) << 38;
 ptx::Dim3 dim3_of(const std::vector<uint32_t>& d) { return {d[0], d.size() > 1 ? d[1] : 1, d.size() > 2 ? d[2] : 1}; }
 
-std::string read_text(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 using LaunchFail = std::function<void(const std::string& key, const std::string& what)>;
 
 // The parameter buffer of a launch: one arg per parameter, in order.
@@ -57,6 +50,11 @@ std::vector<uint8_t> encode_args(const std::vector<Json>& args, const LaunchFail
       buffer_args.push_back({p.offset, b});
       continue;
     }
+    if (p.size != ptx::type_bytes(p.type))  // .param .b8 p[16]: a struct or array passed by value
+      fail(key, "parameter " + p.name + " is a " + std::to_string(p.size) + "-byte aggregate (" +
+                    std::to_string(p.size / ptx::type_bytes(p.type)) + " x ." + ptx::type_name(p.type) +
+                    ", a struct or array passed by value), which a launch cannot pass; expected scalar "
+                    "parameters (pass the struct's fields one by one, or its data in a buffer)");
     const ptx::ScalarType t = p.type;
     const bool is_float = t == ptx::ScalarType::F32 || t == ptx::ScalarType::F64;
     const bool is_signed = t == ptx::ScalarType::S8 || t == ptx::ScalarType::S16 || t == ptx::ScalarType::S32 ||
@@ -86,13 +84,13 @@ namespace {
 // at JSON path `at`), as read from `origin`.
 std::shared_ptr<ProgramHost> load_program(const ProgramParams& p, const std::string& at, const std::string& origin,
                                           const fs::path& dir, const SmConfig& sm, uint32_t first_kernel,
-                                          uint32_t app) {
+                                          uint32_t app, const ptx::RunawayBounds& bounds) {
   const LaunchFail fail_at = [&](const std::string& key, const std::string& what) {
     throw InputError(origin, at.empty() ? key : at + "." + key, what);
   };
   const fs::path program = dir / p.program;
-  if (!fs::is_regular_file(program))
-    fail_at("program", (fs::exists(program) ? "not a regular file: " : "no such file: ") + program.string());
+  if (const std::string problem = regular_file_problem(program.string()); !problem.empty())
+    fail_at("program", program.string() + ": " + problem);
   std::string ptx_file;
   if (program.extension() == ".cu") {
     ptx_file = compile_cuda_to_ptx(program.string());
@@ -103,10 +101,11 @@ std::shared_ptr<ProgramHost> load_program(const ProgramParams& p, const std::str
   }
   std::unique_ptr<ptx::Module> module;
   try {
-    module = ptx::parse(read_text(ptx_file), program.extension() == ".ptx" ? program.string() : ptx_file);
+    module = ptx::parse(read_input_file(ptx_file), program.extension() == ".ptx" ? program.string() : ptx_file);
   } catch (const ptx::ParseError& e) {
     fail_at("program", e.what());
   }
+  module->rename_source(kCompiledSource, program.string());
   const std::vector<BufferSpec>& buffers = p.buffers;
   std::vector<LaunchSpec> launches;
   uint64_t planned = 0;
@@ -162,7 +161,7 @@ std::shared_ptr<ProgramHost> load_program(const ProgramParams& p, const std::str
   for (const BufferSpec& b : buffers)
     if (b.init.is_file()) inputs.push_back((dir / b.init.file).string());
   auto host = std::make_shared<ProgramHost>(p.name, std::move(module), buffers, std::move(launches),
-                                            first_kernel, app, sm.line_bytes);
+                                            first_kernel, app, sm.line_bytes, bounds);
   host->input_files = std::move(inputs);
   return host;
 }
@@ -177,7 +176,7 @@ bool is_program_workload(const Json& doc) {
 }
 
 Workload load_program_workload(const Json& doc, const std::string& file, const std::string& origin,
-                               const SmConfig& sm) {
+                               const SmConfig& sm, const ptx::RunawayBounds& bounds) {
   JsonReader top(doc, origin, "");
   ProgramWorkloadParams params;
   const fs::path dir = fs::path(file).parent_path();
@@ -190,7 +189,7 @@ Workload load_program_workload(const Json& doc, const std::string& file, const s
   if (params.apps.empty()) {
     w.apps.resize(1);
     w.apps[0].name = w.name;
-    w.apps[0].source = load_program(params.main, "", origin, dir, sm, 0, 0);
+    w.apps[0].source = load_program(params.main, "", origin, dir, sm, 0, 0, bounds);
     w.kernel_count = static_cast<const ProgramHost&>(*w.apps[0].source).kernel_count();
     return w;
   }
@@ -200,7 +199,7 @@ Workload load_program_workload(const Json& doc, const std::string& file, const s
   for (size_t i = 0; i < params.apps.size(); ++i) {
     w.apps[i].name = params.apps[i].name;
     w.apps[i].source = load_program(params.apps[i], "apps[" + std::to_string(i) + "]", origin, dir, sm,
-                                    w.kernel_count, uint32_t(i));
+                                    w.kernel_count, uint32_t(i), bounds);
     w.kernel_count += static_cast<const ProgramHost&>(*w.apps[i].source).kernel_count();
   }
   return w;
@@ -210,7 +209,7 @@ Workload load_program_workload(const Json& doc, const std::string& file, const s
 
 ProgramHost::ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, std::vector<BufferSpec> buffers,
                          std::vector<LaunchSpec> launches, uint32_t first_kernel_index, uint32_t app,
-                         uint32_t line_bytes)
+                         uint32_t line_bytes, const ptx::RunawayBounds& bounds)
     : name_(std::move(name)),
       module_(std::move(module)),
       buffers_(std::move(buffers)),
@@ -218,6 +217,7 @@ ProgramHost::ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, 
       first_kernel_index_(first_kernel_index),
       app_(app),
       line_bytes_(line_bytes),
+      bounds_(bounds),
       end_entry_(launches_.size()) {
   for (size_t i = 0; i < buffers_.size(); ++i) {
     addresses_.push_back(memory_.allocate(buffers_[i].count * buffer_type(buffers_[i].type).bytes, buffers_[i].name));
@@ -250,7 +250,12 @@ void ProgramHost::init_buffer(size_t i) {
   const BufferInit& in = b.init;
   auto fail = [&](const std::string& what) { throw InputError(b.name, "init", what); };
   if (in.is_file()) {
-    NpyArray a = read_npy((fs::path(b.dir) / in.file).string());
+    const std::string file = (fs::path(b.dir) / in.file).string();
+    NpyArray a = read_npy(file);
+    if (a.dtype != t.dtype || a.count != b.count)  // checked when read: the file changed since
+      throw InputError(file, "", "changed since the workload was checked: now " + std::to_string(a.count) +
+                                     " elements of " + a.dtype + ", the buffer has " + std::to_string(b.count) +
+                                     " of " + t.dtype);
     std::memcpy(out, a.bytes.data(), a.bytes.size());
     return;
   }
@@ -301,11 +306,17 @@ void ProgramHost::init_buffer(size_t i) {
   }
 }
 
-uint64_t ProgramHost::read_flag(size_t buffer) const {
+bool ProgramHost::flag_set(size_t buffer) const {
+  const BufferType& t = buffer_type(buffers_[buffer].type);
+  const uint8_t* p = const_cast<ptx::DeviceMemory&>(memory_).data(addresses_[buffer]);
+  if (t.is_float) {  // a float flag is a value: -0.0 is zero, NaN is not
+    float f;
+    double d;
+    return t.bytes == 4 ? (std::memcpy(&f, p, 4), f != 0.0f) : (std::memcpy(&d, p, 8), d != 0.0);
+  }
   uint64_t v = 0;
-  const uint32_t bytes = buffer_type(buffers_[buffer].type).bytes;
-  std::memcpy(&v, const_cast<ptx::DeviceMemory&>(memory_).data(addresses_[buffer]), bytes);
-  return v;
+  std::memcpy(&v, p, t.bytes);
+  return v != 0;
 }
 
 size_t ProgramHost::planned_launches() const {
@@ -343,7 +354,7 @@ std::shared_ptr<const KernelLaunch> ProgramHost::next() {
   if (awaiting_flag_) {  // the previous launch was a while_nonzero one: look at its flag
     awaiting_flag_ = false;
     const LaunchSpec& l = launches_[entry_];
-    if (read_flag(size_t(l.while_buffer)) == 0) {
+    if (!flag_set(size_t(l.while_buffer))) {
       ++entry_;
       done_ = 0;
     } else if (done_ >= l.while_max) {
@@ -374,6 +385,10 @@ std::shared_ptr<const KernelLaunch> ProgramHost::next() {
   state->params = l.params;
   state->memory = &memory_;
   state->local_base = kLocalBase;
+  state->bounds = bounds_;
+  state->grid_warps = l.grid.count() * ((l.block.count() + 31) / 32);
+  state->max_warp_insts = bounds_.max_warp_insts;
+  state->max_launch_insts = bounds_.launch_budget(state->grid_warps);
   auto k = std::make_shared<KernelLaunch>();
   k->name = l.kernel;
   const uint32_t kernel = kernel_of_entry_[entry_];

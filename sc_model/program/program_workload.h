@@ -34,7 +34,8 @@ struct LaunchSpec {
 class ProgramHost : public LaunchSource, public EntryLaunchSource {
  public:
   ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, std::vector<BufferSpec> buffers,
-              std::vector<LaunchSpec> launches, uint32_t first_kernel_index, uint32_t app, uint32_t line_bytes);
+              std::vector<LaunchSpec> launches, uint32_t first_kernel_index, uint32_t app, uint32_t line_bytes,
+              const ptx::RunawayBounds& bounds = {});
 
   // The next launch, or null when the program is done; asked again after that
   // (a queue pair's re-spawn), the program starts over with its inputs as first loaded.
@@ -58,7 +59,7 @@ class ProgramHost : public LaunchSource, public EntryLaunchSource {
  private:
   void init_buffer(size_t i);
   void restart();
-  uint64_t read_flag(size_t buffer) const;
+  bool flag_set(size_t buffer) const;  // element 0 of a while_nonzero buffer is non-zero
 
   std::string name_;
   std::unique_ptr<ptx::Module> module_;
@@ -67,6 +68,7 @@ class ProgramHost : public LaunchSource, public EntryLaunchSource {
   std::vector<uint64_t> addresses_;  // per buffer
   ptx::DeviceMemory memory_;
   uint32_t first_kernel_index_, app_, line_bytes_;
+  ptx::RunawayBounds bounds_;
   size_t entry_ = 0;      // the launches entry being run
   size_t end_entry_ = 0;  // next() stops before this entry (all of them, or one: begin_entry)
   uint32_t done_ = 0;     // launches of that entry handed out so far
@@ -89,9 +91,10 @@ bool is_program_workload(const Json& doc);
 // or reads the program, checks every launch against its entry and the SM's
 // resources, and returns a one-application workload whose launches come from a
 // ProgramHost. `file` is the workload's path (relative paths resolve against
-// its folder); `origin` names it in messages. InputError on anything wrong.
+// its folder); `origin` names it in messages; `bounds` limit what each launch
+// may execute (gpu.sim). InputError on anything wrong.
 Workload load_program_workload(const Json& doc, const std::string& file, const std::string& origin,
-                               const SmConfig& sm);
+                               const SmConfig& sm, const ptx::RunawayBounds& bounds = {});
 
 // The workload's program host (null: a profile workload).
 const ProgramHost* program_of(const Workload& w);

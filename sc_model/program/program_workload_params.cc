@@ -3,6 +3,7 @@
 #include "program/buffer_types.h"
 #include "program/npy.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 
@@ -55,22 +56,35 @@ void fits_type(ParamVisitor& v, const char* key, const nlohmann::json& value, co
   });
 }
 
-// A .npy init file: there, of the buffer's dtype and element count.
+// A .npy init file: there, of the buffer's dtype and element count (its
+// header is read here; the data only when the buffer is initialised).
 std::optional<ParamProblem> file_problem(const BufferSpec& b, const std::string& dir) {
   if (b.init.file.empty()) return std::nullopt;
-  namespace fs = std::filesystem;
-  const fs::path p = fs::path(dir) / b.init.file;
-  if (!fs::is_regular_file(p))
-    return ParamProblem{"file", (fs::exists(p) ? "not a regular file: " : "no such file: ") + p.string()};
-  const NpyArray a = read_npy(p.string());
+  const std::string p = (std::filesystem::path(dir) / b.init.file).string();
+  if (const std::string problem = regular_file_problem(p); !problem.empty())
+    return ParamProblem{"file", p + ": " + problem};
+  NpyHeader h;
+  try {
+    h = read_npy_header(p);
+  } catch (const InputError& e) {
+    return ParamProblem{"file", e.what()};
+  }
   const BufferType& t = buffer_type(b.type);
-  if (a.dtype != t.dtype)
-    return ParamProblem{"file", p.string() + " holds dtype " + a.dtype + ", expected " + t.dtype + " for a " +
-                                    b.type + " buffer"};
-  if (a.count != b.count)
-    return ParamProblem{"file", p.string() + " holds " + std::to_string(a.count) + " elements, the buffer has count " +
+  if (h.dtype != t.dtype)
+    return ParamProblem{"file", p + " holds dtype " + h.dtype + ", expected " + t.dtype + " for a " + b.type + " buffer"};
+  if (h.count != b.count)
+    return ParamProblem{"file", p + " holds " + std::to_string(h.count) + " elements, the buffer has count " +
                                     std::to_string(b.count)};
   return std::nullopt;
+}
+
+// min <= max, compared exactly (as doubles, two u64 bounds 1 apart are equal).
+bool ordered(const nlohmann::json& min, const nlohmann::json& max) {
+  if (min.is_number_float() || max.is_number_float()) return min.get<double>() <= max.get<double>();
+  auto wide = [](const nlohmann::json& v) {
+    return v.is_number_unsigned() ? __int128(v.get<uint64_t>()) : __int128(v.get<int64_t>());
+  };
+  return wide(min) <= wide(max);
 }
 
 void describe_init(ParamVisitor& v, BufferSpec& b, const std::string& dir) {
@@ -89,6 +103,16 @@ void describe_init(ParamVisitor& v, BufferSpec& b, const std::string& dir) {
     s.rule("integer_step", "an integer buffer's step is an integer", [&in, &b] {
       return problem_unless(buffer_type(b.type).is_float || !in.step.is_number_float(), "step", "expected an integer");
     });
+    s.rule("last_fits_type", "a float buffer's last element is in its type's range", [&in, &b] {
+      const BufferType& t = buffer_type(b.type);
+      if (!t.is_float || !in.start.is_number() || !in.step.is_number()) return problem_unless(true, "", "");
+      const double last = in.start.get<double>() + double(b.count - 1) * in.step.get<double>();
+      const std::string what = element_problem(nlohmann::json(last), t);
+      char value[32];
+      std::snprintf(value, sizeof value, "%.9g", last);
+      return problem_unless(what.empty(), "step", std::string("the last element, start + (count - 1) x step = ") +
+                                                      value + ": " + what);
+    });
   });
   v.section("random", Presence::kOptional, "uniform in [min, max] from one xoshiro256** stream",
             [&in, &b](ParamVisitor& s) {
@@ -97,7 +121,7 @@ void describe_init(ParamVisitor& v, BufferSpec& b, const std::string& dir) {
               s.exact_number("max", in.max, "the largest value", Presence::kRequired);
               fits_type(s, "max", in.max, b);
               s.rule("ordered", "min <= max", [&in] {
-                return problem_unless(in.min.get<double>() <= in.max.get<double>(), "max", "expected max >= min");
+                return problem_unless(ordered(in.min, in.max), "max", "expected max >= min");
               });
               s.integer("seed", in.seed, 0, std::numeric_limits<uint64_t>::max(), "", "the stream's seed",
                         Presence::kRequired);

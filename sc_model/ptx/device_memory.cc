@@ -14,6 +14,18 @@ uint32_t type_bytes(ScalarType t) {
   }
 }
 
+const char* type_name(ScalarType t) {
+  static const char* const kNames[] = {"b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64",
+                                       "s8", "s16", "s32", "s64", "f32", "f64", "pred"};
+  return kNames[size_t(t)];
+}
+
+uint64_t RunawayBounds::launch_budget(uint64_t grid_warps) const {
+  uint64_t budget = 0;
+  if (__builtin_mul_overflow(warp_insts_per_grid_warp, grid_warps, &budget)) budget = ~uint64_t(0);
+  return std::max(budget, max_warp_insts);
+}
+
 Kernel::Kernel() = default;
 Kernel::~Kernel() = default;
 Kernel::Kernel(Kernel&&) noexcept = default;
@@ -26,6 +38,21 @@ uint32_t Kernel::pc_of_line(uint32_t line) const {
 }
 
 const std::string& Kernel::text_of(uint32_t pc) const { return extra->texts.at(pc); }
+
+std::string Kernel::where(uint32_t pc) const {
+  if (pc < extra->locs.size()) {
+    const auto [file_index, line] = extra->locs[pc];
+    auto it = extra->source_files.find(file_index);
+    if (line > 0 && it != extra->source_files.end()) return it->second + ":" + std::to_string(line);
+  }
+  return file + ":" + std::to_string(pc < info.size() ? info[pc].line : 0);
+}
+
+void Module::rename_source(const std::string& from, const std::string& to) {
+  for (auto& k : kernels)
+    for (auto& [index, name] : k->extra->source_files)
+      if (name == from) name = to;
+}
 
 const Kernel* Module::find(const std::string& name) const {
   for (const auto& k : kernels)

@@ -40,6 +40,7 @@ enum class TimingClass : uint8_t {
 
 enum class ScalarType : uint8_t { B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F32, F64, Pred };
 uint32_t type_bytes(ScalarType t);
+const char* type_name(ScalarType t);  // "u32" (without the dot)
 
 struct Param {
   std::string name;
@@ -81,6 +82,9 @@ struct Kernel {
   uint32_t pc_of_line(uint32_t line) const;
   // The instruction's text as written (opcode with modifiers), for listings and messages.
   const std::string& text_of(uint32_t pc) const;
+  // Where the instruction comes from, for messages: "saxpy.cu:4" when the PTX
+  // carries its source line (.loc/.file), else "FILE.ptx:LINE".
+  std::string where(uint32_t pc) const;
 
   Kernel();
   ~Kernel();
@@ -102,6 +106,9 @@ struct Module {
     std::vector<uint8_t> init;  // size = variable size; zeros when not initialised
   };
   std::vector<Variable> variables;
+  // Gives the source file the line directives call `from` (a compiled .cu's
+  // stand-in name) the name `to` in every kernel's messages.
+  void rename_source(const std::string& from, const std::string& to);
 };
 
 // Parses PTX text; `file` names it in messages. Throws ParseError.
@@ -138,6 +145,17 @@ struct Dim3 {
   uint64_t count() const { return uint64_t(x) * y * z; }
 };
 
+// What a launch may execute before it is a runaway (gpu.sim.max_warp_insts and
+// gpu.sim.warp_insts_per_grid_warp, README "Real kernels"): one warp at most
+// max_warp_insts; the launch as a whole warp_insts_per_grid_warp per warp of
+// its grid, and never less than one warp may. Deterministic, unlike a clock:
+// a runaway stops at the same instruction on every host.
+struct RunawayBounds {
+  uint64_t max_warp_insts = 100000000;
+  uint64_t warp_insts_per_grid_warp = 1000000;
+  uint64_t launch_budget(uint64_t grid_warps) const;  // saturating
+};
+
 // One kernel launch's constant state, shared by its CTAs.
 struct LaunchState {
   const Kernel* kernel = nullptr;
@@ -146,7 +164,11 @@ struct LaunchState {
   std::vector<uint8_t> params;  // param_bytes, filled by the caller
   DeviceMemory* memory = nullptr;
   uint64_t local_base = 0;      // timing address of this launch's local memory (interleaved per lane)
-  uint64_t max_warp_insts = 100000000;  // per warp: more is a runaway loop (ExecError)
+  uint64_t max_warp_insts = RunawayBounds().max_warp_insts;  // per warp: more is a runaway (ExecError)
+  uint64_t max_launch_insts = ~uint64_t(0);  // all warps together: bounds.launch_budget(grid_warps)
+  RunawayBounds bounds;                      // what max_launch_insts came from (for the message)
+  uint64_t grid_warps = 0;
+  mutable uint64_t executed = 0;             // warp instructions of all warps so far
 };
 
 // One CTA's shared memory (static + dynamic) and its identity.

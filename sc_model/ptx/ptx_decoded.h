@@ -5,6 +5,8 @@
 // reads every operand the same way and never looks at strings.
 #pragma once
 
+#include <map>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -94,6 +96,10 @@ struct KernelExtra {
   std::vector<std::string> texts;        // per PC: opcode with modifiers, for messages
   std::vector<bool> is_pred;             // per declared register
   std::vector<uint8_t> words;            // per declared register: 32-bit registers it takes (predicates 0)
+  // Source lines from the PTX's .loc directives (clang's line directives): per
+  // PC the .file index and line (0: none), and the module's .file table.
+  std::vector<std::pair<uint32_t, uint32_t>> locs;
+  std::map<uint32_t, std::string> source_files;
 };
 
 // Registers per thread a register allocator would need at least: the most

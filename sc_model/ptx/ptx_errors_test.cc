@@ -193,5 +193,79 @@ TEST(PtxErrors, BranchToALabelAfterTheLastInstruction) {
   EXPECT_NE(msg.find("fell off the end of the kernel"), std::string::npos) << msg;
 }
 
+// Module-level mistakes clang never makes but a hand-written PTX can.
+TEST(PtxParseErrors, ModuleDeclarations) {
+  const std::string entry = ".visible .entry k()\n{\n  ret;\n}\n";
+  auto module_error = [](const std::string& ptx) {
+    try {
+      parse(ptx, "bad.ptx");
+    } catch (const ParseError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string version_abc = module_error(".version abc\n.target sm_70\n.address_size 64\n" + entry);
+  EXPECT_NE(version_abc.find("bad.ptx:1:10: expected a PTX ISA version MAJOR.MINOR"), std::string::npos) << version_abc;
+  const std::string twice = module_error(".version 7.0\n.target sm_70\n.address_size 64\n" + entry + entry);
+  EXPECT_NE(twice.find("bad.ptx:8:17: a second .entry named k"), std::string::npos) << twice;
+  const std::string texref =
+      module_error(".version 7.0\n.target sm_70\n.address_size 64\n.global .texref t;\n" + entry);
+  EXPECT_NE(texref.find("bad.ptx:4:9: textures, samplers and surfaces (.texref) are not supported"), std::string::npos)
+      << texref;
+}
+
+// clang's line directives: a fault names the .cu line of its instruction
+// (under the name the compiler gave the source), else the PTX line.
+TEST(PtxErrors, FaultNamesTheSourceLineTheDirectivesGive) {
+  const std::string ptx = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<3>;\n"
+                          "  .loc 1 7 3\n  ld.param.u64 %rd1, [k_param_0];\n"
+                          "  .loc 1 9 5\n  ld.global.u32 %r1, [%rd1+4096];\n"
+                          "  .loc 1 0 5\n  ret;\n}\n"
+                          "  .file 1 \"./<stdin>\"\n";
+  std::unique_ptr<Module> m = parse(ptx, "cache/abc.ptx");
+  m->rename_source("./<stdin>", "src/k.cu");
+  const Kernel& k = *m->kernels[0];
+  EXPECT_EQ(k.where(0), "src/k.cu:7");
+  EXPECT_EQ(k.where(1), "src/k.cu:9");
+  EXPECT_EQ(k.where(2), "cache/abc.ptx:13");  // line 0: no source line, the PTX's own
+  Launch l(ptx, "k", Dim3{1, 1, 1}, Dim3{32, 1, 1}, "abc.ptx");
+  l.param(0, l.buffer(V(64, 0)));
+  try {
+    run_cta(l.state, 0);
+    ADD_FAILURE() << "no fault";
+  } catch (const ExecError& e) {
+    EXPECT_NE(std::string(e.what()).find("PC 1 (./<stdin>:9): ld.global.u32"), std::string::npos) << e.what();
+  }
+}
+
+// Every warp of a launch counts against one budget: a runaway on many warps
+// stops at the launch's total, long before each warp's own limit.
+TEST(PtxErrors, LaunchBudgetCountsEveryWarp) {
+  const std::string ptx = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .b32 %r<3>;\n"
+                          "$L_loop:\n  add.u32 %r1, %r1, 1;\n  bra.uni $L_loop;\n}\n";
+  Launch l(ptx, "k", Dim3{1, 1, 1}, Dim3{256, 1, 1}, "spin.ptx");
+  RunawayBounds bounds;
+  bounds.max_warp_insts = 1000;
+  bounds.warp_insts_per_grid_warp = 200;
+  l.state.bounds = bounds;
+  l.state.grid_warps = 8;
+  l.state.max_warp_insts = 100000;  // each warp's own limit out of reach
+  l.state.max_launch_insts = bounds.launch_budget(8);
+  EXPECT_EQ(l.state.max_launch_insts, 1600u);
+  EXPECT_EQ(bounds.launch_budget(2), 1000u);  // never below one warp's
+  try {
+    run_cta(l.state, 0);
+    ADD_FAILURE() << "no fault";
+  } catch (const ExecError& e) {
+    EXPECT_NE(std::string(e.what()).find("exceeded the launch's budget of 1600 warp instructions "
+                                         "(gpu.sim.warp_insts_per_grid_warp 200 x 8 warps"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(l.state.executed, 1601u);
+}
+
 }  // namespace
 }  // namespace gpupm::ptx::test

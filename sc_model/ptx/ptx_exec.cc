@@ -59,6 +59,7 @@ struct Warp::Impl {
   StepResult step(uint64_t clock);
 
   [[noreturn]] void fault(uint32_t pc, uint32_t lane, const std::string& what) const;
+  [[noreturn]] void runaway(uint32_t pc, uint32_t active) const;  // past max_warp_insts or the launch's budget
   void branch(const Instruction& in, uint32_t pc, uint32_t taken);
   void retire(uint32_t pc, uint32_t lanes);
   void pop_finished();
@@ -150,11 +151,23 @@ void Warp::Impl::fill_hidden() {
 
 void Warp::Impl::fault(uint32_t pc, uint32_t lane, const std::string& what) const {
   const Dim3& id = cta->cta_id;
-  const uint32_t line = pc < kernel->info.size() ? kernel->info[pc].line : 0;
   throw ExecError("kernel " + kernel->name + ": CTA " + std::to_string(cta->cta) + " (" + std::to_string(id.x) +
                   "," + std::to_string(id.y) + "," + std::to_string(id.z) + ") warp " + std::to_string(warp) +
-                  " lane " + std::to_string(lane) + ": PC " + std::to_string(pc) + " (" + kernel->file + ":" +
-                  std::to_string(line) + "): " + kernel->text_of(pc) + " " + what);
+                  " lane " + std::to_string(lane) + ": PC " + std::to_string(pc) + " (" + kernel->where(pc) +
+                  "): " + kernel->text_of(pc) + " " + what);
+}
+
+void Warp::Impl::runaway(uint32_t pc, uint32_t active) const {
+  const uint32_t lane = uint32_t(__builtin_ctz(active));
+  if (executed > launch->max_warp_insts)
+    fault(pc, lane, "exceeded max_warp_insts=" + std::to_string(launch->max_warp_insts) +
+                        " (runaway loop? gpu.sim.max_warp_insts allows more)");
+  fault(pc, lane, "exceeded the launch's budget of " + std::to_string(launch->max_launch_insts) +
+                      " warp instructions (gpu.sim.warp_insts_per_grid_warp " +
+                      std::to_string(launch->bounds.warp_insts_per_grid_warp) + " x " +
+                      std::to_string(launch->grid_warps) +
+                      " warps of its grid, at least gpu.sim.max_warp_insts): a runaway loop? "
+                      "--set gpu.sim.warp_insts_per_grid_warp=N allows more");
 }
 
 void Warp::Impl::pop_finished() {
@@ -199,9 +212,7 @@ StepResult Warp::Impl::step(uint64_t clock) {
   if (pc >= kernel->code.size()) fault(pc - 1, uint32_t(__builtin_ctz(stack.back().mask)), "fell off the end of the kernel");
   const Instruction& in = kernel->code[pc];
   uint32_t active = stack.back().mask;
-  if (++executed > launch->max_warp_insts)
-    fault(pc, uint32_t(__builtin_ctz(active)),
-          "exceeded max_warp_insts=" + std::to_string(launch->max_warp_insts) + " (runaway loop?)");
+  if (++executed > launch->max_warp_insts || ++launch->executed > launch->max_launch_insts) runaway(pc, active);
   if (in.has_guard) active &= in.guard_negated ? ~preds[in.guard] : preds[in.guard];
   res.cls = kernel->info[pc].cls;
   res.active = active;

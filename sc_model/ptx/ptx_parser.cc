@@ -2,6 +2,7 @@
 // decoded here once (ptx_decode.cc) into the form the executor runs.
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <unordered_map>
 
 #include "ptx/ptx_decoded.h"
@@ -21,6 +22,7 @@ class Parser : public TokenCursor {
     module_ = std::make_unique<Module>();
     module_->file = file_;
     while (peek().kind != Token::Kind::End) top_level();
+    for (auto& k : module_->kernels) k->extra->source_files = source_files_;  // .file comes after the kernels
     return std::move(module_);
   }
 
@@ -29,7 +31,12 @@ class Parser : public TokenCursor {
     const Token& t = peek();
     if (t.text == ".version") {
       take();
-      module_->version = take().text;
+      const Token& v = take();
+      const size_t dot = v.text.find('.');
+      if (v.kind != Token::Kind::Number || dot == std::string::npos || dot == 0 || dot + 1 == v.text.size() ||
+          v.text.find_first_not_of("0123456789.") != std::string::npos || v.text.find('.', dot + 1) != std::string::npos)
+        fail(v, "expected a PTX ISA version MAJOR.MINOR such as 6.4");
+      module_->version = v.text;
     } else if (t.text == ".target") {
       take();
       module_->target = take().text;
@@ -37,8 +44,10 @@ class Parser : public TokenCursor {
     } else if (t.text == ".address_size") {
       take();
       if (take().text != "64") fail(tokens_[pos_ - 1], "only .address_size 64 is supported");
-    } else if (t.text == ".file" || t.text == ".loc") {
-      skip_line();
+    } else if (t.text == ".file") {
+      file_directive();
+    } else if (t.text == ".loc") {
+      loc_directive();
     } else if (t.text == ".section") {  // debug sections: skipped with their braces
       const Token& section = take();
       while (!accept("{")) {  // a truncated file must not spin at its end
@@ -59,6 +68,7 @@ class Parser : public TokenCursor {
 
   void declaration(bool is_extern) {
     const Token& t = peek();
+    refuse_opaque_type(t);
     if (t.text == ".entry") return entry();
     if (t.text == ".func") fail(t, "device functions (.func) and calls are not supported");
     if (t.text == ".global" || t.text == ".const" || t.text == ".shared") return module_variable(is_extern);
@@ -76,7 +86,10 @@ class Parser : public TokenCursor {
   VarDecl variable_body() {
     VarDecl v;
     if (accept(".align")) v.align = uint32_t(number(take()));
-    while (peek().kind == Token::Kind::Directive && !is_type_directive(peek().text)) take();  // .v4 etc.
+    while (peek().kind == Token::Kind::Directive && !is_type_directive(peek().text)) {  // .v4 etc.
+      refuse_opaque_type(peek());
+      take();
+    }
     v.type = type_directive(take());
     uint32_t elem = type_bytes(v.type);
     if (!v.align) v.align = elem;
@@ -136,6 +149,7 @@ class Parser : public TokenCursor {
     auto kernel = std::make_unique<Kernel>();
     kernel->file = file_;
     const Token& name = expect_word();
+    if (module_->find(name.text)) fail(name, "a second .entry named " + name.text + " (kernel names must differ)");
     kernel->name = name.text;
     KernelScope scope(*kernel, module_shared_, module_globals_);
     scope.cursor = this;
@@ -228,8 +242,8 @@ class Parser : public TokenCursor {
         VarDecl v = variable_body();
         if (space == ".shared") scope.add_shared(v.name, v.align, v.size, v.unsized);
         else scope.add_local(v.name, v.align, v.size);
-      } else if (t.text == ".loc") {  // debug line information
-        skip_line();
+      } else if (t.text == ".loc") {  // the source line of the instructions that follow
+        loc_directive();
       } else if (t.text == ".pragma") {
         skip_statement(t);
       } else if (t.kind == Token::Kind::Word && peek(1).text == ":") {
@@ -257,6 +271,35 @@ class Parser : public TokenCursor {
     }
     expect(";");
     decode_instruction(scope, raw);
+    scope.kernel.extra->locs.resize(scope.kernel.code.size(), loc_);
+  }
+
+  // `.file N "name" [, timestamp, size]`: source file N of the line directives.
+  void file_directive() {
+    const Token& directive = take();
+    const Token& index = take();
+    const Token& name = take();
+    if (index.kind != Token::Kind::Number || name.kind != Token::Kind::String || name.text.size() < 2)
+      fail(directive, "expected .file INDEX \"NAME\"");
+    source_files_[uint32_t(number(index))] = name.text.substr(1, name.text.size() - 2);
+    if (peek().line == directive.line) skip_rest_of_line(directive.line);
+  }
+
+  // `.loc FILE LINE COLUMN [...]`: the source line of what follows (0: none).
+  void loc_directive() {
+    const Token& directive = take();
+    const Token& file = take();
+    const Token& line = take();
+    if (file.kind != Token::Kind::Number || line.kind != Token::Kind::Number)
+      fail(directive, "expected .loc FILE LINE COLUMN");
+    loc_ = {uint32_t(number(file)), uint32_t(number(line))};
+    skip_rest_of_line(directive.line);
+  }
+
+  // Textures, samplers and surfaces (the opaque .texref/.samplerref/.surfref types).
+  void refuse_opaque_type(const Token& t) const {
+    if (t.text == ".texref" || t.text == ".samplerref" || t.text == ".surfref" || t.text == ".tex")
+      fail(t, "textures, samplers and surfaces (" + t.text + ") are not supported");
   }
 
   Operand operand(KernelScope& scope) {
@@ -294,8 +337,7 @@ class Parser : public TokenCursor {
     return o;
   }
 
-  void skip_line() {
-    const uint32_t line = take().line;
+  void skip_rest_of_line(uint32_t line) {
     while (peek().kind != Token::Kind::End && peek().line == line) take();
   }
 
@@ -306,6 +348,8 @@ class Parser : public TokenCursor {
   }
 
   std::unique_ptr<Module> module_;
+  std::map<uint32_t, std::string> source_files_;  // .file
+  std::pair<uint32_t, uint32_t> loc_{0, 0};       // the last .loc: file, line
   std::unordered_map<std::string, SharedDecl> module_shared_;
   GlobalNames module_globals_;
 };

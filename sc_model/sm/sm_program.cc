@@ -170,4 +170,17 @@ void StreamingMultiprocessor::program_load_done(Warp& w, uint64_t tag, uint64_t 
   }
 }
 
+std::vector<StreamingMultiprocessor::ProgramWarpPlace> StreamingMultiprocessor::program_warp_places() const {
+  std::vector<ProgramWarpPlace> places;
+  for (const Cta& cta : ctas_) {
+    if (!cta.valid || !cta.launch || !cta.launch->program) continue;
+    for (size_t i = 0; i < cta.warps.size(); ++i) {
+      const Warp& w = warps_[cta.warps[i]];
+      if (w.finished || !w.program || w.exec.done()) continue;
+      places.push_back({cta.launch.get(), cta.program.cta, cta.program.cta_id, uint32_t(i), w.exec.pc(), w.at_barrier});
+    }
+  }
+  return places;
+}
+
 }  // namespace gpupm

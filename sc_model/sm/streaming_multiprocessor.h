@@ -55,6 +55,18 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   uint32_t id() const { return id_; }
   bool gated() const { return gated_; }
 
+  // Where each unfinished warp of a resident program CTA stands, CTA by CTA
+  // (what a run that did not finish reports).
+  struct ProgramWarpPlace {
+    const KernelLaunch* launch;
+    uint32_t cta;      // linear index in the grid
+    ptx::Dim3 cta_id;
+    uint32_t warp;     // index in its CTA
+    uint32_t pc;
+    bool at_barrier;
+  };
+  std::vector<ProgramWarpPlace> program_warp_places() const;
+
  private:
   struct Warp {
     bool valid = false;

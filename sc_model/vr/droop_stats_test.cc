@@ -11,14 +11,14 @@
 namespace gpupm {
 namespace {
 
-constexpr double kDt = 1.0 / 700e6;
+constexpr double kStatsDt = 1.0 / 700e6;
 
 // Pushes `cycles` samples; volt(sm, n) gives each SM's voltage (set-point 1 V).
 void feed(DroopStats& s, uint32_t sms, uint64_t cycles, const std::function<double(uint32_t, uint64_t)>& volt) {
   std::vector<double> v(sms);
   for (uint64_t n = 0; n < cycles; ++n) {
     for (uint32_t i = 0; i < sms; ++i) v[i] = volt(i, n);
-    s.push(kDt, 1.0, v);
+    s.push(kStatsDt, 1.0, v);
   }
   s.finish();
 }
@@ -96,7 +96,7 @@ TEST(DroopStats, ZeroPhaseSplitMatchesAWholeTraceFilter) {
   DroopStats s(1, cfg);
   feed(s, 1, trace.size(), [&](uint32_t, uint64_t n) { return trace[n]; });
   // reference: same biquad, whole trace
-  double k = std::tan(M_PI * cfg.split_cutoff_hz * kDt), norm = 1.0 / (1.0 + M_SQRT2 * k + k * k);
+  double k = std::tan(M_PI * cfg.split_cutoff_hz * kStatsDt), norm = 1.0 / (1.0 + M_SQRT2 * k + k * k);
   double b0 = k * k * norm, b1 = 2 * b0, b2 = b0, a1 = 2 * (k * k - 1) * norm, a2 = (1 - M_SQRT2 * k + k * k) * norm;
   auto pass = [&](std::vector<double> x, bool reverse) {
     if (reverse) std::reverse(x.begin(), x.end());
