@@ -3,7 +3,7 @@
 set -euo pipefail
 PACKAGES=(g++ cmake ninja-build pkgconf ccache libsystemc-dev nlohmann-json3-dev libcli11-dev
           libgtest-dev libeigen3-dev libbenchmark-dev verilator yosys iverilog opensta
-          python3-jsonschema python3-matplotlib slurmctld slurmd slurm-client munge clang
+          python3-jsonschema python3-matplotlib python3-numpy slurmctld slurmd slurm-client munge clang
           libclang-rt-14-dev)  # libFuzzer and the sanitizer runtimes for clang (scripts/fuzz.sh): only recommended by clang
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -166,7 +166,8 @@ void lbm_collide(float* f, float omega) {
 TEST(CudaEqualizerSuite, lbm) {
   ProgramRun run("equalizer/lbm");
   RUN_OR_FAIL(run);
-  constexpr int nx = 128, ny = 16, nz = 16;  // lbm.json: block NX, grid (NY, NZ); the flags' count checks it
+  // lbm.json: block NX, grid (NY, NZ); the flags' count checks it
+  const int nx = run.launch(0).at("block")[0], ny = run.launch(0).at("grid")[0], nz = run.launch(0).at("grid")[1];
   const int cells = nx * ny * nz;
   const float u0 = run.arg(0, 2).get<float>();
   std::vector<uint32_t> flags = run.initial<uint32_t>("flags");
@@ -270,28 +271,31 @@ TEST(CudaEqualizerSuite, kmeans) {
   const int dims = int(features.size()) / n;
   ASSERT_EQ(size_t(dims) * size_t(k), clusters.size());
   std::vector<int32_t> membership(static_cast<size_t>(n));
-  for (int p = 0; p < n; ++p) {
-    float best_distance = 3.0e38f;
-    for (int c = 0; c < k; ++c) {
-      float distance = 0.0f;
-      for (int f = 0; f < dims; ++f) {
-        const float diff = features[size_t(p * dims + f)] - clusters[size_t(c * dims + f)];
-        distance = std::fma(diff, diff, distance);
+  // Each kmeansPoint + kmeans_centers pair of the launch list is one iteration of Rodinia's loop.
+  for (size_t iteration = 0; iteration < run.launch_count() / 2; ++iteration) {
+    for (int p = 0; p < n; ++p) {
+      float best_distance = 3.0e38f;
+      for (int c = 0; c < k; ++c) {
+        float distance = 0.0f;
+        for (int f = 0; f < dims; ++f) {
+          const float diff = features[size_t(p) * size_t(dims) + size_t(f)] - clusters[size_t(c * dims + f)];
+          distance = std::fma(diff, diff, distance);
+        }
+        if (distance < best_distance) best_distance = distance, membership[size_t(p)] = c;
       }
-      if (distance < best_distance) best_distance = distance, membership[size_t(p)] = c;
     }
-  }
-  for (int c = 0; c < k; ++c) {
-    std::vector<double> sums(size_t(dims), 0.0);
-    int count = 0;
-    for (int p = 0; p < n; ++p)
-      if (membership[size_t(p)] == c) {
-        for (int f = 0; f < dims; ++f) sums[size_t(f)] += features[size_t(p * dims + f)];
-        ++count;
+    for (int c = 0; c < k; ++c) {
+      std::vector<double> sums(size_t(dims), 0.0);
+      int count = 0;
+      for (int p = 0; p < n; ++p)
+        if (membership[size_t(p)] == c) {
+          for (int f = 0; f < dims; ++f) sums[size_t(f)] += features[size_t(p) * size_t(dims) + size_t(f)];
+          ++count;
+        }
+      for (int f = 0; count > 0 && f < dims; ++f) {
+        ASSERT_EQ(double(float(sums[size_t(f)])), sums[size_t(f)]) << "inputs no longer give exact sums";
+        clusters[size_t(c * dims + f)] = float(sums[size_t(f)]) / float(count);
       }
-    for (int f = 0; count > 0 && f < dims; ++f) {
-      ASSERT_EQ(double(float(sums[size_t(f)])), sums[size_t(f)]) << "inputs no longer give exact sums";
-      clusters[size_t(c * dims + f)] = float(sums[size_t(f)]) / float(count);
     }
   }
   std::vector<int32_t> got_membership = run.final<int32_t>("membership");

@@ -27,7 +27,7 @@ struct BenchOptions {
 };
 
 int command_run(const RunOptions& opt);
-int command_validate(const std::vector<std::string>& files);
+int command_validate(const std::vector<std::string>& files, const std::string& scale = "ci");
 int command_bench(const BenchOptions& opt);
 int command_ptx(const std::string& file);  // kernels, parameters and opcode families of a .ptx or .cu
 

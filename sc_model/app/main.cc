@@ -7,6 +7,7 @@
 #include "app/policies_command.h"
 #include "app/sweep_command.h"
 #include "experiment/registry.h"
+#include "program/workload_scale.h"
 
 #include <CLI/CLI.hpp>
 #include <systemc>
@@ -14,6 +15,19 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+
+namespace {
+
+// --scale on run, validate, sweep and experiment (program/workload_scale.h).
+void add_scale_option(CLI::App* cmd, std::string& scale) {
+  cmd->add_option("--scale", scale,
+                  "program inputs: ci (the committed ones) or paper (the seed paper's, generated on first use into "
+                  "${GPUPM_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/gpupm}/inputs)")
+      ->default_val("ci")
+      ->check(CLI::IsMember(gpupm::scale_names()));
+}
+
+}  // namespace
 
 int sc_main(int argc, char* argv[]) {
   using namespace gpupm;
@@ -42,10 +56,13 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_option("--dump-inputs", run.dump_inputs,
                       "program workloads: write every buffer before the first launch as DIR/<name>.npy");
   run_cmd->add_option("--pdn", run.inputs.pdn_file, "power-delivery network package (configs/pdn/*.json): RLC network on");
+  add_scale_option(run_cmd, run.inputs.scale);
 
   std::vector<std::string> files;
   auto* val_cmd = app.add_subcommand("validate", "check GPU configs and workloads without running");
   val_cmd->add_option("files", files, "JSON files")->required();
+  std::string validate_scale;
+  add_scale_option(val_cmd, validate_scale);
 
   BenchOptions bench;
   auto* bench_cmd = app.add_subcommand("bench", "measure simulation speed (each workload in its own process)");
@@ -69,6 +86,7 @@ int sc_main(int argc, char* argv[]) {
                       "synthetic (kernel profiles, the default) or real (CUDA programs, configs/workloads/cuda/)");
   exp_cmd->add_option("--only", exp.only, "run only these kernels or programs (sm-allocation: these queues)")->delimiter(',');
   exp_cmd->add_option("--set", exp.sets, "PATH=VALUE for every run, e.g. gpu.controller_impl=lockstep");
+  add_scale_option(exp_cmd, exp.scale);
   add_executor_options(exp_cmd, exp.exec);
 
   SweepOptions sweep;
@@ -82,6 +100,7 @@ int sc_main(int argc, char* argv[]) {
   sweep_cmd->add_flag("--slurm-detach", sweep.slurm_detach,
                       "slurm: return after submitting; a dependent job (afterany) writes results.csv");
   sweep_cmd->add_flag("--collect-only", sweep.collect_only, "run nothing; write results.csv from DIR/runs/");
+  add_scale_option(sweep_cmd, sweep.scale);
 
   std::string ptx_file;
   auto* ptx_cmd = app.add_subcommand("ptx", "list a program's kernels, parameters and opcode families (.ptx or .cu)");
@@ -126,7 +145,7 @@ int sc_main(int argc, char* argv[]) {
       if (run_cmd->count("--seed")) run.inputs.seed = parse_uint64_option("--seed", run.seed);
       return command_run(run);
     }
-    if (val_cmd->parsed()) return command_validate(files);
+    if (val_cmd->parsed()) return command_validate(files, validate_scale);
     if (policies_cmd->parsed()) return command_policies();
     if (params_cmd->parsed()) return command_params(params);
     if (imp_cmd->parsed()) return command_impedance(imp);

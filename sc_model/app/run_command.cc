@@ -154,6 +154,7 @@ int command_run(const RunOptions& opt) {
     }
     refuse_impossible_droop(gpu, run.gpu);
     Json report = build_report(gpu, run.doc);
+    if (!run.scale.is_null()) report["scale"] = run.scale;  // absent: ci
     std::vector<std::pair<std::string, std::string>> outputs = {{"epochs.csv", build_epochs_csv(gpu, run.gpu.dvfs)}};
     if (opt.sm_csv) outputs.push_back({"sm_epochs.csv", build_sm_epochs_csv(gpu)});
     if (gpu.pdn() && !gpu.pdn()->stats().trace_csv().empty())  // gpu.pdn.stats.trace_cycles
@@ -190,23 +191,23 @@ int command_run(const RunOptions& opt) {
 namespace {
 
 // What kind of input a file is, checked by the reader of the command that takes it.
-std::string validate_any_input(const std::string& file) {
+std::string validate_any_input(const std::string& file, const std::string& scale) {
   const Json doc = load_json_file(file);
   if (doc.is_object() && doc.contains("base") && doc.contains("axes")) {
-    load_sweep_spec(file);
+    load_sweep_spec(file, scale);
     return "sweep spec";
   }
-  if (doc.is_object() && doc.contains("suite_dir")) return "experiment config, " + validate_experiment_config(file);
-  return validate_file(file);
+  if (doc.is_object() && doc.contains("suite_dir")) return "experiment config, " + validate_experiment_config(file, scale);
+  return validate_file(file, scale);
 }
 
 }  // namespace
 
-int command_validate(const std::vector<std::string>& files) {
+int command_validate(const std::vector<std::string>& files, const std::string& scale) {
   int status = kExitOk;
   for (const std::string& f : files) {
     try {
-      std::string kind = validate_any_input(f);
+      std::string kind = validate_any_input(f, scale);
       std::cout << f << ": ok (" << kind << ")\n";
     } catch (const InputError& e) {
       std::cerr << "gpupm: error: " << e.what() << "\n";

@@ -69,7 +69,7 @@ std::string describe(const SweepSpec& s, const std::string& id) {
 int command_sweep(const SweepOptions& opt) {
   SweepSpec spec;
   try {
-    spec = load_sweep_spec(opt.spec_file);
+    spec = load_sweep_spec(opt.spec_file, opt.scale);
     prepare_output_dir(opt.out_dir);
     lock_output_dir(opt.out_dir);
   } catch (const InputError& e) {
@@ -98,7 +98,8 @@ int command_sweep(const SweepOptions& opt) {
       exec.slurm.detach_collect_command = shell_quote(self_executable()) + " sweep " +
                                           shell_quote(fs::absolute(opt.spec_file).string()) + " --out " +
                                           shell_quote(fs::absolute(opt.out_dir).string()) + " --collect-only" +
-                                          (opt.exec.reuse_stale ? " --reuse-stale" : "");
+                                          (opt.exec.reuse_stale ? " --reuse-stale" : "") +
+                                          (opt.scale != "ci" ? " --scale " + opt.scale : "");
       for (const std::string& p : opt.exec.plugins)
         exec.slurm.detach_collect_command += " --plugin " + shell_quote(fs::absolute(p).string());
     }

@@ -18,6 +18,7 @@ struct SweepOptions {
   ExecutorOptions exec;
   bool slurm_detach = false;  // submit, and let a dependent Slurm job collect
   bool collect_only = false;  // run nothing: write results.csv from what runs/ holds
+  std::string scale = "ci";   // --scale: every run's (program/workload_scale.h)
 };
 
 int command_sweep(const SweepOptions& opt);

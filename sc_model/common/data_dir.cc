@@ -51,6 +51,13 @@ std::string data_root() {
 
 std::string data_file(const std::string& relative) { return data_root() + "/" + relative; }
 
+std::string gpupm_cache_dir() {
+  if (const char* c = std::getenv("GPUPM_CACHE_DIR"); c && *c) return c;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/gpupm";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/gpupm";
+  return (fs::temp_directory_path() / "gpupm-cache").string();
+}
+
 InputFileScope::InputFileScope(const std::string& file) : outer_(naming_folder()) {
   naming_folder() = fs::path(file).parent_path().string();
 }

@@ -22,6 +22,10 @@ std::string data_root();
 // `relative` (configs/..., scripts/...) under the data root.
 std::string data_file(const std::string& relative);
 
+// gpupm's cache folder (compiled PTX, generated inputs): $GPUPM_CACHE_DIR, else
+// $XDG_CACHE_HOME/gpupm, else $HOME/.cache/gpupm, else <temp>/gpupm-cache.
+std::string gpupm_cache_dir();
+
 // While one is alive (per thread), paths named inside input files resolve
 // against the folder of `file`, the input file being read, first.
 class InputFileScope {

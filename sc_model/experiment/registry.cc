@@ -46,13 +46,14 @@ int command_experiment(const ExperimentOptions& opt) {
   return e.run(opt, e);
 }
 
-std::string validate_experiment_config(const std::string& file) {
+std::string validate_experiment_config(const std::string& file, const std::string& scale) {
   Json doc = load_json_file(file);
   JsonReader r(doc, file, "");
   const std::string name = r.get_string("name");
   ExperimentOptions opt;
   opt.name = name;
   opt.config = file;
+  opt.scale = scale;
   const ExperimentEntry& e = find_experiment(name, file, "name");
   e.check(opt, e);
   return name;

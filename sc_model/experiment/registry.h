@@ -31,8 +31,8 @@ const ExperimentEntry& find_experiment(const std::string& name, const std::strin
 
 int command_experiment(const ExperimentOptions& opt);  // errors: main's net (bad input: 2)
 // For `gpupm validate`: reads FILE as the config of the experiment its "name"
-// names; returns that name.
-std::string validate_experiment_config(const std::string& file);
+// names (its programs at SCALE); returns that name.
+std::string validate_experiment_config(const std::string& file, const std::string& scale = "ci");
 
 // The entry points of an experiment type E (runner.h) for the table.
 template <class E>

@@ -27,13 +27,16 @@ RunSpec workload_run(const std::string& id, const std::string& gpu, const std::s
 }
 
 ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentOptions& opt) {
-  for (RunSpec& s : specs)
+  for (RunSpec& s : specs) {
     for (const std::string& set : opt.sets) s.args.insert(s.args.end(), {"--set", set});
+    if (opt.scale != "ci") s.args.insert(s.args.end(), {"--scale", opt.scale});  // ci: the arguments (so ids) as before
+  }
   pass_plugins(specs, opt.exec.plugins);
   check_runs(specs);
   prepare_output_dir(opt.out_dir);
   lock_output_dir(opt.out_dir);
   ExperimentRuns r;
+  r.scale = opt.scale;
   auto t0 = std::chrono::steady_clock::now();
   r.jobs = std::max(1, opt.exec.jobs > 0 ? opt.exec.jobs : default_jobs());
   ExecutorOptions exec = opt.exec;
@@ -65,10 +68,12 @@ bool run_stage(std::vector<RunSpec> specs, const ExperimentOptions& opt, RunRepo
 
 void check_profile(const std::string& profile) { parse_workload(load_json_file(profile), profile, 1); }
 
-std::vector<ProgramLaunch> check_program(const std::string& gpu, const std::string& program) {
+std::vector<ProgramLaunch> check_program(const std::string& gpu, const std::string& program,
+                                         const std::string& scale) {
   RunInputs in;
   in.gpu_file = gpu;
   in.workload_file = program;
+  in.scale = scale;
   in.policy = "baseline";
   const LoadedRun run = load_run(in);
   const ProgramHost* host = program_of(run.workload);
@@ -161,18 +166,20 @@ void warn_if_unreproducible() {
 }
 
 Json summary_header(const std::string& experiment, const ExperimentRuns& runs) {
-  return {{"experiment", experiment},
-          {"gpupm", provenance_json()},
-          {"runs", runs.outcomes.size()},
-          {"reused_runs", runs.reused},
-          {"wall_seconds", runs.wall_seconds},
-          {"jobs", runs.jobs}};
+  Json header = {{"experiment", experiment},
+                 {"gpupm", provenance_json()},
+                 {"runs", runs.outcomes.size()},
+                 {"reused_runs", runs.reused},
+                 {"wall_seconds", runs.wall_seconds},
+                 {"jobs", runs.jobs}};
+  if (runs.scale != "ci") header["scale"] = runs.scale;  // absent: ci (summaries as before)
+  return header;
 }
 
 std::string runs_sentence(const ExperimentRuns& runs) {
   return std::to_string(runs.outcomes.size()) + " simulations, " + std::to_string(runs.reused) +
          " of them reused from an earlier run (" + std::to_string(runs.jobs) + " jobs, " + fixed(runs.wall_seconds, 0) +
-         " s wall).";
+         " s wall)." + (runs.scale != "ci" ? " Programs at --scale " + runs.scale + "." : "");
 }
 
 void write_summary(const std::string& out_dir, const ExperimentSummary& summary, const std::string& plot_script,

@@ -25,6 +25,7 @@ struct ExperimentOptions {
   std::string suite;   // --suite: "synthetic" or "real"; empty: the config's (the default config: synthetic)
   std::vector<std::string> only;  // run only these kernels (a quick subset)
   std::vector<std::string> sets;  // --set PATH=VALUE added to every run (e.g. gpu.controller_impl=lockstep)
+  std::string scale = "ci";       // --scale: the programs' inputs, passed to every run (program/workload_scale.h)
   ExecutorOptions exec;           // where and how many at once the runs execute
 };
 
@@ -33,7 +34,7 @@ RunSpec workload_run(const std::string& id, const std::string& gpu, const std::s
                      const std::vector<std::string>& extra);
 
 // An experiment's simulations in OUT_DIR/runs (created if missing) through the run executor, with the options'
-// --set overrides and --plugin files added to every run (so to its fingerprint). ok is false, and
+// --set overrides, --scale (when not ci) and --plugin files added to every run (so to its fingerprint). ok is false, and
 // the failed runs are listed on stderr, if any run failed.
 struct ExperimentRuns {
   std::vector<RunOutcome> outcomes;
@@ -41,6 +42,7 @@ struct ExperimentRuns {
   size_t reused = 0;
   int jobs = 1;  // local processes used
   bool ok = true;
+  std::string scale = "ci";  // the runs' --scale
 };
 ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentOptions& opt);
 // Several stages' runs as one, for a summary's header: outcomes, wall time and
@@ -84,14 +86,15 @@ SuiteConfig read_suite_config(
 
 // Reads PROFILE as `gpupm run` would, so a bad one fails (InputError) before anything runs.
 void check_profile(const std::string& profile);
-// Reads the program workload PROGRAM on GPU as `gpupm run` would (compiling
+// Reads the program workload PROGRAM on GPU at SCALE as `gpupm run` would (generating its inputs, compiling
 // its kernels, checking its buffers and launches), running nothing; returns its
 // launch list's entries. A bad one throws InputError.
 struct ProgramLaunch {
   std::string kernel;
   uint32_t warps_per_cta = 0, max_ctas_per_sm = 0, repeat = 1;
 };
-std::vector<ProgramLaunch> check_program(const std::string& gpu, const std::string& program);
+std::vector<ProgramLaunch> check_program(const std::string& gpu, const std::string& program,
+                                         const std::string& scale = "ci");
 // Adds APP (its profile in app.file) to APPS after check_profile, when --only wants it.
 template <class App>
 void add_checked_app(std::vector<App>& apps, App app, bool wanted) {
@@ -101,9 +104,10 @@ void add_checked_app(std::vector<App>& apps, App app, bool wanted) {
 }
 // The same for a real suite's program on GPU (check_program).
 template <class App>
-void add_checked_program(std::vector<App>& apps, App app, bool wanted, const std::string& gpu) {
+void add_checked_program(std::vector<App>& apps, App app, bool wanted, const std::string& gpu,
+                         const std::string& scale) {
   if (!wanted) return;
-  check_program(gpu, app.file);
+  check_program(gpu, app.file, scale);
   apps.push_back(std::move(app));
 }
 
@@ -112,9 +116,10 @@ struct ExperimentSummary {
   Json json;
   std::string markdown;
 };
-// summary.json's leading fields: experiment, gpupm (version, build_id), runs, reused_runs, wall_seconds, jobs.
+// summary.json's leading fields: experiment, gpupm (version, build_id), runs, reused_runs, wall_seconds, jobs,
+// and scale when the runs were not at ci.
 Json summary_header(const std::string& experiment, const ExperimentRuns& runs);
-// "N simulations, R of them reused from an earlier run (J jobs, W s wall)."
+// "N simulations, R of them reused from an earlier run (J jobs, W s wall)." (+ the scale when not ci)
 std::string runs_sentence(const ExperimentRuns& runs);
 // Writes summary.json and summary.md atomically, draws the plots with
 // scripts/PLOT_SCRIPT OUT_DIR (a warning, not an error, if that fails), and

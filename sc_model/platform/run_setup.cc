@@ -2,6 +2,7 @@
 #include "common/data_dir.h"
 
 #include "program/program_workload.h"
+#include "program/workload_scale.h"
 
 namespace gpupm {
 
@@ -20,16 +21,17 @@ std::string gpu_doc_origin(const std::string& gpu_file, const std::string& pdn_f
 
 LoadedRun load_run(const RunInputs& in) {
   LoadedRun r;
-  r.doc = {{"gpu", load_gpu_doc(in.gpu_file, in.pdn_file)},
-           {"workload", load_json_file(in.workload_file)},
-           {"policy", {{"name", in.policy}}}};
+  const Json gpu_doc = load_gpu_doc(in.gpu_file, in.pdn_file);
+  const ScaledWorkload scaled = load_workload_at_scale(in.workload_file, in.scale);
+  r.doc = {{"gpu", gpu_doc}, {"workload", scaled.doc}, {"policy", {{"name", in.policy}}}};
+  r.scale = scaled.record;
   for (const std::string& s : in.sets) apply_override(r.doc, s, "--set");
   for (auto it = r.doc.begin(); it != r.doc.end(); ++it)
     if (it.key() != "gpu" && it.key() != "workload" && it.key() != "policy" && it.key() != "seed")
       throw InputError("--set", it.key(), "unknown key of the run document; allowed: gpu, workload, policy, seed");
   // Files named in messages: an override is reported against --set.
   const std::string gpu_origin = gpu_doc_origin(in.gpu_file, in.pdn_file, !in.sets.empty());
-  const std::string wl_origin = in.sets.empty() ? in.workload_file : in.workload_file + " (with --set)";
+  const std::string wl_origin = in.sets.empty() ? scaled.origin : scaled.origin + " (with --set)";
   const InputFileScope gpu_file_scope(in.gpu_file);
   r.gpu = parse_gpu_config(r.doc.at("gpu"), gpu_origin);
   if (in.seed) r.gpu.sim.seed = *in.seed;
@@ -40,7 +42,8 @@ LoadedRun load_run(const RunInputs& in) {
   }
   r.doc["seed"] = r.gpu.sim.seed;
   if (is_program_workload(r.doc.at("workload")))
-    r.workload = load_program_workload(r.doc.at("workload"), in.workload_file, wl_origin, r.gpu.sm, r.gpu.sim.runaway);
+    r.workload = load_program_workload(r.doc.at("workload"), in.workload_file, wl_origin, r.gpu.sm, r.gpu.sim.runaway,
+                                       scaled.inputs_dir);
   else
     r.workload = parse_workload(r.doc.at("workload"), wl_origin, r.gpu.sim.seed);
   validate_workload(r.workload, r.gpu, wl_origin);
@@ -72,13 +75,19 @@ LoadedRun load_standalone_run(const RunInputs& in) {
   return r;
 }
 
-std::string validate_file(const std::string& file) {
+std::string validate_file(const std::string& file, const std::string& scale) {
   Json doc = load_json_file(file);
   if (!doc.is_object()) throw InputError(file, "$", "expected a JSON object (a GPU config, a workload, a PDN package, a sweep spec or an experiment config)");
+  if (is_program_workload(doc) && scale != "ci") {
+    const ScaledWorkload w = load_workload_at_scale(file, scale);
+    load_program_workload(w.doc, file, w.origin, SmConfig(), {}, w.inputs_dir);
+    return "program workload, " + scale + " scale: inputs " + w.record.at("inputs").get<std::string>();
+  }
   if (is_program_workload(doc)) {
     load_program_workload(doc, file, file, SmConfig());
     return "program workload";
   }
+  if ((doc.contains("kernels") || doc.contains("apps")) && scale != "ci") load_workload_at_scale(file, scale);  // refused
   if (doc.contains("kernels") || doc.contains("apps")) {
     parse_workload(doc, file, 1);
     return "workload";

@@ -20,6 +20,7 @@ struct RunInputs {
   std::vector<std::string> sets;  // path=value
   std::optional<uint64_t> seed;
   std::string pdn_file;  // --pdn: a package (configs/pdn/*.json); turns the RLC network on
+  std::string scale = "ci";  // --scale: ci or paper (program/workload_scale.h)
 };
 
 struct LoadedRun {
@@ -27,6 +28,7 @@ struct LoadedRun {
   GpuConfig gpu;
   Workload workload;
   std::unique_ptr<Policy> policy;
+  Json scale;  // null at ci; else what the report's "scale" says (program/workload_scale.h)
 };
 
 LoadedRun load_run(const RunInputs& in);
@@ -40,7 +42,7 @@ LoadedRun load_standalone_run(const RunInputs& in);
 Json load_gpu_doc(const std::string& gpu_file, const std::string& pdn_file);
 std::string gpu_doc_origin(const std::string& gpu_file, const std::string& pdn_file, bool with_sets);
 
-// What kind of document a file is, for `gpupm validate`: "gpu" or "workload".
-std::string validate_file(const std::string& file);
+// What kind of document a file is, for `gpupm validate` (a workload at SCALE): "gpu" or "workload".
+std::string validate_file(const std::string& file, const std::string& scale = "ci");
 
 }  // namespace gpupm

@@ -126,19 +126,7 @@ std::vector<std::string> cuda_compile_flags(int clang_major) {
   return flags;
 }
 
-std::string ptx_cache_dir() {
-  std::string base;
-  if (const char* c = std::getenv("GPUPM_CACHE_DIR"); c && *c) {
-    base = c;
-  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
-    base = std::string(x) + "/gpupm";
-  } else if (const char* h = std::getenv("HOME"); h && *h) {
-    base = std::string(h) + "/.cache/gpupm";
-  } else {
-    base = (fs::temp_directory_path() / "gpupm-cache").string();
-  }
-  return base + "/ptx";
-}
+std::string ptx_cache_dir() { return gpupm_cache_dir() + "/ptx"; }
 
 std::string compile_cuda_to_ptx(const std::string& cu_file, bool* from_cache) {
   if (from_cache) *from_cache = false;

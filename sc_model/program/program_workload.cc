@@ -159,7 +159,7 @@ std::shared_ptr<ProgramHost> load_program(const ProgramParams& p, const std::str
   }
   std::vector<std::string> inputs = {program.string()};
   for (const BufferSpec& b : buffers)
-    if (b.init.is_file()) inputs.push_back((dir / b.init.file).string());
+    if (b.init.is_file()) inputs.push_back((fs::path(b.dir) / b.init.file).string());
   auto host = std::make_shared<ProgramHost>(p.name, std::move(module), buffers, std::move(launches),
                                             first_kernel, app, sm.line_bytes, bounds);
   host->input_files = std::move(inputs);
@@ -176,11 +176,12 @@ bool is_program_workload(const Json& doc) {
 }
 
 Workload load_program_workload(const Json& doc, const std::string& file, const std::string& origin,
-                               const SmConfig& sm, const ptx::RunawayBounds& bounds) {
+                               const SmConfig& sm, const ptx::RunawayBounds& bounds, const std::string& inputs_dir) {
   JsonReader top(doc, origin, "");
   ProgramWorkloadParams params;
   const fs::path dir = fs::path(file).parent_path();
   params.dir = dir.string();
+  params.inputs_dir = inputs_dir;
   read_params(top, params);
   top.finish();
   Workload w;

@@ -92,9 +92,11 @@ bool is_program_workload(const Json& doc);
 // resources, and returns a one-application workload whose launches come from a
 // ProgramHost. `file` is the workload's path (relative paths resolve against
 // its folder); `origin` names it in messages; `bounds` limit what each launch
-// may execute (gpu.sim). InputError on anything wrong.
+// may execute (gpu.sim); `inputs_dir`, when given, is where its init files are
+// instead (a generated scale: program/workload_scale.h). InputError on anything wrong.
 Workload load_program_workload(const Json& doc, const std::string& file, const std::string& origin,
-                               const SmConfig& sm, const ptx::RunawayBounds& bounds = {});
+                               const SmConfig& sm, const ptx::RunawayBounds& bounds = {},
+                               const std::string& inputs_dir = "");
 
 // The workload's program host (null: a profile workload).
 const ProgramHost* program_of(const Workload& w);

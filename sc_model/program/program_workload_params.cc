@@ -131,7 +131,7 @@ void describe_init(ParamVisitor& v, BufferSpec& b, const std::string& dir) {
 }
 
 // The program's keys: the document's own (presence: kOptional, as apps may
-// stand in for them) or an app's (kRequired).
+// stand in for them) or an app's (kRequired). `dir`: where init files are.
 void describe_program(ParamVisitor& v, ProgramParams& p, const std::string& dir, Presence presence) {
   v.text_matching("name", p.name, kFileNamePattern, kFileNameAllowed,
                   "the application's name (of two co-running apps, the folder of its dumped buffers)",
@@ -165,6 +165,28 @@ void describe(ParamVisitor& v, BufferSpec& b, const std::string& dir) {
             [&b, &dir](ParamVisitor& s) { describe_init(s, b, dir); });
 }
 
+void describe(ParamVisitor& v, WorkloadScales& s) {
+  v.section("scales", Presence::kOptional,
+            "the program's inputs at other scales than ci (this document): gpupm run --scale NAME",
+            [&s](ParamVisitor& scales) {
+              scales.section("paper", Presence::kOptional,
+                             "the input the seed paper ran, written by a generator on first use into the cache",
+                             [&s](ParamVisitor& p) {
+                               p.text("generator", s.paper.generator,
+                                      "python3 script, relative to the workload: GENERATOR OUT_DIR ARGS... writes "
+                                      "OUT_DIR/workload.json and its input files",
+                                      Presence::kRequired);
+                               p.rule("generator_exists", "the generator is a regular file", [&s] {
+                                 const std::filesystem::path g = std::filesystem::path(s.dir) / s.paper.generator;
+                                 return problem_unless(std::filesystem::is_regular_file(g), "generator",
+                                                       "no such file: " + g.string());
+                               });
+                               p.text_list("args", s.paper.args, 0, 64, "", "",
+                                           "the generator's arguments after the output folder");
+                             });
+            });
+}
+
 void describe(ParamVisitor& v, ProgramWorkloadParams& w) {
   v.one_of("program_or_apps", "either program with launches (one application) or apps",
            {{"program", "launches"}, {"apps"}}, [&v] {
@@ -173,15 +195,22 @@ void describe(ParamVisitor& v, ProgramWorkloadParams& w) {
                                      "give either program (one application) or apps, each with its buffers and launches");
              return problem_unless(v.given("program") || v.given("apps"), "program", "missing (required without apps)");
            });
-  describe_program(v, w.main, w.dir, Presence::kOptional);
+  const std::string& inputs = w.inputs_dir.empty() ? w.dir : w.inputs_dir;
+  describe_program(v, w.main, inputs, Presence::kOptional);
   v.rule("launches_with_program", "a program has launches", [&v] {
     return problem_unless(v.given("apps") || v.given("launches"), "launches", "missing (required)");
   });
   v.list("apps", w.apps, 1, 2, Presence::kOptional, "one or two co-running programs on disjoint SM sets",
-         [&w](ParamVisitor& s, ProgramParams& a) { describe_program(s, a, w.dir, Presence::kRequired); });
+         [&inputs](ParamVisitor& s, ProgramParams& a) { describe_program(s, a, inputs, Presence::kRequired); });
   v.rule("distinct_app_names", "the apps have different names", [&w] {
     return problem_unless(w.apps.size() < 2 || w.apps[0].name != w.apps[1].name, "apps[1].name",
                           "expected a name different from apps[0]'s");
+  });
+  w.scales.dir = w.dir;
+  describe(v, w.scales);
+  v.rule("scales_of_one_program", "scales belong to a one-program workload", [&v] {
+    return problem_unless(!(v.given("scales") && v.given("apps")), "scales",
+                          "scales are declared by a one-program workload (\"program\"), not by apps");
   });
   v.flag("respawn", w.respawn, "two programs as a queue pair: a finished one starts again from its inputs");
   v.rule("respawn_two_apps", "respawn needs two apps", [&w] {

@@ -54,9 +54,26 @@ struct ProgramParams {
   std::vector<ProgramLaunchParams> launches;
 };
 
-struct ProgramWorkloadParams {
+// A scale of a program's inputs other than "ci" (the document itself): a python3
+// generator that writes the workload's buffers and launches and their input
+// files on first use (program/workload_scale.h, configs/workloads/cuda/README.md "Scales").
+struct ScaleParams {
+  std::string generator;          // python3 script, relative to the workload
+  std::vector<std::string> args;  // its arguments after the output folder
+  bool given() const { return !generator.empty(); }
+};
+
+// A program workload's "scales" section.
+struct WorkloadScales {
   std::string dir;  // the workload file's folder: set before reading
+  ScaleParams paper;
+};
+
+struct ProgramWorkloadParams {
+  std::string dir;         // the workload file's folder: set before reading
+  std::string inputs_dir;  // where init files are (a generated scale's folder); empty: dir
   ProgramParams main;
+  WorkloadScales scales;
   std::vector<ProgramParams> apps;
   bool respawn = false;
 };
@@ -67,6 +84,7 @@ constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 31;
 void describe(ParamVisitor& v, ProgramLaunchParams& l);
 // `dir`: the workload's folder, where init files are looked for.
 void describe(ParamVisitor& v, BufferSpec& b, const std::string& dir);
+void describe(ParamVisitor& v, WorkloadScales& s);  // the "scales" key alone
 void describe(ParamVisitor& v, ProgramWorkloadParams& w);
 
 }  // namespace gpupm

@@ -81,6 +81,7 @@ RunInputs run_inputs_of(const std::vector<std::string>& args) {
     if (a == "--workload") in.workload_file = next;
     if (a == "--pdn") in.pdn_file = next;
     if (a == "--policy") in.policy = next;
+    if (a == "--scale") in.scale = next;
     if (a == "--set") in.sets.push_back(next);
     if (a == "--seed" && !next.empty() && next.find_first_not_of("0123456789") == std::string::npos)
       in.seed = std::strtoull(next.c_str(), nullptr, 10);

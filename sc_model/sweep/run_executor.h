@@ -46,7 +46,7 @@ std::string input_files_fingerprint(const std::vector<std::string>& args);
 // spec.fingerprint (or args_fingerprint) with this build's id and the input files' digest.
 RunFingerprint fingerprint_of(const RunSpec& spec);
 
-// The inputs a `gpupm run` with these arguments loads (--gpu, --workload, --pdn, --policy, --set, --seed).
+// The inputs a `gpupm run` with these arguments loads (--gpu, --workload, --pdn, --policy, --set, --seed, --scale).
 RunInputs run_inputs_of(const std::vector<std::string>& args);
 // Loads every run as `gpupm run` would (throws InputError, exit 2): a batch
 // with a bad input stops before anything runs instead of failing run by run.

@@ -56,7 +56,8 @@ SweepAxis axis_of(const SweepAxisParams& p, const std::string& dir) {
 
 class Parser {
  public:
-  Parser(const Json& doc, std::string file) : doc_(doc), file_(std::move(file)) {
+  Parser(const Json& doc, std::string file, std::string scale)
+      : doc_(doc), file_(std::move(file)), scale_(std::move(scale)) {
     params_.dir = fs::absolute(fs::path(file_)).parent_path().string();
     params_.name = fs::path(file_).stem().string();
   }
@@ -133,6 +134,7 @@ class Parser {
     if (!base.workload.empty()) in.workload_file = resolve_spec_path(params_.dir, base.workload);
     in.policy = base.policy;
     in.sets = base.sets;
+    in.scale = scale_;
     if (base.seed_given) in.seed = base.seed;
     std::string desc;
     for (size_t ai = 0; ai < s.axes.size(); ++ai) {
@@ -152,7 +154,7 @@ class Parser {
       throw InputError(file_, "base.workload", "missing (required unless an axis gives every run a workload)");
     try {
       LoadedRun run = load_standalone_run(in);
-      p.id = hex64(fnv1a("gpupm-sweep-run-v1\n" + run.doc.dump()));
+      p.id = hex64(fnv1a("gpupm-sweep-run-v1\n" + run.doc.dump() + (run.scale.is_null() ? "" : "\n" + run.scale.dump())));
     } catch (const std::exception& e) {
       throw InputError(file_, where, "the run {" + desc + "} is not valid: " + e.what());
     }
@@ -167,11 +169,13 @@ class Parser {
       p.run.args.push_back("--seed");
       p.run.args.push_back(std::to_string(*in.seed));
     }
+    if (in.scale != "ci") p.run.args.insert(p.run.args.end(), {"--scale", in.scale});
     return p;
   }
 
   const Json& doc_;
   std::string file_;
+  std::string scale_;
   SweepSpecParams params_;
 };
 
@@ -185,8 +189,12 @@ std::vector<RunSpec> SweepSpec::unique_runs() const {
   return v;
 }
 
-SweepSpec parse_sweep_spec(const Json& doc, const std::string& file) { return Parser(doc, file).parse(); }
+SweepSpec parse_sweep_spec(const Json& doc, const std::string& file, const std::string& scale) {
+  return Parser(doc, file, scale).parse();
+}
 
-SweepSpec load_sweep_spec(const std::string& file) { return parse_sweep_spec(load_json_file(file), file); }
+SweepSpec load_sweep_spec(const std::string& file, const std::string& scale) {
+  return parse_sweep_spec(load_json_file(file), file, scale);
+}
 
 }  // namespace gpupm

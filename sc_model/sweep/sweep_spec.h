@@ -66,8 +66,9 @@ struct SweepSpec {
 };
 
 // Reads (the keys are declared in sweep_spec_params.h), validates and expands a spec file (InputError on any problem).
-SweepSpec load_sweep_spec(const std::string& file);
-SweepSpec parse_sweep_spec(const Json& doc, const std::string& file);
+// At a SCALE other than ci every run gets --scale SCALE, and its id the scale's record (program/workload_scale.h).
+SweepSpec load_sweep_spec(const std::string& file, const std::string& scale = "ci");
+SweepSpec parse_sweep_spec(const Json& doc, const std::string& file, const std::string& scale = "ci");
 
 // Column names results.csv reserves (axes may not use them).
 const std::vector<std::string>& reserved_result_columns();

@@ -33,11 +33,11 @@ CoreShutdownClassification read_classification(JsonReader& config) {
 }
 
 // A program of the real suite: no class (it is measured), its kernels read as `gpupm run` would.
-void add_program(CoreShutdownConfig& c, const std::string& name, const std::string& program) {
+void add_program(CoreShutdownConfig& c, const std::string& name, const std::string& program, const std::string& scale) {
   CoreShutdownApp x;
   x.name = name;
   x.file = program;
-  for (const ProgramLaunch& l : check_program(c.gpu, program))
+  for (const ProgramLaunch& l : check_program(c.gpu, program, scale))
     if (std::find(x.kernels.begin(), x.kernels.end(), l.kernel) == x.kernels.end()) x.kernels.push_back(l.kernel);
   c.apps.push_back(std::move(x));
 }
@@ -66,7 +66,7 @@ CoreShutdownConfig CoreShutdown::load(const ExperimentOptions& opt, const std::s
       },
       [&](JsonReader& a, const std::string& name, const std::string& profile, bool wanted) {
         if (c.real) {
-          if (wanted) add_program(c, name, profile);
+          if (wanted) add_program(c, name, profile, opt.scale);
           return;
         }
         CoreShutdownApp x;

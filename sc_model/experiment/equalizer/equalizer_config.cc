@@ -69,11 +69,12 @@ EqualizerKernel profile_kernel(JsonReader& kr, const std::string& name, const st
 }
 
 // A program of the real suite: no category (it is measured), its kernels' shapes read as `gpupm run` would.
-EqualizerKernel program_kernel(const std::string& gpu, const std::string& name, const std::string& program) {
+EqualizerKernel program_kernel(const std::string& gpu, const std::string& name, const std::string& program,
+                               const std::string& scale) {
   EqualizerKernel p;
   p.name = name;
   p.file = program;
-  for (const ProgramLaunch& l : check_program(gpu, program)) {
+  for (const ProgramLaunch& l : check_program(gpu, program, scale)) {
     p.launches += l.repeat;
     auto same = [&](const EqualizerProgramKernel& k) { return k.kernel == l.kernel; };
     auto it = std::find_if(p.program_kernels.begin(), p.program_kernels.end(), same);
@@ -128,7 +129,7 @@ EqualizerConfig Equalizer::load(const ExperimentOptions& opt, const std::string&
           EqualizerKernel k = profile_kernel(kr, name, workload, wanted);
           if (wanted) c.kernels.push_back(k);
         } else if (wanted) {
-          c.kernels.push_back(program_kernel(c.gpu, name, workload));
+          c.kernels.push_back(program_kernel(c.gpu, name, workload, opt.scale));
           read_paper_kernels(kr, c.kernels.back());
         } else if (kr.has("paper_kernels")) {
           kr.raw("paper_kernels");  // checked when --only wants the program

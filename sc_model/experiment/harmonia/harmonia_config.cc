@@ -144,7 +144,7 @@ HarmoniaConfig Harmonia::load(const ExperimentOptions& opt, const std::string& s
           return add_checked_app(c.apps, std::move(x), wanted);
         }
         if (a.has("class")) a.fail("class", "a real suite's classes are measured after the runs (harmonia_real.h), not given");
-        add_checked_program(c.apps, std::move(x), wanted, c.gpu);
+        add_checked_program(c.apps, std::move(x), wanted, c.gpu, opt.scale);
       });
   c.gpu = sc.gpu;
   c.suite = sc.suite;

@@ -150,7 +150,7 @@ SmAllocationConfig SmAllocation::load(const ExperimentOptions& opt, const std::s
     if (!c.real) {
       add_checked_app(c.used, a, used);
     } else if (used) {
-      check_program(c.gpu, a.file);
+      check_program(c.gpu, a.file, opt.scale);
       c.used.push_back(a);
     }
   }

@@ -48,7 +48,7 @@ VoltageNoiseConfig VoltageNoise::load(const ExperimentOptions& opt, const std::s
       },
       [&](JsonReader& k, const std::string& name, const std::string& workload, bool wanted) {
         VoltageNoiseKernel kernel{name, k.get_enum("class", kClasses, "-"), workload};
-        if (c.real) return add_checked_program(c.kernels, std::move(kernel), wanted, c.gpu);
+        if (c.real) return add_checked_program(c.kernels, std::move(kernel), wanted, c.gpu, opt.scale);
         add_checked_app(c.kernels, std::move(kernel), wanted);
       });
   c.gpu = sc.gpu;

@@ -14,17 +14,18 @@ def save(program, name, array):
     np.save(os.path.join(HERE, program, name + ".npy"), array)
 
 
-def spmv_jds(rows=30720, warp=32, seed=61):
+def spmv_jds(rows=30720, warp=32, seed=61, rng=None, save=save, shortest=2, mean_extra=10.0, longest=60, band=256):
     """A FEM-like sparse matrix (most columns within +-256 of the diagonal, a few
     far ones; 2 to 60 non-zeros per row, skewed short) in Parboil's JDS format:
     rows sorted by length (longest first, `perm` maps back), stored diagonal by
     diagonal (`jds_ptr`), each diagonal padded to whole warps of rows with zero
-    entries, and `warp_nnz` the length of each warp's longest row."""
-    rng = np.random.default_rng(seed)
-    lengths = np.minimum(2 + rng.geometric(1.0 / 10.0, rows), 60)
+    entries, and `warp_nnz` the length of each warp's longest row. (Row lengths:
+    shortest + geometric(1 / mean_extra), at most longest; near columns within band.)"""
+    rng = rng or np.random.default_rng(seed)
+    lengths = np.minimum(shortest + rng.geometric(1.0 / mean_extra, rows), longest)
     columns = []
     for r, n in enumerate(lengths):
-        near = r + rng.integers(-256, 257, n)
+        near = r + rng.integers(-band, band + 1, n)
         far = rng.integers(0, rows, n)
         c = np.where(rng.random(n) < 0.9, near, far) % rows
         columns.append(np.sort(c))
@@ -54,27 +55,29 @@ def spmv_jds(rows=30720, warp=32, seed=61):
     return len(ptr), sum(len(d) for d in data)
 
 
-def kmeans_points(points=12288, features=34, k=5, blobs=8, seed=81):
+def kmeans_points(points=12288, features=34, k=5, blobs=8, seed=81, rng=None, save=save, grid=64):
     """Points around `blobs` random centres (spread 0.4), every coordinate a multiple
-    of 1/64 in [0, 4) so that centre sums of up to 12288 points are exact floats;
-    the first k points are the initial clusters, as Rodinia takes them."""
-    rng = np.random.default_rng(seed)
+    of 1/grid in [0, 4) so that centre sums of up to 2^24 / (4 grid) points are
+    exact floats; the first k points are the initial clusters, as Rodinia takes
+    them. Returns the points."""
+    rng = rng or np.random.default_rng(seed)
     centres = rng.uniform(0.5, 3.5, (blobs, features))
     which = rng.integers(0, blobs, points)
     x = centres[which] + rng.normal(0.0, 0.4, (points, features))
-    x = np.clip(np.round(x * 64.0), 0, 255) / 64.0
+    x = np.clip(np.round(x * grid), 0, 4 * grid - 1) / grid
     x = x.astype(np.float32)
     save("kmeans", "features", x.reshape(-1))
     save("kmeans", "clusters0", x[:k].reshape(-1).copy())
+    return x
 
 
-def bfs_graph(nodes=65536, seed=91):
+def bfs_graph(nodes=65536, seed=91, rng=None, save=save):
     """A directed graph of 1 to 10 edges per node (Rodinia's generator's range),
     90% of them to nodes within 1024 places, the rest anywhere (so the search
     takes a dozen levels rather than a handful); node i is (first edge, count).
     Returns the number of levels a search from node 0 expands (the last one
     finds nothing new), for the workload's launch list."""
-    rng = np.random.default_rng(seed)
+    rng = rng or np.random.default_rng(seed)
     degree = rng.integers(1, 11, nodes)
     starts = np.concatenate([[0], np.cumsum(degree)[:-1]])
     owner = np.repeat(np.arange(nodes), degree)
@@ -97,32 +100,32 @@ def bfs_graph(nodes=65536, seed=91):
     return depth, int(edges.size), int(np.count_nonzero(level >= 0))
 
 
-def histo_values(n=524288, bins=65536, seed=121):
+def histo_values(n=524288, bins=65536, seed=121, rng=None, save=save):
     """Histogram input: 70% of the values around bin 32768 (normal, sigma 400: the
     central bins overflow the 8-bit counts), 30% anywhere (sparse, out of the
     shared window)."""
-    rng = np.random.default_rng(seed)
+    rng = rng or np.random.default_rng(seed)
     peak = np.clip(np.round(rng.normal(bins / 2, 400.0, n)), 0, bins - 1)
     spread = rng.integers(0, bins, n)
     values = np.where(rng.random(n) < 0.7, peak, spread).astype(np.uint32)
     save("histo", "input", values)
 
 
-def lavamd_particles(particles=4800, seed=131):
+def lavamd_particles(particles=4800, seed=131, rng=None, save=save):
     """Rodinia's lavaMD inputs: each particle's v, x, y, z and charge a random
     tenth in [0.1, 1] ((rand() % 10 + 1) / 10 in Rodinia)."""
-    rng = np.random.default_rng(seed)
+    rng = rng or np.random.default_rng(seed)
     tenths = lambda *shape: (rng.integers(1, 11, shape) / 10.0).astype(np.float32)
     save("lavaMD", "rv", tenths(particles, 4).reshape(-1))
     save("lavaMD", "qv", tenths(particles))
 
 
-def streamcluster_points(num=24576, dim=32, k=10, seed=141):
+def streamcluster_points(num=24576, dim=32, k=10, seed=141, rng=None, save=save):
     """Points uniform in [0, 1)^dim (coordinates transposed: coord[d * num + i]),
     weight 1; the first k points are the open centres: each point's assign is its
     nearest centre's index and cost the squared distance (float32); center_table maps a centre's index to 0..k-1. Points are
     Rodinia's 32-byte structs: weight, pad, coordinate pointer (0), assign, cost, pad."""
-    rng = np.random.default_rng(seed)
+    rng = rng or np.random.default_rng(seed)
     coord = rng.random((dim, num), dtype=np.float32)
     cost = np.full(num, np.float32(np.inf), np.float32)
     assign = np.zeros(num, np.int64)
@@ -143,24 +146,24 @@ def streamcluster_points(num=24576, dim=32, k=10, seed=141):
     save("streamcluster", "center_table", table)
 
 
-def cutcp_bins(bins=(8, 8, 3), side=4.0, depth=8, seed=151):
+def cutcp_bins(bins=(8, 8, 3), side=4.0, depth=8, seed=151, rng=None, save=save, atoms=(2, 8)):
     """Atoms for cutcp, already in Parboil's bin layout: each cubic bin (side 4)
-    holds 2 to 7 atoms (uniform inside it, charges in [-1, 1] without 0) in its
+    holds atoms[0] to atoms[1] - 1 (2 to 7) atoms (uniform inside it, charges in [-1, 1] without 0) in its
     first slots, then empty slots (q = 0): float4 (x, y, z, q) per slot."""
-    rng = np.random.default_rng(seed)
+    rng = rng or np.random.default_rng(seed)
     bx, by, bz = bins
     out = np.zeros((bz, by, bx, depth, 4), np.float32)
     for z in range(bz):
         for y in range(by):
             for x in range(bx):
-                n = int(rng.integers(2, 8))
+                n = int(rng.integers(*atoms))
                 pos = (np.array([x, y, z]) + rng.random((n, 3))) * side
                 q = rng.uniform(0.05, 1.0, n) * rng.choice([-1.0, 1.0], n)
                 out[z, y, x, :n, :3], out[z, y, x, :n, 3] = pos, q
     save("cutcp", "bins", out.reshape(-1))
 
 
-def particlefilter_video(size=128, frames=3, radius=5, seed=161):
+def particlefilter_video(size=128, frames=3, radius=5, seed=161, rng=None, save=save):
     """Rodinia's synthetic video, [x][y][frame] u8: a disk of radius 5 starting
     at the centre and moving (+1, -2) per frame, plus normal noise (sigma 2),
     clamped to 0..255; and the disk's offsets (dy, dx) (Rodinia's strel: every
@@ -168,7 +171,7 @@ def particlefilter_video(size=128, frames=3, radius=5, seed=161):
     likelihood, which puts a mean log-likelihood of about 328 under a particle on
     the disk: exp() of that overflows float and every weight becomes NaN. Here the
     background is 120 and the disk 170 (log-likelihoods -72 to +31)."""
-    rng = np.random.default_rng(seed)
+    rng = rng or np.random.default_rng(seed)
     video = np.full((size, size, frames), 120.0)
     xs, ys = np.meshgrid(np.arange(size), np.arange(size), indexing="ij")
     for f in range(frames):
@@ -199,10 +202,10 @@ def suffix_array(text):
         k *= 2
 
 
-def mummer_reads(ref_length=65536, reads=15360, read_length=32, seed=181):
+def mummer_reads(ref_length=65536, reads=15360, read_length=32, seed=181, rng=None, save=save):
     """A random 4-letter reference, its suffix array, and reads copied from random
     places of it with 3% of their letters substituted (so matches end early)."""
-    rng = np.random.default_rng(seed)
+    rng = rng or np.random.default_rng(seed)
     ref = rng.integers(0, 4, ref_length).astype(np.uint8)
     starts = rng.integers(0, ref_length - read_length, reads)
     r = ref[starts[:, None] + np.arange(read_length)]
@@ -213,7 +216,7 @@ def mummer_reads(ref_length=65536, reads=15360, read_length=32, seed=181):
     save("mummer", "reads", r.reshape(-1))
 
 
-def cfd_mesh(nx=128, ny=128, seed=191):
+def cfd_mesh(nx=128, ny=128, seed=191, rng=None, save=save):
     """A cfd mesh of nx * ny elements with 4 faces each (-x, +x, -y, +y
     neighbours; Rodinia's meshes are unstructured, the kernels only see the
     neighbour table): faces off the x ends are far field (-2), off the y ends
@@ -221,7 +224,7 @@ def cfd_mesh(nx=128, ny=128, seed=191):
     areas vary a little; the variables start at Rodinia's far field (density 1.4,
     Mach 1.2 along x, pressure 1) with 5% noise, so the interior fluxes are not
     zero. ff: the far-field variables and their flux contributions."""
-    rng = np.random.default_rng(seed)
+    rng = rng or np.random.default_rng(seed)
     n = nx * ny
     idx = np.arange(n).reshape(ny, nx)
     nb = np.empty((4, ny, nx), np.int32)
@@ -255,17 +258,19 @@ def cfd_mesh(nx=128, ny=128, seed=191):
     save("cfd", "ff", np.array(list(ff_vars) + fx + fy + fz + fe, np.float32))
 
 
-def leukocyte_frame(width=112, height=80, cells=6, seed=201):
+def leukocyte_frame(width=112, height=80, cells=6, seed=201, rng=None, save=save, edge=None):
     """A microscope-like frame: a few bright cells (radius 7-10) on a noisy
     background, and its gradient (central differences) that the detection reads;
     the 7 circles (radii 5 to 11) of 150 points as offsets with their normals'
-    cos/sin, and a dilation disk of radius 6 as (dy, dx) offsets."""
-    rng = np.random.default_rng(seed)
+    cos/sin, and a dilation disk of radius 6 as (dy, dx) offsets. `edge(t)` is a
+    cell's brightness t pixels outside its rim (default the logistic 1 / (1 + e^t))."""
+    rng = rng or np.random.default_rng(seed)
     ys, xs = np.mgrid[0:height, 0:width]
     image = rng.normal(0.0, 0.05, (height, width))
     for _ in range(cells):
         cx, cy, r = rng.uniform(15, width - 15), rng.uniform(15, height - 15), rng.uniform(7, 10)
-        image += 1.0 / (1.0 + np.exp(((xs - cx) ** 2 + (ys - cy) ** 2) ** 0.5 - r))
+        t = ((xs - cx) ** 2 + (ys - cy) ** 2) ** 0.5 - r
+        image += edge(t) if edge else 1.0 / (1.0 + np.exp(t))
     gy, gx = np.gradient(image)
     theta = 2 * np.pi * np.arange(150) / 150
     radii = np.arange(5, 12)

@@ -1,0 +1,241 @@
+// Paper-scale inputs (program/workload_scale.h): --scale on every command,
+// generation once into the cache (atomic, keyed by the generator's sources and
+// arguments, reproducible), clear refusals, ci unchanged. A tiny generated
+// workload of the reduce program stands in for the suites' (seconds, not minutes).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "common/json_reader.h"
+#include "program/workload_scale.h"
+#include "support/test_support.h"
+
+using gpupm::test::read_file;
+using gpupm::test::run_gpupm;
+using gpupm::test::source_path;
+using gpupm::test::temp_dir;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string write(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string gpu() { return source_path("configs/gpu/gtx480.json"); }
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// A fresh cache for this test process (children inherit it).
+std::string fresh_cache(const std::string& tag) {
+  const std::string cache = temp_dir(tag + "_cache");
+  ::setenv("GPUPM_CACHE_DIR", cache.c_str(), 1);
+  return cache;
+}
+
+// A folder with reduce.cu, a ci workload of it declaring a paper scale, and
+// the generator: `values` floats (a .npy, written through paper_scale.py) and
+// the same two launches; `generator_body` replaces the generator to test failures.
+std::string tiny_program(const std::string& tag, const std::string& generator_body = "") {
+  const std::string dir = temp_dir(tag);
+  fs::copy_file(source_path("configs/workloads/cuda/reduce/reduce.cu"), dir + "/reduce.cu");
+  write(dir + "/reduce.json", R"({
+  "name": "reduce", "program": "reduce.cu",
+  "scales": {"paper": {"generator": "gen.py", "args": ["reduce", "values=3000"]}},
+  "buffers": {"in": {"type": "f32", "count": 1024, "init": {"fill": 1.0}},
+              "partial": {"type": "f32", "count": 4}, "total": {"type": "f32", "count": 1}},
+  "launches": [{"kernel": "reduce_sum", "grid": [4], "block": [256], "args": ["in", "partial", 1024]},
+               {"kernel": "reduce_sum", "grid": [1], "block": [256], "args": ["partial", "total", 4]}]
+})");
+  write(dir + "/gen.py", generator_body.empty() ? R"(
+from paper_scale import Rng, main
+
+def reduce(out, values=1000):
+    out.array("in", "f32", Rng(5).uniform(-1.0, 1.0, values))
+    out.buffer("partial", "f32", 8)
+    out.buffer("total", "f32", 1)
+    out.launch("reduce_sum", [8], [256], ["in", "partial", values])
+    out.launch("reduce_sum", [1], [256], ["partial", "total", 8])
+    out.facts["values"] = values
+    out.write("tiny paper scale")
+
+main({"reduce": reduce})
+)" : generator_body);
+  return dir + "/reduce.json";
+}
+
+std::string run_at(const std::string& workload, const std::string& out, const std::string& scale_option,
+                   std::string* output) {
+  run_gpupm("run --quiet --gpu " + gpu() + " --workload " + workload + " --out " + out + " " + scale_option, output);
+  return read_file(out + "/report.json");
+}
+
+}  // namespace
+
+TEST(PaperScale, GeneratedOnceIntoTheCacheAndNamedInTheReport) {
+  const std::string cache = fresh_cache("once");
+  const std::string workload = tiny_program("once");
+  const std::string out = temp_dir("once_out");
+  std::string first, second;
+  const std::string report_text = run_at(workload, out + "/a", "--scale paper", &first);
+  ASSERT_FALSE(report_text.empty()) << first;
+  EXPECT_EQ(count_of(first, "gpupm: generating"), 1u) << first;
+  EXPECT_TRUE(std::regex_search(first, std::regex(R"(generated [0-9.]+ MB in [0-9.]+ s)"))) << first;
+  run_at(workload, out + "/b", "--scale paper", &second);
+  EXPECT_EQ(count_of(second, "generating"), 0u) << second;  // from the cache
+  EXPECT_EQ(read_file(out + "/b/report.json"), report_text);
+
+  const gpupm::Json report = gpupm::Json::parse(report_text);
+  const gpupm::Json& scale = report.at("scale");
+  EXPECT_EQ(scale.at("name"), "paper");
+  EXPECT_EQ(scale.at("generator"), "gen.py");
+  EXPECT_EQ(scale.at("args"), gpupm::Json::parse(R"(["reduce", "values=3000"])"));
+  const gpupm::Json& wl = report.at("config").at("workload");
+  EXPECT_EQ(wl.at("program"), "reduce.cu");  // the declaring workload's, named as it does: no absolute path
+  EXPECT_EQ(wl.at("buffers").at("in").at("count"), 3000);
+  EXPECT_EQ(wl.at("buffers").at("in").at("init").at("file"), "in.npy");
+  EXPECT_EQ(report.at("kernels").size(), 2u);
+  EXPECT_EQ(report_text.find(cache), std::string::npos) << "the report names the cache folder";
+
+  // One folder named by the key, complete, no temporaries left; its digest is the report's.
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::directory_iterator(cache + "/inputs"))
+    if (e.path().extension() != ".lock") entries.push_back(e.path());
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].filename().string(), "reduce-paper-" + scale.at("key").get<std::string>());
+  EXPECT_EQ(gpupm::generated_inputs_digest(entries[0].string()), scale.at("inputs").get<std::string>());
+}
+
+// Reproducible and keyed: the same sources and arguments give the same key and
+// bytes in another cache; a change to the generator, to a module it imports
+// from the repository, or to an argument is another key.
+TEST(PaperScale, KeyedByGeneratorImportsAndArguments) {
+  fresh_cache("key");
+  const std::string workload = tiny_program("key");
+  const gpupm::ScaleGenerator g = gpupm::scale_generator(workload, "paper");
+  const std::string digest = gpupm::generated_inputs_digest(gpupm::ensure_generated(g));
+  fresh_cache("key2");
+  EXPECT_EQ(gpupm::generated_inputs_digest(gpupm::ensure_generated(gpupm::scale_generator(workload, "paper"))), digest);
+
+  const auto sources = gpupm::generator_sources(g.generator);
+  ASSERT_EQ(sources.size(), 2u);
+  EXPECT_EQ(sources[1].first, "paper_scale.py");  // found on the shared module folder
+
+  const std::string dir = fs::path(workload).parent_path().string();
+  write(dir + "/helper.py", "SIZE = 1\n");
+  write(dir + "/gen.py", "import helper\n" + read_file(dir + "/gen.py"));
+  const std::string with_import = gpupm::scale_generator(workload, "paper").key;
+  EXPECT_NE(with_import, g.key);
+  write(dir + "/helper.py", "SIZE = 2\n");
+  EXPECT_NE(gpupm::scale_generator(workload, "paper").key, with_import);
+  std::string text = read_file(workload);
+  text.replace(text.find("values=3000"), 11, "values=3001");
+  write(workload, text);
+  EXPECT_NE(gpupm::scale_generator(workload, "paper").key, with_import);
+}
+
+TEST(PaperScale, CiIsTheDefaultAndUnchanged) {
+  fresh_cache("ci");
+  const std::string workload = tiny_program("ci");
+  const std::string out = temp_dir("ci_out");
+  std::string a, b;
+  const std::string plain = run_at(workload, out + "/plain", "", &a);
+  ASSERT_FALSE(plain.empty()) << a;
+  EXPECT_EQ(run_at(workload, out + "/ci", "--scale ci", &b), plain) << b;
+  EXPECT_EQ(read_file(out + "/ci/epochs.csv"), read_file(out + "/plain/epochs.csv"));
+  const gpupm::Json report = gpupm::Json::parse(plain);
+  EXPECT_FALSE(report.contains("scale"));
+  EXPECT_FALSE(report.at("config").at("workload").contains("scales"));  // a declaration, not part of the run
+  EXPECT_EQ(count_of(a + b, "generating"), 0u);
+  EXPECT_FALSE(fs::exists(std::string(std::getenv("GPUPM_CACHE_DIR")) + "/inputs"));
+}
+
+// --scale paper on a workload without a paper variant: exit 2 naming the workload
+// and the option, before anything runs or is written, on every command.
+TEST(PaperScale, RefusedWithoutAPaperVariant) {
+  fresh_cache("refused");
+  const std::string profile = source_path("configs/workloads/compute.json");
+  const std::string program = source_path("configs/workloads/cuda/reduce/reduce.json");
+  for (const std::string& workload : {profile, program}) {
+    const std::string out = temp_dir("refused_out") + "/run";
+    std::string output;
+    EXPECT_EQ(run_gpupm("run --gpu " + gpu() + " --workload " + workload + " --scale paper --out " + out, &output), 2);
+    EXPECT_NE(output.find(workload), std::string::npos) << output;
+    EXPECT_NE(output.find("--scale paper"), std::string::npos) << output;
+    EXPECT_FALSE(fs::exists(out)) << output;
+    EXPECT_EQ(run_gpupm("validate --scale paper " + workload, &output), 2) << output;
+    EXPECT_NE(output.find("--scale paper"), std::string::npos) << output;
+  }
+  std::string output;
+  const std::string sweep_out = temp_dir("refused_sweep") + "/sweep";
+  EXPECT_EQ(run_gpupm("sweep " + source_path("configs/sweeps/example.json") + " --scale paper --out " + sweep_out,
+                      &output), 2) << output;
+  EXPECT_NE(output.find("--scale paper"), std::string::npos) << output;
+  EXPECT_FALSE(fs::exists(sweep_out + "/runs")) << output;
+  const std::string exp_out = temp_dir("refused_exp") + "/exp";
+  EXPECT_EQ(run_gpupm("experiment equalizer --scale paper --jobs 1 --out " + exp_out, &output), 2) << output;
+  EXPECT_NE(output.find("--scale paper"), std::string::npos) << output;
+  EXPECT_FALSE(fs::exists(exp_out + "/runs")) << output;
+  EXPECT_EQ(run_gpupm("run --gpu " + gpu() + " --workload " + program + " --scale huge --out " + exp_out, &output), 2);
+  EXPECT_NE(output.find("--scale"), std::string::npos) << output;
+}
+
+TEST(PaperScale, GeneratorProblemsAreClearErrors) {
+  const std::string cache = fresh_cache("fails");
+  const std::string failing = tiny_program("fails", "import sys\nsys.exit('no disk for you')\n");
+  std::string output;
+  const std::string out = temp_dir("fails_out") + "/run";
+  EXPECT_EQ(run_gpupm("run --gpu " + gpu() + " --workload " + failing + " --scale paper --out " + out, &output), 2);
+  EXPECT_NE(output.find("the generator failed"), std::string::npos) << output;
+  EXPECT_NE(output.find("no disk for you"), std::string::npos) << output;
+  EXPECT_FALSE(fs::exists(out));
+  for (const auto& e : fs::directory_iterator(cache + "/inputs"))  // nothing half-made left behind
+    EXPECT_EQ(e.path().extension(), ".lock") << e.path();
+
+  const std::string silent = tiny_program("silent", "pass\n");
+  EXPECT_EQ(run_gpupm("validate --scale paper " + silent, &output), 2);
+  EXPECT_NE(output.find("wrote no OUT_DIR/workload.json"), std::string::npos) << output;
+
+  ::setenv("GPUPM_PYTHON", "/nonexistent/python3", 1);
+  EXPECT_EQ(run_gpupm("validate --scale paper " + tiny_program("nopython"), &output), 2);
+  EXPECT_NE(output.find("no python3"), std::string::npos) << output;
+  ::unsetenv("GPUPM_PYTHON");
+
+  const std::string names_program = tiny_program(
+      "names", "import json, sys\njson.dump({'name': 'x', 'program': 'other.cu', 'launches': []}, "
+               "open(sys.argv[1] + '/workload.json', 'w'))\n");
+  EXPECT_EQ(run_gpupm("validate --scale paper " + names_program, &output), 2);
+  EXPECT_NE(output.find("runs the declaring workload's program"), std::string::npos) << output;
+}
+
+// A sweep at paper scale generates once, in the sweep, before its runs start
+// (two jobs never race), and every run gets --scale paper.
+TEST(PaperScale, SweepGeneratesBeforeItsRuns) {
+  fresh_cache("sweep");
+  const std::string workload = tiny_program("sweep");
+  const std::string dir = fs::path(workload).parent_path().string();
+  write(dir + "/spec.json", R"({"name": "tiny", "base": {"gpu": ")" + gpu() + R"(", "workload": "reduce.json"},
+    "axes": [{"name": "policy", "policies": ["baseline", "sm-low"]}]})");
+  std::string output;
+  const std::string out = temp_dir("sweep_out") + "/sweep";
+  ASSERT_EQ(run_gpupm("sweep " + dir + "/spec.json --scale paper --jobs 2 --out " + out, &output), 0) << output;
+  EXPECT_EQ(count_of(output, "gpupm: generating"), 1u) << output;
+  size_t runs = 0;
+  for (const auto& e : fs::directory_iterator(out + "/runs")) {
+    ++runs;
+    EXPECT_EQ(count_of(read_file(e.path().string() + "/log.txt"), "generating"), 0u);
+    const gpupm::Json report = gpupm::Json::parse(read_file(e.path().string() + "/report.json"));
+    EXPECT_EQ(report.at("scale").at("name"), "paper");
+  }
+  EXPECT_EQ(runs, 2u);
+  EXPECT_NE(read_file(out + "/sweep.json").find("\"--scale\""), std::string::npos);
+}
+
