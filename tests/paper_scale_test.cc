@@ -239,3 +239,72 @@ TEST(PaperScale, SweepGeneratesBeforeItsRuns) {
   EXPECT_NE(read_file(out + "/sweep.json").find("\"--scale\""), std::string::npos);
 }
 
+
+// The Equalizer suite's generators (configs/workloads/cuda/equalizer/gen_paper.py):
+// each program's paper-scale input, generated as its workload declares it, has
+// the documented sizes (the description's facts, as README.md's "Paper scale"
+// states them; the launch entries) and the same content digest on every
+// machine. spmv and mummer take over 20 s: a reduced size always, the declared
+// one with GPUPM_TEST_SCALE=paper. A deliberate change to a generator updates its row.
+struct GeneratorCase {
+  std::string program;
+  std::vector<std::string> reduced;  // NAME=VALUE sizes replacing the declared arguments' (empty: as declared)
+  std::string digest;                // generated_inputs_digest of the folder
+  std::vector<std::string> facts;    // in the generated workload's description
+  size_t launch_entries;
+  bool slow;  // over 10 s to generate: only with GPUPM_TEST_SCALE=paper (its reduced row runs always)
+};
+
+class EqualizerPaperGenerator : public ::testing::TestWithParam<GeneratorCase> {};
+
+TEST_P(EqualizerPaperGenerator, SizesAndDigest) {
+  const GeneratorCase& c = GetParam();
+  const char* scale = std::getenv("GPUPM_TEST_SCALE");
+  if (c.slow && !(scale && std::string(scale) == "paper")) GTEST_SKIP() << "over 10 s: GPUPM_TEST_SCALE=paper runs it";
+  fresh_cache("gen_" + c.program);
+  gpupm::ScaleGenerator g = gpupm::scale_generator(
+      source_path("configs/workloads/cuda/equalizer/" + c.program + "/" + c.program + ".json"), "paper");
+  if (!c.reduced.empty()) {
+    g.args = {c.program};
+    g.args.insert(g.args.end(), c.reduced.begin(), c.reduced.end());
+    g.dir += "-reduced";
+  }
+  const std::string dir = gpupm::ensure_generated(g);
+  EXPECT_EQ(gpupm::generated_inputs_digest(dir), c.digest);
+  const gpupm::Json doc = gpupm::load_json_file(dir + "/workload.json");
+  const std::string description = doc.at("description");
+  for (const std::string& fact : c.facts) EXPECT_NE(description.find(fact), std::string::npos) << fact << " in " << description;
+  EXPECT_EQ(doc.at("launches").size(), c.launch_entries);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    PaperScale, EqualizerPaperGenerator,
+    ::testing::Values(
+        GeneratorCase{"spmv", {"rows=2000", "repeats=3"}, "e03a88c7dbd91b41", {"rows 2000", "jds_entries 50176"}, 1, false},
+        GeneratorCase{"mummer", {"ref_length=4096", "reads=1000", "read_length=40"}, "753d2f4f13565b15",
+                      {"reference 4096", "reads 1000"}, 1, false},
+        GeneratorCase{"backprop", {}, "6d3119c21786f80c", {"inputs 65536"}, 3, false},
+        GeneratorCase{"bfs", {}, "12099ae0dd993aaa", {"nodes 1000000", "edges 5999812", "levels 12"}, 25, false},
+        GeneratorCase{"cfd", {}, "4d3989694cec5e0b", {"elements 97032", "iterations 25"}, 200, false},
+        GeneratorCase{"cutcp", {}, "90e903074e69f1ef", {"box_A 40", "lattice 80x80x78", "cutoff 12.0"}, 1, false},
+        GeneratorCase{"histo", {}, "6b6be2e7aa11a087", {"values 1035840", "bins 65536", "iterations 20"}, 80, false},
+        GeneratorCase{"kmeans", {}, "6782d97c4a8bb710", {"points 345814", "k 5", "loop_iterations 5", "iterations 3"}, 6, false},
+        GeneratorCase{"lavaMD", {}, "e14e110c2bb48d04", {"boxes 1000"}, 1, false},
+        GeneratorCase{"lbm", {}, "9ea4e790ae768f1a", {"lattice 120x120x150", "steps 6"}, 7, false},
+        GeneratorCase{"leukocyte", {}, "71f8517e4e173727", {"frame 544x408"}, 2, false},
+        GeneratorCase{"mri-gridding", {}, "802c8be0f0c6812c", {"samples 262144", "grid 64^3"}, 4, false},
+        GeneratorCase{"mri-q", {}, "b64c6bafc2a71d32", {"voxels 32768", "samples 3072"}, 4, false},
+        GeneratorCase{"mummer", {}, "49dedf1eeda23899", {"reference 5227293", "reads 163840", "read_length 100"}, 1, true},
+        GeneratorCase{"particlefilter", {}, "b16f219608706034", {"particles 1000", "frames 10"}, 36, false},
+        GeneratorCase{"pathfinder", {}, "2bc49e3c3a201d3f", {"cols 100000", "rows 100", "pyramid 20"}, 5, false},
+        GeneratorCase{"sad", {}, "3c597ce88ef40c87", {"frame 640x480", "macroblocks 1200"}, 3, false},
+        GeneratorCase{"sgemm", {}, "d8dcefdd66c2645c", {"m 1024", "n 1056", "k 992"}, 1, false},
+        GeneratorCase{"spmv", {}, "f9071606abb21c03", {"rows 146689", "jds_entries 3601344", "repeats 44"}, 1, true},
+        GeneratorCase{"stencil", {}, "e2e39fe26210e400", {"grid 512x512x64", "iterations 12"}, 12, false},
+        GeneratorCase{"streamcluster", {}, "fd451c2155038a12", {"points 65536", "dim 256", "calls 24"}, 24, false}),
+    [](const ::testing::TestParamInfo<GeneratorCase>& info) {
+      std::string name = info.param.program + (info.param.reduced.empty() ? "" : "_reduced");
+      for (char& ch : name)
+        if (ch == '-') ch = '_';
+      return name;
+    });

@@ -50,7 +50,7 @@ def sm_limits(gpupm, gpu):
                                         text=True).stdout)
     rows = listing["parameters"] if isinstance(listing, dict) else listing
     value = {row["path"]: row["value"] for row in rows}
-    return {k: value["sm." + k] for k in ("count", "max_ctas", "max_warps", "warp_size", "shared_bytes", "registers")}
+    return {k: value["gpu.sm." + k] for k in ("count", "max_ctas", "max_warps", "warp_size", "shared_bytes", "registers")}
 
 
 def occupancy(launch, resources, sm):
