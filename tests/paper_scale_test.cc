@@ -84,8 +84,13 @@ TEST(PaperScale, GeneratedOnceIntoTheCacheAndNamedInTheReport) {
   const std::string cache = fresh_cache("once");
   const std::string workload = tiny_program("once");
   const std::string out = temp_dir("once_out");
+  // A generation that died (killed, power cut) left its temporary folder: the next one clears it.
+  const std::string key_dir = fs::path(gpupm::scale_generator(workload, "paper").dir).filename().string();
+  const std::string stale = cache + "/inputs/.tmp-" + key_dir + "-99.0.0";
+  fs::create_directories(stale);
   std::string first, second;
   const std::string report_text = run_at(workload, out + "/a", "--scale paper", &first);
+  EXPECT_FALSE(fs::exists(stale));
   ASSERT_FALSE(report_text.empty()) << first;
   EXPECT_EQ(count_of(first, "gpupm: generating"), 1u) << first;
   EXPECT_TRUE(std::regex_search(first, std::regex(R"(generated [0-9.]+ MB in [0-9.]+ s)"))) << first;

@@ -243,7 +243,10 @@ std::string ensure_generated(const ScaleGenerator& g) {
   if (ec) throw InputError(g.workload_file, "scales", "cannot create the cache folder " + root.string() + ": " + ec.message());
   const FileLock lock(g.dir + ".lock");
   if (fs::is_directory(g.dir)) return g.dir;  // made by another process while we waited
-  const fs::path tmp = root / (".tmp-" + fs::path(g.dir).filename().string() + "-" + temp_suffix());
+  const std::string tmp_prefix = ".tmp-" + fs::path(g.dir).filename().string() + "-";
+  for (const auto& e : fs::directory_iterator(root, ec))  // left by a generation that died: we hold its lock now
+    if (e.path().filename().string().rfind(tmp_prefix, 0) == 0) fs::remove_all(e.path(), ec);
+  const fs::path tmp = root / (tmp_prefix + temp_suffix());
   fs::create_directories(tmp, ec);
   if (ec) throw InputError(g.workload_file, "scales", "cannot create " + tmp.string() + ": " + ec.message());
   std::fprintf(stderr, "gpupm: generating the inputs of %s into %s ...\n", g.workload_file.c_str(), g.dir.c_str());
