@@ -189,6 +189,10 @@ TEST(PaperScale, RefusedWithoutAPaperVariant) {
   EXPECT_EQ(run_gpupm("experiment equalizer --scale paper --jobs 1 --out " + exp_out, &output), 2) << output;
   EXPECT_NE(output.find("--scale paper"), std::string::npos) << output;
   EXPECT_FALSE(fs::exists(exp_out + "/runs")) << output;
+  // Its co-running pairs have no paper scale yet: refused before its first stage, not after it.
+  EXPECT_EQ(run_gpupm("experiment sm-allocation --suite real --scale paper --jobs 1 --out " + exp_out, &output), 2);
+  EXPECT_NE(output.find("co-running pairs"), std::string::npos) << output;
+  EXPECT_FALSE(fs::exists(exp_out + "/runs")) << output;
   EXPECT_EQ(run_gpupm("run --gpu " + gpu() + " --workload " + program + " --scale huge --out " + exp_out, &output), 2);
   EXPECT_NE(output.find("--scale"), std::string::npos) << output;
 }
