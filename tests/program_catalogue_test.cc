@@ -359,7 +359,9 @@ void expect_refused(int status, std::vector<std::string> env, const std::vector<
   EXPECT_EQ(r.status, status) << (r.status == 137 ? "timed out (hang)\n" : "") << r.out << r.err;
   for (const std::string& f : fragments)
     EXPECT_NE(r.err.find(expand(f, out_dir)), std::string::npos) << "missing '" << f << "' in:\n" << r.err;
-  if (status == 1) EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "not one line:\n" << r.err;
+  if (status == 1) {
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "not one line:\n" << r.err;
+  }
   EXPECT_TRUE(empty_or_absent(out_dir)) << "--out " << out_dir << " holds new files";
 }
 

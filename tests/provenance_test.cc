@@ -19,13 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 using namespace gpupm;
 using gpupm::test::read_file;
+using gpupm::test::write_file;
 using gpupm::test::source_path;
 using gpupm::test::temp_dir;
-
-std::string write(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
 
 using gpupm::test::fake_gpupm;
 size_t starts(const std::string& dir) { return gpupm::test::fake_gpupm_starts(dir); }
@@ -37,11 +33,11 @@ struct Inputs {
 };
 Inputs copied_inputs(const std::string& dir) {
   Inputs in;
-  in.package = write(dir + "/package.json", read_file(source_path("configs/pdn/package_default.json")));
+  in.package = write_file(dir + "/package.json", read_file(source_path("configs/pdn/package_default.json")));
   Json gpu = load_json_file(source_path("configs/gpu/gtx480.json"));
   gpu["pdn"] = {{"model", "rlc"}, {"network", in.package}};
-  in.gpu = write(dir + "/gpu.json", gpu.dump(2));
-  in.workload = write(dir + "/workload.json", read_file(source_path("configs/workloads/compute.json")));
+  in.gpu = write_file(dir + "/gpu.json", gpu.dump(2));
+  in.workload = write_file(dir + "/workload.json", read_file(source_path("configs/workloads/compute.json")));
   return in;
 }
 
@@ -84,11 +80,11 @@ TEST(Provenance, FingerprintCoversTheBuildAndEveryInputFilesContents) {
   EXPECT_EQ(before.build, gpupm_build_id());
   EXPECT_EQ(RunFingerprint::parse(before.text()).inputs, before.inputs);
   // The package named inside the GPU config: its contents count, not only its path.
-  write(in.package, read_file(in.package) + "\n");
+  write_file(in.package, read_file(in.package) + "\n");
   const RunFingerprint after_package = fingerprint_of(spec);
   EXPECT_NE(after_package.inputs, before.inputs);
   EXPECT_EQ(after_package.run, before.run);
-  write(in.workload, read_file(in.workload) + "\n");
+  write_file(in.workload, read_file(in.workload) + "\n");
   EXPECT_NE(fingerprint_of(spec).inputs, after_package.inputs);
 }
 
@@ -105,14 +101,14 @@ TEST(Provenance, StaleRunsAreRunAgainAndSayWhyUnlessReuseStale) {
   const std::string fp_file = dir + "/out/runs/a/inputs.fingerprint";
   RunFingerprint fp = RunFingerprint::parse(read_file(fp_file));
   fp.build = "0000000000000000";
-  write(fp_file, fp.text());
+  write_file(fp_file, fp.text());
   std::string said = execute(specs, dir, false);
   EXPECT_NE(said.find("1 run stale: built by a different gpupm; running again (--reuse-stale keeps them)"),
             std::string::npos) << said;
   EXPECT_EQ(starts(dir), 3u);
 
   // The PDN package the GPU config names changes: both stale.
-  write(in.package, read_file(in.package) + "\n");
+  write_file(in.package, read_file(in.package) + "\n");
   std::vector<RunOutcome> out;
   said = execute(specs, dir, true, &out);
   EXPECT_NE(said.find("2 runs stale: an input file changed; reused as they are (--reuse-stale)"), std::string::npos)
@@ -132,7 +128,7 @@ TEST(Provenance, AFingerprintFromBeforeProvenanceIsStale) {
   Inputs in = copied_inputs(dir);
   const std::vector<RunSpec> specs = specs_for(in);
   execute(specs, dir, false);
-  write(dir + "/out/runs/b/inputs.fingerprint", "0123456789abcdef");  // the old one-digest format
+  write_file(dir + "/out/runs/b/inputs.fingerprint", "0123456789abcdef");  // the old one-digest format
   std::string said = execute(specs, dir, false);
   EXPECT_NE(said.find("1 run stale: built by a different gpupm"), std::string::npos) << said;
   EXPECT_EQ(starts(dir), 3u);
@@ -143,8 +139,8 @@ TEST(Provenance, SweepResultsCarryProvenanceAndAStaleRerunSaysWhy) {
   Inputs in = copied_inputs(dir);
   Json gpu = Json::parse(read_file(in.gpu));
   gpu["pdn"]["model"] = "ideal";  // the package still named, not simulated: a quick run
-  write(in.gpu, gpu.dump(2));
-  const std::string spec = write(dir + "/spec.json", Json{
+  write_file(in.gpu, gpu.dump(2));
+  const std::string spec = write_file(dir + "/spec.json", Json{
       {"name", "prov"},
       {"base", {{"gpu", in.gpu}, {"workload", in.workload},
                 {"set", {"workload.kernels[0].grid_ctas=30", "workload.kernels[0].insts_per_warp=500"}}}},
@@ -162,7 +158,7 @@ TEST(Provenance, SweepResultsCarryProvenanceAndAStaleRerunSaysWhy) {
   EXPECT_NE(csv.find(std::string(",") + gpupm_version() + "," + gpupm_build_id() + ","), std::string::npos) << csv;
 
   // The network file the GPU config names changes: both runs are stale.
-  write(in.package, read_file(in.package) + "\n");
+  write_file(in.package, read_file(in.package) + "\n");
   auto kept = sweep({"--reuse-stale"});
   ASSERT_EQ(kept.status, 0) << kept.err;
   EXPECT_NE(kept.err.find("2 runs stale: an input file changed; reused as they are"), std::string::npos) << kept.err;

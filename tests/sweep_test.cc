@@ -17,6 +17,7 @@
 
 using namespace gpupm;
 using gpupm::test::read_file;
+using gpupm::test::write_file;
 using gpupm::test::run_gpupm;
 using gpupm::test::source_path;
 using gpupm::test::temp_dir;
@@ -24,18 +25,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string write(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-  return path;
-}
-
 std::string gpu() { return source_path("configs/gpu/gtx480.json"); }
 std::string wl(const std::string& n) { return source_path("configs/workloads/" + n + ".json"); }
 
 // A spec file in a fresh folder; `body` is the JSON after the base.
 std::string spec_file(const std::string& tag, const std::string& body, const std::string& base_extra = "") {
   std::string dir = temp_dir(tag);
-  return write(dir + "/spec.json", R"({"name": ")" + tag + R"(", "base": {"gpu": ")" + gpu() + R"(", "workload": ")" +
+  return write_file(dir + "/spec.json", R"({"name": ")" + tag + R"(", "base": {"gpu": ")" + gpu() + R"(", "workload": ")" +
                                        wl("compute") + "\"" + base_extra + "}, " + body + "}");
 }
 
@@ -150,10 +146,10 @@ TEST(SweepSpec, IdsHashTheResolvedInputsNotHowTheyAreWritten) {
   fs::copy_file(wl("compute"), dir + "/same.json");
   std::string changed = read_file(wl("compute"));
   changed.replace(changed.find("\"insts_per_warp\": 2000"), 22, "\"insts_per_warp\": 1999");
-  write(dir + "/changed.json", changed);
-  write(dir + "/a.json", R"({"base": {"gpu": ")" + gpu() + R"(", "workload": ")" + wl("compute") +
+  write_file(dir + "/changed.json", changed);
+  write_file(dir + "/a.json", R"({"base": {"gpu": ")" + gpu() + R"(", "workload": ")" + wl("compute") +
                              R"(", "seed": 7}, "axes": [{"name": "policy", "policies": ["baseline"]}]})");
-  write(dir + "/b.json", R"({"base": {"gpu": ")" + gpu() + R"("}, "axes": [
+  write_file(dir + "/b.json", R"({"base": {"gpu": ")" + gpu() + R"("}, "axes": [
       {"name": "w", "workloads": ["same.json", "changed.json"]},
       {"name": "seed", "set": "seed", "values": [7, 8]}]})");
   SweepSpec a = load_sweep_spec(dir + "/a.json");
@@ -176,7 +172,7 @@ TEST(SweepSpec, IdsHashTheResolvedInputsNotHowTheyAreWritten) {
 
 TEST(SweepSpec, BadSpecsNameFileAndPath) {
   std::string dir = temp_dir("badspec");
-  auto f = [&](const std::string& name, const std::string& text) { return write(dir + "/" + name, text); };
+  auto f = [&](const std::string& name, const std::string& text) { return write_file(dir + "/" + name, text); };
   expect_spec_error(f("nogpu.json", R"({"base": {"workload": "x.json"}, "axes": []})"), {"nogpu.json", "base.gpu", "missing"});
   expect_spec_error(f("nofile.json", R"({"base": {"gpu": "nope.json"}, "axes": []})"), {"nofile.json", "base.gpu", "cannot open", "nope.json"});
   expect_spec_error(spec_file("combine", R"("combine": "zip", "axes": [{"name": "a", "policies": ["baseline"]}])"),
@@ -231,11 +227,11 @@ TEST(SweepResults, RowsPerPointWithMetricsStatusAndErrors) {
       o.status = 1;
       o.log_tail = "first line\ngpupm: error: the workload did not finish\n";
     } else if (i != 3) {  // point 3: never ran
-      write(rd + "/report.json", R"({"total": {"sim_time_s": )" + std::to_string(i + 1) +
+      write_file(rd + "/report.json", R"({"total": {"sim_time_s": )" + std::to_string(i + 1) +
                                      R"(e-4, "energy_j": {"total": 0.5, "by_domain": {"sm": 0.25, "mem": 0.125, "constant": 0.125}},
           "edp_js": 1e-5, "ed2p_js2": 2e-9, "ipc": 30.5, "instructions": 123456789012,
           "vf_residency": {"sm": {"low": 0.25, "normal": 0.75}, "mem": {"normal": 1.0}}}})");
-      if (i == 1) write(rd + "/report.json", R"({"total": {"sim_time_s": 2e-4, "vf_residency": {"sm": {"high": 1.0}}}})");
+      if (i == 1) write_file(rd + "/report.json", R"({"total": {"sim_time_s": 2e-4, "vf_residency": {"sm": {"high": 1.0}}}})");
       out[p.id] = o;
     }
     if (i == 2) out[p.id] = o;
@@ -335,7 +331,7 @@ TEST(SweepExecutor, ResumeSkipsCompleteRunsOnly) {
   EXPECT_TRUE(second[2].reused && second[3].reused);
   // A truncated report (a killed writer without the atomic rename), a removed
   // report and changed inputs are run again; the rest is reused.
-  write(dir + "/out/runs/a/report.json", "{\"total\": {\"sim_ti");
+  write_file(dir + "/out/runs/a/report.json", "{\"total\": {\"sim_ti");
   fs::remove(dir + "/out/runs/c/report.json");
   specs[3].fingerprint = "fp-d2";
   specs[1] = RunSpec{"b", {"--x", "4"}, "fp-b"};  // fixed
@@ -362,10 +358,10 @@ TEST(SweepExecutor, ManifestLinesAndTaskScriptRoundTripThroughTheShell) {
   EXPECT_EQ(line.find('\n'), std::string::npos);
   // The task script's own parsing of the line, run by bash with a stand-in gpupm that prints its arguments.
   std::string dir = temp_dir("manifest");
-  write(dir + "/manifest.txt", "skipped\tx\n" + line + "\n");
-  write(dir + "/echo_args.sh", "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\"; done\n");
+  write_file(dir + "/manifest.txt", "skipped\tx\n" + line + "\n");
+  write_file(dir + "/echo_args.sh", "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\"; done\n");
   ::chmod((dir + "/echo_args.sh").c_str(), 0755);
-  write(dir + "/task.sh", slurm_task_script(dir + "/echo_args.sh", dir + "/manifest.txt", dir + "/runs"));
+  write_file(dir + "/task.sh", slurm_task_script(dir + "/echo_args.sh", dir + "/manifest.txt", dir + "/runs"));
   int rc = std::system(("SLURM_ARRAY_TASK_ID=1 bash " + dir + "/task.sh").c_str());
   EXPECT_EQ(rc, 0);
   EXPECT_EQ(read_file(dir + "/runs/0123abcd/exit_status"), "0\n");
@@ -381,7 +377,7 @@ namespace {
 // Four short compute runs (30 CTAs of 500 instructions per warp, ~0.1 s each),
 // one of which cannot finish in its simulated-time limit.
 std::string small_sweep(const std::string& dir, bool with_failure) {
-  return write(dir + "/small.json", R"({"name": "small", "base": {"gpu": ")" + gpu() + R"(", "workload": ")" +
+  return write_file(dir + "/small.json", R"({"name": "small", "base": {"gpu": ")" + gpu() + R"(", "workload": ")" +
                                         wl("compute") + R"(", "set": ["workload.kernels[0].grid_ctas=30",
       "workload.kernels[0].insts_per_warp=500"]},
     "axes": [{"name": "policy", "policies": ["baseline", "sm-high"]},
@@ -444,7 +440,7 @@ TEST(SweepCommand, RunsRecordsFailuresAndResumes) {
 
 TEST(SweepCommand, BadSpecExits2WithFileAndPath) {
   std::string dir = temp_dir("sweep_bad");
-  std::string spec = write(dir + "/bad.json", R"({"base": {"gpu": ")" + gpu() + R"(", "workload": ")" + wl("compute") +
+  std::string spec = write_file(dir + "/bad.json", R"({"base": {"gpu": ")" + gpu() + R"(", "workload": ")" + wl("compute") +
                                                   R"("}, "axes": [{"name": "n", "set": "gpu.sm.count", "values": [0]}]})");
   std::string log;
   EXPECT_EQ(run_gpupm("sweep " + spec + " --out " + dir + "/out", &log), 2);

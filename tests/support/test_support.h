@@ -16,6 +16,7 @@ std::string temp_dir(const std::string& tag);           // fresh, per process
 // exit status and fills `output` with stdout+stderr.
 int run_gpupm(const std::string& args, std::string* output = nullptr);
 std::string read_file(const std::string& path);  // whole file, bytes as they are ("" if missing)
+std::string write_file(const std::string& path, const std::string& text);  // bytes as they are; returns path
 
 // A program run without a shell: its exit status (-1 if it did not exit) and
 // its stdout and stderr apart.
