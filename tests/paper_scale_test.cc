@@ -8,23 +8,20 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 
 #include "common/json_reader.h"
 #include "program/workload_scale.h"
 #include "support/test_support.h"
 
 using gpupm::test::read_file;
+using gpupm::test::write_file;
 using gpupm::test::run_gpupm;
 using gpupm::test::source_path;
 using gpupm::test::temp_dir;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string write(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-  return path;
-}
 
 std::string gpu() { return source_path("configs/gpu/gtx480.json"); }
 
@@ -47,7 +44,7 @@ std::string fresh_cache(const std::string& tag) {
 std::string tiny_program(const std::string& tag, const std::string& generator_body = "") {
   const std::string dir = temp_dir(tag);
   fs::copy_file(source_path("configs/workloads/cuda/reduce/reduce.cu"), dir + "/reduce.cu");
-  write(dir + "/reduce.json", R"({
+  write_file(dir + "/reduce.json", R"({
   "name": "reduce", "program": "reduce.cu",
   "scales": {"paper": {"generator": "gen.py", "args": ["reduce", "values=3000"]}},
   "buffers": {"in": {"type": "f32", "count": 1024, "init": {"fill": 1.0}},
@@ -55,7 +52,7 @@ std::string tiny_program(const std::string& tag, const std::string& generator_bo
   "launches": [{"kernel": "reduce_sum", "grid": [4], "block": [256], "args": ["in", "partial", 1024]},
                {"kernel": "reduce_sum", "grid": [1], "block": [256], "args": ["partial", "total", 4]}]
 })");
-  write(dir + "/gen.py", generator_body.empty() ? R"(
+  write_file(dir + "/gen.py", generator_body.empty() ? R"(
 from paper_scale import Rng, main
 
 def reduce(out, values=1000):
@@ -135,15 +132,15 @@ TEST(PaperScale, KeyedByGeneratorImportsAndArguments) {
   EXPECT_EQ(sources[1].first, "paper_scale.py");  // found on the shared module folder
 
   const std::string dir = fs::path(workload).parent_path().string();
-  write(dir + "/helper.py", "SIZE = 1\n");
-  write(dir + "/gen.py", "import helper\n" + read_file(dir + "/gen.py"));
+  write_file(dir + "/helper.py", "SIZE = 1\n");
+  write_file(dir + "/gen.py", "import helper\n" + read_file(dir + "/gen.py"));
   const std::string with_import = gpupm::scale_generator(workload, "paper").key;
   EXPECT_NE(with_import, g.key);
-  write(dir + "/helper.py", "SIZE = 2\n");
+  write_file(dir + "/helper.py", "SIZE = 2\n");
   EXPECT_NE(gpupm::scale_generator(workload, "paper").key, with_import);
   std::string text = read_file(workload);
   text.replace(text.find("values=3000"), 11, "values=3001");
-  write(workload, text);
+  write_file(workload, text);
   EXPECT_NE(gpupm::scale_generator(workload, "paper").key, with_import);
 }
 
@@ -189,12 +186,61 @@ TEST(PaperScale, RefusedWithoutAPaperVariant) {
   EXPECT_EQ(run_gpupm("experiment equalizer --scale paper --jobs 1 --out " + exp_out, &output), 2) << output;
   EXPECT_NE(output.find("--scale paper"), std::string::npos) << output;
   EXPECT_FALSE(fs::exists(exp_out + "/runs")) << output;
-  // Its co-running pairs have no paper scale yet: refused before its first stage, not after it.
-  EXPECT_EQ(run_gpupm("experiment sm-allocation --suite real --scale paper --jobs 1 --out " + exp_out, &output), 2);
-  EXPECT_NE(output.find("co-running pairs"), std::string::npos) << output;
+  // The synthetic SM-allocation suite's profiles have none either: refused before its first stage.
+  EXPECT_EQ(run_gpupm("experiment sm-allocation --scale paper --jobs 1 --out " + exp_out, &output), 2) << output;
+  EXPECT_NE(output.find("--scale paper"), std::string::npos) << output;
   EXPECT_FALSE(fs::exists(exp_out + "/runs")) << output;
   EXPECT_EQ(run_gpupm("run --gpu " + gpu() + " --workload " + program + " --scale huge --out " + exp_out, &output), 2);
   EXPECT_NE(output.find("--scale"), std::string::npos) << output;
+}
+
+// The SM-allocation experiment's co-running pairs at paper scale: each program's
+// entry in pairs/A+B.json is its generated workload, its files in the cache, and
+// the pair runs exactly that (the profiles and the pairs see the same inputs).
+TEST(PaperScale, SmAllocationPairsRunTheGeneratedInputs) {
+  const std::string cache = fresh_cache("pairs");
+  const std::string dir = temp_dir("pairs_suite"), out = dir + "/out";
+  const std::string tiny = tiny_program("pairs_tiny");
+  for (const std::string name : {"r1", "r2"}) {  // two programs: a pair never runs one with itself
+    fs::create_directories(dir + "/" + name);
+    fs::copy_file(fs::path(tiny).parent_path() / "reduce.cu", dir + "/" + name + "/reduce.cu");
+    fs::copy_file(fs::path(tiny).parent_path() / "gen.py", dir + "/" + name + "/gen.py");
+    gpupm::Json doc = gpupm::load_json_file(tiny);
+    doc["name"] = name;
+    doc["scales"]["paper"]["args"][1] = name == "r1" ? "values=3000" : "values=5000";
+    write_file(dir + "/" + name + "/" + name + ".json", doc.dump());
+  }
+  gpupm::Json gpu12 = gpupm::load_json_file(source_path("configs/gpu/gtx480_60sm.json"));
+  gpu12["sm"]["count"] = 12;  // profiles step 1 SM
+  gpu12["pdn"]["network"] = {{"rows", 3}, {"cols", 4}};
+  write_file(dir + "/gpu.json", gpu12.dump());
+  write_file(dir + "/exp.json", R"({"name": "sm-allocation", "suite": "real", "gpu": ")" + dir + R"(/gpu.json",
+    "suite_dir": ")" + dir + R"(", "programs": [{"name": "r1"}, {"name": "r2"}],
+    "class_thresholds": {"active_mbu": 0.25, "active_l2_l1_gbps": 50, "cache_l2_hit": 0.5, "mixed_l2_hit": 0.25},
+    "queues": [{"name": "Q", "apps": ["r1", "r2"]}]})");
+  std::string output;
+  ASSERT_EQ(run_gpupm("experiment sm-allocation --jobs 2 --scale paper --config " + dir + "/exp.json --out " + out,
+                      &output), 0) << output;
+  const gpupm::Json pair = gpupm::load_json_file(out + "/pairs/r1+r2.json");
+  ASSERT_EQ(pair["apps"].size(), 2u);
+  const std::vector<int> values = {3000, 5000};
+  for (size_t i = 0; i < 2; ++i) {
+    const gpupm::Json& in = pair["apps"][i]["buffers"]["in"];
+    EXPECT_EQ(in["count"].get<int>(), values[i]) << pair.dump();
+    const std::string file = in["init"]["file"].get<std::string>();
+    EXPECT_EQ(file.rfind(cache, 0), 0u) << file;  // the generated .npy, in the cache
+    EXPECT_TRUE(fs::exists(file)) << file;
+    EXPECT_FALSE(pair["apps"][i].contains("scales")) << pair.dump();
+  }
+  EXPECT_NE(pair["description"].get<std::string>().find("r2 at --scale paper, inputs "), std::string::npos);
+  // The pair ran those launches: the generated first grid is 8 CTAs (ci's is 4).
+  const gpupm::Json report = gpupm::load_json_file(out + "/runs/pair__r1+r2__baseline/report.json");
+  ASSERT_FALSE(report["kernels"].empty());
+  std::set<int> grids;
+  for (const gpupm::Json& k : report["kernels"]) grids.insert(k["grid"][0].get<int>());
+  EXPECT_EQ(grids, (std::set<int>{1, 8})) << report["kernels"].dump();
+  const gpupm::Json summary = gpupm::load_json_file(out + "/summary.json");
+  EXPECT_EQ(summary.value("scale", std::string()), "paper");
 }
 
 TEST(PaperScale, GeneratorProblemsAreClearErrors) {
@@ -231,7 +277,7 @@ TEST(PaperScale, SweepGeneratesBeforeItsRuns) {
   fresh_cache("sweep");
   const std::string workload = tiny_program("sweep");
   const std::string dir = fs::path(workload).parent_path().string();
-  write(dir + "/spec.json", R"({"name": "tiny", "base": {"gpu": ")" + gpu() + R"(", "workload": "reduce.json"},
+  write_file(dir + "/spec.json", R"({"name": "tiny", "base": {"gpu": ")" + gpu() + R"(", "workload": "reduce.json"},
     "axes": [{"name": "policy", "policies": ["baseline", "sm-low"]}]})");
   std::string output;
   const std::string out = temp_dir("sweep_out") + "/sweep";

@@ -29,7 +29,7 @@ RunSpec workload_run(const std::string& id, const std::string& gpu, const std::s
 ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentOptions& opt) {
   for (RunSpec& s : specs) {
     for (const std::string& set : opt.sets) s.args.insert(s.args.end(), {"--set", set});
-    if (opt.scale != "ci") s.args.insert(s.args.end(), {"--scale", opt.scale});  // ci: the arguments (so ids) as before
+    if (opt.scale != "ci" && !s.at_scale) s.args.insert(s.args.end(), {"--scale", opt.scale});  // ci: the arguments (so ids) as before
   }
   pass_plugins(specs, opt.exec.plugins);
   check_runs(specs);

@@ -27,6 +27,7 @@ struct RunSpec {
   std::string id;                 // directory name under runs/
   std::vector<std::string> args;  // arguments after `gpupm run`, without --out
   std::string fingerprint;        // what "same inputs" means; empty: inputs_fingerprint(args)
+  bool at_scale = false;          // its workload was written at the experiment's --scale: not passed again
 };
 
 // What a run's results were made from, kept in its directory's

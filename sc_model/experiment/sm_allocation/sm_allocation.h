@@ -43,6 +43,7 @@ struct SmAllocationQueue {
 
 struct SmAllocationConfig {
   std::string gpu, suite, out_dir;  // out_dir: where the profiles and pair workloads are written
+  std::string scale = "ci";         // --scale: the pair workloads are written from the programs at it
   bool real = false;                // programs (configs/workloads/cuda/), no intended class
   ClassThresholds thresholds;
   std::map<std::string, std::vector<std::string>> policy_sets;  // --set policy.k=v per policy

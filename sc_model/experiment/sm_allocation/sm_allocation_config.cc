@@ -108,11 +108,7 @@ SmAllocationConfig SmAllocation::load(const ExperimentOptions& opt, const std::s
   SmAllocationConfig c;
   c.out_dir = opt.out_dir;
   c.real = is_real_suite(opt, shipped_config);
-  // Its pairs (pairs/*.json, "apps") are written from the ci workloads: refused now rather than after stage 0.
-  if (opt.scale != "ci")
-    throw InputError("gpupm experiment sm-allocation", "--scale " + opt.scale,
-                     "the co-running pairs have no " + opt.scale +
-                         " scale yet (configs/workloads/cuda/README.md, \"Scales\"); expected --scale ci");
+  c.scale = opt.scale;
   std::map<std::string, size_t> app_index;
   std::vector<SmAllocationQueue> real_queues;
   std::set<std::string> wanted_programs;

@@ -3,6 +3,7 @@
 #include "common/fnv1a.h"
 #include "policy/shared/oracle/oracle_search.h"
 #include "policy/sm_allocation/partition.h"
+#include "program/workload_scale.h"
 #include "report/report_writer.h"
 
 #include <filesystem>
@@ -90,30 +91,37 @@ std::string file_of(const SmAllocationConfig& c, const std::string& name) {
 }
 
 // APP as an entry of a pair workload's "apps": its profile's kernels, or its
-// program with every file it names made absolute (the pair lives elsewhere).
-Json pair_app(const std::string& name, const std::string& file) {
-  Json doc = load_json_file(file);
-  if (!doc.contains("program")) return {{"name", name}, {"kernels", doc.at("kernels")}};
+// program at SCALE (its generated inputs beyond ci) with every file it names
+// made absolute (the pair lives elsewhere). `inputs`: the scale's inputs digest.
+Json pair_app(const std::string& name, const std::string& file, const std::string& scale, std::string* inputs) {
+  const Json declared = load_json_file(file);
+  if (!declared.contains("program")) return {{"name", name}, {"kernels", declared.at("kernels")}};
+  const ScaledWorkload at_scale = load_workload_at_scale(file, scale);
+  if (!at_scale.record.is_null()) *inputs = at_scale.record.value("inputs", std::string());
+  Json doc = at_scale.doc;
   const fs::path dir = fs::absolute(fs::path(file).parent_path());
+  const fs::path inputs_dir = at_scale.inputs_dir.empty() ? dir : fs::absolute(at_scale.inputs_dir);
   doc.erase("description");
   doc["name"] = name;
   doc["program"] = (dir / doc["program"].get<std::string>()).string();
   const Json buffers = doc.value("buffers", Json::object());
   for (const auto& [buffer, spec] : buffers.items())
     if (spec.contains("init") && spec["init"].contains("file"))
-      doc["buffers"][buffer]["init"]["file"] = (dir / spec["init"]["file"].get<std::string>()).string();
+      doc["buffers"][buffer]["init"]["file"] = (inputs_dir / spec["init"]["file"].get<std::string>()).string();
   return doc;
 }
 
 // OUT_DIR/pairs/A+B.json: both applications co-running, the one done first re-spawned.
 void write_pair_workload(const SmAllocationConfig& c, const std::string& a, const std::string& b) {
   const std::string pn = pair_name(a, b);
-  Json doc = {{"name", pn},
-              {"description", "queue pair: " + a + " and " + b + " co-running, the one done first re-spawned"},
-              {"respawn", true},
-              {"apps", Json::array()}};
-  for (const std::string& x : {a, b})
-    doc["apps"].push_back(pair_app(x, file_of(c, x)));
+  std::string description = "queue pair: " + a + " and " + b + " co-running, the one done first re-spawned";
+  Json apps = Json::array();
+  for (const std::string& x : {a, b}) {
+    std::string inputs;
+    apps.push_back(pair_app(x, file_of(c, x), c.scale, &inputs));
+    if (!inputs.empty()) description += "; " + x + " at --scale " + c.scale + ", inputs " + inputs;
+  }
+  const Json doc = {{"name", pn}, {"description", description}, {"respawn", true}, {"apps", apps}};
   write_outputs(c.out_dir + "/pairs", {{pn + ".json", doc.dump(1) + "\n"}});
 }
 
@@ -140,6 +148,7 @@ std::vector<RunSpec> pair_runs(const SmAllocationConfig& c, const RunReports& do
         auto sets = c.policy_sets.find(p.policy);
         if (sets != c.policy_sets.end()) args.insert(args.end(), sets->second.begin(), sets->second.end());
         specs.push_back(workload_run(id, c.gpu, fs::absolute(c.out_dir + "/pairs/" + pn + ".json").string(), args));
+        specs.back().at_scale = true;  // written from the programs at c.scale
       }
   return specs;
 }
