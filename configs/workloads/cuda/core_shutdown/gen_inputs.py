@@ -19,6 +19,15 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
+# Each workload's paper scale (gen_paper.py): the program, then the cuts of README.md's "Paper scale".
+PAPER_ARGS = {"mst": ["mst"], "pvc": ["pvc"], "pvr": ["pvr"]}
+
+
+def scales_line(name):
+    """The workload's "scales" declaration, a line after "program"."""
+    paper = {"generator": "../gen_paper.py", "args": PAPER_ARGS[name]}
+    return '  "scales": {"paper": %s},  // README.md "Paper scale"\n' % json.dumps(paper)
+
 
 def save(folder, name, values, dtype=np.int32):
     np.save(os.path.join(HERE, folder, name + ".npy"), np.asarray(values, dtype=dtype).reshape(-1))
@@ -59,30 +68,36 @@ def sssp_graph(width=192, height=128):
 
 
 def boruvka_rounds(nodes, undirected, weight):
-    """Rounds of Boruvka with (weight, id) keys until a round merges nothing, that one included."""
-    comp = np.arange(nodes)
-    keys = weight.astype(np.int64) * len(undirected) + np.arange(len(undirected))
-    rounds = 0
+    """Rounds of mst.cu's Boruvka until a round merges nothing, that one included:
+    per component the lightest leaving edge by (weight, edge id), a root hooks
+    under its partner (of a mutual pair the smaller id stays root), pointer
+    jumping until flat, every node relabelled."""
+    edges = len(undirected)
+    key = weight.astype(np.int64) * edges + np.arange(edges)
+    comp, rounds, none = np.arange(nodes), 0, np.iinfo(np.int64).max
     while True:
         rounds += 1
         a, b = comp[undirected[:, 0]], comp[undirected[:, 1]]
         crossing = a != b
         if not crossing.any():
             return rounds
-        best = np.full(nodes, np.iinfo(np.int64).max)
-        np.minimum.at(best, a[crossing], keys[crossing])
-        np.minimum.at(best, b[crossing], keys[crossing])
-        chosen = np.unique(best[best != np.iinfo(np.int64).max] % len(undirected))
-        parent = np.arange(nodes)  # union the chosen edges (any order: the result is the same partition)
-        def find(x):
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-        for e in chosen:
-            ra, rb = find(comp[undirected[e, 0]]), find(comp[undirected[e, 1]])
-            parent[max(ra, rb)] = min(ra, rb)
-        comp = np.array([find(c) for c in comp])
+        best = np.full(nodes, none)
+        np.minimum.at(best, a[crossing], key[crossing])
+        np.minimum.at(best, b[crossing], key[crossing])
+        roots = np.flatnonzero(best != none)
+        edge = best[roots] % edges
+        ends_a, ends_b = comp[undirected[edge, 0]], comp[undirected[edge, 1]]
+        partner = np.arange(nodes)
+        partner[roots] = np.where(ends_a == roots, ends_b, ends_a)
+        parent = partner.copy()
+        stays = roots[(partner[partner[roots]] == roots) & (roots < partner[roots])]
+        parent[stays] = stays
+        while True:
+            jumped = parent[parent]
+            if np.array_equal(jumped, parent):
+                break
+            parent = jumped
+        comp = parent[comp]
 
 
 def mst_graph(width=192, height=128, max_weight=1000):
@@ -130,7 +145,8 @@ def write_mst_workload(nodes, entries, edges, rounds, width, height):
     lines_l = [json.dumps(launch) for launch in one_round * rounds]
     text = (f"// MST: Boruvka on a {width} x {height} road-like graph ({edges} weighted undirected edges),\n"
             f"// {rounds} rounds (the last merges nothing). Written by gen_inputs.py.\n")
-    text += '{\n  "name": "mst",\n  "program": "mst.cu",\n  "buffers": {\n    ' + ",\n    ".join(lines)
+    text += '{\n  "name": "mst",\n  "program": "mst.cu",\n' + scales_line("mst")
+    text += '  "buffers": {\n    ' + ",\n    ".join(lines)
     text += '\n  },\n  "launches": [\n    ' + ",\n    ".join(lines_l) + "\n  ]\n}\n"
     with open(os.path.join(HERE, "mst", "mst.json"), "w") as f:
         f.write(text)
@@ -177,7 +193,8 @@ def bitonic_launches(kernel, grid, block, buffers, count):
 
 
 def write_workload(name, header, buffers, launches):
-    text = header + '{\n  "name": "' + name + '",\n  "program": "' + name + '.cu",\n  "buffers": {\n    '
+    text = header + '{\n  "name": "' + name + '",\n  "program": "' + name + '.cu",\n' + scales_line(name)
+    text += '  "buffers": {\n    '
     text += ",\n    ".join(json.dumps(n) + ": " + json.dumps(b) for n, b in buffers.items())
     text += '\n  },\n  "launches": [\n    ' + ",\n    ".join(json.dumps(l) for l in launches) + "\n  ]\n}\n"
     with open(os.path.join(HERE, name, name + ".json"), "w") as f:
