@@ -21,11 +21,11 @@ using gpupm::test::ProgramRun;
 
 namespace {
 
-// The workload's launch entries (kernel names and `repeat`, which ProgramRun does not expose).
-gpupm::Json launches_of(const std::string& program) {
-  const std::string stem = program.substr(program.rfind('/') + 1);
-  return gpupm::load_json_file(gpupm::test::source_path("configs/workloads/cuda/" + program + "/" + stem + ".json"))
-      .at("launches");
+// The workload's launch entries as run (kernel names and `repeat`; the generated ones at GPUPM_TEST_SCALE=paper).
+gpupm::Json launches_of(const ProgramRun& run) {
+  gpupm::Json launches = gpupm::Json::array();
+  for (size_t l = 0; l < run.launch_count(); ++l) launches.push_back(run.launch(l));
+  return launches;
 }
 
 void expect_bits(const std::string& name, const std::vector<float>& got, const std::vector<float>& want) {
@@ -45,7 +45,7 @@ TEST(HarmoniaSuite, maxflops) {
   std::vector<float> data = run.initial<float>("data");
   // Every launch in order, each `repeat` times, in place: the kernels' fmaf chains and
   // their left-to-right sum repeated exactly.
-  for (const gpupm::Json& launch : launches_of("harmonia/maxflops")) {
+  for (const gpupm::Json& launch : launches_of(run)) {
     bool mul_first = launch.at("kernel") == "mul_madd";
     int iterations = launch.at("args").at(1).get<int>();
     float a = launch.at("args").at(2).get<float>(), b = launch.at("args").at(3).get<float>();
@@ -82,12 +82,19 @@ TEST(HarmoniaSuite, device_memory) {
 TEST(HarmoniaSuite, sort) {
   ProgramRun run("harmonia/sort");
   RUN_OR_FAIL(run);
-  std::vector<uint32_t> keys = run.initial<uint32_t>("keys");
-  std::sort(keys.begin(), keys.end());
-  std::vector<uint32_t> got = run.final<uint32_t>("keys");
-  ASSERT_EQ(got.size(), keys.size());
-  Mismatches m("keys");
-  for (size_t i = 0; i < got.size(); ++i) m.exact(i, got[i], keys[i]);
+  // Every array a pass sorts (the first radix_count's source of each sort: "keys", or at
+  // paper scale each pass's own "keys<p>") ends sorted in place.
+  std::set<std::string> arrays;
+  for (size_t l = 0; l < run.launch_count(); l += 24) arrays.insert(run.arg(l, 0).get<std::string>());
+  ASSERT_EQ(arrays.size() * 24, run.launch_count());
+  for (const std::string& name : arrays) {
+    std::vector<uint32_t> keys = run.initial<uint32_t>(name);
+    std::sort(keys.begin(), keys.end());
+    std::vector<uint32_t> got = run.final<uint32_t>(name);
+    ASSERT_EQ(got.size(), keys.size());
+    Mismatches m(name);
+    for (size_t i = 0; i < got.size(); ++i) m.exact(i, got[i], keys[i]);
+  }
   // The last pass's scan left the exclusive offsets of digit 15 (bits 28-31) per tile:
   // the first offset of digit 0 is 0 and the offsets never decrease.
   std::vector<uint32_t> offsets = run.final<uint32_t>("counts");
@@ -327,7 +334,7 @@ TEST(HarmoniaSuite, comd) {
       energy[size_t(i)] = e;
     }
   };
-  for (const gpupm::Json& launch : launches_of("harmonia/comd")) {
+  for (const gpupm::Json& launch : launches_of(run)) {
     const std::string kernel = launch.at("kernel");
     if (kernel == "comd_force") {
       compute_force();

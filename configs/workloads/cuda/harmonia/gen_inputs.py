@@ -15,6 +15,10 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
+# Each workload's paper scale (gen_paper.py): the program, then the cuts of README.md's "Paper scale".
+PAPER_ARGS = {"sort": ["sort"], "lud": ["lud"], "srad": ["srad"], "bpt": ["bpt"], "graph500": ["graph500"],
+              "comd": ["comd", "steps=60"], "minife": ["minife", "iterations=20"]}
+
 
 def write_workload(program, header, workload):
     """<program>/<program>.json with a comment header (the loader accepts //), a line per buffer and launch."""
@@ -24,6 +28,8 @@ def write_workload(program, header, workload):
     launches = [json.dumps(launch) for launch in workload["launches"]]
     text = "".join("// " + line + "\n" for line in header)
     text += '{\n  "name": %s,\n  "program": %s,\n' % (json.dumps(workload["name"]), json.dumps(workload["program"]))
+    paper = {"generator": "../gen_paper.py", "args": PAPER_ARGS[program]}
+    text += '  "scales": {"paper": %s},  // README.md "Paper scale"\n' % json.dumps(paper)
     text += '  "buffers": {\n    ' + block(buffers) + '\n  },\n'
     text += '  "launches": [\n    ' + block(launches) + '\n  ]\n}\n'
     with open(os.path.join(HERE, program, program + ".json"), "w") as f:
