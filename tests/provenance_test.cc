@@ -24,7 +24,6 @@ using gpupm::test::source_path;
 using gpupm::test::temp_dir;
 
 using gpupm::test::fake_gpupm;
-size_t starts(const std::string& dir) { return gpupm::test::fake_gpupm_starts(dir); }
 
 // A GPU config whose RLC network is a package file of its own (named inside
 // the config, not on the command line), and a copy of that package.
@@ -93,9 +92,9 @@ TEST(Provenance, StaleRunsAreRunAgainAndSayWhyUnlessReuseStale) {
   Inputs in = copied_inputs(dir);
   const std::vector<RunSpec> specs = specs_for(in);
   execute(specs, dir, false);
-  EXPECT_EQ(starts(dir), 2u);
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 2u);
   EXPECT_EQ(execute(specs, dir, false), "");  // all fresh: reused silently
-  EXPECT_EQ(starts(dir), 2u);
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 2u);
 
   // Run a as if made by another build: edit its recorded build id.
   const std::string fp_file = dir + "/out/runs/a/inputs.fingerprint";
@@ -105,7 +104,7 @@ TEST(Provenance, StaleRunsAreRunAgainAndSayWhyUnlessReuseStale) {
   std::string said = execute(specs, dir, false);
   EXPECT_NE(said.find("1 run stale: built by a different gpupm; running again (--reuse-stale keeps them)"),
             std::string::npos) << said;
-  EXPECT_EQ(starts(dir), 3u);
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 3u);
 
   // The PDN package the GPU config names changes: both stale.
   write_file(in.package, read_file(in.package) + "\n");
@@ -113,14 +112,14 @@ TEST(Provenance, StaleRunsAreRunAgainAndSayWhyUnlessReuseStale) {
   said = execute(specs, dir, true, &out);
   EXPECT_NE(said.find("2 runs stale: an input file changed; reused as they are (--reuse-stale)"), std::string::npos)
       << said;
-  EXPECT_EQ(starts(dir), 3u);
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 3u);
   EXPECT_TRUE(out[0].reused && out[1].reused);
   said = execute(specs, dir, false, &out);
   EXPECT_NE(said.find("2 runs stale: an input file changed; running again"), std::string::npos) << said;
-  EXPECT_EQ(starts(dir), 5u);
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 5u);
   EXPECT_FALSE(out[0].reused || out[1].reused);
   EXPECT_EQ(execute(specs, dir, false), "");
-  EXPECT_EQ(starts(dir), 5u);
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 5u);
 }
 
 TEST(Provenance, AFingerprintFromBeforeProvenanceIsStale) {
@@ -131,7 +130,7 @@ TEST(Provenance, AFingerprintFromBeforeProvenanceIsStale) {
   write_file(dir + "/out/runs/b/inputs.fingerprint", "0123456789abcdef");  // the old one-digest format
   std::string said = execute(specs, dir, false);
   EXPECT_NE(said.find("1 run stale: built by a different gpupm"), std::string::npos) << said;
-  EXPECT_EQ(starts(dir), 3u);
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 3u);
 }
 
 TEST(Provenance, SweepResultsCarryProvenanceAndAStaleRerunSaysWhy) {

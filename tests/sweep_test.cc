@@ -281,7 +281,6 @@ TEST(SweepResults, RowsPerPointWithMetricsStatusAndErrors) {
 namespace {
 
 using gpupm::test::fake_gpupm;
-size_t starts(const std::string& dir) { return gpupm::test::fake_gpupm_starts(dir); }
 
 }  // namespace
 
@@ -294,7 +293,7 @@ TEST(SweepExecutor, FailuresAreRecordedAndDoNotStopOthers) {
                                 {"d", {"--fail", "kill"}}, {"e", {"--x", "3"}}};
   auto out = execute_runs(specs, dir + "/out", ex, false);
   ASSERT_EQ(out.size(), 5u);
-  EXPECT_EQ(starts(dir), 5u);
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 5u);
   for (size_t i : {0, 2, 4}) {
     EXPECT_EQ(out[i].status, 0) << out[i].id;
     EXPECT_FALSE(out[i].reused);
@@ -321,10 +320,10 @@ TEST(SweepExecutor, ResumeSkipsCompleteRunsOnly) {
   std::vector<RunSpec> specs = {{"a", {"--x", "1"}, "fp-a"}, {"b", {"--fail", "2"}, "fp-b"}, {"c", {"--x", "2"}, "fp-c"},
                                 {"d", {"--x", "3"}, "fp-d"}};
   auto first = execute_runs(specs, dir + "/out", ex, false);
-  EXPECT_EQ(starts(dir), 4u);
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 4u);
   // Again: only the failed run is retried.
   auto second = execute_runs(specs, dir + "/out", ex, false);
-  EXPECT_EQ(starts(dir), 5u);
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 5u);
   EXPECT_TRUE(second[0].reused);
   EXPECT_FALSE(second[1].reused);
   EXPECT_EQ(second[1].status, 2);
@@ -336,14 +335,14 @@ TEST(SweepExecutor, ResumeSkipsCompleteRunsOnly) {
   specs[3].fingerprint = "fp-d2";
   specs[1] = RunSpec{"b", {"--x", "4"}, "fp-b"};  // fixed
   auto third = execute_runs(specs, dir + "/out", ex, false);
-  EXPECT_EQ(starts(dir), 9u);
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 9u);
   for (const auto& o : third) {
     EXPECT_EQ(o.status, 0) << o.id;
     EXPECT_FALSE(o.reused) << o.id;
   }
   EXPECT_EQ(RunFingerprint::parse(read_file(dir + "/out/runs/d/inputs.fingerprint")).run, "fp-d2");
   auto fourth = execute_runs(specs, dir + "/out", ex, false);
-  EXPECT_EQ(starts(dir), 9u);
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 9u);
   for (const auto& o : fourth) EXPECT_TRUE(o.reused) << o.id;
   EXPECT_TRUE(rundir::complete(dir + "/out/runs/a", fingerprint_of(specs[0])));
   RunSpec other = specs[0];
