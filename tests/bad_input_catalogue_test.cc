@@ -365,6 +365,14 @@ BAD_INPUT(BenchMissingWorkload, (std::vector<std::string>{"bench", "--workload",
           "@/nosuch_wl.json", "cannot open file for reading: No such file")
 BAD_INPUT(BenchBadSet, (std::vector<std::string>{"bench", "--workload", kCompute, "--set", "gpu.bogus=1"}), "bogus",
           "unknown key")
+BAD_INPUT(BenchProgramsWithoutSuite, (std::vector<std::string>{"bench", "--programs", "kmeans"}), "--programs",
+          "expected --real-suite with it")
+BAD_INPUT(BenchUnknownProgram, (std::vector<std::string>{"bench", "--real-suite", "--programs", "nosuch"}),
+          "--programs", "no real program named 'nosuch'", "equalizer/kmeans")
+BAD_INPUT(BenchSuiteAndWorkload, (std::vector<std::string>{"bench", "--real-suite", "--workload", kCompute}),
+          "--workload", "not both")
+BAD_INPUT(BenchAgainstNotABinary, (std::vector<std::string>{"bench", "--against", "@/nosuch_gpupm"}), "--against",
+          "@/nosuch_gpupm", "not an executable file")
 
 // impedance.
 BAD_INPUT(ImpedanceFmaxInfinite, impedance({"--fmax", "inf"}), "--fmax", "a finite frequency above --fmin")

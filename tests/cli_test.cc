@@ -9,6 +9,7 @@
 #include "support/report_runner.h"
 #include "support/test_support.h"
 
+using gpupm::test::binary_path;
 using gpupm::test::read_file;
 using gpupm::test::run_gpupm;
 using gpupm::test::run_sim;
@@ -55,6 +56,17 @@ TEST(Cli, RunWritesReportAndEpochs) {
   uint64_t sm_cycles = t["cycles"]["sm"].get<uint64_t>();
   EXPECT_EQ(rows, 1 + sm_cycles / 4096);  // header + one row per full 4096-cycle epoch
   EXPECT_NEAR(t["vf_residency"]["sm"]["normal"].get<double>(), 1.0, 1e-9);
+}
+
+// The paired benchmark of a binary against itself: one row per program with
+// the same simulated cycles and instructions from both, and a speed-up.
+TEST(Cli, BenchPairedRunsBothBinariesOnTheRealSuite) {
+  std::string out;
+  int status = run_gpupm("bench --real-suite --programs harmonia/graph500 --against " + binary_path(), &out);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("speedup"), std::string::npos) << out;
+  EXPECT_NE(out.find("harmonia/graph500"), std::string::npos) << out;
+  EXPECT_EQ(out.find("differ"), std::string::npos) << out;
 }
 
 TEST(Cli, ReportMatchesItsSchema) {

@@ -8,11 +8,20 @@
 #include <fstream>
 #include <iostream>
 
+#include "app/bench_suite.h"
 #include "app/commands.h"
 #include "common/data_dir.h"
 #include "app/standalone.h"
 
 namespace gpupm {
+
+RunInputs bench_inputs(const BenchOptions& opt, const std::string& workload) {
+  RunInputs in;
+  in.gpu_file = opt.gpu_file;
+  in.workload_file = workload;
+  in.sets = opt.sets;
+  return in;
+}
 
 namespace {
 
@@ -35,14 +44,6 @@ Json profile_of(const Gpu& gpu) {
                                 {"store_fraction", double(c.lsu.stores) / mem}}}});
   }
   return {{"name", "profile"}, {"kernels", kernels}};
-}
-
-RunInputs bench_inputs(const BenchOptions& opt, const std::string& workload) {
-  RunInputs in;
-  in.gpu_file = opt.gpu_file;
-  in.workload_file = workload;
-  in.sets = opt.sets;
-  return in;
 }
 
 Json measure_in_child(const BenchOptions& opt, const std::string& workload) {
@@ -98,14 +99,18 @@ bool run_child(const BenchOptions& opt, const std::string& workload, Json& out) 
 }  // namespace
 
 int command_bench(const BenchOptions& opt) {
-  std::vector<std::string> workloads = opt.workloads;
-  if (workloads.empty()) {
-    for (const char* w : {"compute", "streaming", "cache_sensitive"})
-      workloads.push_back(data_file("configs/workloads/") + w + ".json");
-    // Real kernels (PTX executed with the timing model): compute, copy, divergent.
-    for (const char* p : {"fma_loop", "stream_copy", "particle_filter"})
-      workloads.push_back(data_file("configs/workloads/cuda/") + p + "/" + p + ".json");
-  }
+  std::vector<std::string> defaults;
+  for (const char* w : {"compute", "streaming", "cache_sensitive"})
+    defaults.push_back(data_file("configs/workloads/") + w + ".json");
+  // Real kernels (PTX executed with the timing model): compute, copy, divergent.
+  for (const char* p : {"fma_loop", "stream_copy", "particle_filter"})
+    defaults.push_back(data_file("configs/workloads/cuda/") + p + "/" + p + ".json");
+  if (!opt.programs.empty() && !opt.real_suite)
+    throw InputError("--programs", "", "names programs of the real suite; expected --real-suite with it");
+  if (opt.real_suite && !opt.workloads.empty())
+    throw InputError("--workload", "", "expected either --workload or --real-suite, not both");
+  if (opt.real_suite || !opt.against.empty() || !opt.binary.empty()) return command_bench_processes(opt, defaults);
+  const std::vector<std::string>& workloads = opt.workloads.empty() ? defaults : opt.workloads;
   // Every input checked before the first measurement: a bad one is exit 2, not a failed child.
   for (const std::string& w : workloads) load_standalone_run(bench_inputs(opt, w));
   std::printf("%-28s %10s %14s %14s %14s %11s\n", "workload", "host_s", "SM-cycles/s", "domain_cyc/s", "warp_inst/s",

@@ -24,6 +24,10 @@ struct BenchOptions {
   std::vector<std::string> workloads;
   std::vector<std::string> sets;
   int repeat = 1;
+  bool real_suite = false;             // every program of configs/workloads/cuda/<seed>/, one `run` process each
+  std::vector<std::string> programs;   // --real-suite: only these (program or seed/program)
+  std::string against;                 // paired: the reference binary, run alternately with `binary`
+  std::string binary;                  // the binary measured by process (empty: this one)
 };
 
 int command_run(const RunOptions& opt);

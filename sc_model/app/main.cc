@@ -72,6 +72,15 @@ int sc_main(int argc, char* argv[]) {
       ->default_val(1)
       ->check(CLI::Range(1, 1000));
   bench_cmd->add_option("--set", bench.sets, "override path=value");
+  bench_cmd->add_flag("--real-suite", bench.real_suite,
+                      "every program of configs/workloads/cuda/<seed>/ (each a `run` process: CPU seconds, "
+                      "SM-cycles/s, warp instructions/s, geomean)");
+  bench_cmd->add_option("--programs", bench.programs, "--real-suite: only these (e.g. kmeans,harmonia/lud)")
+      ->delimiter(',');
+  bench_cmd->add_option("--against", bench.against,
+                        "paired: also run this reference gpupm binary, alternating per program; prints the "
+                        "speed-up (its host time per SM cycle over ours) and the geomean");
+  bench_cmd->add_option("--binary", bench.binary, "with --real-suite or --against: measure this binary instead of this one");
 
   ExperimentOptions exp;
   auto* exp_cmd = app.add_subcommand("experiment", "run a seed paper's evaluation (runs in parallel processes)");
