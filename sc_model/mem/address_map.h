@@ -5,6 +5,7 @@
 // whole row before moving to the next bank, so it gets row-buffer hits.
 #pragma once
 
+#include "common/divisor.h"
 #include "mem/mem_config.h"
 
 #include <cstdint>
@@ -24,26 +25,28 @@ class AddressMap {
         lines_per_row_(c.row_bytes / c.line_bytes),
         banks_(c.banks) {}
 
-  uint32_t channel(uint64_t line) const { return uint32_t(line / lines_per_chunk_ % channels_); }
+  uint32_t channel(uint64_t line) const { return uint32_t(channels_.mod(lines_per_chunk_.div(line))); }
   uint64_t local_line(uint64_t line) const {
-    return line / lines_per_chunk_ / channels_ * lines_per_chunk_ + line % lines_per_chunk_;
+    return channels_.div(lines_per_chunk_.div(line)) * lines_per_chunk_.value() + lines_per_chunk_.mod(line);
   }
-  uint32_t column(uint64_t local) const { return uint32_t(local % lines_per_row_); }
+  uint32_t column(uint64_t local) const { return uint32_t(lines_per_row_.mod(local)); }
   DramLocation dram(uint64_t local) const {
-    uint64_t bank_and_row = local / lines_per_row_;
-    return {uint32_t(bank_and_row % banks_), bank_and_row / banks_};
+    const uint64_t bank_and_row = lines_per_row_.div(local);
+    const uint64_t row = banks_.div(bank_and_row);
+    return {uint32_t(bank_and_row - row * banks_.value()), row};
   }
   // Inverse of (channel, local_line): lets tests aim at one slice, set or bank.
   uint64_t global_line(uint32_t channel, uint64_t local) const {
-    uint64_t chunk = local / lines_per_chunk_ * channels_ + channel;
-    return chunk * lines_per_chunk_ + local % lines_per_chunk_;
+    uint64_t chunk = lines_per_chunk_.div(local) * channels_.value() + channel;
+    return chunk * lines_per_chunk_.value() + lines_per_chunk_.mod(local);
   }
 
  private:
-  uint64_t lines_per_chunk_;
-  uint64_t channels_;
-  uint64_t lines_per_row_;
-  uint64_t banks_;
+  // Divisions on every request's path: no divide instruction (common/divisor.h).
+  Divisor lines_per_chunk_;
+  Divisor channels_;
+  Divisor lines_per_row_;
+  Divisor banks_;
 };
 
 }  // namespace gpupm

@@ -30,25 +30,23 @@ void DramChannel::choose_mode() {
   }
 }
 
-bool DramChannel::column_ready(const Request& r, uint64_t cycle) const {
-  const Bank& b = banks_[r.bank];
-  uint64_t data_start = cycle + (r.write ? t_.tWL : t_.tCL);
-  return cycle >= b.col_ready && cycle >= col_ready_ && data_start >= bus_free_ &&
-         (r.write || cycle >= read_ready_);
-}
-
 DramCommand DramChannel::step(uint64_t cycle) {
   if (cycle < quiet_until_) return {};  // nothing queued can issue before then
   choose_mode();
+  // Every candidate is of the current mode: a column command's channel-wide
+  // constraints (tCCD, the data bus, tWTR) are the same for all of them.
+  const uint64_t global = column_ready_at(draining_);
   // Banks with a queued row hit are kept open for it (bit per bank).
   uint64_t banks_with_hits = 0;
   uint64_t earliest = kNever;  // when the first blocked candidate could go
   for (size_t i = 0; i < queue_.size(); ++i) {
     const Request& r = queue_[i];
-    if (r.write != draining_ || banks_[r.bank].open_row != r.row) continue;
+    const Bank& b = banks_[r.bank];
+    if (r.write != draining_ || b.open_row != r.row) continue;
     banks_with_hits |= uint64_t(1) << r.bank;
-    if (column_ready(r, cycle)) return issue_column(i, cycle);
-    earliest = std::min(earliest, column_ready_at(r));
+    const uint64_t ready = std::max(b.col_ready, global);
+    if (cycle >= ready) return issue_column(i, cycle);
+    earliest = std::min(earliest, ready);
   }
   for (const Request& r : queue_) {
     const Bank& b = banks_[r.bank];
@@ -66,11 +64,13 @@ DramCommand DramChannel::step(uint64_t cycle) {
   return {};
 }
 
-uint64_t DramChannel::column_ready_at(const Request& r) const {
-  const Bank& b = banks_[r.bank];
-  uint64_t lead = r.write ? t_.tWL : t_.tCL;
-  uint64_t t = std::max({b.col_ready, col_ready_, bus_free_ > lead ? bus_free_ - lead : 0});
-  return r.write ? t : std::max(t, read_ready_);
+// The first cycle a column command of that kind may go as far as the channel
+// goes (tCCD since the last one, the data bus free when its data starts, tWTR
+// before a read); its bank's tRCD comes on top.
+uint64_t DramChannel::column_ready_at(bool write) const {
+  const uint64_t lead = write ? t_.tWL : t_.tCL;
+  const uint64_t t = std::max(col_ready_, bus_free_ > lead ? bus_free_ - lead : 0);
+  return write ? t : std::max(t, read_ready_);
 }
 
 DramCommand DramChannel::issue_column(size_t index, uint64_t cycle) {

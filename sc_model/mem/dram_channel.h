@@ -72,8 +72,7 @@ class DramChannel {
     uint32_t tag;
   };
 
-  bool column_ready(const Request& r, uint64_t cycle) const;
-  uint64_t column_ready_at(const Request& r) const;  // first cycle column_ready() can hold
+  uint64_t column_ready_at(bool write) const;  // channel-wide; the bank's col_ready on top
   void choose_mode();
   DramCommand issue_column(size_t index, uint64_t cycle);
   DramCommand activate(uint32_t bank, uint64_t row, uint64_t cycle);

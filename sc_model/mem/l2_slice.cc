@@ -18,14 +18,14 @@ L2Slice::L2Slice(const MemConfig& cfg, uint32_t index)
 }
 
 L2Slice::Line* L2Slice::find(uint64_t local_line) {
-  Line* set = &lines_[local_line % sets_ * ways_];
+  Line* set = &lines_[sets_.mod(local_line) * ways_];
   for (uint32_t w = 0; w < ways_; ++w)
     if (set[w].state != State::kInvalid && set[w].tag == local_line) return &set[w];
   return nullptr;
 }
 
 L2Slice::Line* L2Slice::victim(uint64_t local_line) {
-  Line* set = &lines_[local_line % sets_ * ways_];
+  Line* set = &lines_[sets_.mod(local_line) * ways_];
   Line* best = nullptr;
   for (uint32_t w = 0; w < ways_; ++w) {
     Line& l = set[w];

@@ -19,6 +19,7 @@
 // merged request's response leaves the data array l2_latency cycles later.
 #pragma once
 
+#include "common/divisor.h"
 #include "mem/address_map.h"
 #include "mem/dram_channel.h"
 #include "mem/interconnect.h"
@@ -70,7 +71,8 @@ class L2Slice {
 
   AddressMap map_;
   uint32_t index_;
-  uint32_t sets_, ways_, latency_;
+  Divisor sets_;
+  uint32_t ways_, latency_;
   std::vector<Line> lines_;  // set-major
   std::vector<Mshr> mshrs_;
   std::vector<uint32_t> free_mshrs_;  // stack: lowest id on top first

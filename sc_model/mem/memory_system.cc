@@ -32,6 +32,7 @@ struct MemorySystem::Impl {
   explicit Impl(const MemConfig& c)
       : cfg(checked(c)),
         map(cfg),
+        line(cfg.line_bytes),
         l2(RatioClock::from_ratio(cfg.l2_clock_ratio)),
         pool(size_t(cfg.channels) * (cfg.icnt_queue + cfg.l2_mshrs) * 2),
         requests(cfg),
@@ -67,6 +68,7 @@ struct MemorySystem::Impl {
 
   MemConfig cfg;
   AddressMap map;
+  Divisor line;  // by line_bytes
   RatioClock l2;
   RequestPool pool;
   RequestNetwork requests;
@@ -116,12 +118,12 @@ tlm_sync_enum MemorySystem::nb_transport_fw(int port, tlm_generic_payload& gp, t
     return tlm::TLM_COMPLETED;
   }
   uint64_t addr = gp.get_address();
-  if (gp.get_data_length() != m.cfg.line_bytes || addr % m.cfg.line_bytes != 0 ||
+  if (gp.get_data_length() != m.cfg.line_bytes || m.line.mod(addr) != 0 ||
       addr >= kAddressLimit) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return tlm::TLM_COMPLETED;
   }
-  uint64_t line = addr / m.cfg.line_bytes;
+  uint64_t line = m.line.div(addr);
   uint32_t id = m.pool.alloc();
   MemRequest& r = m.pool[id];
   r.gp = &gp;

@@ -185,7 +185,7 @@ struct StepResult {
   TimingClass cls = TimingClass::Alu;
   uint32_t active = 0;         // lanes that executed (guard applied)
   uint32_t n_lines = 0;        // Load/Store/Atomic: distinct `line_bytes` lines touched, in first-lane order
-  std::array<uint64_t, 32> lines{};  // line numbers (address / line_bytes)
+  std::array<uint64_t, 32> lines;    // line numbers (address / line_bytes): the first n_lines are set
   uint32_t shared_cycles = 0;  // Shared: bank-conflict degree (1 = conflict free or broadcast)
   bool exited = false;         // the warp has no lanes left
 };

@@ -67,31 +67,41 @@ void float_lanes(const Instruction& in, uint64_t* d, uint32_t m, F f, const S*..
 #else
 #define GPUPM_FMA_CLONES
 #endif
-// The loop is spelled out (no helper templates) so all of it is compiled for the clone's target.
+// The loops are spelled out (no helper templates) so all of it is compiled for
+// the clone's target; the full warp without a blend, and the lane bits from a
+// table, so both vectorise.
 GPUPM_FMA_CLONES void fma_lanes_f32(uint64_t* d, uint32_t m, const uint64_t* a, const uint64_t* b, const uint64_t* c) {
-  const bool full = m == ~0u;  // a full warp needs no blend
-  for (int l = 0; l < 32; ++l) {
-    uint32_t wa = uint32_t(a[l]), wb = uint32_t(b[l]), wc = uint32_t(c[l]), wr;
+  auto one = [](uint64_t a, uint64_t b, uint64_t c) {
+    uint32_t wa = uint32_t(a), wb = uint32_t(b), wc = uint32_t(c), wr;
     float x, y, z;
     std::memcpy(&x, &wa, 4);
     std::memcpy(&y, &wb, 4);
     std::memcpy(&z, &wc, 4);
     float r = __builtin_fmaf(x, y, z);
     std::memcpy(&wr, &r, 4);
-    d[l] = (full || ((m >> l) & 1)) ? wr : d[l];
+    return uint64_t(wr);
+  };
+  if (m == ~0u) {
+#pragma GCC ivdep
+    for (int l = 0; l < 32; ++l) d[l] = one(a[l], b[l], c[l]);
+    return;
   }
+#pragma GCC ivdep
+  for (int l = 0; l < 32; ++l) d[l] = (m & kLaneBit[l]) ? one(a[l], b[l], c[l]) : d[l];
 }
 GPUPM_FMA_CLONES void fma_lanes_f64(uint64_t* d, uint32_t m, const uint64_t* a, const uint64_t* b, const uint64_t* c) {
-  for (int l = 0; l < 32; ++l) {
+  auto one = [](uint64_t a, uint64_t b, uint64_t c) {
     double x, y, z;
-    std::memcpy(&x, &a[l], 8);
-    std::memcpy(&y, &b[l], 8);
-    std::memcpy(&z, &c[l], 8);
+    std::memcpy(&x, &a, 8);
+    std::memcpy(&y, &b, 8);
+    std::memcpy(&z, &c, 8);
     double r = __builtin_fma(x, y, z);
     uint64_t wr;
     std::memcpy(&wr, &r, 8);
-    d[l] = ((m >> l) & 1) ? wr : d[l];
-  }
+    return wr;
+  };
+#pragma GCC ivdep
+  for (int l = 0; l < 32; ++l) d[l] = (m & kLaneBit[l]) ? one(a[l], b[l], c[l]) : d[l];
 }
 
 template <class T>

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "common/divisor.h"
 #include "ptx/ptx_lanes.h"
 
 namespace gpupm::ptx {
@@ -42,6 +43,7 @@ struct Warp::Impl {
   const LaunchState* launch = nullptr;
   const Kernel* kernel = nullptr;
   uint32_t warp = 0, smid = 0, line_bytes = 128;
+  Divisor line{128};  // by line_bytes
   std::vector<uint64_t> regs;
   std::vector<uint32_t> preds;
   std::vector<uint8_t> local;  // lane l's depot at l * local_bytes
@@ -50,6 +52,8 @@ struct Warp::Impl {
   uint64_t total_threads = 0;
   uint64_t first_thread = 0;  // grid-linear id of lane 0
   std::array<uint32_t, 128> shared_words{};
+  std::array<uint64_t, 256> seen{};  // bank_conflict_degree(): stamp << 32 | word
+  uint32_t stamp = 0;
 
   RegFile file() { return RegFile{regs.data(), preds.data()}; }
 
@@ -66,10 +70,12 @@ struct Warp::Impl {
 
   Resolved resolve(const Instruction& in, uint32_t pc, uint32_t lane, uint64_t addr, uint32_t bytes);
   void memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res);
-  void access_lane(const Instruction& in, uint32_t lane, uint8_t* p, uint32_t elem);
+  void access_lane(const Instruction& in, uint32_t lane, uint8_t* p, uint32_t elem, int shift);
   void note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, StepResult& res, uint32_t& n_words);
   void add_line(uint64_t line, StepResult& res);
   bool global_fast(const Instruction& in, uint32_t active, StepResult& res);
+  bool shared_fast(const Instruction& in, uint32_t active, StepResult& res);
+  uint32_t bank_conflict_degree(uint32_t n);
   void shuffle(const Instruction& in, uint32_t active);
   void vote(const Instruction& in, uint32_t active);
 };
@@ -81,6 +87,7 @@ void Warp::Impl::start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb) {
   warp = w;
   smid = sm;
   line_bytes = lb ? lb : 128;
+  line = Divisor(line_bytes);
   const size_t slots = kernel->num_regs + kernel->extra->hidden.size();
   regs.assign(slots * 32, 0);
   preds.assign(slots, 0);
@@ -321,12 +328,12 @@ void Warp::Impl::add_line(uint64_t line, StepResult& res) {
 void Warp::Impl::note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, StepResult& res, uint32_t& n_words) {
   switch (at.space) {
     case Space::Global:
-      for (uint64_t line = at.offset / line_bytes; line <= (at.offset + bytes - 1) / line_bytes; ++line) add_line(line, res);
+      for (uint64_t l = line.div(at.offset); l <= line.div(at.offset + bytes - 1); ++l) add_line(l, res);
       break;
     case Space::Local:
       for (uint64_t word = at.offset / 4; word <= (at.offset + bytes - 1) / 4; ++word) {
         uint64_t timing = launch->local_base + word * (total_threads * 4) + (first_thread + lane) * 4;
-        add_line(timing / line_bytes, res);
+        add_line(line.div(timing), res);
       }
       break;
     case Space::Shared:
@@ -337,20 +344,16 @@ void Warp::Impl::note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, 
   }
 }
 
-// Loads/stores one lane's elements (little-endian, sign/zero extension by type).
-void Warp::Impl::access_lane(const Instruction& in, uint32_t lane, uint8_t* p, uint32_t elem) {
-  // Constant-size copies per width: the compiler inlines them (a variable size calls memcpy).
-  auto load = [](const uint8_t* src, uint32_t n) {
-    uint64_t v = 0;
-    switch (n) {
-      case 1: std::memcpy(&v, src, 1); break;
-      case 2: std::memcpy(&v, src, 2); break;
-      case 4: std::memcpy(&v, src, 4); break;
-      default: std::memcpy(&v, src, 8); break;
-    }
-    return v;
-  };
+namespace {
+// How many bits a loaded element of `in` is sign-extended by (0: none).
+int sign_shift(const Instruction& in, uint32_t elem) { return is_signed(in.type) && elem < 8 ? 64 - int(elem) * 8 : 0; }
+}  // namespace
+
+// Loads/stores one lane's elements (little-endian, sign/zero extension by type;
+// `shift` from sign_shift(), computed once per instruction).
+void Warp::Impl::access_lane(const Instruction& in, uint32_t lane, uint8_t* p, uint32_t elem, int shift) {
   for (uint32_t e = 0; e < in.vec; ++e, p += elem) {
+    // Constant-size copies per width: the compiler inlines them (a variable size calls memcpy).
     if (in.op == Op::St) {
       const uint64_t v = regs[size_t(in.src[e]) * 32 + lane];
       switch (elem) {
@@ -361,11 +364,14 @@ void Warp::Impl::access_lane(const Instruction& in, uint32_t lane, uint8_t* p, u
       }
       continue;
     }
-    uint64_t v = load(p, elem);
-    if (is_signed(in.type) && elem < 8) {
-      const int shift = 64 - int(elem) * 8;
-      v = uint64_t(int64_t(v << shift) >> shift);
+    uint64_t v = 0;
+    switch (elem) {
+      case 1: std::memcpy(&v, p, 1); break;
+      case 2: std::memcpy(&v, p, 2); break;
+      case 4: std::memcpy(&v, p, 4); break;
+      default: std::memcpy(&v, p, 8); break;
     }
+    if (shift) v = uint64_t(int64_t(v << shift) >> shift);
     regs[size_t(in.dst[e]) * 32 + lane] = v;
   }
 }
@@ -393,6 +399,23 @@ static T atomic_apply(Mode mode, T old, T b, T c) {
   return old;
 }
 
+namespace {
+// The lowest and highest address of the active lanes' accesses, if every one
+// is aligned to `bytes` and they span at most 2 GiB (the fast paths' precondition).
+bool lane_span(const uint64_t* base, int64_t offset, uint32_t active, uint32_t bytes, uint64_t& lo, uint64_t& hi) {
+  uint64_t misaligned = 0;
+  lo = ~uint64_t(0), hi = 0;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if (!((active >> lane) & 1)) continue;
+    const uint64_t a = base[lane] + uint64_t(offset);
+    lo = std::min(lo, a);
+    hi = std::max(hi, a);
+    misaligned |= a & (bytes - 1);
+  }
+  return !misaligned && hi - lo <= (uint64_t(1) << 31);
+}
+}  // namespace
+
 // The common case of a global load or store: every active lane aligned and
 // inside one allocation. False leaves everything untouched for the lane-by-lane
 // path, which also words the fault.
@@ -400,30 +423,69 @@ bool Warp::Impl::global_fast(const Instruction& in, uint32_t active, StepResult&
   if (in.space != Space::Global || in.op == Op::Atom || !in.has_base || !launch->memory) return false;
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
   const uint64_t* base = &regs[size_t(in.base) * 32];
-  uint64_t lo = ~uint64_t(0), hi = 0, misaligned = 0;
-  for (uint32_t lane = 0; lane < 32; ++lane) {
-    if (!((active >> lane) & 1)) continue;
-    const uint64_t a = base[lane] + uint64_t(in.offset);
-    lo = std::min(lo, a);
-    hi = std::max(hi, a);
-    misaligned |= a & (bytes - 1);
-  }
-  if (misaligned || hi - lo > (uint64_t(1) << 31)) return false;
+  uint64_t lo, hi;
+  if (!lane_span(base, in.offset, active, bytes, lo, hi)) return false;
   uint8_t* p0 = launch->memory->find(lo, uint32_t(hi - lo + bytes));
   if (!p0) return false;
+  const int shift = sign_shift(in, elem);
   for (uint32_t lane = 0; lane < 32; ++lane) {
     if (!((active >> lane) & 1)) continue;
     const uint64_t a = base[lane] + uint64_t(in.offset);
-    add_line(a / line_bytes, res);
-    if ((a + bytes - 1) / line_bytes != a / line_bytes) add_line((a + bytes - 1) / line_bytes, res);
-    access_lane(in, lane, p0 + (a - lo), elem);
+    const uint64_t first = line.div(a), last = line.div(a + bytes - 1);
+    add_line(first, res);
+    if (last != first) add_line(last, res);
+    access_lane(in, lane, p0 + (a - lo), elem, shift);
   }
   return true;
 }
 
-void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res) {
-  if (global_fast(in, active, res)) return;
+// Likewise for ld.shared / st.shared inside the CTA's shared memory.
+bool Warp::Impl::shared_fast(const Instruction& in, uint32_t active, StepResult& res) {
+  if (in.space != Space::Shared || in.op == Op::Atom || !in.has_base) return false;
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
+  const uint64_t* base = &regs[size_t(in.base) * 32];
+  uint64_t lo, hi;
+  if (!lane_span(base, in.offset, active, bytes, lo, hi) || hi >= cta->shared.size() ||
+      hi + bytes > cta->shared.size())
+    return false;
+  const int shift = sign_shift(in, elem);
+  uint32_t n_words = 0;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if (!((active >> lane) & 1)) continue;
+    const uint64_t a = base[lane] + uint64_t(in.offset);
+    for (uint64_t word = a / 4; word <= (a + bytes - 1) / 4 && n_words < shared_words.size(); ++word)
+      shared_words[n_words++] = uint32_t(word);
+    access_lane(in, lane, cta->shared.data() + a, elem, shift);
+  }
+  res.shared_cycles = bank_conflict_degree(n_words);
+  return true;
+}
+
+// The most distinct words any of the 32 banks serves among shared_words[0, n):
+// a set of the words seen in this access (stamped, so never cleared) and a count per bank.
+uint32_t Warp::Impl::bank_conflict_degree(uint32_t n) {
+  if (++stamp == 0) {  // wrapped: old entries could look current
+    seen.fill(0);
+    stamp = 1;
+  }
+  std::array<uint32_t, 32> per_bank{};
+  uint32_t worst = 1;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t w = shared_words[i];
+    const uint64_t key = uint64_t(stamp) << 32 | w;
+    size_t h = (w * 2654435761u) >> 24;  // 256 slots
+    while (seen[h] >> 32 == stamp && seen[h] != key) h = (h + 1) & 255;
+    if (seen[h] == key) continue;  // a word already counted (a broadcast)
+    seen[h] = key;
+    worst = std::max(worst, ++per_bank[w % 32]);
+  }
+  return worst;
+}
+
+void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res) {
+  if (global_fast(in, active, res) || shared_fast(in, active, res)) return;
+  const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
+  const int shift = sign_shift(in, elem);
   const uint64_t* base = in.has_base ? &regs[size_t(in.base) * 32] : nullptr;
   uint32_t n_words = 0;
   bool first = true;
@@ -440,7 +502,7 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
     first = false;
     note_timing(at, lane, bytes, res, n_words);
     if (in.op != Op::Atom) {
-      access_lane(in, lane, at.ptr, elem);
+      access_lane(in, lane, at.ptr, elem, shift);
       continue;
     }
     by_type(in.type, [&](auto zero) {  // lanes apply in ascending order
@@ -455,14 +517,7 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
       }
     });
   }
-  if (n_words) {  // bank conflicts: the most distinct words any bank serves
-    std::sort(shared_words.begin(), shared_words.begin() + n_words);
-    uint32_t* end = std::unique(shared_words.begin(), shared_words.begin() + n_words);
-    std::array<uint32_t, 32> per_bank{};
-    uint32_t worst = 1;
-    for (uint32_t* w = shared_words.begin(); w != end; ++w) worst = std::max(worst, ++per_bank[*w % 32]);
-    res.shared_cycles = worst;
-  }
+  if (n_words) res.shared_cycles = bank_conflict_degree(n_words);  // bank conflicts
 }
 
 // PTX shfl: lane j = source by mode, clamped by c (segment mask c[12:8],

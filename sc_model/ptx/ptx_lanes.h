@@ -56,17 +56,27 @@ inline uint64_t put(T v) {
   }
 }
 
+// Lane l's bit of an active mask, as a table: `mask & kLaneBit[l]` vectorises
+// where `mask >> l` (a shift by the lane index) does not.
+alignas(64) inline constexpr uint32_t kLaneBit[32] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,  1u << 8,  1u << 9,  1u << 10,
+    1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15, 1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21,
+    1u << 22, 1u << 23, 1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
+
 // d[l] = f(s[l]...) for the lanes in `mask`; every lane is computed (nothing
-// here can fault) and blended so the loop vectorises.
+// here can fault) and blended so the loop vectorises. A destination may be one
+// of the sources (lane l reads only lane l: ivdep).
 template <class TOut, class TIn, class F, class... S>
 inline void lanes(uint64_t* d, uint32_t mask, F f, const S*... s) {
   if (mask == ~0u) {  // the common full warp: no blend
+#pragma GCC ivdep
     for (int l = 0; l < 32; ++l) d[l] = put<TOut>(f(get<TIn>(s[l])...));
     return;
   }
+#pragma GCC ivdep
   for (int l = 0; l < 32; ++l) {
     uint64_t r = put<TOut>(f(get<TIn>(s[l])...));
-    d[l] = ((mask >> l) & 1) ? r : d[l];
+    d[l] = (mask & kLaneBit[l]) ? r : d[l];
   }
 }
 

@@ -1,6 +1,8 @@
 // Set-associative tag array with true LRU (data is not modelled: timing only).
 #pragma once
 
+#include "common/divisor.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -60,8 +62,9 @@ class L1Cache {
 
  private:
   static constexpr uint64_t kEmpty = ~uint64_t(0);
-  size_t set_of(uint64_t line) const { return size_t(line % sets_); }
-  uint32_t sets_, ways_;
+  size_t set_of(uint64_t line) const { return size_t(sets_.mod(line)); }
+  Divisor sets_;
+  uint32_t ways_;
   std::vector<uint64_t> tags_;
   std::vector<uint64_t> stamps_;
   uint64_t clock_ = 0;

@@ -5,8 +5,13 @@
 namespace gpupm {
 
 Lsu::Lsu(const SmConfig& cfg)
-    : cfg_(cfg), l1_(cfg.l1_sets, cfg.l1_ways), mshrs_(cfg.l1_mshrs), mshr_line_(cfg.l1_mshrs, kFree) {
+    : cfg_(cfg),
+      l1_(cfg.l1_sets, cfg.l1_ways),
+      mshrs_(cfg.l1_mshrs),
+      mshr_of_(cfg.l1_mshrs),
+      mshr_free_((cfg.l1_mshrs + 63) / 64, 0) {
   for (auto& m : mshrs_) m.waiters.reserve(cfg.l1_mshr_merges);
+  for (uint32_t m = 0; m < cfg.l1_mshrs; ++m) mshr_free_[m / 64] |= uint64_t(1) << (m % 64);
 }
 
 void Lsu::accept(uint16_t warp, uint64_t inst_index, const Inst& in) {
@@ -27,10 +32,12 @@ void Lsu::accept(uint16_t warp, uint64_t inst_index, const Inst& in) {
   }
 }
 
-int Lsu::find_mshr(uint64_t line) const {
-  for (size_t i = 0; i < mshr_line_.size(); ++i)
-    if (mshr_line_[i] == line) return int(i);
-  return -1;
+uint32_t Lsu::take_free_mshr() {
+  size_t w = 0;
+  while (mshr_free_[w] == 0) ++w;  // the caller knows one is free
+  const uint32_t m = uint32_t(w * 64) + uint32_t(__builtin_ctzll(mshr_free_[w]));
+  mshr_free_[w] &= mshr_free_[w] - 1;
+  return m;
 }
 
 void Lsu::line_done(uint32_t t, uint64_t ready, std::vector<LoadDone>& done) {
@@ -66,9 +73,9 @@ bool Lsu::process_line(uint64_t c, std::vector<LoadDone>& done) {
     return true;
   }
   if (mshrs_in_use_ == mshrs_.size() || requests_.size() >= cfg_.miss_queue) return false;
-  int free = find_mshr(kFree);
-  mshr_line_[size_t(free)] = line;
-  mshrs_[size_t(free)].waiters.assign(1, slot_.tracker);
+  const uint32_t free = take_free_mshr();
+  mshr_of_.insert(line, int(free));
+  mshrs_[free].waiters.assign(1, slot_.tracker);
   ++mshrs_in_use_;
   ++stats_.l1_misses;
   requests_.push_back({line, false});
@@ -122,7 +129,8 @@ void Lsu::fill(uint64_t line, uint64_t c, std::vector<LoadDone>& done) {
   if (m < 0) return;  // not ours (cannot happen for reads we sent)
   l1_.fill(line);
   Mshr& e = mshrs_[m];
-  mshr_line_[size_t(m)] = kFree;
+  mshr_of_.erase(line);
+  mshr_free_[size_t(m) / 64] |= uint64_t(1) << (m % 64);
   --mshrs_in_use_;
   for (uint32_t t : e.waiters) line_done(t, c + 1, done);
   e.waiters.clear();

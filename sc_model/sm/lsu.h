@@ -8,6 +8,7 @@
 
 #include "protocol/sm_status.h"
 #include "sm/l1_cache.h"
+#include "sm/line_table.h"
 #include "sm/sm_config.h"
 #include "workload/warp_stream.h"
 
@@ -84,20 +85,21 @@ class Lsu {
     uint32_t remaining;
     uint64_t ready_cycle;
   };
-  static constexpr uint64_t kFree = ~uint64_t(0);
   struct Mshr {
     std::vector<uint32_t> waiters;
   };
   bool process_line(uint64_t c, std::vector<LoadDone>& done);
   void line_done(uint32_t tracker, uint64_t ready, std::vector<LoadDone>& done);
-  int find_mshr(uint64_t line) const;
+  int find_mshr(uint64_t line) const { return mshr_of_.find(line); }
+  uint32_t take_free_mshr();  // the lowest free one
 
   const SmConfig& cfg_;
   L1Cache l1_;
   Entry latch_, slot_;
   std::array<uint64_t, 32> latch_list_, slot_list_;
   std::vector<Mshr> mshrs_;
-  std::vector<uint64_t> mshr_line_;  // line per MSHR (kFree when free): a tight search array
+  LineTable mshr_of_;               // line -> MSHR, for the MSHRs in use
+  std::vector<uint64_t> mshr_free_;  // bit per MSHR: free
   uint32_t mshrs_in_use_ = 0;
   std::vector<Tracker> trackers_;
   std::vector<uint32_t> free_trackers_;

@@ -6,7 +6,9 @@
 namespace gpupm {
 
 OperandCollector::OperandCollector(const SmConfig& cfg)
-    : banks_(cfg.register_banks), booked_(cfg.register_banks) {
+    : banks_(cfg.register_banks),
+      bank_mask_((cfg.register_banks & (cfg.register_banks - 1)) == 0 ? cfg.register_banks - 1 : 0),
+      booked_(cfg.register_banks) {
   for (auto& b : booked_) b.fill(0);
   unit_free_[size_t(Pool::Alu)].assign(cfg.collector_units_alu, 0);
   unit_free_[size_t(Pool::Sfu)].assign(cfg.collector_units_sfu, 0);
@@ -25,7 +27,7 @@ void OperandCollector::book(uint32_t bank, uint64_t t) {
 
 uint32_t OperandCollector::collect(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n) {
   std::vector<uint64_t>& units = unit_free_[size_t(pool)];
-  auto unit = std::min_element(units.begin(), units.end());
+  const auto unit = units.begin() + first_free_[size_t(pool)];
   if (*unit > c + 1) throw std::logic_error("gpupm/sm: an instruction issued with no free collector unit");
   now_ = c;
   const uint64_t first_read = c + 2;  // the unit is taken at c + 1
@@ -47,8 +49,9 @@ uint32_t OperandCollector::collect(Pool pool, uint64_t c, uint32_t warp, const u
     }
   }
   *unit = t;  // dispatched when its last operand is in
-  const uint64_t first_free = *std::min_element(units.begin(), units.end());
-  issue_ready_[size_t(pool)] = first_free == 0 ? 0 : first_free - 1;
+  const auto first = std::min_element(units.begin(), units.end());
+  first_free_[size_t(pool)] = uint32_t(first - units.begin());
+  issue_ready_[size_t(pool)] = *first == 0 ? 0 : *first - 1;
   return uint32_t(t - (first_read + std::min<uint8_t>(n, uint8_t(banks.size()))));
 }
 

@@ -43,14 +43,19 @@ class OperandCollector {
   // holds t + 1 while bank access t is booked (0: never booked).
   static constexpr uint64_t kHorizon = 128;
 
-  uint32_t bank_of(uint32_t warp, uint16_t reg) const { return (uint32_t(reg) + warp) % banks_; }
+  uint32_t bank_of(uint32_t warp, uint16_t reg) const {
+    const uint32_t x = uint32_t(reg) + warp;
+    return bank_mask_ ? x & bank_mask_ : x % banks_;  // a power of two (the usual 16) needs no division
+  }
   bool free_at(uint32_t bank, uint64_t t) const;
   void book(uint32_t bank, uint64_t t);
 
   uint32_t banks_;
+  uint32_t bank_mask_;                                   // banks_ - 1 if a power of two, else 0
   std::vector<std::array<uint64_t, kHorizon>> booked_;  // per bank
   std::array<std::vector<uint64_t>, 3> unit_free_;      // per pool: the cycle each unit frees
   std::array<uint64_t, 3> issue_ready_{};               // per pool: from its earliest-free unit
+  std::array<uint32_t, 3> first_free_{};                // per pool: that unit (the lowest index on a tie)
   uint64_t now_ = 0;                                     // the latest issue cycle seen
 };
 

@@ -28,7 +28,8 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
       order_(cfg.schedulers),
       greedy_(cfg.schedulers, -1),
       alu_free_(cfg.schedulers, 0),
-      dummy_data_(cfg.line_bytes, 0) {
+      dummy_data_(cfg.line_bytes, 0),
+      line_(cfg.line_bytes) {
   mem_out.register_nb_transport_bw(this, &StreamingMultiprocessor::nb_transport_bw);
   cta_in.register_b_transport(this, &StreamingMultiprocessor::cta_b_transport);
   ctrl_in.register_b_transport(this, &StreamingMultiprocessor::ctrl_b_transport);
@@ -295,7 +296,7 @@ void StreamingMultiprocessor::drain_responses(uint64_t c, const sc_time& now) {
       inbox_[kept++] = r;
       continue;
     }
-    const uint64_t line = r.gp->get_address() / cfg_.line_bytes;
+    const uint64_t line = line_.div(r.gp->get_address());
     if (r.gp->is_read()) {
       if (icache_.owns(line)) instruction_fill(line);
       else lsu_.fill(line, c, done_);
@@ -367,7 +368,7 @@ void StreamingMultiprocessor::fetch_head(uint16_t slot) {
   const KernelLaunch& k = *ctas_[w.cta_slot].launch;
   if (k.code_bytes) {
     const uint64_t offset = w.program ? w.exec.pc() * kInstBytes : w.stream.index() * kInstBytes % k.code_bytes;
-    const uint64_t line = k.code_base + offset / cfg_.line_bytes;
+    const uint64_t line = k.code_base + line_.div(offset);
     if (!icache_.fetch(line, slot)) {
       w.ifetch = true;
       ++c_.icache_misses;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "clock/clock_domain.h"
+#include "common/divisor.h"
 #include "protocol/cta_messages.h"
 #include "ptx/ptx.h"
 #include "controllers/droop_predictor_impl.h"
@@ -203,6 +204,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   std::vector<std::unique_ptr<tlm::tlm_generic_payload>> payloads_;
   std::vector<tlm::tlm_generic_payload*> free_payloads_;
   std::vector<unsigned char> dummy_data_;
+  Divisor line_;                   // by line_bytes
   bool req_blocked_ = false;       // waiting for END_REQ
   bool end_req_seen_ = false;
   sc_core::sc_time end_req_time_;
