@@ -151,35 +151,18 @@ const Fixtures& fixtures() {
   return f;
 }
 
-// "@/" is the fixtures' folder, "@SRC/" the source tree, "@OUT" the case's
-// output directory (absent before the run; it must stay absent or empty).
-std::string expand(const std::string& arg, const std::string& out_dir) {
-  if (arg == "@OUT") return out_dir;
-  if (arg.rfind("@SRC/", 0) == 0) return source_path(arg.substr(5));
-  const size_t plugin_at = arg.find("@PLUGIN/");  // the rest names a plugin of tests/plugin/
-  if (plugin_at != std::string::npos) return arg.substr(0, plugin_at) + gpupm::test::test_plugin_path(arg.substr(plugin_at + 8));
-  std::string s = arg;
-  for (size_t at = s.find("@/"); at != std::string::npos; at = s.find("@/", at))
-    s.replace(at, 2, fixtures().dir + "/");
-  return s;
-}
-
-bool empty_or_absent(const std::string& dir) {
-  std::error_code ec;
-  return !fs::exists(dir, ec) || fs::is_empty(dir, ec);
-}
-
-// One case: gpupm ARGS exits 2 within the time bound, saying every fragment.
+// One case: gpupm ARGS (as expand_case_arg reads them) exits 2 within the time
+// bound, saying every fragment; the case's output folder stays absent or empty.
 void expect_bad_input(const std::vector<std::string>& args, const std::vector<std::string>& fragments) {
   const std::string out_dir = fixtures().dir + "/out";
-  std::vector<std::string> argv = {"/usr/bin/timeout", "-s", "KILL", "60", gpupm::test::binary_path()};
-  for (const std::string& a : args) argv.push_back(expand(a, out_dir));
-  gpupm::test::ProcessResult r = gpupm::test::run_process(argv);
+  const gpupm::test::ProcessResult r = gpupm::test::run_case({}, args, fixtures().dir, out_dir);
   const std::string said = r.out + r.err;
   EXPECT_EQ(r.status, 2) << (r.status == 137 ? "timed out (hang)\n" : "") << said;
-  for (const std::string& f : fragments)
-    EXPECT_NE(said.find(expand(f, out_dir)), std::string::npos) << "missing '" << f << "' in:\n" << said;
-  EXPECT_TRUE(empty_or_absent(out_dir)) << "--out " << out_dir << " holds new files";
+  for (const std::string& f : fragments) {
+    const std::string fragment = gpupm::test::expand_case_arg(f, fixtures().dir, out_dir);
+    EXPECT_NE(said.find(fragment), std::string::npos) << "missing '" << f << "' in:\n" << said;
+  }
+  EXPECT_TRUE(gpupm::test::empty_or_absent(out_dir)) << "--out " << out_dir << " holds new files";
 }
 
 const char* const kGpu = "@SRC/configs/gpu/gtx480.json";

@@ -34,7 +34,6 @@ void expect_bad_input(const std::string& args, std::vector<std::string> fragment
   EXPECT_FALSE(std::filesystem::exists(out_dir + "/report.json"));
 }
 
-std::string gpu() { return source_path("configs/gpu/gtx480.json"); }
 std::string wl(const std::string& n) { return source_path("configs/workloads/" + n + ".json"); }
 std::string run_args(const std::string& g, const std::string& w) { return "run --quiet --gpu " + g + " --workload " + w; }
 
@@ -90,7 +89,7 @@ TEST(Cli, SameSeedSameBitsOtherSeedOtherBits) {
 
 TEST(Cli, ValidateAcceptsShippedConfigs) {
   std::string output;
-  EXPECT_EQ(run_gpupm("validate " + gpu() + " " + wl("demo") + " " + wl("compute") + " " + wl("streaming") + " " +
+  EXPECT_EQ(run_gpupm("validate " + gpupm::test::gtx480_config() + " " + wl("demo") + " " + wl("compute") + " " + wl("streaming") + " " +
                           wl("cache_sensitive") + " " + wl("unsaturated"),
                       &output),
             0)
@@ -106,44 +105,44 @@ TEST(Cli, ValidateRejectsBadFileWithStatus2) {
 
 TEST(BadInput, MalformedJsonGivesLineAndColumn) {
   std::string f = write_temp("broken.json", "{\n  \"name\": \"x\",\n  \"kernels\": [,]\n}\n");
-  expect_bad_input(run_args(gpu(), f), {"broken.json", "line 3, column 15"});
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), f), {"broken.json", "line 3, column 15"});
 }
 
 TEST(BadInput, UnknownKey) {
-  expect_bad_input(run_args(gpu(), wl("compute")) + " --set gpu.sm.cuont=3", {"gtx480.json", "sm.cuont", "unknown key"});
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.sm.cuont=3", {"gtx480.json", "sm.cuont", "unknown key"});
 }
 
 TEST(BadInput, WrongType) {
-  expect_bad_input(run_args(gpu(), wl("compute")) + " --set gpu.sm.count=\\\"many\\\"", {"sm.count", "expected an integer"});
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.sm.count=\\\"many\\\"", {"sm.count", "expected an integer"});
 }
 
 TEST(BadInput, StaticPointWithMoreSmsThanTheGpu) {
-  expect_bad_input(run_args(gpu(), wl("compute")) + " --policy static-point --set policy.sms=20",
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --policy static-point --set policy.sms=20",
                    {"policy.sms", "[0, 15]"});
 }
 
 TEST(BadInput, ZeroSms) {
-  expect_bad_input(run_args(gpu(), wl("compute")) + " --set gpu.sm.count=0", {"sm.count", "[1, 1024]"});
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.sm.count=0", {"sm.count", "[1, 1024]"});
 }
 
 TEST(BadInput, NegativeLatency) {
-  expect_bad_input(run_args(gpu(), wl("compute")) + " --set gpu.memory.l2_latency=-5", {"memory.l2_latency"});
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.memory.l2_latency=-5", {"memory.l2_latency"});
 }
 
 TEST(BadInput, CtaLargerThanSm) {
-  expect_bad_input(run_args(gpu(), wl("compute")) + " --set workload.kernels[0].warps_per_cta=56",
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set workload.kernels[0].warps_per_cta=56",
                    {"kernels[0].warps_per_cta", "at most 48"});
 }
 
 TEST(BadInput, MissingVfLevel) {
-  expect_bad_input(run_args(gpu(), wl("compute")) + " --set gpu.dvfs.sm.nominal=\\\"turbo\\\"",
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.dvfs.sm.nominal=\\\"turbo\\\"",
                    {"dvfs.sm.nominal", "turbo"});
-  expect_bad_input(run_args(gpu(), wl("compute")) + " --policy sm-high --set gpu.dvfs.sm.levels[2].name=\\\"boost\\\"",
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --policy sm-high --set gpu.dvfs.sm.levels[2].name=\\\"boost\\\"",
                    {"sm_level", "high"});
 }
 
 TEST(BadInput, UnknownPolicy) {
-  expect_bad_input(run_args(gpu(), wl("compute")) + " --policy turbo", {"unknown policy", "baseline"});
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --policy turbo", {"unknown policy", "baseline"});
 }
 
 TEST(BadInput, UnreadableInput) {
@@ -153,14 +152,14 @@ TEST(BadInput, UnreadableInput) {
 TEST(BadInput, UnwritableOutput) {
   std::string output;
   std::string file = write_temp("plain_file", "x");
-  EXPECT_EQ(run_gpupm(run_args(gpu(), wl("compute")) + " --out " + file + "/sub", &output), 2);
+  EXPECT_EQ(run_gpupm(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --out " + file + "/sub", &output), 2);
   EXPECT_NE(output.find("--out: " + file + "/sub: a part of the path is a file"), std::string::npos) << output;
 }
 
 TEST(Cli, FailedSimulationWritesNothing) {
   std::string out_dir = temp_dir("guard");
   std::string output;
-  EXPECT_EQ(run_gpupm(run_args(gpu(), wl("compute")) + " --set gpu.sim.max_sim_ms=0.001 --out " + out_dir, &output), 1);
+  EXPECT_EQ(run_gpupm(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.sim.max_sim_ms=0.001 --out " + out_dir, &output), 1);
   EXPECT_NE(output.find("max_sim_ms"), std::string::npos) << output;
   EXPECT_FALSE(std::filesystem::exists(out_dir + "/report.json"));
   EXPECT_FALSE(std::filesystem::exists(out_dir + "/epochs.csv"));

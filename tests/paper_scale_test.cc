@@ -23,7 +23,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string gpu() { return source_path("configs/gpu/gtx480.json"); }
 
 size_t count_of(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -71,7 +70,7 @@ main({"reduce": reduce})
 
 std::string run_at(const std::string& workload, const std::string& out, const std::string& scale_option,
                    std::string* output) {
-  run_gpupm("run --quiet --gpu " + gpu() + " --workload " + workload + " --out " + out + " " + scale_option, output);
+  run_gpupm("run --quiet --gpu " + gpupm::test::gtx480_config() + " --workload " + workload + " --out " + out + " " + scale_option, output);
   return read_file(out + "/report.json");
 }
 
@@ -169,7 +168,7 @@ TEST(PaperScale, RefusedWithoutAPaperVariant) {
   for (const std::string& workload : {profile, program}) {
     const std::string out = temp_dir("refused_out") + "/run";
     std::string output;
-    EXPECT_EQ(run_gpupm("run --gpu " + gpu() + " --workload " + workload + " --scale paper --out " + out, &output), 2);
+    EXPECT_EQ(run_gpupm("run --gpu " + gpupm::test::gtx480_config() + " --workload " + workload + " --scale paper --out " + out, &output), 2);
     EXPECT_NE(output.find(workload), std::string::npos) << output;
     EXPECT_NE(output.find("--scale paper"), std::string::npos) << output;
     EXPECT_FALSE(fs::exists(out)) << output;
@@ -190,7 +189,7 @@ TEST(PaperScale, RefusedWithoutAPaperVariant) {
   EXPECT_EQ(run_gpupm("experiment sm-allocation --scale paper --jobs 1 --out " + exp_out, &output), 2) << output;
   EXPECT_NE(output.find("--scale paper"), std::string::npos) << output;
   EXPECT_FALSE(fs::exists(exp_out + "/runs")) << output;
-  EXPECT_EQ(run_gpupm("run --gpu " + gpu() + " --workload " + program + " --scale huge --out " + exp_out, &output), 2);
+  EXPECT_EQ(run_gpupm("run --gpu " + gpupm::test::gtx480_config() + " --workload " + program + " --scale huge --out " + exp_out, &output), 2);
   EXPECT_NE(output.find("--scale"), std::string::npos) << output;
 }
 
@@ -248,7 +247,7 @@ TEST(PaperScale, GeneratorProblemsAreClearErrors) {
   const std::string failing = tiny_program("fails", "import sys\nsys.exit('no disk for you')\n");
   std::string output;
   const std::string out = temp_dir("fails_out") + "/run";
-  EXPECT_EQ(run_gpupm("run --gpu " + gpu() + " --workload " + failing + " --scale paper --out " + out, &output), 2);
+  EXPECT_EQ(run_gpupm("run --gpu " + gpupm::test::gtx480_config() + " --workload " + failing + " --scale paper --out " + out, &output), 2);
   EXPECT_NE(output.find("the generator failed"), std::string::npos) << output;
   EXPECT_NE(output.find("no disk for you"), std::string::npos) << output;
   EXPECT_FALSE(fs::exists(out));
@@ -277,7 +276,7 @@ TEST(PaperScale, SweepGeneratesBeforeItsRuns) {
   fresh_cache("sweep");
   const std::string workload = tiny_program("sweep");
   const std::string dir = fs::path(workload).parent_path().string();
-  write_file(dir + "/spec.json", R"({"name": "tiny", "base": {"gpu": ")" + gpu() + R"(", "workload": "reduce.json"},
+  write_file(dir + "/spec.json", R"({"name": "tiny", "base": {"gpu": ")" + gpupm::test::gtx480_config() + R"(", "workload": "reduce.json"},
     "axes": [{"name": "policy", "policies": ["baseline", "sm-low"]}]})");
   std::string output;
   const std::string out = temp_dir("sweep_out") + "/sweep";

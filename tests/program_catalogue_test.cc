@@ -330,39 +330,22 @@ const Fixtures& fixtures() {
   return f;
 }
 
-// "@/" is the fixtures' folder, "@SRC/" the source tree, "@OUT" the case's
-// output folder (absent before the run; it must stay absent or empty).
-std::string expand(const std::string& arg, const std::string& out_dir) {
-  if (arg == "@OUT") return out_dir;
-  if (arg.rfind("@SRC/", 0) == 0) return source_path(arg.substr(5));
-  std::string s = arg;
-  for (size_t at = s.find("@/"); at != std::string::npos; at = s.find("@/", at))
-    s.replace(at, 2, fixtures().dir + "/");
-  return s;
-}
-
-bool empty_or_absent(const std::string& dir) {
-  std::error_code ec;
-  return !fs::exists(dir, ec) || fs::is_empty(dir, ec);
-}
-
-// gpupm ARGS (after `env` settings "NAME=VALUE") exits `status` within the time
-// bound, saying every fragment on one line of stderr.
-void expect_refused(int status, std::vector<std::string> env, const std::vector<std::string>& args,
+// gpupm ARGS (after `env` settings "NAME=VALUE"; arguments as expand_case_arg
+// reads them) exits `status` within the time bound, saying every fragment on
+// one line of stderr; the case's output folder stays absent or empty.
+void expect_refused(int status, const std::vector<std::string>& env, const std::vector<std::string>& args,
                     const std::vector<std::string>& fragments) {
   const std::string out_dir = fixtures().dir + "/out";
-  std::vector<std::string> argv = {"/usr/bin/timeout", "-s", "KILL", "60", "/usr/bin/env"};
-  argv.insert(argv.end(), env.begin(), env.end());
-  argv.push_back(gpupm::test::binary_path());
-  for (const std::string& a : args) argv.push_back(expand(a, out_dir));
-  const gpupm::test::ProcessResult r = gpupm::test::run_process(argv);
+  const gpupm::test::ProcessResult r = gpupm::test::run_case(env, args, fixtures().dir, out_dir);
   EXPECT_EQ(r.status, status) << (r.status == 137 ? "timed out (hang)\n" : "") << r.out << r.err;
-  for (const std::string& f : fragments)
-    EXPECT_NE(r.err.find(expand(f, out_dir)), std::string::npos) << "missing '" << f << "' in:\n" << r.err;
+  for (const std::string& f : fragments) {
+    const std::string fragment = gpupm::test::expand_case_arg(f, fixtures().dir, out_dir);
+    EXPECT_NE(r.err.find(fragment), std::string::npos) << "missing '" << f << "' in:\n" << r.err;
+  }
   if (status == 1) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "not one line:\n" << r.err;
   }
-  EXPECT_TRUE(empty_or_absent(out_dir)) << "--out " << out_dir << " holds new files";
+  EXPECT_TRUE(gpupm::test::empty_or_absent(out_dir)) << "--out " << out_dir << " holds new files";
 }
 
 const char* const kGpu = "@SRC/configs/gpu/gtx480.json";

@@ -25,13 +25,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string gpu() { return source_path("configs/gpu/gtx480.json"); }
 std::string wl(const std::string& n) { return source_path("configs/workloads/" + n + ".json"); }
 
 // A spec file in a fresh folder; `body` is the JSON after the base.
 std::string spec_file(const std::string& tag, const std::string& body, const std::string& base_extra = "") {
   std::string dir = temp_dir(tag);
-  return write_file(dir + "/spec.json", R"({"name": ")" + tag + R"(", "base": {"gpu": ")" + gpu() + R"(", "workload": ")" +
+  return write_file(dir + "/spec.json", R"({"name": ")" + tag + R"(", "base": {"gpu": ")" + gpupm::test::gtx480_config() + R"(", "workload": ")" +
                                        wl("compute") + "\"" + base_extra + "}, " + body + "}");
 }
 
@@ -107,7 +106,7 @@ TEST(SweepSpec, ProductExpandsFirstAxisOutermost) {
   // The run's arguments: absolute inputs, the axis's policy and override.
   const auto& a = s.points[4].run.args;
   auto has = [&](const std::vector<std::string>& seq) { return std::search(a.begin(), a.end(), seq.begin(), seq.end()) != a.end(); };
-  EXPECT_TRUE(has({"--gpu", gpu()}));
+  EXPECT_TRUE(has({"--gpu", gpupm::test::gtx480_config()}));
   EXPECT_TRUE(has({"--workload", wl("compute")}));
   EXPECT_TRUE(has({"--policy", "sm-high"}));
   EXPECT_TRUE(has({"--set", "seed=2"}));
@@ -147,9 +146,9 @@ TEST(SweepSpec, IdsHashTheResolvedInputsNotHowTheyAreWritten) {
   std::string changed = read_file(wl("compute"));
   changed.replace(changed.find("\"insts_per_warp\": 2000"), 22, "\"insts_per_warp\": 1999");
   write_file(dir + "/changed.json", changed);
-  write_file(dir + "/a.json", R"({"base": {"gpu": ")" + gpu() + R"(", "workload": ")" + wl("compute") +
+  write_file(dir + "/a.json", R"({"base": {"gpu": ")" + gpupm::test::gtx480_config() + R"(", "workload": ")" + wl("compute") +
                              R"(", "seed": 7}, "axes": [{"name": "policy", "policies": ["baseline"]}]})");
-  write_file(dir + "/b.json", R"({"base": {"gpu": ")" + gpu() + R"("}, "axes": [
+  write_file(dir + "/b.json", R"({"base": {"gpu": ")" + gpupm::test::gtx480_config() + R"("}, "axes": [
       {"name": "w", "workloads": ["same.json", "changed.json"]},
       {"name": "seed", "set": "seed", "values": [7, 8]}]})");
   SweepSpec a = load_sweep_spec(dir + "/a.json");
@@ -376,7 +375,7 @@ namespace {
 // Four short compute runs (30 CTAs of 500 instructions per warp, ~0.1 s each),
 // one of which cannot finish in its simulated-time limit.
 std::string small_sweep(const std::string& dir, bool with_failure) {
-  return write_file(dir + "/small.json", R"({"name": "small", "base": {"gpu": ")" + gpu() + R"(", "workload": ")" +
+  return write_file(dir + "/small.json", R"({"name": "small", "base": {"gpu": ")" + gpupm::test::gtx480_config() + R"(", "workload": ")" +
                                         wl("compute") + R"(", "set": ["workload.kernels[0].grid_ctas=30",
       "workload.kernels[0].insts_per_warp=500"]},
     "axes": [{"name": "policy", "policies": ["baseline", "sm-high"]},
@@ -439,7 +438,7 @@ TEST(SweepCommand, RunsRecordsFailuresAndResumes) {
 
 TEST(SweepCommand, BadSpecExits2WithFileAndPath) {
   std::string dir = temp_dir("sweep_bad");
-  std::string spec = write_file(dir + "/bad.json", R"({"base": {"gpu": ")" + gpu() + R"(", "workload": ")" + wl("compute") +
+  std::string spec = write_file(dir + "/bad.json", R"({"base": {"gpu": ")" + gpupm::test::gtx480_config() + R"(", "workload": ")" + wl("compute") +
                                                   R"("}, "axes": [{"name": "n", "set": "gpu.sm.count", "values": [0]}]})");
   std::string log;
   EXPECT_EQ(run_gpupm("sweep " + spec + " --out " + dir + "/out", &log), 2);

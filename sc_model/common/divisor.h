@@ -31,7 +31,7 @@ class Divisor {
     if (x >> 63) return x / d_;
     return uint64_t(u128(x) * magic_ >> post_);
   }
-  uint64_t mod(uint64_t x) const { return x - div(x) * d_; }
+  uint64_t mod(uint64_t x) const { return post_ == 0 ? x & (d_ - 1) : x - div(x) * d_; }
 
  private:
   uint64_t d_;

@@ -10,6 +10,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -120,6 +121,17 @@ std::string SubprocessResult::describe() const {
   if (timed_out) return "did not finish in time: killed";
   if (signal != 0) return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
   return "exit status " + std::to_string(exit_code);
+}
+
+std::string find_python3() {
+  const char* env_python = std::getenv("GPUPM_PYTHON");
+  return env_python && *env_python ? find_program({env_python}) : find_program({"/usr/bin/python3", "python3"});
+}
+
+std::string unique_suffix() {
+  static std::atomic<uint64_t> counter{0};
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  return std::to_string(::getpid()) + "." + std::to_string(counter++) + "." + std::to_string(now);
 }
 
 std::string find_program(const std::vector<std::string>& candidates) {

@@ -44,5 +44,11 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv, const Subp
 // The first candidate that is an executable file: a name containing '/' is
 // checked as a path, other names are searched in PATH. "" when none is.
 std::string find_program(const std::vector<std::string>& candidates);
+// The python3 gpupm runs (generators, plots): $GPUPM_PYTHON when set, else
+// /usr/bin/python3 (Debian's, with python3-numpy), else python3 in PATH; "" when none is.
+std::string find_python3();
+
+// "PID.N.TIME": a name part no other process, and no other call in this one, makes.
+std::string unique_suffix();
 
 }  // namespace gpupm

@@ -17,7 +17,7 @@ std::string last_line(std::string text) {
 }  // namespace
 
 std::string run_plot_script(const std::string& script, const std::string& out_dir) {
-  const std::string python = find_program({"/usr/bin/python3", "python3"});
+  const std::string python = find_python3();
   if (python.empty()) return "python3 not found";
   SubprocessOptions options;
   options.capture_stdout = false;  // the script's own messages reach the user as before

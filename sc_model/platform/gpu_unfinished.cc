@@ -27,7 +27,7 @@ std::string cta_state(const std::vector<Place>& warps) {
   std::map<std::pair<bool, uint32_t>, std::vector<uint32_t>> groups;  // (at barrier, PC) -> warps
   for (const Place& p : warps) {
     // A warp at a barrier has executed its bar.sync: the PC before its next one.
-    const uint32_t pc = p.at_barrier && p.pc > 0 && k.text_of(p.pc - 1).rfind("bar", 0) == 0 ? p.pc - 1 : p.pc;
+    const uint32_t pc = p.at_barrier && p.pc > 0 && k.info[p.pc - 1].cls == ptx::TimingClass::Barrier ? p.pc - 1 : p.pc;
     groups[{!p.at_barrier, pc}].push_back(p.warp);
   }
   const Place& first = warps.front();
@@ -42,10 +42,6 @@ std::string cta_state(const std::vector<Place>& warps) {
   }
   return text;
 }
-
-}  // namespace
-
-namespace {
 
 // The first program CTA with a warp waiting at a barrier, else (unless
 // `barrier_only`) the first one resident; its warps, empty if none.

@@ -3,11 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -25,15 +22,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const char* const kInstallHint = "install it with: apt-get install clang";
-
-bool read_whole_file(const std::string& path, std::string* text) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  *text = ss.str();
-  return !f.bad();
-}
 
 // clang's diagnostics can run to pages; the first lines carry the cause.
 // They name the source as stdin: the .cu's path is put in its place.
@@ -76,12 +64,6 @@ std::string clang_version_text(const std::string& clang, const std::string& cu_f
   if (!r.ok())
     throw InputError(cu_file, "", "cannot compile CUDA: '" + clang + " --version' failed (" + r.describe() + ")");
   return known[key] = r.stdout_text;
-}
-
-std::string unique_suffix() {
-  static std::atomic<uint64_t> counter{0};
-  auto now = std::chrono::steady_clock::now().time_since_epoch().count();
-  return std::to_string(::getpid()) + "." + std::to_string(counter++) + "." + std::to_string(now);
 }
 
 // How long one compile may take: GPUPM_CLANG_TIMEOUT seconds (default 120; a
@@ -130,13 +112,12 @@ std::string ptx_cache_dir() { return gpupm_cache_dir() + "/ptx"; }
 
 std::string compile_cuda_to_ptx(const std::string& cu_file, bool* from_cache) {
   if (from_cache) *from_cache = false;
-  std::string source;
-  if (!read_whole_file(cu_file, &source)) throw InputError(cu_file, "", "cannot read the CUDA program");
-  std::string prelude_path = data_file("configs/cuda/gpupm_prelude.h");
-  std::string prelude;
-  if (!read_whole_file(prelude_path, &prelude))
+  const std::string source = read_input_file(cu_file);
+  const std::string prelude_path = data_file("configs/cuda/gpupm_prelude.h");
+  if (!regular_file_problem(prelude_path).empty())
     throw InputError(prelude_path, "",
                      "cannot read gpupm's CUDA prelude (set GPUPM_DATA_DIR to gpupm's data folder, <prefix>/share/gpupm)");
+  const std::string prelude = read_input_file(prelude_path);
 
   std::string clang = find_cuda_clang();
   if (clang.empty()) {

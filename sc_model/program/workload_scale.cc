@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -32,13 +31,6 @@ namespace {
 
 constexpr const char* kGeneratedWorkload = "workload.json";
 constexpr const char* kManifest = "scale.json";  // written by gpupm beside the generator's files
-
-std::string file_text(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // Where a generator's shared modules live (paper_scale.py): on its PYTHONPATH.
 std::string shared_module_dir() { return data_file("configs/workloads/cuda"); }
@@ -71,12 +63,6 @@ std::string last_lines(const std::string& text, size_t count) {
   for (size_t n = 0; pos > 0 && n < count; --pos)
     if (text[pos - 1] == '\n') ++n;
   return text.substr(pos, end - pos);
-}
-
-std::string temp_suffix() {
-  static std::atomic<uint64_t> counter{0};
-  return std::to_string(::getpid()) + "." + std::to_string(counter++) + "." +
-         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
 }
 
 // The inherited environment with the generator's: the shared modules importable,
@@ -127,9 +113,8 @@ uint64_t folder_bytes(const fs::path& dir) {
 
 // Runs the generator into TMP; InputError with its last stderr lines if it fails.
 void run_generator(const ScaleGenerator& g, const fs::path& tmp) {
-  const char* env_python = std::getenv("GPUPM_PYTHON");
-  const std::string python =
-      env_python && *env_python ? find_program({env_python}) : find_program({"/usr/bin/python3", "python3"});
+  const char* env_python = std::getenv("GPUPM_PYTHON");  // named in the message
+  const std::string python = find_python3();
   const std::string where = "scales.paper.generator";
   if (python.empty())
     throw InputError(g.workload_file, where,
@@ -187,14 +172,14 @@ std::vector<std::pair<std::string, std::string>> generator_sources(const std::st
   const fs::path own = fs::path(generator).parent_path();
   const std::vector<fs::path> search = {own.empty() ? fs::path(".") : own, fs::path(shared_module_dir())};
   std::vector<std::pair<std::string, std::string>> sources = {{fs::path(generator).filename().string(),
-                                                               file_text(generator)}};
+                                                               read_input_file(generator)}};
   std::set<std::string> seen;
   for (size_t i = 0; i < sources.size(); ++i)  // grows as imports are found
     for (const std::string& module : imported_modules(sources[i].second)) {
       if (!seen.insert(module).second) continue;
       for (const fs::path& dir : search)
         if (fs::is_regular_file(dir / (module + ".py"))) {
-          sources.push_back({module + ".py", file_text(dir / (module + ".py"))});
+          sources.push_back({module + ".py", read_input_file(dir / (module + ".py"))});
           break;
         }
     }
@@ -217,6 +202,8 @@ ScaleGenerator scale_generator(const std::string& workload_file, const std::stri
   g.workload_file = workload_file;
   g.generator = (fs::path(scales.dir) / scales.paper.generator).string();
   g.args = scales.paper.args;
+  if (const std::string why = regular_file_problem(g.generator); !why.empty())
+    throw InputError(workload_file, "scales." + scale + ".generator", g.generator + ": " + why);
   uint64_t h = fnv1a("gpupm-scale-v1\n" + scale + "\n");
   for (const auto& [name, text] : generator_sources(g.generator)) h = fnv1a(text + "\x1f", fnv1a(name + '\0', h));
   for (const std::string& a : g.args) h = fnv1a(a + '\0', fnv1a("arg", h));
@@ -231,7 +218,7 @@ std::string generated_inputs_digest(const std::string& dir) {
     if (e.is_regular_file() && e.path().filename() != kManifest) names.push_back(fs::relative(e.path(), dir).string());
   std::sort(names.begin(), names.end());
   uint64_t h = fnv1a("gpupm-inputs-v1");
-  for (const std::string& n : names) h = fnv1a(file_text(fs::path(dir) / n), fnv1a(n + '\0', h));
+  for (const std::string& n : names) h = fnv1a(read_input_file(fs::path(dir) / n), fnv1a(n + '\0', h));
   return hex64(h);
 }
 
@@ -246,7 +233,7 @@ std::string ensure_generated(const ScaleGenerator& g) {
   const std::string tmp_prefix = ".tmp-" + fs::path(g.dir).filename().string() + "-";
   for (const auto& e : fs::directory_iterator(root, ec))  // left by a generation that died: we hold its lock now
     if (e.path().filename().string().rfind(tmp_prefix, 0) == 0) fs::remove_all(e.path(), ec);
-  const fs::path tmp = root / (tmp_prefix + temp_suffix());
+  const fs::path tmp = root / (tmp_prefix + unique_suffix());
   fs::create_directories(tmp, ec);
   if (ec) throw InputError(g.workload_file, "scales", "cannot create " + tmp.string() + ": " + ec.message());
   std::fprintf(stderr, "gpupm: generating the inputs of %s into %s ...\n", g.workload_file.c_str(), g.dir.c_str());

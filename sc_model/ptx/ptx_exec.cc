@@ -42,8 +42,8 @@ struct Warp::Impl {
   CtaState* cta = nullptr;
   const LaunchState* launch = nullptr;
   const Kernel* kernel = nullptr;
-  uint32_t warp = 0, smid = 0, line_bytes = 128;
-  Divisor line{128};  // by line_bytes
+  uint32_t warp = 0, smid = 0;
+  Divisor line{128};  // by the L1 line size
   std::vector<uint64_t> regs;
   std::vector<uint32_t> preds;
   std::vector<uint8_t> local;  // lane l's depot at l * local_bytes
@@ -73,6 +73,11 @@ struct Warp::Impl {
   void access_lane(const Instruction& in, uint32_t lane, uint8_t* p, uint32_t elem, int shift);
   void note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, StepResult& res, uint32_t& n_words);
   void add_line(uint64_t line, StepResult& res);
+  // The 4-byte shared-memory words of [offset, offset + bytes) into shared_words (banks' view).
+  void note_shared_words(uint64_t offset, uint32_t bytes, uint32_t& n_words) {
+    for (uint64_t word = offset / 4; word <= (offset + bytes - 1) / 4 && n_words < shared_words.size(); ++word)
+      shared_words[n_words++] = uint32_t(word);
+  }
   bool global_fast(const Instruction& in, uint32_t active, StepResult& res);
   bool shared_fast(const Instruction& in, uint32_t active, StepResult& res);
   uint32_t bank_conflict_degree(uint32_t n);
@@ -86,8 +91,7 @@ void Warp::Impl::start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb) {
   kernel = launch->kernel;
   warp = w;
   smid = sm;
-  line_bytes = lb ? lb : 128;
-  line = Divisor(line_bytes);
+  line = Divisor(lb ? lb : 128);
   const size_t slots = kernel->num_regs + kernel->extra->hidden.size();
   regs.assign(slots * 32, 0);
   preds.assign(slots, 0);
@@ -337,8 +341,7 @@ void Warp::Impl::note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, 
       }
       break;
     case Space::Shared:
-      for (uint64_t word = at.offset / 4; word <= (at.offset + bytes - 1) / 4 && n_words < shared_words.size(); ++word)
-        shared_words[n_words++] = uint32_t(word);
+      note_shared_words(at.offset, bytes, n_words);
       break;
     default: break;
   }
@@ -453,8 +456,7 @@ bool Warp::Impl::shared_fast(const Instruction& in, uint32_t active, StepResult&
   for (uint32_t lane = 0; lane < 32; ++lane) {
     if (!((active >> lane) & 1)) continue;
     const uint64_t a = base[lane] + uint64_t(in.offset);
-    for (uint64_t word = a / 4; word <= (a + bytes - 1) / 4 && n_words < shared_words.size(); ++word)
-      shared_words[n_words++] = uint32_t(word);
+    note_shared_words(a, bytes, n_words);
     access_lane(in, lane, cta->shared.data() + a, elem, shift);
   }
   res.shared_cycles = bank_conflict_degree(n_words);

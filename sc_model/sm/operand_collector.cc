@@ -7,7 +7,6 @@ namespace gpupm {
 
 OperandCollector::OperandCollector(const SmConfig& cfg)
     : banks_(cfg.register_banks),
-      bank_mask_((cfg.register_banks & (cfg.register_banks - 1)) == 0 ? cfg.register_banks - 1 : 0),
       booked_(cfg.register_banks) {
   for (auto& b : booked_) b.fill(0);
   unit_free_[size_t(Pool::Alu)].assign(cfg.collector_units_alu, 0);

@@ -14,6 +14,7 @@
 // instruction's dispatch, and so its result, by the cycles it waited.
 #pragma once
 
+#include "common/divisor.h"
 #include "sm/sm_config.h"
 
 #include <array>
@@ -45,13 +46,12 @@ class OperandCollector {
 
   uint32_t bank_of(uint32_t warp, uint16_t reg) const {
     const uint32_t x = uint32_t(reg) + warp;
-    return bank_mask_ ? x & bank_mask_ : x % banks_;  // a power of two (the usual 16) needs no division
+    return uint32_t(banks_.mod(x));  // a power of two (the usual 16) is a mask
   }
   bool free_at(uint32_t bank, uint64_t t) const;
   void book(uint32_t bank, uint64_t t);
 
-  uint32_t banks_;
-  uint32_t bank_mask_;                                   // banks_ - 1 if a power of two, else 0
+  Divisor banks_;
   std::vector<std::array<uint64_t, kHorizon>> booked_;  // per bank
   std::array<std::vector<uint64_t>, 3> unit_free_;      // per pool: the cycle each unit frees
   std::array<uint64_t, 3> issue_ready_{};               // per pool: from its earliest-free unit

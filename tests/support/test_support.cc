@@ -121,6 +121,32 @@ ProcessResult run_gpupm_argv(std::vector<std::string> args, unsigned long long f
   return run_process(args, file_size_limit);
 }
 
+std::string expand_case_arg(const std::string& arg, const std::string& fixtures_dir, const std::string& out_dir) {
+  if (arg == "@OUT") return out_dir;
+  if (arg.rfind("@SRC/", 0) == 0) return source_path(arg.substr(5));
+  const size_t plugin_at = arg.find("@PLUGIN/");
+  if (plugin_at != std::string::npos) return arg.substr(0, plugin_at) + test_plugin_path(arg.substr(plugin_at + 8));
+  std::string s = arg;
+  for (size_t at = s.find("@/"); at != std::string::npos; at = s.find("@/", at)) s.replace(at, 2, fixtures_dir + "/");
+  return s;
+}
+
+ProcessResult run_case(const std::vector<std::string>& env, const std::vector<std::string>& args,
+                       const std::string& fixtures_dir, const std::string& out_dir) {
+  std::vector<std::string> argv = {"/usr/bin/timeout", "-s", "KILL", "60", "/usr/bin/env"};
+  argv.insert(argv.end(), env.begin(), env.end());
+  argv.push_back(binary_path());
+  for (const std::string& a : args) argv.push_back(expand_case_arg(a, fixtures_dir, out_dir));
+  return run_process(argv);
+}
+
+bool empty_or_absent(const std::string& dir) {
+  std::error_code ec;
+  return !std::filesystem::exists(dir, ec) || std::filesystem::is_empty(dir, ec);
+}
+
+std::string gtx480_config() { return source_path("configs/gpu/gtx480.json"); }
+
 bool report_matches_schema(const std::string& report, std::string* why) {
   ProcessResult r = run_process({"/usr/bin/python3", "-c",
                                  "import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), "

@@ -28,7 +28,19 @@ struct ProcessResult {
 // so tests can make writes fail as a full disk would.
 ProcessResult run_process(const std::vector<std::string>& argv, unsigned long long file_size_limit = 0);
 // run_process with the gpupm binary first.
-ProcessResult run_gpupm_argv(std::vector<std::string> args, unsigned long long file_size_limit = 0);  // whole file, bytes as they are ("" if missing)
+ProcessResult run_gpupm_argv(std::vector<std::string> args, unsigned long long file_size_limit = 0);
+
+// The hostile-input catalogues (tests/*_catalogue_test.cc). A case's argument
+// "@/" is the fixtures' folder, "@SRC/" the source tree, "@PLUGIN/NAME" a
+// plugin of tests/plugin/, "@OUT" the case's output folder.
+std::string expand_case_arg(const std::string& arg, const std::string& fixtures_dir, const std::string& out_dir);
+// gpupm with the expanded `args`, after `env` settings "NAME=VALUE", killed
+// after 60 s (status 137: a hang).
+ProcessResult run_case(const std::vector<std::string>& env, const std::vector<std::string>& args,
+                       const std::string& fixtures_dir, const std::string& out_dir);
+bool empty_or_absent(const std::string& dir);  // no such folder, or an empty one
+// The GTX480 config most tests run on.
+std::string gtx480_config();
 
 // Whether report.json at `report` matches docs/report.schema.json (python3
 // jsonschema, started without a shell); `why` gets its output when it does not.

@@ -24,12 +24,14 @@ import sys
 import time
 
 
-def run_baseline(args, out):
-    """Runs the baseline; returns the child's CPU seconds (user + system) and writes them beside the report."""
+def run_baseline(args, out, gpu=None, pdn=None):
+    """Runs the baseline (on args.gpu unless `gpu`, with `pdn` if given); returns the
+    child's CPU seconds (user + system) and writes them beside the report."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    subprocess.run([args.gpupm, "run", "--quiet", "--gpu", args.gpu, "--workload", args.workload, "--scale", args.scale,
-                    "--policy", "baseline", "--out", out], check=True, stdout=subprocess.DEVNULL)
+    command = [args.gpupm, "run", "--quiet", "--gpu", gpu or args.gpu, "--workload", args.workload, "--scale", args.scale,
+               "--policy", "baseline", "--out", out]
+    subprocess.run(command + (["--pdn", pdn] if pdn else []), check=True, stdout=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     with open(os.path.join(out, "host_seconds"), "w") as f:

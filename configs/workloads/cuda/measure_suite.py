@@ -27,11 +27,8 @@ one Markdown row:
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
-import time
 
 import measure_scale
 
@@ -41,20 +38,6 @@ SUITES = {  # the experiment's GPU and PDN (configs/experiments/<suite>_real.jso
     "voltage_noise": ("configs/gpu/gtx480.json", "configs/pdn/package_default.json"),
 }
 MEMORY_INTENSIVE_MBU = 0.5
-
-
-def run_baseline(args, gpu, pdn, out):
-    """The baseline run; returns the child's CPU seconds (user + system), written beside the report."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.monotonic()
-    command = [args.gpupm, "run", "--quiet", "--gpu", gpu, "--workload", args.workload, "--scale", args.scale,
-               "--policy", "baseline", "--out", out]
-    subprocess.run(command + (["--pdn", pdn] if pdn else []), check=True, stdout=subprocess.DEVNULL)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    with open(os.path.join(out, "host_seconds"), "w") as f:
-        f.write("%.1f %.1f\n" % (seconds, time.monotonic() - start))
-    return seconds
 
 
 def launch_shapes(workload, report, resources, sm):
@@ -99,7 +82,7 @@ def measure(args):
     gpu, pdn = SUITES[args.suite]
     out = args.out or os.path.join("out", "measure", os.path.basename(args.workload)[:-5] + "-" + args.scale)
     host_file = os.path.join(out, "host_seconds")
-    host = float(open(host_file).read().split()[0]) if os.path.exists(host_file) else run_baseline(args, gpu, pdn, out)
+    host = float(open(host_file).read().split()[0]) if os.path.exists(host_file) else measure_scale.run_baseline(args, out, gpu, pdn)
     with open(os.path.join(out, "report.json")) as f:
         report = json.load(f)
     workload = report["config"]["workload"]

@@ -145,6 +145,11 @@ class Output:
             f.write("\n")
 
 
+def random_init(lo, hi, seed):
+    """A buffer initialiser gpupm fills itself (nothing is written): uniform in [lo, hi], seeded."""
+    return {"random": {"min": lo, "max": hi, "seed": seed}}
+
+
 def blocks(n, per_block):
     """CTAs to cover n items, per_block each."""
     return -(-int(n) // int(per_block))

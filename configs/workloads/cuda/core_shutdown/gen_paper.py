@@ -11,15 +11,11 @@ By hand: /usr/bin/python3 gen_paper.py OUT_DIR PROGRAM [NAME=VALUE ...]
 import numpy as np
 
 from gen_inputs import bitonic_launches, boruvka_rounds, csr
-from paper_scale import Rng, blocks, main
+from paper_scale import Rng, blocks, main, random_init
 
 # DIMACS USA-road-d.NY, the smallest of LonestarGPU's road networks: 264,346
 # nodes, 733,846 arcs (2.78 arcs per node).
 NY_ARCS_PER_NODE = 733846 / 264346
-
-
-def random_init(lo, hi, seed):
-    return {"random": {"min": lo, "max": hi, "seed": seed}}
 
 
 def road_graph(rng, width, height, highways=0.03, reach=32):

@@ -12,13 +12,9 @@ By hand: /usr/bin/python3 gen_paper.py OUT_DIR PROGRAM [NAME=VALUE ...]
 import numpy as np
 
 from gen_inputs import beamer_directions
-from paper_scale import Rng, blocks, main
+from paper_scale import Rng, blocks, main, random_init
 
 LJ_FCC_LATTICE = 1.5874010519681994  # 2^(1/6) sqrt(2) = 2^(2/3): FCC at the Lennard-Jones minimum, as a literal
-
-
-def random_init(lo, hi, seed):
-    return {"random": {"min": lo, "max": hi, "seed": seed}}
 
 
 def maxflops(out, threads=524288, passes=10):

@@ -13,11 +13,7 @@ By hand: /usr/bin/python3 gen_paper.py OUT_DIR PROGRAM [NAME=VALUE ...]
 import numpy as np
 
 from gen_inputs import JPEG_LUMINANCE
-from paper_scale import Rng, blocks, main
-
-
-def random_init(lo, hi, seed):
-    return {"random": {"min": lo, "max": hi, "seed": seed}}
+from paper_scale import Rng, blocks, main, random_init
 
 
 def exp_small(x, terms=24):
