@@ -1,4 +1,4 @@
-# `cmake --install build --prefix P` (README "Install"): the model library and
+# `cmake --install build --prefix P` (docs/usage.md "Install"): the model library and
 # the Verilated controller models it links, the public headers (P/include/gpupm/,
 # also on the include path so the in-tree "sm/..." style works inside them),
 # gpupmConfig.cmake exporting gpupm::model and gpupm::plugin_api, gpupm.pc, the

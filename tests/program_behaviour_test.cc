@@ -44,7 +44,7 @@ TEST(ProgramBehaviour, FmaLoopFollowsSmClockOnly) {
 // Streaming copy: >= 85% of peak DRAM bandwidth; memory clock +15% gives >= +10%.
 // Half of a copy's traffic is writes: the shipped GTX480 config's 32-entry
 // posted-write queue (drained at 24/8) turns the bus around too often for that
-// mix and delivers 83% (README "Real kernels"; the streaming profile at 50%
+// mix and delivers 83% (docs/calibration.md; the streaming profile at 50%
 // stores gets 82%). With the write buffering a copy needs, it reaches the mark.
 TEST(ProgramBehaviour, StreamCopyIsBandwidthBound) {
   const std::string deep_writes =

@@ -1,5 +1,5 @@
-// The element types a program workload's buffers may have (README.md, "Real
-// kernels") and how a JSON number becomes the bytes of one element or parameter.
+// The element types a program workload's buffers may have (docs/real_kernels.md,
+// "The workload contract") and how a JSON number becomes the bytes of one element or parameter.
 #pragma once
 
 #include "common/json_reader.h"

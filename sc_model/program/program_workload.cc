@@ -282,7 +282,7 @@ void ProgramHost::init_buffer(size_t i) {
     return;
   }
   if (!in.is_random()) return;  // allocations start zeroed
-  // random: uniform from one xoshiro256** stream per buffer (README, "Real kernels").
+  // random: uniform from one xoshiro256** stream per buffer (docs/real_kernels.md).
   Rng rng(in.seed);
   for (uint64_t e = 0; e < b.count; ++e) {
     const uint64_t u = rng.next();

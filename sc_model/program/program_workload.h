@@ -1,5 +1,5 @@
 // Program workloads: a CUDA (.cu) or PTX program, its device buffers and its
-// launch sequence (the workload contract in README.md, "Real kernels"). The
+// launch sequence (the workload contract in docs/real_kernels.md). The
 // ProgramHost plays the host program: it owns device memory, initialises the
 // buffers, and hands the GWDE one launch at a time (repeat, while_nonzero).
 #pragma once

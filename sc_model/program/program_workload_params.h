@@ -1,4 +1,4 @@
-// A program workload as written (README.md, "Real kernels"): its program, its
+// A program workload as written (docs/real_kernels.md): its program, its
 // named buffers with their initialisers and its launches, or two such programs
 // as apps. Each key is declared once (common/param.h) for the reader, `gpupm
 // params --workload` and docs/schema/workload.schema.json. What depends on the

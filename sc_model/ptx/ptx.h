@@ -146,7 +146,7 @@ struct Dim3 {
 };
 
 // What a launch may execute before it is a runaway (gpu.sim.max_warp_insts and
-// gpu.sim.warp_insts_per_grid_warp, README "Real kernels"): one warp at most
+// gpu.sim.warp_insts_per_grid_warp, docs/real_kernels.md): one warp at most
 // max_warp_insts; the launch as a whole warp_insts_per_grid_warp per warp of
 // its grid, and never less than one warp may. Deterministic, unlike a clock:
 // a runaway stops at the same instruction on every host.

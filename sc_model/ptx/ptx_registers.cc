@@ -1,7 +1,7 @@
 // Occupancy needs the registers per thread, which only ptxas knows. clang's
 // PTX declares one virtual register per value (hundreds), so counting the
 // declarations overstates it; the most values live at one point is the bound
-// any allocator must meet, and what we use (README "Real kernels").
+// any allocator must meet, and what we use (docs/real_kernels.md).
 #include "ptx/ptx_decoded.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ctest `install` (label install; README "Install"): `cmake --install` into a
+# ctest `install` (label install; docs/usage.md "Install"): `cmake --install` into a
 # temporary prefix, then
 #   1. the installed gpupm, run from a folder outside the source and build
 #      trees, on shipped workloads (a kernel profile on the RLC network the GPU
