@@ -254,6 +254,16 @@ TEST(PaperScale, GeneratorProblemsAreClearErrors) {
   for (const auto& e : fs::directory_iterator(cache + "/inputs"))  // nothing half-made left behind
     EXPECT_EQ(e.path().extension(), ".lock") << e.path();
 
+  const std::string endless = tiny_program("endless", "while True:\n    pass\n");
+  ::setenv("GPUPM_GENERATOR_TIMEOUT", "1", 1);  // children inherit it
+  EXPECT_EQ(run_gpupm("validate --scale paper " + endless, &output), 2);
+  EXPECT_NE(output.find("the generator did not finish within 1 s"), std::string::npos) << output;
+  EXPECT_NE(output.find("GPUPM_GENERATOR_TIMEOUT"), std::string::npos) << output;
+  ::setenv("GPUPM_GENERATOR_TIMEOUT", "never", 1);
+  EXPECT_EQ(run_gpupm("validate --scale paper " + endless, &output), 2);
+  EXPECT_NE(output.find("GPUPM_GENERATOR_TIMEOUT: never: expected a number of seconds"), std::string::npos) << output;
+  ::unsetenv("GPUPM_GENERATOR_TIMEOUT");
+
   const std::string silent = tiny_program("silent", "pass\n");
   EXPECT_EQ(run_gpupm("validate --scale paper " + silent, &output), 2);
   EXPECT_NE(output.find("wrote no OUT_DIR/workload.json"), std::string::npos) << output;

@@ -1,5 +1,7 @@
 #include "common/subprocess.h"
 
+#include "common/json_reader.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
@@ -223,6 +225,15 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv, const Subp
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   return result;
+}
+
+double time_limit_from_env(const char* variable, double default_s) {
+  const char* env = std::getenv(variable);
+  if (!env || !*env) return default_s;
+  char* end = nullptr;
+  const double s = std::strtod(env, &end);
+  if (*end != '\0' || !(s > 0) || s > 1e6) throw InputError(variable, env, "expected a number of seconds in (0, 1e6]");
+  return s;
 }
 
 }  // namespace gpupm

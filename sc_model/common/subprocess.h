@@ -48,6 +48,11 @@ std::string find_program(const std::vector<std::string>& candidates);
 // /usr/bin/python3 (Debian's, with python3-numpy), else python3 in PATH; "" when none is.
 std::string find_python3();
 
+// A time limit the user may set in the environment: VARIABLE's value in
+// seconds, default_s when unset or empty; InputError naming VARIABLE unless the
+// value is a number in (0, 1e6].
+double time_limit_from_env(const char* variable, double default_s);
+
 // "PID.N.TIME": a name part no other process, and no other call in this one, makes.
 std::string unique_suffix();
 

@@ -66,17 +66,6 @@ std::string clang_version_text(const std::string& clang, const std::string& cu_f
   return known[key] = r.stdout_text;
 }
 
-// How long one compile may take: GPUPM_CLANG_TIMEOUT seconds (default 120; a
-// suite program compiles in about a second).
-double clang_timeout_s() {
-  const char* env = std::getenv("GPUPM_CLANG_TIMEOUT");
-  if (!env || !*env) return kDefaultClangTimeoutS;
-  char* end = nullptr;
-  const double s = std::strtod(env, &end);
-  if (*end != '\0' || !(s > 0) || s > 1e6)
-    throw InputError("GPUPM_CLANG_TIMEOUT", env, "expected a number of seconds in (0, 1e6]");
-  return s;
-}
 
 }  // namespace
 
@@ -165,7 +154,7 @@ std::string compile_cuda_to_ptx(const std::string& cu_file, bool* from_cache) {
   SubprocessOptions run;
   run.stdin_file = cu_file;  // in its folder: `#include "x.h"` finds its neighbours
   run.working_dir = fs::absolute(cu_file).parent_path().string();
-  run.timeout_s = clang_timeout_s();
+  run.timeout_s = time_limit_from_env("GPUPM_CLANG_TIMEOUT", kDefaultClangTimeoutS);  // a suite program compiles in ~1 s
   SubprocessResult r;
   try {
     r = run_subprocess(argv, run);

@@ -126,6 +126,7 @@ void run_generator(const ScaleGenerator& g, const fs::path& tmp) {
   argv.insert(argv.end(), g.args.begin(), g.args.end());
   SubprocessOptions options;
   options.env = generator_environment();
+  options.timeout_s = time_limit_from_env("GPUPM_GENERATOR_TIMEOUT", kDefaultGeneratorTimeoutS);
   SubprocessResult r;
   try {
     r = run_subprocess(argv, options);
@@ -134,6 +135,10 @@ void run_generator(const ScaleGenerator& g, const fs::path& tmp) {
   }
   std::string command = "python3 " + g.generator + " OUT_DIR";
   for (const std::string& a : g.args) command += " " + a;
+  if (r.timed_out)
+    throw InputError(g.workload_file, where,
+                     "the generator did not finish within " + std::to_string(int(options.timeout_s)) + " s: " + command +
+                         " (GPUPM_GENERATOR_TIMEOUT=SECONDS allows longer)");
   if (!r.ok())
     throw InputError(g.workload_file, where,
                      "the generator failed (" + r.describe() + "): " + command + "\n" + last_lines(r.stderr_text, 12));

@@ -19,6 +19,10 @@
 
 namespace gpupm {
 
+// How long a generator may run: GPUPM_GENERATOR_TIMEOUT seconds, default 1800
+// (the suites' largest input, mummer's, takes about half a minute).
+constexpr double kDefaultGeneratorTimeoutS = 1800;
+
 // The values of --scale: "ci" (the default) and "paper".
 const std::vector<std::string>& scale_names();
 // InputError(--scale) unless `scale` is one of scale_names().

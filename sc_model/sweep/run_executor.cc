@@ -2,6 +2,7 @@
 
 #include "common/build_info.h"
 #include "common/fnv1a.h"
+#include "common/json_reader.h"
 #include "common/subprocess.h"
 #include "platform/run_setup.h"
 #include "program/program_workload.h"
@@ -45,32 +46,66 @@ std::string read_all(const std::string& path) {
   return ss.str();
 }
 
-// The files a `gpupm run` with these arguments reads: every argument naming a
-// regular file (GPU config, workload, --pdn package), a file a --set value
-// names, and the PDN network file named inside the GPU config (which only a
-// loaded run knows: --pdn, --set and the config's own text all may set it).
-std::vector<std::string> run_input_files(const std::vector<std::string>& args) {
-  std::set<std::string> files;
-  auto add_if_file = [&](const std::string& p) {
-    std::error_code ec;
-    if (!p.empty() && fs::is_regular_file(p, ec)) files.insert(p);
-  };
-  const RunInputs in = run_inputs_of(args);
-  for (const std::string& a : args) add_if_file(a);
+bool is_policy_set(const std::string& set) { return set.rfind("policy.", 0) == 0 || set.rfind("policy=", 0) == 0; }
+
+// What loading a run reads from its GPU config and workload depends on
+// everything but the policy and its settings: an experiment's runs of one
+// program (a dozen policies and settings) load the same thing.
+std::string load_key(const RunInputs& in) {
+  std::string key = in.gpu_file + '\0' + in.pdn_file + '\0' + in.workload_file + '\0' + in.scale + '\0' +
+                    (in.seed ? std::to_string(*in.seed) : "-");
   for (const std::string& set : in.sets)
-    if (set.find('=') != std::string::npos) add_if_file(set.substr(set.find('=') + 1));
-  if (!in.gpu_file.empty() && !in.workload_file.empty()) {
-    try {
-      LoadedRun run = load_run(in);
-      add_if_file(run.gpu.pdn.network_file);
-      for (const std::string& f : program_input_files(run.workload)) add_if_file(f);  // a program's source and inputs
-    } catch (const std::exception&) {  // a bad run fails when it runs, with its own message
-    }
+    if (!is_policy_set(set)) key += '\0' + set;
+  return key;
+}
+
+void add_if_file(std::set<std::string>& files, const std::string& path) {
+  std::error_code ec;
+  if (!path.empty() && fs::is_regular_file(path, ec)) files.insert(path);
+}
+
+// The files loading a run reads beyond its arguments: the PDN network file
+// named inside the GPU config (which only a loaded run knows: --pdn, --set and
+// the config's own text all may set it) and a program's source and inputs.
+std::set<std::string> loaded_input_files(const RunInputs& in) {
+  std::set<std::string> files;
+  if (in.gpu_file.empty() || in.workload_file.empty()) return files;
+  try {
+    LoadedRun run = load_run(in);
+    add_if_file(files, run.gpu.pdn.network_file);
+    for (const std::string& f : program_input_files(run.workload)) add_if_file(files, f);
+  } catch (const std::exception&) {  // a bad run fails when it runs, with its own message
   }
-  return {files.begin(), files.end()};
+  return files;
 }
 
 }  // namespace
+
+// The files a `gpupm run` with these arguments reads: every argument naming a
+// regular file (GPU config, workload, --pdn package), a file a --set value
+// names, and what loading the run reads (loaded_input_files, once per load_key).
+std::vector<std::string> InputDigests::files_of(const std::vector<std::string>& args) {
+  const RunInputs in = run_inputs_of(args);
+  const std::string key = load_key(in);
+  auto loaded = loaded_files_.find(key);
+  if (loaded == loaded_files_.end()) loaded = loaded_files_.emplace(key, loaded_input_files(in)).first;
+  std::set<std::string> files = loaded->second;
+  for (const std::string& a : args) add_if_file(files, a);
+  for (const std::string& set : in.sets)
+    if (set.find('=') != std::string::npos) add_if_file(files, set.substr(set.find('=') + 1));
+  return {files.begin(), files.end()};
+}
+
+std::string InputDigests::fingerprint(const std::vector<std::string>& args) {
+  const std::vector<std::string> files = files_of(args);
+  std::string list;
+  for (const std::string& f : files) list += f + '\0';
+  auto known = digests_.find(list);
+  if (known != digests_.end()) return known->second;
+  uint64_t h = fnv1a("gpupm-inputs-v1");
+  for (const std::string& f : files) h = fnv1a(read_all(f), fnv1a(f + '\0', h));
+  return digests_.emplace(list, hex64(h)).first->second;
+}
 
 RunInputs run_inputs_of(const std::vector<std::string>& args) {
   RunInputs in;
@@ -95,7 +130,17 @@ void pass_plugins(std::vector<RunSpec>& specs, const std::vector<std::string>& p
 }
 
 void check_runs(const std::vector<RunSpec>& specs) {
-  for (const RunSpec& spec : specs) load_standalone_run(run_inputs_of(spec.args));
+  std::set<std::string> loaded;
+  for (const RunSpec& spec : specs) {
+    const RunInputs in = run_inputs_of(spec.args);
+    if (loaded.insert(load_key(in)).second) {
+      load_standalone_run(in);
+      continue;
+    }
+    Json policy_only = {{"policy", {{"name", in.policy}}}};  // what a run sharing the load adds: its policy settings
+    for (const std::string& set : in.sets)
+      if (is_policy_set(set)) apply_override(policy_only, set, "--set");
+  }
 }
 
 namespace {
@@ -213,11 +258,12 @@ std::vector<size_t> plan(const std::vector<RunSpec>& specs, const std::string& o
   std::map<std::string, size_t> seen;
   std::map<rundir::State, size_t> stale;
   fingerprints.resize(specs.size());
+  InputDigests digests;
   for (size_t i = 0; i < specs.size(); ++i) {
     if (!seen.emplace(specs[i].id, i).second) throw std::runtime_error("duplicate run id " + specs[i].id);
     out[i].id = specs[i].id;
     out[i].dir = (fs::path(out_dir) / "runs" / specs[i].id).string();
-    fingerprints[i] = fingerprint_of(specs[i]);
+    fingerprints[i] = fingerprint_of(specs[i], digests);
     rundir::State st = rundir::state(out[i].dir, fingerprints[i]);
     if (st == rundir::State::kStaleBuild || st == rundir::State::kStaleInputs) ++stale[st];
     if (st == rundir::State::kComplete || (reuse_stale && st != rundir::State::kMissing)) {
@@ -413,16 +459,16 @@ std::string args_fingerprint(const RunSpec& spec) {
   return hex64(h);
 }
 
-std::string input_files_fingerprint(const std::vector<std::string>& args) {
-  std::vector<std::string> files = run_input_files(args);
-  uint64_t h = fnv1a("gpupm-inputs-v1");
-  for (const std::string& f : files) h = fnv1a(read_all(f), fnv1a(f + '\0', h));
-  return hex64(h);
+std::string input_files_fingerprint(const std::vector<std::string>& args) { return InputDigests().fingerprint(args); }
+
+RunFingerprint fingerprint_of(const RunSpec& spec, InputDigests& digests) {
+  return {spec.fingerprint.empty() ? args_fingerprint(spec) : spec.fingerprint, gpupm_build_id(),
+          digests.fingerprint(spec.args)};
 }
 
 RunFingerprint fingerprint_of(const RunSpec& spec) {
-  return {spec.fingerprint.empty() ? args_fingerprint(spec) : spec.fingerprint, gpupm_build_id(),
-          input_files_fingerprint(spec.args)};
+  InputDigests digests;
+  return fingerprint_of(spec, digests);
 }
 
 namespace rundir {

@@ -14,6 +14,8 @@
 
 #include "platform/run_setup.h"
 
+#include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,10 +44,24 @@ struct RunFingerprint {
 };
 // A digest of a run's arguments.
 std::string args_fingerprint(const RunSpec& spec);
+// Digests of the files runs read, for one pass over a batch: runs that load
+// the same GPU config and workload (they differ only in policy settings) are
+// loaded once, and a set of files is hashed once.
+class InputDigests {
+ public:
+  // A digest of the contents of every file a run with these arguments reads.
+  std::string fingerprint(const std::vector<std::string>& args);
+
+ private:
+  std::vector<std::string> files_of(const std::vector<std::string>& args);
+  std::map<std::string, std::set<std::string>> loaded_files_;  // by load key
+  std::map<std::string, std::string> digests_;                  // by the list of files
+};
 // A digest of the contents of every file the run reads.
 std::string input_files_fingerprint(const std::vector<std::string>& args);
 // spec.fingerprint (or args_fingerprint) with this build's id and the input files' digest.
 RunFingerprint fingerprint_of(const RunSpec& spec);
+RunFingerprint fingerprint_of(const RunSpec& spec, InputDigests& digests);
 
 // The inputs a `gpupm run` with these arguments loads (--gpu, --workload, --pdn, --policy, --set, --seed, --scale).
 RunInputs run_inputs_of(const std::vector<std::string>& args);
