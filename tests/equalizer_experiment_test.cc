@@ -52,11 +52,14 @@ TEST(EqualizerExperiment, CategoryDirectionsOnASmallSuite) {
   // The claims table is there and judged.
   EXPECT_GT(s["claims"].size(), 20u);
   EXPECT_EQ(s["reused_runs"].get<int>(), 0);
+  EXPECT_EQ(s["timed_runs"], s["runs"]);  // every local run's CPU seconds recorded
+  EXPECT_GT(s["cpu_seconds"].get<double>(), 0.0);
   // A second run reuses every simulation (resume) and gives the same summary.
   ASSERT_EQ(run_gpupm("experiment equalizer --jobs 2 --config " + suite + "/exp.json --out " + out, &log), 0) << log;
   std::ifstream again(out + "/summary.json");
   nlohmann::json s2 = nlohmann::json::parse(again);
   EXPECT_EQ(s2["reused_runs"], s2["runs"]);
+  EXPECT_EQ(s2["cpu_seconds"], s["cpu_seconds"]);  // the reused runs' records
   EXPECT_EQ(s2["kernels"], s["kernels"]);
 }
 

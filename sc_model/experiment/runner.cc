@@ -46,6 +46,10 @@ ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentO
   std::vector<std::string> failed;
   for (const auto& o : r.outcomes) {
     r.reused += o.reused;
+    if (const double cpu = rundir::cpu_seconds(o.dir); cpu >= 0) {
+      r.cpu_seconds += cpu;
+      ++r.timed;
+    }
     if (o.status != 0) failed.push_back(o.id + " (exit " + std::to_string(o.status) + ", see " + o.dir + "/log.txt)");
   }
   if (!failed.empty()) {
@@ -100,6 +104,8 @@ ExperimentRuns all_stages(const std::vector<ExperimentRuns>& stages) {
   for (size_t i = 1; i < stages.size(); ++i) {
     all.outcomes.insert(all.outcomes.end(), stages[i].outcomes.begin(), stages[i].outcomes.end());
     all.wall_seconds += stages[i].wall_seconds;
+    all.cpu_seconds += stages[i].cpu_seconds;
+    all.timed += stages[i].timed;
     all.reused += stages[i].reused;
   }
   return all;
@@ -171,15 +177,20 @@ Json summary_header(const std::string& experiment, const ExperimentRuns& runs) {
                  {"runs", runs.outcomes.size()},
                  {"reused_runs", runs.reused},
                  {"wall_seconds", runs.wall_seconds},
+                 {"cpu_seconds", runs.cpu_seconds},
+                 {"timed_runs", runs.timed},
                  {"jobs", runs.jobs}};
   if (runs.scale != "ci") header["scale"] = runs.scale;  // absent: ci (summaries as before)
   return header;
 }
 
 std::string runs_sentence(const ExperimentRuns& runs) {
+  const std::string cpu = runs.timed == 0 ? ""
+                          : "; the simulations took " + fixed(runs.cpu_seconds / 3600, 2) + " core-hours" +
+                                (runs.timed < runs.outcomes.size() ? " (the " + std::to_string(runs.timed) + " timed)" : "");
   return std::to_string(runs.outcomes.size()) + " simulations, " + std::to_string(runs.reused) +
          " of them reused from an earlier run (" + std::to_string(runs.jobs) + " jobs, " + fixed(runs.wall_seconds, 0) +
-         " s wall)." + (runs.scale != "ci" ? " Programs at --scale " + runs.scale + "." : "");
+         " s wall" + cpu + ")." + (runs.scale != "ci" ? " Programs at --scale " + runs.scale + "." : "");
 }
 
 void write_summary(const std::string& out_dir, const ExperimentSummary& summary, const std::string& plot_script,

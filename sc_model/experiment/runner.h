@@ -39,14 +39,16 @@ RunSpec workload_run(const std::string& id, const std::string& gpu, const std::s
 struct ExperimentRuns {
   std::vector<RunOutcome> outcomes;
   double wall_seconds = 0;
+  double cpu_seconds = 0;  // of the runs with a record (rundir::cpu_seconds), reused ones included
+  size_t timed = 0;        // how many runs have that record
   size_t reused = 0;
   int jobs = 1;  // local processes used
   bool ok = true;
   std::string scale = "ci";  // the runs' --scale
 };
 ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentOptions& opt);
-// Several stages' runs as one, for a summary's header: outcomes, wall time and
-// reuse added up; the jobs and ok of the first stage.
+// Several stages' runs as one, for a summary's header: outcomes, wall and CPU
+// time and reuse added up; the jobs and ok of the first stage.
 ExperimentRuns all_stages(const std::vector<ExperimentRuns>& stages);
 
 // The suites an experiment runs on: "synthetic" (kernel profiles) and "real" (CUDA programs).
@@ -116,10 +118,11 @@ struct ExperimentSummary {
   Json json;
   std::string markdown;
 };
-// summary.json's leading fields: experiment, gpupm (version, build_id), runs, reused_runs, wall_seconds, jobs,
-// and scale when the runs were not at ci.
+// summary.json's leading fields: experiment, gpupm (version, build_id), runs, reused_runs, wall_seconds,
+// cpu_seconds and timed_runs (the runs' CPU time, where recorded), jobs, and scale when the runs were not at ci.
 Json summary_header(const std::string& experiment, const ExperimentRuns& runs);
-// "N simulations, R of them reused from an earlier run (J jobs, W s wall)." (+ the scale when not ci)
+// "N simulations, R of them reused from an earlier run (J jobs, W s wall; the simulations took C core-hours)."
+// (+ which runs were timed when not all, and the scale when not ci)
 std::string runs_sentence(const ExperimentRuns& runs);
 // Writes summary.json and summary.md atomically, draws the plots with
 // scripts/PLOT_SCRIPT OUT_DIR (a warning, not an error, if that fails), and

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -150,6 +151,8 @@ void write_atomic(const std::string& path, const std::string& text) {
   const fs::path p(path);
   write_outputs(p.has_parent_path() ? p.parent_path().string() : ".", {{p.filename().string(), text}});
 }
+
+double seconds_of(const struct timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; }
 
 int status_of(int wait_status) {
   if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
@@ -316,7 +319,8 @@ std::vector<RunOutcome> run_local(const std::vector<RunSpec>& specs, const std::
     }
     if (running.empty()) continue;
     int st = 0;
-    pid_t pid = ::wait(&st);
+    struct rusage usage {};
+    pid_t pid = ::wait4(-1, &st, 0, &usage);
     if (pid < 0) {
       if (errno == EINTR) continue;
       break;  // no children left: should not happen
@@ -325,6 +329,7 @@ std::vector<RunOutcome> run_local(const std::vector<RunSpec>& specs, const std::
     if (it == running.end()) continue;
     RunOutcome& o = out[it->second];
     running.erase(it);
+    rundir::write_cpu_seconds(o.dir, seconds_of(usage.ru_utime) + seconds_of(usage.ru_stime));
     rundir::write_status(o.dir, status_of(st));
     finish_outcome(o, status_of(st));
     failed += o.status != 0;
@@ -510,6 +515,19 @@ void prepare(const std::string& dir, const RunFingerprint& fingerprint) {
 }
 
 void write_status(const std::string& dir, int status) { write_atomic(dir + "/exit_status", std::to_string(status) + "\n"); }
+
+void write_cpu_seconds(const std::string& dir, double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f\n", seconds);
+  write_atomic(dir + "/cpu_seconds", text);
+}
+
+double cpu_seconds(const std::string& dir) {
+  const std::string text = trim(read_all(dir + "/cpu_seconds"));
+  char* end = nullptr;
+  const double s = std::strtod(text.c_str(), &end);
+  return !text.empty() && *end == '\0' && s >= 0 ? s : -1;
+}
 
 RunOutcome read(const std::string& id, const std::string& dir) {
   RunOutcome o;

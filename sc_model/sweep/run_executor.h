@@ -137,6 +137,11 @@ void prepare(const std::string& dir, const RunFingerprint& fingerprint);
 // (-1 if absent), log tail for failures. Does not check the fingerprint.
 RunOutcome read(const std::string& id, const std::string& dir);
 void write_status(const std::string& dir, int status);
+// The CPU seconds (user + system) the run's process took, in cpu_seconds
+// beside exit_status (a local run's; not part of its results).
+void write_cpu_seconds(const std::string& dir, double seconds);
+// What write_cpu_seconds left; -1 when the run has no record (an older build, a Slurm task).
+double cpu_seconds(const std::string& dir);
 // The last `lines` non-empty lines of a file ("" if unreadable).
 std::string tail(const std::string& file, size_t lines = 8);
 }  // namespace rundir
