@@ -50,22 +50,12 @@ TEST(Behaviour, StreamingIsBandwidthBound) {
 // 3. Cache-sensitive: L1 hit rate falls as resident CTAs rise, and the best
 //    fixed CTA count (below max) is >= 1.3x faster than max CTAs.
 TEST(Behaviour, CacheSensitiveBestBelowMaxCtas) {
-  double prev_hit = 2.0, best = 1e9, at_max = 0.0;
-  int best_n = 0;
-  for (int n = 1; n <= 6; ++n) {
-    auto t = total_of("cache_sensitive", ctas(n));
-    double hit = t["l1_hit_rate"].get<double>();
-    EXPECT_LE(hit, prev_hit + 0.005) << "L1 hit rate rose from " << n - 1 << " to " << n << " CTAs";
-    prev_hit = hit;
-    double time = t["sim_time_s"].get<double>();
-    if (time < best) {
-      best = time;
-      best_n = n;
-    }
-    if (n == 6) at_max = time;
-  }
-  EXPECT_LT(best_n, 6);
-  EXPECT_GE(at_max / best, 1.3) << "best fixed count " << best_n;
+  const auto sweep = gpupm::test::sweep_cta_limits(6, [](int n) { return total_of("cache_sensitive", ctas(n)); });
+  ASSERT_EQ(sweep.l1_hit.size(), 6u);
+  for (size_t n = 1; n < sweep.l1_hit.size(); ++n)
+    EXPECT_LE(sweep.l1_hit[n], sweep.l1_hit[n - 1] + 0.005) << "L1 hit rate rose from " << n << " to " << n + 1 << " CTAs";
+  EXPECT_LT(sweep.best_n, 6);
+  EXPECT_GE(sweep.speedup_over_max, 1.3) << "best fixed count " << sweep.best_n;
 }
 
 // 4. The warp states partition the active warps (averages over all samples).

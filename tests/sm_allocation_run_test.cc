@@ -20,14 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-const char* kPair = R"({"name": "pair", "respawn": true, "apps": [
- {"name": "compute", "kernels": [{"name": "compute", "grid_ctas": 90, "warps_per_cta": 8, "max_ctas_per_sm": 6,
-   "insts_per_warp": 1200, "mix": {"alu_per_mem": 24, "dep_min": 2, "dep_max": 8},
-   "memory": {"stream": 0.05, "global_reuse": 0.95, "global_set_bytes": 8192}}]},
- {"name": "stream", "kernels": [{"name": "stream", "grid_ctas": 120, "warps_per_cta": 8, "max_ctas_per_sm": 6,
-   "insts_per_warp": 160, "mix": {"alu_per_mem": 3, "store_fraction": 0.2, "mem_burst": 2, "dep_min": 2, "dep_max": 6},
-   "memory": {"lines_per_access": 4, "stream": 1.0}}]}]})";
-
 // compute: IPC proportional to n, IPC/W rising (opt 15); stream: flat IPC, IPC/W falling (opt 5).
 json point(int n, double ipc, double w) {
   return {{"n", n}, {"time_s", 1e-4}, {"ipc", ipc}, {"power_w", w}, {"pow_ef", ipc / w}, {"dram_gbps", 1.0},
@@ -50,7 +42,7 @@ struct Files {
 Files files(const std::string& tag, const json& prof = profiles()) {
   std::string dir = temp_dir(tag);
   Files f{dir + "/pair.json", dir + "/profiles.json"};
-  std::ofstream(f.workload) << kPair;
+  std::ofstream(f.workload) << gpupm::test::compute_stream_pair(90, 120);
   std::ofstream(f.profiles) << prof.dump();
   return f;
 }

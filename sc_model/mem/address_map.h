@@ -1,5 +1,7 @@
 // Where a line lives. Channels interleave at interleave_bytes granularity
-// modulo the channel count (6 is not a power of two, so plain division).
+// modulo the channel count (6 is not a power of two, so plain division);
+// "hashed" channel indexing rotates each run of `channels` chunks by a hash of
+// the run's index (every run still covers each channel once).
 // Inside a channel the line index splits, lowest bits first, into the column
 // (position in a row), the bank, then the row: a sequential stream reads a
 // whole row before moving to the next bank, so it gets row-buffer hits.
@@ -22,10 +24,15 @@ class AddressMap {
   explicit AddressMap(const MemConfig& c)
       : lines_per_chunk_(c.interleave_bytes / c.line_bytes),
         channels_(c.channels),
+        hashed_(c.hashed_channels),
         lines_per_row_(c.row_bytes / c.line_bytes),
         banks_(c.banks) {}
 
-  uint32_t channel(uint64_t line) const { return uint32_t(channels_.mod(lines_per_chunk_.div(line))); }
+  uint32_t channel(uint64_t line) const {
+    const uint64_t chunk = lines_per_chunk_.div(line);
+    if (!hashed_) return uint32_t(channels_.mod(chunk));
+    return uint32_t(channels_.mod(chunk + rotation(channels_.div(chunk))));
+  }
   uint64_t local_line(uint64_t line) const {
     return channels_.div(lines_per_chunk_.div(line)) * lines_per_chunk_.value() + lines_per_chunk_.mod(line);
   }
@@ -37,14 +44,19 @@ class AddressMap {
   }
   // Inverse of (channel, local_line): lets tests aim at one slice, set or bank.
   uint64_t global_line(uint32_t channel, uint64_t local) const {
-    uint64_t chunk = lines_per_chunk_.div(local) * channels_.value() + channel;
-    return chunk * lines_per_chunk_.value() + lines_per_chunk_.mod(local);
+    const uint64_t run = lines_per_chunk_.div(local);
+    const uint64_t n = channels_.value();
+    const uint64_t offset = hashed_ ? (channel + n - channels_.mod(rotation(run))) % n : channel;
+    return (run * n + offset) * lines_per_chunk_.value() + lines_per_chunk_.mod(local);
   }
 
  private:
+  // A run's rotation: a multiplicative hash (Fibonacci hashing), its high bits.
+  static uint64_t rotation(uint64_t run) { return (run * 0x9E3779B97F4A7C15ull) >> 40; }
   // Divisions on every request's path: no divide instruction (common/divisor.h).
   Divisor lines_per_chunk_;
   Divisor channels_;
+  bool hashed_;
   Divisor lines_per_row_;
   Divisor banks_;
 };

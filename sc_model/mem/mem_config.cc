@@ -117,6 +117,8 @@ void describe(ParamVisitor& v, MemConfig& c) {
   v.integer("channels", c.channels, 1, 64, "channels", "memory controllers, each with its DRAM and L2 slice");
   v.integer("line_bytes", c.line_bytes, 32, 4096, "bytes", "cache line (equal to sm.line_bytes)");
   v.integer("interleave_bytes", c.interleave_bytes, 32, uint64_t(1) << 30, "bytes", "consecutive bytes mapped to one channel");
+  v.choice_of("channel_index", c.hashed_channels, {"consecutive", "hashed"},
+              "chunk to channel: chunk mod channels, or each run of channels chunks rotated by a hash of its index");
   v.integer("banks", c.banks, 1, 64, "banks", "DRAM banks per channel");
   v.integer("row_bytes", c.row_bytes, 32, uint64_t(1) << 20, "bytes", "DRAM row (page)");
   v.integer("bus_bytes", c.bus_bytes, 1, 1024, "bytes", "data bus width per channel");

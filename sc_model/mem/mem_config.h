@@ -28,6 +28,11 @@ struct MemConfig {
   uint32_t channels = 6;
   uint32_t line_bytes = 128;
   uint32_t interleave_bytes = 256;  // consecutive bytes mapped to one channel
+  // Channel of a chunk: "consecutive" (chunk mod channels) or "hashed": each run of
+  // `channels` consecutive chunks still covers every channel once, rotated by a hash
+  // of the run's index, so strides that are multiples of the run do not camp on few
+  // channels (GPGPU-Sim's partition indexing, e.g. the TITAN X config's random one).
+  bool hashed_channels = false;
   // DRAM
   uint32_t banks = 16;
   uint32_t row_bytes = 2048;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 #include <vector>
 
 namespace gpupm {
@@ -79,6 +80,35 @@ TEST(AddressMap, InterleavesSixChannelsAndWalksRowsBeforeBanks) {
   EXPECT_EQ(map.dram(16).bank, 1u);
   EXPECT_EQ(map.dram(16 * 16).bank, 0u);
   EXPECT_EQ(map.dram(16 * 16).row, 1u);
+}
+
+// Hashed channel indexing: every run of `channels` chunks still covers each
+// channel once (the inverse holds), and a stride of whole runs, which camps on
+// one channel under consecutive indexing, spreads over all of them.
+TEST(AddressMap, HashedChannelsSpreadRunStridesAndInvert) {
+  MemConfig c;
+  c.channels = 12;
+  c.hashed_channels = true;
+  AddressMap map(c);
+  for (uint64_t run = 0; run < 50; ++run) {
+    std::set<uint32_t> seen;
+    for (uint64_t line = run * 24; line < run * 24 + 24; ++line) {
+      seen.insert(map.channel(line));
+      EXPECT_EQ(map.local_line(line), line / 24 * 2 + line % 2) << line;
+      EXPECT_EQ(map.global_line(map.channel(line), map.local_line(line)), line) << line;
+    }
+    EXPECT_EQ(seen.size(), 12u) << run;
+  }
+  MemConfig plain = c;
+  plain.hashed_channels = false;
+  AddressMap consecutive(plain);
+  std::set<uint32_t> hashed_hits, consecutive_hits;
+  for (uint64_t k = 0; k < 240; ++k) {  // a grid-stride walk: 960 runs per step
+    hashed_hits.insert(map.channel(k * 960 * 24));
+    consecutive_hits.insert(consecutive.channel(k * 960 * 24));
+  }
+  EXPECT_EQ(consecutive_hits.size(), 1u);
+  EXPECT_EQ(hashed_hits.size(), 12u);
 }
 
 // Runs a channel and records every command with its cycle.

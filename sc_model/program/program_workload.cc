@@ -67,15 +67,16 @@ std::vector<uint8_t> encode_args(const std::vector<Json>& args, const LaunchFail
 
 }  // namespace
 
-uint32_t program_occupancy(const SmConfig& sm, const LaunchSpec& l) {
+ProgramOccupancy program_occupancy(const SmConfig& sm, const LaunchSpec& l) {
   const uint64_t threads = l.block.count();
   const uint64_t warps = (threads + sm.warp_size - 1) / sm.warp_size;
   uint64_t fit = std::min<uint64_t>(sm.max_ctas, sm.max_warps / std::max<uint64_t>(1, warps));
-  const uint64_t shared = uint64_t(l.entry->shared_static_bytes) + l.shared_bytes;
-  if (shared > 0) fit = std::min<uint64_t>(fit, sm.shared_bytes / shared);
   const uint64_t regs = l.regs_per_thread ? l.regs_per_thread : l.entry->regs_per_thread;
   if (regs > 0) fit = std::min<uint64_t>(fit, sm.registers / (regs * warps * sm.warp_size));
-  return uint32_t(fit);
+  const uint64_t shared = uint64_t(l.entry->shared_static_bytes) + l.shared_bytes;
+  const SharedCarveout carve = choose_carveout(sm, shared, fit);
+  if (shared > 0) fit = std::min<uint64_t>(fit, carve.shared_bytes / shared);
+  return {uint32_t(fit), carve.l1_ways};
 }
 
 namespace {
@@ -148,7 +149,9 @@ std::shared_ptr<ProgramHost> load_program(const ProgramParams& p, const std::str
     if (planned > kMaxWorkloadLaunches)
       fail(l.while_buffer >= 0 ? "while_nonzero" : "repeat",
            "a program may launch at most " + std::to_string(kMaxWorkloadLaunches) + " kernels in all (repeat and while_nonzero max added up)");
-    l.max_ctas_per_sm = program_occupancy(sm, l);
+    const ProgramOccupancy occupancy = program_occupancy(sm, l);
+    l.max_ctas_per_sm = occupancy.ctas;
+    l.l1_ways = occupancy.l1_ways;
     if (l.max_ctas_per_sm == 0)
       fail("block", "one CTA needs more than an SM has: " + std::to_string(l.entry->shared_static_bytes + l.shared_bytes) +
                         " B shared memory of " + std::to_string(sm.shared_bytes) + ", " +
@@ -399,6 +402,7 @@ std::shared_ptr<const KernelLaunch> ProgramHost::next() {
   k->grid_ctas = uint32_t(l.grid.count());
   k->warps_per_cta = uint32_t((l.block.count() + 31) / 32);
   k->max_ctas_per_sm = l.max_ctas_per_sm;
+  k->l1_ways = l.l1_ways;
   k->insts_per_warp = 0;
   k->code_bytes = l.entry->info.size() * kInstBytes;
   k->code_base = code_base_[entry_];

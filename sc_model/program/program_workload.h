@@ -28,6 +28,7 @@ struct LaunchSpec {
   uint32_t regs_per_thread = 0; // 0: the PTX estimate
   const ptx::Kernel* entry = nullptr;
   uint32_t max_ctas_per_sm = 0; // occupancy from threads, shared memory and registers
+  uint32_t l1_ways = 0;         // the L1 ways its shared-memory carve-out leaves
   std::string path;             // "launches[i]" for messages
 };
 
@@ -106,7 +107,12 @@ std::vector<std::string> program_input_files(const Workload& w);
 // DIR/<app name>/<name>.npy).
 void dump_program_buffers(const Workload& w, const std::string& dir);
 
-// Number of CTAs of `launch` that fit on one SM by threads, shared memory and registers.
-uint32_t program_occupancy(const SmConfig& sm, const LaunchSpec& launch);
+// How `launch` occupies one SM: the CTAs that fit by threads, shared memory and
+// registers, and (a unified L1/shared array) the L1 ways its carve-out leaves.
+struct ProgramOccupancy {
+  uint32_t ctas = 0;
+  uint32_t l1_ways = 0;
+};
+ProgramOccupancy program_occupancy(const SmConfig& sm, const LaunchSpec& launch);
 
 }  // namespace gpupm

@@ -1,4 +1,6 @@
 // Set-associative tag array with true LRU (data is not modelled: timing only).
+// A unified L1/shared array lends some of its ways to shared memory: only the
+// first active_ways() ways then hold lines (set_active_ways).
 #pragma once
 
 #include "common/divisor.h"
@@ -12,12 +14,23 @@ namespace gpupm {
 
 class L1Cache {
  public:
-  L1Cache(uint32_t sets, uint32_t ways) : sets_(sets), ways_(ways), tags_(size_t(sets) * ways, kEmpty),
-                                          stamps_(size_t(sets) * ways, 0) {}
+  L1Cache(uint32_t sets, uint32_t ways) : sets_(sets), ways_(ways), active_ways_(ways),
+                                          tags_(size_t(sets) * ways, kEmpty), stamps_(size_t(sets) * ways, 0) {}
+  uint32_t active_ways() const { return active_ways_; }
+  // Keeps lines in the first `n` ways of every set (1..ways); the lines of the
+  // ways given up are lost (the L1 is write-through: nothing to write back).
+  void set_active_ways(uint32_t n) {
+    for (size_t set = 0; set < tags_.size(); set += ways_)
+      for (uint32_t w = n; w < active_ways_; ++w) {
+        tags_[set + w] = kEmpty;
+        stamps_[set + w] = 0;
+      }
+    active_ways_ = n;
+  }
   // Looks up a line address (in lines); a hit refreshes its LRU position.
   bool access(uint64_t line) {
     size_t base = set_of(line) * ways_;
-    for (uint32_t w = 0; w < ways_; ++w) {
+    for (uint32_t w = 0; w < active_ways_; ++w) {
       if (tags_[base + w] == line) {
         stamps_[base + w] = ++clock_;
         return true;
@@ -27,7 +40,7 @@ class L1Cache {
   }
   bool contains(uint64_t line) const {
     size_t base = set_of(line) * ways_;
-    for (uint32_t w = 0; w < ways_; ++w)
+    for (uint32_t w = 0; w < active_ways_; ++w)
       if (tags_[base + w] == line) return true;
     return false;
   }
@@ -36,7 +49,7 @@ class L1Cache {
     if (access(line)) return;
     size_t base = set_of(line) * ways_;
     size_t victim = base;
-    for (uint32_t w = 0; w < ways_; ++w) {
+    for (uint32_t w = 0; w < active_ways_; ++w) {
       size_t i = base + w;
       if (tags_[i] == kEmpty) {
         victim = i;
@@ -49,7 +62,7 @@ class L1Cache {
   }
   void invalidate(uint64_t line) {
     size_t base = set_of(line) * ways_;
-    for (uint32_t w = 0; w < ways_; ++w)
+    for (uint32_t w = 0; w < active_ways_; ++w)
       if (tags_[base + w] == line) {
         tags_[base + w] = kEmpty;
         stamps_[base + w] = 0;
@@ -64,7 +77,8 @@ class L1Cache {
   static constexpr uint64_t kEmpty = ~uint64_t(0);
   size_t set_of(uint64_t line) const { return size_t(sets_.mod(line)); }
   Divisor sets_;
-  uint32_t ways_;
+  uint32_t ways_;         // the tag array's stride
+  uint32_t active_ways_;  // the ways holding lines
   std::vector<uint64_t> tags_;
   std::vector<uint64_t> stamps_;
   uint64_t clock_ = 0;

@@ -85,5 +85,26 @@ TEST(L1Cache, SetsAreIndependent) {
   for (uint64_t n = 0; n < 4; ++n) EXPECT_TRUE(c.contains(line(1, n))) << n;
 }
 
+// A unified L1/shared array lends ways to shared memory: fewer active ways hold
+// fewer lines per set, the lines of the ways given up are gone, and ways given
+// back start empty.
+TEST(L1Cache, ActiveWaysBoundWhatASetHolds) {
+  L1Cache c(kSets, kWays);
+  fill_all(c, {line(0, 0), line(0, 1), line(0, 2), line(0, 3)});
+  c.set_active_ways(2);
+  EXPECT_EQ(c.active_ways(), 2u);
+  EXPECT_TRUE(c.contains(line(0, 0)));
+  EXPECT_TRUE(c.contains(line(0, 1)));
+  EXPECT_FALSE(c.contains(line(0, 2)));  // its way went to shared memory
+  EXPECT_FALSE(c.contains(line(0, 3)));
+  c.fill(line(0, 4));                     // two ways: evicts the LRU of 0, 1
+  EXPECT_FALSE(c.contains(line(0, 0)));
+  EXPECT_TRUE(c.contains(line(0, 1)));
+  EXPECT_TRUE(c.contains(line(0, 4)));
+  c.set_active_ways(kWays);
+  fill_all(c, {line(0, 5), line(0, 6)});  // the returned ways take new lines, nothing evicted
+  for (uint64_t n : {1, 4, 5, 6}) EXPECT_TRUE(c.contains(line(0, n))) << n;
+}
+
 }  // namespace
 }  // namespace gpupm

@@ -2,7 +2,42 @@
 
 #include "common/param_reader.h"
 
+#include <optional>
+#include <string>
+
 namespace gpupm {
+
+namespace {
+
+std::optional<ParamProblem> unified_problem(const SmConfig& c) {
+  if (c.l1_shared_bytes == 0)
+    return problem_unless(c.shared_carveouts.empty(), "shared_carveouts", "expected none without l1_shared_bytes");
+  if (c.l1_shared_bytes != uint64_t(c.l1_sets) * c.l1_ways * c.line_bytes)
+    return ParamProblem{"l1_shared_bytes", "expected l1_sets x l1_ways x line_bytes (" +
+                                               std::to_string(uint64_t(c.l1_sets) * c.l1_ways * c.line_bytes) + ")"};
+  const uint64_t way = uint64_t(c.l1_sets) * c.line_bytes;
+  for (size_t i = 0; i < c.shared_carveouts.size(); ++i) {
+    const uint32_t b = c.shared_carveouts[i];
+    if (b % way != 0 || b >= c.l1_shared_bytes || (i > 0 && b <= c.shared_carveouts[i - 1]))
+      return ParamProblem{"shared_carveouts", "expected ascending multiples of one L1 way (" + std::to_string(way) +
+                                                  " B) below l1_shared_bytes"};
+  }
+  return problem_unless(!c.shared_carveouts.empty() && c.shared_carveouts.back() == c.shared_bytes,
+                        "shared_carveouts", "expected the largest carve-out to equal shared_bytes");
+}
+
+}  // namespace
+
+SharedCarveout choose_carveout(const SmConfig& c, uint64_t per_cta, uint64_t ctas) {
+  if (c.l1_shared_bytes == 0) return {c.shared_bytes, c.l1_ways};
+  uint64_t pick = c.shared_carveouts.back();
+  for (uint32_t b : c.shared_carveouts)
+    if (b >= per_cta * ctas) {
+      pick = b;
+      break;
+    }
+  return {pick, c.l1_ways - uint32_t(pick / (uint64_t(c.l1_sets) * c.line_bytes))};
+}
 
 void describe(ParamVisitor& v, SmConfig& c) {
   v.integer("count", c.count, 1, 1024, "SMs", "streaming multiprocessors on the chip");
@@ -30,6 +65,13 @@ void describe(ParamVisitor& v, SmConfig& c) {
   });
   v.integer("warp_size", c.warp_size, 32, 32, "threads", "threads per warp");
   v.integer("shared_bytes", c.shared_bytes, 0, 1u << 20, "bytes", "shared memory per SM (program workloads)");
+  v.integer("l1_shared_bytes", c.l1_shared_bytes, 0, 1u << 20, "bytes",
+            "unified L1/shared array per SM (0: separate L1 and shared memory)");
+  v.integer_list("shared_carveouts", c.shared_carveouts, 0, 1u << 20,
+                 "shared-memory sizes a unified array can give a kernel, bytes (the L1 keeps the rest)");
+  v.rule("unified_l1_shared", "a unified array is the L1's size, its carve-outs whole L1 ways, ascending, "
+         "below the array, the largest equal to shared_bytes",
+         [&c] { return unified_problem(c); });
   v.integer("registers", c.registers, 1024, 1u << 20, "registers", "32-bit registers per SM (program workloads)");
   v.integer("max_threads_per_cta", c.max_threads_per_cta, 32, 2048, "threads", "largest CTA (program workloads)");
   v.integer("shared_latency", c.shared_latency, 1, 1000, "cycles", "shared-memory load to use, pipeline included");

@@ -6,6 +6,7 @@
 #include "common/param.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace gpupm {
 
@@ -29,6 +30,11 @@ struct SmConfig {
   uint32_t warp_size = 32;
   // Program workloads (real kernels): occupancy resources and the shared memory.
   uint32_t shared_bytes = 49152;     // shared memory per SM (Fermi: 48 KB of the 64 KB L1/shared)
+  // A unified L1/shared array (Volta-style): l1_shared_bytes > 0 is its size (the L1's
+  // l1_sets x l1_ways x line_bytes); each kernel gets one of shared_carveouts as its shared
+  // memory (choose_carveout) and the L1 keeps the ways left. 0: separate arrays (Fermi).
+  uint32_t l1_shared_bytes = 0;
+  std::vector<uint32_t> shared_carveouts;  // bytes, ascending, whole L1 ways each
   uint32_t registers = 32768;        // 32-bit registers per SM
   uint32_t max_threads_per_cta = 1024;
   uint32_t shared_latency = 24;      // shared-memory load to use, pipeline included
@@ -39,6 +45,18 @@ struct SmConfig {
   uint32_t collector_units_sfu = 8;
   uint32_t collector_units_mem = 2;
 };
+
+// A kernel's share of a unified L1/shared array: its shared memory and the L1 ways left.
+struct SharedCarveout {
+  uint64_t shared_bytes = 0;
+  uint32_t l1_ways = 0;
+};
+// The carve-out of a kernel needing `per_cta` bytes of shared memory per CTA that
+// its other limits (warps, CTAs, registers) would let run `ctas` CTAs per SM: the
+// smallest that holds them all, else the largest (the CUDA driver's rule: shared
+// memory never lowers occupancy it can avoid lowering, the rest stays L1).
+// Separate arrays: shared_bytes and every L1 way.
+SharedCarveout choose_carveout(const SmConfig& c, uint64_t per_cta, uint64_t ctas);
 
 // Every field's name, range, unit and description (common/param.h).
 void describe(ParamVisitor& v, SmConfig& c);

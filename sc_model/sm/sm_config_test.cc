@@ -29,5 +29,57 @@ TEST(SmConfig, ReadsThroughItsDeclaration) {
   EXPECT_EQ(error_of(rb), "g.json: sm.icache_bytes: expected a multiple of line_bytes x icache_ways");
 }
 
+// A unified 64 KB L1/shared array of 16 ways (4 KB each) with carve-outs of 0..48 KB.
+SmConfig unified() {
+  SmConfig c;
+  c.l1_sets = 32;
+  c.l1_ways = 16;
+  c.l1_shared_bytes = 65536;
+  c.shared_carveouts = {0, 8192, 16384, 32768, 49152};
+  c.shared_bytes = 49152;
+  return c;
+}
+
+// The smallest carve-out that holds every CTA the other limits allow; the L1
+// keeps the ways left. Separate arrays: all of shared_bytes and every L1 way.
+TEST(SmConfig, CarveoutIsTheSmallestThatKeepsOccupancy) {
+  const SmConfig c = unified();
+  EXPECT_EQ(choose_carveout(c, 0, 8).shared_bytes, 0u);
+  EXPECT_EQ(choose_carveout(c, 0, 8).l1_ways, 16u);
+  EXPECT_EQ(choose_carveout(c, 1024, 8).shared_bytes, 8192u);  // 8 KB: 14 ways left
+  EXPECT_EQ(choose_carveout(c, 1024, 8).l1_ways, 14u);
+  EXPECT_EQ(choose_carveout(c, 4096, 8).shared_bytes, 32768u);
+  EXPECT_EQ(choose_carveout(c, 4096, 8).l1_ways, 8u);
+  EXPECT_EQ(choose_carveout(c, 12288, 8).shared_bytes, 49152u);  // 96 KB wanted: the largest, 4 CTAs fit
+  EXPECT_EQ(choose_carveout(c, 12288, 8).l1_ways, 4u);
+  const SmConfig fermi;
+  EXPECT_EQ(choose_carveout(fermi, 4096, 8).shared_bytes, fermi.shared_bytes);
+  EXPECT_EQ(choose_carveout(fermi, 4096, 8).l1_ways, fermi.l1_ways);
+}
+
+TEST(SmConfig, UnifiedArrayRules) {
+  auto error = [](const char* text) {
+    Json doc = Json::parse(text);
+    JsonReader r(doc, "g.json", "sm");
+    return error_of(r);
+  };
+  const char* ok = R"({"l1_sets": 32, "l1_ways": 16, "l1_shared_bytes": 65536,
+                       "shared_carveouts": [0, 16384, 49152], "shared_bytes": 49152})";
+  EXPECT_EQ(error(ok), "");
+  EXPECT_EQ(error(R"({"l1_sets": 32, "l1_ways": 8, "l1_shared_bytes": 65536,
+                      "shared_carveouts": [0, 49152], "shared_bytes": 49152})"),
+            "g.json: sm.l1_shared_bytes: expected l1_sets x l1_ways x line_bytes (32768)");
+  EXPECT_EQ(error(R"({"l1_sets": 32, "l1_ways": 16, "l1_shared_bytes": 65536,
+                      "shared_carveouts": [0, 6000, 49152], "shared_bytes": 49152})"),
+            "g.json: sm.shared_carveouts: expected ascending multiples of one L1 way (4096 B) below l1_shared_bytes");
+  EXPECT_EQ(error(R"({"l1_sets": 32, "l1_ways": 16, "l1_shared_bytes": 65536,
+                      "shared_carveouts": [0, 65536], "shared_bytes": 65536})"),
+            "g.json: sm.shared_carveouts: expected ascending multiples of one L1 way (4096 B) below l1_shared_bytes");
+  EXPECT_EQ(error(R"({"l1_sets": 32, "l1_ways": 16, "l1_shared_bytes": 65536,
+                      "shared_carveouts": [0, 32768], "shared_bytes": 49152})"),
+            "g.json: sm.shared_carveouts: expected the largest carve-out to equal shared_bytes");
+  EXPECT_EQ(error(R"({"shared_carveouts": [0]})"), "g.json: sm.shared_carveouts: expected none without l1_shared_bytes");
+}
+
 }  // namespace
 }  // namespace gpupm

@@ -332,6 +332,7 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
   cta.at_barrier = 0;
   cta.warps.clear();
   if (p.launch->program) cta.program.start(*p.launch->program, p.cta);
+  if (cfg_.l1_shared_bytes) fit_l1_to_carveouts();
   for (uint16_t s = 0; s < warps_.size() && cta.warps.size() < p.launch->warps_per_cta; ++s) {
     if (warps_[s].valid) continue;
     Warp& w = warps_[s];
@@ -614,6 +615,15 @@ void StreamingMultiprocessor::warp_progress(uint16_t slot) {
   }
 }
 
+// A unified L1/shared array: the L1 keeps the ways that the largest carve-out
+// among the resident CTAs' kernels leaves (all of them on an empty SM).
+void StreamingMultiprocessor::fit_l1_to_carveouts() {
+  uint32_t ways = cfg_.l1_ways;
+  for (const Cta& cta : ctas_)
+    if (cta.valid && cta.launch->l1_ways) ways = std::min(ways, cta.launch->l1_ways);
+  if (ways != lsu_.l1_ways()) lsu_.set_l1_ways(ways);
+}
+
 void StreamingMultiprocessor::finish_cta(uint16_t cs) {
   Cta& cta = ctas_[cs];
   for (uint16_t s : cta.warps) warps_[s].valid = false;
@@ -621,6 +631,7 @@ void StreamingMultiprocessor::finish_cta(uint16_t cs) {
   --resident_ctas_total_;
   cta.valid = false;
   ++c_.ctas_completed;
+  if (cfg_.l1_shared_bytes) fit_l1_to_carveouts();
   CtaDoneMsg msg;
   msg.sm = id_;
   msg.cta = cta.id;

@@ -162,6 +162,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void warp_progress(uint16_t slot);
   void release_barrier(Cta& cta);
   void finish_cta(uint16_t cta_slot);
+  void fit_l1_to_carveouts();
   Readiness readiness(const Warp& w, uint64_t c) const;
   // The head's kind as far as issue resources go: Op for a profile warp, after
   // those the PTX timing class for a program warp (which also waits for a collector unit).

@@ -63,6 +63,7 @@ struct KernelLaunch {
   uint32_t grid_ctas = 1;
   uint32_t warps_per_cta = 1;
   uint32_t max_ctas_per_sm = 1;  // resource limit (registers/shared memory)
+  uint32_t l1_ways = 0;          // a unified L1/shared array: the L1 ways its carve-out leaves (0: all)
   uint64_t insts_per_warp = 1000;
   uint32_t long_ctas = 0;         // the first long_ctas CTAs run long_cta_scale x longer
   double long_cta_scale = 1.0;
