@@ -30,19 +30,25 @@ uint32_t OperandCollector::collect(Pool pool, uint64_t c, uint32_t warp, const u
   if (*unit > c + 1) throw std::logic_error("gpupm/sm: an instruction issued with no free collector unit");
   now_ = c;
   const uint64_t first_read = c + 2;  // the unit is taken at c + 1
-  // Each cycle the unit reads the first operand still missing whose bank is free.
-  std::array<uint32_t, 8> banks{};
-  uint32_t missing = 0;  // bit i: operand i not read yet
-  for (uint8_t i = 0; i < n && i < banks.size(); ++i) {
-    banks[i] = bank_of(warp, regs[i]);
-    missing |= 1u << i;
-  }
+  // Each cycle the unit reads the first operand still missing whose bank is free
+  // (free_at() and book() on each operand's bank calendar, looked up once).
+  constexpr uint8_t kMaxOperands = 8;
+  const uint8_t m = std::min(n, kMaxOperands);
+  std::array<uint64_t*, kMaxOperands> calendar;
+  for (uint8_t i = 0; i < m; ++i) calendar[i] = booked_[bank_of(warp, regs[i])].data();
+  uint32_t missing = (1u << m) - 1;  // bit i: operand i not read yet
+  const uint64_t horizon = now_ + kHorizon;
   uint64_t t = first_read;
   for (; missing != 0; ++t) {
+    if (t >= horizon) {  // every bank free from here on: one read per cycle, unbooked
+      t += uint64_t(__builtin_popcount(missing));
+      break;
+    }
     for (uint32_t left = missing; left != 0; left &= left - 1) {
       const uint32_t i = uint32_t(__builtin_ctz(left));
-      if (!free_at(banks[i], t)) continue;
-      book(banks[i], t);
+      uint64_t& cell = calendar[i][t % kHorizon];
+      if (cell == t + 1) continue;  // booked at t
+      cell = t + 1;
       missing &= ~(1u << i);
       break;
     }
@@ -51,7 +57,7 @@ uint32_t OperandCollector::collect(Pool pool, uint64_t c, uint32_t warp, const u
   const auto first = std::min_element(units.begin(), units.end());
   first_free_[size_t(pool)] = uint32_t(first - units.begin());
   issue_ready_[size_t(pool)] = *first == 0 ? 0 : *first - 1;
-  return uint32_t(t - (first_read + std::min<uint8_t>(n, uint8_t(banks.size()))));
+  return uint32_t(t - (first_read + m));
 }
 
 void OperandCollector::write_back(uint64_t t, uint32_t warp, uint16_t reg) {

@@ -27,6 +27,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
       ctas_(cfg.max_ctas),
       order_(cfg.schedulers),
       greedy_(cfg.schedulers, -1),
+      memo_(cfg.schedulers),
       alu_free_(cfg.schedulers, 0),
       dummy_data_(cfg.line_bytes, 0),
       line_(cfg.line_bytes) {
@@ -435,11 +436,60 @@ void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
     if (r == Scoreboard::kPending) r = kNever;
   }
   wake_[slot] = r;
+  ++changes_;  // every scheduler's memo is stale
   head_mem_[slot] = w.has_head && w.head.is_mem();
   head_class_[slot] = w.has_head ? issue_class(w) : 0;
   min_ready_ = std::min(min_ready_, r);  // a load completed after the issue stage must still wake us
 }
 
+// Scheduler `s`'s pick when its greedy warp cannot issue (-1: none), the earliest
+// cycle a warp it passed over may issue, and whether a ready memory instruction
+// met the full LSU. `greedy_ready`: what can_issue() said of the greedy warp (0:
+// not asked, quick_no refused it). Inlined: it runs in most ticked cycles.
+[[gnu::always_inline]] inline StreamingMultiprocessor::Scan StreamingMultiprocessor::scan(
+    uint32_t s, uint64_t c, bool lsu_full, uint64_t greedy_ready) const {
+  Scan out;
+  // Cheap tests first, without touching the warp: operands not there yet, or a
+  // memory instruction facing a full LSU (tick() knows when that frees up).
+  auto quick_no = [&](uint16_t slot) {
+    if (wake_[slot] > c) {
+      out.min_ready = std::min(out.min_ready, wake_[slot]);
+      return true;
+    }
+    if (head_mem_[slot] && lsu_full) {
+      out.mem_blocked = true;
+      return true;
+    }
+    return false;
+  };
+  // A warp past quick_no has its operands; what else it waits for (pipe, collector
+  // units, LSU) is the same for every head of its class until this scheduler issues,
+  // so one refusal answers for the rest of the class (0: not asked yet).
+  std::array<uint64_t, kIssueClasses> class_ready{};
+  const int g = greedy_[s];
+  if (g >= 0 && greedy_ready == 0) {
+    quick_no(uint16_t(g));
+  } else if (g >= 0) {
+    out.min_ready = std::min(out.min_ready, greedy_ready);
+    class_ready[head_class_[g]] = greedy_ready;
+  }
+  uint64_t ready_at;
+  for (uint16_t slot : order_[s]) {
+    if (int(slot) == g || quick_no(slot)) continue;
+    uint64_t& known = class_ready[head_class_[slot]];
+    if (known == 0) {
+      if (can_issue(warps_[slot], s, c, ready_at)) {
+        out.pick = slot;
+        return out;
+      }
+      known = ready_at;
+    }
+    out.min_ready = std::min(out.min_ready, known);
+  }
+  return out;
+}
+
+// Each scheduler issues its greedy warp if it can, else the oldest that can (GTO).
 void StreamingMultiprocessor::issue(uint64_t c) {
   const bool lsu_full = !lsu_.can_accept();
   throttled_ = false;
@@ -447,46 +497,29 @@ void StreamingMultiprocessor::issue(uint64_t c) {
     if (c > pred_next_) pred_->advance(c - pred_next_);
     pred_in_.cand_valid = 0;
   }
-  // Cheap tests first, without touching the warp: operands not there yet, or a
-  // memory instruction facing a full LSU (tick() knows when that frees up).
-  auto quick_no = [&](uint16_t slot) {
-    if (wake_[slot] > c) {
-      min_ready_ = std::min(min_ready_, wake_[slot]);
-      return true;
-    }
-    if (head_mem_[slot] && lsu_full) {
-      mem_blocked_ = true;
-      return true;
-    }
-    return false;
-  };
   for (uint32_t s = 0; s < cfg_.schedulers; ++s) {
-    uint64_t ready_at;
-    int pick = -1;
-    int g = greedy_[s];
-    // A warp past quick_no has its operands; what else it waits for (pipe, collector
-    // units, LSU) is the same for every head of its class until this scheduler issues,
-    // so one refusal answers for the rest of the class (0: not asked yet).
-    std::array<uint64_t, kIssueClasses> class_ready{};
-    if (g >= 0 && !quick_no(uint16_t(g)) && can_issue(warps_[g], s, c, ready_at)) {
-      pick = g;
-    } else {
-      if (g >= 0 && wake_[g] <= c && !(head_mem_[g] && lsu_full)) {
-        min_ready_ = std::min(min_ready_, ready_at);
-        class_ready[head_class_[g]] = ready_at;
-      }
-      for (uint16_t slot : order_[s]) {
-        if (int(slot) == g || quick_no(slot)) continue;
-        uint64_t& known = class_ready[head_class_[slot]];
-        if (known == 0) {
-          if (can_issue(warps_[slot], s, c, ready_at)) {
-            pick = slot;
-            break;
-          }
-          known = ready_at;
-        }
-        min_ready_ = std::min(min_ready_, known);
-      }
+    // With the LSU full (memory-bound phases: every ready memory warp is passed
+    // over), a scan that picked nothing is not repeated until a warp changes
+    // (refresh_wake(), which every issue calls: pipes, collector units and the LSU
+    // change only then), the LSU accepts again or the earliest cycle the scan found
+    // a warp may issue comes: until then it would pick nothing again and find the
+    // same earliest cycle.
+    ScanMemo& memo = memo_[s];
+    if (lsu_full && c < memo.until && memo.changes == changes_) {
+      min_ready_ = std::min(min_ready_, memo.until);
+      mem_blocked_ = mem_blocked_ || memo.mem_blocked;
+      continue;
+    }
+    const int g = greedy_[s];
+    uint64_t greedy_ready = 0;
+    int pick = g;
+    if (g < 0 || wake_[g] > c || (head_mem_[g] && lsu_full) || !can_issue(warps_[g], s, c, greedy_ready)) {
+      const Scan r = scan(s, c, lsu_full, greedy_ready);
+      min_ready_ = std::min(min_ready_, r.min_ready);
+      mem_blocked_ = mem_blocked_ || r.mem_blocked;
+      pick = r.pick;
+      // Not after an issue this cycle: lsu_full may be stale then.
+      if (pick < 0 && lsu_full && !issued_any_) memo = {changes_, r.min_ready, r.mem_blocked};
     }
     if (pick < 0) continue;
     if (pred_ && !dispatch_admitted(s, warps_[pick].head)) break;  // admission is a prefix in slot order
@@ -602,6 +635,7 @@ void StreamingMultiprocessor::warp_progress(uint16_t slot) {
   if (w.finished || w.has_head || w.ifetch || w.pending_loads > 0) return;
   w.finished = true;
   wake_[slot] = kNever;
+  ++changes_;
   Cta& cta = ctas_[w.cta_slot];
   if (!cta.paused) --resident_unpaused_warps_;
   auto& ord = order_[slot % cfg_.schedulers];

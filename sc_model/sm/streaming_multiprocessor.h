@@ -124,6 +124,12 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     tlm::tlm_generic_payload* gp;
     sc_core::sc_time arrived;
   };
+  // A scheduler's last scan that picked nothing with the LSU full (see issue()).
+  struct ScanMemo {
+    uint64_t changes = 0;      // changes_ then
+    uint64_t until = 0;        // the earliest cycle it found a warp may issue
+    bool mem_blocked = false;  // it met a ready memory instruction facing the full LSU
+  };
   enum class Readiness { Ready, Waiting, Blocked };  // Blocked: no instruction / barrier / done
 
   // sockets
@@ -140,6 +146,12 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void start_ctas(uint64_t c);
   void activate_cta(const PendingLaunch& p);
   void issue(uint64_t c);
+  struct Scan {
+    int pick = -1;
+    uint64_t min_ready = kNever;
+    bool mem_blocked = false;
+  };
+  Scan scan(uint32_t sched, uint64_t c, bool lsu_full, uint64_t greedy_ready) const;
   bool can_issue(const Warp& w, uint32_t sched, uint64_t c, uint64_t& ready_at) const;  // sched: w's scheduler
   uint64_t head_ready(const Warp& w) const;  // the head's operands are there (Scoreboard::kPending: a load)
   void issue_warp(uint16_t slot, uint64_t c);
@@ -195,6 +207,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   std::vector<Cta> ctas_;
   std::vector<std::vector<uint16_t>> order_;  // per scheduler, oldest first
   std::vector<int> greedy_;
+  std::vector<ScanMemo> memo_;      // per scheduler
+  uint64_t changes_ = 0;            // refresh_wake() calls and finished warps
   std::vector<uint64_t> alu_free_;  // per scheduler pipe
   uint64_t sfu_free_ = 0;
   uint64_t shared_free_ = 0;  // the shared-memory pipe (program workloads)
