@@ -132,6 +132,31 @@ TEST_F(Embedding, ALockstepMismatchIsReportedNotExited) {
   EXPECT_FALSE(gpu.done());
 }
 
+// An unknown policy in a program of one's own: the message names RunInputs (not
+// the gpupm program's options), lists the known policies and says how to add
+// one; the gpupm program's message keeps its options and has no such hint.
+TEST(EmbeddingPolicy, AnUnknownPolicyNamesRunInputsAndTheRegistration) {
+  RunInputs in = equalizer_run();
+  in.policy = "my-policy";
+  const auto message = [&](LoadedRun (*load)(const RunInputs&)) {
+    try {
+      load(in);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  const std::string embedded = message(load_run);
+  EXPECT_EQ(embedded.rfind("gpupm::RunInputs (policy, sets): policy.name: unknown policy \"my-policy\"; expected one of {", 0),
+            0u) << embedded;
+  for (const char* part : {"baseline", "equalizer-perf", "GPUPM_REGISTER_POLICY", "docs/embedding.md"})
+    EXPECT_NE(embedded.find(part), std::string::npos) << "missing '" << part << "' in: " << embedded;
+  const std::string program = message(load_standalone_run);
+  EXPECT_EQ(program.rfind("--policy/--set: policy.name: unknown policy \"my-policy\"; expected one of {", 0), 0u)
+      << program;
+  EXPECT_EQ(program.find("GPUPM_REGISTER_POLICY"), std::string::npos) << program;
+}
+
 // Without the platform's femtosecond resolution the model refuses and says what to do.
 TEST(EmbeddingResolution, ACoarseTimeResolutionIsExplained) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);  // SystemC's default, made explicit
