@@ -58,13 +58,20 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/gpupmConfigVersion.cmake CO
 install(FILES ${CMAKE_BINARY_DIR}/gpupmConfig.cmake ${CMAKE_BINARY_DIR}/gpupmConfigVersion.cmake
   DESTINATION ${GPUPM_CMAKE_DIR})
 
-# pkg-config: static libraries, so the Verilated models and the threads library are listed too.
+# pkg-config: static libraries, so what they link is listed too (the dynamic loader's
+# library for policy plugins' dlopen; the Verilated models, the threads and atomic libraries).
+# No -std: the consumer's standard (C++17 or later) stands. SystemC's headers check that
+# the library was built for the consumer's standard; SC_CPLUSPLUS names the one SystemC
+# and gpupm are built for (C++17), so a C++20 consumer links too.
 # The prefix relative to the .pc file, so `--install --prefix` anywhere works.
 set(GPUPM_PC_LIBS "-lgpupm_model")
-set(GPUPM_PC_DEFINES "")
+foreach(lib IN LISTS CMAKE_DL_LIBS)
+  string(APPEND GPUPM_PC_LIBS " -l${lib}")
+endforeach()
+set(GPUPM_PC_DEFINES "-DSC_CPLUSPLUS=201703L ")
 if(TARGET gpupm_rtl_models)
   string(APPEND GPUPM_PC_LIBS " -lgpupm_rtl_models -pthread -latomic")
-  set(GPUPM_PC_DEFINES "-DGPUPM_HAVE_RTL=1 ")
+  string(APPEND GPUPM_PC_DEFINES "-DGPUPM_HAVE_RTL=1 ")
 endif()
 file(RELATIVE_PATH GPUPM_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 string(REGEX REPLACE "/$" "" GPUPM_PC_TO_PREFIX "${GPUPM_PC_TO_PREFIX}")

@@ -5,6 +5,8 @@
 // Its report equals the CLI's for the same run. Each test is its own process.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "platform/gpu.h"
 #include "platform/run_setup.h"
 #include "report/report_writer.h"
@@ -102,6 +104,57 @@ TEST_F(Embedding, RunsUnderTheUsersScStartAndGoesQuiet) {
   test::RunResult cli = test::run_sim(in.workload_file, "--policy " + in.policy + " --set '" + in.sets[0] + "'", "embed");
   ASSERT_EQ(cli.status, 0) << cli.output;
   EXPECT_EQ(embedded, cli.report) << "embedded and CLI reports differ";
+}
+
+// A lockstep mismatch is the platform's to handle: an SC_ERROR of type
+// gpupm/lockstep (with SystemC's default actions, thrown out of sc_start),
+// never an exit of the whole process from inside the model.
+TEST_F(Embedding, ALockstepMismatchIsReportedNotExited) {
+#ifndef GPUPM_HAVE_RTL
+  GTEST_SKIP() << "built without the Verilated RTL";
+#endif
+  RunInputs in = equalizer_run();
+  in.sets.push_back("gpu.controller_impl=lockstep");
+  ::setenv("GPUPM_LOCKSTEP_FAULT", "eq_sm_block:3:77:sum_xalu_o:4", 1);  // the RTL's test-only fault hook
+  LoadedRun run = load_run(in);
+  Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
+  try {
+    sc_core::sc_start();
+    ADD_FAILURE() << "the injected mismatch was not reported";
+  } catch (const sc_core::sc_report& r) {
+    EXPECT_STREQ(r.get_msg_type(), "gpupm/lockstep");
+    EXPECT_EQ(r.get_severity(), sc_core::SC_ERROR);
+    const std::string msg = r.get_msg();
+    EXPECT_EQ(msg.rfind("lockstep mismatch: eq_sm_block SM 3, cycle 77, signal sum_xalu_o:", 0), 0u) << msg;
+    EXPECT_NE(msg.find("in the Equalizer policy call at SM cycle"), std::string::npos) << msg;
+  }
+  ::unsetenv("GPUPM_LOCKSTEP_FAULT");
+  EXPECT_FALSE(gpu.done());
+}
+
+// An unknown policy in a program of one's own: the message names RunInputs (not
+// the gpupm program's options), lists the known policies and says how to add
+// one; the gpupm program's message keeps its options and has no such hint.
+TEST(EmbeddingPolicy, AnUnknownPolicyNamesRunInputsAndTheRegistration) {
+  RunInputs in = equalizer_run();
+  in.policy = "my-policy";
+  const auto message = [&](LoadedRun (*load)(const RunInputs&)) {
+    try {
+      load(in);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  const std::string embedded = message(load_run);
+  EXPECT_EQ(embedded.rfind("gpupm::RunInputs (policy, sets): policy.name: unknown policy \"my-policy\"; expected one of {", 0),
+            0u) << embedded;
+  for (const char* part : {"baseline", "equalizer-perf", "GPUPM_REGISTER_POLICY", "docs/embedding.md"})
+    EXPECT_NE(embedded.find(part), std::string::npos) << "missing '" << part << "' in: " << embedded;
+  const std::string program = message(load_standalone_run);
+  EXPECT_EQ(program.rfind("--policy/--set: policy.name: unknown policy \"my-policy\"; expected one of {", 0), 0u)
+      << program;
+  EXPECT_EQ(program.find("GPUPM_REGISTER_POLICY"), std::string::npos) << program;
 }
 
 // Without the platform's femtosecond resolution the model refuses and says what to do.

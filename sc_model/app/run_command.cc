@@ -11,6 +11,7 @@
 #include "app/commands.h"
 #include "experiment/registry.h"
 #include "app/standalone.h"
+#include "common/controller_impl.h"
 #include "program/program_workload.h"
 #include "report/report_writer.h"
 #include "sweep/sweep_spec.h"
@@ -106,6 +107,14 @@ void refuse_impossible_droop(const Gpu& gpu, const GpuConfig& cfg) {
   throw std::runtime_error(text);
 }
 
+// What a failed run prints: a lockstep mismatch (an sc_report of the model's)
+// its cause alone, one line; anything else as it comes.
+std::string failure_line(const std::exception& e) {
+  const auto* r = dynamic_cast<const sc_core::sc_report*>(&e);
+  if (r && std::string(r->get_msg_type()) == kLockstepReportId) return std::string("gpupm: error: ") + r->get_msg();
+  return std::string("gpupm: simulation failed: ") + e.what();
+}
+
 }  // namespace
 
 uint64_t parse_uint64_option(const std::string& option, const std::string& text) {
@@ -182,7 +191,7 @@ int command_run(const RunOptions& opt) {
     std::cerr << "gpupm: error: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "gpupm: simulation failed: " << e.what() << "\n";
+    std::cerr << failure_line(e) << "\n";
     return kExitFailure;
   }
   return kExitOk;

@@ -6,7 +6,8 @@
 //             interface, clocked every cycle
 //   lockstep  both on identical inputs every cycle, every output compared after
 //             every edge; the first mismatch stops the run (LockstepMismatch,
-//             exit 1: a model failure, not bad input)
+//             reported as an SC_ERROR of type kLockstepReportId; the gpupm
+//             program exits 1: a model failure, not bad input)
 // See controllers/controller.h and rtl/README.md.
 #pragma once
 
@@ -51,6 +52,11 @@ constexpr bool kRtlBuilt =
 #else
     false;
 #endif
+
+// The sc_report message type of a lockstep mismatch: the platform's report
+// handler decides what it does (SystemC's default: the report is thrown out of
+// sc_start); the gpupm program prints its message and exits 1.
+inline constexpr const char* kLockstepReportId = "gpupm/lockstep";
 
 // The first output that differs between the C++ model and the RTL in lockstep.
 // `cycle` counts the block's clock edges since reset: the outputs compared are

@@ -19,7 +19,21 @@ std::string gpu_doc_origin(const std::string& gpu_file, const std::string& pdn_f
   return (pdn_file.empty() ? gpu_file : gpu_file + " + --pdn " + pdn_file) + (with_sets ? " (with --set)" : "");
 }
 
-LoadedRun load_run(const RunInputs& in) {
+namespace {
+
+// How messages name a run's policy: the gpupm program's options, or the
+// RunInputs of a program embedding gpupm, which adds policies of its own.
+struct PolicyWording {
+  const char* origin;
+  const char* unknown_hint;
+};
+const PolicyWording kProgramWording{"--policy/--set", ""};
+const PolicyWording kEmbeddedWording{
+    "gpupm::RunInputs (policy, sets)",
+    "; a program embedding gpupm registers its own with GPUPM_REGISTER_POLICY in one of its source files "
+    "(docs/embedding.md#registering-a-policy-gpupm_register_policy)"};
+
+LoadedRun load_run_worded(const RunInputs& in, const PolicyWording& wording) {
   LoadedRun r;
   const Json gpu_doc = load_gpu_doc(in.gpu_file, in.pdn_file);
   const ScaledWorkload scaled = load_workload_at_scale(in.workload_file, in.scale);
@@ -48,12 +62,13 @@ LoadedRun load_run(const RunInputs& in) {
     r.workload = parse_workload(r.doc.at("workload"), wl_origin, r.gpu.sim.seed);
   validate_workload(r.workload, r.gpu, wl_origin);
   const Json& pdoc = r.doc.at("policy");
-  JsonReader p(pdoc, "--policy/--set", "policy");
+  JsonReader p(pdoc, wording.origin, "policy");
   std::string name = p.get_string("name");
   std::vector<std::string> app_names;
   for (const Application& a : r.workload.apps) app_names.push_back(a.name);
   r.policy = make_policy(name, p, r.gpu.dvfs,
-                         {r.gpu.controller_impl, r.gpu.sm.count, r.gpu.sm.max_warps, gpu_origin, app_names});
+                         {r.gpu.controller_impl, r.gpu.sm.count, r.gpu.sm.max_warps, gpu_origin, app_names},
+                         wording.unknown_hint);
   p.finish();
   if (r.workload.apps.size() > 1 && !r.policy->handles_concurrent_apps())
     throw InputError(wl_origin, "apps",
@@ -65,8 +80,12 @@ LoadedRun load_run(const RunInputs& in) {
   return r;
 }
 
+}  // namespace
+
+LoadedRun load_run(const RunInputs& in) { return load_run_worded(in, kEmbeddedWording); }
+
 LoadedRun load_standalone_run(const RunInputs& in) {
-  LoadedRun r = load_run(in);
+  LoadedRun r = load_run_worded(in, kProgramWording);
   if (r.gpu.mem.external)
     throw InputError(gpu_doc_origin(in.gpu_file, in.pdn_file, !in.sets.empty()), "memory.system",
                      "\"external\" is for a SystemC platform that embeds gpupm::Gpu and binds its own memory to "

@@ -31,6 +31,8 @@ struct LoadedRun {
   Json scale;  // null at ci; else what the report's "scale" says (program/workload_scale.h)
 };
 
+// Messages about the policy name it as gpupm::RunInputs (policy, sets) and,
+// for an unknown name, say how a program adds its own (GPUPM_REGISTER_POLICY).
 LoadedRun load_run(const RunInputs& in);
 // load_run for the gpupm program's own platform (run, bench, sweep, experiment),
 // which has no memory to bind an external memory socket to: memory.system

@@ -78,7 +78,9 @@ std::vector<std::string> policy_names();
 // Builds a policy; `params` is the "policy" object of the run document (its
 // "name" key already read), so unknown parameters are rejected.
 // `ctl`: which implementation runs the controller blocks (GPU config controller_impl).
+// `unknown_hint`: what the message for an unknown name adds after the known
+// names (how the caller's program gets more policies).
 std::unique_ptr<Policy> make_policy(const std::string& name, JsonReader& params, const DvfsConfig& dvfs,
-                                    const ControllerSetup& ctl = {});
+                                    const ControllerSetup& ctl = {}, const std::string& unknown_hint = "");
 
 }  // namespace gpupm

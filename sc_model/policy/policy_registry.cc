@@ -151,12 +151,12 @@ std::vector<std::string> policy_names() {
 }
 
 std::unique_ptr<Policy> make_policy(const std::string& name, JsonReader& p, const DvfsConfig& dvfs,
-                                    const ControllerSetup& ctl) {
+                                    const ControllerSetup& ctl, const std::string& unknown_hint) {
   for (const std::string& problem : policy_registration_problems()) p.fail("name", problem);
   if (const PolicyEntry* e = find_policy(name)) return e->make({name, p, dvfs, ctl});
   std::string list;
   for (const auto& n : policy_names()) list += (list.empty() ? "" : ", ") + n;
-  p.fail("name", "unknown policy \"" + name + "\"; expected one of {" + list + "}");
+  p.fail("name", "unknown policy \"" + name + "\"; expected one of {" + list + "}" + unknown_hint);
 }
 
 }  // namespace gpupm

@@ -10,7 +10,8 @@
 #   2. no installed binary or library holds the source tree's path (but in
 #      the Verilated models' diagnostics);
 #   3. a minimal out-of-tree project builds with find_package(gpupm) and runs;
-#   4. the same source compiles and links with `pkg-config gpupm` and runs.
+#   4. the same source compiles as C++20 and links with `pkg-config gpupm` and runs;
+#      pkg-config's libraries cover those the find_package(gpupm) consumer links.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 test_name="install test"
@@ -69,10 +70,22 @@ check_consumer() {  # the data root the package names: the shipped PDN package r
 check_consumer "$work/consumer/consumer"
 echo "install test: find_package(gpupm) consumer built and ran"
 
-# 4. pkg-config.
+# 4. pkg-config: the same source as C++20 (the flags leave the consumer's standard alone),
+# linked with exactly what pkg-config lists, which covers what find_package(gpupm) links.
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 # shellcheck disable=SC2046  # the flags are words
-c++ $(pkg-config --cflags gpupm) -DGPUPM_INSTALLED_DATA_DIR="\"$(pkg-config --variable=datadir gpupm)\"" "$src/tests/install/consumer/consumer.cc" \
-  -o "$work/consumer_pc" $(pkg-config --libs gpupm) || fail "pkg-config compile/link failed"
+printf '#if __cplusplus < 202002L\n#error standard overridden\n#endif\n' |
+  c++ -std=c++20 $(pkg-config --cflags gpupm) -fsyntax-only -x c++ - ||
+  fail "pkg-config --cflags gpupm overrides the consumer's -std=c++20: $(pkg-config --cflags gpupm)"
+link_names() {  # the libraries of a link line on stdin, one NAME a line: -lNAME, .../libNAME.a|.so, -pthread
+  tr ' ' '\n' | sed -nE 's/^-l(.+)$/\1/p; s/^-pthread$/pthread/p; s@^.*/lib([^/]+)\.(a|so)(\..*)?$@\1@p' | sort -u
+}
+missing=$(comm -23 <(ninja -C "$work/consumer" -t commands consumer | tail -1 | link_names) \
+  <(pkg-config --libs gpupm | link_names) | tr '\n' ' ')
+[ -z "$missing" ] || fail "pkg-config --libs gpupm lacks libraries find_package(gpupm) links: $missing"
+# shellcheck disable=SC2046  # the flags are words
+c++ -std=c++20 $(pkg-config --cflags gpupm) -DGPUPM_INSTALLED_DATA_DIR="\"$(pkg-config --variable=datadir gpupm)\"" \
+  "$src/tests/install/consumer/consumer.cc" -o "$work/consumer_pc" $(pkg-config --libs gpupm) ||
+  fail "pkg-config compile/link failed"
 check_consumer "$work/consumer_pc"
-echo "install test: pkg-config gpupm consumer built and ran"
+echo "install test: pkg-config gpupm consumer built as C++20 and ran"

@@ -1,9 +1,9 @@
 #include "policy/equalizer/equalizer_policy.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
+
+#include <systemc>
 
 namespace gpupm {
 
@@ -129,13 +129,11 @@ void EqualizerPolicy::on_epoch(PolicyContext& ctx, uint64_t cycle) {
     kernel_start_ = false;
     if (epoch_done) apply_epoch(ctx, cycle);
   } catch (const LockstepMismatch& e) {
-    // A model failure: one message, exit status 1, no outputs (they are only
-    // written after a complete run). Not rethrown: SystemC would wrap it.
-    std::fflush(stdout);
-    std::fprintf(stderr, "gpupm: error: %s; in the Equalizer policy call at SM cycle %llu of the platform\n", e.what(),
-                 (unsigned long long)cycle);
-    std::fflush(stderr);
-    std::_Exit(1);
+    // A model failure: reported, not thrown on (SystemC would wrap it in an
+    // uncaught-exception report and lose its type). No outputs: they are only
+    // written after a complete run.
+    const std::string where = "; in the Equalizer policy call at SM cycle " + std::to_string(cycle) + " of the platform";
+    SC_REPORT_ERROR(kLockstepReportId, (e.what() + where).c_str());
   }
 }
 
