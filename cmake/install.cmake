@@ -28,6 +28,9 @@ gpupm_build_only_includes(gpupm_model)
 target_include_directories(gpupm_model PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gpupm>)
 set_target_properties(gpupm_model PROPERTIES EXPORT_NAME model)
+# A consumer on a newer standard than the library's (C++17) links too: SystemC's
+# headers check the standard the library was built for (as gpupm.pc's Cflags say).
+target_compile_definitions(gpupm_model INTERFACE $<INSTALL_INTERFACE:SC_CPLUSPLUS=201703L>)
 # A policy plugin's target: the same headers, without the library (the gpupm program has the symbols).
 target_include_directories(gpupm_plugin_api INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gpupm>)
