@@ -10,7 +10,7 @@
 #   scripts/compare_outputs.sh analyse DIR [GPUPM]   # experiments only, re-analysing
 #       the recorded runs (--reuse-stale): checks an analysis change in minutes
 # Left out of the comparison: the provenance (report.json /gpupm, summary.json
-# gpupm/wall_seconds/jobs/reused_runs, summary.md's "N simulations ... wall" line),
+# gpupm/wall_seconds/cpu_seconds/timed_runs/jobs/reused_runs, summary.md's "N simulations ... jobs" line),
 # which name the build and the machine's speed rather than the model's results.
 # Env: EXPERIMENTS="equalizer harmonia" limits the experiments; JOBS (default 2);
 # REWRITES=FILE names deliberate text changes ("OLD<TAB>NEW" lines, see
@@ -64,7 +64,7 @@ before, after, rewrites, experiments = sys.argv[1:5]
 experiments = set(experiments.split())
 pairs = read_rewrites(rewrites)
 rewrite_args = ["--rewrites", rewrites] if rewrites else []
-SUMMARY_DROP = ("gpupm", "wall_seconds", "jobs", "reused_runs")
+SUMMARY_DROP = ("gpupm", "wall_seconds", "cpu_seconds", "timed_runs", "jobs", "reused_runs")
 bad = 0
 def report(msg):
     global bad
@@ -72,7 +72,7 @@ def report(msg):
     print(msg)
 def md_lines(path, pairs=()):
     with open(path) as f:
-        return [rewritten(l, pairs) for l in f if not (" simulations, " in l and " wall)" in l)]
+        return [rewritten(l, pairs) for l in f if not (" simulations, " in l and " jobs, " in l and " s wall" in l)]
 def summary_json(path, pairs=()):
     with open(path) as f:
         doc = rewritten(json.load(f), pairs)

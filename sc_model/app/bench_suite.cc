@@ -21,6 +21,7 @@
 #include "app/bench_suite.h"
 #include "common/data_dir.h"
 #include "common/json_reader.h"
+#include "common/subprocess.h"
 #include "experiment/format_stats.h"
 
 namespace gpupm {
@@ -65,8 +66,7 @@ int run_timed(const std::vector<std::string>& argv, const std::string& err_file,
   int status = 0;
   struct rusage ru {};
   if (pid < 0 || ::wait4(pid, &status, 0, &ru) < 0) return -1;
-  auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
-  cpu_s = seconds(ru.ru_utime) + seconds(ru.ru_stime);
+  cpu_s = cpu_seconds_of(ru);
   return status;
 }
 

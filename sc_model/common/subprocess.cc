@@ -227,6 +227,11 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv, const Subp
   return result;
 }
 
+double cpu_seconds_of(const struct rusage& usage) {
+  auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 double time_limit_from_env(const char* variable, double default_s) {
   const char* env = std::getenv(variable);
   if (!env || !*env) return default_s;

@@ -4,6 +4,8 @@
 // error naming it rather than a shell's exit status 127.
 #pragma once
 
+#include <sys/resource.h>
+
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -47,6 +49,9 @@ std::string find_program(const std::vector<std::string>& candidates);
 // The python3 gpupm runs (generators, plots): $GPUPM_PYTHON when set, else
 // /usr/bin/python3 (Debian's, with python3-numpy), else python3 in PATH; "" when none is.
 std::string find_python3();
+
+// The CPU seconds (user + system) a waited-for process took, from wait4's rusage.
+double cpu_seconds_of(const struct rusage& usage);
 
 // A time limit the user may set in the environment: VARIABLE's value in
 // seconds, default_s when unset or empty; InputError naming VARIABLE unless the

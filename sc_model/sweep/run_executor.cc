@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -151,8 +150,6 @@ void write_atomic(const std::string& path, const std::string& text) {
   const fs::path p(path);
   write_outputs(p.has_parent_path() ? p.parent_path().string() : ".", {{p.filename().string(), text}});
 }
-
-double seconds_of(const struct timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; }
 
 int status_of(int wait_status) {
   if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
@@ -329,7 +326,7 @@ std::vector<RunOutcome> run_local(const std::vector<RunSpec>& specs, const std::
     if (it == running.end()) continue;
     RunOutcome& o = out[it->second];
     running.erase(it);
-    rundir::write_cpu_seconds(o.dir, seconds_of(usage.ru_utime) + seconds_of(usage.ru_stime));
+    rundir::write_cpu_seconds(o.dir, cpu_seconds_of(usage));
     rundir::write_status(o.dir, status_of(st));
     finish_outcome(o, status_of(st));
     failed += o.status != 0;
