@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "platform/gpu.h"
 #include "platform/run_setup.h"
 #include "report/report_writer.h"
+#include "support/error_of.h"
 #include "support/report_runner.h"
 #include "support/sc_bench.h"
 #include "support/test_support.h"
@@ -155,6 +157,26 @@ TEST(EmbeddingPolicy, AnUnknownPolicyNamesRunInputsAndTheRegistration) {
   EXPECT_EQ(program.rfind("--policy/--set: policy.name: unknown policy \"my-policy\"; expected one of {", 0), 0u)
       << program;
   EXPECT_EQ(program.find("GPUPM_REGISTER_POLICY"), std::string::npos) << program;
+}
+
+// The documented sc_main names shipped configs as configs/...: outside a source
+// checkout they are found under the data root (an install's share/gpupm, or
+// $GPUPM_DATA_DIR), and a name found nowhere is reported as written.
+TEST(EmbeddingInputs, ShippedConfigNamesWorkOutsideTheSourceTree) {
+  const std::filesystem::path elsewhere = test::temp_dir("embedding_cwd"), before = std::filesystem::current_path();
+  std::filesystem::current_path(elsewhere);
+  ::setenv("GPUPM_DATA_DIR", test::source_path("").c_str(), 1);
+  RunInputs in;
+  in.gpu_file = "configs/gpu/gtx480_60sm.json";
+  in.workload_file = "configs/workloads/compute.json";
+  in.policy = "baseline";
+  EXPECT_EQ(load_run(in).gpu.sm.count, 60u);
+  in.gpu_file = "configs/gpu/no_such_gpu.json";
+  const std::string message = test::error_of([&] { load_run(in); });
+  EXPECT_NE(message.find("configs/gpu/no_such_gpu.json"), std::string::npos) << message;
+  ::unsetenv("GPUPM_DATA_DIR");
+  std::filesystem::current_path(before);
+  std::filesystem::remove_all(elsewhere);
 }
 
 // Without the platform's femtosecond resolution the model refuses and says what to do.

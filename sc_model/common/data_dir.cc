@@ -64,13 +64,19 @@ InputFileScope::InputFileScope(const std::string& file) : outer_(naming_folder()
 
 InputFileScope::~InputFileScope() { naming_folder() = outer_; }
 
+std::string locate_input_file(const std::string& path) {
+  std::error_code ec;
+  if (path.empty() || fs::path(path).is_absolute() || fs::exists(path, ec)) return path;
+  const std::string shipped = data_file(path);
+  return fs::exists(shipped, ec) ? shipped : path;
+}
+
 std::string resolve_input_path(const std::string& path) {
   std::error_code ec;
   if (path.empty() || fs::path(path).is_absolute()) return path;
   const std::string& folder = naming_folder();
-  for (const std::string& candidate : {folder.empty() ? "" : (fs::path(folder) / path).string(), path, data_file(path)})
-    if (!candidate.empty() && fs::exists(candidate, ec)) return candidate;
-  return path;
+  if (!folder.empty() && fs::exists(fs::path(folder) / path, ec)) return (fs::path(folder) / path).string();
+  return locate_input_file(path);
 }
 
 }  // namespace gpupm

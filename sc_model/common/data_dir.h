@@ -39,6 +39,12 @@ class InputFileScope {
   std::string outer_;
 };
 
+// A file a user names (`gpupm run --gpu`, an embedding's RunInputs): unchanged
+// if absolute or found from the working directory; else under the data root if
+// there (so "configs/gpu/gtx480.json" works outside a source checkout); else
+// unchanged, so the reader's message names it as written.
+std::string locate_input_file(const std::string& path);
+
 // A path named inside an input file (a GPU config's pdn.network): unchanged if
 // absolute; else, first found, under the folder of the innermost
 // InputFileScope's file, from the working directory (a --set value), under the

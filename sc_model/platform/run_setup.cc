@@ -33,7 +33,15 @@ const PolicyWording kEmbeddedWording{
     "; a program embedding gpupm registers its own with GPUPM_REGISTER_POLICY in one of its source files "
     "(docs/embedding.md#registering-a-policy-gpupm_register_policy)"};
 
-LoadedRun load_run_worded(const RunInputs& in, const PolicyWording& wording) {
+// The inputs with each named file located (common/data_dir.h): shipped configs
+// are found by their configs/... names outside a source checkout too.
+RunInputs located(RunInputs in) {
+  for (std::string* file : {&in.gpu_file, &in.workload_file, &in.pdn_file}) *file = locate_input_file(*file);
+  return in;
+}
+
+LoadedRun load_run_worded(const RunInputs& given, const PolicyWording& wording) {
+  const RunInputs in = located(given);
   LoadedRun r;
   const Json gpu_doc = load_gpu_doc(in.gpu_file, in.pdn_file);
   const ScaledWorkload scaled = load_workload_at_scale(in.workload_file, in.scale);
