@@ -86,7 +86,7 @@ install(FILES ${CMAKE_BINARY_DIR}/gpupm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/p
 if(NOT GPUPM_SANITIZE)
   add_test(NAME install COMMAND ${CMAKE_SOURCE_DIR}/tests/install/install_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
   set_tests_properties(install PROPERTIES LABELS install TIMEOUT 600 COST 45)
-  # The examples built out of tree against an install and run: tb/examples/examples_test.sh.
-  add_test(NAME examples COMMAND ${CMAKE_SOURCE_DIR}/tb/examples/examples_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+  # The examples built out of tree against an install and run: examples/examples_test.sh.
+  add_test(NAME examples COMMAND ${CMAKE_SOURCE_DIR}/examples/examples_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
   set_tests_properties(examples PROPERTIES LABELS examples TIMEOUT 600 COST 45)
 endif()

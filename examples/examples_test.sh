@@ -14,8 +14,8 @@
 set -euo pipefail
 test_name="examples test"
 # shellcheck source=tests/install/temp_prefix.sh
-source "$(dirname "$0")/../../tests/install/temp_prefix.sh"
-examples=$src/tb/examples
+source "$(dirname "$0")/../tests/install/temp_prefix.sh"
+examples=$src/examples
 gpupm=$prefix/bin/gpupm
 
 # Both examples configured (at once) and built out of tree, as a user does.

@@ -35,7 +35,7 @@ ALLOWED_MISSING: set = set()  # none today: name an entry here only with why and
 
 SKIPPED_DIRS = {".git", "__pycache__"}
 SKIPPED_SUFFIXES = (".png", ".npy", ".bin", ".o", ".a", ".so", ".gz", ".pdf", ".vcd")
-SOURCE_DIRS = ("sc_model", "configs", "docs", "scripts", "rtl", "tests", "tb", "cmake", "fuzz")
+SOURCE_DIRS = ("sc_model", "configs", "docs", "scripts", "rtl", "tests", "tb", "examples", "cmake", "fuzz")
 
 OUTSIDE = [
     (re.compile(r"\.\./shared\b"), "path into ../shared (outside the repository)"),
