@@ -18,34 +18,34 @@ CoreShutdownAnalysis::CoreShutdownAnalysis(const CoreShutdownConfig& c, const Ru
 void CoreShutdownAnalysis::add_app(const CoreShutdownApp& a) {
   const std::string b = core_shutdown_run_id(a, "baseline");
   const IntervalView base = reports[b].total();
-  double tb = base.sim_time_s(), eb = base.energy_j();
+  double base_time = base.sim_time_s(), base_energy = base.energy_j();
   Json j = {{"class", a.cls}, {"memory_intensive", a.memory}};
-  j["baseline"] = {{"time_s", tb},
-                   {"energy_j", eb},
+  j["baseline"] = {{"time_s", base_time},
+                   {"energy_j", base_energy},
                    {"ipc", base.field(report_key::kIpc)},
                    {"mbu", base.field(report_key::kDramUtilisation)},
                    {"l2_hit_rate", base.field(report_key::kL2HitRate)}};
   for (const auto& p : core_shutdown_policies()) {
     const std::string id = core_shutdown_run_id(a, p);
     const IntervalView t = reports[id].total();
-    j[p] = {{"speedup", tb / t.sim_time_s()},
-            {"energy", t.energy_j() / eb},
+    j[p] = {{"speedup", base_time / t.sim_time_s()},
+            {"energy", t.energy_j() / base_energy},
             {"l2_hit_rate", t.field(report_key::kL2HitRate)},
             {"sm_leakage_j", t.field(report_key::kEnergy)[report_key::kByComponent]["sm_leakage"]}};
   }
-  j["oracles"] = oracles_json(a, tb, eb);
+  j["oracles"] = oracles_json(a, base_time, base_energy);
   const Json& trace = reports[core_shutdown_run_id(a, "core-shutdown")].policy_trace();
   std::vector<LaunchTrace> lt = read_launch_traces(trace);
   Json launches = Json::array();
   for (size_t i = 0; i < lt.size(); ++i) launches.push_back(launch_json(a, lt[i], i));
   j["core_shutdown_launches"] = launches;
-  double total_us = tb > 0 ? reports.time(core_shutdown_run_id(a, "core-shutdown")) * 1e6 : 0;
+  double total_us = base_time > 0 ? reports.time(core_shutdown_run_id(a, "core-shutdown")) * 1e6 : 0;
   j["core_shutdown_mean_active_sms"] = mean_active_sms(trace, total_us, n_sms);
   apps[a.name] = j;
   collect_claim_material(a, j, lt);
 }
 
-Json CoreShutdownAnalysis::oracles_json(const CoreShutdownApp& a, double tb, double eb) const {
+Json CoreShutdownAnalysis::oracles_json(const CoreShutdownApp& a, double base_time, double base_energy) const {
   Json oj = Json::object();
   for (const OracleSpace& o : config.oracles) {
     std::vector<OracleOutcome> xs;
@@ -62,14 +62,14 @@ Json CoreShutdownAnalysis::oracles_json(const CoreShutdownApp& a, double tb, dou
                        {"mbu", t.field(report_key::kDramUtilisation)},
                        {"sm_leakage_j", t.field(report_key::kEnergy)[report_key::kByComponent]["sm_leakage"]}});
     }
-    int best = oracle_best(o.objective, {tb, eb}, xs);
+    int best = oracle_best(o.objective, {base_time, base_energy}, xs);
     // The baseline is a point of every space (all SMs, nominal V/F): if nothing beats it, it is the answer.
-    bool beaten = best >= 0 && xs[size_t(best)].energy_j < eb;
-    double oe = best >= 0 ? std::min(1.0, xs[size_t(best)].energy_j / eb) : 1.0;
-    double os = beaten ? tb / xs[size_t(best)].time_s : 1.0;
+    bool beaten = best >= 0 && xs[size_t(best)].energy_j < base_energy;
+    double best_energy = best >= 0 ? std::min(1.0, xs[size_t(best)].energy_j / base_energy) : 1.0;
+    double best_speedup = beaten ? base_time / xs[size_t(best)].time_s : 1.0;
     std::string label = beaten ? point_label(pts[size_t(best)]) : "baseline";
     oj[o.name] = {{"objective", o.objective.kind}, {"max_loss", o.objective.max_loss}, {"best", label},
-                  {"energy", oe}, {"speedup", os}, {"sweep", sweep}};
+                  {"energy", best_energy}, {"speedup", best_speedup}, {"sweep", sweep}};
   }
   return oj;
 }
@@ -117,30 +117,30 @@ void CoreShutdownAnalysis::collect_claim_material(const CoreShutdownApp& a, cons
 void CoreShutdownAnalysis::collect_savings(const CoreShutdownApp& a, const Json& j, const std::vector<LaunchTrace>& lt) {
   const ClaimBook& book = config.claims;
   const Json& oj = j["oracles"];
-  double e_cs = j["core-shutdown"]["energy"].get<double>(), s_cs = j["core-shutdown"]["speedup"].get<double>();
-  double e_dv = j["core-dvfs"]["energy"].get<double>();
-  double e_or = oj.contains("oracle-sm") ? oj["oracle-sm"]["energy"].get<double>() : 1.0;
+  double shutdown_energy = j["core-shutdown"]["energy"].get<double>(), shutdown_speedup = j["core-shutdown"]["speedup"].get<double>();
+  double dvfs_energy = j["core-dvfs"]["energy"].get<double>();
+  double oracle_energy = oj.contains("oracle-sm") ? oj["oracle-sm"]["energy"].get<double>() : 1.0;
   bool thrash = a.cls.find("CACHE") != std::string::npos;
   if (!a.memory) {
     const double within = book.limit("C1", "within");
-    bool untouched = std::fabs(e_cs - 1) <= within && std::fabs(s_cs - 1) <= within;
+    bool untouched = std::fabs(shutdown_energy - 1) <= within && std::fabs(shutdown_speedup - 1) <= within;
     for (const auto& l : lt) untouched &= l.final_sms == n_sms && l.searches == 0;
     compute_untouched &= untouched;
-    compute_detail += a.name + " energy " + pct(e_cs) + ", perf " + pct(s_cs) + "; ";
+    compute_detail += a.name + " energy " + pct(shutdown_energy) + ", perf " + pct(shutdown_speedup) + "; ";
   } else {
-    mem_saving_cs.push_back(1 - e_cs);
-    mem_saving_dvfs.push_back(1 - e_dv);
-    mem_saving_oracle.push_back(1 - e_or);
-    cs_speed_mem.push_back(s_cs);
+    mem_saving_shutdown.push_back(1 - shutdown_energy);
+    mem_saving_dvfs.push_back(1 - dvfs_energy);
+    mem_saving_oracle.push_back(1 - oracle_energy);
+    mem_speedup_shutdown.push_back(shutdown_speedup);
     if (thrash) {
       ++thrash_n;
-      thrash_gain.push_back(s_cs);
+      thrash_gain.push_back(shutdown_speedup);
       if (j["core-shutdown"]["l2_hit_rate"].get<double>() > j["baseline"]["l2_hit_rate"].get<double>()) ++l2_better;
-      gap_cache += e_dv - e_cs;
+      gap_cache += dvfs_energy - shutdown_energy;
       ++n_cache;
     } else {
-      nonthrash_loss.push_back(s_cs);
-      gap_other += e_dv - e_cs;
+      nonthrash_loss.push_back(shutdown_speedup);
+      gap_other += dvfs_energy - shutdown_energy;
       ++n_other;
     }
   }
@@ -157,8 +157,8 @@ void CoreShutdownAnalysis::collect_searches(const CoreShutdownApp& a, const Json
     if (thrash && lj.contains("static_peak_gain")) thrash_peak_gain.push_back(lj["static_peak_gain"].get<double>());
     if (a.memory && lt[i].searches == 1 && lt[i].drifts == 0 && lj.contains("knee_sms") && !lt[i].settles.empty()) {
       ++knee_n;
-      int d = int(lt[i].settles[0]) - lj["knee_sms"].get<int>();
-      knee_ok += std::abs(d) <= book.limit("C2", "knee_within_sms");
+      int off_by = int(lt[i].settles[0]) - lj["knee_sms"].get<int>();
+      knee_ok += std::abs(off_by) <= book.limit("C2", "knee_within_sms");
       knee_detail += a.name + (lt.size() > 1 ? "/" + lt[i].kernel + "#" + std::to_string(lt[i].launch) : "") + " " +
                      std::to_string(lt[i].settles[0]) + " vs " + std::to_string(lj["knee_sms"].get<int>()) + "; ";
     }
@@ -169,12 +169,12 @@ void CoreShutdownAnalysis::collect_searches(const CoreShutdownApp& a, const Json
 // against the fraction of SMs gated.
 void CoreShutdownAnalysis::collect_leakage(const CoreShutdownApp& a, const Json& oj) {
   const IntervalView base = reports[core_shutdown_run_id(a, "baseline")].total();
-  double lb = base.energy_of_component("sm_leakage") / base.sim_time_s();
+  double base_leakage_w = base.energy_of_component("sm_leakage") / base.sim_time_s();
   if (oj.contains("oracle-sm"))
     for (const Json& p : oj["oracle-sm"]["sweep"]) {
-      double n = std::stod(p["point"].get<std::string>().substr(4));
-      double lp = p["sm_leakage_j"].get<double>() / p["time_s"].get<double>();
-      leak_vs_gated.push_back({1.0 - n / n_sms, 1.0 - lp / lb});
+      double sms = std::stod(p["point"].get<std::string>().substr(4));
+      double leakage_w = p["sm_leakage_j"].get<double>() / p["time_s"].get<double>();
+      leak_vs_gated.push_back({1.0 - sms / n_sms, 1.0 - leakage_w / base_leakage_w});
     }
 }
 

@@ -21,7 +21,7 @@ struct CoreShutdownAnalysis {
   Json apps = Json::object();     // summary.json's "apps"
 
   // Memory-intensive applications: energy savings and speed-ups.
-  std::vector<double> mem_saving_cs, mem_saving_dvfs, mem_saving_oracle, cs_speed_mem;
+  std::vector<double> mem_saving_shutdown, mem_saving_dvfs, mem_saving_oracle, mem_speedup_shutdown;
   std::vector<double> thrash_gain, thrash_peak_gain, nonthrash_loss;  // cache-thrash (C3) and the others (C4c)
   std::vector<std::pair<double, double>> leak_vs_gated;  // (gated fraction, SM leakage power saving) (C5)
   int knee_ok = 0, knee_n = 0, steps_bad = 0, l2_better = 0, thrash_n = 0;
@@ -35,7 +35,7 @@ struct CoreShutdownAnalysis {
 
  private:
   void add_app(const CoreShutdownApp& a);
-  Json oracles_json(const CoreShutdownApp& a, double tb, double eb) const;
+  Json oracles_json(const CoreShutdownApp& a, double base_time, double base_energy) const;
   Json launch_json(const CoreShutdownApp& a, const LaunchTrace& l, size_t i) const;
   void collect_claim_material(const CoreShutdownApp& a, const Json& j, const std::vector<LaunchTrace>& lt);
   void collect_savings(const CoreShutdownApp& a, const Json& j, const std::vector<LaunchTrace>& lt);

@@ -53,29 +53,29 @@ void CoreShutdownJudge::cache_thrash() {
     return;
   }
   const std::vector<double>& peaks = a.thrash_peak_gain;
-  double g = geomean(a.thrash_gain), pg = peaks.empty() ? 1.0 : geomean(peaks);
-  double pmax = peaks.empty() ? 1.0 : *std::max_element(peaks.begin(), peaks.end());
+  double gain = geomean(a.thrash_gain), peak_gain = peaks.empty() ? 1.0 : geomean(peaks);
+  double peak_max = peaks.empty() ? 1.0 : *std::max_element(peaks.begin(), peaks.end());
   judged("C3",
-         "core shut-down " + pct(g) + " perf (geomean); static peak vs 32 SMs " + pct(pg) + " avg, " + pct(pmax) +
+         "core shut-down " + pct(gain) + " perf (geomean); static peak vs 32 SMs " + pct(peak_gain) + " avg, " + pct(peak_max) +
              " max; L2 hit rate up in " + std::to_string(a.l2_better) + "/" + std::to_string(a.thrash_n),
-         g > 1.0 && pg >= limit("C3", "static_peak_gain_min") && a.l2_better == a.thrash_n, "see the SM sweep");
+         gain > 1.0 && peak_gain >= limit("C3", "static_peak_gain_min") && a.l2_better == a.thrash_n, "see the SM sweep");
 }
 
 void CoreShutdownJudge::energy_savings() {
-  if (a.mem_saving_cs.empty()) {
+  if (a.mem_saving_shutdown.empty()) {
     for (const char* id : {"C4a", "C4b", "C4c"})
       claims.push_back(book.not_judged(id, "no application measured as memory-intensive in this run"));
     return;
   }
-  double s = mean(a.mem_saving_cs), so = mean(a.mem_saving_oracle);
-  double mx = *std::max_element(a.mem_saving_cs.begin(), a.mem_saving_cs.end());
+  double saving = mean(a.mem_saving_shutdown), oracle = mean(a.mem_saving_oracle);
+  double best = *std::max_element(a.mem_saving_shutdown.begin(), a.mem_saving_shutdown.end());
   double loss = a.nonthrash_loss.empty() ? 1.0 : geomean(a.nonthrash_loss);
-  judged("C4a", fixed(s * 100, 1) + "% (max " + fixed(mx * 100, 1) + "%)", s >= limit("C4a", "saving_min"),
+  judged("C4a", fixed(saving * 100, 1) + "% (max " + fixed(best * 100, 1) + "%)", saving >= limit("C4a", "saving_min"),
          "below 15%");
   judged("C4b",
-         "oracle " + fixed(so * 100, 1) + "%, ours " + fixed(s * 100, 1) + "%: gap " + fixed((so - s) * 100, 1) +
-             " points",
-         so - s <= limit("C4b", "gap_max"), "oracle far ahead");
+         "oracle " + fixed(oracle * 100, 1) + "%, ours " + fixed(saving * 100, 1) + "%: gap " +
+             fixed((oracle - saving) * 100, 1) + " points",
+         oracle - saving <= limit("C4b", "gap_max"), "oracle far ahead");
   judged("C4c", pct(loss) + " (geomean)", loss >= limit("C4c", "speedup_min"), "loses more than 4%");
 }
 
@@ -86,16 +86,17 @@ void CoreShutdownJudge::leakage_linearity() {
     claims.push_back(book.not_judged("C5", "fewer than 3 static SM-sweep runs in this run"));
     return;
   }
-  double sxy = 0, sxx = 0, syy = 0, my = 0;
-  for (auto& [x, y] : pts) sxy += x * y, sxx += x * x, my += y;
-  my /= double(pts.size());
-  double k = sxx > 0 ? sxy / sxx : 0, ss_res = 0;
-  for (auto& [x, y] : pts) ss_res += (y - k * x) * (y - k * x), syy += (y - my) * (y - my);
-  double r2 = syy > 0 ? 1 - ss_res / syy : 1;
+  double sum_xy = 0, sum_xx = 0, y_mean = 0;
+  for (auto& [x, y] : pts) sum_xy += x * y, sum_xx += x * x, y_mean += y;
+  y_mean /= double(pts.size());
+  double slope = sum_xx > 0 ? sum_xy / sum_xx : 0, ss_res = 0, ss_tot = 0;
+  for (auto& [x, y] : pts) ss_res += (y - slope * x) * (y - slope * x), ss_tot += (y - y_mean) * (y - y_mean);
+  double r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : 1;
   judged("C5",
-         "static SM sweep: SM leakage power saving = " + fixed(k, 3) + " x gated fraction, R^2 " + fixed(r2, 4) +
+         "static SM sweep: SM leakage power saving = " + fixed(slope, 3) + " x gated fraction, R^2 " + fixed(r2, 4) +
              " over " + std::to_string(pts.size()) + " runs",
-         r2 >= limit("C5", "r2_min") && k >= limit("C5", "slope_min") && k <= limit("C5", "slope_max"), "not linear");
+         r2 >= limit("C5", "r2_min") && slope >= limit("C5", "slope_min") && slope <= limit("C5", "slope_max"),
+         "not linear");
 }
 
 void CoreShutdownJudge::against_dvfs() {
@@ -103,12 +104,13 @@ void CoreShutdownJudge::against_dvfs() {
     claims.push_back(book.not_judged("C6", "no memory-intensive application ran under core DVFS in this run"));
     return;
   }
-  double s = mean(a.mem_saving_cs), d = mean(a.mem_saving_dvfs);
-  double gc = a.n_cache ? a.gap_cache / a.n_cache : 0, go = a.n_other ? a.gap_other / a.n_other : 0;
+  double shutdown = mean(a.mem_saving_shutdown), dvfs = mean(a.mem_saving_dvfs);
+  // Mean DVFS-minus-shut-down energy gap, cache-thrash applications and the others.
+  double gap_thrash = a.n_cache ? a.gap_cache / a.n_cache : 0, gap_rest = a.n_other ? a.gap_other / a.n_other : 0;
   judged("C6",
-         fixed(s * 100, 1) + "% vs " + fixed(d * 100, 1) + "%; gap " + fixed(gc * 100, 1) + " points on cache-thrash, " +
-             fixed(go * 100, 1) + " on the others",
-         s > d && (a.n_cache == 0 || gc > go), "DVFS ahead or gap not largest on cache kernels");
+         fixed(shutdown * 100, 1) + "% vs " + fixed(dvfs * 100, 1) + "%; gap " + fixed(gap_thrash * 100, 1) +
+             " points on cache-thrash, " + fixed(gap_rest * 100, 1) + " on the others",
+         shutdown > dvfs && (a.n_cache == 0 || gap_thrash > gap_rest), "DVFS ahead or gap not largest on cache kernels");
 }
 
 void CoreShutdownJudge::invocations() {

@@ -73,15 +73,15 @@ ExperimentSummary summarise(const CoreShutdownConfig& c, const RunReports& repor
                             const std::vector<ExperimentRuns>& stages, const Json& programs) {
   const CoreShutdownAnalysis a(c, reports);
   const std::vector<Claim> claims = judge_core_shutdown_claims(a);
-  const double cs = mean(a.mem_saving_cs), dvfs = mean(a.mem_saving_dvfs), oracle = mean(a.mem_saving_oracle);
+  const double shutdown = mean(a.mem_saving_shutdown), dvfs = mean(a.mem_saving_dvfs), oracle = mean(a.mem_saving_oracle);
   ExperimentSummary s;
   s.json = summary_header("core-shutdown", stages.front());
   s.json.update({{"policy_params", c.policy_params},
                  {"sms", a.n_sms},
                  {"apps", a.apps},
                  {"averages",
-                  {{"memory_intensive_energy_saving", {{"core-shutdown", cs}, {"core-dvfs", dvfs}, {"oracle-sm", oracle}}},
-                   {"memory_intensive_speedup_geomean", geomean(a.cs_speed_mem)}}},
+                  {{"memory_intensive_energy_saving", {{"core-shutdown", shutdown}, {"core-dvfs", dvfs}, {"oracle-sm", oracle}}},
+                   {"memory_intensive_speedup_geomean", geomean(a.mem_speedup_shutdown)}}},
                  {"targets", targets_json(c.targets, claims)},
                  {"claims", claims_json(claims)}});
   if (c.real) s.json.update({{"suite", "real"}, {"programs", programs}});
@@ -92,9 +92,9 @@ ExperimentSummary summarise(const CoreShutdownConfig& c, const RunReports& repor
      << ", IPC margin alpha = " << fixed(a.alpha, 2)
      << ". Speed-up and energy are relative to the baseline (all SMs, top V/F state).\n\n"
      << (c.real ? measured_md(c, programs) : "") << "## Per application\n\n" << apps_md(a)
-     << "\nMemory-intensive applications, mean energy saving: core shut-down " << fixed(cs * 100, 1) << "%, core DVFS "
+     << "\nMemory-intensive applications, mean energy saving: core shut-down " << fixed(shutdown * 100, 1) << "%, core DVFS "
      << fixed(dvfs * 100, 1) << "%, oracle-sm " << fixed(oracle * 100, 1)
-     << "% (paper: 21%, 9%, within 8%). Geomean speed-up of core shut-down on them: " << pct(geomean(a.cs_speed_mem))
+     << "% (paper: 21%, 9%, within 8%). Geomean speed-up of core shut-down on them: " << pct(geomean(a.mem_speedup_shutdown))
      << ".\n\n## Targets\n\n" << targets_markdown(s.json["targets"])
      << "\n## Claims (docs/papers.md#core-shutdown-claims)\n\n" << claims_markdown(claims)
      << "\nPlots: energy.png, speedup.png, sm_sweep.png, trace.png (scripts/plot_core_shutdown.py).\n";

@@ -22,10 +22,10 @@ EqualizerAnalysis::EqualizerAnalysis(const EqualizerConfig& c, const RunReports&
 double EqualizerAnalysis::time(const EqualizerKernel& k, const std::string& run) const {
   return reports.time(equalizer_run_id(k, run));
 }
-double EqualizerAnalysis::sp(const EqualizerKernel& k, const std::string& run) const {
+double EqualizerAnalysis::speedup(const EqualizerKernel& k, const std::string& run) const {
   return time(k, "baseline") / time(k, run);
 }
-double EqualizerAnalysis::en(const EqualizerKernel& k, const std::string& run) const {
+double EqualizerAnalysis::energy_ratio(const EqualizerKernel& k, const std::string& run) const {
   return reports.energy(equalizer_run_id(k, run)) / reports.energy(equalizer_run_id(k, "baseline"));
 }
 IntervalView EqualizerAnalysis::total(const EqualizerKernel& k, const std::string& run) const {
@@ -45,7 +45,7 @@ const Json& EqualizerAnalysis::trace(const EqualizerKernel& k, const std::string
 std::string EqualizerAnalysis::static_best(const EqualizerKernel& k) const {
   std::string best = "baseline";
   for (const char* p : {"sm-low", "mem-low"})
-    if (sp(k, p) >= 0.95 && en(k, p) < (best == "baseline" ? 1.0 : en(k, best))) best = p;
+    if (speedup(k, p) >= 0.95 && energy_ratio(k, p) < (best == "baseline" ? 1.0 : energy_ratio(k, best))) best = p;
   return best;
 }
 
@@ -81,13 +81,13 @@ const EqualizerKernel* EqualizerAnalysis::find(const std::string& name) const {
 void EqualizerAnalysis::add_kernel(const EqualizerKernel& k) {
   Json s = Json::object(), e = Json::object(), r = Json::object();
   for (const auto& p : equalizer_policies()) {
-    s[p] = sp(k, p);
-    e[p] = en(k, p);
+    s[p] = speedup(k, p);
+    e[p] = energy_ratio(k, p);
     r[p] = total(k, p).field(report_key::kVfResidency);
   }
   std::string sb = static_best(k);
-  s["static-best"] = sp(k, sb);
-  e["static-best"] = en(k, sb);
+  s["static-best"] = speedup(k, sb);
+  e["static-best"] = energy_ratio(k, sb);
   Json sweep = Json::object();
   for (uint32_t n = 1; n <= k.max_ctas; ++n) sweep[std::to_string(n)] = time(k, ctas(n));
   const IntervalView b = total(k, "baseline");
@@ -120,10 +120,10 @@ const std::vector<double>& values(const std::map<std::string, std::map<std::stri
 }
 }  // namespace
 
-double EqualizerAnalysis::gs(const std::string& cat, const std::string& policy) const {
+double EqualizerAnalysis::geomean_speedup(const std::string& cat, const std::string& policy) const {
   return geomean(values(speed, cat, policy));
 }
-double EqualizerAnalysis::ge(const std::string& cat, const std::string& policy) const {
+double EqualizerAnalysis::geomean_energy(const std::string& cat, const std::string& policy) const {
   return geomean(values(energy, cat, policy));
 }
 bool EqualizerAnalysis::has_cat(const std::string& cat) const {

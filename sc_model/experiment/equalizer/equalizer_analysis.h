@@ -22,8 +22,8 @@ class EqualizerAnalysis {
   size_t lockstep_runs = 0;  // Equalizer runs made with the controllers in lockstep (C4)
 
   double time(const EqualizerKernel& k, const std::string& run) const;
-  double sp(const EqualizerKernel& k, const std::string& run) const;  // speed-up over the baseline
-  double en(const EqualizerKernel& k, const std::string& run) const;  // energy over the baseline's
+  double speedup(const EqualizerKernel& k, const std::string& run) const;  // speed-up over the baseline
+  double energy_ratio(const EqualizerKernel& k, const std::string& run) const;  // energy over the baseline's
   IntervalView total(const EqualizerKernel& k, const std::string& run) const;
   double warp_state(const EqualizerKernel& k, const char* state) const;  // the baseline's
   double residency(const EqualizerKernel& k, const std::string& run, const char* domain, const char* level) const;
@@ -37,8 +37,8 @@ class EqualizerAnalysis {
   double per_invocation_optimum(const EqualizerKernel& k, std::set<int>* bests = nullptr) const;
   const EqualizerKernel* find(const std::string& name) const;
 
-  double gs(const std::string& cat, const std::string& policy) const;  // geomean speed-up
-  double ge(const std::string& cat, const std::string& policy) const;  // geomean energy
+  double geomean_speedup(const std::string& cat, const std::string& policy) const;  // geomean speed-up
+  double geomean_energy(const std::string& cat, const std::string& policy) const;  // geomean energy
   bool has_cat(const std::string& cat) const;
 
  private:

@@ -29,6 +29,16 @@ struct EqualizerJudge {
   }
   static constexpr const char* kNotInRun = "not in this run (left out by --only, or no kernel of the suite stands for it)";
   double time(const Kernel& k, uint32_t ctas) const { return a.time(k, "ctas" + std::to_string(ctas)); }
+  // One policy's geomean ratios over the baseline in the three categories the static study splits.
+  struct ByCategory {
+    double compute, memory, cache;
+  };
+  ByCategory speedups(const char* policy) const {
+    return {a.geomean_speedup("compute", policy), a.geomean_speedup("memory", policy), a.geomean_speedup("cache", policy)};
+  }
+  ByCategory energies(const char* policy) const {
+    return {a.geomean_energy("compute", policy), a.geomean_energy("memory", policy), a.geomean_energy("cache", policy)};
+  }
 
   void static_sensitivity();
   void cta_counts();
@@ -47,26 +57,33 @@ void EqualizerJudge::static_sensitivity() {
     for (const char* id : {"S1", "S2", "S3", "S4", "S5"}) skip(id, "static sensitivity");
     return;
   }
-  double cs = a.gs("compute", "sm-high"), ms = a.gs("memory", "sm-high"), ks = a.gs("cache", "sm-high");
+  ByCategory sm_high = speedups("sm-high");
   double others_max = limit("S1", "others_max");
-  judged("S1", "compute " + pct(cs) + ", memory " + pct(ms) + ", cache " + pct(ks),
-         cs >= limit("S1", "compute_min") && ms < others_max && ks < others_max, "see per-kernel table");
-  double cl = a.gs("compute", "sm-low"), ml = a.gs("memory", "sm-low"), kl = a.gs("cache", "sm-low");
-  double me = a.ge("memory", "sm-low"), ke = a.ge("cache", "sm-low");
+  judged("S1", "compute " + pct(sm_high.compute) + ", memory " + pct(sm_high.memory) + ", cache " + pct(sm_high.cache),
+         sm_high.compute >= limit("S1", "compute_min") && sm_high.memory < others_max && sm_high.cache < others_max,
+         "see per-kernel table");
+  ByCategory sm_low = speedups("sm-low"), sm_low_energy = energies("sm-low");
   judged("S2",
-         "perf compute " + pct(cl) + ", memory " + pct(ml) + ", cache " + pct(kl) + "; energy memory " + pct(me) +
-             ", cache " + pct(ke),
-         cl < ml && cl < kl && me < 1.0 && ke < 1.0, "direction not met");
-  double cm = a.gs("compute", "mem-high"), cme = a.ge("compute", "mem-high"), mm = a.gs("memory", "mem-high"),
-         km = a.gs("cache", "mem-high");
-  double others_min = limit("S3", "others_min");
-  judged("S3", "compute " + pct(cm) + " / energy " + pct(cme) + "; memory " + pct(mm) + ", cache " + pct(km),
-         std::fabs(cm - 1) < limit("S3", "compute_within") && cme > 1.0 && mm > others_min && km > others_min,
+         "perf compute " + pct(sm_low.compute) + ", memory " + pct(sm_low.memory) + ", cache " + pct(sm_low.cache) +
+             "; energy memory " + pct(sm_low_energy.memory) + ", cache " + pct(sm_low_energy.cache),
+         sm_low.compute < sm_low.memory && sm_low.compute < sm_low.cache && sm_low_energy.memory < 1.0 &&
+             sm_low_energy.cache < 1.0,
          "direction not met");
-  double cd = a.gs("compute", "mem-low"), cde = a.ge("compute", "mem-low"), md = a.gs("memory", "mem-low"),
-         kd = a.gs("cache", "mem-low");
-  judged("S4", "compute " + pct(cd) + " / energy " + pct(cde) + "; memory " + pct(md) + ", cache " + pct(kd),
-         std::fabs(cd - 1) < limit("S4", "compute_within") && cde < 1.0 && md < 1.0 && kd < 1.0, "direction not met");
+  ByCategory mem_high = speedups("mem-high"), mem_high_energy = energies("mem-high");
+  double others_min = limit("S3", "others_min");
+  judged("S3",
+         "compute " + pct(mem_high.compute) + " / energy " + pct(mem_high_energy.compute) + "; memory " +
+             pct(mem_high.memory) + ", cache " + pct(mem_high.cache),
+         std::fabs(mem_high.compute - 1) < limit("S3", "compute_within") && mem_high_energy.compute > 1.0 &&
+             mem_high.memory > others_min && mem_high.cache > others_min,
+         "direction not met");
+  ByCategory mem_low = speedups("mem-low"), mem_low_energy = energies("mem-low");
+  judged("S4",
+         "compute " + pct(mem_low.compute) + " / energy " + pct(mem_low_energy.compute) + "; memory " +
+             pct(mem_low.memory) + ", cache " + pct(mem_low.cache),
+         std::fabs(mem_low.compute - 1) < limit("S4", "compute_within") && mem_low_energy.compute < 1.0 &&
+             mem_low.memory < 1.0 && mem_low.cache < 1.0,
+         "direction not met");
   cta_counts();
 }
 
@@ -105,14 +122,16 @@ void EqualizerJudge::bfs_invocations() {
 
 // Counter signatures at max CTAs (baseline).
 void EqualizerJudge::counter_signatures() {
-  int c1 = 0, c1n = 0, c2 = 0, c2n = 0, c3 = 0, c3n = 0;
+  // Per claim: kernels of its categories, and those that show its signature.
+  int compute_n = 0, compute_ok = 0, memory_n = 0, memory_ok = 0, unsaturated_n = 0, unsaturated_ok = 0;
   for (const Kernel& k : a.config.kernels) {
-    double xa = a.warp_state(k, "excess_alu"), xm = a.warp_state(k, "excess_mem");
-    double wt = a.warp_state(k, "waiting"), ac = a.warp_state(k, "active");
-    if (k.category == "compute") c1n++, c1 += xa > k.w_cta;
-    if (k.category == "memory" || k.category == "cache") c2n++, c2 += xm > limit("C2", "x_mem_min");
+    double excess_alu = a.warp_state(k, "excess_alu"), excess_mem = a.warp_state(k, "excess_mem");
+    double waiting = a.warp_state(k, "waiting"), active = a.warp_state(k, "active");
+    if (k.category == "compute") compute_n++, compute_ok += excess_alu > k.w_cta;
+    if (k.category == "memory" || k.category == "cache") memory_n++, memory_ok += excess_mem > limit("C2", "x_mem_min");
     if (k.category == "unsaturated")
-      c3n++, c3 += (xa <= k.w_cta && xm <= limit("C3", "x_mem_max") && wt > ac * limit("C3", "waiting_over_active_min"));
+      unsaturated_n++, unsaturated_ok += (excess_alu <= k.w_cta && excess_mem <= limit("C3", "x_mem_max") &&
+                                          waiting > active * limit("C3", "waiting_over_active_min"));
   }
   if (a.config.real) {
     // The real suite's categories are measured by these very bounds (paper_category), so C1-C3 only
@@ -121,13 +140,14 @@ void EqualizerJudge::counter_signatures() {
     claims.push_back(book.not_judged("C1", by_rule + " (equalizer_real.h)"));
     claims.push_back(book.not_judged("C2", by_rule + " (equalizer_real.h)"));
     claims.push_back(book.not_judged("C3", by_rule + " for X_alu and X_mem; waiting > active/2 on " +
-                                               std::to_string(c3) + "/" + std::to_string(c3n) +
+                                               std::to_string(unsaturated_ok) + "/" + std::to_string(unsaturated_n) +
                                                " (the rest: Alg. 1's degenerate branch)"));
   } else {
     const char* see = "see kernels.*.baseline.warp_states";
-    judged("C1", std::to_string(c1) + "/" + std::to_string(c1n), c1 == c1n, see);
-    judged("C2", std::to_string(c2) + "/" + std::to_string(c2n), c2 == c2n, see);
-    judged("C3", std::to_string(c3) + "/" + std::to_string(c3n), c3 == c3n, see);
+    judged("C1", std::to_string(compute_ok) + "/" + std::to_string(compute_n), compute_ok == compute_n, see);
+    judged("C2", std::to_string(memory_ok) + "/" + std::to_string(memory_n), memory_ok == memory_n, see);
+    judged("C3", std::to_string(unsaturated_ok) + "/" + std::to_string(unsaturated_n),
+           unsaturated_ok == unsaturated_n, see);
   }
   if (a.lockstep_runs > 0)  // every run compared RTL and C++ each cycle; a mismatch exits 1 and fails the experiment
     judged("C4", std::to_string(a.lockstep_runs) + " Equalizer runs in lockstep, 0 mismatches", true, "");
@@ -141,34 +161,40 @@ void EqualizerJudge::performance_mode() {
       skip(id, cat);
       continue;
     }
-    double s = a.gs(cat, "equalizer-perf"), e = a.ge(cat, "equalizer-perf");
-    judged(id, pct(s) + " perf, " + pct(e) + " energy", s >= limit(id, "perf_min") && s <= limit(id, "perf_max"),
-           "magnitude off");
+    double speedup = a.geomean_speedup(cat, "equalizer-perf"), energy = a.geomean_energy(cat, "equalizer-perf");
+    judged(id, pct(speedup) + " perf, " + pct(energy) + " energy",
+           speedup >= limit(id, "perf_min") && speedup <= limit(id, "perf_max"), "magnitude off");
   }
   if (a.has_cat("cache")) {
-    double s = a.gs("cache", "equalizer-perf"), m = a.gs("cache", "mem-high"), e = a.ge("cache", "equalizer-perf");
+    double speedup = a.geomean_speedup("cache", "equalizer-perf"), energy = a.geomean_energy("cache", "equalizer-perf");
+    double mem_high = a.geomean_speedup("cache", "mem-high");
     const Kernel* kmn = a.find("kmn-1");
-    double ks = kmn ? a.sp(*kmn, "equalizer-perf") : 0.0;
-    judged("P3", pct(s) + " vs " + pct(m) + ", energy " + pct(e) + "; kmn " + fixed(ks, 2) + "x",
-           s > m && e < 1.0 && ks >= limit("P3", "kmn_min"), "see cache rows");
+    double kmn_speedup = kmn ? a.speedup(*kmn, "equalizer-perf") : 0.0;
+    judged("P3", pct(speedup) + " vs " + pct(mem_high) + ", energy " + pct(energy) + "; kmn " + fixed(kmn_speedup, 2) + "x",
+           speedup > mem_high && energy < 1.0 && kmn_speedup >= limit("P3", "kmn_min"), "see cache rows");
   } else {
     skip("P3", "cache");
   }
-  double s = a.gs("all", "equalizer-perf"), sh = a.gs("all", "sm-high"), mh = a.gs("all", "mem-high");
-  double e = a.ge("all", "equalizer-perf"), she = a.ge("all", "sm-high"), mhe = a.ge("all", "mem-high");
-  judged("P4", pct(s) + " vs " + pct(sh) + ", " + pct(mh) + "; energy " + pct(e) + " vs " + pct(she) + ", " + pct(mhe),
-         s > sh && s > mh && e < she && e < mhe, "see overall table");
+  auto speedup = [&](const char* policy) { return a.geomean_speedup("all", policy); };
+  auto energy = [&](const char* policy) { return a.geomean_energy("all", policy); };
+  double perf = speedup("equalizer-perf"), sm_high = speedup("sm-high"), mem_high = speedup("mem-high");
+  double perf_energy = energy("equalizer-perf"), sm_high_energy = energy("sm-high"), mem_high_energy = energy("mem-high");
+  judged("P4",
+         pct(perf) + " vs " + pct(sm_high) + ", " + pct(mem_high) + "; energy " + pct(perf_energy) + " vs " +
+             pct(sm_high_energy) + ", " + pct(mem_high_energy),
+         perf > sm_high && perf > mem_high && perf_energy < sm_high_energy && perf_energy < mem_high_energy,
+         "see overall table");
   if (const Kernel* p2 = a.find("prtcl-2")) {
-    double hi = a.residency(*p2, "equalizer-perf", "sm", "high");
-    judged("P5", "SM high " + fixed(hi * 100, 0) + "% of time", hi > limit("P5", "sm_high_min"),
+    double sm_high = a.residency(*p2, "equalizer-perf", "sm", "high");
+    judged("P5", "SM high " + fixed(sm_high * 100, 0) + "% of time", sm_high > limit("P5", "sm_high_min"),
            "idle SMs did not carry the vote");
   } else {
     skip("P5", "prtcl-2");
   }
   if (const Kernel* l1 = a.find("leuko-1")) {
-    double mhigh = a.residency(*l1, "equalizer-perf", "mem", "high"), sl = a.sp(*l1, "equalizer-perf");
-    judged("P6", "mem high " + fixed(mhigh * 100, 0) + "% of time, " + pct(sl),
-           mhigh < limit("P6", "mem_high_max") && sl < limit("P6", "perf_max"),
+    double mem_high = a.residency(*l1, "equalizer-perf", "mem", "high"), speedup = a.speedup(*l1, "equalizer-perf");
+    judged("P6", "mem high " + fixed(mem_high * 100, 0) + "% of time, " + pct(speedup),
+           mem_high < limit("P6", "mem_high_max") && speedup < limit("P6", "perf_max"),
            "our LSU sees its back-pressure (no texture path)");
   } else {
     skip("P6", "leuko-1");
@@ -178,23 +204,24 @@ void EqualizerJudge::performance_mode() {
 
 void EqualizerJudge::phase_kernels() {
   int ok = 0, n = 0;
-  std::string m;
+  std::string measured;
   for (const char* name : {"mri-g-1", "sc-1"}) {
     const Kernel* k = a.find(name);
     if (!k) {
-      m += std::string(name) + " not in this run; ";  // judged on the others, and said so
+      measured += std::string(name) + " not in this run; ";  // judged on the others, and said so
       continue;
     }
     ++n;
-    double s = a.sp(*k, "equalizer-perf");
-    double best = std::max({1.0, a.sp(*k, "sm-high"), a.sp(*k, "mem-high")});
-    double smh = a.residency(*k, "equalizer-perf", "sm", "high"), mmh = a.residency(*k, "equalizer-perf", "mem", "high");
-    m += std::string(name) + " " + pct(s) + " (best static " + pct(best) + ", SM-high " + fixed(smh * 100, 0) +
-         "%, mem-high " + fixed(mmh * 100, 0) + "%) ";
-    ok += s > best && smh > 0 && mmh > 0;
+    double speedup = a.speedup(*k, "equalizer-perf");
+    double best = std::max({1.0, a.speedup(*k, "sm-high"), a.speedup(*k, "mem-high")});
+    double sm_high = a.residency(*k, "equalizer-perf", "sm", "high");
+    double mem_high = a.residency(*k, "equalizer-perf", "mem", "high");
+    measured += std::string(name) + " " + pct(speedup) + " (best static " + pct(best) + ", SM-high " +
+                fixed(sm_high * 100, 0) + "%, mem-high " + fixed(mem_high * 100, 0) + "%) ";
+    ok += speedup > best && sm_high > 0 && mem_high > 0;
   }
   if (n)
-    judged("P7", m, ok == n, "see residency");
+    judged("P7", measured, ok == n, "see residency");
   else
     skip("P7", "phase kernels");
 }
@@ -205,16 +232,17 @@ void EqualizerJudge::energy_mode() {
       skip(id, cat);
       continue;
     }
-    double s = a.gs(cat, "equalizer-energy"), e = a.ge(cat, "equalizer-energy");
-    judged(id, pct(s) + " perf, " + pct(e) + " energy", s >= limit(id, "perf_min") && e <= limit(id, "energy_max"),
-           "magnitude off");
+    double speedup = a.geomean_speedup(cat, "equalizer-energy"), energy = a.geomean_energy(cat, "equalizer-energy");
+    judged(id, pct(speedup) + " perf, " + pct(energy) + " energy",
+           speedup >= limit(id, "perf_min") && energy <= limit(id, "energy_max"), "magnitude off");
   }
-  double s = a.gs("all", "equalizer-energy"), e = a.ge("all", "equalizer-energy");
-  double sl = a.gs("all", "sm-low"), ml = a.gs("all", "mem-low"), sbe = a.ge("all", "static-best");
+  double speedup = a.geomean_speedup("all", "equalizer-energy"), energy = a.geomean_energy("all", "equalizer-energy");
+  double sm_low = a.geomean_speedup("all", "sm-low"), mem_low = a.geomean_speedup("all", "mem-low");
+  double static_best_energy = a.geomean_energy("all", "static-best");
   judged("E5",
-         pct(s) + " perf (SM-low " + pct(sl) + ", mem-low " + pct(ml) + "), " + pct(e) + " energy (static best " +
-             pct(sbe) + ")",
-         s > sl && s > ml && e < sbe, "see overall table");
+         pct(speedup) + " perf (SM-low " + pct(sm_low) + ", mem-low " + pct(mem_low) + "), " + pct(energy) +
+             " energy (static best " + pct(static_best_energy) + ")",
+         speedup > sm_low && speedup > mem_low && energy < static_best_energy, "see overall table");
 }
 
 void EqualizerJudge::control_dynamics() {
@@ -231,49 +259,54 @@ void EqualizerJudge::control_dynamics() {
 }
 
 void EqualizerJudge::bfs_spmv_ctas() {
-  std::string m;
+  std::string measured;
   bool ok = true;
   int parts = 0;
   if (const Kernel* bfs = a.find("bfs-1")) {
     ++parts;
     double ratio = a.time(*bfs, "eqcta") / a.per_invocation_optimum(*bfs);
-    m += "bfs CTA-only Equalizer " + fixed(ratio, 3) + "x the per-invocation optimum; ";
+    measured += "bfs CTA-only Equalizer " + fixed(ratio, 3) + "x the per-invocation optimum; ";
     ok &= ratio <= limit("D6", "ratio_max");
   }
-  if (const Kernel* sp = a.find("spmv-1")) {
+  if (const Kernel* spmv = a.find("spmv-1")) {
     ++parts;
     const double margin = limit("D6", "ctas_margin");
-    auto eq = mean_blocks(a.trace(*sp, "eqcta"));
-    auto dy = mean_blocks(a.trace(*sp, "dyncta"));
-    bool eq_down_up = false, dy_only_down = !dy.empty();
-    if (!eq.empty()) {
-      auto mn = std::min_element(eq.begin(), eq.end());
-      eq_down_up = *mn < eq.front() && eq.back() > *mn + margin;
+    // Mean CTAs per SM, epoch by epoch, under each CTA controller.
+    auto equalizer = mean_blocks(a.trace(*spmv, "eqcta"));
+    auto dyncta = mean_blocks(a.trace(*spmv, "dyncta"));
+    bool equalizer_down_up = false, dyncta_only_down = !dyncta.empty();
+    if (!equalizer.empty()) {
+      double lowest = *std::min_element(equalizer.begin(), equalizer.end());
+      equalizer_down_up = lowest < equalizer.front() && equalizer.back() > lowest + margin;
     }
-    if (!dy.empty()) dy_only_down = dy.back() <= *std::min_element(dy.begin(), dy.end()) + margin && dy.back() < dy.front();
-    m += std::string("spmv: Equalizer ") + (eq_down_up ? "lowers then raises" : "does not lower-then-raise") +
-         " CTAs, DynCTA " + (dy_only_down ? "only lowers" : "does not only lower");
-    ok &= eq_down_up && dy_only_down;
+    if (!dyncta.empty())
+      dyncta_only_down = dyncta.back() <= *std::min_element(dyncta.begin(), dyncta.end()) + margin &&
+                         dyncta.back() < dyncta.front();
+    measured += std::string("spmv: Equalizer ") +
+                (equalizer_down_up ? "lowers then raises" : "does not lower-then-raise") + " CTAs, DynCTA " +
+                (dyncta_only_down ? "only lowers" : "does not only lower");
+    ok &= equalizer_down_up && dyncta_only_down;
   }
   if (parts)
-    judged("D6", m, ok, "see traces");
+    judged("D6", measured, ok, "see traces");
   else
     skip("D6", "bfs/spmv");
 }
 
 void EqualizerJudge::cta_only_vs_dyncta() {
   if (!a.has_cat("cache")) return skip("D7", "cache");
-  std::vector<double> eq, dy;
+  std::vector<double> equalizer, dyncta;  // the cache kernels' speed-ups
   std::string close;
   for (const Kernel& k : a.config.kernels) {
     if (k.category != "cache") continue;
-    eq.push_back(a.sp(k, "eqcta"));
-    dy.push_back(a.sp(k, "dyncta"));
-    if (k.name == "bp-2" || k.name == "kmn-1") close += k.name + " " + fixed(a.sp(k, "eqcta") / a.sp(k, "dyncta"), 3) + " ";
+    equalizer.push_back(a.speedup(k, "eqcta"));
+    dyncta.push_back(a.speedup(k, "dyncta"));
+    if (k.name == "bp-2" || k.name == "kmn-1")
+      close += k.name + " " + fixed(a.speedup(k, "eqcta") / a.speedup(k, "dyncta"), 3) + " ";
   }
-  double ge = geomean(eq), gd = geomean(dy);
-  judged("D7", "Equalizer " + pct(ge) + " vs DynCTA-like " + pct(gd) + "; ratio " + close,
-         ge >= limit("D7", "ratio_min") * gd, "DynCTA-like ahead");
+  double equalizer_geomean = geomean(equalizer), dyncta_geomean = geomean(dyncta);
+  judged("D7", "Equalizer " + pct(equalizer_geomean) + " vs DynCTA-like " + pct(dyncta_geomean) + "; ratio " + close,
+         equalizer_geomean >= limit("D7", "ratio_min") * dyncta_geomean, "DynCTA-like ahead");
 }
 
 }  // namespace

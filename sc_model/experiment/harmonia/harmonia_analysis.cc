@@ -40,7 +40,7 @@ HarmoniaAnalysis::HarmoniaAnalysis(const HarmoniaConfig& c, const RunReports& r)
   add_core_sweep();
 }
 
-double HarmoniaAnalysis::gm(const std::string& name) const { return geomean(values_at(ed2p, name)); }
+double HarmoniaAnalysis::geomean_ed2p(const std::string& name) const { return geomean(values_at(ed2p, name)); }
 
 void HarmoniaAnalysis::collect(const HarmoniaApp& a, const std::string& n, const Json& r) {
   ed2p[n].push_back(r["ed2p"].get<double>());

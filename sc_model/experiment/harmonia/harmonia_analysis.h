@@ -33,7 +33,7 @@ struct HarmoniaAnalysis {
   Json energy_opt = Json::object();          // application -> energy- vs ED^2-optimal static points
   Json core_sweep = Json::array();           // claim 7's application at each CU clock
 
-  double gm(const std::string& name) const;  // geomean ED^2 ratio
+  double geomean_ed2p(const std::string& name) const;  // geomean ED^2 ratio
 
  private:
   std::set<std::string> stress_;

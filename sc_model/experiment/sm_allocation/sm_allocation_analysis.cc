@@ -111,23 +111,23 @@ void SmAllocationAnalysis::rank_queue(std::map<std::string, Totals>& tot, Json& 
   std::string top_t, top_pe;
   for (const std::string& l : labels) {
     const Totals& t = tot[l];
-    double rt = t.throughput() / base.throughput(), rp = t.power() / base.power();
-    double re = t.efficiency() / base.efficiency(), ren = t.energy_j / base.energy_j;
+    double throughput = t.throughput() / base.throughput(), power = t.power() / base.power();
+    double efficiency = t.efficiency() / base.efficiency(), energy = t.energy_j / base.energy_j;
     qj["policies"][l].update({{"throughput_ipc", t.throughput()}, {"power_w", t.power()},
                               {"power_efficiency", t.efficiency()}, {"energy_j", t.energy_j}, {"time_s", t.time_s},
-                              {"instructions", t.insts}, {"throughput", rt}, {"power", rp},
-                              {"efficiency", re}, {"energy", ren}});
-    ratio_t[l].push_back(rt);
-    ratio_p[l].push_back(rp);
-    ratio_e[l].push_back(re);
-    ratio_energy[l].push_back(ren);
+                              {"instructions", t.insts}, {"throughput", throughput}, {"power", power},
+                              {"efficiency", efficiency}, {"energy", energy}});
+    throughput_ratios[l].push_back(throughput);
+    power_ratios[l].push_back(power);
+    efficiency_ratios[l].push_back(efficiency);
+    energy_ratios[l].push_back(energy);
     if (ranked(l)) {
       if (top_t.empty() || t.throughput() > tot[top_t].throughput()) top_t = l;
       if (top_pe.empty() || t.efficiency() > tot[top_pe].efficiency()) top_pe = l;
     }
   }
-  ++best_t[top_t];
-  ++best_pe[top_pe];
+  ++best_throughput[top_t];
+  ++best_efficiency[top_pe];
   bool lowest_p = true, best_eff = true;
   for (const PolicyRun& p : sm_allocation_policies()) {
     if (!p.ranked) continue;
@@ -144,10 +144,10 @@ void SmAllocationAnalysis::rank_queue(std::map<std::string, Totals>& tot, Json& 
 
 void SmAllocationAnalysis::add_averages() {
   for (const std::string& l : labels)
-    averages[l] = {{"throughput", mean(ratio_t[l])}, {"power", mean(ratio_p[l])}, {"efficiency", mean(ratio_e[l])},
-                   {"energy", mean(ratio_energy[l])}, {"throughput_geomean", geomean(ratio_t[l])},
-                   {"efficiency_geomean", geomean(ratio_e[l])},
-                   {"best_throughput_queues", best_t[l]}, {"best_efficiency_queues", best_pe[l]}};
+    averages[l] = {{"throughput", mean(throughput_ratios[l])}, {"power", mean(power_ratios[l])}, {"efficiency", mean(efficiency_ratios[l])},
+                   {"energy", mean(energy_ratios[l])}, {"throughput_geomean", geomean(throughput_ratios[l])},
+                   {"efficiency_geomean", geomean(efficiency_ratios[l])},
+                   {"best_throughput_queues", best_throughput[l]}, {"best_efficiency_queues", best_efficiency[l]}};
 }
 
 }  // namespace gpupm

@@ -64,30 +64,31 @@ void VoltageNoiseAnalysis::add_lowered_supply() {
     kernels[k.name]["hierarchical-lowv"] = {
         {"core_energy_ratio", core.back()}, {"processor_energy_ratio", proc.back()}, {"time_ratio", slow.back()}};
   }
-  double mc = 0, mp = 0;
-  for (size_t i = 0; i < core.size(); ++i) mc += core[i] / double(core.size()), mp += proc[i] / double(proc.size());
+  double core_mean = 0, processor_mean = 0;
+  for (size_t i = 0; i < core.size(); ++i)
+    core_mean += core[i] / double(core.size()), processor_mean += proc[i] / double(proc.size());
   energy = {{"v_nominal", guardband.v_nom},
             {"v_new", guardband.v_new},
             {"worst_baseline", chip_worst["baseline"]},
             {"worst_hierarchical", chip_worst["hierarchical"]},
-            {"core_energy_saving_mean", 1.0 - mc},
-            {"processor_energy_saving_mean", 1.0 - mp},
+            {"core_energy_saving_mean", 1.0 - core_mean},
+            {"processor_energy_saving_mean", 1.0 - processor_mean},
             {"time_ratio_geomean", geomean(slow)}};
 }
 
 void VoltageNoiseAnalysis::add_packages() {
   for (const VoltageNoisePackage& p : config.packages) {
     std::vector<double> ratios;
-    double wb = 0, wh = 0;
+    double worst_baseline = 0, worst_hierarchical = 0;
     for (const VoltageNoiseKernel& k : config.kernels) {
-      double b = noise(voltage_noise_run_id(k, "baseline", p.name))["worst_droop"].get<double>();
-      double h = noise(voltage_noise_run_id(k, "hierarchical", p.name))["worst_droop"].get<double>();
-      ratios.push_back(h / b);
-      wb = std::max(wb, b), wh = std::max(wh, h);
+      double baseline = noise(voltage_noise_run_id(k, "baseline", p.name))["worst_droop"].get<double>();
+      double hierarchical = noise(voltage_noise_run_id(k, "hierarchical", p.name))["worst_droop"].get<double>();
+      ratios.push_back(hierarchical / baseline);
+      worst_baseline = std::max(worst_baseline, baseline), worst_hierarchical = std::max(worst_hierarchical, hierarchical);
     }
-    packages[p.name] = {{"worst_baseline", wb},
-                        {"worst_hierarchical", wh},
-                        {"worst_case_reduction", wb > 0 ? 1.0 - wh / wb : 0.0},
+    packages[p.name] = {{"worst_baseline", worst_baseline},
+                        {"worst_hierarchical", worst_hierarchical},
+                        {"worst_case_reduction", worst_baseline > 0 ? 1.0 - worst_hierarchical / worst_baseline : 0.0},
                         {"mean_reduction", 1.0 - geomean(ratios)}};
   }
 }

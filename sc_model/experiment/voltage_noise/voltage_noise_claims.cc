@@ -29,13 +29,13 @@ struct VoltageNoiseJudge {
 };
 
 void VoltageNoiseJudge::droop_range_and_classes() {
-  double lo = 1, hi = 0;
+  double least = 1, most = 0;  // the kernels' worst droops
   int class_ok = 0, class_n = 0;
   std::string miss;
   for (const VoltageNoiseKernel& k : a.config.kernels) {
     const Json& j = a.kernels[k.name];
-    double w = j["baseline"]["worst_droop"];
-    lo = std::min(lo, w), hi = std::max(hi, w);
+    double worst = j["baseline"]["worst_droop"];
+    least = std::min(least, worst), most = std::max(most, worst);
     if (k.paper_class == "-") continue;
     ++class_n;
     if (j["measured_class"] == k.paper_class)
@@ -43,9 +43,9 @@ void VoltageNoiseJudge::droop_range_and_classes() {
     else
       miss += " " + k.name + "=" + j["measured_class"].get<std::string>();
   }
-  judged("13a", percent(lo) + " .. " + percent(hi),
-         lo >= limit("13a", "low_min") && lo <= limit("13a", "low_max") && hi >= limit("13a", "high_min") &&
-             hi <= limit("13a", "high_max"),
+  judged("13a", percent(least) + " .. " + percent(most),
+         least >= limit("13a", "low_min") && least <= limit("13a", "low_max") && most >= limit("13a", "high_min") &&
+             most <= limit("13a", "high_max"),
          "range off");
   if (class_n == 0 && a.config.real)
     claims.push_back(book.not_judged("13b", "no program here stands for one the paper classifies"));
@@ -55,55 +55,63 @@ void VoltageNoiseJudge::droop_range_and_classes() {
 }
 
 void VoltageNoiseJudge::large_droop_share() {
-  double big = 0, all = 0;
+  double large = 0, all = 0;  // droop events past each threshold
   for (const VoltageNoiseKernel& k : a.config.kernels)
     for (const Json& e : a.noise(voltage_noise_run_id(k, "baseline"))["events_by_threshold"]) {
-      double t = e["threshold"], n = e["events"];
-      if (std::abs(t - limit("12", "small_droop")) < 1e-9) all += n;
-      if (std::abs(t - limit("12", "large_droop")) < 1e-9) big += n;
+      double threshold = e["threshold"], events = e["events"];
+      if (std::abs(threshold - limit("12", "small_droop")) < 1e-9) all += events;
+      if (std::abs(threshold - limit("12", "large_droop")) < 1e-9) large += events;
     }
-  double share = all > 0 ? big / all : 0;
+  double share = all > 0 ? large / all : 0;
   judged("12", percent(share), share >= limit("12", "share_min") && share <= limit("12", "share_max"),
          "outside the band");
 }
 
 void VoltageNoiseJudge::smoothing_levels() {
-  double l1 = a.class_reduction("first_order", "local"), g1 = a.class_reduction("first_order", "global");
-  double l2 = a.class_reduction("second_order", "local"), g2 = a.class_reduction("second_order", "global");
-  if (a.config.real && (std::isnan(l1) || std::isnan(l2)))
+  // Each smoothing level's droop reduction on the kernels whose noise is of one order.
+  double local_first = a.class_reduction("first_order", "local"), global_first = a.class_reduction("first_order", "global");
+  double local_second = a.class_reduction("second_order", "local");
+  double global_second = a.class_reduction("second_order", "global");
+  if (a.config.real && (std::isnan(local_first) || std::isnan(local_second)))
     claims.push_back(book.not_judged("15", std::string("no program measured ") +
-                                               (std::isnan(l1) ? "first" : "second") + "-order dominant"));
+                                               (std::isnan(local_first) ? "first" : "second") + "-order dominant"));
   else
     judged("15",
-           "first-order: local " + percent(l1) + " vs global " + percent(g1) + "; second-order: global " + percent(g2) +
-               " vs local " + percent(l2),
-           !std::isnan(l1) && !std::isnan(l2) && l1 > g1 && g2 > l2,
+           "first-order: local " + percent(local_first) + " vs global " + percent(global_first) +
+               "; second-order: global " + percent(global_second) + " vs local " + percent(local_second),
+           !std::isnan(local_first) && !std::isnan(local_second) && local_first > global_first &&
+               global_second > local_second,
            "a level does not win on its class (or a class is empty)");
-  double h = a.reduction("hierarchical");
-  judged("16a", percent(h), h >= limit("16a", "reduction_min"), "below target");
-  const double wb = a.chip_worst.at("baseline"), wh = a.chip_worst.at("hierarchical");
-  double chip = 1.0 - wh / std::max(1e-12, wb);
-  judged("16b", percent(wb) + " -> " + percent(wh) + " (" + percent(chip) + ")", chip >= limit("16b", "reduction_min"),
-         "below");
-  const double eb = a.emergencies.at("baseline"), eh = a.emergencies.at("hierarchical");
-  double removed = eb > 0 ? 1.0 - eh / eb : 0.0;
-  judged("16c", percent(removed) + " (" + fixed(eb, 0) + " -> " + fixed(eh, 0) + ")",
-         eb > 0 && removed >= limit("16c", "removed_min"), "fewer removed");
-  double sh = a.slowdown("hierarchical"), sl = a.slowdown("local"), sg = a.slowdown("global");
-  judged("17", percent(sh) + " / " + percent(sl) + " / " + percent(sg), sh <= limit("17", "slowdown_max"), "too slow");
+  double hierarchical = a.reduction("hierarchical");
+  judged("16a", percent(hierarchical), hierarchical >= limit("16a", "reduction_min"), "below target");
+  const double worst_before = a.chip_worst.at("baseline"), worst_after = a.chip_worst.at("hierarchical");
+  double chip = 1.0 - worst_after / std::max(1e-12, worst_before);
+  judged("16b", percent(worst_before) + " -> " + percent(worst_after) + " (" + percent(chip) + ")",
+         chip >= limit("16b", "reduction_min"), "below");
+  const double emergencies_before = a.emergencies.at("baseline"), emergencies_after = a.emergencies.at("hierarchical");
+  double removed = emergencies_before > 0 ? 1.0 - emergencies_after / emergencies_before : 0.0;
+  judged("16c", percent(removed) + " (" + fixed(emergencies_before, 0) + " -> " + fixed(emergencies_after, 0) + ")",
+         emergencies_before > 0 && removed >= limit("16c", "removed_min"), "fewer removed");
+  double slow_hierarchical = a.slowdown("hierarchical"), slow_local = a.slowdown("local");
+  double slow_global = a.slowdown("global");
+  judged("17", percent(slow_hierarchical) + " / " + percent(slow_local) + " / " + percent(slow_global),
+         slow_hierarchical <= limit("17", "slowdown_max"), "too slow");
   judged("15b",
          "local " + percent(a.reduction("local")) + ", global " + percent(a.reduction("global")) + ", hierarchical " +
-             percent(h),
-         a.reduction("local") < h && a.reduction("global") < h, "a single level matches or beats both");
+             percent(hierarchical),
+         a.reduction("local") < hierarchical && a.reduction("global") < hierarchical,
+         "a single level matches or beats both");
 }
 
 void VoltageNoiseJudge::guardband_energy() {
   if (a.energy.empty()) return;
-  double cs = a.energy["core_energy_saving_mean"], ps = a.energy["processor_energy_saving_mean"];
+  double core_saving = a.energy["core_energy_saving_mean"], processor_saving = a.energy["processor_energy_saving_mean"];
   judged("20",
-         fixed(a.guardband.v_nom, 2) + " V -> " + fixed(a.guardband.v_new, 3) + " V: core " + percent(cs) +
-             ", processor " + percent(ps),
-         cs >= limit("20", "core_min") && ps >= limit("20", "processor_min") && cs > ps, "smaller saving");
+         fixed(a.guardband.v_nom, 2) + " V -> " + fixed(a.guardband.v_new, 3) + " V: core " + percent(core_saving) +
+             ", processor " + percent(processor_saving),
+         core_saving >= limit("20", "core_min") && processor_saving >= limit("20", "processor_min") &&
+             core_saving > processor_saving,
+         "smaller saving");
 }
 
 void VoltageNoiseJudge::packages() {
