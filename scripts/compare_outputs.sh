@@ -10,7 +10,8 @@
 #   scripts/compare_outputs.sh analyse DIR [GPUPM]   # experiments only, re-analysing
 #       the recorded runs (--reuse-stale): checks an analysis change in minutes
 # Left out of the comparison: the provenance (report.json /gpupm, summary.json
-# gpupm/wall_seconds/cpu_seconds/timed_runs/jobs/reused_runs, summary.md's "N simulations ... jobs" line),
+# gpupm/wall_seconds/cpu_seconds/timed_runs/jobs/reused_runs, summary.md's "N simulations ... jobs" line,
+# each run's cpu_seconds),
 # which name the build and the machine's speed rather than the model's results.
 # Env: EXPERIMENTS="equalizer harmonia" limits the experiments; JOBS (default 2);
 # REWRITES=FILE names deliberate text changes ("OLD<TAB>NEW" lines, see
@@ -84,8 +85,10 @@ for root, dirs, files in os.walk(before):
     dirs.sort()
     rel = os.path.relpath(root, before)
     other = os.path.join(after, rel)
-    parts = rel.split(os.sep)
-    if len(parts) >= 2 and parts[-2] == "experiments" and parts[-1] not in experiments:
+    # An experiment's folder: experiments/NAME in a whole record, NAME when comparing experiments/ itself.
+    parts = ([] if os.path.basename(os.path.normpath(before)) != "experiments" else ["experiments"]) + \
+        ([] if rel == "." else rel.split(os.sep))
+    if len(parts) == 2 and parts[0] == "experiments" and parts[1] not in experiments:
         dirs.clear()  # an experiment left out by EXPERIMENTS
         continue
     if "report.json" in files:
@@ -93,9 +96,11 @@ for root, dirs, files in os.walk(before):
         if not os.path.isdir(other):
             report(f"missing: {rel}")
             continue
-        # inputs.fingerprint names the build by design; logs and sm-allocation runs name their directories
+        # inputs.fingerprint names the build by design, cpu_seconds the machine's speed; logs and
+        # sm-allocation runs name their directories
         r = subprocess.run([sys.executable, "scripts/compare_reports.py", root, other, "--ignore", "/gpupm",
-                            "--skip-file", "inputs.fingerprint", "--replace", before, after] + rewrite_args,
+                            "--skip-file", "inputs.fingerprint", "--skip-file", "cpu_seconds",
+                            "--replace", before, after] + rewrite_args,
                            capture_output=True, text=True)
         if r.returncode != 0:
             report(f"differs: {rel}\n{r.stdout}")
