@@ -471,6 +471,16 @@ void Warp::Impl::coalesce(const uint64_t* base, int64_t offset, uint32_t active,
   const uint64_t first_line = line.div(lo);
   const bool narrow = line.div(hi + bytes - 1) - first_line < 64 && res.n_lines == 0;
   uint64_t seen = 0;  // narrow: bit l - first_line for line l listed
+  if (narrow && line.value() % bytes == 0) {  // aligned accesses that divide a line: one line each
+    for (uint32_t left = active; left != 0; left &= left - 1) {
+      const uint64_t l = line.div(base[__builtin_ctz(left)] + uint64_t(offset));
+      const uint64_t bit = uint64_t(1) << (l - first_line);
+      if (seen & bit) continue;
+      seen |= bit;
+      res.lines[res.n_lines++] = l;  // at most 32 lanes: never saturates
+    }
+    return;
+  }
   for (uint32_t left = active; left != 0; left &= left - 1) {
     const uint64_t a = base[__builtin_ctz(left)] + uint64_t(offset);
     const uint64_t first = line.div(a), last = line.div(a + bytes - 1);
