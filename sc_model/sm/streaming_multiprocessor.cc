@@ -249,18 +249,18 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   account_until(c);
   last_cycle_ = c;
   issued_mem_at_last_ = 0;
-  const sc_time now = sc_time_stamp();
+  // The time is asked only when a response or an END_REQ needs it (a call into the kernel).
   bool progressed = false;
   if (!inbox_.empty()) {
-    drain_responses(c, now);
+    drain_responses(c, sc_time_stamp());
     progressed = true;
   }
-  if (req_blocked_ && end_req_seen_ && end_req_time_ < now) {
+  if (req_blocked_ && end_req_seen_ && end_req_time_ < sc_time_stamp()) {
     req_blocked_ = false;
     end_req_seen_ = false;
   }
   if (!launches_.empty()) start_ctas(c);
-  apply_done_loads();
+  if (!done_.empty()) apply_done_loads();
 
   issued_any_ = false;
   mem_blocked_ = false;
@@ -270,8 +270,8 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   count_skipped_stalls(c - 1);
   lsu_.cycle(c, done_);
   lsu_counted_ = c;
-  apply_done_loads();
-  send_requests(now);
+  if (!done_.empty()) apply_done_loads();
+  send_requests();
 
   // When may this SM next do anything without outside input?
   uint64_t next = min_ready_;
@@ -682,7 +682,7 @@ void StreamingMultiprocessor::finish_cta(uint16_t cs) {
   send(gwde_out, msg);
 }
 
-void StreamingMultiprocessor::send_requests(const sc_time&) {
+void StreamingMultiprocessor::send_requests() {
   if (req_blocked_ || !(lsu_.has_request() || icache_.has_request())) return;
   const bool inst = icache_.has_request();  // instruction misses go first
   const LineRequest r = inst ? LineRequest{icache_.front_request(), false} : lsu_.front_request();

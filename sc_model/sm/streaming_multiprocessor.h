@@ -169,7 +169,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   uint32_t collect_operands(uint16_t slot, uint64_t c);
   void write_back(uint16_t slot, uint64_t ready, uint8_t n, const uint16_t* regs);
   void apply_done_loads();
-  void send_requests(const sc_core::sc_time& now);
+  void send_requests();
   void fetch_head(uint16_t slot);
   void instruction_fill(uint64_t line);
   bool dispatch_admitted(uint32_t sched, const Inst& in);
