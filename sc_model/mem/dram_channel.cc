@@ -30,8 +30,7 @@ void DramChannel::choose_mode() {
   }
 }
 
-DramCommand DramChannel::step(uint64_t cycle) {
-  if (cycle < quiet_until_) return {};  // nothing queued can issue before then
+DramCommand DramChannel::schedule(uint64_t cycle) {
   choose_mode();
   // Every candidate is of the current mode: a column command's channel-wide
   // constraints (tCCD, the data bus, tWTR) are the same for all of them.
@@ -112,18 +111,6 @@ DramCommand DramChannel::precharge(uint32_t bank, uint64_t cycle) {
   b.act_ready = std::max(b.act_ready, cycle + t_.tRP);
   ++counters_.precharges;
   return {DramOp::kPrecharge, bank, row};
-}
-
-bool DramChannel::pop_read_done(uint64_t cycle, uint32_t* tag, uint64_t* done_cycle) {
-  if (reads_in_flight_.empty() || reads_in_flight_.front().done > cycle) return false;
-  *tag = reads_in_flight_.front().tag;
-  *done_cycle = reads_in_flight_.front().done;
-  reads_in_flight_.pop_front();
-  return true;
-}
-
-uint64_t DramChannel::next_read_done() const {
-  return reads_in_flight_.empty() ? kNever : reads_in_flight_.front().done;
 }
 
 }  // namespace gpupm

@@ -46,10 +46,21 @@ class DramChannel {
   // `tag` comes back with the read's data (writes need no answer).
   void enqueue(uint32_t bank, uint64_t row, bool write, uint32_t tag);
   // Command cycle `cycle`: issues at most one command and returns it.
-  DramCommand step(uint64_t cycle);
+  DramCommand step(uint64_t cycle) {
+    if (cycle < quiet_until_) return {};  // nothing queued can issue before then
+    return schedule(cycle);
+  }
   // Pops the oldest read whose data has fully arrived by `cycle`.
-  bool pop_read_done(uint64_t cycle, uint32_t* tag, uint64_t* done_cycle);
-  uint64_t next_read_done() const;  // kNever when no read is in flight
+  bool pop_read_done(uint64_t cycle, uint32_t* tag, uint64_t* done_cycle) {
+    if (next_read_done() > cycle) return false;
+    *tag = reads_in_flight_.front().tag;
+    *done_cycle = reads_in_flight_.front().done;
+    reads_in_flight_.pop_front();
+    return true;
+  }
+  uint64_t next_read_done() const {  // kNever when no read is in flight
+    return reads_in_flight_.empty() ? kNever : reads_in_flight_.front().done;
+  }
   uint32_t burst_cycles() const { return burst_; }
   const DramCounters& counters() const { return counters_; }
 
@@ -72,6 +83,7 @@ class DramChannel {
     uint32_t tag;
   };
 
+  DramCommand schedule(uint64_t cycle);  // step() past quiet_until_
   uint64_t column_ready_at(bool write) const;  // channel-wide; the bank's col_ready on top
   void choose_mode();
   DramCommand issue_column(size_t index, uint64_t cycle);

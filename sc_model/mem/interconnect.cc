@@ -22,14 +22,9 @@ void RequestNetwork::stage(uint32_t id, uint32_t slice) {
 
 void RequestNetwork::park(uint32_t id, uint32_t slice) { parked_[slice].push_back(id); }
 
-void RequestNetwork::enter_staged(uint64_t l2_cycle) {
+void RequestNetwork::enter_staged_now(uint64_t l2_cycle) {
   for (const Staged& s : staged_) input_[s.slice].push_back({s.id, l2_cycle + latency_});
   staged_.clear();
-}
-
-uint32_t RequestNetwork::ready_head(uint32_t slice, uint64_t l2_cycle) const {
-  const Ring<Timed>& in = input_[slice];
-  return !in.empty() && in.front().ready <= l2_cycle ? in.front().id : kNoRequest;
 }
 
 void RequestNetwork::pop_head(uint32_t slice) {

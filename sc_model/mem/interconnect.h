@@ -33,9 +33,15 @@ class RequestNetwork {
   }
   void stage(uint32_t id, uint32_t slice);  // accepted between edges
   void park(uint32_t id, uint32_t slice);   // no credit yet
-  void enter_staged(uint64_t l2_cycle);     // staged requests enter the network
+  void enter_staged(uint64_t l2_cycle) {  // staged requests enter the network
+    if (!staged_.empty()) enter_staged_now(l2_cycle);
+  }
   // The request at this slice's input that may be looked up in cycle l2_cycle.
-  uint32_t ready_head(uint32_t slice, uint64_t l2_cycle) const;
+  // Inline, like the other per-cycle checks of the memory path: asked per slice every L2 cycle.
+  uint32_t ready_head(uint32_t slice, uint64_t l2_cycle) const {
+    const Ring<Timed>& in = input_[slice];
+    return !in.empty() && in.front().ready <= l2_cycle ? in.front().id : kNoRequest;
+  }
   void pop_head(uint32_t slice);  // lookup done: its credit frees
   // Accepts parked requests while credits last, appending their ids to `accepted`.
   void admit_parked(uint32_t slice, uint64_t l2_cycle, std::vector<uint32_t>& accepted);
@@ -48,6 +54,7 @@ class RequestNetwork {
   struct Staged {
     uint32_t id, slice;
   };
+  void enter_staged_now(uint64_t l2_cycle);
   uint32_t capacity_;
   uint32_t latency_;
   std::vector<uint32_t> used_;

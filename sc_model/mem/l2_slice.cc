@@ -87,7 +87,7 @@ void L2Slice::schedule_fill(uint32_t mshr, uint64_t fill_cycle) {
   fills_.push_back({mshr, fill_cycle});
 }
 
-void L2Slice::fill_due(uint64_t l2_cycle, RequestPool& pool, ResponseNetwork& responses) {
+void L2Slice::fill_due_now(uint64_t l2_cycle, RequestPool& pool, ResponseNetwork& responses) {
   while (!fills_.empty() && fills_.front().ready <= l2_cycle) {
     uint32_t m = fills_.front().id;
     fills_.pop_front();
@@ -99,7 +99,5 @@ void L2Slice::fill_due(uint64_t l2_cycle, RequestPool& pool, ResponseNetwork& re
     free_mshrs_.push_back(m);
   }
 }
-
-uint64_t L2Slice::next_fill() const { return fills_.empty() ? kNever : fills_.front().ready; }
 
 }  // namespace gpupm

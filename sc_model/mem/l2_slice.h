@@ -44,9 +44,11 @@ class L2Slice {
   // The DRAM read of `mshr` finished; its fill happens in L2 cycle `fill_cycle`.
   void schedule_fill(uint32_t mshr, uint64_t fill_cycle);
   // Performs the fills due by `l2_cycle`.
-  void fill_due(uint64_t l2_cycle, RequestPool& pool, ResponseNetwork& responses);
+  void fill_due(uint64_t l2_cycle, RequestPool& pool, ResponseNetwork& responses) {
+    if (next_fill() <= l2_cycle) fill_due_now(l2_cycle, pool, responses);
+  }
 
-  uint64_t next_fill() const;  // kNever if none is scheduled
+  uint64_t next_fill() const { return fills_.empty() ? kNever : fills_.front().ready; }  // kNever if none is scheduled
   uint32_t mshrs_in_use() const { return uint32_t(mshrs_.size() - free_mshrs_.size()); }
 
  private:
@@ -64,6 +66,7 @@ class L2Slice {
     uint32_t head = kNoRequest, tail = kNoRequest;
   };
 
+  void fill_due_now(uint64_t l2_cycle, RequestPool& pool, ResponseNetwork& responses);
   Line* find(uint64_t local_line);
   Line* victim(uint64_t local_line);  // LRU among invalid/valid ways; nullptr if all filling
   void write_back(const Line& line, DramChannel& dram);

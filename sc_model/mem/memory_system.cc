@@ -229,17 +229,20 @@ void MemorySystem::tick(uint64_t cycle) {
 
 uint64_t MemorySystem::next_busy_cycle(uint64_t now) const {
   const Impl& m = *impl_;
-  uint64_t next = kNever;
-  if (m.requests.has_staged()) next = now + 1;
-  uint64_t l2_ready = std::min(m.requests.next_ready(), m.responses.next_ready());
+  // Any answer at or before now + 1 is now + 1: the rest is looked at only while it could be later
+  // (in memory-bound phases a DRAM queue is rarely empty).
+  uint64_t next = m.requests.has_staged() ? now + 1 : kNever;
   for (uint32_t ch = 0; ch < m.cfg.channels && next > now + 1; ++ch) {
     if (m.dram[ch].has_queued()) next = now + 1;
     next = std::min(next, m.dram[ch].next_read_done());
-    l2_ready = std::min(l2_ready, m.slices[ch].next_fill());
   }
-  if (l2_ready != kNever) {
-    uint64_t first_l2 = m.l2.first_at_or_after(now + 1);
-    next = std::min(next, m.l2.cmd_of(std::max(l2_ready, first_l2)));
+  if (next > now + 1) {
+    uint64_t l2_ready = std::min(m.requests.next_ready(), m.responses.next_ready());
+    for (uint32_t ch = 0; ch < m.cfg.channels; ++ch) l2_ready = std::min(l2_ready, m.slices[ch].next_fill());
+    if (l2_ready != kNever) {
+      uint64_t first_l2 = m.l2.first_at_or_after(now + 1);
+      next = std::min(next, m.l2.cmd_of(std::max(l2_ready, first_l2)));
+    }
   }
   if (next != kNever) next = std::max(next, now + 1);
   impl_->planned_tick = next;

@@ -78,6 +78,9 @@ struct Warp::Impl {
     for (uint64_t word = offset / 4; word <= (offset + bytes - 1) / 4 && n_words < shared_words.size(); ++word)
       shared_words[n_words++] = uint32_t(word);
   }
+  void coalesce(const uint64_t* base, int64_t offset, uint32_t active, uint32_t bytes, uint64_t lo, uint64_t hi,
+                StepResult& res);
+  void move_fast(const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo, uint32_t elem);
   bool global_fast(const Instruction& in, uint32_t active, StepResult& res);
   bool shared_fast(const Instruction& in, uint32_t active, StepResult& res);
   uint32_t bank_conflict_degree(uint32_t n);
@@ -408,16 +411,91 @@ namespace {
 bool lane_span(const uint64_t* base, int64_t offset, uint32_t active, uint32_t bytes, uint64_t& lo, uint64_t& hi) {
   uint64_t misaligned = 0;
   lo = ~uint64_t(0), hi = 0;
-  for (uint32_t lane = 0; lane < 32; ++lane) {
-    if (!((active >> lane) & 1)) continue;
-    const uint64_t a = base[lane] + uint64_t(offset);
+  for (uint32_t left = active; left != 0; left &= left - 1) {
+    const uint64_t a = base[__builtin_ctz(left)] + uint64_t(offset);
     lo = std::min(lo, a);
     hi = std::max(hi, a);
     misaligned |= a & (bytes - 1);
   }
   return !misaligned && hi - lo <= (uint64_t(1) << 31);
 }
+
+// access_lane() for every active lane of a load or store whose lane at address
+// a is at p0 + (a - lo), with the element size and direction fixed at compile
+// time: the lane loop keeps no switch.
+template <uint32_t kElem, bool kStore>
+void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0,
+                uint64_t lo, int shift) {
+  for (uint32_t left = active; left != 0; left &= left - 1) {
+    const uint32_t lane = uint32_t(__builtin_ctz(left));
+    uint8_t* p = p0 + (base[lane] + uint64_t(in.offset) - lo);
+    for (uint32_t e = 0; e < in.vec; ++e, p += kElem) {
+      if constexpr (kStore) {
+        const uint64_t v = regs[size_t(in.src[e]) * 32 + lane];
+        std::memcpy(p, &v, kElem);
+      } else {
+        uint64_t v = 0;
+        std::memcpy(&v, p, kElem);
+        if (shift) v = uint64_t(int64_t(v << shift) >> shift);
+        regs[size_t(in.dst[e]) * 32 + lane] = v;
+      }
+    }
+  }
+}
+
+template <bool kStore>
+void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0,
+                uint64_t lo, uint32_t elem, int shift) {
+  switch (elem) {  // access_lane()'s widths: 8 for any other
+    case 1: return move_lanes<1, kStore>(regs, in, active, base, p0, lo, shift);
+    case 2: return move_lanes<2, kStore>(regs, in, active, base, p0, lo, shift);
+    case 4: return move_lanes<4, kStore>(regs, in, active, base, p0, lo, shift);
+    default: return move_lanes<8, kStore>(regs, in, active, base, p0, lo, shift);
+  }
+}
 }  // namespace
+
+// The fast paths' loads and stores (not atomics): each active lane at p0 + (address - lo).
+void Warp::Impl::move_fast(const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo,
+                           uint32_t elem) {
+  if (in.op == Op::St) move_lanes<true>(regs.data(), in, active, base, p0, lo, elem, 0);
+  else move_lanes<false>(regs.data(), in, active, base, p0, lo, elem, sign_shift(in, elem));
+}
+
+// The distinct lines of the active lanes' aligned accesses, as add_line() of
+// each lane's first and last line in lane order would list them. A warp's
+// accesses within 64 lines (strided lanes touch up to 32) are deduplicated with
+// a bit per line of the span, not a search of the list.
+void Warp::Impl::coalesce(const uint64_t* base, int64_t offset, uint32_t active, uint32_t bytes, uint64_t lo,
+                          uint64_t hi, StepResult& res) {
+  const uint64_t first_line = line.div(lo);
+  const bool narrow = line.div(hi + bytes - 1) - first_line < 64 && res.n_lines == 0;
+  uint64_t seen = 0;  // narrow: bit l - first_line for line l listed
+  if (narrow && line.value() % bytes == 0) {  // aligned accesses that divide a line: one line each
+    for (uint32_t left = active; left != 0; left &= left - 1) {
+      const uint64_t l = line.div(base[__builtin_ctz(left)] + uint64_t(offset));
+      const uint64_t bit = uint64_t(1) << (l - first_line);
+      if (seen & bit) continue;
+      seen |= bit;
+      res.lines[res.n_lines++] = l;  // at most 32 lanes: never saturates
+    }
+    return;
+  }
+  for (uint32_t left = active; left != 0; left &= left - 1) {
+    const uint64_t a = base[__builtin_ctz(left)] + uint64_t(offset);
+    const uint64_t first = line.div(a), last = line.div(a + bytes - 1);
+    for (const uint64_t l : {first, last}) {
+      if (!narrow) {
+        add_line(l, res);
+      } else if (!((seen >> (l - first_line)) & 1)) {
+        if (res.n_lines == res.lines.size()) return;  // saturated: add_line() adds nothing more
+        seen |= uint64_t(1) << (l - first_line);
+        res.lines[res.n_lines++] = l;
+      }
+      if (last == first) break;
+    }
+  }
+}
 
 // The common case of a global load or store: every active lane aligned and
 // inside one allocation. False leaves everything untouched for the lane-by-lane
@@ -430,15 +508,8 @@ bool Warp::Impl::global_fast(const Instruction& in, uint32_t active, StepResult&
   if (!lane_span(base, in.offset, active, bytes, lo, hi)) return false;
   uint8_t* p0 = launch->memory->find(lo, uint32_t(hi - lo + bytes));
   if (!p0) return false;
-  const int shift = sign_shift(in, elem);
-  for (uint32_t lane = 0; lane < 32; ++lane) {
-    if (!((active >> lane) & 1)) continue;
-    const uint64_t a = base[lane] + uint64_t(in.offset);
-    const uint64_t first = line.div(a), last = line.div(a + bytes - 1);
-    add_line(first, res);
-    if (last != first) add_line(last, res);
-    access_lane(in, lane, p0 + (a - lo), elem, shift);
-  }
+  coalesce(base, in.offset, active, bytes, lo, hi, res);  // before the loads may overwrite the base
+  move_fast(in, active, base, p0, lo, elem);
   return true;
 }
 
@@ -451,14 +522,10 @@ bool Warp::Impl::shared_fast(const Instruction& in, uint32_t active, StepResult&
   if (!lane_span(base, in.offset, active, bytes, lo, hi) || hi >= cta->shared.size() ||
       hi + bytes > cta->shared.size())
     return false;
-  const int shift = sign_shift(in, elem);
   uint32_t n_words = 0;
-  for (uint32_t lane = 0; lane < 32; ++lane) {
-    if (!((active >> lane) & 1)) continue;
-    const uint64_t a = base[lane] + uint64_t(in.offset);
-    note_shared_words(a, bytes, n_words);
-    access_lane(in, lane, cta->shared.data() + a, elem, shift);
-  }
+  for (uint32_t left = active; left != 0; left &= left - 1)
+    note_shared_words(base[__builtin_ctz(left)] + uint64_t(in.offset), bytes, n_words);
+  move_fast(in, active, base, cta->shared.data(), 0, elem);
   res.shared_cycles = bank_conflict_degree(n_words);
   return true;
 }

@@ -44,19 +44,21 @@ class L1Cache {
       if (tags_[base + w] == line) return true;
     return false;
   }
-  // Inserts a line, evicting the least recently used way of its set.
+  // Inserts a line (a present one is only refreshed, as by access()), into the
+  // first empty way of its set, else evicting its least recently used way (the
+  // first of equals). One pass over the set.
   void fill(uint64_t line) {
-    if (access(line)) return;
-    size_t base = set_of(line) * ways_;
-    size_t victim = base;
-    for (uint32_t w = 0; w < active_ways_; ++w) {
-      size_t i = base + w;
-      if (tags_[i] == kEmpty) {
-        victim = i;
-        break;
+    const size_t base = set_of(line) * ways_;
+    size_t empty = kNone, oldest = base;
+    for (size_t i = base; i < base + active_ways_; ++i) {
+      if (tags_[i] == line) {
+        stamps_[i] = ++clock_;
+        return;
       }
-      if (stamps_[i] < stamps_[victim]) victim = i;
+      if (tags_[i] == kEmpty && empty == kNone) empty = i;
+      if (stamps_[i] < stamps_[oldest]) oldest = i;
     }
+    const size_t victim = empty != kNone ? empty : oldest;
     tags_[victim] = line;
     stamps_[victim] = ++clock_;
   }
@@ -75,6 +77,7 @@ class L1Cache {
 
  private:
   static constexpr uint64_t kEmpty = ~uint64_t(0);
+  static constexpr size_t kNone = ~size_t(0);
   size_t set_of(uint64_t line) const { return size_t(sets_.mod(line)); }
   Divisor sets_;
   uint32_t ways_;         // the tag array's stride

@@ -40,7 +40,8 @@ uint32_t Lsu::take_free_mshr() {
   return m;
 }
 
-void Lsu::line_done(uint32_t t, uint64_t ready, std::vector<LoadDone>& done) {
+// Inlined into its two callers: it runs for every line of every load.
+[[gnu::always_inline]] inline void Lsu::line_done(uint32_t t, uint64_t ready, std::vector<LoadDone>& done) {
   Tracker& tr = trackers_[t];
   tr.ready_cycle = std::max(tr.ready_cycle, ready);
   if (--tr.remaining == 0) {

@@ -35,6 +35,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
   cta_in.register_b_transport(this, &StreamingMultiprocessor::cta_b_transport);
   ctrl_in.register_b_transport(this, &StreamingMultiprocessor::ctrl_b_transport);
   for (auto& o : order_) o.reserve(cfg.max_warps);
+  for (uint32_t s = 0; s < cfg.max_warps; ++s) sched_of_[s] = uint8_t(s % cfg.schedulers);
   clock.add(this);
 }
 
@@ -248,18 +249,18 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   account_until(c);
   last_cycle_ = c;
   issued_mem_at_last_ = 0;
-  const sc_time now = sc_time_stamp();
+  // The time is asked only when a response or an END_REQ needs it (a call into the kernel).
   bool progressed = false;
   if (!inbox_.empty()) {
-    drain_responses(c, now);
+    drain_responses(c, sc_time_stamp());
     progressed = true;
   }
-  if (req_blocked_ && end_req_seen_ && end_req_time_ < now) {
+  if (req_blocked_ && end_req_seen_ && end_req_time_ < sc_time_stamp()) {
     req_blocked_ = false;
     end_req_seen_ = false;
   }
   if (!launches_.empty()) start_ctas(c);
-  apply_done_loads();
+  if (!done_.empty()) apply_done_loads();
 
   issued_any_ = false;
   mem_blocked_ = false;
@@ -269,8 +270,8 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   count_skipped_stalls(c - 1);
   lsu_.cycle(c, done_);
   lsu_counted_ = c;
-  apply_done_loads();
-  send_requests(now);
+  if (!done_.empty()) apply_done_loads();
+  send_requests();
 
   // When may this SM next do anything without outside input?
   uint64_t next = min_ready_;
@@ -436,7 +437,8 @@ void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
     if (r == Scoreboard::kPending) r = kNever;
   }
   wake_[slot] = r;
-  ++changes_;  // every scheduler's memo is stale
+  ++changes_;  // every scheduler's memo is stale (those that asked no pipe: its own only)
+  ++own_changes_[sched_of_[slot]];
   head_mem_[slot] = w.has_head && w.head.is_mem();
   head_class_[slot] = w.has_head ? issue_class(w) : 0;
   min_ready_ = std::min(min_ready_, r);  // a load completed after the issue stage must still wake us
@@ -472,6 +474,7 @@ void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
   } else if (g >= 0) {
     out.min_ready = std::min(out.min_ready, greedy_ready);
     class_ready[head_class_[g]] = greedy_ready;
+    out.asked = true;
   }
   uint64_t ready_at;
   for (uint16_t slot : order_[s]) {
@@ -483,6 +486,7 @@ void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
         return out;
       }
       known = ready_at;
+      out.asked = true;
     }
     out.min_ready = std::min(out.min_ready, known);
   }
@@ -503,9 +507,12 @@ void StreamingMultiprocessor::issue(uint64_t c) {
     // (refresh_wake(), which every issue calls: pipes, collector units and the LSU
     // change only then), the LSU accepts again or the earliest cycle the scan found
     // a warp may issue comes: until then it would pick nothing again and find the
-    // same earliest cycle.
+    // same earliest cycle. A scan that passed over every warp on the warp's own
+    // state (operands, a memory head facing the full LSU) stands until one of its
+    // own warps changes: other schedulers' issues change only pipes and units.
     ScanMemo& memo = memo_[s];
-    if (lsu_full && c < memo.until && memo.changes == changes_) {
+    if (lsu_full && c < memo.until &&
+        (memo.changes == changes_ || (memo.own_only && memo.own_changes == own_changes_[s]))) {
       min_ready_ = std::min(min_ready_, memo.until);
       mem_blocked_ = mem_blocked_ || memo.mem_blocked;
       continue;
@@ -519,7 +526,7 @@ void StreamingMultiprocessor::issue(uint64_t c) {
       mem_blocked_ = mem_blocked_ || r.mem_blocked;
       pick = r.pick;
       // Not after an issue this cycle: lsu_full may be stale then.
-      if (pick < 0 && lsu_full && !issued_any_) memo = {changes_, r.min_ready, r.mem_blocked};
+      if (pick < 0 && lsu_full && !issued_any_) memo = {changes_, own_changes_[s], r.min_ready, r.mem_blocked, !r.asked};
     }
     if (pick < 0) continue;
     if (pred_ && !dispatch_admitted(s, warps_[pick].head)) break;  // admission is a prefix in slot order
@@ -636,6 +643,7 @@ void StreamingMultiprocessor::warp_progress(uint16_t slot) {
   w.finished = true;
   wake_[slot] = kNever;
   ++changes_;
+  ++own_changes_[sched_of_[slot]];
   Cta& cta = ctas_[w.cta_slot];
   if (!cta.paused) --resident_unpaused_warps_;
   auto& ord = order_[slot % cfg_.schedulers];
@@ -674,7 +682,7 @@ void StreamingMultiprocessor::finish_cta(uint16_t cs) {
   send(gwde_out, msg);
 }
 
-void StreamingMultiprocessor::send_requests(const sc_time&) {
+void StreamingMultiprocessor::send_requests() {
   if (req_blocked_ || !(lsu_.has_request() || icache_.has_request())) return;
   const bool inst = icache_.has_request();  // instruction misses go first
   const LineRequest r = inst ? LineRequest{icache_.front_request(), false} : lsu_.front_request();

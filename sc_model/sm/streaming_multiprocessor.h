@@ -127,8 +127,10 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   // A scheduler's last scan that picked nothing with the LSU full (see issue()).
   struct ScanMemo {
     uint64_t changes = 0;      // changes_ then
+    uint64_t own_changes = 0;  // own_changes_ of its scheduler then
     uint64_t until = 0;        // the earliest cycle it found a warp may issue
     bool mem_blocked = false;  // it met a ready memory instruction facing the full LSU
+    bool own_only = false;     // every warp was passed over on its own state (no pipe or unit asked)
   };
   enum class Readiness { Ready, Waiting, Blocked };  // Blocked: no instruction / barrier / done
 
@@ -150,6 +152,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     int pick = -1;
     uint64_t min_ready = kNever;
     bool mem_blocked = false;
+    bool asked = false;  // a warp got as far as its pipe, collector units or the LSU
   };
   Scan scan(uint32_t sched, uint64_t c, bool lsu_full, uint64_t greedy_ready) const;
   bool can_issue(const Warp& w, uint32_t sched, uint64_t c, uint64_t& ready_at) const;  // sched: w's scheduler
@@ -166,7 +169,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   uint32_t collect_operands(uint16_t slot, uint64_t c);
   void write_back(uint16_t slot, uint64_t ready, uint8_t n, const uint16_t* regs);
   void apply_done_loads();
-  void send_requests(const sc_core::sc_time& now);
+  void send_requests();
   void fetch_head(uint16_t slot);
   void instruction_fill(uint64_t line);
   bool dispatch_admitted(uint32_t sched, const Inst& in);
@@ -209,6 +212,10 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   std::vector<int> greedy_;
   std::vector<ScanMemo> memo_;      // per scheduler
   uint64_t changes_ = 0;            // refresh_wake() calls and finished warps
+  // Arrays in the object (SmConfig's limits), not vectors: refresh_wake() counts
+  // in them on every issue without loading a buffer pointer first.
+  std::array<uint64_t, 8> own_changes_{};  // per scheduler: changes_ of its own warps
+  std::array<uint8_t, 64> sched_of_{};     // per warp slot: its scheduler (slot mod schedulers)
   std::vector<uint64_t> alu_free_;  // per scheduler pipe
   uint64_t sfu_free_ = 0;
   uint64_t shared_free_ = 0;  // the shared-memory pipe (program workloads)
