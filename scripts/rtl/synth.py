@@ -49,7 +49,8 @@ RTL = REPO / "rtl"
 
 BLOCKS = {
     "eq_sm_block": {
-        "sources": ["eq_popcount8.sv", "eq_popcount.sv", "eq_warp_sample.sv", "eq_decision.sv", "eq_sm_block.sv"],
+        "sources": ["gpupm_pkg.sv", "eq_popcount8.sv", "eq_popcount.sv", "eq_warp_sample.sv", "eq_decision.sv",
+                    "eq_sm_block.sv"],
         "params": {"WARPS": 48, "SAMPLE_LOG2": 7, "EPOCH_LOG2": 5},
         "scope": "one per SM",
         "path_note": "The four per-sample popcounts are registered (smp_*_q, the sample pipeline stage; "
@@ -63,14 +64,14 @@ BLOCKS = {
                      "over the scaled 700 MHz period and 1.21 ns over 805 MHz.",
     },
     "vote_arbiter": {
-        "sources": ["eq_popcount8.sv", "eq_popcount.sv", "vote_count.sv", "vote_arbiter.sv"],
+        "sources": ["gpupm_pkg.sv", "eq_popcount8.sv", "eq_popcount.sv", "vote_count.sv", "vote_arbiter.sv"],
         "params": {"N_SMS": 15},
         "scope": "one per GPU",
         "path_note": "The worst path runs from the votes through the COMP/MEM counters, the plurality / "
                      "majority comparisons, the mode/five-state decision and the busy counters' load.",
     },
     "droop_predictor": {
-        "sources": ["droop_predictor.sv"],
+        "sources": ["gpupm_pkg.sv", "droop_predictor.sv"],
         "params": {"SLOTS": 2},
         "scope": "one per SM",
         "path_note": "From the history registers (or the candidate inputs) through the 9-bit limits h + t, "
@@ -78,7 +79,7 @@ BLOCKS = {
                      "the dispatch unit's mask) and into h0_q through the admitted-estimate adder.",
     },
     "stagger_unit": {
-        "sources": ["eq_popcount8.sv", "eq_popcount.sv", "stagger_mult.sv", "stagger_unit.sv"],
+        "sources": ["gpupm_pkg.sv", "eq_popcount8.sv", "eq_popcount.sv", "stagger_mult.sv", "stagger_unit.sv"],
         "params": {"N_SMS": 15, "REPORT_PERIOD": 10, "WINDOW_SLOTS": 3},
         # Yosys's equiv_induct on the 15-SM netlist (2774 $equiv cells, 1475 left for induction) did not
         # finish in 10 minutes; the same RTL at 4 SMs is proven instead (same generate code per SM).
