@@ -214,9 +214,9 @@ void run_lockstep(unsigned sum_w, unsigned epoch_log2, const std::string& name) 
   finish_coverage(name, std::to_string(vectors) + " vectors, seed " + std::to_string(seed), cov);
 }
 
-TEST(EqDecisionRtl, Sums11Bits32Samples) { run_lockstep<Veq_decision>(11, 5, "eq_decision_s11e5"); }
-TEST(EqDecisionRtl, Sums16Bits512Samples) { run_lockstep<Veq_decision_s16e9>(16, 9, "eq_decision_s16e9"); }
-TEST(EqDecisionRtl, Sums5Bits2Samples) { run_lockstep<Veq_decision_s5e1>(5, 1, "eq_decision_s5e1"); }
+TEST(EqDecisionRtl, Lockstep11BitSums32Samples) { run_lockstep<Veq_decision>(11, 5, "eq_decision_s11e5"); }
+TEST(EqDecisionRtl, Lockstep16BitSums512Samples) { run_lockstep<Veq_decision_s16e9>(16, 9, "eq_decision_s16e9"); }
+TEST(EqDecisionRtl, Lockstep5BitSums2Samples) { run_lockstep<Veq_decision_s5e1>(5, 1, "eq_decision_s5e1"); }
 
 }  // namespace
 }  // namespace gpupm::tb
