@@ -17,6 +17,9 @@
 //    valid set passes. enable_i low: everything passes.
 //  - admit_o, predict_o, throttled_o are combinational (Mealy); h*_o and
 //    block_count_o are registers. Reset: all 0.
+//
+// Class codes: gpupm_pkg's Class*. 1 <= SLOTS <= 4 (checked at elaboration:
+// four 63-weight candidates fill the 8-bit estimate).
 module droop_predictor #(
   parameter int unsigned SLOTS = 2
 ) (
@@ -39,6 +42,10 @@ module droop_predictor #(
   output logic [2:0]         block_count_o
 );
 
+  if (SLOTS < 1 || SLOTS > 4) begin : gen_bad_slots
+    $error("droop_predictor: SLOTS must be 1..4");
+  end
+
   logic [7:0] h0_q, h1_q, h2_q;
   logic [2:0] block_count_q;
 
@@ -51,10 +58,10 @@ module droop_predictor #(
     acc = 8'd0;
     for (int s = 0; s < SLOTS; s++) begin
       unique case (cand_class_i[2*s +: 2])
-        2'd0:    weight[6*s +: 6] = weights_i[5:0];
-        2'd1:    weight[6*s +: 6] = weights_i[11:6];
-        2'd2:    weight[6*s +: 6] = weights_i[17:12];
-        default: weight[6*s +: 6] = weights_i[23:18];
+        gpupm_pkg::ClassAlu:  weight[6*s +: 6] = weights_i[5:0];
+        gpupm_pkg::ClassSfu:  weight[6*s +: 6] = weights_i[11:6];
+        gpupm_pkg::ClassLdst: weight[6*s +: 6] = weights_i[17:12];
+        default:              weight[6*s +: 6] = weights_i[23:18];  // gpupm_pkg::ClassOther
       endcase
       if (cand_valid_i[s]) begin
         acc = acc + {2'b00, weight[6*s +: 6]};

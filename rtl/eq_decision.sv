@@ -7,9 +7,11 @@
 // truncate_i = 1 (truncated averages): n = S >> EPOCH_LOG2, thresholds as written.
 // nWaiting > nActive/2 is evaluated as 2*nWaiting > nActive (equal for integers).
 //
-// Outputs: block_delta_o two's complement -1/0/+1; vote_o 0 NONE, 1 COMP, 2 MEM;
-// branch_o 0 degenerate, 1 mem definite, 2 comp definite, 3 mem likely,
-// 4 unsaturated comp, 5 unsaturated mem, 6 idle.
+// Outputs (codes in gpupm_pkg): block_delta_o Delta* (two's complement -1/0/+1);
+// vote_o Vote*; branch_o Branch* (0 degenerate, 1 mem definite, 2 comp definite,
+// 3 mem likely, 4 unsaturated comp, 5 unsaturated mem, 6 idle).
+// Parameters (checked at elaboration): 1 <= SUM_W <= 16 (EqSums' 16-bit sums),
+// EPOCH_LOG2 <= 16.
 module eq_decision #(
   parameter int unsigned SUM_W      = 11,
   parameter int unsigned EPOCH_LOG2 = 5
@@ -25,21 +27,12 @@ module eq_decision #(
   output logic [2:0]       branch_o
 );
 
-  localparam logic [1:0] VoteNone = 2'd0;
-  localparam logic [1:0] VoteComp = 2'd1;
-  localparam logic [1:0] VoteMem  = 2'd2;
-
-  localparam logic [2:0] BranchDegenerate = 3'd0;
-  localparam logic [2:0] BranchMemDef     = 3'd1;
-  localparam logic [2:0] BranchCompDef    = 3'd2;
-  localparam logic [2:0] BranchMemLikely  = 3'd3;
-  localparam logic [2:0] BranchUnsatComp  = 3'd4;
-  localparam logic [2:0] BranchUnsatMem   = 3'd5;
-  localparam logic [2:0] BranchIdle       = 3'd6;
-
-  localparam logic [1:0] DeltaZero  = 2'b00;
-  localparam logic [1:0] DeltaPlus  = 2'b01;
-  localparam logic [1:0] DeltaMinus = 2'b11;
+  if (SUM_W < 1 || SUM_W > 16) begin : gen_bad_sum_w
+    $error("eq_decision: SUM_W must be 1..16");
+  end
+  if (EPOCH_LOG2 > 16) begin : gen_bad_epoch_log2
+    $error("eq_decision: EPOCH_LOG2 must be 0..16");
+  end
 
   // W_cta << L needs 5 + L bits; one more bit holds 2 * nWaiting.
   localparam int unsigned ThrW = 5 + EPOCH_LOG2;
@@ -78,31 +71,31 @@ module eq_decision #(
   end
 
   always_comb begin
-    block_delta_o = DeltaZero;
-    vote_o        = VoteNone;
-    branch_o      = BranchDegenerate;
+    block_delta_o = gpupm_pkg::DeltaZero;
+    vote_o        = gpupm_pkg::VoteNone;
+    branch_o      = gpupm_pkg::BranchDegenerate;
     if (mem_definite) begin
-      block_delta_o = DeltaMinus;
-      vote_o        = VoteMem;
-      branch_o      = BranchMemDef;
+      block_delta_o = gpupm_pkg::DeltaMinus;
+      vote_o        = gpupm_pkg::VoteMem;
+      branch_o      = gpupm_pkg::BranchMemDef;
     end else if (comp_definite) begin
-      vote_o   = VoteComp;
-      branch_o = BranchCompDef;
+      vote_o   = gpupm_pkg::VoteComp;
+      branch_o = gpupm_pkg::BranchCompDef;
     end else if (mem_likely) begin
-      vote_o   = VoteMem;
-      branch_o = BranchMemLikely;
+      vote_o   = gpupm_pkg::VoteMem;
+      branch_o = gpupm_pkg::BranchMemLikely;
     end else if (unsaturated) begin
-      block_delta_o = DeltaPlus;
+      block_delta_o = gpupm_pkg::DeltaPlus;
       if (alu_over_mem) begin
-        vote_o   = VoteComp;
-        branch_o = BranchUnsatComp;
+        vote_o   = gpupm_pkg::VoteComp;
+        branch_o = gpupm_pkg::BranchUnsatComp;
       end else begin
-        vote_o   = VoteMem;
-        branch_o = BranchUnsatMem;
+        vote_o   = gpupm_pkg::VoteMem;
+        branch_o = gpupm_pkg::BranchUnsatMem;
       end
     end else if (idle) begin
-      vote_o   = VoteComp;
-      branch_o = BranchIdle;
+      vote_o   = gpupm_pkg::VoteComp;
+      branch_o = gpupm_pkg::BranchIdle;
     end
   end
 

@@ -4,6 +4,9 @@
 // The byte boundary is also where scripts/rtl/synth.sh keeps hierarchy, which
 // gives the pre/post-synthesis equivalence check its cut points (a flat 48-bit
 // popcount against its ABC-restructured netlist is out of reach for SAT).
+// Parameters (checked at elaboration): WIDTH >= 1, CNT_W >= 1. A CNT_W below
+// $clog2(WIDTH + 1) keeps the count's low bits: for callers that know fewer
+// bits can be set (the stagger unit's ranks: at most N_SMS - 1 of N_SMS).
 module eq_popcount #(
   parameter int unsigned WIDTH = 48,
   parameter int unsigned CNT_W = $clog2(WIDTH + 1)
@@ -11,6 +14,10 @@ module eq_popcount #(
   input  logic [WIDTH-1:0] bits_i,
   output logic [CNT_W-1:0] count_o
 );
+
+  if (WIDTH < 1 || CNT_W < 1) begin : gen_bad_width
+    $error("eq_popcount: WIDTH and CNT_W must be at least 1");
+  end
 
   localparam int unsigned NumBytes = (WIDTH + 7) / 8;
 

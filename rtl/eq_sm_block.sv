@@ -25,12 +25,13 @@
 //    until the first kernel_start_i). epoch_done_o and blk_req_o are one-cycle
 //    pulses in the cycle after the epoch strobe; the others hold until the next.
 //
-// Encodings: blk_req_o two's complement (-1 = 2'b11); vote_o 0 NONE, 1 COMP, 2 MEM;
-// branch_o as eq_decision; threshold_mode_i 0 exact sums, 1 truncated averages;
+// Encodings (gpupm_pkg): blk_req_o Delta* (two's complement, -1 = 2'b11); vote_o
+// Vote*; branch_o Branch*; threshold_mode_i 0 exact sums, 1 truncated averages;
 // xalu_def_i / xmem_def_i as eq_warp_sample.
 //
-// Parameter ranges (as the C++ model checks): 1 <= WARPS <= 64,
-// 1 <= SAMPLE_LOG2 + EPOCH_LOG2 <= 16, SUM_W <= 16.
+// Parameter ranges (as the C++ model checks, and checked at elaboration):
+// 1 <= WARPS <= 64, 1 <= SAMPLE_LOG2 + EPOCH_LOG2 <= 16, sums (SUM_W) at most
+// 16 bits; CNT_W, CYC_W and SUM_W follow from the others (leave them unset).
 module eq_sm_block #(
   parameter int unsigned WARPS       = 48,
   parameter int unsigned SAMPLE_LOG2 = 7,
@@ -71,11 +72,23 @@ module eq_sm_block #(
   output logic [3:0]       num_blocks_o
 );
 
+  // Elaboration-time parameter checks (Verilator and Yosys stop with the message).
+  if (WARPS < 1 || WARPS > 64) begin : gen_bad_warps
+    $error("eq_sm_block: WARPS must be 1..64");
+  end
+  if (CYC_W < 1 || CYC_W > 16) begin : gen_bad_cycle_bits
+    $error("eq_sm_block: SAMPLE_LOG2 + EPOCH_LOG2 must be 1..16");
+  end
+  if (SUM_W > 16) begin : gen_bad_sum_bits
+    $error("eq_sm_block: the epoch sums need more than 16 bits (WARPS << EPOCH_LOG2 must be below 65536)");
+  end
+  if (CNT_W != $clog2(WARPS + 1) || CYC_W != SAMPLE_LOG2 + EPOCH_LOG2 ||
+      SUM_W != $clog2((WARPS << EPOCH_LOG2) + 1)) begin : gen_bad_derived
+    $error("eq_sm_block: CNT_W, CYC_W and SUM_W are derived from WARPS, SAMPLE_LOG2 and EPOCH_LOG2; leave them unset");
+  end
+
   localparam logic [CYC_W-1:0] SampleMask = CYC_W'((1 << SAMPLE_LOG2) - 1);
   localparam logic [1:0]       HystEpochs = 2'd3;
-  localparam logic [1:0]       VoteNone   = 2'd0;
-  localparam logic [1:0]       DeltaZero  = 2'b00;
-  localparam logic [1:0]       DeltaPlus  = 2'b01;
 
   // ---------------------------------------------------------------------------
   // Strobes and the sample front end.
@@ -182,7 +195,7 @@ module eq_sm_block #(
   logic [1:0]       run_length;   // this epoch's place in a same-direction run
 
   always_comb begin
-    want_up = dec_delta == DeltaPlus;
+    want_up = dec_delta == gpupm_pkg::DeltaPlus;
     if (want_up) begin
       target   = {1'b0, num_blocks_q} + 5'd1;
       in_range = target <= {1'b0, max_blocks_i};
@@ -195,7 +208,7 @@ module eq_sm_block #(
 
   always_comb begin
     epoch_done_d  = epoch_strobe;
-    blk_req_d     = DeltaZero;
+    blk_req_d     = gpupm_pkg::DeltaZero;
     vote_d        = vote_q;
     branch_d      = branch_q;
     sum_active_d  = sum_active_q;
@@ -213,11 +226,11 @@ module eq_sm_block #(
       sum_xmem_d    = tot_xmem;
       branch_d      = dec_branch;
       if (!enable_i) begin
-        vote_d       = VoteNone;
+        vote_d       = gpupm_pkg::VoteNone;
         hyst_count_d = 2'd0;
       end else begin
         vote_d = dec_vote;
-        if (dec_delta == DeltaZero || !in_range) begin
+        if (dec_delta == gpupm_pkg::DeltaZero || !in_range) begin
           hyst_count_d = 2'd0;
         end else begin
           hyst_up_d = want_up;
@@ -234,7 +247,7 @@ module eq_sm_block #(
 
     if (kernel_start_i) begin
       num_blocks_d = max_blocks_i;
-      blk_req_d    = DeltaZero;
+      blk_req_d    = gpupm_pkg::DeltaZero;
       hyst_count_d = 2'd0;
     end
   end
@@ -251,9 +264,9 @@ module eq_sm_block #(
       acc_xalu_q    <= '0;
       acc_xmem_q    <= '0;
       epoch_done_q  <= 1'b0;
-      blk_req_q     <= DeltaZero;
-      vote_q        <= VoteNone;
-      branch_q      <= 3'd0;
+      blk_req_q     <= gpupm_pkg::DeltaZero;
+      vote_q        <= gpupm_pkg::VoteNone;
+      branch_q      <= gpupm_pkg::BranchDegenerate;
       sum_active_q  <= '0;
       sum_waiting_q <= '0;
       sum_xalu_q    <= '0;

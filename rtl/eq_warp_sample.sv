@@ -9,6 +9,8 @@
 //
 // xalu_def_i: 0 ready-minus-issued (Sec. III-A), 1 all-ready (Sec. IV-A).
 // xmem_def_i: 0 ready-and-LSU-blocked (Sec. IV-A), 1 ready-minus-issued (Sec. III-A).
+//
+// Parameters (checked at elaboration): 1 <= WARPS <= 64, CNT_W >= $clog2(WARPS + 1).
 module eq_warp_sample #(
   parameter int unsigned WARPS = 48,
   parameter int unsigned CNT_W = $clog2(WARPS + 1)
@@ -27,6 +29,13 @@ module eq_warp_sample #(
   output logic [CNT_W-1:0] xalu_o,
   output logic [CNT_W-1:0] xmem_o
 );
+
+  if (WARPS < 1 || WARPS > 64) begin : gen_bad_warps
+    $error("eq_warp_sample: WARPS must be 1..64");
+  end
+  if (CNT_W < $clog2(WARPS + 1)) begin : gen_bad_cnt_w
+    $error("eq_warp_sample: CNT_W is too narrow for a count of WARPS");
+  end
 
   logic [WARPS-1:0] active, ready, waiting, alu_gate, mem_gate, xalu, xmem;
 

@@ -9,6 +9,8 @@
 #                      with controller_impl cpp / rtl / lockstep, one ctest per test
 #   rtl_lint.*         ctest: verilator --lint-only -Wall per top and parameter set
 #   rtl_yosys.*        ctest: yosys read_verilog -sv + synth + check -assert per top
+#   rtl_param_check.*  ctest: an illegal parameter value stops Verilator and Yosys
+#                      with the module's message (the elaboration-time checks)
 #
 # Full-length run: GPUPM_TB_CYCLES=1000000 build/gpupm_rtl_tests (ctest uses 200000).
 # Synthesis, timing and equivalence report: scripts/rtl/synth.py (docs/rtl_report.md).
@@ -32,6 +34,13 @@ set(GPUPM_RTL_CONFIGS
   "Vstagger_unit|stagger_unit|GPUPM_STAGGER_UNIT_SV|"
   "Vstagger_unit_n32r16|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=32,-GREPORT_PERIOD=16"
   "Vstagger_unit_n4r1w1|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=4,-GREPORT_PERIOD=1,-GWINDOW_SLOTS=1")
+# Tops verilated for their testbench only (not in the platform, not in rtl_configs.h):
+# eq_decision alone at the default sums, the widest (16-bit sums, ThrW < SUM_W) and a
+# narrow one (5-bit sums, ThrW > SUM_W).
+set(GPUPM_RTL_TB_CONFIGS
+  "Veq_decision|eq_decision|GPUPM_EQ_DECISION_SV|"
+  "Veq_decision_s16e9|eq_decision|GPUPM_EQ_DECISION_SV|-GSUM_W=16,-GEPOCH_LOG2=9"
+  "Veq_decision_s5e1|eq_decision|GPUPM_EQ_DECISION_SV|-GSUM_W=5,-GEPOCH_LOG2=1")
 
 # The parameter sets as C++ (build/generated/rtl_configs.h) for the blocks'
 # factories (sc_model/controllers/*_impl.cc, the only sources that include it),
@@ -49,36 +58,57 @@ endif()
 find_program(GPUPM_VERILATOR_EXE verilator HINTS ${VERILATOR_ROOT}/bin)
 find_program(GPUPM_YOSYS_EXE yosys)
 
+set(GPUPM_EQ_DECISION_SV
+  ${GPUPM_RTL_DIR}/gpupm_pkg.sv
+  ${GPUPM_RTL_DIR}/eq_decision.sv)
 set(GPUPM_EQ_SM_BLOCK_SV
+  ${GPUPM_RTL_DIR}/gpupm_pkg.sv
   ${GPUPM_RTL_DIR}/eq_popcount8.sv
   ${GPUPM_RTL_DIR}/eq_popcount.sv
   ${GPUPM_RTL_DIR}/eq_warp_sample.sv
   ${GPUPM_RTL_DIR}/eq_decision.sv
   ${GPUPM_RTL_DIR}/eq_sm_block.sv)
 set(GPUPM_VOTE_ARBITER_SV
+  ${GPUPM_RTL_DIR}/gpupm_pkg.sv
   ${GPUPM_RTL_DIR}/eq_popcount8.sv
   ${GPUPM_RTL_DIR}/eq_popcount.sv
   ${GPUPM_RTL_DIR}/vote_count.sv
   ${GPUPM_RTL_DIR}/vote_arbiter.sv)
 set(GPUPM_DROOP_PREDICTOR_SV
+  ${GPUPM_RTL_DIR}/gpupm_pkg.sv
   ${GPUPM_RTL_DIR}/droop_predictor.sv)
 set(GPUPM_STAGGER_UNIT_SV
+  ${GPUPM_RTL_DIR}/gpupm_pkg.sv
   ${GPUPM_RTL_DIR}/eq_popcount8.sv
   ${GPUPM_RTL_DIR}/eq_popcount.sv
   ${GPUPM_RTL_DIR}/stagger_mult.sv
   ${GPUPM_RTL_DIR}/stagger_unit.sv)
 
+# gpupm_rtl_fields(ENTRY VAR...): the "|"-separated fields of a table entry into VAR...
+function(gpupm_rtl_fields entry)
+  string(REPLACE "|" ";" fields "${entry}")
+  set(i 0)
+  foreach(var IN LISTS ARGN)
+    list(GET fields ${i} value)
+    set(${var} "${value}" PARENT_SCOPE)
+    math(EXPR i "${i} + 1")
+  endforeach()
+endfunction()
+
+# Each parameter set verilated, and linted (no waivers but gpupm_pkg's) as its own ctest.
 add_library(gpupm_rtl_models STATIC)
-foreach(cfg IN LISTS GPUPM_RTL_CONFIGS)
-  string(REPLACE "|" ";" cfg "${cfg}")
-  list(GET cfg 0 prefix)
-  list(GET cfg 1 top)
-  list(GET cfg 2 srcvar)
-  list(GET cfg 3 gparams)
+foreach(cfg IN LISTS GPUPM_RTL_CONFIGS GPUPM_RTL_TB_CONFIGS)
+  gpupm_rtl_fields("${cfg}" prefix top srcvar gparams)
   string(REPLACE "," ";" gparams "${gparams}")
   verilate(gpupm_rtl_models TRACE PREFIX ${prefix} TOP_MODULE ${top}
     SOURCES ${${srcvar}}
     VERILATOR_ARGS -Wall ${gparams})
+  if(GPUPM_VERILATOR_EXE)
+    string(REGEX REPLACE "^V" "" lint_name ${prefix})
+    add_test(NAME rtl_lint.${lint_name}
+      COMMAND ${GPUPM_VERILATOR_EXE} --lint-only -Wall --top-module ${top} ${gparams} ${${srcvar}})
+    set_tests_properties(rtl_lint.${lint_name} PROPERTIES LABELS rtl)
+  endif()
 endforeach()
 
 # One unity file per verilated model (a model's generated files are made to be
@@ -123,6 +153,7 @@ add_library(gpupm_rtl_golden STATIC
 target_include_directories(gpupm_rtl_golden PUBLIC ${CMAKE_SOURCE_DIR}/sc_model)
 
 add_executable(gpupm_rtl_tests
+  ${CMAKE_SOURCE_DIR}/tb/eq_decision_tb.cc
   ${CMAKE_SOURCE_DIR}/tb/eq_sm_block_tb.cc
   ${CMAKE_SOURCE_DIR}/tb/vote_arbiter_tb.cc
   ${CMAKE_SOURCE_DIR}/tb/droop_predictor_tb.cc
@@ -146,23 +177,9 @@ gtest_discover_tests(gpupm_lockstep_tests
   PROPERTIES LABELS rtl TIMEOUT 900
   DISCOVERY_TIMEOUT 60)
 
-# Lint (no waivers) and Yosys acceptance, per top and parameter set.
-if(GPUPM_VERILATOR_EXE)
-  foreach(cfg IN LISTS GPUPM_RTL_CONFIGS)
-    string(REPLACE "|" ";" cfg "${cfg}")
-    list(GET cfg 0 prefix)
-    list(GET cfg 1 top)
-    list(GET cfg 2 srcvar)
-    list(GET cfg 3 gparams)
-    string(REPLACE "," ";" gparams "${gparams}")
-    string(REGEX REPLACE "^V" "" lint_name ${prefix})
-    add_test(NAME rtl_lint.${lint_name}
-      COMMAND ${GPUPM_VERILATOR_EXE} --lint-only -Wall --top-module ${top} ${gparams} ${${srcvar}})
-    set_tests_properties(rtl_lint.${lint_name} PROPERTIES LABELS rtl)
-  endforeach()
-endif()
+# Yosys acceptance per top (lint: above, with the verilated sets).
 if(GPUPM_YOSYS_EXE)
-  foreach(top eq_sm_block vote_arbiter droop_predictor stagger_unit)
+  foreach(top eq_decision eq_sm_block vote_arbiter droop_predictor stagger_unit)
     string(TOUPPER "GPUPM_${top}_SV" srcvar)
     set(srcs ${${srcvar}})
     list(JOIN srcs " " srcs)
@@ -171,6 +188,51 @@ if(GPUPM_YOSYS_EXE)
     set_tests_properties(rtl_yosys.${top} PROPERTIES LABELS rtl)
   endforeach()
 endif()
+
+# Elaboration-time parameter checks: top|sources variable|NAME=value[,NAME=value]
+# (an illegal set)|the message expected (a regular expression). Each runs through
+# Verilator (-G) and Yosys (chparam); both must exit non-zero with the message.
+set(GPUPM_RTL_BAD_PARAMS
+  "eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|WARPS=65|eq_sm_block: WARPS must be 1..64"
+  "eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|SAMPLE_LOG2=12|eq_sm_block: SAMPLE_LOG2 . EPOCH_LOG2 must be 1..16"
+  "eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|WARPS=64,SAMPLE_LOG2=6,EPOCH_LOG2=10|eq_sm_block: the epoch sums need more than 16"
+  "eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|SUM_W=8|eq_sm_block: CNT_W, CYC_W and SUM_W are derived"
+  "eq_decision|GPUPM_EQ_DECISION_SV|SUM_W=17|eq_decision: SUM_W must be 1..16"
+  "vote_arbiter|GPUPM_VOTE_ARBITER_SV|N_SMS=65|vote_arbiter: N_SMS must be 1..64"
+  "droop_predictor|GPUPM_DROOP_PREDICTOR_SV|SLOTS=5|droop_predictor: SLOTS must be 1..4"
+  "stagger_unit|GPUPM_STAGGER_UNIT_SV|N_SMS=33|stagger_unit: N_SMS must be 1..32"
+  "stagger_unit|GPUPM_STAGGER_UNIT_SV|REPORT_PERIOD=17|stagger_unit: REPORT_PERIOD must be 1..16"
+  "stagger_unit|GPUPM_STAGGER_UNIT_SV|WINDOW_SLOTS=4|stagger_unit: WINDOW_SLOTS must be 1..3")
+foreach(bad IN LISTS GPUPM_RTL_BAD_PARAMS)
+  gpupm_rtl_fields("${bad}" top srcvar values expect)
+  string(REPLACE "," ";" values "${values}")
+  string(REPLACE ";" "_" name "${top}.${values}")
+  string(REPLACE "=" "_" name "${name}")
+  if(GPUPM_VERILATOR_EXE)
+    list(TRANSFORM values PREPEND "-G" OUTPUT_VARIABLE gparams)
+    list(JOIN gparams "|" gparams)
+    list(JOIN ${srcvar} "|" srcs)
+    add_test(NAME rtl_param_check.verilator.${name}
+      COMMAND ${CMAKE_COMMAND} "-DEXPECT=${expect}"
+              "-DCOMMAND=${GPUPM_VERILATOR_EXE}|--lint-only|-Wall|--top-module|${top}|${gparams}|${srcs}"
+              -P ${CMAKE_SOURCE_DIR}/cmake/expect_failure.cmake)
+    set_tests_properties(rtl_param_check.verilator.${name} PROPERTIES LABELS rtl)
+  endif()
+  if(GPUPM_YOSYS_EXE)
+    list(JOIN ${srcvar} " " srcs)
+    set(chparams "")
+    foreach(v IN LISTS values)
+      string(REPLACE "=" " " v "${v}")
+      string(APPEND chparams "chparam -set ${v} ${top}\n")
+    endforeach()
+    set(script ${CMAKE_BINARY_DIR}/rtl_param_check/${name}.ys)
+    file(WRITE ${script} "read_verilog -sv ${srcs}\n${chparams}hierarchy -check -top ${top}\n")
+    add_test(NAME rtl_param_check.yosys.${name}
+      COMMAND ${CMAKE_COMMAND} "-DEXPECT=${expect}" "-DCOMMAND=${GPUPM_YOSYS_EXE}|-q|-s|${script}"
+              -P ${CMAKE_SOURCE_DIR}/cmake/expect_failure.cmake)
+    set_tests_properties(rtl_param_check.yosys.${name} PROPERTIES LABELS rtl)
+  endif()
+endforeach()
 
 # Area/timing report and the pre/post-synthesis equivalence check (Yosys, OpenSTA,
 # OSU 0.18 um cells fetched on first use); minutes, so it runs beside the rest.

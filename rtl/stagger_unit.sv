@@ -21,6 +21,9 @@
 //
 // hold_count_o[14*i+13:14*i] and age_o[2*i+1:2*i] are SM i's counter and age.
 // Ranks: one population count per SM over the SMs ranked ahead it (eq_popcount).
+// policy_i codes: gpupm_pkg's Policy*. Parameter ranges (checked at elaboration):
+// 1 <= N_SMS <= 32 (5-bit ranks), 1 <= REPORT_PERIOD <= 16 (4-bit report counter),
+// 1 <= WINDOW_SLOTS <= 3 (2-bit ages).
 module stagger_unit #(
   parameter int unsigned N_SMS         = 15,
   parameter int unsigned REPORT_PERIOD = 10,
@@ -48,8 +51,15 @@ module stagger_unit #(
   localparam int unsigned RankW = 5;   // ranks 0 .. N_SMS-1 <= 31
   localparam int unsigned CntW  = 6;   // pending count 0 .. 32, compared with k_min_i
 
-  localparam logic [1:0] PolicyUniform = 2'd0;
-  localparam logic [1:0] PolicyGrouped = 2'd2;
+  if (N_SMS < 1 || N_SMS > 32) begin : gen_bad_n_sms
+    $error("stagger_unit: N_SMS must be 1..32");
+  end
+  if (REPORT_PERIOD < 1 || REPORT_PERIOD > 16) begin : gen_bad_report_period
+    $error("stagger_unit: REPORT_PERIOD must be 1..16");
+  end
+  if (WINDOW_SLOTS < 1 || WINDOW_SLOTS > 3) begin : gen_bad_window_slots
+    $error("stagger_unit: WINDOW_SLOTS must be 1..3");
+  end
 
   logic [3:0]           report_q;
   logic [N_SMS-1:0]     last_q, pending_q;
@@ -125,9 +135,9 @@ module stagger_unit #(
     );
 
     always_comb begin
-      if (policy_i == PolicyUniform) begin
+      if (policy_i == gpupm_pkg::PolicyUniform) begin
         mult_n[RankW*i +: RankW] = RankW'(1);
-      end else if (policy_i == PolicyGrouped) begin
+      end else if (policy_i == gpupm_pkg::PolicyGrouped) begin
         unique case (groups)
           3'd2:    mult_n[RankW*i +: RankW] = {4'd0, rank[0]};
           3'd3:    mult_n[RankW*i +: RankW] = rank % 5'd3;

@@ -19,9 +19,11 @@
 //    while busy_o is high is counted but ignored (action ignored-busy).
 //  - All outputs are registers. Reset: both levels NORMAL, everything else 0.
 //
-// Encodings: levels 0 LOW, 1 NORMAL, 2 HIGH; votes/winner 0 NONE, 1 COMP, 2 MEM;
-// action 0 none, 1 step target, 2 restore other, 3 at limit, 4 ignored busy.
-// votes_i: SM i's vote in bits [2*i+1:2*i]. Counts are 7 bits (up to 64 SMs).
+// Encodings (gpupm_pkg): levels Level* (0 LOW, 1 NORMAL, 2 HIGH); votes/winner
+// Vote* (0 NONE, 1 COMP, 2 MEM); action Act* (0 none, 1 step target, 2 restore
+// other, 3 at limit, 4 ignored busy).
+// votes_i: SM i's vote in bits [2*i+1:2*i]. Counts are 7 bits: 1 <= N_SMS <= 64
+// (checked at elaboration).
 module vote_arbiter #(
   parameter int unsigned N_SMS = 15
 ) (
@@ -50,19 +52,9 @@ module vote_arbiter #(
 
   localparam int unsigned CntW = 7;
 
-  localparam logic [1:0] LevelLow    = 2'd0;
-  localparam logic [1:0] LevelNormal = 2'd1;
-  localparam logic [1:0] LevelHigh   = 2'd2;
-
-  localparam logic [1:0] VoteNone = 2'd0;
-  localparam logic [1:0] VoteComp = 2'd1;
-  localparam logic [1:0] VoteMem  = 2'd2;
-
-  localparam logic [2:0] ActNone     = 3'd0;
-  localparam logic [2:0] ActStep     = 3'd1;
-  localparam logic [2:0] ActRestore  = 3'd2;
-  localparam logic [2:0] ActAtLimit  = 3'd3;
-  localparam logic [2:0] ActIgnored  = 3'd4;
+  if (N_SMS < 1 || N_SMS > 64) begin : gen_bad_n_sms
+    $error("vote_arbiter: N_SMS must be 1..64");
+  end
 
   // ---------------------------------------------------------------------------
   // Count and resolve this cycle's votes.
@@ -78,18 +70,18 @@ module vote_arbiter #(
   );
 
   always_comb begin
-    winner = VoteNone;
+    winner = gpupm_pkg::VoteNone;
     if (rule_i) begin
       if ({cnt_comp, 1'b0} > (CntW + 1)'(N_SMS)) begin
-        winner = VoteComp;
+        winner = gpupm_pkg::VoteComp;
       end else if ({cnt_mem, 1'b0} > (CntW + 1)'(N_SMS)) begin
-        winner = VoteMem;
+        winner = gpupm_pkg::VoteMem;
       end
     end else begin
       if (cnt_comp > cnt_mem && cnt_comp > cnt_none) begin
-        winner = VoteComp;
+        winner = gpupm_pkg::VoteComp;
       end else if (cnt_mem > cnt_comp && cnt_mem > cnt_none) begin
-        winner = VoteMem;
+        winner = gpupm_pkg::VoteMem;
       end
     end
   end
@@ -115,12 +107,12 @@ module vote_arbiter #(
   always_comb begin
     perf      = !mode_i;
     // Table I with I1 fixed: COMP in performance and MEM in energy mode act on the SM.
-    target_sm = (winner == VoteComp) == perf;
+    target_sm = (winner == gpupm_pkg::VoteComp) == perf;
     target_level = target_sm ? sm_level_q : mem_level_q;
     other_level  = target_sm ? mem_level_q : sm_level_q;
-    other_restored = (other_level > LevelNormal) ? other_level - 2'd1 : other_level + 2'd1;
+    other_restored = (other_level > gpupm_pkg::LevelNormal) ? other_level - 2'd1 : other_level + 2'd1;
     target_stepped = perf ? target_level + 2'd1 : target_level - 2'd1;
-    at_limit = perf ? (target_level >= LevelHigh) : (target_level == LevelLow);
+    at_limit = perf ? (target_level >= gpupm_pkg::LevelHigh) : (target_level == gpupm_pkg::LevelLow);
   end
 
   always_comb begin
@@ -144,12 +136,12 @@ module vote_arbiter #(
       count_mem_d  = cnt_mem;
       count_none_d = cnt_none;
       if (busy_q) begin
-        action_d = ActIgnored;
-      end else if (winner == VoteNone) begin
-        action_d = ActNone;
-      end else if (other_level != LevelNormal) begin
+        action_d = gpupm_pkg::ActIgnored;
+      end else if (winner == gpupm_pkg::VoteNone) begin
+        action_d = gpupm_pkg::ActNone;
+      end else if (other_level != gpupm_pkg::LevelNormal) begin
         // Five-state rule: step the other domain back towards NORMAL first.
-        action_d = ActRestore;
+        action_d = gpupm_pkg::ActRestore;
         if (target_sm) begin
           mem_level_d    = other_restored;
           mem_busy_cnt_d = mem_transition_cycles_i;
@@ -160,9 +152,9 @@ module vote_arbiter #(
           sm_changed_d  = 1'b1;
         end
       end else if (at_limit) begin
-        action_d = ActAtLimit;
+        action_d = gpupm_pkg::ActAtLimit;
       end else begin
-        action_d = ActStep;
+        action_d = gpupm_pkg::ActStep;
         if (target_sm) begin
           sm_level_d    = target_stepped;
           sm_busy_cnt_d = sm_transition_cycles_i;
@@ -178,8 +170,8 @@ module vote_arbiter #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      sm_level_q     <= LevelNormal;
-      mem_level_q    <= LevelNormal;
+      sm_level_q     <= gpupm_pkg::LevelNormal;
+      mem_level_q    <= gpupm_pkg::LevelNormal;
       sm_busy_cnt_q  <= 12'd0;
       mem_busy_cnt_q <= 12'd0;
       sm_changed_q   <= 1'b0;
@@ -188,8 +180,8 @@ module vote_arbiter #(
       mem_busy_q     <= 1'b0;
       busy_q         <= 1'b0;
       decided_q      <= 1'b0;
-      winner_q       <= VoteNone;
-      action_q       <= ActNone;
+      winner_q       <= gpupm_pkg::VoteNone;
+      action_q       <= gpupm_pkg::ActNone;
       count_comp_q   <= '0;
       count_mem_q    <= '0;
       count_none_q   <= '0;

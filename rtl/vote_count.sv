@@ -1,6 +1,8 @@
 // Frequency-manager vote counter (docs/papers.md#equalizer-frequency-manager): how many of N_SMS 2-bit votes are
 // COMP (1) and MEM (2); the rest (NONE 0 and reserved 3) count as NONE.
 // Golden model: gpupm::count_votes() in sc_model/controllers/vote_arbiter.cc.
+// Codes: gpupm_pkg's Vote*. Parameters (checked at elaboration): N_SMS >= 1,
+// CNT_W >= $clog2(N_SMS + 1).
 module vote_count #(
   parameter int unsigned N_SMS = 15,
   parameter int unsigned CNT_W = 7
@@ -11,15 +13,19 @@ module vote_count #(
   output logic [CNT_W-1:0]   none_o
 );
 
-  localparam logic [1:0] VoteComp = 2'd1;
-  localparam logic [1:0] VoteMem  = 2'd2;
+  if (N_SMS < 1) begin : gen_bad_n_sms
+    $error("vote_count: N_SMS must be at least 1");
+  end
+  if (CNT_W < $clog2(N_SMS + 1)) begin : gen_bad_cnt_w
+    $error("vote_count: CNT_W is too narrow for a count of N_SMS");
+  end
 
   logic [N_SMS-1:0] is_comp, is_mem;
 
   always_comb begin
     for (int i = 0; i < N_SMS; i++) begin
-      is_comp[i] = votes_i[2*i +: 2] == VoteComp;
-      is_mem[i]  = votes_i[2*i +: 2] == VoteMem;
+      is_comp[i] = votes_i[2*i +: 2] == gpupm_pkg::VoteComp;
+      is_mem[i]  = votes_i[2*i +: 2] == gpupm_pkg::VoteMem;
     end
   end
 

@@ -50,7 +50,7 @@
 
 namespace gpupm {
 
-// 2-bit class code of a dispatched instruction.
+// 2-bit class code of a dispatched instruction. RTL codes: rtl/gpupm_pkg.sv.
 enum class DispatchClass : uint8_t { kAlu = 0, kSfu = 1, kLdst = 2, kOther = 3 };
 
 constexpr uint8_t kDroopPredMaxSlots = 4;

@@ -14,7 +14,7 @@ enum class ThresholdMode : uint8_t {
   kTruncatedAverages = 1,  // every n of Alg. 1 is floor(S / 2^L), then Alg. 1 as written
 };
 
-// One value per outcome of Alg. 1, for coverage (3 bits). 0 is the reset value.
+// One value per outcome of Alg. 1, for coverage (3 bits). 0 is the reset value. RTL codes: rtl/gpupm_pkg.sv.
 enum class EqBranch : uint8_t {
   kDegenerateNone = 0,  // no line matched (unsaturated, most warps not waiting)
   kMemDefinite = 1,     // line 7:  nMem > W_cta                  -> blocks-1, MEM

@@ -62,7 +62,7 @@ namespace gpupm {
 constexpr uint8_t kStaggerMaxSms = 32;
 constexpr uint16_t kStaggerHoldMax = 16383;
 
-enum class StaggerPolicy : uint8_t { kUniform = 0, kCumulative = 1, kGrouped = 2 };
+enum class StaggerPolicy : uint8_t { kUniform = 0, kCumulative = 1, kGrouped = 2 };  // RTL: rtl/gpupm_pkg.sv
 
 struct StaggerParams {  // elaboration-time (Verilog parameters); outside the ranges the constructor throws std::invalid_argument
   uint8_t n_sms = 15;          // 1..32

@@ -33,13 +33,13 @@
 
 namespace gpupm {
 
-// Per-SM V/F preference, 2-bit code on the wire. 3 is reserved (reads as NONE).
+// Per-SM V/F preference, 2-bit code on the wire. 3 is reserved (reads as NONE). RTL codes: rtl/gpupm_pkg.sv.
 enum class VfVote : uint8_t { kNone = 0, kComp = 1, kMem = 2 };
 enum class VfMode : uint8_t { kPerformance = 0, kEnergy = 1 };
 enum class VoteRule : uint8_t { kPlurality = 0, kStrictMajority = 1 };
-// 2-bit level code of one domain. NORMAL is the reset value.
+// 2-bit level code of one domain. NORMAL is the reset value. RTL codes: rtl/gpupm_pkg.sv.
 enum class VfLevelCode : uint8_t { kLow = 0, kNormal = 1, kHigh = 2 };
-// What the last votes_valid did (3 bits, for coverage).
+// What the last votes_valid did (3 bits, for coverage). RTL codes: rtl/gpupm_pkg.sv.
 enum class ArbiterAction : uint8_t {
   kNone = 0,          // winner NONE: maintain (also the reset value)
   kStepTarget = 1,    // the winner's domain moved one step
