@@ -4,6 +4,7 @@
 // one lookup per missing line and per fill).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

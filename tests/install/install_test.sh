@@ -11,7 +11,8 @@
 #      the Verilated models' diagnostics);
 #   3. a minimal out-of-tree project builds with find_package(gpupm) and runs;
 #   4. the same source compiles as C++20 and links with `pkg-config gpupm` and runs;
-#      pkg-config's libraries cover those the find_package(gpupm) consumer links.
+#      pkg-config's libraries cover those the find_package(gpupm) consumer links;
+#   5. every installed header compiles on its own with pkg-config's flags.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 test_name="install test"
@@ -89,3 +90,12 @@ c++ -std=c++20 $(pkg-config --cflags gpupm) -DGPUPM_INSTALLED_DATA_DIR="\"$(pkg-
   fail "pkg-config compile/link failed"
 check_consumer "$work/consumer_pc"
 echo "install test: pkg-config gpupm consumer built as C++20 and ran"
+
+# 5. Each installed header alone (a user includes any one first), two at a time.
+# shellcheck disable=SC2016  # expanded by the inner shell
+(cd "$prefix/include/gpupm" && find . -name '*.h' | sed 's#^\./##' | sort) |
+  xargs -P 2 -I{} sh -c 'printf "#include \"%s\"\n" "$1" | c++ -std=c++17 $2 -fsyntax-only -x c++ - 2>/dev/null ||
+    echo "$1"' sh {} "$(pkg-config --cflags gpupm)" > "$work/bad_headers.txt"
+[ ! -s "$work/bad_headers.txt" ] ||
+  fail "installed headers that do not compile on their own: $(tr '\n' ' ' < "$work/bad_headers.txt")"
+echo "install test: $(find "$prefix/include/gpupm" -name '*.h' | wc -l) installed headers each compile on their own"

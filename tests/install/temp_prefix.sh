@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2034,SC2154  # sourced: the caller sets test_name and uses the rest
 # Sourced by the tests that run an install (tests/install/install_test.sh,
-# tb/examples/examples_test.sh) with their arguments BUILD_DIR SOURCE_DIR and
+# examples/examples_test.sh) with their arguments BUILD_DIR SOURCE_DIR and
 # $test_name set: `cmake --install` into a fresh temporary prefix, removed on
 # exit. Sets build, src, work, prefix, share (the data root); defines fail.
 build=$(cd "$1" && pwd)
