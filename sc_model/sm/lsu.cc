@@ -16,7 +16,7 @@ Lsu::Lsu(const SmConfig& cfg)
 
 void Lsu::accept(uint16_t warp, uint64_t inst_index, const Inst& in) {
   latch_.valid = true;
-  latch_.store = in.op == Op::Store;
+  latch_.store = in.op == InstClass::Store;
   latch_.warp = warp;
   latch_.inst_index = inst_index;
   latch_.line = in.line;

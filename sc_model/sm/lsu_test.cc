@@ -10,15 +10,15 @@
 namespace gpupm {
 namespace {
 
-Inst mem_inst(Op op, uint64_t line, uint8_t lines = 1) {
+Inst mem_inst(InstClass op, uint64_t line, uint8_t lines = 1) {
   Inst in;
   in.op = op;
   in.line = line;
   in.lines = lines;
   return in;
 }
-Inst load(uint64_t line, uint8_t lines = 1) { return mem_inst(Op::Load, line, lines); }
-Inst store(uint64_t line, uint8_t lines = 1) { return mem_inst(Op::Store, line, lines); }
+Inst load(uint64_t line, uint8_t lines = 1) { return mem_inst(InstClass::Load, line, lines); }
+Inst store(uint64_t line, uint8_t lines = 1) { return mem_inst(InstClass::Store, line, lines); }
 
 class LsuTest : public ::testing::Test {
  protected:

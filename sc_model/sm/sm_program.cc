@@ -30,12 +30,29 @@ void StreamingMultiprocessor::start_program_warp(uint16_t slot, Cta& cta, uint32
   w.reg_ready.assign(l.kernel->num_regs, 0);
 }
 
+namespace {
+
+// A PTX timing class as the schedulers see it (an atomic goes through the LSU as a load).
+constexpr InstClass inst_class_of(ptx::TimingClass cls) {
+  switch (cls) {
+    case ptx::TimingClass::Alu: return InstClass::Alu;
+    case ptx::TimingClass::Sfu: return InstClass::Sfu;
+    case ptx::TimingClass::Load: return InstClass::Load;
+    case ptx::TimingClass::Store: return InstClass::Store;
+    case ptx::TimingClass::Atomic: return InstClass::Load;
+    case ptx::TimingClass::Shared: return InstClass::Shared;
+    case ptx::TimingClass::Barrier: return InstClass::Barrier;
+  }
+  return InstClass::Alu;  // not reached: every class is listed (-Wswitch)
+}
+
+}  // namespace
+
 // The head as the schedulers see it: the timing class of the PTX instruction.
 Inst StreamingMultiprocessor::program_head_of(const Warp& w) {
-  static constexpr Op kOp[] = {Op::Alu, Op::Sfu, Op::Load, Op::Store, Op::Load, Op::Shared, Op::Barrier};
   const ptx::TimingClass cls = w.head_info->cls;
   Inst head;
-  head.op = kOp[size_t(cls)];
+  head.op = inst_class_of(cls);
   head.atomic = cls == ptx::TimingClass::Atomic;
   return head;
 }
@@ -124,14 +141,14 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
       ++c_.mem_insts;
       ++issued_mem_at_last_;
       Inst in;
-      in.op = r.cls == ptx::TimingClass::Store ? Op::Store : Op::Load;
+      in.op = r.cls == ptx::TimingClass::Store ? InstClass::Store : InstClass::Load;
       in.atomic = r.cls == ptx::TimingClass::Atomic;
       in.lines = uint8_t(r.n_lines);
       in.line = r.lines[0];
       in.line_list = r.lines.data();
       const uint64_t tag = w.next_tag++;
       lsu_.accept(slot, tag, in);
-      if (in.op == Op::Store) {
+      if (in.op == InstClass::Store) {
         set_dst(c + 1);
       } else {
         set_dst(Scoreboard::kPending);

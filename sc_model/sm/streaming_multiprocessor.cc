@@ -190,7 +190,7 @@ WarpStateCounts StreamingMultiprocessor::sample_states() const {
           // Why it did not issue: the latch was full at issue time (it may have
           // drained into the LSU slot later in the same cycle).
           if (lsu_blocked) ++s.excess_mem_lsu_blocked;
-        } else if (w.head.op == Op::Barrier) {
+        } else if (w.head.op == InstClass::Barrier) {
           ++s.others;
         } else {
           ++s.excess_alu;
@@ -220,7 +220,7 @@ WarpVectors StreamingMultiprocessor::warp_vectors() const {
       (w.issued_mem ? v.is_mem : v.is_alu) |= bit;
       continue;
     }
-    if (w.finished || w.at_barrier || !w.has_head || w.head.op == Op::Barrier) continue;
+    if (w.finished || w.at_barrier || !w.has_head || w.head.op == InstClass::Barrier) continue;
     v.valid |= bit;
     if (readiness(w, c) == Readiness::Ready) v.ready |= bit;
     (w.head.is_mem() ? v.is_mem : v.is_alu) |= bit;
@@ -404,23 +404,23 @@ bool StreamingMultiprocessor::can_issue(const Warp& w, uint32_t sched, uint64_t 
   if (r == Scoreboard::kPending) return false;
   if (w.program) r = std::max(r, collector_ready(w));
   switch (w.head.op) {
-    case Op::Alu:
+    case InstClass::Alu:
       r = std::max(r, alu_free_[sched]);
       break;
-    case Op::Sfu:
+    case InstClass::Sfu:
       r = std::max(r, sfu_free_);
       break;
-    case Op::Shared:
+    case InstClass::Shared:
       r = std::max(r, shared_free_);
       break;
-    case Op::Load:
-    case Op::Store:
+    case InstClass::Load:
+    case InstClass::Store:
       if (!lsu_.can_accept() && r <= c) {
         ready_at = kNever;  // back-pressure: tick() decides when the LSU frees up
         return false;
       }
       break;
-    case Op::Barrier:
+    case InstClass::Barrier:
       break;
   }
   ready_at = r;
@@ -539,14 +539,29 @@ void StreamingMultiprocessor::issue(uint64_t c) {
   }
 }
 
+namespace {
+
+// The droop predictor's class of an issued instruction (its power weight).
+constexpr DispatchClass dispatch_class_of(InstClass op) {
+  switch (op) {
+    case InstClass::Alu: return DispatchClass::kAlu;
+    case InstClass::Sfu: return DispatchClass::kSfu;
+    case InstClass::Load:
+    case InstClass::Store:
+    case InstClass::Shared: return DispatchClass::kLdst;
+    case InstClass::Barrier: return DispatchClass::kOther;
+  }
+  return DispatchClass::kOther;  // not reached: every class is listed (-Wswitch)
+}
+
+}  // namespace
+
 // Scheduler `sched`'s pick presented to the droop predictor: dispatched only if
 // admitted. Admission is monotone in the candidates, so asking slot by slot
 // gives what the block decides on the whole vector at the cycle's edge.
 bool StreamingMultiprocessor::dispatch_admitted(uint32_t sched, const Inst& in) {
-  static constexpr DispatchClass kClass[] = {DispatchClass::kAlu,  DispatchClass::kSfu,   DispatchClass::kLdst,
-                                             DispatchClass::kLdst, DispatchClass::kOther, DispatchClass::kLdst};
   pred_in_.cand_valid |= uint8_t(1u << sched);
-  pred_in_.cand_class[sched] = kClass[size_t(in.op)];
+  pred_in_.cand_class[sched] = dispatch_class_of(in.op);
   if ((pred_->eval(pred_in_).admit >> sched) & 1u) return true;
   throttled_ = true;
   ++c_.throttled_cycles;
@@ -563,7 +578,7 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
   w.issued_mem = in.is_mem();
   ++c_.insts;
   switch (in.op) {
-    case Op::Alu: {
+    case InstClass::Alu: {
       // A divergent instruction runs both paths of its branch, one after the other.
       const uint32_t busy = cfg_.alu_interval * (in.divergent ? 2 : 1);
       ++c_.alu_insts;
@@ -573,7 +588,7 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
       w.board.set(index, c + cfg_.operand_latency + cfg_.alu_latency + busy - cfg_.alu_interval);
       break;
     }
-    case Op::Sfu: {
+    case InstClass::Sfu: {
       const uint32_t busy = cfg_.sfu_interval * (in.divergent ? 2 : 1);
       ++c_.sfu_insts;
       c_.valu_busy_cycles += busy;
@@ -582,23 +597,23 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
       w.board.set(index, c + cfg_.operand_latency + cfg_.sfu_latency + busy - cfg_.sfu_interval);
       break;
     }
-    case Op::Load:
-    case Op::Store:
+    case InstClass::Load:
+    case InstClass::Store:
       ++c_.mem_insts;
       ++issued_mem_at_last_;
       lsu_.accept(slot, index, in);
-      if (in.op == Op::Load) {
+      if (in.op == InstClass::Load) {
         w.board.set_pending(index);
         ++w.pending_loads;
       } else {
         w.board.set(index, c + 1);
       }
       break;
-    case Op::Barrier:
+    case InstClass::Barrier:
       w.board.set(index, c + 1);
       arrive_at_barrier(w);
       break;
-    case Op::Shared:
+    case InstClass::Shared:
       break;  // program warps only
   }
   fetch_head(slot);

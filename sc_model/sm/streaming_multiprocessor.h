@@ -8,7 +8,7 @@
 #include "common/divisor.h"
 #include "protocol/cta_messages.h"
 #include "ptx/ptx.h"
-#include "controllers/droop_predictor_impl.h"
+#include "controllers/droop_predictor_controller.h"
 #include "sm/instruction_cache.h"
 #include "sm/lsu.h"
 #include "sm/operand_collector.h"
@@ -179,9 +179,9 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void finish_cta(uint16_t cta_slot);
   void fit_l1_to_carveouts();
   Readiness readiness(const Warp& w, uint64_t c) const;
-  // The head's kind as far as issue resources go: Op for a profile warp, after
+  // The head's kind as far as issue resources go: InstClass for a profile warp, after
   // those the PTX timing class for a program warp (which also waits for a collector unit).
-  static constexpr size_t kProfileClasses = size_t(Op::Shared) + 1;
+  static constexpr size_t kProfileClasses = size_t(InstClass::Shared) + 1;
   static constexpr size_t kIssueClasses = kProfileClasses + size_t(ptx::TimingClass::Barrier) + 1;
   static uint8_t issue_class(const Warp& w) {
     return uint8_t(w.program ? kProfileClasses + size_t(w.head_info->cls) : size_t(w.head.op));

@@ -82,18 +82,18 @@ Inst WarpStream::next() {
   uint32_t dep = m.dep_min + uint32_t(rng_.below(m.dep_max - m.dep_min + 1));
   in.dep = uint8_t(dep <= index_ ? dep : 0);
   if (m.barrier_interval && (index_ + 1) % m.barrier_interval == 0) {
-    in.op = Op::Barrier;
+    in.op = InstClass::Barrier;
     in.dep = 0;
   } else if (mem_left_ == 0 && alu_left_ > 0) {
     --alu_left_;
-    in.op = rng_.chance(m.sfu_fraction) ? Op::Sfu : Op::Alu;
+    in.op = rng_.chance(m.sfu_fraction) ? InstClass::Sfu : InstClass::Alu;
     // Drawn only for divergent kernels, so other kernels' streams stay as they were.
     if (m.divergence > 0.0) in.divergent = rng_.chance(m.divergence);
   } else {
     if (mem_left_ == 0) mem_left_ = m.mem_burst;
     --mem_left_;
     if (mem_left_ == 0) alu_left_ = draw_alu_run();
-    in.op = rng_.chance(m.store_fraction) ? Op::Store : Op::Load;
+    in.op = rng_.chance(m.store_fraction) ? InstClass::Store : InstClass::Load;
     in.lines = uint8_t(ph.memory.lines_per_access);
     in.line = draw_line(ph.memory);
   }

@@ -9,11 +9,13 @@
 
 namespace gpupm {
 
+// The class of a warp instruction as the SM issues and times it: drawn for a
+// profile warp; for a program warp, its PTX timing class mapped (sm_program.cc).
 // Shared: a shared-memory access (program workloads only).
-enum class Op : uint8_t { Alu, Sfu, Load, Store, Barrier, Shared };
+enum class InstClass : uint8_t { Alu, Sfu, Load, Store, Barrier, Shared };
 
 struct Inst {
-  Op op = Op::Alu;
+  InstClass op = InstClass::Alu;
   uint8_t dep = 0;    // reads the result of the instruction `dep` earlier (0: none)
   uint8_t lines = 0;  // memory: consecutive 128 B lines touched
   bool divergent = false;  // ALU/SFU under a divergent branch: both paths, half the lanes each
@@ -22,7 +24,7 @@ struct Inst {
   // global atomics (performed at the L2: no L1 lookup).
   const uint64_t* line_list = nullptr;
   bool atomic = false;
-  bool is_mem() const { return op == Op::Load || op == Op::Store; }
+  bool is_mem() const { return op == InstClass::Load || op == InstClass::Store; }
 };
 
 class WarpStream {

@@ -143,12 +143,12 @@ TEST(WarpStream, LengthIsInstsPerWarpScaledForLongCtas) {
 TEST(WarpStream, MixMatchesTheProfile) {
   auto k = launch_of(R"("insts_per_warp": 100000, "mix": {"alu_per_mem": 6, "store_fraction": 0.25, "mem_burst": 2,
                         "dep_min": 2, "dep_max": 5, "barrier_interval": 37})");
-  std::map<Op, uint64_t> n;
+  std::map<InstClass, uint64_t> n;
   auto v = all_of(*k, 2, 1);
   for (size_t i = 0; i < v.size(); ++i) {
     ++n[v[i].op];
-    EXPECT_EQ(v[i].op == Op::Barrier, (i + 1) % 37 == 0) << i;
-    if (v[i].op != Op::Barrier && i >= 5) {
+    EXPECT_EQ(v[i].op == InstClass::Barrier, (i + 1) % 37 == 0) << i;
+    if (v[i].op != InstClass::Barrier && i >= 5) {
       EXPECT_GE(v[i].dep, 2) << i;
       EXPECT_LE(v[i].dep, 5) << i;
     }
@@ -156,10 +156,10 @@ TEST(WarpStream, MixMatchesTheProfile) {
       EXPECT_EQ(v[i].lines, 1);
     }
   }
-  double alu = double(n[Op::Alu] + n[Op::Sfu]), mem = double(n[Op::Load] + n[Op::Store]);
-  EXPECT_EQ(n[Op::Barrier], 100000u / 37);
+  double alu = double(n[InstClass::Alu] + n[InstClass::Sfu]), mem = double(n[InstClass::Load] + n[InstClass::Store]);
+  EXPECT_EQ(n[InstClass::Barrier], 100000u / 37);
   EXPECT_NEAR(alu / mem, 6.0, 6.0 * 0.05);
-  EXPECT_NEAR(double(n[Op::Store]) / mem, 0.25, 0.02);
+  EXPECT_NEAR(double(n[InstClass::Store]) / mem, 0.25, 0.02);
 }
 
 // Every line a warp instruction touches, over all warps of the first `ctas` CTAs.
