@@ -10,7 +10,7 @@ SRC = Path("sc_model")
 JSON_READERS = {
     "gpu_config": ["common/json_reader.cc", "freq/dvfs_config.cc", "gwde/gwde_config.cc", "mem/mem_config.cc",
                    "platform/gpu_config.cc", "platform/smoothing_config.cc", "power/power_config.cc",
-                   "sm/sm_config.cc", "vr/pdn_config.cc", "controllers/droop_predictor_impl.cc", "controllers/stagger_unit_impl.cc",
+                   "sm/sm_config.cc", "vr/pdn_config.cc", "controllers/droop_predictor_controller.cc", "controllers/stagger_unit_controller.cc",
                    "common/controller_impl.h"],
     "workload": ["workload/kernel_profile.cc"],
     "pdn_network": ["vr/pdn_config.cc"],

@@ -43,11 +43,11 @@ set(GPUPM_RTL_TB_CONFIGS
   "Veq_decision_s5e1|eq_decision|GPUPM_EQ_DECISION_SV|-GSUM_W=5,-GEPOCH_LOG2=1")
 
 # The parameter sets as C++ (build/generated/rtl_configs.h) for the blocks'
-# factories (sc_model/controllers/*_impl.cc, the only sources that include it),
+# factories (sc_model/controllers/*_controller.cc, the only sources that include it),
 # also in builds without Verilator (they refuse rtl / lockstep with the list).
 include(${CMAKE_SOURCE_DIR}/cmake/rtl_configs.cmake)
 gpupm_write_rtl_configs(${CMAKE_BINARY_DIR}/generated/rtl_configs.h)
-file(GLOB _gpupm_controller_factories CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/sc_model/controllers/*_impl.cc)
+file(GLOB _gpupm_controller_factories CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/sc_model/controllers/*_controller.cc)
 set_property(SOURCE ${_gpupm_controller_factories} APPEND PROPERTY INCLUDE_DIRECTORIES ${CMAKE_BINARY_DIR}/generated)
 
 find_package(verilator HINTS /usr/share/verilator $ENV{VERILATOR_ROOT})
@@ -136,7 +136,7 @@ find_package(Threads REQUIRED)
 target_link_libraries(gpupm_rtl_models PUBLIC Threads::Threads)
 
 # The platform runs the controller blocks as RTL too (GPU config controller_impl
-# rtl / lockstep; sc_model/controllers/eq_sm_block_impl.*, sc_model/controllers/vote_arbiter_impl.*):
+# rtl / lockstep; sc_model/controllers/eq_sm_block_controller.*, sc_model/controllers/vote_arbiter_controller.*):
 # gpupm_model (and so gpupm, gpupm_tests) links the Verilated models.
 target_link_libraries(gpupm_model PUBLIC gpupm_rtl_models)
 target_compile_definitions(gpupm_model PUBLIC GPUPM_HAVE_RTL=1)

@@ -31,7 +31,7 @@
 // advance_model(), check_advance(), cycles_to_strobe().
 //
 // make_controller() (controller_factory.h) builds one from the Verilated
-// parameter sets of rtl/rtl.cmake; each block's <block>_impl.cc does it once.
+// parameter sets of rtl/rtl.cmake; each block's <block>_controller.cc does it once.
 #pragma once
 
 #include "common/controller_impl.h"

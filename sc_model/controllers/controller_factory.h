@@ -1,7 +1,7 @@
 // Builds a Controller<T> (controller.h) from the Verilated parameter sets of
 // rtl/rtl.cmake: the parameter-set lookup, the refusal of a set that was not
 // verilated, and the RTL side of any set. Included once per block, by its
-// <block>_impl.cc; `Sets` is the block's entry of the generated rtl_configs.h
+// <block>_controller.cc; `Sets` is the block's entry of the generated rtl_configs.h
 // (GPUPM_RTL_CONFIGS in rtl/rtl.cmake, written into the build tree), so a new
 // parameter set is one line there.
 #pragma once

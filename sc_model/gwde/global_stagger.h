@@ -5,7 +5,7 @@
 // TB-scheduler -> SM path (cta_out) that delays its dispatch and CTA starts.
 #pragma once
 
-#include "controllers/stagger_unit_impl.h"
+#include "controllers/stagger_unit_controller.h"
 #include "protocol/sm_status.h"
 
 #include <functional>

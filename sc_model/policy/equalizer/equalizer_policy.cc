@@ -113,7 +113,7 @@ EqSmIn EqualizerPolicy::inputs_for(const SmStatus& sm) const {
 // after the epoch's last sample, Algorithm 1 runs). kernel_start goes with the
 // second step, so a kernel start on the epoch strobe wins over that epoch's
 // numBlocks change. With controller_impl rtl/lockstep the RTL is clocked
-// through every cycle in between (controllers/eq_sm_block_impl.h).
+// through every cycle in between (controllers/eq_sm_block_controller.h).
 void EqualizerPolicy::on_epoch(PolicyContext& ctx, uint64_t cycle) {
   bool epoch_done = false;
   try {

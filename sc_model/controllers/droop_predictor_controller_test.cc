@@ -1,7 +1,7 @@
 // DroopPredController: cpp / rtl / lockstep agree on random traffic (eval() on
 // prefixes, step(), advance()), an injected RTL fault is reported, unknown slot
 // counts are refused.
-#include "controllers/droop_predictor_impl.h"
+#include "controllers/droop_predictor_controller.h"
 
 #include <gtest/gtest.h>
 
@@ -32,7 +32,7 @@ void expect_same(const DroopPredOut& a, const DroopPredOut& b, int t) {
   ASSERT_EQ(a.block_count, b.block_count) << t;
 }
 
-TEST(DroopPredImpl, AllThreeAgree) {
+TEST(DroopPredController, AllThreeAgree) {
   if (!kRtlBuilt) GTEST_SKIP() << "built without Verilator";
   for (uint8_t slots : {1, 2, 4}) {
     const DroopPredParams p{slots};
@@ -60,7 +60,7 @@ TEST(DroopPredImpl, AllThreeAgree) {
   }
 }
 
-TEST(DroopPredImpl, InjectedFaultIsReported) {
+TEST(DroopPredController, InjectedFaultIsReported) {
   if (!kRtlBuilt) GTEST_SKIP() << "built without Verilator";
   setenv("GPUPM_LOCKSTEP_FAULT", "droop_predictor:3:40:h1_o:2", 1);
   auto ls = make_droop_pred_controller(ControllerImpl::kLockstep, DroopPredParams{2}, 3);
@@ -79,7 +79,7 @@ TEST(DroopPredImpl, InjectedFaultIsReported) {
   }
 }
 
-TEST(DroopPredImpl, UnknownSlotCountIsRefused) {
+TEST(DroopPredController, UnknownSlotCountIsRefused) {
   std::string why;
   EXPECT_FALSE(droop_pred_rtl_available(DroopPredParams{3}, &why));
   EXPECT_NE(why.find("SLOTS=3"), std::string::npos) << why;

@@ -1,7 +1,7 @@
 // StaggerController: cpp / rtl / lockstep agree (step() on strobes, advance()
 // in between), advance() refuses to skip a strobe, an injected RTL fault is
 // reported, unknown parameter sets are refused.
-#include "controllers/stagger_unit_impl.h"
+#include "controllers/stagger_unit_controller.h"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@ void expect_same(const StaggerOut& a, const StaggerOut& b, int t) {
   ASSERT_EQ(a.age, b.age) << t;
 }
 
-TEST(StaggerImpl, AllThreeAgree) {
+TEST(StaggerController, AllThreeAgree) {
   if (!kRtlBuilt) GTEST_SKIP() << "built without Verilator";
   for (const StaggerParams p : {StaggerParams{15, 10, 3}, StaggerParams{32, 16, 3}, StaggerParams{4, 1, 1}}) {
     auto cpp = make_stagger_controller(ControllerImpl::kCpp, p);
@@ -50,7 +50,7 @@ TEST(StaggerImpl, AllThreeAgree) {
   }
 }
 
-TEST(StaggerImpl, AdvanceRefusesToSkipAStrobe) {
+TEST(StaggerController, AdvanceRefusesToSkipAStrobe) {
   if (!kRtlBuilt) GTEST_SKIP() << "built without Verilator";
   for (ControllerImpl i : {ControllerImpl::kCpp, ControllerImpl::kRtl, ControllerImpl::kLockstep}) {
     auto u = make_stagger_controller(i, StaggerParams{});
@@ -60,7 +60,7 @@ TEST(StaggerImpl, AdvanceRefusesToSkipAStrobe) {
   }
 }
 
-TEST(StaggerImpl, InjectedFaultIsReported) {
+TEST(StaggerController, InjectedFaultIsReported) {
   if (!kRtlBuilt) GTEST_SKIP() << "built without Verilator";
   setenv("GPUPM_LOCKSTEP_FAULT", "stagger_unit:0:25:hold_count_o[7]:13", 1);
   auto ls = make_stagger_controller(ControllerImpl::kLockstep, StaggerParams{});
@@ -79,7 +79,7 @@ TEST(StaggerImpl, InjectedFaultIsReported) {
   }
 }
 
-TEST(StaggerImpl, UnknownParametersAreRefused) {
+TEST(StaggerController, UnknownParametersAreRefused) {
   std::string why;
   EXPECT_FALSE(stagger_rtl_available(StaggerParams{16, 10, 3}, &why));
   EXPECT_NE(why.find("N_SMS=16"), std::string::npos) << why;

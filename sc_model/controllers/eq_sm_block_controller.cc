@@ -1,4 +1,4 @@
-#include "controllers/eq_sm_block_impl.h"
+#include "controllers/eq_sm_block_controller.h"
 
 #include "controllers/controller_factory.h"
 

@@ -1,4 +1,4 @@
-#include "controllers/stagger_unit_impl.h"
+#include "controllers/stagger_unit_controller.h"
 
 #include "controllers/controller_factory.h"
 

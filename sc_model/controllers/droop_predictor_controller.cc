@@ -1,4 +1,4 @@
-#include "controllers/droop_predictor_impl.h"
+#include "controllers/droop_predictor_controller.h"
 
 #include "controllers/controller_factory.h"
 

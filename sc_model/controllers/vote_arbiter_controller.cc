@@ -1,4 +1,4 @@
-#include "controllers/vote_arbiter_impl.h"
+#include "controllers/vote_arbiter_controller.h"
 
 #include "controllers/controller_factory.h"
 
