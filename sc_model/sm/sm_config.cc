@@ -41,9 +41,9 @@ SharedCarveout choose_carveout(const SmConfig& c, uint64_t per_cta, uint64_t cta
 
 void describe(ParamVisitor& v, SmConfig& c) {
   v.integer("count", c.count, 1, 1024, "SMs", "streaming multiprocessors on the chip");
-  v.integer("max_warps", c.max_warps, 1, 64, "warps", "resident warps per SM");
+  v.integer("max_warps", c.max_warps, 1, kSmMaxWarps, "warps", "resident warps per SM");
   v.integer("max_ctas", c.max_ctas, 1, 64, "CTAs", "resident CTAs per SM");
-  v.integer("schedulers", c.schedulers, 1, 8, "", "warp schedulers (issue slots per cycle, GTO, one ALU pipe each)");
+  v.integer("schedulers", c.schedulers, 1, kSmMaxSchedulers, "", "warp schedulers (issue slots per cycle, GTO, one ALU pipe each)");
   v.integer("operand_latency", c.operand_latency, 0, 1000, "cycles", "register read and operand collection before execution");
   v.integer("alu_latency", c.alu_latency, 1, 1000, "cycles", "ALU (MAD) latency");
   v.integer("alu_interval", c.alu_interval, 1, 1000, "cycles", "initiation interval of each scheduler's ALU pipe");

@@ -10,6 +10,11 @@
 
 namespace gpupm {
 
+// The largest max_warps and schedulers a config may set (their declared ranges):
+// the SM keeps per-slot and per-scheduler tables of these sizes in the object.
+constexpr uint32_t kSmMaxWarps = 64;
+constexpr uint32_t kSmMaxSchedulers = 8;
+
 struct SmConfig {
   uint32_t count = 15;
   uint32_t max_warps = 48;

@@ -437,8 +437,7 @@ void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
     if (r == Scoreboard::kPending) r = kNever;
   }
   wake_[slot] = r;
-  ++changes_;  // every scheduler's memo is stale (those that asked no pipe: its own only)
-  ++own_changes_[sched_of_[slot]];
+  note_warp_changed(slot);
   head_mem_[slot] = w.has_head && w.head.is_mem();
   head_class_[slot] = w.has_head ? issue_class(w) : 0;
   min_ready_ = std::min(min_ready_, r);  // a load completed after the issue stage must still wake us
@@ -657,8 +656,7 @@ void StreamingMultiprocessor::warp_progress(uint16_t slot) {
   if (w.finished || w.has_head || w.ifetch || w.pending_loads > 0) return;
   w.finished = true;
   wake_[slot] = kNever;
-  ++changes_;
-  ++own_changes_[sched_of_[slot]];
+  note_warp_changed(slot);
   Cta& cta = ctas_[w.cta_slot];
   if (!cta.paused) --resident_unpaused_warps_;
   auto& ord = order_[slot % cfg_.schedulers];

@@ -174,6 +174,12 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void instruction_fill(uint64_t line);
   bool dispatch_admitted(uint32_t sched, const Inst& in);
   void refresh_wake(uint16_t slot);
+  // A warp's state changed: every scheduler's scan memo is stale (those that asked
+  // no pipe or unit: its own scheduler's only).
+  void note_warp_changed(uint16_t slot) {
+    ++changes_;
+    ++own_changes_[sched_of_[slot]];
+  }
   void warp_progress(uint16_t slot);
   void release_barrier(Cta& cta);
   void finish_cta(uint16_t cta_slot);
@@ -214,8 +220,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   uint64_t changes_ = 0;            // refresh_wake() calls and finished warps
   // Arrays in the object (SmConfig's limits), not vectors: refresh_wake() counts
   // in them on every issue without loading a buffer pointer first.
-  std::array<uint64_t, 8> own_changes_{};  // per scheduler: changes_ of its own warps
-  std::array<uint8_t, 64> sched_of_{};     // per warp slot: its scheduler (slot mod schedulers)
+  std::array<uint64_t, kSmMaxSchedulers> own_changes_{};  // per scheduler: changes_ of its own warps
+  std::array<uint8_t, kSmMaxWarps> sched_of_{};            // per warp slot: its scheduler (slot mod schedulers)
   std::vector<uint64_t> alu_free_;  // per scheduler pipe
   uint64_t sfu_free_ = 0;
   uint64_t shared_free_ = 0;  // the shared-memory pipe (program workloads)
