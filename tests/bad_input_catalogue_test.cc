@@ -375,7 +375,7 @@ BAD_INPUT(PtxCudaSyntaxError, (std::vector<std::string>{"ptx", "@/syntax_error.c
 BAD_INPUT(ParamsSetOutOfRange, (std::vector<std::string>{"params", "--set", "gpu.sm.count=0"}), "sm.count",
           "expected an integer in [1, 1024], got 0")
 BAD_INPUT(ParamsSetOutsideGpu, (std::vector<std::string>{"params", "--set", "workload.name=x"}), "--set", "gpu.*")
-BAD_INPUT(ParamsUnknownSchemaKind, (std::vector<std::string>{"params", "--schema", "policy"}), "--schema",
-          "gpu_config, workload, sweep_spec")
+BAD_INPUT(ParamsUnknownSchemaKind, (std::vector<std::string>{"params", "--schema", "gpu"}), "--schema",
+          "gpu_config, workload, sweep_spec, policy")
 BAD_INPUT(ValidateUnknownKind, validate("@/unknown_kind.json"), "not a GPU config", "a sweep spec",
           "an experiment config")

@@ -368,13 +368,17 @@ TEST(CoreShutdownPolicy, EarlyWakeUpOverlapsTheTail) {
 TEST(CoreShutdownPolicy, ParsesItsParameters) {
   Json doc = {{"alpha", 0.1}, {"mbu_threshold", 0.4}, {"research", false}};
   JsonReader r(doc, "run.json", "policy");
-  KnobSearchSettings s = parse_knob_search_settings(r);
+  const std::string name = "core-shutdown";
+  const DvfsConfig dvfs;
+  const ControllerSetup ctl;
+  const PolicyTarget target{name, dvfs, ctl};
+  KnobSearchSettings s = read_policy_settings<KnobSearchSettings>(r, target);
   EXPECT_DOUBLE_EQ(s.alpha, 0.1);
   EXPECT_DOUBLE_EQ(s.mbu_threshold, 0.4);
   EXPECT_FALSE(s.research);
   Json bad = {{"alpha", 2.0}};
   JsonReader rb(bad, "run.json", "policy");
-  EXPECT_THROW(parse_knob_search_settings(rb), InputError);
+  EXPECT_THROW(read_policy_settings<KnobSearchSettings>(rb, target), InputError);
 }
 
 }  // namespace

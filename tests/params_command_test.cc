@@ -45,6 +45,40 @@ TEST(ParamsCommand, SchemaPrintsTheCommittedFile) {
   EXPECT_EQ(r.out, gpupm::test::read_file(source_path("docs/schema/workload.schema.json")));
 }
 
+TEST(ParamsCommand, ListsAPolicysSettingsForTheGpu) {
+  auto r = run_gpupm_argv({"params", "--policy", "sm-high"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const size_t at = r.out.find("\npolicy.sm_level ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string line = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+  for (const char* part : {"choice", "\"high\"", "{low, normal, high}"})  // the preset; gtx480's SM levels
+    EXPECT_NE(line.find(part), std::string::npos) << "'" << part << "' in: " << line;
+  r = run_gpupm_argv({"params", "--policy", "equalizer-perf", "--json", "--set", "policy.sample_period_log2=9"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  bool seen = false;
+  const nlohmann::json listing = nlohmann::json::parse(r.out);  // outlives the loop
+  for (const auto& p : listing.at("parameters"))
+    if (p.at("path") == "policy.sample_period_log2") {
+      seen = true;
+      EXPECT_EQ(p.at("value"), 9);
+      EXPECT_EQ(p.at("default"), 7);
+      EXPECT_EQ(p.at("range"), "[1, 12]");
+    }
+  EXPECT_TRUE(seen) << r.out;
+}
+
+TEST(ParamsCommand, PolicyListingReadsTheSetsAsRunDoes) {
+  auto r = run_gpupm_argv({"params", "--policy", "equalizer-perf", "--set", "policy.epoch_samples_log2=8",
+                           "--set", "policy.sample_period_log2=9"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("policy.epoch_samples_log2: expected sample_period_log2 + epoch_samples_log2 <= 16"),
+            std::string::npos) << r.err;
+  r = run_gpupm_argv({"params", "--policy", "no-such-policy"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--policy"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("equalizer-perf"), std::string::npos) << "lists the policies: " << r.err;
+}
+
 // The value of the row at `path` in a --json listing (null: no such row).
 nlohmann::json value_at(const std::string& json_listing, const std::string& path) {
   const nlohmann::json doc = nlohmann::json::parse(json_listing);  // outlives the loop

@@ -9,6 +9,7 @@
 #include "workload/workload_params.h"
 #include "sweep/config_schemas.h"
 #include "platform/run_setup.h"
+#include "policy/policy_registry.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -58,7 +59,43 @@ Listing list_document(const std::string& prefix, const Json& doc, const std::str
   return l;
 }
 
+// A policy's settings for the GPU config (its V/F level names and SM count): their defaults, or with --set
+// policy.* the settings read as `gpupm run` reads them (rules checked).
+Listing policy_listing(const ParamsOptions& opt) {
+  const PolicyEntry* entry = nullptr;
+  for (const PolicyEntry& e : registered_policies())
+    if (e.name == opt.policy) entry = &e;
+  if (!entry) {
+    std::string names;
+    for (const std::string& n : policy_names()) names += (names.empty() ? "" : ", ") + n;
+    throw InputError("--policy", opt.policy, "unknown policy; expected one of {" + names + "}");
+  }
+  const InputFileScope gpu_file_scope(opt.gpu_file);
+  const GpuConfig gpu = parse_gpu_config(load_gpu_doc(opt.gpu_file, opt.pdn_file), gpu_doc_origin(opt.gpu_file, opt.pdn_file, false));
+  const ControllerSetup ctl{gpu.controller_impl, gpu.sm.count, gpu.sm.max_warps, opt.gpu_file, {}};
+  const PolicyTarget target{entry->name, gpu.dvfs, ctl};
+  Listing l;
+  if (!entry->params) return l;  // a policy registered without a declaration
+  ParamLister defaults("policy", ParamLister::Pass::kDefaults), values("policy", ParamLister::Pass::kValues);
+  entry->params(target, {&defaults});
+  if (opt.sets.empty()) {
+    entry->params(target, {&values});
+  } else {
+    const Json doc = with_sets("policy", {{"name", entry->name}}, opt.sets);
+    JsonReader r(doc, "--set", "policy");
+    if (r.get_string("name") != entry->name) r.fail("name", "expected \"" + entry->name + "\" (the --policy listed)");
+    JsonParamReader reader(r);
+    entry->params(target, {&reader, &values});
+    r.finish();
+  }
+  values.take_defaults(defaults);
+  l.rows = values.rows;
+  l.rules = values.rules;
+  return l;
+}
+
 Listing listed(const ParamsOptions& opt) {
+  if (!opt.policy.empty()) return policy_listing(opt);
   if (!opt.workload_file.empty()) {
     const Json doc = with_sets("workload", load_json_file(opt.workload_file), opt.sets);
     if (is_program_workload(doc)) {
@@ -115,15 +152,21 @@ Json rows_json(const std::vector<ParamRow>& rows, const std::vector<RuleRow>& ru
 
 CLI::App* add_params_command(CLI::App& app, ParamsOptions& opt) {
   auto* cmd = app.add_subcommand(
-      "params", "list the parameters of a GPU config, workload or sweep spec: value, default, range, unit, description");
+      "params",
+      "list the parameters of a GPU config, workload, sweep spec or policy: value, default, range, unit, description");
   cmd->add_option("--gpu", opt.gpu_file, "GPU config (JSON)")
       ->default_val(data_file("configs/gpu/gtx480.json"));
   cmd->add_option("--pdn", opt.pdn_file, "a PDN package (configs/pdn/*.json) merged into the GPU config, as gpupm run --pdn");
   auto* workload = cmd->add_option("--workload", opt.workload_file, "list a workload (JSON: kernel profiles or a program) instead");
-  cmd->add_option("--sweep", opt.sweep_file, "list a sweep spec (JSON) instead")->excludes(workload);
-  cmd->add_option("--set", opt.sets, "override gpu.PATH=VALUE (workload.PATH, sweep.PATH), as gpupm run --set");
+  auto* sweep = cmd->add_option("--sweep", opt.sweep_file, "list a sweep spec (JSON) instead")->excludes(workload);
+  cmd->add_option("--policy", opt.policy,
+                  "list a policy's settings (policy.*) instead, for the GPU config (its V/F levels, its SM count)")
+      ->excludes(workload)
+      ->excludes(sweep);
+  cmd->add_option("--set", opt.sets,
+                  "override gpu.PATH=VALUE (workload.PATH, sweep.PATH, policy.PATH), as gpupm run --set");
   cmd->add_flag("--json", opt.json, "print JSON instead of a table");
-  cmd->add_option("--schema", opt.schema_kind, "print the JSON Schema of KIND instead: gpu_config, workload, sweep_spec");
+  cmd->add_option("--schema", opt.schema_kind, "print the JSON Schema of KIND instead: gpu_config, workload, sweep_spec, policy");
   return cmd;
 }
 
@@ -133,6 +176,10 @@ int command_params(const ParamsOptions& opt) {
     return kExitOk;
   }
   const Listing l = listed(opt);
+  if (!opt.policy.empty() && l.rows.empty() && !opt.json) {
+    std::cout << "policy \"" << opt.policy << "\" declares no settings\n";
+    return kExitOk;
+  }
   if (opt.json)
     std::cout << rows_json(l.rows, l.rules).dump(2) << "\n";
   else

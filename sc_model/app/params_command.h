@@ -1,6 +1,7 @@
 // `gpupm params`: every declared parameter (common/param.h) of a GPU config
 // (with a --pdn package merged in, as `gpupm run --pdn`), or of a kernel-profile
-// workload (--workload) or a sweep spec (--sweep), with its value, default,
+// workload (--workload), a sweep spec (--sweep) or a policy's settings
+// (--policy, for the GPU config: its V/F level names, its SM count), with its value, default,
 // range, unit and description; or, with --schema KIND, the JSON Schema of a
 // kind of input (docs/schema/KIND.schema.json).
 #pragma once
@@ -17,9 +18,10 @@ struct ParamsOptions {
   std::string pdn_file;       // a PDN package merged into the GPU config
   std::string workload_file;  // list this workload instead of the GPU config
   std::string sweep_file;     // list this sweep spec instead
-  std::vector<std::string> sets;  // gpu.PATH=VALUE (workload.PATH, sweep.PATH), as `gpupm run --set`
+  std::string policy;         // list this policy's settings (policy.*) instead
+  std::vector<std::string> sets;  // gpu.PATH=VALUE (workload.PATH, sweep.PATH, policy.PATH), as `gpupm run --set`
   bool json = false;
-  std::string schema_kind;  // gpu_config, workload or sweep_spec: print its schema instead
+  std::string schema_kind;  // gpu_config, workload, sweep_spec or policy: print its schema instead
 };
 
 // Adds the subcommand to app; dispatch on the returned subcommand's parsed().

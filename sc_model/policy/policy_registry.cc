@@ -11,93 +11,74 @@ namespace gpupm {
 
 namespace {
 
-// Named static points: {name, SM level, memory level}; "" means nominal.
-struct StaticPoint {
-  const char* name;
-  const char* sm;
-  const char* mem;
-};
-constexpr StaticPoint kStaticPoints[] = {
-    {"baseline", "", ""}, {"sm-high", "high", ""}, {"sm-low", "low", ""}, {"mem-high", "", "high"}, {"mem-low", "", "low"},
-};
-
-uint32_t level_param(JsonReader& p, const char* key, const char* preset, const DomainDvfs& d) {
-  std::vector<std::string> names;
-  for (const auto& l : d.levels) names.push_back(l.name);
-  std::string dflt = *preset ? preset : d.levels[d.nominal].name;
-  if (*preset && d.level_index(preset) < 0)
-    p.fail(key, std::string("this policy needs a V/F level named \"") + preset + "\" in the GPU config");
-  return uint32_t(d.level_index(p.get_enum(key, names, dflt)));
-}
-
-// "static" reads both levels; a named point presets them.
-std::unique_ptr<Policy> make_static_point(const PolicyArgs& a) {
-  StaticPoint preset = {"static", "", ""};
-  for (const auto& s : kStaticPoints)
-    if (a.name == s.name) preset = s;
-  uint32_t sm_level = level_param(a.params, "sm_level", preset.sm, a.dvfs[Domain::Sm]);
-  uint32_t mem_level = level_param(a.params, "mem_level", preset.mem, a.dvfs[Domain::Mem]);
-  uint32_t ctas = uint32_t(a.params.get_uint("ctas_per_sm", 0, 64, 0));
-  return std::make_unique<StaticPolicy>(a.name, sm_level, mem_level, ctas, a.dvfs);
+std::unique_ptr<Policy> make_static(const PolicyArgs& a) {
+  return std::make_unique<StaticPolicy>(a.name, read_policy_settings<StaticSettings>(a.params, a.target()), a.dvfs);
 }
 
 std::unique_ptr<Policy> make_equalizer(const PolicyArgs& a) {
-  VfMode mode = a.name == "equalizer-perf" ? VfMode::kPerformance : VfMode::kEnergy;
-  return std::make_unique<EqualizerPolicy>(a.name, parse_equalizer_settings(a.params, mode, a.dvfs, a.ctl));
+  return std::make_unique<EqualizerPolicy>(a.name, read_equalizer_settings(a.params, a.target()));
 }
 
 std::unique_ptr<Policy> make_dyncta(const PolicyArgs& a) {
-  JsonReader& p = a.params;
-  DynCtaSettings s;
-  s.period = uint32_t(p.get_uint("period", 128, 1u << 24, s.period));
-  if (s.period % 128) p.fail("period", "expected a multiple of 128 (the sample period)");
-  s.t_idle = uint32_t(p.get_uint("t_idle", 0, 1u << 24, s.t_idle));
-  s.t_mem_low = uint32_t(p.get_uint("t_mem_low", 0, 1u << 24, s.t_mem_low));
-  s.t_mem_high = uint32_t(p.get_uint("t_mem_high", 0, 1u << 24, s.t_mem_high));
-  return std::make_unique<DynCtaPolicy>(s);
+  return std::make_unique<DynCtaPolicy>(read_policy_settings<DynCtaSettings>(a.params, a.target()));
 }
 
-std::unique_ptr<Policy> make_sm_allocation(const PolicyArgs& a) {
-  return make_sm_allocation_policy(a.name, a.params, a.ctl);
+std::unique_ptr<Policy> make_core_shutdown(const PolicyArgs& a) {
+  return std::make_unique<CoreShutdownPolicy>(read_policy_settings<KnobSearchSettings>(a.params, a.target()));
 }
+
+std::unique_ptr<Policy> make_core_dvfs(const PolicyArgs& a) {
+  return std::make_unique<CoreDvfsPolicy>(read_policy_settings<KnobSearchSettings>(a.params, a.target()));
+}
+
+std::unique_ptr<Policy> make_static_point(const PolicyArgs& a) {
+  const StaticPointSettings s = read_policy_settings<StaticPointSettings>(a.params, a.target());
+  return std::make_unique<StaticPointPolicy>(s.point(), a.dvfs);
+}
+
+std::unique_ptr<Policy> make_harmonia(const PolicyArgs& a) {
+  return std::make_unique<HarmoniaPolicy>(read_harmonia_settings(a.params, a.target()), a.dvfs, a.ctl.sm_count);
+}
+
+std::unique_ptr<Policy> make_sm_allocation(const PolicyArgs& a) { return make_sm_allocation_policy(a.params, a.target()); }
 
 // The shipped policies, in the order `gpupm policies` and messages list them.
 struct ShippedPolicy {
   const char* name;
   const char* summary;
   std::unique_ptr<Policy> (*make)(const PolicyArgs&);
+  PolicyParamWalk params;
 };
 const ShippedPolicy kShipped[] = {
-    {"baseline", "nominal SM and memory V/F levels, every SM (the reference)", make_static_point},
-    {"sm-high", "static: SM domain at its \"high\" level", make_static_point},
-    {"sm-low", "static: SM domain at its \"low\" level", make_static_point},
-    {"mem-high", "static: memory domain at its \"high\" level", make_static_point},
-    {"mem-low", "static: memory domain at its \"low\" level", make_static_point},
-    {"static", "static: policy.sm_level, policy.mem_level, policy.ctas_per_sm", make_static_point},
-    {"equalizer-perf", "Equalizer, performance mode: CTA concurrency and V/F from warp states", make_equalizer},
-    {"equalizer-energy", "Equalizer, energy mode", make_equalizer},
-    {"dyncta", "DynCTA-like CTA concurrency from idle and memory-stall cycles", make_dyncta},
-    {"core-shutdown", "memory-bound kernels: bisect the SM count, gate the surplus SMs",
-     [](const PolicyArgs& a) -> std::unique_ptr<Policy> {
-       return std::make_unique<CoreShutdownPolicy>(parse_knob_search_settings(a.params));
-     }},
-    {"core-dvfs", "core shut-down's comparison point: the same search over the SM V/F level",
-     [](const PolicyArgs& a) -> std::unique_ptr<Policy> {
-       return std::make_unique<CoreDvfsPolicy>(parse_knob_search_settings(a.params));
-     }},
+    {"baseline", "nominal SM and memory V/F levels, every SM (the reference)", make_static,
+     settings_walk<StaticSettings>()},
+    {"sm-high", "static: SM domain at its \"high\" level", make_static, settings_walk<StaticSettings>()},
+    {"sm-low", "static: SM domain at its \"low\" level", make_static, settings_walk<StaticSettings>()},
+    {"mem-high", "static: memory domain at its \"high\" level", make_static, settings_walk<StaticSettings>()},
+    {"mem-low", "static: memory domain at its \"low\" level", make_static, settings_walk<StaticSettings>()},
+    {"static", "static: policy.sm_level, policy.mem_level, policy.ctas_per_sm", make_static,
+     settings_walk<StaticSettings>()},
+    {"equalizer-perf", "Equalizer, performance mode: CTA concurrency and V/F from warp states", make_equalizer,
+     settings_walk<EqualizerSettings>()},
+    {"equalizer-energy", "Equalizer, energy mode", make_equalizer, settings_walk<EqualizerSettings>()},
+    {"dyncta", "DynCTA-like CTA concurrency from idle and memory-stall cycles", make_dyncta,
+     settings_walk<DynCtaSettings>()},
+    {"core-shutdown", "memory-bound kernels: bisect the SM count, gate the surplus SMs", make_core_shutdown,
+     settings_walk<KnobSearchSettings>()},
+    {"core-dvfs", "core shut-down's comparison point: the same search over the SM V/F level", make_core_dvfs,
+     settings_walk<KnobSearchSettings>()},
     {"static-point", "one point of the SM count x V/F x CTAs space held for the run (policy.sms, ...)",
-     [](const PolicyArgs& a) -> std::unique_ptr<Policy> {
-       return std::make_unique<StaticPointPolicy>(parse_config_point(a.params, a.dvfs, a.ctl.sm_count), a.dvfs);
-     }},
-    {"harmonia", "Harmonia: CU count and CU/memory clocks per kernel from its counters",
-     [](const PolicyArgs& a) -> std::unique_ptr<Policy> {
-       return std::make_unique<HarmoniaPolicy>(parse_harmonia_settings(a.params, a.dvfs, a.ctl.sm_count), a.dvfs,
-                                               a.ctl.sm_count);
-     }},
-    {"sm-allocation", "two co-running apps: the paper's split from offline profiles", make_sm_allocation},
-    {"ilp-smra", "two co-running apps: moves SMs between them by their IPC at run time", make_sm_allocation},
-    {"aging-power", "two co-running apps: min-time SM count within an IPC-loss margin", make_sm_allocation},
-    {"perf-aging", "two co-running apps: the fewest SMs within a margin of the best IPC", make_sm_allocation},
+     make_static_point, settings_walk<StaticPointSettings>()},
+    {"harmonia", "Harmonia: CU count and CU/memory clocks per kernel from its counters", make_harmonia,
+     settings_walk<HarmoniaPolicySettings>()},
+    {"sm-allocation", "two co-running apps: the paper's split from offline profiles", make_sm_allocation,
+     settings_walk<SplitSettings>()},
+    {"ilp-smra", "two co-running apps: moves SMs between them by their IPC at run time", make_sm_allocation,
+     settings_walk<SmraSettings>()},
+    {"aging-power", "two co-running apps: min-time SM count within an IPC-loss margin", make_sm_allocation,
+     settings_walk<SplitSettings>()},
+    {"perf-aging", "two co-running apps: the fewest SMs within a margin of the best IPC", make_sm_allocation,
+     settings_walk<SplitSettings>()},
 };
 
 struct Registry {
@@ -105,7 +86,7 @@ struct Registry {
   std::vector<std::string> problems;
   std::string origin = "linked in";
   Registry() {
-    for (const ShippedPolicy& s : kShipped) entries.push_back({s.name, s.summary, s.make, ""});
+    for (const ShippedPolicy& s : kShipped) entries.push_back({s.name, s.summary, s.make, "", s.params});
   }
 };
 
@@ -126,14 +107,15 @@ std::string describe_origin(const std::string& origin) { return origin.empty() ?
 
 }  // namespace
 
-bool register_policy(const std::string& name, const std::string& summary, PolicyFactory make) {
+bool register_policy(const std::string& name, const std::string& summary, PolicyFactory make,
+                     PolicyParamWalk params) {
   Registry& r = registry();
   if (const PolicyEntry* e = find_policy(name)) {
     r.problems.push_back("policy \"" + name + "\" of " + r.origin + " is already registered (" +
                          describe_origin(e->origin) + "); expected a name no other policy has");
     return false;
   }
-  r.entries.push_back({name, summary, std::move(make), r.origin});
+  r.entries.push_back({name, summary, std::move(make), r.origin, std::move(params)});
   return true;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "policy/policy.h"
+#include "policy/policy_params.h"
 
 #include <functional>
 #include <memory>
@@ -23,6 +24,7 @@ struct PolicyArgs {
   JsonReader& params;
   const DvfsConfig& dvfs;      // the GPU's V/F levels per domain
   const ControllerSetup& ctl;  // SM count, warp slots, controller_impl, the workload's applications
+  PolicyTarget target() const { return {name, dvfs, ctl}; }
 };
 using PolicyFactory = std::function<std::unique_ptr<Policy>(const PolicyArgs&)>;
 
@@ -31,12 +33,15 @@ struct PolicyEntry {
   std::string summary;  // one line for `gpupm policies`
   PolicyFactory make;
   std::string origin;   // "" shipped; a plugin's file; "linked in" for the program's own code
+  PolicyParamWalk params;  // its settings' declaration (`gpupm params --policy NAME`); empty: none declared
 };
 
 // Adds a policy; returns whether it was added. A name already taken keeps its
 // first policy and the clash is remembered: make_policy then refuses to run
 // (a static initialiser has nobody to throw to).
-bool register_policy(const std::string& name, const std::string& summary, PolicyFactory make);
+// `params` declares its settings (settings_walk<S>(), policy_params.h) for `gpupm params --policy NAME`.
+bool register_policy(const std::string& name, const std::string& summary, PolicyFactory make,
+                     PolicyParamWalk params = {});
 // Every policy, the shipped ones first, then in registration order.
 const std::vector<PolicyEntry>& registered_policies();
 // Registration clashes so far, one message each.
@@ -52,6 +57,13 @@ void set_registration_origin(const std::string& origin);
 // In a .cc file of your own, at namespace scope:
 //   GPUPM_REGISTER_POLICY("my-policy", "one line for gpupm policies",
 //                         [](const gpupm::PolicyArgs& a) { return std::make_unique<MyPolicy>(a.dvfs); })
+// or, with settings declared as gpupm's own policies declare theirs (policy_params.h),
+//   GPUPM_REGISTER_POLICY("my-policy", "one line",
+//                         [](const gpupm::PolicyArgs& a) {
+//                           auto s = gpupm::read_policy_settings<MySettings>(a.params, a.target());
+//                           return std::make_unique<MyPolicy>(s);
+//                         },
+//                         gpupm::settings_walk<MySettings>())
 // registers it when the program starts or the plugin is loaded. The line must
 // be in an object the linker keeps: a source file of the program itself (not
 // of a static library nothing else references), or of the plugin.

@@ -1,7 +1,10 @@
 #include "sweep/config_schemas.h"
 
 #include "common/param_schema.h"
+#include "common/data_dir.h"
 #include "platform/gpu_config.h"
+#include "platform/run_setup.h"
+#include "policy/policy_registry.h"
 #include "program/program_workload_params.h"
 #include "sweep/sweep_spec_params.h"
 #include "workload/workload_params.h"
@@ -16,10 +19,37 @@ Json workload_schema() {
   return schema_document("workload.schema.json", "gpupm workload", s);
 }
 
+// The GPU config whose V/F level names and SM count the policy schema's ranges are.
+constexpr const char* kPolicySchemaGpu = "configs/gpu/gtx480.json";
+
+// A run document's "policy" object: one shipped policy's settings, told apart by "name".
+Json policy_schema() {
+  const std::string gpu_file = data_file(kPolicySchemaGpu);
+  const GpuConfig gpu = parse_gpu_config(load_gpu_doc(gpu_file, ""), kPolicySchemaGpu);
+  const ControllerSetup ctl{gpu.controller_impl, gpu.sm.count, gpu.sm.max_warps, kPolicySchemaGpu, {}};
+  Json variants = Json::array();
+  for (const PolicyEntry& e : registered_policies()) {
+    if (!e.origin.empty()) continue;  // shipped only: the committed file does not depend on plugins
+    SchemaWriter w;
+    if (e.params) e.params(PolicyTarget{e.name, gpu.dvfs, ctl}, {&w});
+    Json o = w.schema();
+    o["properties"]["name"] = {{"const", e.name}, {"description", e.summary}};
+    Json required = Json::array({"name"});
+    for (const Json& key : o.value("required", Json::array())) required.push_back(key);
+    o["required"] = required;
+    variants.push_back(o);
+  }
+  Json s = {{"oneOf", variants},
+            {"description", std::string("a run's \"policy\" object (policy.* of gpupm run --set); V/F level names "
+                                        "and SM-count ranges are those of ") +
+                                kPolicySchemaGpu + ": gpupm params --policy NAME --gpu FILE lists them for another GPU"}};
+  return schema_document("policy.schema.json", "gpupm policy settings", s);
+}
+
 }  // namespace
 
 const std::vector<std::string>& config_schema_kinds() {
-  static const std::vector<std::string> kinds = {"gpu_config", "workload", "sweep_spec"};
+  static const std::vector<std::string> kinds = {"gpu_config", "workload", "sweep_spec", "policy"};
   return kinds;
 }
 
@@ -27,7 +57,8 @@ Json config_schema(const std::string& kind) {
   if (kind == "gpu_config") return schema_document("gpu_config.schema.json", "gpupm GPU config", schema_of<GpuConfig>());
   if (kind == "workload") return workload_schema();
   if (kind == "sweep_spec") return schema_document("sweep_spec.schema.json", "gpupm sweep spec", schema_of<SweepSpecParams>());
-  throw InputError("--schema", kind, "expected one of {gpu_config, workload, sweep_spec}");
+  if (kind == "policy") return policy_schema();
+  throw InputError("--schema", kind, "expected one of {gpu_config, workload, sweep_spec, policy}");
 }
 
 }  // namespace gpupm

@@ -10,7 +10,7 @@
 
 namespace gpupm {
 
-// gpu_config, workload, sweep_spec.
+// gpu_config, workload, sweep_spec, policy.
 const std::vector<std::string>& config_schema_kinds();
 // The schema document of one kind; InputError (naming --schema) for another.
 Json config_schema(const std::string& kind);

@@ -21,7 +21,23 @@ TEST(ConfigSchema, CommittedFilesEqualTheGeneratedOnes) {
   }
 }
 
-TEST(ConfigSchema, UnknownKindIsAnInputError) { EXPECT_THROW(config_schema("policy"), InputError); }
+TEST(ConfigSchema, UnknownKindIsAnInputError) { EXPECT_THROW(config_schema("gpu"), InputError); }
+
+TEST(ConfigSchema, PolicySchemaTellsThePoliciesApartByName) {
+  const Json s = config_schema("policy");
+  bool equalizer = false;
+  for (const Json& p : s.at("oneOf")) {
+    EXPECT_EQ(p["required"][0], "name");
+    if (p["properties"]["name"]["const"] != "equalizer-perf") continue;
+    equalizer = true;
+    const Json& period = p["properties"]["sample_period_log2"];
+    EXPECT_EQ(period["minimum"], 1);
+    EXPECT_EQ(period["maximum"], 12);
+    EXPECT_EQ(period["default"], 7);
+    EXPECT_EQ(p["properties"]["vote_rule"]["enum"], Json::array({"plurality", "strict"}));
+  }
+  EXPECT_TRUE(equalizer);
+}
 
 TEST(ConfigSchema, GpuSchemaCarriesTheDeclaredRanges) {
   const Json s = config_schema("gpu_config");

@@ -28,21 +28,23 @@ void KneeSearch::report(bool same) {
 
 // ------------------------------------------------------------------ settings
 
-KnobSearchSettings parse_knob_search_settings(JsonReader& p) {
-  KnobSearchSettings s;
-  s.mbu_threshold = p.get_double("mbu_threshold", 0.0, 1.0, s.mbu_threshold);
-  s.alpha = p.get_double("alpha", 0.0, 1.0, s.alpha);
-  s.drift_perf = p.get_double("drift_perf", 0.0, 10.0, s.drift_perf);
-  s.drift_mbu = p.get_double("drift_mbu", 0.0, 1.0, s.drift_mbu);
-  s.drift_windows = uint32_t(p.get_uint("drift_windows", 1, 64, s.drift_windows));
-  s.research = p.get_bool("research", s.research);
-  s.early_wake = p.get_bool("early_wake", s.early_wake);
-  s.wake_ns = p.get_double("wake_ns", 0.0, 1e9, s.wake_ns);
-  s.wake_lead = p.get_double("wake_lead", 0.0, 1000.0, s.wake_lead);
-  s.check_cycles = uint32_t(p.get_uint("check_cycles", 1, 1u << 20, s.check_cycles));
-  s.reference_window = p.get_bool("reference_window", s.reference_window);
-  s.reference_best = p.get_enum("reference", {"top", "best"}, s.reference_best ? "best" : "top") == "best";
-  return s;
+void describe(ParamVisitor& v, KnobSearchSettings& s, const PolicyTarget&) {
+  v.number("mbu_threshold", s.mbu_threshold, 0.0, 1.0, "",
+           "memory-bandwidth utilisation from which a kernel is searched (memory-bound)");
+  v.number("alpha", s.alpha, 0.0, 1.0, "", "IPC margin a candidate may lose against the reference (relative)");
+  v.number("drift_perf", s.drift_perf, 0.0, 10.0, "", "relative performance change that marks a phase change");
+  v.number("drift_mbu", s.drift_mbu, 0.0, 1.0, "", "absolute bandwidth-utilisation change that marks a phase change");
+  v.integer("drift_windows", s.drift_windows, 1, 64, "windows", "windows in a row a change must last");
+  v.flag("research", s.research, "search again after a marked change");
+  v.flag("early_wake", s.early_wake, "wake gated SMs before the kernel's predicted end");
+  v.number("wake_ns", s.wake_ns, 0.0, 1e9, "ns", "a power-gated SM's wake-up time (as gwde.wake_latency_ns)");
+  v.number("wake_lead", s.wake_lead, 0.0, 1000.0, "",
+           "wake when the predicted remaining time is below this many wake-up times");
+  v.integer("check_cycles", s.check_cycles, 1, 1u << 20, "SM cycles", "cycles between checks of the window counters");
+  v.flag("reference_window", s.reference_window,
+         "measure the search reference on a second window at the top setting (false: the classification window)");
+  v.choice_of("reference", s.reference_best, {"top", "best"},
+              "what a candidate is compared with: the all-SM reference or the best measured so far");
 }
 
 // ------------------------------------------------------------------ policy

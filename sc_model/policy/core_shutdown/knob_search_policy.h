@@ -30,6 +30,7 @@
 
 #include "policy/shared/observe/kernel_counters.h"
 #include "policy/policy.h"
+#include "policy/policy_params.h"
 
 #include <cstdint>
 #include <string>
@@ -80,9 +81,9 @@ struct KnobSearchSettings {
   bool reference_best = true;
 };
 
-// Reads policy.alpha, policy.mbu_threshold, policy.drift_perf, policy.drift_mbu,
-// policy.drift_windows, policy.research, policy.early_wake, policy.wake_ns, policy.check_cycles.
-KnobSearchSettings parse_knob_search_settings(JsonReader& p);
+// policy.mbu_threshold, alpha, drift_perf, drift_mbu, drift_windows, research, early_wake,
+// wake_ns, wake_lead, check_cycles, reference_window, reference.
+void describe(ParamVisitor& v, KnobSearchSettings& s, const PolicyTarget& t);
 
 class KnobSearchPolicy : public Policy {
  public:

@@ -43,6 +43,20 @@ void DynCtaPolicy::on_epoch(PolicyContext& ctx, uint64_t cycle) {
   trace_.push_back({{"cycle", cycle}, {"num_blocks", limits}});
 }
 
+void describe(ParamVisitor& v, DynCtaSettings& s, const PolicyTarget&) {
+  constexpr uint32_t kMost = 1u << 24;
+  v.integer("period", s.period, 128, kMost, "SM cycles", "cycles between CTA decisions");
+  v.rule("period_of_samples", "period is a multiple of 128 (the warp-state sample period)",
+         [&s]() -> std::optional<ParamProblem> {
+           if (s.period % 128 == 0) return std::nullopt;
+           return ParamProblem{"period", "expected a multiple of 128 (the sample period)"};
+         });
+  v.integer("t_idle", s.t_idle, 0, kMost, "cycles", "idle cycles per period from which a CTA is added");
+  v.integer("t_mem_low", s.t_mem_low, 0, kMost, "cycles", "memory-stall cycles per period below which a CTA is added");
+  v.integer("t_mem_high", s.t_mem_high, 0, kMost, "cycles",
+            "memory-stall cycles per period from which a CTA is removed");
+}
+
 Json DynCtaPolicy::describe() const {
   return {{"name", "dyncta"},
           {"period", s_.period},

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "policy/policy.h"
+#include "policy/policy_params.h"
 
 #include <vector>
 
@@ -22,6 +23,7 @@ struct DynCtaSettings {
   uint32_t t_mem_low = 128;
   uint32_t t_mem_high = 1024;
 };
+void describe(ParamVisitor& v, DynCtaSettings& s, const PolicyTarget& t);
 
 class DynCtaPolicy : public Policy {
  public:

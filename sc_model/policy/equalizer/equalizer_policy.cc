@@ -9,60 +9,51 @@ namespace gpupm {
 
 namespace {
 
-template <class E>
-E choose(JsonReader& p, const char* key, const std::vector<std::pair<const char*, E>>& options, E dflt) {
-  std::vector<std::string> names;
-  std::string dname;
-  for (const auto& [n, v] : options) {
-    names.push_back(n);
-    if (v == dflt) dname = n;
-  }
-  std::string got = p.get_enum(key, names, dname);
-  for (const auto& [n, v] : options)
-    if (got == n) return v;
-  return dflt;
-}
-
 uint32_t field(uint32_t word, int lsb, int bits) { return (word >> lsb) & ((1u << bits) - 1); }
 
 }  // namespace
 
-EqualizerSettings parse_equalizer_settings(JsonReader& p, VfMode mode, const DvfsConfig& dvfs,
-                                           const ControllerSetup& ctl) {
-  EqualizerSettings s;
-  s.mode = mode;
-  s.impl = ctl.impl;
-  s.enable = p.get_bool("enable", true);
-  s.dvfs = p.get_bool("dvfs", true);
-  s.cta_control = p.get_bool("cta_control", true);
-  s.threshold = choose<ThresholdMode>(p, "threshold_mode",
-                                      {{"exact", ThresholdMode::kExactSums}, {"truncated", ThresholdMode::kTruncatedAverages}},
-                                      ThresholdMode::kExactSums);
-  s.xalu = choose<XaluDef>(p, "xalu_def", {{"ready_minus_issued", XaluDef::kReadyMinusIssued}, {"all_ready", XaluDef::kAllReady}},
-                           XaluDef::kReadyMinusIssued);
-  s.xmem = choose<XmemDef>(p, "xmem_def",
-                           {{"ready_and_lsu_blocked", XmemDef::kReadyAndLsuBlocked},
-                            {"ready_minus_issued", XmemDef::kReadyMinusIssued}},
-                           XmemDef::kReadyAndLsuBlocked);
-  s.rule = choose<VoteRule>(p, "vote_rule", {{"plurality", VoteRule::kPlurality}, {"strict", VoteRule::kStrictMajority}},
-                            VoteRule::kPlurality);
-  s.params.sample_period_log2 = uint8_t(p.get_uint("sample_period_log2", 1, 12, 7));
-  s.params.epoch_samples_log2 = uint8_t(p.get_uint("epoch_samples_log2", 1, 8, 5));
-  if (s.params.sample_period_log2 + s.params.epoch_samples_log2 > 16)
-    p.fail("epoch_samples_log2", "expected sample_period_log2 + epoch_samples_log2 <= 16");
-  s.sm_transition_cycles = uint16_t(dvfs[Domain::Sm].transition_cycles & kTransitionMask);
-  for (Domain d : {Domain::Sm, Domain::Mem}) {
-    const DomainDvfs& dd = dvfs[d];
-    if (dd.nominal == 0 || dd.nominal + 1 >= dd.levels.size())
-      p.fail("name", std::string("Equalizer needs a level below and above nominal in the ") + domain_name(d) +
-                         " V/F table of the GPU config");
-  }
+void describe(ParamVisitor& v, EqualizerSettings& s, const PolicyTarget& t) {
+  v.flag("enable", s.enable, "run the controller (false: the GPU stays at its nominal point)");
+  v.flag("dvfs", s.dvfs, "apply the SMs' V/F votes (false: CTA control only)");
+  v.flag("cta_control", s.cta_control, "apply the SMs' CTA requests (false: DVFS only)");
+  v.choice_of("threshold_mode", s.threshold, {"exact", "truncated"},
+              "the decision's thresholds on exact epoch sums or on truncated averages");
+  v.choice_of("xalu_def", s.xalu, {"ready_minus_issued", "all_ready"}, "which warps count as X_alu");
+  v.choice_of("xmem_def", s.xmem, {"ready_and_lsu_blocked", "ready_minus_issued"}, "which warps count as X_mem");
+  v.choice_of("vote_rule", s.rule, {"plurality", "strict"}, "how the frequency manager resolves the SMs' votes");
+  v.integer("sample_period_log2", s.params.sample_period_log2, 1, 12, "log2 cycles",
+            "SM cycles between warp-state samples, as a power of two");
+  v.integer("epoch_samples_log2", s.params.epoch_samples_log2, 1, 8, "log2 samples",
+            "samples per epoch, as a power of two");
+  v.rule("epoch_fits_16_bits", "sample_period_log2 + epoch_samples_log2 <= 16 (the epoch counter's width)",
+         [&s]() -> std::optional<ParamProblem> {
+           if (s.params.sample_period_log2 + s.params.epoch_samples_log2 <= 16) return std::nullopt;
+           return ParamProblem{"epoch_samples_log2", "expected sample_period_log2 + epoch_samples_log2 <= 16"};
+         });
+  v.rule("levels_around_nominal", "the GPU's SM and memory V/F tables have a level below and above nominal",
+         [&t]() -> std::optional<ParamProblem> {
+           for (Domain d : {Domain::Sm, Domain::Mem}) {
+             const DomainDvfs& dd = t.dvfs[d];
+             if (dd.nominal == 0 || dd.nominal + 1 >= dd.levels.size())
+               return ParamProblem{"name", std::string("Equalizer needs a level below and above nominal in the ") +
+                                               domain_name(d) + " V/F table of the GPU config"};
+           }
+           return std::nullopt;
+         });
+}
+
+EqualizerSettings read_equalizer_settings(JsonReader& p, const PolicyTarget& t) {
+  EqualizerSettings s = read_policy_settings<EqualizerSettings>(p, t);
+  s.mode = t.name == "equalizer-energy" ? VfMode::kEnergy : VfMode::kPerformance;
+  s.impl = t.ctl.impl;
+  s.sm_transition_cycles = uint16_t(t.dvfs[Domain::Sm].transition_cycles & kTransitionMask);
   if (s.impl != ControllerImpl::kCpp) {
     EqSmParams rp = s.params;
-    rp.warps = uint8_t(std::min<uint32_t>(64, ctl.max_warps));
+    rp.warps = uint8_t(std::min<uint32_t>(64, t.ctl.max_warps));
     std::string why;
-    if (!eq_sm_rtl_available(rp, &why) || !vote_arbiter_rtl_available(ctl.sm_count, &why))
-      throw InputError(ctl.origin, "controller_impl",
+    if (!eq_sm_rtl_available(rp, &why) || !vote_arbiter_rtl_available(t.ctl.sm_count, &why))
+      throw InputError(t.ctl.origin, "controller_impl",
                        std::string("\"") + controller_impl_name(s.impl) + "\" needs the Verilated blocks: " + why);
   }
   return s;

@@ -20,6 +20,7 @@
 #include "controllers/vote_arbiter_controller.h"
 #include "controllers/eq_sm_block_controller.h"
 #include "policy/policy.h"
+#include "policy/policy_params.h"
 
 #include <memory>
 #include <vector>
@@ -41,10 +42,12 @@ struct EqualizerSettings {
   ControllerImpl impl = ControllerImpl::kCpp;  // the GPU config's controller_impl
 };
 
-// With an RTL `ctl.impl`, also checks that Verilated blocks exist for these
-// parameters and the GPU's SM count (InputError against the GPU config otherwise).
-EqualizerSettings parse_equalizer_settings(JsonReader& p, VfMode mode, const DvfsConfig& dvfs,
-                                           const ControllerSetup& ctl = {});
+// policy.enable, dvfs, cta_control, threshold_mode, xalu_def, xmem_def, vote_rule,
+// sample_period_log2, epoch_samples_log2; the mode comes from the policy's name.
+void describe(ParamVisitor& v, EqualizerSettings& s, const PolicyTarget& t);
+// Reads them for `t` ("equalizer-energy": energy mode). With an RTL controller_impl, also checks that
+// Verilated blocks exist for these parameters and the GPU's SM count (InputError against the GPU config otherwise).
+EqualizerSettings read_equalizer_settings(JsonReader& p, const PolicyTarget& t);
 
 class EqualizerPolicy : public Policy {
  public:

@@ -306,7 +306,11 @@ TEST(HarmoniaPolicy, ParsesTheBinTableAndRejectsBadValues) {
   for (int m = 475; m <= 1375; m += 150) d.domain[1].levels.push_back({"m" + std::to_string(m), double(m), 1.5});
   Json doc = {{"cg_cus", {12, 16, 32}}, {"cg_mem_mhz", {475, 1075, 1375}}, {"mode", "cg"}, {"tunables", {"cus", "mem_mhz"}}};
   JsonReader r(doc, "run.json", "policy");
-  HarmoniaPolicySettings s = parse_harmonia_settings(r, d, 32);
+  const std::string name = "harmonia";
+  ControllerSetup ctl;
+  ctl.sm_count = 32;
+  const PolicyTarget target{name, d, ctl};
+  HarmoniaPolicySettings s = read_harmonia_settings(r, target);
   EXPECT_EQ(s.model.cg[kCuCount], (std::array<int, 3>{2, 3, 7}));
   EXPECT_EQ(s.model.cg[kMemFreq], (std::array<int, 3>{0, 4, 6}));
   EXPECT_EQ(s.model.cg[kCuFreq], (std::array<int, 3>{7, 7, 7}));  // default: the top clock in every bin
@@ -315,7 +319,7 @@ TEST(HarmoniaPolicy, ParsesTheBinTableAndRejectsBadValues) {
   for (const Json& bad : {Json{{"cg_cus", {12, 16}}}, Json{{"cg_mem_mhz", {500, 925, 1375}}},
                           Json{{"cg_cus", {16, 12, 32}}}, Json{{"tunables", {"volts"}}}, Json{{"mode", "fg"}}}) {
     JsonReader rb(bad, "run.json", "policy");
-    EXPECT_THROW(parse_harmonia_settings(rb, d, 32), InputError) << bad.dump();
+    EXPECT_THROW(read_harmonia_settings(rb, target), InputError) << bad.dump();
   }
 }
 

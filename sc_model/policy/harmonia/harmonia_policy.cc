@@ -13,21 +13,18 @@ std::string number_text(double x) {
   return b;
 }
 
-// A [LOW, MED, HIGH] array of values of tunable t, each one of its values, non-decreasing.
-std::array<int, 3> bin_values(JsonReader& p, const char* key, const HarmoniaSpace& sp, int t,
-                              const std::array<int, 3>& dflt) {
-  if (!p.has(key)) return dflt;
-  const Json& a = p.raw(key);
+// A [LOW, MED, HIGH] array of values of tunable t (three, as declared), each one of its values, non-decreasing.
+std::array<int, 3> bin_values(JsonReader& p, const char* key, const std::vector<Json>& given, const HarmoniaSpace& sp,
+                              int t, const std::array<int, 3>& dflt) {
+  if (given.empty()) return dflt;
   std::string allowed;
   for (double v : sp.values[size_t(t)]) allowed += (allowed.empty() ? "" : ", ") + number_text(v);
-  if (!a.is_array() || a.size() != 3)
-    p.fail(key, "expected [LOW, MED, HIGH]: three values of {" + allowed + "}");
   std::array<int, 3> out{};
   for (size_t b = 0; b < 3; ++b) {
     int found = -1;
-    if (a[b].is_number())
+    if (given[b].is_number())
       for (int i = 0; i < sp.size(t); ++i)
-        if (std::fabs(sp.value(t, i) - a[b].get<double>()) < 1e-9) found = i;
+        if (std::fabs(sp.value(t, i) - given[b].get<double>()) < 1e-9) found = i;
     if (found < 0)
       throw InputError(p.file(), p.path_of(key) + "[" + std::to_string(b) + "]", "expected one of {" + allowed + "}");
     if (b > 0 && found < out[b - 1])
@@ -58,43 +55,60 @@ HarmoniaSpace harmonia_space(const DvfsConfig& dvfs, uint32_t sm_count, uint32_t
   return sp;
 }
 
-HarmoniaPolicySettings parse_harmonia_settings(JsonReader& p, const DvfsConfig& dvfs, uint32_t sm_count) {
-  HarmoniaPolicySettings s;
+const char* const kBinKeys[kHTunables] = {"cg_cus", "cg_sm_mhz", "cg_mem_mhz"};
+
+void describe(ParamVisitor& v, HarmoniaPolicySettings& s, const PolicyTarget& t) {
   HarmoniaSettings& m = s.model;
-  m.fine_grain = p.get_enum("mode", {"cg+fg", "cg"}, "cg+fg") == "cg+fg";
-  if (p.has("tunables")) {
-    const Json& a = p.raw("tunables");
-    if (!a.is_array() || a.empty()) p.fail("tunables", "expected a non-empty array of {cus, sm_mhz, mem_mhz}");
+  const uint32_t n = t.ctl.sm_count ? t.ctl.sm_count : 32;
+  if (s.cu_step == 0) s.cu_step = std::min<uint32_t>(4, n);
+  v.choice("mode", s.mode, {"cg+fg", "cg"}, "coarse and fine grain (Harmonia), or coarse grain only");
+  v.text_list("tunables", s.tunables, 1, kHTunables, "^(cus|sm_mhz|mem_mhz)$", "one of {cus, sm_mhz, mem_mhz}",
+              "the tunables it controls (absent: all three; the others stay at their top value)");
+  v.integer("cu_step", s.cu_step, 1, n, "CUs", "CU counts cu_step, 2 cu_step, ..., all (default: 4 or all CUs)");
+  const char* bin_text[kHTunables] = {
+      "CU counts for the LOW, MED, HIGH compute bins (default: about 1/2, 3/4 and all of the CUs)",
+      "CU clocks (MHz, SM levels of the GPU) for the LOW, MED, HIGH compute bins (default: the top clock in each)",
+      "memory clocks (MHz, memory levels of the GPU) for the LOW, MED, HIGH bandwidth bins (default: the middle "
+      "level, one below the top, the top)"};
+  for (int k = 0; k < kHTunables; ++k)
+    v.json_list(kBinKeys[k], s.cg_values[size_t(k)], 3, 3, JsonItems::kValues, bin_text[k]);
+  v.integer("max_dither", m.max_dither, 0, 1000, "steps", "MAX_DITHER: FG steps back and forth before freezing");
+  v.number("fg_tolerance", m.fg_tolerance, 0.0, 0.5, "", "relative loss of performance still read as a zero gradient");
+  v.flag("fg_skip_high", m.fg_skip_high, "FG does not step down a tunable whose sensitivity bin is HIGH");
+  v.flag("keep_good_fg_steps", m.keep_good_fg_steps,
+         "keep an FG step down that moves the bins without a loss (false: the literal Algorithm 1 reverts it)");
+  v.integer("warmup", m.warmup, 0, 1000, "invocations", "invocations of a kernel watched before its first decision");
+  v.number("bin_low", m.bin_low, 0.0, 1.0, "", "sensitivity below which a bin is LOW");
+  v.number("bin_high", m.bin_high, 0.0, 1.0, "", "sensitivity from which a bin is HIGH");
+  v.rule("bins_ordered", "bin_low <= bin_high", [&m]() -> std::optional<ParamProblem> {
+    if (m.bin_high >= m.bin_low) return std::nullopt;
+    return ParamProblem{"bin_high", "expected a number >= bin_low (" + number_text(m.bin_low) + ")"};
+  });
+  v.integer("check_cycles", s.check_cycles, 1, 1u << 24, "SM cycles", "cycles between retries of a refused V/F request");
+}
+
+HarmoniaPolicySettings read_harmonia_settings(JsonReader& p, const PolicyTarget& t) {
+  HarmoniaPolicySettings s = read_policy_settings<HarmoniaPolicySettings>(p, t);
+  HarmoniaSettings& m = s.model;
+  m.fine_grain = s.mode == "cg+fg";
+  if (!s.tunables.empty()) {
     m.controlled = {false, false, false};
-    for (size_t i = 0; i < a.size(); ++i) {
-      int t = -1;
-      for (int k = 0; k < kHTunables; ++k)
-        if (a[i].is_string() && a[i].get<std::string>() == tunable_name(k)) t = k;
-      if (t < 0) throw InputError(p.file(), p.path_of("tunables") + "[" + std::to_string(i) + "]",
-                                  "expected one of {cus, sm_mhz, mem_mhz}");
-      m.controlled[size_t(t)] = true;
-    }
+    for (int k = 0; k < kHTunables; ++k)
+      for (const std::string& name : s.tunables)
+        if (name == tunable_name(k)) m.controlled[size_t(k)] = true;
   }
-  uint32_t n = sm_count ? sm_count : 32;
-  s.cu_step = uint32_t(p.get_uint("cu_step", 1, n, std::min<uint32_t>(4, n)));
-  HarmoniaSpace sp = harmonia_space(dvfs, n, s.cu_step);
+  HarmoniaSpace sp = harmonia_space(t.dvfs, t.ctl.sm_count ? t.ctl.sm_count : 32, s.cu_step);
   // Default SetCU_Freq_MemBW table (configs/workloads/harmonia/README.md, "bin table"), fixed
   // empirically on the suite's static sweeps as the paper fixed its own: CU count 1/2, 3/4, all;
   // CU clock the top one in every bin (FG lowers it); memory clock the middle level, one below
   // the top, the top (16, 24, 32 CUs; 1000 MHz; 925, 1225, 1375 MHz on hd7970_like.json).
   const int top_cu = sp.size(kCuCount) - 1, top_f = sp.size(kCuFreq) - 1, top_m = sp.size(kMemFreq) - 1;
-  m.cg[kCuCount] = bin_values(p, "cg_cus", sp, kCuCount,
-                              {near_fraction(sp, kCuCount, 0.5), near_fraction(sp, kCuCount, 0.75), top_cu});
-  m.cg[kCuFreq] = bin_values(p, "cg_sm_mhz", sp, kCuFreq, {top_f, top_f, top_f});
-  m.cg[kMemFreq] = bin_values(p, "cg_mem_mhz", sp, kMemFreq, {top_m / 2, std::max(0, top_m - 1), top_m});
-  m.max_dither = uint32_t(p.get_uint("max_dither", 0, 1000, m.max_dither));
-  m.fg_tolerance = p.get_double("fg_tolerance", 0.0, 0.5, m.fg_tolerance);
-  m.fg_skip_high = p.get_bool("fg_skip_high", m.fg_skip_high);
-  m.keep_good_fg_steps = p.get_bool("keep_good_fg_steps", m.keep_good_fg_steps);
-  m.warmup = uint32_t(p.get_uint("warmup", 0, 1000, m.warmup));
-  m.bin_low = p.get_double("bin_low", 0.0, 1.0, m.bin_low);
-  m.bin_high = p.get_double("bin_high", m.bin_low, 1.0, m.bin_high);
-  s.check_cycles = uint32_t(p.get_uint("check_cycles", 1, 1u << 24, s.check_cycles));
+  const std::array<int, 3> defaults[kHTunables] = {
+      {near_fraction(sp, kCuCount, 0.5), near_fraction(sp, kCuCount, 0.75), top_cu},
+      {top_f, top_f, top_f},
+      {top_m / 2, std::max(0, top_m - 1), top_m}};
+  for (int k = 0; k < kHTunables; ++k)
+    m.cg[size_t(k)] = bin_values(p, kBinKeys[k], s.cg_values[size_t(k)], sp, k, defaults[k]);
   return s;
 }
 

@@ -25,6 +25,7 @@
 #include "policy/harmonia/harmonia_model.h"
 #include "policy/shared/observe/kernel_counters.h"
 #include "policy/policy.h"
+#include "policy/policy_params.h"
 
 #include <map>
 
@@ -32,11 +33,16 @@ namespace gpupm {
 
 struct HarmoniaPolicySettings {
   HarmoniaSettings model;
-  uint32_t cu_step = 4;
+  uint32_t cu_step = 0;          // 0: min(4, the GPU's SMs)
   uint32_t check_cycles = 1024;  // SM cycles between retries of a refused V/F request
+  // As written in policy.*, made into `model` by read_harmonia_settings:
+  std::string mode = "cg+fg";
+  std::vector<std::string> tunables;                    // empty: all three
+  std::array<std::vector<Json>, kHTunables> cg_values;  // per tunable, [LOW, MED, HIGH]; empty: the default table
 };
-
-HarmoniaPolicySettings parse_harmonia_settings(JsonReader& p, const DvfsConfig& dvfs, uint32_t sm_count);
+void describe(ParamVisitor& v, HarmoniaPolicySettings& s, const PolicyTarget& t);
+// Reads them and makes the bin table's values into indices of the GPU's space (InputError on a value it lacks).
+HarmoniaPolicySettings read_harmonia_settings(JsonReader& p, const PolicyTarget& t);
 // The tunables' values on a GPU: CU counts cu_step..sm_count, the SM and memory levels' clocks.
 HarmoniaSpace harmonia_space(const DvfsConfig& dvfs, uint32_t sm_count, uint32_t cu_step);
 

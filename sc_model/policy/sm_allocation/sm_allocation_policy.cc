@@ -122,49 +122,57 @@ Json IlpSmraPolicy::describe() const {
 
 std::vector<std::string> sm_allocation_policy_names() { return {"sm-allocation", "ilp-smra", "aging-power", "perf-aging"}; }
 
-std::unique_ptr<Policy> make_sm_allocation_policy(const std::string& name, JsonReader& p, const ControllerSetup& ctl) {
+void describe(ParamVisitor& v, SmraSettings& s, const PolicyTarget& t) {
+  const uint32_t K = t.ctl.sm_count;
+  v.integer("window_cycles", s.window_cycles, 128, uint64_t(1) << 32, "SM cycles", "cycles per monitoring window");
+  v.integer("check_cycles", s.check_cycles, 1, uint64_t(1) << 24, "SM cycles", "cycles between checks of draining SMs");
+  v.number("imbalance", s.imbalance, 0.0, 1.0, "", "IPC-per-SM gap between the apps that triggers a move");
+  v.integer("step", s.step, 0, K ? K / 2 : 4096, "SMs", "SMs moved at a time (0: a twelfth of the SMs)");
+}
+
+void describe(ParamVisitor& v, SplitSettings& s, const PolicyTarget& t) {
+  const bool perf_aging = t.name == "perf-aging";
+  if (s.margin < 0) s.margin = perf_aging ? 0.10 : 0.08;
+  v.text("profiles", s.profiles, "the apps' SM-count profiles (written by gpupm experiment sm-allocation)",
+         Presence::kRequired);
+  if (!perf_aging)  // perf-aging is not power-aware: its leftover SMs stay idle, ungated
+    v.choice_of("gating", s.gating, {"power", "clock"}, "how the SMs neither app gets are gated");
+  if (t.name == "sm-allocation") return;
+  v.number("margin", s.margin, 0.0, 1.0, "", "IPC loss allowed against the best SM count (relative)");
+  if (!perf_aging) return;
+  v.number("max_cut", s.max_cut, 0.0, 1.0, "", "largest share of an app's SMs taken away");
+  v.rule("cut_above_margin", "max_cut >= margin", [&s]() -> std::optional<ParamProblem> {
+    if (s.max_cut >= s.margin) return std::nullopt;
+    return ParamProblem{"max_cut", "expected a number >= margin (" + Json(s.margin).dump() + ")"};
+  });
+}
+
+std::unique_ptr<Policy> make_sm_allocation_policy(JsonReader& p, const PolicyTarget& t) {
+  const std::string& name = t.name;
   const auto names = sm_allocation_policy_names();
   if (std::find(names.begin(), names.end(), name) == names.end()) return nullptr;
-  if (ctl.app_names.size() != 2)
+  const std::vector<std::string>& apps = t.ctl.app_names;
+  if (apps.size() != 2)
     p.fail("name", "\"" + name + "\" shares the SMs between two co-running applications; the workload has " +
-                       std::to_string(ctl.app_names.size()) + " (give it \"apps\" with 2 entries)");
-  const uint32_t K = ctl.sm_count;
-  if (name == "ilp-smra") {
-    SmraSettings s;
-    s.window_cycles = p.get_uint("window_cycles", 128, uint64_t(1) << 32, s.window_cycles);
-    s.check_cycles = p.get_uint("check_cycles", 1, uint64_t(1) << 24, s.check_cycles);
-    s.imbalance = p.get_double("imbalance", 0.0, 1.0, s.imbalance);
-    s.step = uint32_t(p.get_uint("step", 0, K ? K / 2 : 4096, s.step));
-    return std::make_unique<IlpSmraPolicy>(s);
-  }
-  const std::string file = p.get_string("profiles");
+                       std::to_string(apps.size()) + " (give it \"apps\" with 2 entries)");
+  const uint32_t K = t.ctl.sm_count;
+  if (name == "ilp-smra") return std::make_unique<IlpSmraPolicy>(read_policy_settings<SmraSettings>(p, t));
+  const SplitSettings s = read_policy_settings<SplitSettings>(p, t);
   uint32_t step = 0;
-  std::vector<AppProfile> prof = profiles_for_apps(file, ctl.app_names, K, &step);
+  std::vector<AppProfile> prof = profiles_for_apps(s.profiles, apps, K, &step);
   const AppProfile &a = prof[0], &b = prof[1];
-  Json inputs = {{"profiles", file}, {"opt", {a.opt, b.opt}}, {"class", {a.cls, b.cls}}};
-  auto gating = [&] {
-    return p.get_enum("gating", {"power", "clock"}, "power") == "power" ? LeftoverGating::kPower
-                                                                          : LeftoverGating::kClock;
-  };
+  Json inputs = {{"profiles", s.profiles}, {"opt", {a.opt, b.opt}}, {"class", {a.cls, b.cls}}};
   if (name == "sm-allocation") {
-    LeftoverGating g = gating();
     PartitionInput in = partition_input(a, b, K, step);
     inputs["pow_ef_at_opt"] = {in.pow_ef1, in.pow_ef2};
     inputs["case"] = partition_case(in);
-    return std::make_unique<StaticSplitPolicy>(name, partition(in), g, inputs);
+    return std::make_unique<StaticSplitPolicy>(name, partition(in), s.gating, inputs);
   }
-  if (name == "aging-power") {
-    LeftoverGating g = gating();
-    double margin = p.get_double("margin", 0.0, 1.0, 0.08);
-    inputs["margin"] = margin;
-    return std::make_unique<StaticSplitPolicy>(name, aging_power_split(a, b, K, margin), g, inputs);
-  }
-  // perf-aging: not power-aware, leftover SMs stay idle (ungated).
-  double margin = p.get_double("margin", 0.0, 1.0, 0.10);
-  double max_cut = p.get_double("max_cut", margin, 1.0, 0.20);
-  inputs["margin"] = margin;
-  inputs["max_cut"] = max_cut;
-  return std::make_unique<StaticSplitPolicy>(name, perf_aging_split(a, b, K, step, margin, max_cut),
+  inputs["margin"] = s.margin;
+  if (name == "aging-power")
+    return std::make_unique<StaticSplitPolicy>(name, aging_power_split(a, b, K, s.margin), s.gating, inputs);
+  inputs["max_cut"] = s.max_cut;
+  return std::make_unique<StaticSplitPolicy>(name, perf_aging_split(a, b, K, step, s.margin, s.max_cut),
                                              LeftoverGating::kClock, inputs);
 }
 

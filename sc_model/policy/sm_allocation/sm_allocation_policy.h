@@ -26,6 +26,7 @@
 #include "policy/shared/actuate/sm_count_actuator.h"
 #include "policy/shared/observe/kernel_counters.h"
 #include "policy/policy.h"
+#include "policy/policy_params.h"
 #include "policy/sm_allocation/partition.h"
 
 #include <memory>
@@ -67,6 +68,17 @@ struct SmraSettings {
   double imbalance = 0.25;        // [unspecified] IPC-per-SM gap that triggers a move
   uint32_t step = 0;              // SMs moved at a time; 0: K / 12 (5 on 60 SMs)
 };
+void describe(ParamVisitor& v, SmraSettings& s, const PolicyTarget& t);
+
+// The static splits' settings: sm-allocation (profiles, gating), aging-power
+// (profiles, gating, margin) and perf-aging (profiles, margin, max_cut).
+struct SplitSettings {
+  std::string profiles;      // the profiles file (gpupm experiment sm-allocation writes it)
+  LeftoverGating gating = LeftoverGating::kPower;
+  double margin = -1;        // < 0: the policy's default (aging-power 0.08, perf-aging 0.10)
+  double max_cut = 0.20;
+};
+void describe(ParamVisitor& v, SplitSettings& s, const PolicyTarget& t);
 
 class IlpSmraPolicy : public Policy {
  public:
@@ -93,7 +105,7 @@ class IlpSmraPolicy : public Policy {
 
 // The policies above by name (nullptr for another name); bad parameters throw
 // InputError naming the policy parameter or the profiles file.
-std::unique_ptr<Policy> make_sm_allocation_policy(const std::string& name, JsonReader& p, const ControllerSetup& ctl);
+std::unique_ptr<Policy> make_sm_allocation_policy(JsonReader& p, const PolicyTarget& t);
 std::vector<std::string> sm_allocation_policy_names();
 
 }  // namespace gpupm

@@ -274,27 +274,30 @@ TEST(SmAllocationFactory, PoliciesNeedTwoAppsAndReadableProfiles) {
   ctl.app_names = {"a", "b"};
   Json doc = {{"profiles", good}};
   JsonReader p(doc, "--policy/--set", "policy");
-  auto pol = make_sm_allocation_policy("sm-allocation", p, ctl);
+  const DvfsConfig dvfs;
+  auto target = [&](const std::string& name, const ControllerSetup& c) { return PolicyTarget{name, dvfs, c}; };
+  const std::string split = "sm-allocation", baseline = "baseline", aging = "aging-power", perf = "perf-aging";
+  auto pol = make_sm_allocation_policy(p, target(split, ctl));
   ASSERT_TRUE(pol);
   p.finish();
   // a: opt 15 (pow_ef rises with n) -> cap 10; b the same; equal efficiency: case 2, App1 yields.
   EXPECT_EQ(pol->describe()["split"], (Json{5, 10}));
   EXPECT_TRUE(pol->handles_concurrent_apps());
-  EXPECT_FALSE(make_sm_allocation_policy("baseline", p, ctl));
+  EXPECT_FALSE(make_sm_allocation_policy(p, target(baseline, ctl)));
 
   ControllerSetup one = ctl;
   one.app_names = {"a"};
   JsonReader p1(doc, "--policy/--set", "policy");
-  std::string e = input_error([&] { make_sm_allocation_policy("aging-power", p1, one); });
+  std::string e = input_error([&] { make_sm_allocation_policy(p1, target(aging, one)); });
   EXPECT_NE(e.find("policy.name: \"aging-power\" shares the SMs between two co-running applications; the workload has 1"),
             std::string::npos) << e;
   Json missing = Json::object();
   JsonReader p2(missing, "--policy/--set", "policy");
-  e = input_error([&] { make_sm_allocation_policy("perf-aging", p2, ctl); });
+  e = input_error([&] { make_sm_allocation_policy(p2, target(perf, ctl)); });
   EXPECT_NE(e.find("policy.profiles"), std::string::npos) << e;
   Json bad_gating = {{"profiles", good}, {"gating", "off"}};
   JsonReader p3(bad_gating, "--policy/--set", "policy");
-  e = input_error([&] { make_sm_allocation_policy("sm-allocation", p3, ctl); });
+  e = input_error([&] { make_sm_allocation_policy(p3, target(split, ctl)); });
   EXPECT_NE(e.find("policy.gating: expected one of {power, clock}, got \"off\""), std::string::npos) << e;
 }
 

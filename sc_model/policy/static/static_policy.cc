@@ -2,9 +2,37 @@
 
 namespace gpupm {
 
-StaticPolicy::StaticPolicy(std::string name, uint32_t sm_level, uint32_t mem_level, uint32_t ctas_per_sm,
-                           const DvfsConfig& dvfs)
-    : name_(std::move(name)), sm_level_(sm_level), mem_level_(mem_level), ctas_(ctas_per_sm), dvfs_(dvfs) {}
+namespace {
+
+// Named static points: {name, SM level, memory level}; "" means nominal.
+struct StaticPoint {
+  const char* name;
+  const char* sm;
+  const char* mem;
+};
+constexpr StaticPoint kStaticPoints[] = {
+    {"baseline", "", ""}, {"sm-high", "high", ""}, {"sm-low", "low", ""}, {"mem-high", "", "high"}, {"mem-low", "", "low"},
+};
+
+StaticPoint preset_of(const std::string& name) {
+  for (const StaticPoint& p : kStaticPoints)
+    if (name == p.name) return p;
+  return {"", "", ""};
+}
+
+}  // namespace
+
+void describe(ParamVisitor& v, StaticSettings& s, const PolicyTarget& t) {
+  const StaticPoint preset = preset_of(t.name);
+  describe_levels(v, s.levels, t, preset.sm, preset.mem);
+}
+
+StaticPolicy::StaticPolicy(std::string name, const StaticSettings& s, const DvfsConfig& dvfs)
+    : name_(std::move(name)),
+      sm_level_(s.levels.sm_level),
+      mem_level_(s.levels.mem_level),
+      ctas_(s.levels.ctas_per_sm),
+      dvfs_(dvfs) {}
 
 void StaticPolicy::on_start(PolicyContext& ctx) {
   ctx.request_level(Domain::Sm, sm_level_, true);

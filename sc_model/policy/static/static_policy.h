@@ -3,12 +3,20 @@
 #pragma once
 
 #include "policy/policy.h"
+#include "policy/shared/oracle/static_point_policy.h"
 
 namespace gpupm {
 
+// policy.sm_level, policy.mem_level and policy.ctas_per_sm; the named points
+// (sm-high, mem-low, ...) preset a level.
+struct StaticSettings {
+  PointLevels levels;
+};
+void describe(ParamVisitor& v, StaticSettings& s, const PolicyTarget& t);
+
 class StaticPolicy : public Policy {
  public:
-  StaticPolicy(std::string name, uint32_t sm_level, uint32_t mem_level, uint32_t ctas_per_sm, const DvfsConfig& dvfs);
+  StaticPolicy(std::string name, const StaticSettings& s, const DvfsConfig& dvfs);
   std::string name() const override { return name_; }
   void on_start(PolicyContext& ctx) override;
   Json describe() const override;

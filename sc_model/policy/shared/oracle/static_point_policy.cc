@@ -27,18 +27,18 @@ Json StaticPointPolicy::describe() const {
           {"ctas_per_sm", p_.ctas_per_sm}};
 }
 
-ConfigPoint parse_config_point(JsonReader& p, const DvfsConfig& dvfs, uint32_t sm_count) {
-  auto level = [&](const char* key, const DomainDvfs& d) {
-    std::vector<std::string> names;
-    for (const auto& l : d.levels) names.push_back(l.name);
-    return uint32_t(d.level_index(p.get_enum(key, names, d.levels[d.nominal].name)));
-  };
-  ConfigPoint s;
-  s.sms = uint32_t(p.get_uint("sms", 0, sm_count ? sm_count : 1024, 0));  // 0: all SMs
-  s.sm_level = level("sm_level", dvfs[Domain::Sm]);
-  s.mem_level = level("mem_level", dvfs[Domain::Mem]);
-  s.ctas_per_sm = uint32_t(p.get_uint("ctas_per_sm", 0, 64, 0));
-  return s;
+void describe_levels(ParamVisitor& v, PointLevels& s, const PolicyTarget& t, const char* sm_preset,
+                     const char* mem_preset) {
+  level_param(v, "sm_level", s.sm_level, t.dvfs[Domain::Sm], sm_preset, "the SM domain's V/F level for the whole run");
+  level_param(v, "mem_level", s.mem_level, t.dvfs[Domain::Mem], mem_preset,
+              "the memory domain's V/F level for the whole run");
+  v.integer("ctas_per_sm", s.ctas_per_sm, 0, 64, "CTAs", "CTAs per SM at most (0: the kernel's occupancy limit)");
+}
+
+void describe(ParamVisitor& v, StaticPointSettings& s, const PolicyTarget& t) {
+  const uint32_t sm_count = t.ctl.sm_count ? t.ctl.sm_count : 1024;  // 0: unknown
+  v.integer("sms", s.sms, 0, sm_count, "SMs", "SMs [0, sms) run, the others are power-gated from the start (0: all)");
+  describe_levels(v, s.levels, t, "", "");
 }
 
 }  // namespace gpupm

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "policy/policy.h"
+#include "policy/policy_params.h"
 
 namespace gpupm {
 
@@ -28,9 +29,22 @@ class StaticPointPolicy : public Policy {
   DvfsConfig dvfs_;
 };
 
-// Reads policy.sms, policy.sm_level, policy.mem_level (level names; default the
-// nominal ones) and policy.ctas_per_sm.
-// sm_count bounds `sms` (0: unknown, up to 1024).
-ConfigPoint parse_config_point(JsonReader& p, const DvfsConfig& dvfs, uint32_t sm_count = 0);
+// A point's V/F levels and CTA limit: policy.sm_level, policy.mem_level (level
+// names of the GPU config) and policy.ctas_per_sm. A level still at
+// kPresetLevel starts at its preset (a level name; "": the nominal level).
+struct PointLevels {
+  uint32_t sm_level = kPresetLevel, mem_level = kPresetLevel;  // indices into the GPU's V/F tables
+  uint32_t ctas_per_sm = 0;                                    // 0: the kernel's occupancy limit
+};
+void describe_levels(ParamVisitor& v, PointLevels& s, const PolicyTarget& t, const char* sm_preset,
+                     const char* mem_preset);
+
+// policy.sms, then the point's levels (default: the nominal ones).
+struct StaticPointSettings {
+  uint32_t sms = 0;  // 0: all
+  PointLevels levels;
+  ConfigPoint point() const { return {sms, levels.sm_level, levels.mem_level, levels.ctas_per_sm}; }
+};
+void describe(ParamVisitor& v, StaticPointSettings& s, const PolicyTarget& t);
 
 }  // namespace gpupm
