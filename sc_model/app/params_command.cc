@@ -4,6 +4,7 @@
 #include "app/commands.h"
 #include "common/param_lister.h"
 #include "common/param_reader.h"
+#include "experiment/registry.h"
 #include "program/program_workload.h"
 #include "sweep/sweep_spec_params.h"
 #include "workload/workload_params.h"
@@ -58,7 +59,20 @@ Listing list_document(const std::string& prefix, const Json& doc, const std::str
   return l;
 }
 
+// An experiment's config, read as the experiment reads it (the shipped one of --suite, or --config).
+Listing experiment_listing(const ParamsOptions& opt) {
+  check_suite_option(opt.suite);
+  const ExperimentEntry& e = find_experiment(opt.experiment, "gpupm params", "--experiment");
+  ExperimentOptions eo;
+  eo.name = e.name;
+  eo.suite = opt.suite;
+  eo.config = opt.config_file;
+  const ExperimentListing l = e.list(experiment_config_file(eo, e.shipped_config()));
+  return {l.rows, l.rules};
+}
+
 Listing listed(const ParamsOptions& opt) {
+  if (!opt.experiment.empty()) return experiment_listing(opt);
   if (!opt.workload_file.empty()) {
     const Json doc = with_sets("workload", load_json_file(opt.workload_file), opt.sets);
     if (is_program_workload(doc)) {
@@ -113,23 +127,41 @@ Json rows_json(const std::vector<ParamRow>& rows, const std::vector<RuleRow>& ru
 
 }  // namespace
 
+Json input_schema(const std::string& kind) {
+  if (kind == "experiment") return experiment_config_schema();
+  const std::vector<std::string>& kinds = config_schema_kinds();
+  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+    throw InputError("--schema", kind, "expected one of {gpu_config, workload, sweep_spec, experiment}");
+  return config_schema(kind);
+}
+
 CLI::App* add_params_command(CLI::App& app, ParamsOptions& opt) {
   auto* cmd = app.add_subcommand(
-      "params", "list the parameters of a GPU config, workload or sweep spec: value, default, range, unit, description");
+      "params",
+      "list the parameters of a GPU config, workload, sweep spec or experiment config: value, default, range, unit, "
+      "description");
   cmd->add_option("--gpu", opt.gpu_file, "GPU config (JSON)")
       ->default_val(data_file("configs/gpu/gtx480.json"));
   cmd->add_option("--pdn", opt.pdn_file, "a PDN package (configs/pdn/*.json) merged into the GPU config, as gpupm run --pdn");
   auto* workload = cmd->add_option("--workload", opt.workload_file, "list a workload (JSON: kernel profiles or a program) instead");
-  cmd->add_option("--sweep", opt.sweep_file, "list a sweep spec (JSON) instead")->excludes(workload);
+  auto* sweep = cmd->add_option("--sweep", opt.sweep_file, "list a sweep spec (JSON) instead")->excludes(workload);
+  auto* experiment = cmd->add_option("--experiment", opt.experiment,
+                                     "list an experiment's config instead (" + experiment_names() + ")")
+                         ->excludes(workload)
+                         ->excludes(sweep);
+  cmd->add_option("--suite", opt.suite, "--experiment's suite: synthetic (default) or real")->needs(experiment);
+  cmd->add_option("--config", opt.config_file, "--experiment: list this config file instead of the shipped one")
+      ->needs(experiment);
   cmd->add_option("--set", opt.sets, "override gpu.PATH=VALUE (workload.PATH, sweep.PATH), as gpupm run --set");
   cmd->add_flag("--json", opt.json, "print JSON instead of a table");
-  cmd->add_option("--schema", opt.schema_kind, "print the JSON Schema of KIND instead: gpu_config, workload, sweep_spec");
+  cmd->add_option("--schema", opt.schema_kind,
+                  "print the JSON Schema of KIND instead: gpu_config, workload, sweep_spec, experiment");
   return cmd;
 }
 
 int command_params(const ParamsOptions& opt) {
   if (!opt.schema_kind.empty()) {
-    std::cout << config_schema(opt.schema_kind).dump(2) << "\n";
+    std::cout << input_schema(opt.schema_kind).dump(2) << "\n";
     return kExitOk;
   }
   const Listing l = listed(opt);
