@@ -23,8 +23,8 @@ TEST(ExperimentSchema, CommittedFileEqualsTheGeneratedOne) {
 TEST(ExperimentParams, EveryShippedConfigReadsAsItsExperimentsDeclaration) {
   size_t read = 0;
   for (const ExperimentEntry& e : experiment_registry())
-    for (const std::string& suffix : {"", "_real"}) {
-      const std::string file = source_path("configs/experiments/" + e.config + suffix + ".json");
+    for (const char* suffix : {"", "_real"}) {
+      const std::string file = source_path("configs/experiments/" + e.config + std::string(suffix) + ".json");
       if (!std::filesystem::exists(file)) continue;
       const ExperimentListing l = e.list(file);
       EXPECT_FALSE(l.rows.empty()) << file;
