@@ -4,6 +4,7 @@
   configs/gpu/*.json             docs/schema/gpu_config.schema.json
   configs/workloads/**/*.json    docs/schema/workload.schema.json
   configs/sweeps/*.json          docs/schema/sweep_spec.schema.json
+  configs/experiments/*.json     docs/schema/experiment.schema.json
 
 The files carry // and /* */ comments, which gpupm's reader skips: they are
 stripped here the same way (outside strings) before validating.
@@ -20,7 +21,8 @@ import sys
 SKIP = 77
 KINDS = [("gpu_config", "configs/gpu/*.json"),
          ("workload", "configs/workloads/**/*.json"),
-         ("sweep_spec", "configs/sweeps/*.json")]
+         ("sweep_spec", "configs/sweeps/*.json"),
+         ("experiment", "configs/experiments/*.json")]
 
 
 def strip_comments(text):

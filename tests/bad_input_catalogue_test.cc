@@ -126,6 +126,21 @@ struct Fixtures {
     write("exp_real_bad_paper_kernel.json", R"({"name": "equalizer", "suite": "real", "gpu": "configs/gpu/gtx480.json",
         "suite_dir": "configs/workloads/cuda/equalizer", "classification": {"kernel_share_min": 0.05,
         "cache_gain_min": 1.02}, "programs": [{"name": "kmeans", "paper_kernels": {"nosuch": "kmn-1"}}]})");
+    write("exp_bad_margin.json", R"({"name": "voltage-noise", "gpu": "configs/gpu/gtx480.json",
+        "suite_dir": "configs/workloads/voltage_noise", "pdn": "configs/pdn/package_default.json",
+        "emergency_margin": 0.9, "kernels": [{"name": "bls"}]})");
+    write("exp_bad_target_claim.json", R"({"name": "core-shutdown", "gpu": "configs/gpu/gtx480_32sm.json",
+        "suite_dir": "configs/workloads/core_shutdown", "oracles": [{"name": "o", "objective": {"kind": "min_energy"},
+        "axes": {"sms": [4, 8]}}], "targets": [{"target": "t", "claims": ["C1", "C9"]}], "apps": [{"name": "path"}]})");
+    write("exp_bad_oracle_axis.json", R"({"name": "core-shutdown", "gpu": "configs/gpu/gtx480_32sm.json",
+        "suite_dir": "configs/workloads/core_shutdown", "oracles": [{"name": "o", "objective": {"kind": "min_energy"},
+        "axes": {"sms": []}}], "apps": [{"name": "path"}]})");
+    write("exp_programs_in_synthetic.json", experiment + R"(, "programs": [{"name": "bfs"}]})");
+    const std::string core_shutdown = R"({"name": "core-shutdown", "gpu": "configs/gpu/gtx480_32sm.json",
+        "suite_dir": "configs/workloads/core_shutdown", "oracles": [{"name": "o", "objective": {"kind": "min_energy"},
+        "axes": {"sms": [8, 16]}}], "apps": [{"name": "path"}], )";
+    write("exp_policy_params_unknown.json", core_shutdown + R"("policy_params": {"alpha": 0.05, "alpah": 1}})");
+    write("exp_policy_params_range.json", core_shutdown + R"("policy_params": {"alpha": 2}})");
     write("exp_unknown_name.json", R"({"name": "nosuch", "gpu": "configs/gpu/gtx480.json",
         "suite_dir": "configs/workloads/equalizer", "kernels": [{"name": "bp-1"}]})");
 
@@ -300,6 +315,18 @@ BAD_INPUT(ExperimentSuiteDisagreesWithConfig, experiment({"--config", "@/exp_sma
 BAD_INPUT(ExperimentRealProgramMissing, experiment({"--config", "@/exp_real_missing.json"}), "nosuch/nosuch.json")
 BAD_INPUT(ExperimentRealPaperKernelUnknown, experiment({"--config", "@/exp_real_bad_paper_kernel.json"}),
           "programs[0].paper_kernels.nosuch", "kernels: kmeansPoint, kmeans_centers")
+BAD_INPUT(ExperimentValueOutOfRange, validate("@/exp_bad_margin.json"), "@/exp_bad_margin.json",
+          "emergency_margin", "[0.01, 0.5]")
+BAD_INPUT(ExperimentOracleAxisEmpty, validate("@/exp_bad_oracle_axis.json"), "@/exp_bad_oracle_axis.json",
+          "oracles[0].axes.sms", "non-empty array")
+BAD_INPUT(ExperimentTargetNamesAnUnknownClaim, validate("@/exp_bad_target_claim.json"),
+          "@/exp_bad_target_claim.json", "targets[0].claims[1]", "a claim id of this experiment (C1,", "\"C9\"")
+BAD_INPUT(ExperimentEntriesOfTheOtherSuite, validate("@/exp_programs_in_synthetic.json"),
+          "@/exp_programs_in_synthetic.json", "programs: not in a synthetic suite's config", "\"kernels\"")
+BAD_INPUT(ExperimentPolicyParamsUnknownKey, validate("@/exp_policy_params_unknown.json"),
+          "@/exp_policy_params_unknown.json", "policy_params.alpah", "unknown key")
+BAD_INPUT(ExperimentPolicyParamsOutOfRange, validate("@/exp_policy_params_range.json"),
+          "@/exp_policy_params_range.json", "policy_params.alpha", "[0, 1]")
 BAD_INPUT(ExperimentConfigIsFifo, experiment({"--config", "@/fifo.json"}), "@/fifo.json", "is a FIFO")
 BAD_INPUT(ExperimentValidateUnknownKey, validate("@/exp_unknown_key.json"), "@/exp_unknown_key.json", "bogus",
           "unknown key")

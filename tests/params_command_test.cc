@@ -11,13 +11,18 @@ namespace {
 using gpupm::test::run_gpupm_argv;
 using gpupm::test::source_path;
 
+// The table row of `path` in a listing ("" when there is none).
+std::string row_of(const std::string& listing, const std::string& path) {
+  const size_t at = listing.find("\n" + path + " ");
+  return at == std::string::npos ? "" : listing.substr(at + 1, listing.find('\n', at + 1) - at - 1);
+}
+
 TEST(ParamsCommand, ListsValueDefaultRangeAndUnitAfterSet) {
   auto r = run_gpupm_argv({"params", "--gpu", source_path("configs/gpu/gtx480.json"), "--set", "gpu.sm.count=30"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("path ", 0), 0u) << "a header line first";
-  const size_t at = r.out.find("\ngpu.sm.count ");
-  ASSERT_NE(at, std::string::npos) << r.out;
-  const std::string line = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+  const std::string line = row_of(r.out, "gpu.sm.count");
+  ASSERT_FALSE(line.empty()) << r.out;
   for (const char* part : {"integer", " 30 ", " 15 ", "[1, 1024]", "SMs"})
     EXPECT_NE(line.find(part), std::string::npos) << "'" << part << "' in: " << line;
   EXPECT_NE(r.out.find("gpu.dvfs.sm.levels[2].mhz"), std::string::npos);
@@ -48,9 +53,8 @@ TEST(ParamsCommand, SchemaPrintsTheCommittedFile) {
 TEST(ParamsCommand, ListsAPolicysSettingsForTheGpu) {
   auto r = run_gpupm_argv({"params", "--policy", "sm-high"});
   ASSERT_EQ(r.status, 0) << r.err;
-  const size_t at = r.out.find("\npolicy.sm_level ");
-  ASSERT_NE(at, std::string::npos) << r.out;
-  const std::string line = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+  const std::string line = row_of(r.out, "policy.sm_level");
+  ASSERT_FALSE(line.empty()) << r.out;
   for (const char* part : {"choice", "\"high\"", "{low, normal, high}"})  // the preset; gtx480's SM levels
     EXPECT_NE(line.find(part), std::string::npos) << "'" << part << "' in: " << line;
   r = run_gpupm_argv({"params", "--policy", "equalizer-perf", "--json", "--set", "policy.sample_period_log2=9"});
@@ -142,6 +146,50 @@ TEST(ParamsCommand, SweepSpecAxesAndBase) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(value_at(r.out, "sweep.axes[1].name"), "sm_level");
   EXPECT_EQ(value_at(r.out, "sweep.base.policy"), "static");
+}
+
+// An experiment config's parameters (issue 29 item 2): the shipped config's values with ranges.
+TEST(ParamsCommand, ExperimentListsItsConfigWithRanges) {
+  auto r = run_gpupm_argv({"params", "--experiment", "voltage-noise"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string line = row_of(r.out, "emergency_margin");
+  ASSERT_FALSE(line.empty()) << r.out;
+  for (const char* part : {"number", "0.08", "[0.01, 0.5]", "fraction of Vdd"})
+    EXPECT_NE(line.find(part), std::string::npos) << "'" << part << "' in: " << line;
+  EXPECT_NE(r.out.find("claims.16a.reduction_min"), std::string::npos) << "the claims' numbers are listed";
+  EXPECT_NE(r.out.find("kernels[12].name"), std::string::npos) << "every entry";
+
+  auto real = run_gpupm_argv({"params", "--json", "--experiment", "equalizer", "--suite", "real"});
+  ASSERT_EQ(real.status, 0) << real.err;
+  EXPECT_EQ(value_at(real.out, "classification.cache_gain_min"), 1.02);
+  EXPECT_EQ(value_at(real.out, "programs[0].name"), "backprop");
+
+  auto cs = run_gpupm_argv({"params", "--json", "--experiment", "core-shutdown"});
+  ASSERT_EQ(cs.status, 0) << cs.err;
+  EXPECT_EQ(value_at(cs.out, "policy_params"), nlohmann::json({{"alpha", 0.05}})) << "kept as given";
+}
+
+TEST(ParamsCommand, ExperimentUnknownNameOrSuite) {
+  auto r = run_gpupm_argv({"params", "--experiment", "nosuch"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--experiment: unknown experiment \"nosuch\""), std::string::npos) << r.err;
+  r = run_gpupm_argv({"params", "--experiment", "harmonia", "--suite", "bogus"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("{synthetic, real}"), std::string::npos) << r.err;
+}
+
+TEST(ParamsCommand, ExperimentSchemaIsOneOfTheFiveExperiments) {
+  auto r = run_gpupm_argv({"params", "--schema", "experiment"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, gpupm::test::read_file(source_path("docs/schema/experiment.schema.json")));
+  const nlohmann::json s = nlohmann::json::parse(r.out);
+  ASSERT_EQ(s.at("oneOf").size(), 5u);
+  const nlohmann::json& vn = s["oneOf"][2];
+  EXPECT_EQ(vn["properties"]["name"]["enum"], nlohmann::json::array({"voltage-noise"}));
+  EXPECT_EQ(vn["properties"]["emergency_margin"]["maximum"], 0.5);
+  EXPECT_EQ(vn["properties"]["claims"]["properties"]["16a"]["required"],
+            nlohmann::json::array({"claim", "paper", "reduction_min"}));
+  EXPECT_EQ(run_gpupm_argv({"params", "--schema", "nosuch"}).status, 2);
 }
 
 }  // namespace

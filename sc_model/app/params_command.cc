@@ -4,6 +4,7 @@
 #include "app/commands.h"
 #include "common/param_lister.h"
 #include "common/param_reader.h"
+#include "experiment/registry.h"
 #include "program/program_workload.h"
 #include "sweep/sweep_spec_params.h"
 #include "workload/workload_params.h"
@@ -62,18 +63,14 @@ Listing list_document(const std::string& prefix, const Json& doc, const std::str
 // A policy's settings for the GPU config (its V/F level names and SM count): their defaults, or with --set
 // policy.* the settings read as `gpupm run` reads them (rules checked).
 Listing policy_listing(const ParamsOptions& opt) {
-  const PolicyEntry* entry = nullptr;
-  for (const PolicyEntry& e : registered_policies())
-    if (e.name == opt.policy) entry = &e;
+  const PolicyEntry* entry = find_registered_policy(opt.policy);
   if (!entry) {
     std::string names;
     for (const std::string& n : policy_names()) names += (names.empty() ? "" : ", ") + n;
     throw InputError("--policy", opt.policy, "unknown policy; expected one of {" + names + "}");
   }
-  const InputFileScope gpu_file_scope(opt.gpu_file);
-  const GpuConfig gpu = parse_gpu_config(load_gpu_doc(opt.gpu_file, opt.pdn_file), gpu_doc_origin(opt.gpu_file, opt.pdn_file, false));
-  const ControllerSetup ctl{gpu.controller_impl, gpu.sm.count, gpu.sm.max_warps, opt.gpu_file, {}};
-  const PolicyTarget target{entry->name, gpu.dvfs, ctl};
+  const PolicyGpu on = load_policy_gpu(opt.gpu_file, opt.pdn_file);
+  const PolicyTarget target = on.target(entry->name);
   Listing l;
   if (!entry->params) return l;  // a policy registered without a declaration
   ParamLister defaults("policy", ParamLister::Pass::kDefaults), values("policy", ParamLister::Pass::kValues);
@@ -94,8 +91,21 @@ Listing policy_listing(const ParamsOptions& opt) {
   return l;
 }
 
+// An experiment's config, read as the experiment reads it (the shipped one of --suite, or --config).
+Listing experiment_listing(const ParamsOptions& opt) {
+  check_suite_option(opt.suite);
+  const ExperimentEntry& e = find_experiment(opt.experiment, "gpupm params", "--experiment");
+  ExperimentOptions eo;
+  eo.name = e.name;
+  eo.suite = opt.suite;
+  eo.config = opt.config_file;
+  const ExperimentListing l = e.list(experiment_config_file(eo, e.shipped_config()));
+  return {l.rows, l.rules};
+}
+
 Listing listed(const ParamsOptions& opt) {
   if (!opt.policy.empty()) return policy_listing(opt);
+  if (!opt.experiment.empty()) return experiment_listing(opt);
   if (!opt.workload_file.empty()) {
     const Json doc = with_sets("workload", load_json_file(opt.workload_file), opt.sets);
     if (is_program_workload(doc)) {
@@ -150,29 +160,48 @@ Json rows_json(const std::vector<ParamRow>& rows, const std::vector<RuleRow>& ru
 
 }  // namespace
 
+Json input_schema(const std::string& kind) {
+  if (kind == "experiment") return experiment_config_schema();
+  const std::vector<std::string>& kinds = config_schema_kinds();
+  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+    throw InputError("--schema", kind, "expected one of {gpu_config, workload, sweep_spec, policy, experiment}");
+  return config_schema(kind);
+}
+
 CLI::App* add_params_command(CLI::App& app, ParamsOptions& opt) {
   auto* cmd = app.add_subcommand(
       "params",
-      "list the parameters of a GPU config, workload, sweep spec or policy: value, default, range, unit, description");
+      "list the parameters of a GPU config, workload, sweep spec, policy or experiment config: value, default, range, "
+      "unit, description");
   cmd->add_option("--gpu", opt.gpu_file, "GPU config (JSON)")
       ->default_val(data_file("configs/gpu/gtx480.json"));
   cmd->add_option("--pdn", opt.pdn_file, "a PDN package (configs/pdn/*.json) merged into the GPU config, as gpupm run --pdn");
   auto* workload = cmd->add_option("--workload", opt.workload_file, "list a workload (JSON: kernel profiles or a program) instead");
   auto* sweep = cmd->add_option("--sweep", opt.sweep_file, "list a sweep spec (JSON) instead")->excludes(workload);
-  cmd->add_option("--policy", opt.policy,
-                  "list a policy's settings (policy.*) instead, for the GPU config (its V/F levels, its SM count)")
-      ->excludes(workload)
-      ->excludes(sweep);
+  auto* policy = cmd->add_option("--policy", opt.policy,
+                                 "list a policy's settings (policy.*) instead, for the GPU config (its V/F levels, "
+                                 "its SM count)")
+                     ->excludes(workload)
+                     ->excludes(sweep);
+  auto* experiment = cmd->add_option("--experiment", opt.experiment,
+                                     "list an experiment's config instead (" + experiment_names() + ")")
+                         ->excludes(workload)
+                         ->excludes(sweep)
+                         ->excludes(policy);
+  cmd->add_option("--suite", opt.suite, "--experiment's suite: synthetic (default) or real")->needs(experiment);
+  cmd->add_option("--config", opt.config_file, "--experiment: list this config file instead of the shipped one")
+      ->needs(experiment);
   cmd->add_option("--set", opt.sets,
                   "override gpu.PATH=VALUE (workload.PATH, sweep.PATH, policy.PATH), as gpupm run --set");
   cmd->add_flag("--json", opt.json, "print JSON instead of a table");
-  cmd->add_option("--schema", opt.schema_kind, "print the JSON Schema of KIND instead: gpu_config, workload, sweep_spec, policy");
+  cmd->add_option("--schema", opt.schema_kind,
+                  "print the JSON Schema of KIND instead: gpu_config, workload, sweep_spec, policy, experiment");
   return cmd;
 }
 
 int command_params(const ParamsOptions& opt) {
   if (!opt.schema_kind.empty()) {
-    std::cout << config_schema(opt.schema_kind).dump(2) << "\n";
+    std::cout << input_schema(opt.schema_kind).dump(2) << "\n";
     return kExitOk;
   }
   const Listing l = listed(opt);

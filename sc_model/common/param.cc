@@ -63,6 +63,11 @@ void ParamVisitor::json_list(const char* name, std::vector<nlohmann::json>& fiel
   visit_json_list(info, field);
 }
 
+void ParamVisitor::json_object(const char* name, nlohmann::json& field, const char* description,
+                               Presence presence) {
+  visit_json_object(make(name, ParamKind::kJsonObject, presence, "", description), field);
+}
+
 void ParamVisitor::patched_fields(const char* name, std::vector<nlohmann::json>& patches, size_t max,
                                   const char* description, const std::function<void(ParamVisitor&, size_t)>& fields) {
   ParamInfo info = make(name, ParamKind::kJsonList, Presence::kOptional, "", description);
@@ -109,6 +114,7 @@ const char* param_kind_name(ParamKind kind) {
     case ParamKind::kJsonList: return "values";
     case ParamKind::kExactNumber: return "number";
     case ParamKind::kMap: return "objects";
+    case ParamKind::kJsonObject: return "object";
   }
   return "?";
 }

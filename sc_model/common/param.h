@@ -21,7 +21,7 @@ namespace gpupm {
 
 enum class ParamKind {
   kInteger, kNumber, kBool, kString, kChoice, kIntegerList, kSection, kList, kStringList, kJsonList, kExactNumber,
-  kMap
+  kMap, kJsonObject
 };
 // The one rule for every name that becomes a path component (an app's dump
 // folder, a buffer's .npy file): no separator, no "." or "..", no hidden file,
@@ -96,6 +96,9 @@ class ParamVisitor {
   // An array of min..max JSON values kept as given (their meaning is the caller's).
   void json_list(const char* name, std::vector<nlohmann::json>& field, size_t min, size_t max, JsonItems items,
                  const char* description, Presence presence = Presence::kOptional);
+  // A JSON object kept as given (its keys are another declaration's: e.g. a policy's settings).
+  void json_object(const char* name, nlohmann::json& field, const char* description,
+                   Presence presence = Presence::kOptional);
   // The fields `fields` declares, given in this object itself, and an optional
   // array `name` of up to `max` objects, each a change to them (a JSON merge
   // patch, RFC 7386) that makes one variant: fields(v, i) declares variant i
@@ -170,6 +173,7 @@ class ParamVisitor {
   virtual void visit_exact_number(const ParamInfo& info, nlohmann::json& value) = 0;
   virtual void visit_string_list(const ParamInfo& info, std::vector<std::string>& value) = 0;
   virtual void visit_json_list(const ParamInfo& info, std::vector<nlohmann::json>& value) = 0;
+  virtual void visit_json_object(const ParamInfo& info, nlohmann::json& value) = 0;
   virtual void visit_patched(const ParamInfo& info, std::vector<nlohmann::json>& patches,
                              const std::function<void(ParamVisitor&, size_t)>& fields) = 0;
   // Only the schema states alternatives; the reader applies one_of's check.
@@ -199,6 +203,7 @@ class ParamVisitor {
   void visit_exact_number(const ParamInfo& info, nlohmann::json& value) override;                      \
   void visit_string_list(const ParamInfo& info, std::vector<std::string>& value) override;             \
   void visit_json_list(const ParamInfo& info, std::vector<nlohmann::json>& value) override;            \
+  void visit_json_object(const ParamInfo& info, nlohmann::json& value) override;                       \
   void visit_patched(const ParamInfo& info, std::vector<nlohmann::json>& patches,                      \
                      const std::function<void(ParamVisitor&, size_t)>& fields) override;
 

@@ -51,6 +51,8 @@ void ParamLister::visit_json_list(const ParamInfo& info, std::vector<Json>& valu
   add(info, value, info.items == JsonItems::kObjects ? "objects" : "");
 }
 
+void ParamLister::visit_json_object(const ParamInfo& info, Json& value) { add(info, value, "an object"); }
+
 // The fields as variant 0 has them, then the patches as they are given.
 void ParamLister::visit_patched(const ParamInfo& info, std::vector<Json>& patches,
                                 const std::function<void(ParamVisitor&, size_t)>& fields) {

@@ -60,6 +60,15 @@ void JsonParamReader::visit_json_list(const ParamInfo& info, std::vector<Json>& 
   }
 }
 
+void JsonParamReader::visit_json_object(const ParamInfo& info, Json& value) {
+  if (!r_.has(info.name)) {
+    if (info.required()) r_.fail(info.name, "missing (required)");
+    return;
+  }
+  value = r_.raw(info.name);
+  if (!value.is_object()) r_.fail(info.name, "expected an object (" + info.description + ")");
+}
+
 // Each variant is read from this object's unread keys merged with its patch, at
 // the patch's path (variant 0 alone: at this object's path).
 void JsonParamReader::visit_patched(const ParamInfo& info, std::vector<Json>& patches,

@@ -60,6 +60,10 @@ void SchemaWriter::visit_json_list(const ParamInfo& info, std::vector<Json>& val
   add(info, array_of(info, item), Json());
 }
 
+void SchemaWriter::visit_json_object(const ParamInfo& info, Json& value) {
+  add(info, {{"type", "object"}}, value.is_object() && !value.empty() ? value : Json());
+}
+
 // The fields belong to this object; each patch is an object of the same fields, none required.
 void SchemaWriter::visit_patched(const ParamInfo& info, std::vector<Json>& patches,
                                  const std::function<void(ParamVisitor&, size_t)>& fields) {

@@ -1,5 +1,7 @@
 #include "experiment/claims.h"
 
+#include "common/param_reader.h"
+
 #include <algorithm>
 #include <limits>
 #include <sstream>
@@ -39,28 +41,71 @@ std::string claims_markdown(const std::vector<Claim>& claims) {
   return md.str();
 }
 
-ClaimBook::ClaimBook(JsonReader& config, const std::vector<ClaimLimits>& expected) {
-  JsonReader claims = config.object("claims");
+void describe_claims(ParamVisitor& v, std::vector<ClaimParams>& claims, const std::vector<ClaimLimits>& expected) {
   constexpr double kAny = std::numeric_limits<double>::max();
-  for (const ClaimLimits& c : expected) {
-    JsonReader r = claims.object(c.id);
+  claims.resize(expected.size());
+  v.section("claims", Presence::kOptional,
+            "the paper's claims the summary judges (absent: the shipped synthetic config's)", [&](ParamVisitor& all) {
+              for (size_t i = 0; i < expected.size(); ++i) {
+                ClaimParams& c = claims[i];
+                c.id = expected[i].id;
+                c.names = expected[i].numbers;
+                c.numbers.resize(c.names.size());
+                all.section(c.id.c_str(), Presence::kRequired, "one claim of the paper", [&](ParamVisitor& cv) {
+                  cv.text("claim", c.claim, "the claim, in words", Presence::kRequired);
+                  cv.text("paper", c.paper, "the paper's figure", Presence::kRequired);
+                  cv.text("tolerance", c.tolerance, "the tolerance, in words");
+                  cv.text("claim_if_not_judged", c.claim_if_not_judged,
+                          "the claim's words when our model does not judge it (default: claim)");
+                  for (size_t j = 0; j < c.numbers.size(); ++j)
+                    cv.number(c.names[j].c_str(), c.numbers[j], -kAny, kAny, "",
+                              "a number the verdict compares against", Presence::kRequired);
+                });
+              }
+            });
+}
+
+void describe_targets(ParamVisitor& v, std::vector<TargetParams>& targets, const std::vector<ClaimLimits>& expected) {
+  std::string ids;
+  for (const ClaimLimits& c : expected) ids += (ids.empty() ? "" : "|") + c.id;
+  const std::string pattern = "^(" + ids + ")$";
+  std::string allowed = "a claim id of this experiment (" + ids + ")";
+  for (char& ch : allowed)
+    if (ch == '|') ch = ',';
+  v.list("targets", targets, 1, 16, Presence::kOptional,
+         "the headline targets, each decided by the claims it names (absent: the shipped synthetic config's)",
+         [&](ParamVisitor& tv, TargetParams& t) {
+           tv.text("target", t.target, "the target, in words", Presence::kRequired);
+           tv.text_list("claims", t.claims, 1, 64, pattern.c_str(), allowed.c_str(),
+                        "the claims that decide it (it passes when every one of them passes)", Presence::kRequired);
+         });
+}
+
+std::vector<ClaimTarget> claim_targets(const std::vector<TargetParams>& targets) {
+  std::vector<ClaimTarget> out;
+  for (const TargetParams& t : targets) out.push_back({t.target, t.claims});
+  return out;
+}
+
+ClaimBook::ClaimBook(const std::vector<ClaimParams>& claims) {
+  for (const ClaimParams& c : claims) {
     Entry& e = entries_[c.id];
-    e.text = r.get_string("claim");
-    e.paper = r.get_string("paper");
-    e.tolerance = r.get_string("tolerance", "-");
-    e.text_if_not_judged = r.get_string("claim_if_not_judged", e.text);
-    for (const std::string& name : c.numbers) e.limits[name] = r.get_double(name, -kAny, kAny);
-    r.finish();
+    e.text = c.claim;
+    e.paper = c.paper;
+    e.tolerance = c.tolerance;
+    e.text_if_not_judged = c.claim_if_not_judged.empty() ? c.claim : c.claim_if_not_judged;
+    for (size_t j = 0; j < c.numbers.size(); ++j) e.limits[c.names[j]] = c.numbers[j];
   }
-  claims.finish();
 }
 
 ClaimBook ClaimBook::read(JsonReader& config, const std::string& default_file,
                           const std::vector<ClaimLimits>& expected) {
-  if (config.has("claims")) return ClaimBook(config, expected);
-  const Json shipped = load_json_file(default_file);
-  JsonReader r(shipped, default_file, "");
-  return ClaimBook(r, expected);
+  return read_or_shipped(config, "claims", default_file, [&](JsonReader& r) {
+    std::vector<ClaimParams> claims;
+    JsonParamReader v(r);
+    describe_claims(v, claims, expected);
+    return ClaimBook(claims);
+  });
 }
 
 const ClaimBook::Entry& ClaimBook::entry(const std::string& id) const {
@@ -85,35 +130,14 @@ Claim ClaimBook::not_judged(const std::string& id, std::string note) const {
   return na_claim(id, e.text_if_not_judged, e.paper, std::move(note));
 }
 
-namespace {
-
-std::vector<ClaimTarget> targets_of(JsonReader& config, const std::vector<ClaimLimits>& expected) {
-  std::vector<ClaimTarget> targets;
-  config.for_each("targets", 1, 16, [&](JsonReader& t, size_t) {
-    ClaimTarget target;
-    target.text = t.get_string("target");
-    const Json& ids = t.raw("claims");
-    if (!ids.is_array() || ids.empty()) t.fail("claims", "expected a non-empty array of claim ids");
-    for (const Json& id : ids) {
-      const bool known = id.is_string() && std::any_of(expected.begin(), expected.end(), [&](const ClaimLimits& c) {
-                           return c.id == id.get<std::string>();
-                         });
-      if (!known) t.fail("claims", "expected ids of this experiment's claims, got " + id.dump());
-      target.claims.push_back(id.get<std::string>());
-    }
-    targets.push_back(std::move(target));
-  });
-  return targets;
-}
-
-}  // namespace
-
 std::vector<ClaimTarget> read_claim_targets(JsonReader& config, const std::string& default_file,
                                             const std::vector<ClaimLimits>& expected) {
-  if (config.has("targets")) return targets_of(config, expected);
-  const Json shipped = load_json_file(default_file);
-  JsonReader r(shipped, default_file, "");
-  return targets_of(r, expected);
+  return read_or_shipped(config, "targets", default_file, [&](JsonReader& r) {
+    std::vector<TargetParams> targets;
+    JsonParamReader v(r);
+    describe_targets(v, targets, expected);
+    return claim_targets(targets);
+  });
 }
 
 Json targets_json(const std::vector<ClaimTarget>& targets, const std::vector<Claim>& judged) {

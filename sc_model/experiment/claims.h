@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common/json_reader.h"
+#include "common/param.h"
 
 #include <map>
 #include <string>
@@ -38,6 +39,31 @@ struct ClaimLimits {
   std::vector<std::string> numbers;
 };
 
+// One claim of "claims": its words and the tolerance numbers its verdict compares against.
+struct ClaimParams {
+  std::string id, claim, paper, tolerance = "-", claim_if_not_judged;
+  std::vector<std::string> names;  // the ClaimLimits' numbers
+  std::vector<double> numbers;      // their values, in that order
+};
+// "claims": {ID: {...}} with every claim of EXPECTED (sized here), none other.
+void describe_claims(ParamVisitor& v, std::vector<ClaimParams>& claims, const std::vector<ClaimLimits>& expected);
+
+// One of "targets": [{"target": words, "claims": [ids]}].
+struct TargetParams {
+  std::string target;
+  std::vector<std::string> claims;
+};
+void describe_targets(ParamVisitor& v, std::vector<TargetParams>& targets, const std::vector<ClaimLimits>& expected);
+
+// READ(reader) of CONFIG when it has KEY, else of the shipped config DEFAULT_FILE's.
+template <class F>
+auto read_or_shipped(JsonReader& config, const std::string& key, const std::string& default_file, F read) {
+  if (config.has(key)) return read(config);
+  const Json shipped = load_json_file(default_file);
+  JsonReader r(shipped, default_file, "");
+  return read(r);
+}
+
 // The claims an experiment config states, under "claims": {ID: {"claim": text,
 // "paper": figure, "tolerance": words (default "-"), NUMBER: value..., and
 // optionally "claim_if_not_judged": the text when it is n/a}}. Every
@@ -45,7 +71,7 @@ struct ClaimLimits {
 class ClaimBook {
  public:
   ClaimBook() = default;
-  ClaimBook(JsonReader& config, const std::vector<ClaimLimits>& expected);
+  explicit ClaimBook(const std::vector<ClaimParams>& claims);
   // The claims of CONFIG, or when it states none (a config of one's own suite)
   // those of the shipped config DEFAULT_FILE.
   static ClaimBook read(JsonReader& config, const std::string& default_file, const std::vector<ClaimLimits>& expected);
@@ -74,6 +100,7 @@ struct ClaimTarget {
   std::vector<std::string> claims;
 };
 
+std::vector<ClaimTarget> claim_targets(const std::vector<TargetParams>& targets);
 // The config's "targets": [{"target": words, "claims": [ids]}], or when it
 // states none the shipped config DEFAULT_FILE's; every id must be in EXPECTED.
 std::vector<ClaimTarget> read_claim_targets(JsonReader& config, const std::string& default_file,

@@ -3,12 +3,21 @@
 // validate` of an experiment config all come.
 #pragma once
 
+#include "common/param_lister.h"
+#include "common/param_schema.h"
+#include "experiment/experiment_params.h"
 #include "experiment/runner.h"
 
 #include <string>
 #include <vector>
 
 namespace gpupm {
+
+// An experiment config's parameters as `gpupm params --experiment` lists them.
+struct ExperimentListing {
+  std::vector<ParamRow> rows;
+  std::vector<RuleRow> rules;
+};
 
 struct ExperimentEntry {
   std::string name;         // `gpupm experiment NAME`, and the "name" of its config
@@ -19,6 +28,10 @@ struct ExperimentEntry {
   void (*check)(const ExperimentOptions& opt, const ExperimentEntry& self);
   // Plans, runs, analyses and writes the summary; the exit status.
   int (*run)(const ExperimentOptions& opt, const ExperimentEntry& self);
+  // The object schema of its config (its declaration, "name" its own).
+  Json (*schema)();
+  // The parameters of the config FILE (read and checked as the experiment reads it, no workload loaded).
+  ExperimentListing (*list)(const std::string& file);
 
   std::string shipped_config() const;  // the path of configs/experiments/CONFIG.json
 };
@@ -34,6 +47,9 @@ int command_experiment(const ExperimentOptions& opt);  // errors: main's net (ba
 // names (its programs at SCALE); returns that name.
 std::string validate_experiment_config(const std::string& file, const std::string& scale = "ci");
 
+// docs/schema/experiment.schema.json: one of the experiments' config schemas.
+Json experiment_config_schema();
+
 // The entry points of an experiment type E (runner.h) for the table.
 template <class E>
 void check_experiment(const ExperimentOptions& opt, const ExperimentEntry& self) {
@@ -42,6 +58,18 @@ void check_experiment(const ExperimentOptions& opt, const ExperimentEntry& self)
 template <class E>
 int run_experiment_entry(const ExperimentOptions& opt, const ExperimentEntry& self) {
   return run_experiment<E>(opt, self.shipped_config(), self.plot_script, self.print_claims);
+}
+
+template <class E>
+Json experiment_schema() {
+  return schema_of<typename E::Params>();
+}
+template <class E>
+ExperimentListing list_experiment_config(const std::string& file) {
+  typename E::Params p = read_experiment_params<typename E::Params>(file);
+  ExperimentListing l;
+  l.rows = list_params("", p, &l.rules);
+  return l;
 }
 
 }  // namespace gpupm

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
-#include <set>
 
 #include "experiment/format_stats.h"
 #include "experiment/plot_script.h"
@@ -122,45 +121,6 @@ std::string experiment_config_file(const ExperimentOptions& opt, const std::stri
 
 std::string source_relative(const std::string& path) {
   return path.rfind('/', 0) == 0 ? path : data_file(path);
-}
-
-bool is_real_suite(const ExperimentOptions& opt, const std::string& shipped_config) {
-  const Json doc = load_json_file(experiment_config_file(opt, shipped_config));
-  return doc.is_object() && doc.value("suite", std::string()) == "real";
-}
-
-SuiteConfig read_suite_config(
-    const ExperimentOptions& opt, const std::string& shipped_config, const std::string& list_key,
-    const std::function<void(JsonReader&)>& read_rest,
-    const std::function<void(JsonReader&, const std::string&, const std::string&, bool)>& read_entry) {
-  SuiteConfig c;
-  c.file = experiment_config_file(opt, shipped_config);
-  Json doc = load_json_file(c.file);
-  JsonReader r(doc, c.file, "");
-  r.get_string("name");
-  r.get_string("description", "");
-  const std::string suite = r.get_enum("suite", suite_names(), "synthetic");
-  if (!opt.suite.empty() && opt.suite != suite)
-    r.fail("suite", "this config is of the " + suite + " suite, but --suite asks for " + opt.suite);
-  c.real = suite == "real";
-  c.gpu = source_relative(r.get_string("gpu"));
-  c.suite = source_relative(r.get_string("suite_dir"));
-  read_rest(r);
-  const std::set<std::string> only(opt.only.begin(), opt.only.end());
-  std::set<std::string> seen;
-  const std::string entries = c.real ? "programs" : list_key;
-  r.for_each(entries, 1, 1000, [&](JsonReader& e, size_t) {
-    std::string name = e.get_string("name");
-    seen.insert(name);
-    // A real suite's program may live in another suite's folder (its "suite_dir"), shared rather than copied.
-    const std::string dir = c.real && e.has("suite_dir") ? source_relative(e.get_string("suite_dir")) : c.suite;
-    const std::string file = dir + "/" + name + (c.real ? "/" + name : "") + ".json";
-    read_entry(e, name, file, only.empty() || only.count(name));
-  });
-  r.finish();
-  for (const auto& name : opt.only)
-    if (!seen.count(name)) throw InputError(c.file, entries, "no entry named \"" + name + "\" (from --only)");
-  return c;
 }
 
 void warn_if_unreproducible() {

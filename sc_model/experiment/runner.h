@@ -59,14 +59,8 @@ void check_suite_option(const std::string& suite);
 // synthetic suite, else its sibling NAME_real.json.
 std::string experiment_config_file(const ExperimentOptions& opt, const std::string& shipped_config);
 
-// Whether the config experiment_config_file names is of the real suite (its "suite").
-bool is_real_suite(const ExperimentOptions& opt, const std::string& shipped_config);
-
-// What every experiment config holds: a GPU config and a folder of workloads
-// named after the entries of one list ("kernels" or "apps"). The synthetic
-// suite's entries are profiles SUITE/NAME.json; a real suite ("suite": "real")
-// names programs SUITE/NAME/NAME.json (configs/workloads/cuda/README.md), SUITE
-// being the entry's own "suite_dir" when it gives one (a program of another suite).
+// What every experiment config holds (experiment_params.h declares it): a GPU
+// config and a folder of workloads named after the entries of one list.
 struct SuiteConfig {
   std::string file;   // the experiment config
   std::string gpu;    // resolved paths
@@ -75,17 +69,6 @@ struct SuiteConfig {
 };
 // A path of a config: absolute, or relative to the data root (common/data_dir.h).
 std::string source_relative(const std::string& path);
-// Reads experiment_config_file(): name, description, suite, gpu, suite_dir;
-// read_rest(r) reads the other top-level keys and read_entry(r, name, workload,
-// wanted) each element of LIST_KEY ("programs" in a real suite's config)
-// (every element is validated; wanted is
-// false for those --only leaves out). Every --only name must exist. Bad input
-// throws InputError.
-SuiteConfig read_suite_config(
-    const ExperimentOptions& opt, const std::string& shipped_config, const std::string& list_key,
-    const std::function<void(JsonReader&)>& read_rest,
-    const std::function<void(JsonReader&, const std::string& name, const std::string& profile, bool wanted)>& read_entry);
-
 // Reads PROFILE as `gpupm run` would, so a bad one fails (InputError) before anything runs.
 void check_profile(const std::string& profile);
 // Reads the program workload PROGRAM on GPU at SCALE as `gpupm run` would (generating its inputs, compiling

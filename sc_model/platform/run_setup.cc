@@ -1,4 +1,5 @@
 #include "platform/run_setup.h"
+#include "policy/policy_registry.h"
 #include "common/data_dir.h"
 
 #include "program/program_workload.h"
@@ -89,6 +90,26 @@ LoadedRun load_run_worded(const RunInputs& given, const PolicyWording& wording) 
 }
 
 }  // namespace
+
+PolicyGpu load_policy_gpu(const std::string& gpu_file, const std::string& pdn_file) {
+  const InputFileScope gpu_file_scope(gpu_file);
+  PolicyGpu g;
+  g.gpu = parse_gpu_config(load_gpu_doc(gpu_file, pdn_file), gpu_doc_origin(gpu_file, pdn_file, false));
+  g.ctl = {g.gpu.controller_impl, g.gpu.sm.count, g.gpu.sm.max_warps, gpu_file, {}};
+  return g;
+}
+
+void check_policy_settings(const Json& settings, const std::string& policy, const PolicyGpu& on,
+                           const std::string& file, const std::string& path, const Json& given_by_caller) {
+  const PolicyEntry* entry = find_registered_policy(policy);
+  if (!entry || !entry->params) return;  // what a policy does not declare, its factory checks at run time
+  Json doc = given_by_caller;
+  doc.update(settings);
+  JsonReader r(doc, file, path);
+  JsonParamReader reader(r);
+  entry->params(on.target(policy), {&reader});
+  r.finish();
+}
 
 LoadedRun load_run(const RunInputs& in) { return load_run_worded(in, kEmbeddedWording); }
 

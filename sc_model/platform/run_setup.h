@@ -5,6 +5,7 @@
 
 #include "platform/gpu_config.h"
 #include "policy/policy.h"
+#include "policy/policy_params.h"
 
 #include <memory>
 #include <optional>
@@ -43,6 +44,24 @@ LoadedRun load_standalone_run(const RunInputs& in);
 // package as the network), before any --set; and how messages name it.
 Json load_gpu_doc(const std::string& gpu_file, const std::string& pdn_file);
 std::string gpu_doc_origin(const std::string& gpu_file, const std::string& pdn_file, bool with_sets);
+
+// A GPU config read as `gpupm run` reads it (the file, then the PDN package) and
+// the controller setup a policy is made for on it (no applications): what a
+// policy's settings are declared for outside a run (gpupm params --policy, the
+// policy schema, an experiment's policy_params).
+struct PolicyGpu {
+  GpuConfig gpu;
+  ControllerSetup ctl;
+  // `policy` must outlive the target.
+  PolicyTarget target(const std::string& policy) const { return {policy, gpu.dvfs, ctl}; }
+};
+PolicyGpu load_policy_gpu(const std::string& gpu_file, const std::string& pdn_file = "");
+// Reads SETTINGS (policy.* settings a config gives POLICY, at PATH of FILE) as
+// POLICY's factory reads them on `on`: unknown keys, values out of range and
+// broken rules are InputErrors naming FILE and the key's path. GIVEN_BY_CALLER
+// holds the keys the caller sets itself (e.g. an experiment's profiles file).
+void check_policy_settings(const Json& settings, const std::string& policy, const PolicyGpu& on,
+                           const std::string& file, const std::string& path, const Json& given_by_caller = Json::object());
 
 // What kind of document a file is, for `gpupm validate` (a workload at SCALE): "gpu" or "workload".
 std::string validate_file(const std::string& file, const std::string& scale = "ci");

@@ -121,6 +121,8 @@ bool register_policy(const std::string& name, const std::string& summary, Policy
 
 const std::vector<PolicyEntry>& registered_policies() { return registry().entries; }
 
+const PolicyEntry* find_registered_policy(const std::string& name) { return find_policy(name); }
+
 const std::vector<std::string>& policy_registration_problems() { return registry().problems; }
 
 void set_registration_origin(const std::string& origin) { registry().origin = origin; }

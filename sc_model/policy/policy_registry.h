@@ -44,6 +44,8 @@ bool register_policy(const std::string& name, const std::string& summary, Policy
                      PolicyParamWalk params = {});
 // Every policy, the shipped ones first, then in registration order.
 const std::vector<PolicyEntry>& registered_policies();
+// The policy named NAME (nullptr: none).
+const PolicyEntry* find_registered_policy(const std::string& name);
 // Registration clashes so far, one message each.
 const std::vector<std::string>& policy_registration_problems();
 

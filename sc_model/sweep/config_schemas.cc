@@ -24,14 +24,12 @@ constexpr const char* kPolicySchemaGpu = "configs/gpu/gtx480.json";
 
 // A run document's "policy" object: one shipped policy's settings, told apart by "name".
 Json policy_schema() {
-  const std::string gpu_file = data_file(kPolicySchemaGpu);
-  const GpuConfig gpu = parse_gpu_config(load_gpu_doc(gpu_file, ""), kPolicySchemaGpu);
-  const ControllerSetup ctl{gpu.controller_impl, gpu.sm.count, gpu.sm.max_warps, kPolicySchemaGpu, {}};
+  const PolicyGpu on = load_policy_gpu(data_file(kPolicySchemaGpu));
   Json variants = Json::array();
   for (const PolicyEntry& e : registered_policies()) {
     if (!e.origin.empty()) continue;  // shipped only: the committed file does not depend on plugins
     SchemaWriter w;
-    if (e.params) e.params(PolicyTarget{e.name, gpu.dvfs, ctl}, {&w});
+    if (e.params) e.params(on.target(e.name), {&w});
     Json o = w.schema();
     o["properties"]["name"] = {{"const", e.name}, {"description", e.summary}};
     Json required = Json::array({"name"});

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "experiment/claims.h"
+#include "experiment/experiment_params.h"
 #include "experiment/runner.h"
 #include "policy/shared/oracle/oracle_search.h"
 
@@ -42,6 +43,21 @@ struct CoreShutdownConfig {
   std::vector<ClaimTarget> targets;  // the headline targets, judged by claims
 };
 
+// The config as written (configs/experiments/core_shutdown*.json), declared once.
+struct CoreShutdownAppParams : EntryParams {
+  std::string cls;
+  bool memory = true;
+};
+struct CoreShutdownProgramParams : EntryParams {};
+struct CoreShutdownParams : ExperimentParamsBase<> {
+  Json policy_params = Json::object();
+  std::vector<OracleSpaceParams> oracles;
+  CoreShutdownClassification classification;
+  std::vector<CoreShutdownAppParams> apps;
+  std::vector<CoreShutdownProgramParams> programs;
+};
+void describe(ParamVisitor& v, CoreShutdownParams& p);
+
 // The dynamic policies, after the baseline.
 const std::vector<std::string>& core_shutdown_policies();
 const std::vector<ClaimLimits>& core_shutdown_claim_limits();
@@ -49,6 +65,7 @@ std::string core_shutdown_run_id(const CoreShutdownApp& a, const std::string& ru
 
 struct CoreShutdown {
   using Config = CoreShutdownConfig;
+  using Params = CoreShutdownParams;
   static Config load(const ExperimentOptions& opt, const std::string& shipped_config);
   static std::vector<RunSpec> plan(const Config& c, const RunReports& done, size_t stage);
   static ExperimentSummary analyse(const Config& c, const RunReports& reports, const std::vector<ExperimentRuns>& stages);

@@ -1,4 +1,5 @@
 #include "experiment/core_shutdown/core_shutdown.h"
+#include "platform/run_setup.h"
 
 #include <algorithm>
 
@@ -20,16 +21,22 @@ const std::vector<ClaimLimits>& core_shutdown_claim_limits() {
 
 namespace {
 
-CoreShutdownClassification read_classification(JsonReader& config) {
-  CoreShutdownClassification c;
-  JsonReader r = config.object("classification");
-  c.mbu_min = r.get_double("mbu_min", 0.0, 1.0);
-  c.kernel_share_min = r.get_double("kernel_share_min", 0.0, 1.0);
-  c.thrash_gain_min = r.get_double("thrash_gain_min", 1.0, 10.0);
-  c.phase_knee_span = uint32_t(r.get_uint("phase_knee_span", 1, 1024));
-  c.phase_min_windows = uint32_t(r.get_uint("phase_min_windows", 0, 64));
-  r.finish();
-  return c;
+void describe_classification(ParamVisitor& v, CoreShutdownClassification& c) {
+  v.section("classification", Presence::kOptional,
+            "a real suite's rules measuring each program's class from its runs (core_shutdown_real.h)",
+            [&](ParamVisitor& r) {
+              r.number("mbu_min", c.mbu_min, 0.0, 1.0, "", "a kernel is memory-intensive above this baseline MBU",
+                       Presence::kRequired);
+              r.number("kernel_share_min", c.kernel_share_min, 0.0, 1.0, "",
+                       "kernels below this share of their program's baseline time are not counted", Presence::kRequired);
+              r.number("thrash_gain_min", c.thrash_gain_min, 1.0, 10.0, "x",
+                       "cache-thrash: the fastest static SM count beats all SMs by this much", Presence::kRequired);
+              r.integer("phase_knee_span", c.phase_knee_span, 1, 1024, "SMs",
+                        "phase-changing: a kernel's per-launch knees span this many SMs", Presence::kRequired);
+              r.integer("phase_min_windows", c.phase_min_windows, 0, 64, "windows",
+                        "... over its launches through which the policy sampled this many windows",
+                        Presence::kRequired);
+            });
 }
 
 // A program of the real suite: no class (it is measured), its kernels read as `gpupm run` would.
@@ -44,40 +51,55 @@ void add_program(CoreShutdownConfig& c, const std::string& name, const std::stri
 
 }  // namespace
 
+void describe(ParamVisitor& v, CoreShutdownAppParams& a) {
+  describe_entry(v, a, false);
+  v.text("class", a.cls, "the class it was written for; only groups results");
+  v.flag("memory_intensive", a.memory, "one of the paper's MEM / MEM-COMP kernels; only groups results");
+}
+
+void describe(ParamVisitor& v, CoreShutdownProgramParams& a) { describe_entry(v, a, true); }
+
+void describe(ParamVisitor& v, CoreShutdownParams& p) {
+  describe_suite(v, p.suite, "core-shutdown");
+  v.json_object("policy_params", p.policy_params, kPolicyParamsHelp);
+  v.list("oracles", p.oracles, 1, 16, Presence::kRequired, "the exhaustive static oracles (oracle_search.h)",
+         [](ParamVisitor& o, OracleSpaceParams& x) { describe(o, x); });
+  describe_classification(v, p.classification);
+  real_suite_only(v, p.suite, "classification");
+  describe_entries(v, p.suite, "apps", p.apps, "the synthetic suite's applications (kernel profiles)", p.programs);
+  describe_claims_and_targets(v, p, core_shutdown_claim_limits());
+}
+
 CoreShutdownConfig CoreShutdown::load(const ExperimentOptions& opt, const std::string& shipped_config) {
+  const CoreShutdownParams p = read_experiment_config<CoreShutdownParams>(opt, shipped_config);
+  const SuiteConfig sc = suite_config(opt, shipped_config, p.suite);
   CoreShutdownConfig c;
-  c.real = is_real_suite(opt, shipped_config);
-  SuiteConfig sc = read_suite_config(
-      opt, shipped_config, "apps",
-      [&](JsonReader& r) {
-        if (r.has("policy_params")) {
-          c.policy_params = r.raw("policy_params");
-          if (!c.policy_params.is_object()) r.fail("policy_params", "expected an object of policy parameters");
-          for (auto it = c.policy_params.begin(); it != c.policy_params.end(); ++it) {
-            c.policy_sets.push_back("--set");
-            c.policy_sets.push_back("policy." + it.key() + "=" + it.value().dump());
-          }
-        }
-        r.for_each("oracles", 1, 16, [&](JsonReader& o, size_t) { c.oracles.push_back(parse_oracle_space(o)); });
-        c.claims = ClaimBook::read(r, shipped_config, core_shutdown_claim_limits());
-        c.targets = read_claim_targets(r, shipped_config, core_shutdown_claim_limits());
-        if (c.real) c.classification = read_classification(r);
-        c.gpu = source_relative(r.get_string("gpu"));
-      },
-      [&](JsonReader& a, const std::string& name, const std::string& profile, bool wanted) {
-        if (c.real) {
-          if (wanted) add_program(c, name, profile, opt.scale);
-          return;
-        }
-        CoreShutdownApp x;
-        x.name = name;
-        x.cls = a.get_string("class", "");
-        x.memory = a.get_bool("memory_intensive", true);
-        x.file = profile;
-        add_checked_app(c.apps, std::move(x), wanted);
-      });
+  c.real = sc.real;
   c.gpu = sc.gpu;
   c.suite = sc.suite;
+  c.policy_params = p.policy_params;
+  const PolicyGpu on = load_policy_gpu(c.gpu);
+  for (const char* policy : {"core-shutdown", "core-dvfs"})  // both searches read them
+    check_policy_settings(p.policy_params, policy, on, sc.file, "policy_params");
+  c.policy_sets = policy_sets(p.policy_params);
+  for (size_t i = 0; i < p.oracles.size(); ++i)
+    c.oracles.push_back(oracle_space(p.oracles[i], sc.file, "oracles[" + std::to_string(i) + "]"));
+  c.claims = ClaimBook(p.claims);
+  c.targets = claim_targets(p.targets);
+  if (c.real) {
+    c.classification = p.classification;
+    for (const SuiteEntry& e : suite_entries_of(opt, sc, p.programs, "apps"))
+      if (e.wanted) add_program(c, e.name, e.file, opt.scale);
+    return c;
+  }
+  for (const SuiteEntry& e : suite_entries_of(opt, sc, p.apps, "apps")) {
+    CoreShutdownApp x;
+    x.name = e.name;
+    x.cls = p.apps[e.index].cls;
+    x.memory = p.apps[e.index].memory;
+    x.file = e.file;
+    add_checked_app(c.apps, std::move(x), e.wanted);
+  }
   return c;
 }
 

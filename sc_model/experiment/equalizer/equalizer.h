@@ -5,6 +5,7 @@
 #pragma once
 
 #include "experiment/claims.h"
+#include "experiment/experiment_params.h"
 #include "experiment/runner.h"
 
 #include <map>
@@ -53,6 +54,21 @@ struct EqualizerConfig {
   std::map<std::string, EqualizerTarget> targets;  // by key: perf_speedup, perf_energy, ...
 };
 
+// The config as written (configs/experiments/equalizer*.json), declared once.
+struct EqualizerKernelParams : EntryParams {
+  std::string category = "compute";
+  double fraction = 0;
+};
+struct EqualizerProgramParams : EntryParams {
+  Json paper_kernels = Json::object();  // {"<its kernel>": "<Table II id>"}, checked against the program's kernels
+};
+struct EqualizerParams : ExperimentParamsBase<std::map<std::string, EqualizerTarget>> {
+  EqualizerClassification classification;
+  std::vector<EqualizerKernelParams> kernels;
+  std::vector<EqualizerProgramParams> programs;
+};
+void describe(ParamVisitor& v, EqualizerParams& p);
+
 // The policies every kernel runs under, the baseline first.
 const std::vector<std::string>& equalizer_policies();
 // What each claim of the config's "claims" holds: its tolerance numbers.
@@ -70,6 +86,7 @@ void add_cta_control_runs(std::vector<RunSpec>& specs, const EqualizerConfig& c,
 
 struct Equalizer {
   using Config = EqualizerConfig;
+  using Params = EqualizerParams;
   static Config load(const ExperimentOptions& opt, const std::string& shipped_config);
   static std::vector<RunSpec> plan(const Config& c, const RunReports& done, size_t stage);
   static ExperimentSummary analyse(const Config& c, const RunReports& reports, const std::vector<ExperimentRuns>& stages);

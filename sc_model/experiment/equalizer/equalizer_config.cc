@@ -1,5 +1,6 @@
 #include "experiment/equalizer/equalizer.h"
 
+#include "common/param_reader.h"
 #include "workload/kernel_profile.h"
 
 #include <algorithm>
@@ -17,22 +18,33 @@ const std::vector<std::pair<std::string, std::string>> kTargets = {
 
 }  // namespace
 
+namespace {
+
+void describe_equalizer_targets(ParamVisitor& v, std::map<std::string, EqualizerTarget>& targets) {
+  v.section("targets", Presence::kOptional,
+            "the issue's targets for the whole suite (absent: the shipped synthetic config's)", [&](ParamVisitor& all) {
+              for (const auto& key_limit : kTargets) {
+                const std::string& limit = key_limit.second;
+                EqualizerTarget& t = targets[key_limit.first];
+                all.section(key_limit.first.c_str(), Presence::kRequired, "one target", [&](ParamVisitor& tv) {
+                  tv.text("target", t.text, "the target, in words", Presence::kRequired);
+                  if (!limit.empty())
+                    tv.number(limit.c_str(), t.limit, 0.0, 10.0, "ratio to the baseline", "the target's limit",
+                              Presence::kRequired);
+                });
+              }
+            });
+}
+
+}  // namespace
+
 std::map<std::string, EqualizerTarget> read_equalizer_targets(JsonReader& config, const std::string& shipped_config) {
-  if (!config.has("targets")) {
-    const Json shipped = load_json_file(shipped_config);
-    JsonReader r(shipped, shipped_config, "");
-    return read_equalizer_targets(r, shipped_config);
-  }
-  std::map<std::string, EqualizerTarget> targets;
-  JsonReader all = config.object("targets");
-  for (const auto& [key, limit] : kTargets) {
-    JsonReader t = all.object(key);
-    targets[key].text = t.get_string("target");
-    if (!limit.empty()) targets[key].limit = t.get_double(limit, 0.0, 10.0);
-    t.finish();
-  }
-  all.finish();
-  return targets;
+  return read_or_shipped(config, "targets", shipped_config, [](JsonReader& r) {
+    std::map<std::string, EqualizerTarget> targets;
+    JsonParamReader v(r);
+    describe_equalizer_targets(v, targets);
+    return targets;
+  });
 }
 
 const std::vector<ClaimLimits>& equalizer_claim_limits() {
@@ -53,13 +65,12 @@ namespace {
 // The CTA counts the sweep and Equalizer use for a kernel of W_CTA warps (Table III: 8 CTAs, 48 warps).
 uint32_t sweep_ctas(uint32_t occupancy, uint32_t w_cta) { return std::min({occupancy, 8u, 48u / w_cta}); }
 
-EqualizerKernel profile_kernel(JsonReader& kr, const std::string& name, const std::string& profile, bool wanted) {
+EqualizerKernel profile_kernel(const EqualizerKernelParams& kp, const std::string& profile) {
   EqualizerKernel k;
-  k.name = name;
-  k.category = kr.get_enum("category", kCategories, "compute");
-  k.fraction = kr.get_double("kernel_fraction", 0.0, 1.0, 0.0);
+  k.name = kp.name;
+  k.category = kp.category;
+  k.fraction = kp.fraction;
   k.file = profile;
-  if (!wanted) return k;
   Workload w = parse_workload(load_json_file(k.file), k.file, 1);
   const KernelLaunch& l = *w.launches.front();
   k.w_cta = l.warps_per_cta;
@@ -86,56 +97,72 @@ EqualizerKernel program_kernel(const std::string& gpu, const std::string& name, 
   return p;
 }
 
-// The program entry's "paper_kernels": {"<its kernel>": "<Table II id>"}.
-void read_paper_kernels(JsonReader& entry, EqualizerKernel& program) {
-  if (!entry.has("paper_kernels")) return;
-  JsonReader ids = entry.object("paper_kernels");
+// The program's "paper_kernels" ({"<its kernel>": "<Table II id>"}): each a kernel of the program.
+void take_paper_kernels(const Json& ids, EqualizerKernel& program, const std::string& file, const std::string& path) {
   std::string names;
   for (EqualizerProgramKernel& k : program.program_kernels) {
     names += (names.empty() ? "" : ", ") + k.kernel;
-    k.paper_id = ids.get_string(k.kernel, "");
+    if (ids.contains(k.kernel) && ids[k.kernel].is_string()) k.paper_id = ids[k.kernel].get<std::string>();
   }
-  for (auto it = entry.raw("paper_kernels").begin(); it != entry.raw("paper_kernels").end(); ++it)
+  for (auto it = ids.begin(); it != ids.end(); ++it)
     if (!it.value().is_string() || std::none_of(program.program_kernels.begin(), program.program_kernels.end(),
                                                 [&](const EqualizerProgramKernel& k) { return k.kernel == it.key(); }))
-      ids.fail(it.key(), "expected a kernel of the program mapped to a Table II id (kernels: " + names + ")");
-  ids.finish();
-}
-
-EqualizerClassification read_classification(JsonReader& config) {
-  EqualizerClassification c;
-  JsonReader r = config.object("classification");
-  c.kernel_share_min = r.get_double("kernel_share_min", 0.0, 1.0);
-  c.cache_gain_min = r.get_double("cache_gain_min", 1.0, 10.0);
-  r.finish();
-  return c;
+      throw InputError(file, path + "." + it.key(),
+                       "expected a kernel of the program mapped to a Table II id (kernels: " + names + ")");
 }
 
 }  // namespace
 
+void describe(ParamVisitor& v, EqualizerKernelParams& k) {
+  describe_entry(v, k, false);
+  v.choice("category", k.category, kCategories, "Table II's category; only groups results");
+  v.number("kernel_fraction", k.fraction, 0.0, 1.0, "", "its share of its application's time (Table II)");
+}
+
+void describe(ParamVisitor& v, EqualizerProgramParams& p) {
+  describe_entry(v, p, true);
+  v.json_object("paper_kernels", p.paper_kernels,
+                "which of its kernels stands for which Table II kernel: {\"<its kernel>\": \"<Table II id>\"}");
+}
+
+void describe(ParamVisitor& v, EqualizerParams& p) {
+  describe_suite(v, p.suite, "equalizer");
+  v.section("classification", Presence::kOptional, "a real suite's rules picking and classifying kernels "
+            "(equalizer_real.h)", [&](ParamVisitor& r) {
+              r.number("kernel_share_min", p.classification.kernel_share_min, 0.0, 1.0, "",
+                       "kernels below this share of their program's baseline time are left out", Presence::kRequired);
+              r.number("cache_gain_min", p.classification.cache_gain_min, 1.0, 10.0, "x",
+                       "a memory kernel is cache-sensitive when its best CTA count beats the maximum by this much",
+                       Presence::kRequired);
+            });
+  real_suite_only(v, p.suite, "classification");
+  describe_entries(v, p.suite, "kernels", p.kernels, "the synthetic suite's kernels (profiles)", p.programs);
+  describe_claims(v, p.claims, equalizer_claim_limits());
+  describe_equalizer_targets(v, p.targets);
+  p.claims_given = v.given("claims");
+  p.targets_given = v.given("targets");
+}
+
 EqualizerConfig Equalizer::load(const ExperimentOptions& opt, const std::string& shipped_config) {
+  const EqualizerParams p = read_experiment_config<EqualizerParams>(opt, shipped_config);
+  const SuiteConfig sc = suite_config(opt, shipped_config, p.suite);
   EqualizerConfig c;
-  c.real = is_real_suite(opt, shipped_config);
-  SuiteConfig sc = read_suite_config(
-      opt, shipped_config, "kernels",
-      [&](JsonReader& r) {
-        c.claims = ClaimBook::read(r, shipped_config, equalizer_claim_limits());
-        c.targets = read_equalizer_targets(r, shipped_config);
-        if (c.real) c.classification = read_classification(r);
-        c.gpu = source_relative(r.get_string("gpu"));
-      },
-      [&](JsonReader& kr, const std::string& name, const std::string& workload, bool wanted) {
-        if (!c.real) {
-          EqualizerKernel k = profile_kernel(kr, name, workload, wanted);
-          if (wanted) c.kernels.push_back(k);
-        } else if (wanted) {
-          c.kernels.push_back(program_kernel(c.gpu, name, workload, opt.scale));
-          read_paper_kernels(kr, c.kernels.back());
-        } else if (kr.has("paper_kernels")) {
-          kr.raw("paper_kernels");  // checked when --only wants the program
-        }
-      });
+  c.real = sc.real;
   c.gpu = sc.gpu;
+  c.claims = ClaimBook(p.claims);
+  c.targets = p.targets;
+  if (!c.real) {
+    for (const SuiteEntry& e : suite_entries_of(opt, sc, p.kernels, "kernels"))
+      if (e.wanted) c.kernels.push_back(profile_kernel(p.kernels[e.index], e.file));
+    return c;
+  }
+  c.classification = p.classification;
+  for (const SuiteEntry& e : suite_entries_of(opt, sc, p.programs, "kernels")) {
+    if (!e.wanted) continue;
+    c.kernels.push_back(program_kernel(c.gpu, e.name, e.file, opt.scale));
+    take_paper_kernels(p.programs[e.index].paper_kernels, c.kernels.back(), sc.file,
+                       "programs[" + std::to_string(e.index) + "].paper_kernels");
+  }
   return c;
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "experiment/claims.h"
+#include "experiment/experiment_params.h"
 #include "experiment/runner.h"
 #include "policy/shared/oracle/oracle_search.h"
 
@@ -47,6 +48,27 @@ struct HarmoniaConfig {
   double thrash_gain_min = 1.02;
 };
 
+// The config as written (configs/experiments/harmonia*.json), declared once.
+struct HarmoniaAppParams : EntryParams {
+  std::string cls;
+};
+struct HarmoniaProgramParams : EntryParams {};
+struct HarmoniaVariantParams {
+  std::string name;
+  Json params = Json::object();
+};
+struct HarmoniaParams : ExperimentParamsBase<> {
+  Json policy_params = Json::object();
+  std::vector<HarmoniaVariantParams> variants;
+  OracleSpaceParams oracle;
+  std::string core_sweep_app;
+  std::vector<std::string> core_sweep_levels, stress_apps;
+  double thrash_gain_min = 1.02;
+  std::vector<HarmoniaAppParams> apps;
+  std::vector<HarmoniaProgramParams> programs;
+};
+void describe(ParamVisitor& v, HarmoniaParams& p);
+
 // A grid point's CU count and clocks (defaults: all CUs, the top levels).
 struct PointValues {
   double cus = 0, sm_mhz = 0, mem_mhz = 0;
@@ -58,6 +80,7 @@ std::string harmonia_run_id(const HarmoniaApp& a, const std::string& run);
 
 struct Harmonia {
   using Config = HarmoniaConfig;
+  using Params = HarmoniaParams;
   static Config load(const ExperimentOptions& opt, const std::string& shipped_config);
   static std::vector<RunSpec> plan(const Config& c, const RunReports& done, size_t stage);
   static ExperimentSummary analyse(const Config& c, const RunReports& reports, const std::vector<ExperimentRuns>& stages);

@@ -2,6 +2,7 @@
 #include "common/data_dir.h"
 
 #include "platform/gpu_config.h"
+#include "platform/run_setup.h"
 
 #include <algorithm>
 
@@ -9,65 +10,75 @@ namespace gpupm {
 
 namespace {
 
-std::vector<std::string> param_sets(const Json& params) {
-  std::vector<std::string> v;
-  for (auto it = params.begin(); it != params.end(); ++it) {
-    v.push_back("--set");
-    v.push_back("policy." + it.key() + "=" + it.value().dump());
-  }
-  return v;
-}
-
-std::vector<std::string> names_of(const Json& list) {
-  std::vector<std::string> v;
-  for (const Json& x : list) v.push_back(x.is_string() ? x.get<std::string>() : x.dump());
-  return v;
-}
-
-void read_variants(JsonReader& r, HarmoniaConfig& c) {
-  Json common = Json::object();
-  if (r.has("policy_params")) {
-    common = r.raw("policy_params");
-    if (!common.is_object()) r.fail("policy_params", "expected an object of policy parameters");
-  }
-  r.for_each("variants", 1, 16, [&](JsonReader& v, size_t) {
-    HarmoniaVariant x;
-    x.name = v.get_string("name");
-    Json params = common;
-    if (v.has("params")) {
-      const Json& p = v.raw("params");
-      if (!p.is_object()) v.fail("params", "expected an object of policy parameters");
-      params.update(p);
-    }
-    x.args = {"--policy", "harmonia"};
-    for (const std::string& s : param_sets(params)) x.args.push_back(s);
-    c.variants.push_back(x);
+void describe_oracle(ParamVisitor& v, OracleSpaceParams& o) {
+  v.section("oracle", Presence::kRequired, "the ED^2 oracle's static grid (oracle_search.h)", [&](ParamVisitor& ov) {
+    describe(ov, o);
+    ov.rule("ed2p_objective", "the oracle's objective is min_ed2p", [&o] {
+      return problem_unless(o.objective.kind == "min_ed2p", "objective", "expected the objective {\"kind\": \"min_ed2p\"}");
+    });
   });
 }
 
-void read_rest(JsonReader& r, HarmoniaConfig& c, const std::string& shipped_config) {
-  read_variants(r, c);
-  {
-    JsonReader o = r.object("oracle");
-    c.oracle = parse_oracle_space(o);
-    o.finish();
-    if (c.oracle.objective.kind != "min_ed2p") r.fail("oracle", "expected the objective {\"kind\": \"min_ed2p\"}");
+void describe_core_sweep(ParamVisitor& v, HarmoniaParams& p) {
+  v.section("core_sweep", Presence::kOptional, "claim 7: one application at all CUs and the top memory clock, at "
+            "every CU clock", [&](ParamVisitor& s) {
+              s.text("app", p.core_sweep_app, "the application (an entry's name)", Presence::kRequired);
+              s.text_list("sm_levels", p.core_sweep_levels, 1, 64, "", "an SM level name of the GPU config",
+                          "the CU clocks, as SM level names", Presence::kRequired);
+            });
+}
+
+}  // namespace
+
+void describe(ParamVisitor& v, HarmoniaAppParams& a) {
+  describe_entry(v, a, false);
+  v.text("class", a.cls, "the class it was written for; only groups results");
+}
+
+void describe(ParamVisitor& v, HarmoniaProgramParams& a) { describe_entry(v, a, true); }
+
+void describe(ParamVisitor& v, HarmoniaVariantParams& x) {
+  v.text("name", x.name, "the variant's name (its runs' id)", Presence::kRequired);
+  v.json_object("params", x.params, "policy.* settings of this variant, over policy_params");
+}
+
+void describe(ParamVisitor& v, HarmoniaParams& p) {
+  describe_suite(v, p.suite, "harmonia");
+  v.json_object("policy_params", p.policy_params, kPolicyParamsHelp);
+  v.list("variants", p.variants, 1, 16, Presence::kRequired, "the policy's variants; the first is Harmonia itself",
+         [](ParamVisitor& x, HarmoniaVariantParams& h) { describe(x, h); });
+  describe_oracle(v, p.oracle);
+  describe_core_sweep(v, p);
+  v.text_list("stress_apps", p.stress_apps, 0, 1000, "", "an entry's name",
+              "applications left out of geomean2 (the paper's MaxFlops and DeviceMemory)");
+  v.section("classification", Presence::kOptional, "a real suite's rule for the THRASH class (harmonia_real.h)",
+            [&](ParamVisitor& r) {
+              r.number("thrash_gain_min", p.thrash_gain_min, 1.0, 10.0, "x",
+                       "a program is THRASH when fewer CUs (top clocks) run it at least this much faster than all",
+                       Presence::kRequired);
+            });
+  real_suite_only(v, p.suite, "classification");
+  describe_entries(v, p.suite, "apps", p.apps, "the synthetic suite's applications (kernel profiles)", p.programs);
+  describe_claims_and_targets(v, p, harmonia_claim_limits());
+}
+
+namespace {
+
+// Each variant's policy.* settings (policy_params, then its own), checked as the policy reads them on GPU.
+std::vector<HarmoniaVariant> harmonia_variants(const HarmoniaParams& p, const std::string& gpu, const std::string& file) {
+  const PolicyGpu on = load_policy_gpu(gpu);
+  check_policy_settings(p.policy_params, "harmonia", on, file, "policy_params");
+  std::vector<HarmoniaVariant> out;
+  for (size_t i = 0; i < p.variants.size(); ++i) {
+    const HarmoniaVariantParams& v = p.variants[i];
+    Json params = p.policy_params;
+    params.update(v.params);
+    check_policy_settings(params, "harmonia", on, file, "variants[" + std::to_string(i) + "].params");
+    HarmoniaVariant x{v.name, {"--policy", "harmonia"}};
+    for (const std::string& s : policy_sets(params)) x.args.push_back(s);
+    out.push_back(x);
   }
-  if (r.has("core_sweep")) {
-    JsonReader s = r.object("core_sweep");
-    c.core_sweep_app = s.get_string("app");
-    const Json& l = s.raw("sm_levels");
-    if (!l.is_array() || l.empty()) s.fail("sm_levels", "expected a non-empty array of SM level names");
-    c.core_sweep_levels = names_of(l);
-    s.finish();
-  }
-  if (r.has("stress_apps")) {
-    const Json& l = r.raw("stress_apps");
-    if (!l.is_array()) r.fail("stress_apps", "expected an array of application names");
-    c.stress_apps = names_of(l);
-  }
-  c.claims = ClaimBook::read(r, shipped_config, harmonia_claim_limits());
-  c.targets = read_claim_targets(r, shipped_config, harmonia_claim_limits());
+  return out;
 }
 
 // The GPU's CU count and level names -> MHz; every level the oracle grid names must be one of them.
@@ -85,13 +96,6 @@ void read_gpu_levels(HarmoniaConfig& c, const std::string& file) {
         throw InputError(file, "oracle.axes." + a.param + "[" + std::to_string(i) + "]",
                          "expected a level name of " + c.gpu);
     }
-}
-
-// A real suite's "classification": the least gain of fewer CUs that makes a program THRASH.
-void read_classification(JsonReader& config, HarmoniaConfig& c) {
-  JsonReader r = config.object("classification");
-  c.thrash_gain_min = r.get_double("thrash_gain_min", 1.0, 10.0);
-  r.finish();
 }
 
 }  // namespace
@@ -126,28 +130,29 @@ PointValues values_of(const HarmoniaConfig& c, const OraclePoint& p) {
 }
 
 HarmoniaConfig Harmonia::load(const ExperimentOptions& opt, const std::string& shipped_config) {
+  const HarmoniaParams p = read_experiment_config<HarmoniaParams>(opt, shipped_config);
+  const SuiteConfig sc = suite_config(opt, shipped_config, p.suite);
   HarmoniaConfig c;
-  c.real = is_real_suite(opt, shipped_config);
-  SuiteConfig sc = read_suite_config(
-      opt, shipped_config, "apps",
-      [&](JsonReader& r) {
-        read_rest(r, c, shipped_config);
-        if (c.real) read_classification(r, c);
-        c.gpu = source_relative(r.get_string("gpu"));
-      },
-      [&](JsonReader& a, const std::string& name, const std::string& workload, bool wanted) {
-        HarmoniaApp x;
-        x.name = name;
-        x.file = workload;
-        if (!c.real) {
-          x.cls = a.get_string("class", "");
-          return add_checked_app(c.apps, std::move(x), wanted);
-        }
-        if (a.has("class")) a.fail("class", "a real suite's classes are measured after the runs (harmonia_real.h), not given");
-        add_checked_program(c.apps, std::move(x), wanted, c.gpu, opt.scale);
-      });
+  c.real = sc.real;
   c.gpu = sc.gpu;
   c.suite = sc.suite;
+  c.variants = harmonia_variants(p, c.gpu, sc.file);
+  c.oracle = oracle_space(p.oracle, sc.file, "oracle");
+  c.core_sweep_app = p.core_sweep_app;
+  c.core_sweep_levels = p.core_sweep_levels;
+  c.stress_apps = p.stress_apps;
+  c.claims = ClaimBook(p.claims);
+  c.targets = claim_targets(p.targets);
+  if (c.real) c.thrash_gain_min = p.thrash_gain_min;
+  const std::vector<SuiteEntry> entries =
+      c.real ? suite_entries_of(opt, sc, p.programs, "apps") : suite_entries_of(opt, sc, p.apps, "apps");
+  for (const SuiteEntry& e : entries) {
+    HarmoniaApp x{e.name, c.real ? "" : p.apps[e.index].cls, e.file};
+    if (c.real)
+      add_checked_program(c.apps, std::move(x), e.wanted, c.gpu, opt.scale);
+    else
+      add_checked_app(c.apps, std::move(x), e.wanted);
+  }
   read_gpu_levels(c, sc.file);
   return c;
 }

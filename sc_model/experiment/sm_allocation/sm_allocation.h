@@ -9,6 +9,7 @@
 #pragma once
 
 #include "experiment/claims.h"
+#include "experiment/experiment_params.h"
 #include "experiment/runner.h"
 #include "policy/sm_allocation/sm_profiles.h"
 
@@ -57,6 +58,20 @@ struct SmAllocationConfig {
   std::vector<ClaimTarget> targets;  // the headline targets, judged by claims
 };
 
+// The config as written (configs/experiments/sm_allocation*.json), declared once.
+struct SmAllocationAppParams {
+  std::string name, cls = "A";
+};
+struct SmAllocationProgramParams : EntryParams {};
+struct SmAllocationParams : ExperimentParamsBase<> {
+  Json class_thresholds = Json::object();
+  std::map<std::string, Json> policy_params;  // by policy; null: not given
+  std::vector<SmAllocationAppParams> apps;
+  std::vector<SmAllocationProgramParams> programs;
+  std::vector<SmAllocationQueue> queues;
+};
+void describe(ParamVisitor& v, SmAllocationParams& p);
+
 const std::vector<ClaimLimits>& sm_allocation_claim_limits();
 std::string profile_id(const std::string& app, uint32_t n);
 std::string pair_name(const std::string& a, const std::string& b);
@@ -75,6 +90,7 @@ QueuePairs sm_allocation_pairs(const SmAllocationConfig& c, const ProfileSet& ps
 
 struct SmAllocation {
   using Config = SmAllocationConfig;
+  using Params = SmAllocationParams;
   static Config load(const ExperimentOptions& opt, const std::string& shipped_config);
   // Stage 0: the profiles; stage 1: writes them and the pair workloads, runs the pairs.
   static std::vector<RunSpec> plan(const Config& c, const RunReports& done, size_t stage);

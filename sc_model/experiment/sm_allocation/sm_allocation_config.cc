@@ -2,8 +2,10 @@
 #include "common/data_dir.h"
 
 #include "platform/gpu_config.h"
+#include "platform/run_setup.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace gpupm {
@@ -33,63 +35,104 @@ const std::vector<ClaimLimits>& sm_allocation_claim_limits() {
 
 namespace {
 
-void read_policy_params(JsonReader& r, SmAllocationConfig& c) {
-  if (!r.has("policy_params")) return;
-  JsonReader pp = r.object("policy_params");
-  for (const PolicyRun& p : sm_allocation_policies()) {
-    if (!pp.has(p.policy) || c.policy_params.contains(p.policy)) continue;
-    const Json& o = pp.raw(p.policy);
-    if (!o.is_object()) pp.fail(p.policy, "expected an object of policy parameters");
-    c.policy_params[p.policy] = o;
-    for (auto it = o.begin(); it != o.end(); ++it)
-      c.policy_sets[p.policy].insert(c.policy_sets[p.policy].end(),
-                                     {"--set", "policy." + it.key() + "=" + it.value().dump()});
-  }
-  pp.finish();
+// The policies policy_params may set, each once.
+std::vector<std::string> settable_policies() {
+  std::vector<std::string> names;
+  for (const PolicyRun& p : sm_allocation_policies())
+    if (std::find(names.begin(), names.end(), p.policy) == names.end()) names.push_back(p.policy);
+  return names;
 }
 
-SmAllocationQueue read_queue(JsonReader& q, const std::string& name, const std::map<std::string, size_t>& app_index) {
-  SmAllocationQueue x;
-  x.name = name;
-  x.kind = q.get_string("kind", "");
-  const Json& list = q.raw("apps");
-  if (!list.is_array() || list.size() < 2 || list.size() % 2)
-    q.fail("apps", "expected an even number (>= 2) of application names");
+// A queue's apps: an even number (>= 2) of entries' names, none more than half of it, no pair of one.
+std::optional<ParamProblem> queue_problem(const SmAllocationQueue& q, const std::set<std::string>& names) {
+  const std::vector<std::string>& a = q.apps;
+  if (a.size() < 2 || a.size() % 2) return ParamProblem{"apps", "expected an even number (>= 2) of application names"};
   std::map<std::string, size_t> count;
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (!list[i].is_string() || !app_index.count(list[i].get<std::string>()))
-      q.fail("apps", "element " + std::to_string(i) +
-                         ": expected the name of an entry of \"apps\" (of \"programs\" in a real suite)");
-    x.apps.push_back(list[i].get<std::string>());
-    if (++count[x.apps.back()] > list.size() / 2)
-      q.fail("apps", "\"" + x.apps.back() + "\" fills more than half the queue (an app never pairs with itself)");
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!names.count(a[i]))
+      return ParamProblem{"apps", "element " + std::to_string(i) +
+                                      ": expected the name of an entry of \"apps\" (of \"programs\" in a real suite)"};
+    if (++count[a[i]] > a.size() / 2)
+      return ParamProblem{"apps", "\"" + a[i] + "\" fills more than half the queue (an app never pairs with itself)"};
   }
-  for (size_t i = 0; i + 1 < x.apps.size(); i += 2)  // first come, first served pairs
-    if (x.apps[i] == x.apps[i + 1])
-      q.fail("apps", "elements " + std::to_string(i) + " and " + std::to_string(i + 1) +
-                         " are the same application (first come, first served would pair it with itself)");
-  return x;
+  for (size_t i = 0; i + 1 < a.size(); i += 2)  // first come, first served pairs
+    if (a[i] == a[i + 1])
+      return ParamProblem{"apps", "elements " + std::to_string(i) + " and " + std::to_string(i + 1) +
+                                      " are the same application (first come, first served would pair it with itself)"};
+  return std::nullopt;
 }
 
-// A real suite's "programs" names (each entry is checked as an entry of the suite), for its queues.
-std::map<std::string, size_t> program_index(JsonReader& r) {
-  std::map<std::string, size_t> index;
-  const Json& programs = r.raw("programs");
-  for (size_t i = 0; programs.is_array() && i < programs.size(); ++i)
-    if (programs[i].is_object() && programs[i].contains("name") && programs[i]["name"].is_string())
-      index[programs[i]["name"].get<std::string>()] = i;
-  return index;
+// Every queue against the suite's entries (apps, or a real suite's programs); an app listed twice.
+std::optional<ParamProblem> queues_problem(const SmAllocationParams& p) {
+  std::set<std::string> names;
+  for (size_t i = 0; i < p.apps.size(); ++i)
+    if (!names.insert(p.apps[i].name).second)
+      return ParamProblem{"apps[" + std::to_string(i) + "].name", "\"" + p.apps[i].name + "\" is listed twice"};
+  if (p.suite.suite == "real")
+    for (const SmAllocationProgramParams& x : p.programs) names.insert(x.name);
+  for (size_t i = 0; i < p.queues.size(); ++i)
+    if (auto q = queue_problem(p.queues[i], names))
+      return ParamProblem{"queues[" + std::to_string(i) + "]." + q->key, q->what};
+  return std::nullopt;
 }
 
-void read_synthetic_apps(JsonReader& r, SmAllocationConfig& c, std::map<std::string, size_t>& app_index) {
-  r.for_each("apps", 2, 1000, [&](JsonReader& a, size_t i) {
-    SmAllocationApp x;
-    x.name = a.get_string("name");
-    x.cls = a.get_enum("class", {"A", "M", "C", "MC"}, "A");
-    if (app_index.count(x.name)) a.fail("name", "\"" + x.name + "\" is listed twice");
-    app_index[x.name] = i;
-    c.apps.push_back(x);
+void describe_queue(ParamVisitor& v, SmAllocationQueue& q) {
+  v.text("name", q.name, "the queue's name (--only names it in the synthetic suite)", Presence::kRequired);
+  v.text("kind", q.kind, "what the queue is made of, in words");
+  v.text_list("apps", q.apps, 0, 1000, "", "an entry's name",
+              "the arrival order: an even number of entries' names (pairs first come, first served)",
+              Presence::kRequired);
+}
+
+}  // namespace
+
+void describe(ParamVisitor& v, SmAllocationProgramParams& a) { describe_entry(v, a, true); }
+
+void describe(ParamVisitor& v, SmAllocationParams& p) {
+  describe_suite(v, p.suite, "sm-allocation");
+  v.json_object("class_thresholds", p.class_thresholds,
+                "the thresholds classifying an application from its all-SM profile run (sm_profiles.h)");
+  v.section("policy_params", Presence::kOptional, "policy.* settings of each policy's runs", [&](ParamVisitor& pp) {
+    for (const std::string& name : settable_policies()) pp.json_object(name.c_str(), p.policy_params[name], kPolicyParamsHelp);
   });
+  v.list("apps", p.apps, 2, 1000, Presence::kOptional, "the synthetic suite's applications (kernel profiles)",
+         [](ParamVisitor& a, SmAllocationAppParams& x) {
+           a.text_matching("name", x.name, kFileNamePattern, kFileNameAllowed, "the profile: SUITE_DIR/NAME.json",
+                           Presence::kRequired);
+           a.choice("class", x.cls, {"A", "M", "C", "MC"}, "the class it was written for; only compared with the measured one");
+         });
+  v.list("programs", p.programs, 1, 1000, Presence::kOptional,
+         "a real suite's CUDA programs (SUITE_DIR/NAME/NAME.json)",
+         [](ParamVisitor& e, SmAllocationProgramParams& x) { describe(e, x); });
+  check_suite_lists(v, p.suite, "apps");
+  v.list("queues", p.queues, 1, 1000, Presence::kRequired, "the queues, each run as first come, first served pairs",
+         [](ParamVisitor& q, SmAllocationQueue& x) { describe_queue(q, x); });
+  v.rule("queues_of_entries", "every queue names the suite's entries, an even number, none more than half of it",
+         [&p] { return queues_problem(p); });
+  describe_claims_and_targets(v, p, sm_allocation_claim_limits());
+}
+
+namespace {
+
+ClassThresholds class_thresholds_of(const SmAllocationParams& p, const std::string& file) {
+  const Json doc = {{"class_thresholds", p.class_thresholds}};
+  JsonReader r(doc, file, "");
+  return parse_class_thresholds(r, "class_thresholds");
+}
+
+// Each policy's policy_params, checked as the policy reads them on the experiment's GPU (the profiles
+// file, which the experiment gives the policies that read one, stands in as a name).
+void take_policy_params(const SmAllocationParams& p, SmAllocationConfig& c, const SuiteConfig& sc) {
+  const PolicyGpu on = load_policy_gpu(sc.gpu);
+  for (const auto& [policy, params] : p.policy_params) {
+    if (params.is_null()) continue;
+    bool reads_profiles = false;
+    for (const PolicyRun& r : sm_allocation_policies()) reads_profiles |= r.policy == policy && r.profiles;
+    const Json given = reads_profiles ? Json{{"profiles", "profiles.json"}} : Json::object();
+    check_policy_settings(params, policy, on, sc.file, "policy_params." + policy, given);
+    c.policy_params[policy] = params;
+    c.policy_sets[policy] = policy_sets(params);
+  }
 }
 
 // A real suite's queues: those whose programs --only leaves in (all of them without --only).
@@ -105,42 +148,33 @@ void keep_wanted_queues(SmAllocationConfig& c, std::vector<SmAllocationQueue> qu
 }  // namespace
 
 SmAllocationConfig SmAllocation::load(const ExperimentOptions& opt, const std::string& shipped_config) {
+  const SmAllocationParams p = read_experiment_config<SmAllocationParams>(opt, shipped_config);
+  const SuiteConfig sc = suite_config(opt, shipped_config, p.suite);
   SmAllocationConfig c;
   c.out_dir = opt.out_dir;
-  c.real = is_real_suite(opt, shipped_config);
+  c.real = sc.real;
   c.scale = opt.scale;
-  std::map<std::string, size_t> app_index;
-  std::vector<SmAllocationQueue> real_queues;
+  c.thresholds = class_thresholds_of(p, sc.file);
+  take_policy_params(p, c, sc);
+  c.claims = ClaimBook(p.claims);
+  c.targets = claim_targets(p.targets);
   std::set<std::string> wanted_programs;
-  SuiteConfig sc = read_suite_config(
-      opt, shipped_config, "queues",
-      [&](JsonReader& r) {
-        c.thresholds = parse_class_thresholds(r, "class_thresholds");
-        read_policy_params(r, c);
-        c.gpu = source_relative(r.get_string("gpu"));
-        if (!c.real) {
-          read_synthetic_apps(r, c, app_index);
-        } else {  // the queues name programs, the suite's entries
-          app_index = program_index(r);
-          r.for_each("queues", 1, 1000,
-                     [&](JsonReader& q, size_t) { real_queues.push_back(read_queue(q, q.get_string("name"), app_index)); });
-        }
-        c.claims = ClaimBook::read(r, shipped_config, sm_allocation_claim_limits());
-        c.targets = read_claim_targets(r, shipped_config, sm_allocation_claim_limits());
-      },
-      [&](JsonReader& e, const std::string& name, const std::string& file, bool wanted) {
-        if (c.real) {
-          c.apps.push_back({name, "", file});
-          if (wanted) wanted_programs.insert(name);
-          return;
-        }
-        SmAllocationQueue x = read_queue(e, name, app_index);
-        if (wanted) c.queues.push_back(x);
-      });
+  if (c.real) {
+    for (const SuiteEntry& e : suite_entries_of(opt, sc, p.programs, "programs")) {
+      c.apps.push_back({e.name, "", e.file});
+      if (e.wanted) wanted_programs.insert(e.name);
+    }
+  } else {
+    for (const SmAllocationAppParams& a : p.apps) c.apps.push_back({a.name, a.cls, ""});
+    std::vector<EntryParams> queues;
+    for (const SmAllocationQueue& q : p.queues) queues.push_back({q.name, ""});
+    for (const SuiteEntry& e : suite_entries(opt, sc, queues, "queues"))
+      if (e.wanted) c.queues.push_back(p.queues[e.index]);
+  }
   c.gpu = sc.gpu;
   c.suite = sc.suite;
   if (c.real) {
-    keep_wanted_queues(c, std::move(real_queues), wanted_programs, sc.file);
+    keep_wanted_queues(c, p.queues, wanted_programs, sc.file);
   } else {
     for (SmAllocationApp& a : c.apps) a.file = c.suite + "/" + a.name + ".json";
   }

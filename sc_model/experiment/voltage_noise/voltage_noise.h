@@ -6,6 +6,7 @@
 #pragma once
 
 #include "experiment/claims.h"
+#include "experiment/experiment_params.h"
 #include "experiment/runner.h"
 
 #include <string>
@@ -34,6 +35,24 @@ struct VoltageNoiseConfig {
   bool real = false;  // kernels are programs (configs/workloads/cuda/), each run whole
 };
 
+// The config as written (configs/experiments/voltage_noise*.json), declared once.
+struct VoltageNoiseEntryParams : EntryParams {
+  std::string paper_class = "-";
+};
+struct VoltageNoiseProgramParams : VoltageNoiseEntryParams {};
+struct VoltageNoisePackageParams {
+  std::string name, pdn;
+};
+struct VoltageNoiseParams : ExperimentParamsBase<> {
+  std::string pdn;
+  double margin = 0.08;
+  Json gpu_sets = Json::object();
+  std::vector<VoltageNoisePackageParams> packages;
+  std::vector<VoltageNoiseEntryParams> kernels;
+  std::vector<VoltageNoiseProgramParams> programs;
+};
+void describe(ParamVisitor& v, VoltageNoiseParams& p);
+
 // The four designs of Fig. 19, as --set overrides of the GPU config.
 const std::vector<std::pair<std::string, std::vector<std::string>>>& voltage_noise_modes();
 const std::vector<ClaimLimits>& voltage_noise_claim_limits();
@@ -52,6 +71,7 @@ double chip_worst_droop(const VoltageNoiseConfig& c, const RunReports& reports, 
 
 struct VoltageNoise {
   using Config = VoltageNoiseConfig;
+  using Params = VoltageNoiseParams;
   static Config load(const ExperimentOptions& opt, const std::string& shipped_config);
   // Stage 0: every mode on the default package, baseline and hierarchical on
   // the others; stage 1: hierarchical at the lowered supply.

@@ -13,26 +13,28 @@ std::string number_text(double x) {
   return b;
 }
 
-// A [LOW, MED, HIGH] array of values of tunable t (three, as declared), each one of its values, non-decreasing.
-std::array<int, 3> bin_values(JsonReader& p, const char* key, const std::vector<Json>& given, const HarmoniaSpace& sp,
-                              int t, const std::array<int, 3>& dflt) {
-  if (given.empty()) return dflt;
+// The index of tunable t's value x (-1: not one of its values).
+int value_index(const HarmoniaSpace& sp, int t, const Json& x) {
+  if (!x.is_number()) return -1;
+  for (int i = 0; i < sp.size(t); ++i)
+    if (std::fabs(sp.value(t, i) - x.get<double>()) < 1e-9) return i;
+  return -1;
+}
+
+// What is wrong with a [LOW, MED, HIGH] array (three, as declared) of tunable t's values: each
+// must be one of them, non-decreasing.
+std::optional<ParamProblem> bin_problem(const char* key, const std::vector<Json>& given, const HarmoniaSpace& sp,
+                                        int t) {
   std::string allowed;
   for (double v : sp.values[size_t(t)]) allowed += (allowed.empty() ? "" : ", ") + number_text(v);
-  std::array<int, 3> out{};
-  for (size_t b = 0; b < 3; ++b) {
-    int found = -1;
-    if (given[b].is_number())
-      for (int i = 0; i < sp.size(t); ++i)
-        if (std::fabs(sp.value(t, i) - given[b].get<double>()) < 1e-9) found = i;
-    if (found < 0)
-      throw InputError(p.file(), p.path_of(key) + "[" + std::to_string(b) + "]", "expected one of {" + allowed + "}");
-    if (b > 0 && found < out[b - 1])
-      throw InputError(p.file(), p.path_of(key) + "[" + std::to_string(b) + "]",
-                       "expected a value >= the lower bin's (LOW <= MED <= HIGH)");
-    out[b] = found;
+  for (size_t b = 0; b < given.size(); ++b) {
+    const std::string at = std::string(key) + "[" + std::to_string(b) + "]";
+    const int found = value_index(sp, t, given[b]);
+    if (found < 0) return ParamProblem{at, "expected one of {" + allowed + "}"};
+    if (b > 0 && found < value_index(sp, t, given[b - 1]))
+      return ParamProblem{at, "expected a value >= the lower bin's (LOW <= MED <= HIGH)"};
   }
-  return out;
+  return std::nullopt;
 }
 
 // The index whose value is closest to fraction x of the top value.
@@ -72,6 +74,13 @@ void describe(ParamVisitor& v, HarmoniaPolicySettings& s, const PolicyTarget& t)
       "level, one below the top, the top)"};
   for (int k = 0; k < kHTunables; ++k)
     v.json_list(kBinKeys[k], s.cg_values[size_t(k)], 3, 3, JsonItems::kValues, bin_text[k]);
+  v.rule("bin_values", "each bin value is one of its tunable's on this GPU (CU counts of cu_step, clocks of its levels), "
+         "LOW <= MED <= HIGH", [&s, &t, n]() -> std::optional<ParamProblem> {
+           const HarmoniaSpace sp = harmonia_space(t.dvfs, n, s.cu_step);
+           for (int k = 0; k < kHTunables; ++k)
+             if (auto problem = bin_problem(kBinKeys[k], s.cg_values[size_t(k)], sp, k)) return problem;
+           return std::nullopt;
+         });
   v.integer("max_dither", m.max_dither, 0, 1000, "steps", "MAX_DITHER: FG steps back and forth before freezing");
   v.number("fg_tolerance", m.fg_tolerance, 0.0, 0.5, "", "relative loss of performance still read as a zero gradient");
   v.flag("fg_skip_high", m.fg_skip_high, "FG does not step down a tunable whose sensitivity bin is HIGH");
@@ -107,8 +116,10 @@ HarmoniaPolicySettings read_harmonia_settings(JsonReader& p, const PolicyTarget&
       {near_fraction(sp, kCuCount, 0.5), near_fraction(sp, kCuCount, 0.75), top_cu},
       {top_f, top_f, top_f},
       {top_m / 2, std::max(0, top_m - 1), top_m}};
-  for (int k = 0; k < kHTunables; ++k)
-    m.cg[size_t(k)] = bin_values(p, kBinKeys[k], s.cg_values[size_t(k)], sp, k, defaults[k]);
+  for (int k = 0; k < kHTunables; ++k) {
+    const std::vector<Json>& given = s.cg_values[size_t(k)];  // checked by the rule bin_values
+    for (size_t b = 0; b < 3; ++b) m.cg[size_t(k)][b] = given.empty() ? defaults[k][b] : value_index(sp, k, given[b]);
+  }
   return s;
 }
 

@@ -1,5 +1,7 @@
 #include "policy/shared/oracle/oracle_search.h"
 
+#include "common/param_reader.h"
+
 #include <cmath>
 #include <limits>
 
@@ -46,25 +48,36 @@ std::vector<std::string> point_args(const OraclePoint& p) {
   return a;
 }
 
-OracleSpace parse_oracle_space(JsonReader& r) {
-  static const std::vector<std::string> kParams = {"sms", "sm_level", "mem_level", "ctas_per_sm"};
-  static const std::vector<std::string> kKinds = {"min_energy", "min_ed2p", "max_perf_per_w"};
+namespace {
+const std::vector<std::string> kOracleParams = {"sms", "sm_level", "mem_level", "ctas_per_sm"};
+}  // namespace
+
+void describe(ParamVisitor& v, OracleSpaceParams& s) {
+  v.text("name", s.name, "the space's name: its runs are NAME_<point>", Presence::kRequired);
+  v.section("objective", Presence::kRequired, "what the oracle picks", [&](ParamVisitor& o) {
+    o.choice("kind", s.objective.kind, {"min_energy", "min_ed2p", "max_perf_per_w"},
+             "min_energy: lowest energy within max_loss of the baseline's time; min_ed2p: lowest energy x time^2; "
+             "max_perf_per_w: highest performance per watt");
+    o.number("max_loss", s.objective.max_loss, 0.0, 10.0, "", "min_energy: the allowed slowdown against the baseline");
+  });
+  v.json_object("axes", s.axes,
+                "static-point parameters (sms, sm_level, mem_level, ctas_per_sm), each a non-empty array of values "
+                "or {\"from\", \"to\", \"step\"} (integers)",
+                Presence::kRequired);
+}
+
+OracleSpace oracle_space(const OracleSpaceParams& p, const std::string& file, const std::string& path) {
   OracleSpace s;
-  s.name = r.get_string("name");
-  {
-    JsonReader o = r.object("objective");
-    s.objective.kind = o.get_enum("kind", kKinds, "min_energy");
-    s.objective.max_loss = o.get_double("max_loss", 0.0, 10.0, 0.02);
-    o.finish();
-  }
-  JsonReader axes = r.object("axes");
-  for (const std::string& p : kParams) {
-    if (!axes.has(p)) continue;
+  s.name = p.name;
+  s.objective = p.objective;
+  JsonReader axes(p.axes, file, path.empty() ? "axes" : path + ".axes");
+  for (const std::string& param : kOracleParams) {
+    if (!axes.has(param)) continue;
     OracleAxis a;
-    a.param = p;
-    const Json& raw = axes.raw(p);
+    a.param = param;
+    const Json& raw = axes.raw(param);
     if (raw.is_object()) {  // {"from", "to", "step"}: integers
-      JsonReader rr = axes.object(p);
+      JsonReader rr = axes.object(param);
       uint64_t from = rr.get_uint("from", 0, 1u << 20), to = rr.get_uint("to", from, 1u << 20);
       uint64_t step = rr.get_uint("step", 1, 1u << 20, 1);
       rr.finish();
@@ -73,13 +86,21 @@ OracleSpace parse_oracle_space(JsonReader& r) {
     } else if (raw.is_array() && !raw.empty()) {
       for (const Json& v : raw) a.values.push_back(v);
     } else {
-      axes.fail(p, "expected a non-empty array of values or {\"from\", \"to\", \"step\"}");
+      axes.fail(param, "expected a non-empty array of values or {\"from\", \"to\", \"step\"}");
     }
     s.axes.push_back(std::move(a));
   }
   axes.finish();
-  if (s.axes.empty()) r.fail("axes", "expected at least one of {sms, sm_level, mem_level, ctas_per_sm}");
+  if (s.axes.empty())
+    throw InputError(file, path.empty() ? "axes" : path + ".axes",
+                     "expected at least one of {sms, sm_level, mem_level, ctas_per_sm}");
   return s;
+}
+
+OracleSpace parse_oracle_space(JsonReader& r) {
+  OracleSpaceParams p;
+  read_params(r, p);
+  return oracle_space(p, r.file(), r.path());
 }
 
 double oracle_score(const OracleObjective& o, const OracleOutcome& b, const OracleOutcome& x) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "common/json_reader.h"
+#include "common/param.h"
 
 #include <string>
 #include <utility>
@@ -45,6 +46,18 @@ std::string point_label(const OraclePoint& p);
 std::string point_run_name(const OracleSpace& o, const OraclePoint& p);
 // `gpupm run` arguments that select the point.
 std::vector<std::string> point_args(const OraclePoint& p);
+
+// An oracle space as written, declared once (common/param.h): name, objective
+// and axes (each a non-empty array of values or {"from", "to", "step"}: kept as
+// given here, expanded by oracle_space, which says what is wrong where).
+struct OracleSpaceParams {
+  std::string name;
+  OracleObjective objective;
+  Json axes = Json::object();
+};
+void describe(ParamVisitor& v, OracleSpaceParams& s);
+// The space P declares, its axes expanded; InputError (FILE, PATH.axes...) for a bad axis.
+OracleSpace oracle_space(const OracleSpaceParams& p, const std::string& file, const std::string& path);
 
 OracleSpace parse_oracle_space(JsonReader& r);
 
