@@ -1,10 +1,12 @@
-// MemorySystem in simulation: a bench of SM stand-ins drives sm_in with the
-// protocol of memory_system.h. Each TEST elaborates one design (one process per
-// test under ctest).
+// MemorySystem in simulation: a bench of SM stand-ins (on the shared
+// test::ScBench) drives sm_in with the protocol of memory_system.h. Each test
+// elaborates one design (one process per test under ctest), at the platform's
+// femtosecond resolution (test::ScTest).
 #include "mem/memory_system.h"
 
 #include "mem/address_map.h"
 #include "mem/ratio_clock.h"
+#include "support/sc_bench.h"
 
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -26,7 +28,7 @@ using sc_core::SC_US;
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-// 924 MHz DRAM command clock (1 ps resolution). A function, not a global:
+// 924 MHz DRAM command clock (1082 ps). A function, not a global:
 // sc_time's constructor must not run before the simulation context exists.
 sc_time mem_period() { return sc_time(1082, SC_PS); }
 const sc_time kNow;  // a job due at once
@@ -39,7 +41,7 @@ struct Job {
 
 // Stand-in for the SMs: one initiator socket per port; each port keeps up to
 // `window` requests in flight and sends no new request until END_REQ.
-class MemoryBench : public sc_core::sc_module {
+class MemoryBench : public test::ScBench {
  public:
   struct Response {
     uint32_t port;
@@ -49,7 +51,7 @@ class MemoryBench : public sc_core::sc_module {
   };
 
   MemoryBench(sc_core::sc_module_name name, uint32_t ports, MemorySystem& mem, ClockDomain& clock)
-      : sc_module(name), clock_ctl("clock_ctl") {
+      : ScBench(name), clock_ctl("clock_ctl") {
     for (uint32_t p = 0; p < ports; ++p) {
       auto port = std::make_unique<Port>();
       port->socket = std::make_unique<Socket>(sc_core::sc_gen_unique_name("sm"));
@@ -189,6 +191,8 @@ class MemoryBench : public sc_core::sc_module {
   sc_core::sc_event kick_;
 };
 
+class MemorySystemTest : public test::ScTest {};
+
 // The design under test plus the bench.
 struct Platform {
   explicit Platform(const MemConfig& c, uint32_t ports = 1, sc_time period = mem_period())
@@ -238,7 +242,7 @@ sc_time expected_latency(const MemConfig& c, sc_time sent, bool miss) {
   return mem_period() * double(l2.cmd[kd]) - sent;
 }
 
-TEST(MemorySystem, UnloadedMissAndHitLatencyMatchTheParameters) {
+TEST_F(MemorySystemTest, UnloadedMissAndHitLatencyMatchTheParameters) {
   MemConfig cfg;
   ASSERT_NEAR(cfg.l2_clock_ratio, 25.0 / 33.0, 1e-12);
   Platform p(cfg);
@@ -283,7 +287,7 @@ double measure_bandwidth(Platform& p, sc_time span) {
   return double(p.bench.read_bytes - before) / span.to_seconds();
 }
 
-TEST(MemorySystem, SequentialStreamSaturatesNearPeakAndScalesWithMemoryClock) {
+TEST_F(MemorySystemTest, SequentialStreamSaturatesNearPeakAndScalesWithMemoryClock) {
   MemConfig cfg;
   Platform p(cfg, 15);
   p.bench.read_stream(15, 64);
@@ -311,7 +315,7 @@ double mean_read_latency_ns(const MemActivity& before, const MemActivity& after)
          double(after.read_responses - before.read_responses) / 1000.0;
 }
 
-TEST(MemorySystem, ReadLatencyGrowsWithLoad) {
+TEST_F(MemorySystemTest, ReadLatencyGrowsWithLoad) {
   // Light load sees the unloaded latency (row hits make it a little shorter);
   // near saturation requests queue at the controllers and MSHRs.
   Platform p(MemConfig{}, 15);
@@ -334,7 +338,7 @@ TEST(MemorySystem, ReadLatencyGrowsWithLoad) {
   EXPECT_GT(latency.back(), 1.25 * latency.front());
 }
 
-TEST(MemorySystem, FullSliceInputBackPressuresAndSendsEndReqLater) {
+TEST_F(MemorySystemTest, FullSliceInputBackPressuresAndSendsEndReqLater) {
   MemConfig cfg;
   cfg.icnt_queue = 2;
   Platform p(cfg, 3);
@@ -357,7 +361,7 @@ TEST(MemorySystem, FullSliceInputBackPressuresAndSendsEndReqLater) {
   EXPECT_TRUE(p.mem.idle());
 }
 
-TEST(MemorySystem, DirtyEvictionWritesBackAndWriteMissReadsNothing) {
+TEST_F(MemorySystemTest, DirtyEvictionWritesBackAndWriteMissReadsNothing) {
   MemConfig cfg;
   Platform p(cfg);
   AddressMap map(cfg);
@@ -387,7 +391,7 @@ TEST(MemorySystem, DirtyEvictionWritesBackAndWriteMissReadsNothing) {
   EXPECT_TRUE(p.mem.idle());
 }
 
-TEST(MemorySystem, MissesToOneLineMergeIntoOneDramRead) {
+TEST_F(MemorySystemTest, MissesToOneLineMergeIntoOneDramRead) {
   Platform p(MemConfig{}, 4);
   for (uint32_t port = 0; port < 4; ++port) p.bench.set_jobs(port, 1, {{kNow, 0x2000, false}});
   sc_core::sc_start(sc_time(2, SC_US));
@@ -400,7 +404,7 @@ TEST(MemorySystem, MissesToOneLineMergeIntoOneDramRead) {
 // Random reads and writes over 16 MB (beyond the 768 KB L2) with tiny MSHR,
 // controller and input queues, so every stall path runs: everything sent must
 // come back exactly once and the counters must balance.
-TEST(MemorySystem, RandomTrafficWithTinyQueuesCompletesAndBalances) {
+TEST_F(MemorySystemTest, RandomTrafficWithTinyQueuesCompletesAndBalances) {
   MemConfig cfg;
   cfg.l2_mshrs = 2;
   cfg.mc_queue = 2;
@@ -441,7 +445,7 @@ struct RawInitiator : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<RawInitiator> socket;
 };
 
-TEST(MemorySystem, MalformedRequestsCompleteAtOnceWithAnError) {
+TEST_F(MemorySystemTest, MalformedRequestsCompleteAtOnceWithAnError) {
   Platform p(MemConfig{});
   RawInitiator sm("raw");  // port 1, beside the bench's port 0
   sm.socket.bind(p.mem.sm_in);
