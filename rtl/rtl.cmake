@@ -240,6 +240,6 @@ find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   add_test(NAME rtl_synth_report
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/rtl/synth.py --build-dir ${CMAKE_BINARY_DIR}
-            --markdown ${CMAKE_BINARY_DIR}/rtl_report.md)
+            --markdown ${CMAKE_BINARY_DIR}/rtl_report.md --check ${CMAKE_SOURCE_DIR}/docs/rtl_report.md)
   set_tests_properties(rtl_synth_report PROPERTIES LABELS "rtl;synth" TIMEOUT 1800 COST 90)
 endif()

@@ -179,6 +179,30 @@ TEST(EmbeddingInputs, ShippedConfigNamesWorkOutsideTheSourceTree) {
   std::filesystem::remove_all(elsewhere);
 }
 
+// Two GPUs inside a platform's own module: each one's trace is scoped by its
+// hierarchical name (top.a..., top.b...), so the two traces tell them apart.
+TEST_F(Embedding, TwoGpusTraceUnderTheirOwnHierarchicalNames) {
+  struct Top : sc_core::sc_module {
+    LoadedRun run_a = load_run(equalizer_run()), run_b = load_run(equalizer_run());
+    Gpu a{"a", run_a.gpu, run_a.workload, std::move(run_a.policy)};
+    Gpu b{"b", run_b.gpu, run_b.workload, std::move(run_b.policy)};
+    explicit Top(sc_core::sc_module_name name) : sc_module(name) {}
+  } top("top");
+  const std::string dir = test::temp_dir("embed_trace");
+  top.a.trace_to(dir + "/a.vcd", 1280);  // a multiple of sim.sample_period (128)
+  top.b.trace_to(dir + "/b.vcd", 1280);
+  sc_core::sc_start();
+  ASSERT_TRUE(top.a.done() && top.b.done());
+  top.a.finish_trace();
+  top.b.finish_trace();
+  for (const char* name : {"a", "b"}) {
+    const std::string vcd = test::read_file(dir + "/" + name + ".vcd");
+    const std::string scopes = "$scope module top $end\n$scope module " + std::string(name) + " $end\n";
+    EXPECT_NE(vcd.find(scopes), std::string::npos) << name << ".vcd:\n" << vcd.substr(0, 400);
+    EXPECT_EQ(vcd.find("$scope module gpu $end"), std::string::npos) << "no fixed \"gpu\" scope";
+  }
+}
+
 // Without the platform's femtosecond resolution the model refuses and says what to do.
 TEST(EmbeddingResolution, ACoarseTimeResolutionIsExplained) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);  // SystemC's default, made explicit

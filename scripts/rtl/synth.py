@@ -33,6 +33,7 @@ its "equiv_params", 4 SMs: the 15-SM induction does not finish in 10 minutes).
 """
 
 import argparse
+import difflib
 import datetime
 import glob
 import json
@@ -520,6 +521,9 @@ def main():
     ap.add_argument("--json", default=None, help="default: <build-dir>/rtl_report.json")
     ap.add_argument("--markdown", default=str(REPO / "docs" / "rtl_report.md"))
     ap.add_argument("--render-only", action="store_true", help="only rewrite the Markdown from the JSON")
+    ap.add_argument("--check", metavar="COMMITTED",
+                    help="then fail (exit 1, with a diff) unless the Markdown equals COMMITTED "
+                         "(e.g. docs/rtl_report.md) but for the date and the equivalence checks' seconds")
     args = ap.parse_args()
     build = Path(args.build_dir)
     json_path = Path(args.json) if args.json else build / "rtl_report.json"
@@ -596,7 +600,24 @@ def main():
     if failed:
         log(f"equivalence not proven for: {', '.join(failed)}")
         return 1
-    return 0
+    return check_committed(md, Path(args.check)) if args.check else 0
+
+
+def comparable(text):
+    """The report without what changes from run to run: the date and the equivalence checks' seconds."""
+    text = re.sub(r" on \d{4}-\d\d-\d\dT[\d:]+ \(", " on DATE (", text)
+    return re.sub(r", \d+ s([,)])", r"\1", text)
+
+
+def check_committed(made, committed):
+    """0 when the report just made equals the committed one (but for comparable()); else 1 with a diff."""
+    new, old = comparable(made.read_text()), comparable(committed.read_text()) if committed.exists() else ""
+    if new == old:
+        log(f"{committed} is up to date")
+        return 0
+    sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True), str(committed), str(made)))
+    log(f"{committed} differs from the report this build makes; regenerate it: scripts/rtl/synth.py")
+    return 1
 
 
 if __name__ == "__main__":
