@@ -9,10 +9,17 @@ chosen to match gpupm's report (sc_model/report/metrics.cc):
 - warp instructions: gpgpu_n_tot_w_icount (warp instructions issued);
 - L1 hit rate: L1D read accesses (global and local loads) that hit; a hit on a
   line still being filled (HIT_RESERVED) is a miss, as gpupm counts an MSHR merge;
-- L2 hit rate: the same over every L2 access (reads and writes);
+- L2 hit rate: the same over the L2's data accesses (global and local reads and
+  writes; instruction and constant fetches left out, as gpupm's L2 sees none).
+  The GTX480 L2 is sectored (128 B lines of four 32 B sectors): GPGPU-Sim counts
+  sector accesses, a line present without the sector being a SECTOR_MISS;
 - DRAM utilisation: data-bus busy command cycles (BL / data_command_freq_ratio
-  per read or write) over command cycles, summed over channels;
-- power: GPUWattch's kernel_avg_power and its components.
+  per read, L2 atomic, write or L2 write-back burst) over command cycles, summed
+  over channels: GPGPU-Sim's bw_util. A burst moves a 64 B atom (BL 8 x 4 B x 2
+  chips) however much of it a 32 B sector request uses;
+- power: GPUWattch's kernel_avg_power and its components. In this version the
+  total is the components' sum: dynamic power per unit, IDLE_COREP (idle SMs)
+  and CONST_DYNAMICP (the regression's constant term); no leakage term is added.
 """
 import re
 
@@ -23,6 +30,7 @@ _LAUNCH = re.compile(r"^PEER_LAUNCH (\d+) (\S+)")
 _POWER_KV = re.compile(r"^(kernel_avg_power|gpu_avg_\w+),?\s*=\s*(\S+)")
 
 L1_READ_TYPES = ("GLOBAL_ACC_R", "LOCAL_ACC_R")
+L2_DATA_TYPES = ("GLOBAL_ACC_R", "LOCAL_ACC_R", "GLOBAL_ACC_W", "LOCAL_ACC_W")
 COUNTED = ("HIT", "HIT_RESERVED", "MISS", "SECTOR_MISS")
 # GPUWattch components (gpgpu_sim_wrapper.cc) by where they are spent.
 SM_DYNAMIC = ("IBP", "ICP", "DCP", "TCP", "CCP", "SHRDP", "RFP", "SPP", "SFUP", "FPUP", "SCHEDP", "PIPEP")
@@ -99,10 +107,10 @@ def per_launch(log_path, power_paths):
             raise ValueError(f"{log_path}: launch {number} ({kernel}) has no statistics block")
         warps = int(scalars["gpgpu_n_tot_w_icount"])
         l1_hit, l1_counts = _hit_rate(breakdown, before_breakdown, "Total_core_cache_stats_breakdown", L1_READ_TYPES)
-        l2_hit, l2_counts = _hit_rate(breakdown, before_breakdown, "L2_cache_stats_breakdown", None)
+        l2_hit, l2_counts = _hit_rate(breakdown, before_breakdown, "L2_cache_stats_breakdown", L2_DATA_TYPES)
         prev = before_dram or [(0,) * 5] * len(dram)
         cmd = sum(d[0] - p[0] for d, p in zip(dram, prev))
-        accesses = sum((d[1] - p[1]) + (d[3] - p[3]) for d, p in zip(dram, prev))
+        accesses = sum(sum(d[1:]) - sum(p[1:]) for d, p in zip(dram, prev))  # reads, L2 atomics, writes, write-backs
         p = power[index] if index < len(power) else {}
         launches.append({
             "launch": number, "kernel": kernel,
@@ -119,7 +127,8 @@ def per_launch(log_path, power_paths):
                 "mem_dynamic": sum(p.get(k, 0.0) for k in MEM_DYNAMIC),
                 "constant_and_idle": sum(p.get(k, 0.0) for k in CONSTANT),
             },
-            "power_components_w": p,
+            "power_components_w": {k: v for k, v in p.items() if k in SM_DYNAMIC + MEM_DYNAMIC + CONSTANT},
+            "power_counters": {k: v for k, v in p.items() if k not in SM_DYNAMIC + MEM_DYNAMIC + CONSTANT + ("kernel_avg_power",)},
         })
         before_breakdown, before_dram, before_warps = breakdown, dram, warps
     return launches

@@ -43,8 +43,19 @@ def run_gpupm(args, out):
     if len(ptx) != 1:
         sys.exit(f"peer.py: expected one PTX file in {cache}/ptx, found {len(ptx)}")
     shutil.copy(ptx[0], os.path.join(out, "program.ptx"))
+    with open(ptx[0]) as f:
+        text = f.read()
+    with open(os.path.join(out, "program.gpgpusim.ptx"), "w") as f:
+        f.write(without_sections(text))
     with open(os.path.join(out, "gpupm", "report.json")) as f:
         return json.load(f)
+
+
+def without_sections(ptx_text):
+    """The PTX without its `.section NAME { ... }` blocks: the DWARF clang emits for the .cu line
+    directives, which GPGPU-Sim's PTX grammar does not know (a syntax error after the last
+    kernel). The instructions and their .loc lines are unchanged."""
+    return re.sub(r"^[ \t]*\.section[^{\n]*\{[^}]*\}[ \t]*\n", "", ptx_text, flags=re.M)
 
 
 def write_plan(workload, out):
@@ -128,7 +139,8 @@ def gpgpusim_lib_dir(root):
 def run_gpgpusim(args, out, exe):
     """Runs peer_host in OUT/gpgpusim with the GTX480 config; returns its log path."""
     run_dir = os.path.join(out, "gpgpusim")
-    os.makedirs(run_dir, exist_ok=True)
+    shutil.rmtree(run_dir, ignore_errors=True)  # GPGPU-Sim's power report names carry the date: one per run
+    os.makedirs(run_dir)
     for name in CONFIG_FILES:
         shutil.copy(os.path.join(args.config_dir, name), run_dir)
     # A CUDA_INSTALL_PATH of two tools: the cuobjdump shim and the toolkit's ptxas.
@@ -143,8 +155,11 @@ def run_gpgpusim(args, out, exe):
     lib = gpgpusim_lib_dir(args.gpgpusim)
     env = dict(os.environ, CUDA_INSTALL_PATH=os.path.dirname(shim), PTXAS_CUDA_INSTALL_PATH=os.path.dirname(shim),
                LD_LIBRARY_PATH=lib + ":" + os.environ.get("LD_LIBRARY_PATH", ""), GPGPUSIM_ROOT=args.gpgpusim,
-               PEER_PTX=os.path.join(out, "program.ptx"), PEER_PTX_SM=str(args.ptx_sm),
-               PEER_REAL_PTXAS=os.path.join(args.cuda, "bin", "ptxas"))
+               PEER_PTX=os.path.join(out, "program.gpgpusim.ptx"), PEER_PTX_SM=str(args.ptx_sm),
+               PEER_REAL_PTXAS=os.path.join(args.cuda, "bin", "ptxas"),
+               # What setup_environment exports for CUDA >= 6: without it GPGPU-Sim also
+               # expects cuobjdump's pre-6.0 listing and aborts finding none.
+               CUOBJDUMP_SIM_FILE="jj")
     if args.regs == "gpupm":
         env["PEER_REGS"] = os.path.join(out, "regs.txt")
     log = os.path.join(out, "gpgpusim.log")
