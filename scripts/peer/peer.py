@@ -203,6 +203,31 @@ def csv_rows(program, report, launches):
     return rows
 
 
+def gpupm_power_split(kernel):
+    """gpupm's average power of a launch in GPUWattch's three groups (W): SM dynamic; memory
+    dynamic (L2, interconnect, controllers, DRAM); static and constant (leakage, DRAM standby,
+    the constant term), beside GPUWattch's constant + idle-SM power."""
+    t = kernel["sim_time_s"]
+    e = kernel["energy_j"]["by_component"]
+    return {"sm_dynamic": e["sm_dynamic"] / t, "mem_dynamic": (e["mem_dynamic"] + e["dram_dynamic"]) / t,
+            "static_and_constant": (e["sm_leakage"] + e["mem_leakage"] + e["dram_standby"] + e["constant"]) / t}
+
+
+def summary_lines(report, launches):
+    """One line per launch: cycles, IPC (warp instructions per SM cycle, GPU-wide) and the power
+    split of both simulators, gpupm first."""
+    lines = ["launch                 cycles (gpupm/GPGPU-Sim)   IPC          power W: SM dyn | mem dyn | static+const"]
+    for ours, theirs in zip(report["kernels"], launches):
+        split = gpupm_power_split(ours)
+        g = theirs["power_split_w"]
+        lines.append(
+            f"{ours['kernel'][:16]:16s}#{ours['launch']:<3d} {ours['cycles']['sm']:9d} {theirs['cycles']:9d} "
+            f"{ours['instructions'] / ours['cycles']['sm']:6.2f} {theirs['warp_instructions'] / theirs['cycles']:6.2f}   "
+            f"{split['sm_dynamic']:5.1f}/{g['sm_dynamic']:5.1f} | {split['mem_dynamic']:5.1f}/{g['mem_dynamic']:5.1f} | "
+            f"{split['static_and_constant']:5.1f}/{g['constant_and_idle']:5.1f}")
+    return lines
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--gpgpusim", required=True, help="GPGPU-Sim checkout, built (README.md)")
@@ -233,6 +258,9 @@ def main():
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(CSV_HEADER)
         writer.writerows(csv_rows(program, report, launches))
+    with open(os.path.join(out, "summary.txt"), "w") as f:
+        f.write("\n".join(summary_lines(report, launches)) + "\n")
+    print("\n".join(summary_lines(report, launches)))
     for name, verdict in verdicts.items():
         print(f"buffer {name}: {'equal' if verdict is None else verdict}")
     return 0 if all(v is None for v in verdicts.values()) else 1
