@@ -82,12 +82,16 @@ def shfl_latency_fitted(text):
     return _replace(text, m_lat, latency[:5] + [fits] + latency[6:], ",")
 
 
-def gpgpusim_config(text, sm_scale, mem_scale):
+def gpgpusim_config(text, sm_scale, mem_scale, power):
     """gpgpusim.config's text for the run: its clock domains scaled, shfl's latency fitted to
-    the pipeline; (text, core MHz)."""
+    the pipeline, GPUWattch off unless power; (text, core MHz)."""
     m, (core, icnt, l2, dram) = _option(text, "gpgpu_clock_domains")
     domains = [float(f"{x:.6g}") for x in (core * sm_scale, icnt * mem_scale, l2 * mem_scale, dram * mem_scale)]
-    return shfl_latency_fitted(_replace(text, m, domains, ":")), domains[0]
+    text = shfl_latency_fitted(_replace(text, m, domains, ":"))
+    if not power:
+        m, _ = _option(text, "power_simulation_enabled")
+        text = _replace(text, m, [0], "")
+    return text, domains[0]
 
 
 def gpu_config(path):
@@ -210,7 +214,7 @@ def run_gpgpusim(args, out, exe):
     for name in CONFIG_FILES[1:]:
         shutil.copy(os.path.join(args.config_dir, name), run_dir)
     with open(os.path.join(args.config_dir, CONFIG_FILES[0])) as f:
-        config, core_mhz = gpgpusim_config(f.read(), args.sm_clock_scale, args.mem_clock_scale)
+        config, core_mhz = gpgpusim_config(f.read(), args.sm_clock_scale, args.mem_clock_scale, not args.no_power)
     with open(os.path.join(run_dir, CONFIG_FILES[0]), "w") as f:
         f.write(config)
     # A CUDA_INSTALL_PATH of two tools: the cuobjdump shim and the toolkit's ptxas.
@@ -296,10 +300,12 @@ BULKY = ("inputs", "host-inputs", "gpupm-buffers", "gpgpusim-buffers", "gpupm-ca
 
 
 def timed(function, *args):
-    """(function(*args), wall seconds)."""
-    start = time.monotonic()
+    """(function(*args), wall seconds, CPU seconds of the child processes it waited for)."""
+    start, before = time.monotonic(), os.times()
     value = function(*args)
-    return value, round(time.monotonic() - start, 1)
+    after = os.times()
+    cpu = after.children_user + after.children_system - before.children_user - before.children_system
+    return value, round(time.monotonic() - start, 1), round(cpu, 1)
 
 
 def result_record(args, program, report, launches, verdicts, core_mhz, seconds):
@@ -335,7 +341,10 @@ def main():
     p.add_argument("--mem-clock-scale", type=float, default=1.0,
                    help="memory clock factor on both: gpupm's memory V/F levels' MHz (its L2 and interconnect "
                         "follow), GPGPU-Sim's interconnect, L2 and DRAM clock domains")
-    p.add_argument("--clean", action="store_true", help="delete the buffer dumps and PTX cache at the end")
+    p.add_argument("--no-power", action="store_true",
+                   help="GPGPU-Sim without its power model (GPUWattch), for runs whose power is not used")
+    p.add_argument("--clean", action="store_true",
+                   help="delete the buffer dumps and PTX cache at the end (kept when buffers differ)")
     args = p.parse_args()
     for name in ("sm_clock_scale", "mem_clock_scale"):
         if not 0.1 <= getattr(args, name) <= 10:
@@ -343,18 +352,20 @@ def main():
     args.config_dir = args.config_dir or os.path.join(args.gpgpusim, "configs", "tested-cfgs", "SM2_GTX480")
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
-    report, gpupm_s = timed(run_gpupm, args, out)
+    report, gpupm_s, gpupm_cpu = timed(run_gpupm, args, out)
     workload = report["config"]["workload"]
     program = args.program or os.path.splitext(os.path.basename(args.workload))[0]
     write_plan(workload, out)
     write_regs(args, workload, out)
-    (log, core_mhz), gpgpusim_s = timed(run_gpgpusim, args, out, build_host(args, out))
+    exe = build_host(args, out)
+    (log, core_mhz), gpgpusim_s, gpgpusim_cpu = timed(run_gpgpusim, args, out, exe)
     launches = gpgpusim_stats.per_launch(log, glob.glob(os.path.join(out, "gpgpusim", "gpgpusim_power_report__*.log")))
     with open(os.path.join(out, "gpgpusim.json"), "w") as f:
         json.dump(launches, f, indent=1)
     verdicts = compare_buffers(workload, out)
     record = result_record(args, program, report, launches, verdicts, core_mhz,
                            {"gpupm": gpupm_s, "gpgpusim": gpgpusim_s})
+    record["cpu_s"] = {"gpupm": gpupm_cpu, "gpgpusim": gpgpusim_cpu}
     with open(os.path.join(out, "gpgpusim.csv"), "w", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(CSV_HEADER)
@@ -363,13 +374,14 @@ def main():
         f.write("\n".join(summary_lines(report, launches)) + "\n")
     with open(os.path.join(out, "result.json"), "w") as f:
         json.dump(record, f, indent=1)
-    if args.clean:
+    if args.clean and record["status"] == "ok":  # a difference keeps its buffers to look at
         for name in BULKY:
             shutil.rmtree(os.path.join(out, name), ignore_errors=True)
     print("\n".join(summary_lines(report, launches)))
     for name, verdict in verdicts.items():
         print(buffer_check.describe(name, verdict))
-    print(f"wall seconds: gpupm {gpupm_s}, GPGPU-Sim {gpgpusim_s}")
+    print(f"wall seconds: gpupm {gpupm_s}, GPGPU-Sim {gpgpusim_s}; CPU seconds: gpupm {gpupm_cpu}, "
+          f"GPGPU-Sim {gpgpusim_cpu}")
     return 0 if record["status"] == "ok" else 1
 
 
