@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Statistics of gpupm against GPGPU-Sim from the suite's CSVs (issue 27).
 
 From gpgpusim.csv (one row per launch): the Pearson correlation of cycles (of the
@@ -96,7 +96,7 @@ def plot(rows, path):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        return "plot skipped: matplotlib is not installed for this python3"
+        return f"plot skipped: no matplotlib for {sys.executable} (Debian: python3-matplotlib, /usr/bin/python3)"
     pairs = [(a, b) for a, b in cycle_pairs(rows) if a > 0 and b > 0]
     if not pairs:
         return "plot skipped: no launches"
@@ -115,7 +115,7 @@ def plot(rows, path):
     fig.tight_layout()
     fig.savefig(path, metadata={"Software": None})
     plt.close(fig)
-    return f"plot: {path}"
+    return f"plot: {os.path.basename(path)} beside this summary"
 
 
 def report(args):
