@@ -36,6 +36,18 @@ PROGRAMS_HEADER = ["program", "variant", "status", "wall_s", "gpupm_s", "gpgpusi
                    "gpgpusim_cycles", "buffers", "detail"]
 # Programs left out of the suite, with the reason (none so far: every program workload runs).
 EXCLUDED = {}
+# The runs under way (their process groups), and whether the suite is being stopped: a SIGINT or
+# SIGTERM kills them and records nothing for them, so the next start runs them again.
+RUNNING, STOPPING = set(), threading.Event()
+
+
+def stop(signum, frame):
+    STOPPING.set()
+    for pid in list(RUNNING):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def discover():
@@ -86,7 +98,7 @@ def tail(path, lines=5):
 
 def run_one(args, program, workload, variant):
     """The variant's result record: the one on disk if there is one (unless it failed and
-    --retry-failed), else a fresh peer.py run's, or a failure record."""
+    --retry-failed), else a fresh peer.py run's, or a failure record; None when stopped."""
     directory = run_dir(args.out, program, variant[0])
     result_path = os.path.join(directory, "result.json")
     if os.path.exists(result_path):
@@ -96,6 +108,8 @@ def run_one(args, program, workload, variant):
             record["reused"] = True
             return record
         os.remove(result_path)
+    if STOPPING.is_set():
+        return None
     os.makedirs(directory, exist_ok=True)
     log = os.path.join(directory, "peer.log")
     start = time.monotonic()
@@ -103,12 +117,16 @@ def run_one(args, program, workload, variant):
         child = subprocess.Popen(peer_command(args, program, workload, variant, directory), stdout=f,
                                  stderr=subprocess.STDOUT, start_new_session=True,
                                  preexec_fn=lambda: os.nice(args.nice))
+        RUNNING.add(child.pid)
         try:
             code = child.wait(timeout=args.timeout)
         except subprocess.TimeoutExpired:
             os.killpg(child.pid, signal.SIGKILL)  # peer.py, gpupm and GPGPU-Sim's host process
             child.wait()
             code = None
+        RUNNING.discard(child.pid)
+    if STOPPING.is_set():
+        return None
     if code in (0, 1) and os.path.exists(result_path):  # 1: buffers beyond tolerance, recorded
         with open(result_path) as f:
             return json.load(f)
@@ -232,6 +250,8 @@ def main():
     def work(job):
         program, variant = job
         record = run_one(args, program, found[program], variant)
+        if record is None:
+            return
         with lock:
             results.setdefault(program, {})[variant[0]] = record
             done[0] += 1
@@ -242,10 +262,15 @@ def main():
             write_outputs(args.out, programs, results, scale is not None)
 
     os.makedirs(args.out, exist_ok=True)
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         list(pool.map(work, jobs))
     write_outputs(args.out, programs, results, scale is not None)
     failed = sum(r["status"] in ("failed", "timeout") for runs in results.values() for r in runs.values())
+    if STOPPING.is_set():
+        print(f"stopped: the runs under way are not recorded; the same command resumes ({args.out})")
+        return 130
     print(f"{len(jobs)} runs, {failed} failed or timed out; outputs in {args.out}")
     return 0
 
