@@ -17,9 +17,13 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+import check_schemas  # noqa: E402  (strip_comments: gpupm's JSON files carry comments)
+import buffer_check  # noqa: E402
 import npy  # noqa: E402
 import ptx_params  # noqa: E402
 import gpgpusim_stats  # noqa: E402
@@ -29,6 +33,71 @@ CSV_HEADER = ["program", "kernel", "launch", "gpupm_cycles", "gpgpusim_cycles", 
               "gpgpusim_warp_instructions", "gpupm_l1_hit", "gpgpusim_l1_hit", "gpupm_l2_hit", "gpgpusim_l2_hit",
               "gpupm_dram_util", "gpgpusim_dram_util", "gpupm_power_w", "gpgpusim_power_w"]
 CONFIG_FILES = ["gpgpusim.config", "config_fermi_islip.icnt", "gpuwattch_gtx480.xml"]
+# GPGPU-Sim's -gpgpu_clock_domains <core>:<interconnect>:<L2>:<DRAM> (MHz). gpupm clocks its
+# interconnect and L2 from the memory clock (gpu.memory.l2_clock "memory", at l2_clock_ratio), so
+# the SM scale moves the core domain and the memory scale the other three.
+
+
+def gpupm_clock_sets(gpu_config, sm_scale, mem_scale):
+    """gpupm --set arguments multiplying the MHz of every V/F level of the SM and memory domains:
+    the nominal level (what a run without a policy holds) moves by the factor, the volts and
+    everything else stay, and the levels stay ascending as gpupm requires."""
+    sets = []
+    for domain, scale in (("sm", sm_scale), ("mem", mem_scale)):
+        if scale == 1.0:
+            continue
+        for i, level in enumerate(gpu_config["dvfs"][domain]["levels"]):
+            sets += ["--set", f"gpu.dvfs.{domain}.levels[{i}].mhz={level['mhz'] * scale:.6g}"]
+    return sets
+
+
+def _option(text, name):
+    """(match, [comma-separated numbers]) of a `-name a,b,...` line of gpgpusim.config."""
+    m = re.search(r"^(\s*-" + name + r"\s+)(\S+)", text, re.M)
+    if not m:
+        sys.exit(f"peer.py: gpgpusim.config has no -{name} line")
+    return m, [float(x) for x in re.split(r"[:,]", m.group(2))]
+
+
+def _replace(text, m, values, separator):
+    return text[:m.start()] + m.group(1) + separator.join(f"{x:.6g}" for x in values) + text[m.end():]
+
+
+def shfl_latency_fitted(text):
+    """The config with shfl's latency cut to what the SP pipeline holds. With no INT units
+    (-gpgpu_num_int_units 0, Fermi) GPGPU-Sim 4.0 issues integer ops, shfl included, to the SP
+    unit, whose pipeline is fp_latency[1] stages deep (shader.cc: max_sp_latency), but gives shfl
+    int_latency[5] (32 in SM2_GTX480) and starts it at stage latency - initiation interval: past
+    the pipeline's end, a null pointer dereferenced (segfault) on the first shfl. The longest
+    latency that fits is depth + interval - 1 (16 here). Fermi has no shfl; the config's 32 is
+    not a GTX480 figure."""
+    if re.search(r"^\s*-gpgpu_num_int_units\s+[1-9]", text, re.M):
+        return text
+    m_fp, fp = _option(text, "ptx_opcode_latency_fp")
+    m_lat, latency = _option(text, "ptx_opcode_latency_int")
+    _, interval = _option(text, "ptx_opcode_initiation_int")
+    fits = fp[1] + interval[5] - 1
+    if latency[5] <= fits:
+        return text
+    return _replace(text, m_lat, latency[:5] + [fits] + latency[6:], ",")
+
+
+def gpgpusim_config(text, sm_scale, mem_scale, power):
+    """gpgpusim.config's text for the run: its clock domains scaled, shfl's latency fitted to
+    the pipeline, GPUWattch off unless power; (text, core MHz)."""
+    m, (core, icnt, l2, dram) = _option(text, "gpgpu_clock_domains")
+    domains = [float(f"{x:.6g}") for x in (core * sm_scale, icnt * mem_scale, l2 * mem_scale, dram * mem_scale)]
+    text = shfl_latency_fitted(_replace(text, m, domains, ":"))
+    if not power:
+        m, _ = _option(text, "power_simulation_enabled")
+        text = _replace(text, m, [0], "")
+    return text, domains[0]
+
+
+def gpu_config(path):
+    """The GPU config (gpupm's JSON with comments)."""
+    with open(path) as f:
+        return json.loads(check_schemas.strip_comments(f.read()))
 
 
 def run_gpupm(args, out):
@@ -37,8 +106,8 @@ def run_gpupm(args, out):
     env = dict(os.environ, GPUPM_CACHE_DIR=cache)
     cmd = [args.gpupm, "run", "--gpu", args.gpu, "--workload", args.workload, "--out", os.path.join(out, "gpupm"),
            "--dump-inputs", os.path.join(out, "inputs"), "--dump-buffers", os.path.join(out, "gpupm-buffers"),
-           "--quiet"]
-    subprocess.run(cmd, check=True, env=env)
+           "--quiet"] + gpupm_clock_sets(gpu_config(args.gpu), args.sm_clock_scale, args.mem_clock_scale)
+    subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
     ptx = glob.glob(os.path.join(cache, "ptx", "*.ptx"))
     if len(ptx) != 1:
         sys.exit(f"peer.py: expected one PTX file in {cache}/ptx, found {len(ptx)}")
@@ -137,12 +206,17 @@ def gpgpusim_lib_dir(root):
 
 
 def run_gpgpusim(args, out, exe):
-    """Runs peer_host in OUT/gpgpusim with the GTX480 config; returns its log path."""
+    """Runs peer_host in OUT/gpgpusim with the GTX480 config (clock domains scaled);
+    returns (its log path, the core clock in MHz)."""
     run_dir = os.path.join(out, "gpgpusim")
     shutil.rmtree(run_dir, ignore_errors=True)  # GPGPU-Sim's power report names carry the date: one per run
     os.makedirs(run_dir)
-    for name in CONFIG_FILES:
+    for name in CONFIG_FILES[1:]:
         shutil.copy(os.path.join(args.config_dir, name), run_dir)
+    with open(os.path.join(args.config_dir, CONFIG_FILES[0])) as f:
+        config, core_mhz = gpgpusim_config(f.read(), args.sm_clock_scale, args.mem_clock_scale, not args.no_power)
+    with open(os.path.join(run_dir, CONFIG_FILES[0]), "w") as f:
+        f.write(config)
     # A CUDA_INSTALL_PATH of two tools: the cuobjdump shim and the toolkit's ptxas.
     shim = os.path.join(out, "cuda-shim", "bin")
     os.makedirs(shim, exist_ok=True)
@@ -168,23 +242,17 @@ def run_gpgpusim(args, out, exe):
                                 stderr=subprocess.STDOUT)
     if result.returncode != 0:
         sys.exit(f"peer.py: GPGPU-Sim run failed (exit {result.returncode}); see {log}")
-    return log
+    return log, core_mhz
 
 
 def compare_buffers(workload, out):
-    """{buffer: None if equal to gpupm's final contents, else a description of the difference}."""
+    """{buffer: buffer_check's verdict on gpupm's and GPGPU-Sim's final contents}."""
     verdicts = {}
     for name, spec in sorted(workload["buffers"].items()):
         _, ours = npy.read(os.path.join(out, "gpupm-buffers", name + ".npy"))
         with open(os.path.join(out, "gpgpusim-buffers", name + ".bin"), "rb") as f:
             theirs = f.read()
-        if ours == theirs:
-            verdicts[name] = None
-            continue
-        a, b = npy.values(spec["type"], ours), npy.values(spec["type"], theirs)
-        diff = [i for i in range(min(len(a), len(b))) if a[i] != b[i]]
-        worst = max((abs(a[i] - b[i]) for i in diff), default=0)
-        verdicts[name] = f"{len(diff)} of {len(a)} elements differ (largest difference {worst})"
+        verdicts[name] = buffer_check.compare(spec["type"], ours, theirs)
     return verdicts
 
 
@@ -228,11 +296,39 @@ def summary_lines(report, launches):
     return lines
 
 
+BULKY = ("inputs", "host-inputs", "gpupm-buffers", "gpgpusim-buffers", "gpupm-cache")
+
+
+def timed(function, *args):
+    """(function(*args), wall seconds, CPU seconds of the child processes it waited for)."""
+    start, before = time.monotonic(), os.times()
+    value = function(*args)
+    after = os.times()
+    cpu = after.children_user + after.children_system - before.children_user - before.children_system
+    return value, round(time.monotonic() - start, 1), round(cpu, 1)
+
+
+def result_record(args, program, report, launches, verdicts, core_mhz, seconds):
+    """OUT/result.json: what the suite driver reads back (rows, buffer verdicts, kernel time on
+    both simulators for the clock speed-ups, wall seconds)."""
+    return {
+        "program": program, "workload": os.path.relpath(os.path.abspath(args.workload), REPO),
+        "sm_clock_scale": args.sm_clock_scale, "mem_clock_scale": args.mem_clock_scale,
+        "status": "ok" if all(v["match"] != "differs" for v in verdicts.values()) else "buffers differ",
+        "buffers": verdicts, "rows": csv_rows(program, report, launches),
+        "gpupm_kernel_s": sum(k["sim_time_s"] for k in report["kernels"]),
+        "gpgpusim_cycles": sum(launch["cycles"] for launch in launches), "gpgpusim_core_mhz": core_mhz,
+        "gpgpusim_kernel_s": sum(launch["cycles"] for launch in launches) / (core_mhz * 1e6),
+        "wall_s": seconds,
+    }
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--gpgpusim", required=True, help="GPGPU-Sim checkout, built (README.md)")
     p.add_argument("--workload", required=True, help="program-contract workload JSON")
     p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--program", help="the program's name in the rows (default: the workload file's stem)")
     p.add_argument("--gpupm", default=os.path.join(REPO, "build", "gpupm"))
     p.add_argument("--gpu", default=os.path.join(REPO, "configs", "gpu", "gtx480.json"))
     p.add_argument("--config-dir", help="GPGPU-Sim config folder (default: its configs/tested-cfgs/SM2_GTX480)")
@@ -240,30 +336,53 @@ def main():
     p.add_argument("--ptx-sm", type=int, default=75, help="SM version ptxas counts registers for (CUDA 13: >= 75)")
     p.add_argument("--regs", choices=["gpupm", "ptxas"], default="gpupm",
                    help="registers per thread GPGPU-Sim's occupancy uses: gpupm's (default) or ptxas's")
+    p.add_argument("--sm-clock-scale", type=float, default=1.0,
+                   help="SM clock factor on both: gpupm's SM V/F levels' MHz, GPGPU-Sim's core clock domain")
+    p.add_argument("--mem-clock-scale", type=float, default=1.0,
+                   help="memory clock factor on both: gpupm's memory V/F levels' MHz (its L2 and interconnect "
+                        "follow), GPGPU-Sim's interconnect, L2 and DRAM clock domains")
+    p.add_argument("--no-power", action="store_true",
+                   help="GPGPU-Sim without its power model (GPUWattch), for runs whose power is not used")
+    p.add_argument("--clean", action="store_true",
+                   help="delete the buffer dumps and PTX cache at the end (kept when buffers differ)")
     args = p.parse_args()
+    for name in ("sm_clock_scale", "mem_clock_scale"):
+        if not 0.1 <= getattr(args, name) <= 10:
+            p.error(f"--{name.replace('_', '-')} must be in [0.1, 10]")
     args.config_dir = args.config_dir or os.path.join(args.gpgpusim, "configs", "tested-cfgs", "SM2_GTX480")
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
-    report = run_gpupm(args, out)
+    report, gpupm_s, gpupm_cpu = timed(run_gpupm, args, out)
     workload = report["config"]["workload"]
-    program = os.path.splitext(os.path.basename(args.workload))[0]
+    program = args.program or os.path.splitext(os.path.basename(args.workload))[0]
     write_plan(workload, out)
     write_regs(args, workload, out)
-    log = run_gpgpusim(args, out, build_host(args, out))
+    exe = build_host(args, out)
+    (log, core_mhz), gpgpusim_s, gpgpusim_cpu = timed(run_gpgpusim, args, out, exe)
     launches = gpgpusim_stats.per_launch(log, glob.glob(os.path.join(out, "gpgpusim", "gpgpusim_power_report__*.log")))
     with open(os.path.join(out, "gpgpusim.json"), "w") as f:
         json.dump(launches, f, indent=1)
     verdicts = compare_buffers(workload, out)
+    record = result_record(args, program, report, launches, verdicts, core_mhz,
+                           {"gpupm": gpupm_s, "gpgpusim": gpgpusim_s})
+    record["cpu_s"] = {"gpupm": gpupm_cpu, "gpgpusim": gpgpusim_cpu}
     with open(os.path.join(out, "gpgpusim.csv"), "w", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(CSV_HEADER)
-        writer.writerows(csv_rows(program, report, launches))
+        writer.writerows(record["rows"])
     with open(os.path.join(out, "summary.txt"), "w") as f:
         f.write("\n".join(summary_lines(report, launches)) + "\n")
+    with open(os.path.join(out, "result.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    if args.clean and record["status"] == "ok":  # a difference keeps its buffers to look at
+        for name in BULKY:
+            shutil.rmtree(os.path.join(out, name), ignore_errors=True)
     print("\n".join(summary_lines(report, launches)))
     for name, verdict in verdicts.items():
-        print(f"buffer {name}: {'equal' if verdict is None else verdict}")
-    return 0 if all(v is None for v in verdicts.values()) else 1
+        print(buffer_check.describe(name, verdict))
+    print(f"wall seconds: gpupm {gpupm_s}, GPGPU-Sim {gpgpusim_s}; CPU seconds: gpupm {gpupm_cpu}, "
+          f"GPGPU-Sim {gpgpusim_cpu}")
+    return 0 if record["status"] == "ok" else 1
 
 
 if __name__ == "__main__":
