@@ -64,11 +64,7 @@ Listing list_document(const std::string& prefix, const Json& doc, const std::str
 // policy.* the settings read as `gpupm run` reads them (rules checked).
 Listing policy_listing(const ParamsOptions& opt) {
   const PolicyEntry* entry = find_registered_policy(opt.policy);
-  if (!entry) {
-    std::string names;
-    for (const std::string& n : policy_names()) names += (names.empty() ? "" : ", ") + n;
-    throw InputError("--policy", opt.policy, "unknown policy; expected one of {" + names + "}");
-  }
+  if (!entry) throw InputError("--policy", opt.policy, "unknown policy; expected one of {" + policy_name_list() + "}");
   const PolicyGpu on = load_policy_gpu(opt.gpu_file, opt.pdn_file);
   const PolicyTarget target = on.target(entry->name);
   Listing l;
@@ -163,8 +159,11 @@ Json rows_json(const std::vector<ParamRow>& rows, const std::vector<RuleRow>& ru
 Json input_schema(const std::string& kind) {
   if (kind == "experiment") return experiment_config_schema();
   const std::vector<std::string>& kinds = config_schema_kinds();
-  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-    throw InputError("--schema", kind, "expected one of {gpu_config, workload, sweep_spec, policy, experiment}");
+  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+    std::string allowed;
+    for (const std::string& k : kinds) allowed += k + ", ";
+    throw InputError("--schema", kind, "expected one of {" + allowed + "experiment}");
+  }
   return config_schema(kind);
 }
 

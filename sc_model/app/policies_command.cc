@@ -31,12 +31,6 @@ void add_plugin_option(CLI::App* cmd, std::vector<std::string>& plugins) {
                   "policy plugin: a shared object registering policies (repeatable; docs/embedding.md)");
 }
 
-std::string policy_name_list() {
-  std::string list;
-  for (const std::string& n : policy_names()) list += (list.empty() ? "" : ", ") + n;
-  return list;
-}
-
 int command_policies() {
   for (const PolicyEntry& e : registered_policies())
     std::printf("%-18s %s%s\n", e.name.c_str(), e.summary.c_str(),

@@ -19,8 +19,6 @@ int preload_plugins(int argc, char** argv);
 // The --plugin option of a command (already loaded by preload_plugins; kept
 // for passing to child runs).
 void add_plugin_option(CLI::App* cmd, std::vector<std::string>& plugins);
-// "baseline, sm-high, ...": the names --policy accepts now.
-std::string policy_name_list();
 // `gpupm policies`: every policy with its one-line summary and, for a plugin's, its file.
 int command_policies();
 

@@ -1,7 +1,5 @@
 #include "experiment/claims.h"
 
-#include "common/param_reader.h"
-
 #include <algorithm>
 #include <limits>
 #include <sstream>
@@ -98,16 +96,6 @@ ClaimBook::ClaimBook(const std::vector<ClaimParams>& claims) {
   }
 }
 
-ClaimBook ClaimBook::read(JsonReader& config, const std::string& default_file,
-                          const std::vector<ClaimLimits>& expected) {
-  return read_or_shipped(config, "claims", default_file, [&](JsonReader& r) {
-    std::vector<ClaimParams> claims;
-    JsonParamReader v(r);
-    describe_claims(v, claims, expected);
-    return ClaimBook(claims);
-  });
-}
-
 const ClaimBook::Entry& ClaimBook::entry(const std::string& id) const {
   auto it = entries_.find(id);
   if (it == entries_.end()) throw std::logic_error("claim " + id + " is not in the experiment's claim list");
@@ -128,16 +116,6 @@ Claim ClaimBook::judged(const std::string& id, std::string measured, bool ok, st
 Claim ClaimBook::not_judged(const std::string& id, std::string note) const {
   const Entry& e = entry(id);
   return na_claim(id, e.text_if_not_judged, e.paper, std::move(note));
-}
-
-std::vector<ClaimTarget> read_claim_targets(JsonReader& config, const std::string& default_file,
-                                            const std::vector<ClaimLimits>& expected) {
-  return read_or_shipped(config, "targets", default_file, [&](JsonReader& r) {
-    std::vector<TargetParams> targets;
-    JsonParamReader v(r);
-    describe_targets(v, targets, expected);
-    return claim_targets(targets);
-  });
 }
 
 Json targets_json(const std::vector<ClaimTarget>& targets, const std::vector<Claim>& judged) {

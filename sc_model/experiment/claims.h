@@ -55,15 +55,6 @@ struct TargetParams {
 };
 void describe_targets(ParamVisitor& v, std::vector<TargetParams>& targets, const std::vector<ClaimLimits>& expected);
 
-// READ(reader) of CONFIG when it has KEY, else of the shipped config DEFAULT_FILE's.
-template <class F>
-auto read_or_shipped(JsonReader& config, const std::string& key, const std::string& default_file, F read) {
-  if (config.has(key)) return read(config);
-  const Json shipped = load_json_file(default_file);
-  JsonReader r(shipped, default_file, "");
-  return read(r);
-}
-
 // The claims an experiment config states, under "claims": {ID: {"claim": text,
 // "paper": figure, "tolerance": words (default "-"), NUMBER: value..., and
 // optionally "claim_if_not_judged": the text when it is n/a}}. Every
@@ -72,9 +63,6 @@ class ClaimBook {
  public:
   ClaimBook() = default;
   explicit ClaimBook(const std::vector<ClaimParams>& claims);
-  // The claims of CONFIG, or when it states none (a config of one's own suite)
-  // those of the shipped config DEFAULT_FILE.
-  static ClaimBook read(JsonReader& config, const std::string& default_file, const std::vector<ClaimLimits>& expected);
 
   // A tolerance number of claim ID (the names given to the constructor).
   double limit(const std::string& id, const std::string& name) const;
@@ -101,10 +89,6 @@ struct ClaimTarget {
 };
 
 std::vector<ClaimTarget> claim_targets(const std::vector<TargetParams>& targets);
-// The config's "targets": [{"target": words, "claims": [ids]}], or when it
-// states none the shipped config DEFAULT_FILE's; every id must be in EXPECTED.
-std::vector<ClaimTarget> read_claim_targets(JsonReader& config, const std::string& default_file,
-                                            const std::vector<ClaimLimits>& expected);
 // summary.json's "targets": [{"target", "measured", "pass"}], measured from the judged claims.
 Json targets_json(const std::vector<ClaimTarget>& targets, const std::vector<Claim>& judged);
 // The same as a Markdown table.

@@ -64,15 +64,19 @@ extern const char* const kPolicyParamsHelp;
 // {"k": v, ...} as `gpupm run` arguments: --set policy.k=v ...
 std::vector<std::string> policy_sets(const Json& params);
 
-// FILE read into S by its declaration (unknown keys are errors).
+// DOC (from ORIGIN, for messages) read into S by its declaration (unknown keys are errors).
 template <class S>
-S read_experiment_params(const std::string& file) {
-  const Json doc = load_json_file(file);
-  JsonReader r(doc, file, "");
+S read_experiment_params(const Json& doc, const std::string& origin) {
+  JsonReader r(doc, origin, "");
   S s;
   read_params(r, s);
   r.finish();
   return s;
+}
+// The same of the config FILE.
+template <class S>
+S read_experiment_params(const std::string& file) {
+  return read_experiment_params<S>(load_json_file(file), file);
 }
 
 // The config experiment_config_file names, read into P; its claims and targets

@@ -8,9 +8,9 @@ namespace gpupm {
 
 namespace {
 
-// The VCD scope of a part of `gpu`: the module's hierarchical name, one scope per
-// level ("top.gpu0" -> top, gpu0), then `part`; so two GPUs of one platform trace apart.
-std::vector<std::string> scope_of(const Gpu& gpu, const std::string& part) {
+// The VCD scope of `gpu`: its module's hierarchical name, one scope per level
+// ("top.gpu0" -> top, gpu0), so two GPUs of one platform trace apart.
+std::vector<std::string> scope_of(const Gpu& gpu) {
   std::vector<std::string> scope;
   const std::string name = gpu.name();
   for (size_t at = 0; at <= name.size();) {
@@ -18,7 +18,6 @@ std::vector<std::string> scope_of(const Gpu& gpu, const std::string& part) {
     scope.push_back(name.substr(at, dot - at));
     at = dot + 1;
   }
-  scope.push_back(part);
   return scope;
 }
 
@@ -26,21 +25,27 @@ std::vector<std::string> scope_of(const Gpu& gpu, const std::string& part) {
 
 GpuTrace::GpuTrace(const Gpu& gpu, const std::string& file, uint64_t period_cycles)
     : vcd_(file), period_(period_cycles), last_counters_(gpu.sms_.size()) {
+  const std::vector<std::string> gpu_scope = scope_of(gpu);
+  auto part = [&](const std::string& name) {  // a part of the GPU: its scope below the GPU's
+    std::vector<std::string> scope = gpu_scope;
+    scope.push_back(name);
+    return scope;
+  };
   for (size_t i = 0; i < gpu.sms_.size(); ++i) {
-    const std::vector<std::string> scope = scope_of(gpu, "sm" + std::to_string(i));
+    const std::vector<std::string> scope = part("sm" + std::to_string(i));
     sm_vars_.push_back({vcd_.add_real(scope, "active_warps"), vcd_.add_real(scope, "ctas"),
                         vcd_.add_real(scope, "cta_limit"), vcd_.add_real(scope, "power_w")});
   }
-  sm_level_ = vcd_.add_real(scope_of(gpu, "freq"), "sm_level");
-  mem_level_ = vcd_.add_real(scope_of(gpu, "freq"), "mem_level");
-  sm_mhz_ = vcd_.add_real(scope_of(gpu, "freq"), "sm_mhz");
-  mem_mhz_ = vcd_.add_real(scope_of(gpu, "freq"), "mem_mhz");
-  v_sm_ = vcd_.add_real(scope_of(gpu, "vr"), "v_sm");
-  v_mem_ = vcd_.add_real(scope_of(gpu, "vr"), "v_mem");
-  kernel_ = vcd_.add_real(scope_of(gpu, "gwde"), "kernel");
-  total_power_w_ = vcd_.add_real(scope_of(gpu, "power"), "total_w");
+  sm_level_ = vcd_.add_real(part("freq"), "sm_level");
+  mem_level_ = vcd_.add_real(part("freq"), "mem_level");
+  sm_mhz_ = vcd_.add_real(part("freq"), "sm_mhz");
+  mem_mhz_ = vcd_.add_real(part("freq"), "mem_mhz");
+  v_sm_ = vcd_.add_real(part("vr"), "v_sm");
+  v_mem_ = vcd_.add_real(part("vr"), "v_mem");
+  kernel_ = vcd_.add_real(part("gwde"), "kernel");
+  total_power_w_ = vcd_.add_real(part("power"), "total_w");
   if (gpu.pdn_driver_) {
-    droop_ = vcd_.add_real(scope_of(gpu, "pdn"), "droop");
+    droop_ = vcd_.add_real(part("pdn"), "droop");
     has_droop_ = true;
   }
   last_v_sm_ = gpu.vr_.voltage(Domain::Sm);

@@ -75,6 +75,8 @@ class Policy {
 
 // Policy names usable with `gpupm run --policy`.
 std::vector<std::string> policy_names();
+// The same as one line: "baseline, sm-high, ...".
+std::string policy_name_list();
 // Builds a policy; `params` is the "policy" object of the run document (its
 // "name" key already read), so unknown parameters are rejected.
 // `ctl`: which implementation runs the controller blocks (GPU config controller_impl).

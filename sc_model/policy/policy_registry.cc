@@ -19,16 +19,10 @@ std::unique_ptr<Policy> make_equalizer(const PolicyArgs& a) {
   return std::make_unique<EqualizerPolicy>(a.name, read_equalizer_settings(a.params, a.target()));
 }
 
-std::unique_ptr<Policy> make_dyncta(const PolicyArgs& a) {
-  return std::make_unique<DynCtaPolicy>(read_policy_settings<DynCtaSettings>(a.params, a.target()));
-}
-
-std::unique_ptr<Policy> make_core_shutdown(const PolicyArgs& a) {
-  return std::make_unique<CoreShutdownPolicy>(read_policy_settings<KnobSearchSettings>(a.params, a.target()));
-}
-
-std::unique_ptr<Policy> make_core_dvfs(const PolicyArgs& a) {
-  return std::make_unique<CoreDvfsPolicy>(read_policy_settings<KnobSearchSettings>(a.params, a.target()));
+// A policy P made from its settings S alone.
+template <class P, class S>
+std::unique_ptr<Policy> make_from_settings(const PolicyArgs& a) {
+  return std::make_unique<P>(read_policy_settings<S>(a.params, a.target()));
 }
 
 std::unique_ptr<Policy> make_static_point(const PolicyArgs& a) {
@@ -40,7 +34,9 @@ std::unique_ptr<Policy> make_harmonia(const PolicyArgs& a) {
   return std::make_unique<HarmoniaPolicy>(read_harmonia_settings(a.params, a.target()), a.dvfs, a.ctl.sm_count);
 }
 
-std::unique_ptr<Policy> make_sm_allocation(const PolicyArgs& a) { return make_sm_allocation_policy(a.params, a.target()); }
+std::unique_ptr<Policy> make_sm_allocation(const PolicyArgs& a) {
+  return make_sm_allocation_policy(a.params, a.target());
+}
 
 // The shipped policies, in the order `gpupm policies` and messages list them.
 struct ShippedPolicy {
@@ -49,44 +45,53 @@ struct ShippedPolicy {
   std::unique_ptr<Policy> (*make)(const PolicyArgs&);
   PolicyParamWalk params;
 };
-const ShippedPolicy kShipped[] = {
-    {"baseline", "nominal SM and memory V/F levels, every SM (the reference)", make_static,
-     settings_walk<StaticSettings>()},
-    {"sm-high", "static: SM domain at its \"high\" level", make_static, settings_walk<StaticSettings>()},
-    {"sm-low", "static: SM domain at its \"low\" level", make_static, settings_walk<StaticSettings>()},
-    {"mem-high", "static: memory domain at its \"high\" level", make_static, settings_walk<StaticSettings>()},
-    {"mem-low", "static: memory domain at its \"low\" level", make_static, settings_walk<StaticSettings>()},
-    {"static", "static: policy.sm_level, policy.mem_level, policy.ctas_per_sm", make_static,
-     settings_walk<StaticSettings>()},
-    {"equalizer-perf", "Equalizer, performance mode: CTA concurrency and V/F from warp states", make_equalizer,
-     settings_walk<EqualizerSettings>()},
-    {"equalizer-energy", "Equalizer, energy mode", make_equalizer, settings_walk<EqualizerSettings>()},
-    {"dyncta", "DynCTA-like CTA concurrency from idle and memory-stall cycles", make_dyncta,
-     settings_walk<DynCtaSettings>()},
-    {"core-shutdown", "memory-bound kernels: bisect the SM count, gate the surplus SMs", make_core_shutdown,
-     settings_walk<KnobSearchSettings>()},
-    {"core-dvfs", "core shut-down's comparison point: the same search over the SM V/F level", make_core_dvfs,
-     settings_walk<KnobSearchSettings>()},
-    {"static-point", "one point of the SM count x V/F x CTAs space held for the run (policy.sms, ...)",
-     make_static_point, settings_walk<StaticPointSettings>()},
-    {"harmonia", "Harmonia: CU count and CU/memory clocks per kernel from its counters", make_harmonia,
-     settings_walk<HarmoniaPolicySettings>()},
-    {"sm-allocation", "two co-running apps: the paper's split from offline profiles", make_sm_allocation,
-     settings_walk<SplitSettings>()},
-    {"ilp-smra", "two co-running apps: moves SMs between them by their IPC at run time", make_sm_allocation,
-     settings_walk<SmraSettings>()},
-    {"aging-power", "two co-running apps: min-time SM count within an IPC-loss margin", make_sm_allocation,
-     settings_walk<SplitSettings>()},
-    {"perf-aging", "two co-running apps: the fewest SMs within a margin of the best IPC", make_sm_allocation,
-     settings_walk<SplitSettings>()},
-};
+// A function's table, not a namespace-scope one: its std::function members are
+// initialised dynamically, and a registration from another object's static
+// initialiser may come first (the platform example's does).
+const std::vector<ShippedPolicy>& shipped_policies() {
+  static const std::vector<ShippedPolicy> shipped = {
+      {"baseline", "nominal SM and memory V/F levels, every SM (the reference)", make_static,
+       settings_walk<StaticSettings>()},
+      {"sm-high", "static: SM domain at its \"high\" level", make_static, settings_walk<StaticSettings>()},
+      {"sm-low", "static: SM domain at its \"low\" level", make_static, settings_walk<StaticSettings>()},
+      {"mem-high", "static: memory domain at its \"high\" level", make_static, settings_walk<StaticSettings>()},
+      {"mem-low", "static: memory domain at its \"low\" level", make_static, settings_walk<StaticSettings>()},
+      {"static", "static: policy.sm_level, policy.mem_level, policy.ctas_per_sm", make_static,
+       settings_walk<StaticSettings>()},
+      {"equalizer-perf", "Equalizer, performance mode: CTA concurrency and V/F from warp states", make_equalizer,
+       settings_walk<EqualizerSettings>()},
+      {"equalizer-energy", "Equalizer, energy mode", make_equalizer, settings_walk<EqualizerSettings>()},
+      {"dyncta", "DynCTA-like CTA concurrency from idle and memory-stall cycles",
+       make_from_settings<DynCtaPolicy, DynCtaSettings>,
+       settings_walk<DynCtaSettings>()},
+      {"core-shutdown", "memory-bound kernels: bisect the SM count, gate the surplus SMs",
+       make_from_settings<CoreShutdownPolicy, KnobSearchSettings>,
+       settings_walk<KnobSearchSettings>()},
+      {"core-dvfs", "core shut-down's comparison point: the same search over the SM V/F level",
+       make_from_settings<CoreDvfsPolicy, KnobSearchSettings>,
+       settings_walk<KnobSearchSettings>()},
+      {"static-point", "one point of the SM count x V/F x CTAs space held for the run (policy.sms, ...)",
+       make_static_point, settings_walk<StaticPointSettings>()},
+      {"harmonia", "Harmonia: CU count and CU/memory clocks per kernel from its counters", make_harmonia,
+       settings_walk<HarmoniaPolicySettings>()},
+      {"sm-allocation", "two co-running apps: the paper's split from offline profiles", make_sm_allocation,
+       settings_walk<SplitSettings>()},
+      {"ilp-smra", "two co-running apps: moves SMs between them by their IPC at run time", make_sm_allocation,
+       settings_walk<SmraSettings>()},
+      {"aging-power", "two co-running apps: min-time SM count within an IPC-loss margin", make_sm_allocation,
+       settings_walk<SplitSettings>()},
+      {"perf-aging", "two co-running apps: the fewest SMs within a margin of the best IPC", make_sm_allocation,
+       settings_walk<SplitSettings>()},
+  };
+  return shipped;
+}
 
 struct Registry {
   std::vector<PolicyEntry> entries;
   std::vector<std::string> problems;
   std::string origin = "linked in";
   Registry() {
-    for (const ShippedPolicy& s : kShipped) entries.push_back({s.name, s.summary, s.make, "", s.params});
+    for (const ShippedPolicy& s : shipped_policies()) entries.push_back({s.name, s.summary, s.make, "", s.params});
   }
 };
 
@@ -134,13 +139,17 @@ std::vector<std::string> policy_names() {
   return n;
 }
 
+std::string policy_name_list() {
+  std::string list;
+  for (const std::string& n : policy_names()) list += (list.empty() ? "" : ", ") + n;
+  return list;
+}
+
 std::unique_ptr<Policy> make_policy(const std::string& name, JsonReader& p, const DvfsConfig& dvfs,
                                     const ControllerSetup& ctl, const std::string& unknown_hint) {
   for (const std::string& problem : policy_registration_problems()) p.fail("name", problem);
   if (const PolicyEntry* e = find_policy(name)) return e->make({name, p, dvfs, ctl});
-  std::string list;
-  for (const auto& n : policy_names()) list += (list.empty() ? "" : ", ") + n;
-  p.fail("name", "unknown policy \"" + name + "\"; expected one of {" + list + "}" + unknown_hint);
+  p.fail("name", "unknown policy \"" + name + "\"; expected one of {" + policy_name_list() + "}" + unknown_hint);
 }
 
 }  // namespace gpupm

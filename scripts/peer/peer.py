@@ -323,6 +323,15 @@ def result_record(args, program, report, launches, verdicts, core_mhz, seconds):
     }
 
 
+def check_toolkit(parser, cuda):
+    """Exit 2 before anything runs unless the NVIDIA toolkit this harness (and only it) uses is at CUDA."""
+    needed = [os.path.join(cuda, "bin", "ptxas"), os.path.join(cuda, "lib64", "libcudart.so")]
+    missing = [f for f in needed if not os.path.exists(f)]
+    if missing:
+        parser.error(f"--cuda {cuda}: missing {', '.join(missing)}; this measurement harness needs an NVIDIA CUDA "
+                     "toolkit (not a Debian package; gpupm's build and tests never use one)")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--gpgpusim", required=True, help="GPGPU-Sim checkout, built (README.md)")
@@ -349,6 +358,7 @@ def main():
     for name in ("sm_clock_scale", "mem_clock_scale"):
         if not 0.1 <= getattr(args, name) <= 10:
             p.error(f"--{name.replace('_', '-')} must be in [0.1, 10]")
+    check_toolkit(p, args.cuda)
     args.config_dir = args.config_dir or os.path.join(args.gpgpusim, "configs", "tested-cfgs", "SM2_GTX480")
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)

@@ -80,7 +80,7 @@ def peer_command(args, program, workload, variant, directory):
     name, sm, mem = variant
     cmd = [sys.executable, os.path.join(HERE, "peer.py"), "--gpgpusim", args.gpgpusim, "--workload", workload,
            "--out", directory, "--program", program, "--gpupm", args.gpupm, "--gpu", args.gpu, "--regs", args.regs,
-           "--sm-clock-scale", str(sm), "--mem-clock-scale", str(mem), "--clean"]
+           "--sm-clock-scale", str(sm), "--mem-clock-scale", str(mem), "--cuda", args.cuda, "--clean"]
     if name != "base":
         cmd.append("--no-power")
     if args.config_dir:
@@ -220,7 +220,9 @@ def parse_args():
     p.add_argument("--gpu", default=os.path.join(peer.REPO, "configs", "gpu", "gtx480.json"))
     p.add_argument("--config-dir", help="GPGPU-Sim config folder (default: peer.py's)")
     p.add_argument("--regs", choices=["gpupm", "ptxas"], default="gpupm")
+    p.add_argument("--cuda", default="/usr/local/cuda", help="CUDA toolkit (peer.py's --cuda)")
     args = p.parse_args()
+    peer.check_toolkit(p, args.cuda)
     if args.jobs < 1 or args.timeout <= 0 or not 1.0 < args.clock_scale <= 2.0:
         p.error("--jobs must be >= 1, --timeout > 0, --clock-scale in (1, 2]")
     for path, what in ((args.gpupm, "--gpupm"), (args.gpu, "--gpu")):

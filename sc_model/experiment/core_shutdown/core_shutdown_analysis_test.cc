@@ -34,9 +34,7 @@ struct CoreShutdownRuns {
 
   CoreShutdownRuns() {
     const std::string shipped = data_file("configs/experiments/core_shutdown.json");
-    const Json doc = load_json_file(shipped);
-    JsonReader r(doc, shipped, "");
-    config.claims = ClaimBook::read(r, shipped, core_shutdown_claim_limits());
+    config.claims = ClaimBook(read_experiment_params<CoreShutdownParams>(shipped).claims);
     const Json space = {{"name", "oracle-sm"},
                         {"objective", {{"kind", "min_energy"}, {"max_loss", 0.02}}},
                         {"axes", {{"sms", {{"from", 16}, {"to", 32}, {"step", 16}}}}}};

@@ -73,8 +73,6 @@ void describe(ParamVisitor& v, EqualizerParams& p);
 const std::vector<std::string>& equalizer_policies();
 // What each claim of the config's "claims" holds: its tolerance numbers.
 const std::vector<ClaimLimits>& equalizer_claim_limits();
-// The config's "targets", or the shipped config's when it states none.
-std::map<std::string, EqualizerTarget> read_equalizer_targets(JsonReader& config, const std::string& shipped_config);
 // The run of kernel K named WHAT (a policy, "ctas<N>", "dyncta", "eqcta").
 std::string equalizer_run_id(const EqualizerKernel& k, const std::string& what);
 

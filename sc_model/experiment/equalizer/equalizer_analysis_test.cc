@@ -45,10 +45,9 @@ struct EqualizerRuns {
 
   explicit EqualizerRuns(const std::string& shipped = data_file("configs/experiments/equalizer.json")) {
     config.kernels = {kernel("cutcp-1", "compute"), kernel("lbm-1", "memory"), kernel("kmn-1", "cache")};
-    const Json doc = load_json_file(shipped);
-    JsonReader r(doc, shipped, "");
-    config.claims = ClaimBook::read(r, shipped, equalizer_claim_limits());
-    config.targets = read_equalizer_targets(r, shipped);
+    const EqualizerParams p = read_experiment_params<EqualizerParams>(shipped);
+    config.claims = ClaimBook(p.claims);
+    config.targets = p.targets;
     for (const EqualizerKernel& k : config.kernels) {
       for (const char* p : {"baseline", "sm-low", "mem-high", "mem-low", "equalizer-perf", "equalizer-energy"})
         reports.add(equalizer_run_id(k, p), equalizer_report(1.0, 1.0, p));

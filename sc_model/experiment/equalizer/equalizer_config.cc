@@ -1,6 +1,5 @@
 #include "experiment/equalizer/equalizer.h"
 
-#include "common/param_reader.h"
 #include "workload/kernel_profile.h"
 
 #include <algorithm>
@@ -37,15 +36,6 @@ void describe_equalizer_targets(ParamVisitor& v, std::map<std::string, Equalizer
 }
 
 }  // namespace
-
-std::map<std::string, EqualizerTarget> read_equalizer_targets(JsonReader& config, const std::string& shipped_config) {
-  return read_or_shipped(config, "targets", shipped_config, [](JsonReader& r) {
-    std::map<std::string, EqualizerTarget> targets;
-    JsonParamReader v(r);
-    describe_equalizer_targets(v, targets);
-    return targets;
-  });
-}
 
 const std::vector<ClaimLimits>& equalizer_claim_limits() {
   static const std::vector<ClaimLimits> limits = {

@@ -29,9 +29,7 @@ struct HarmoniaRuns {
 
   HarmoniaRuns() {
     const std::string shipped = data_file("configs/experiments/harmonia.json");
-    const Json doc = load_json_file(shipped);
-    JsonReader r(doc, shipped, "");
-    config.claims = ClaimBook::read(r, shipped, harmonia_claim_limits());
+    config.claims = ClaimBook(read_experiment_params<HarmoniaParams>(shipped).claims);
     const Json space = {{"name", "oracle"}, {"objective", {{"kind", "min_ed2p"}}}, {"axes", {{"sms", {16, 32}}}}};
     JsonReader o(space, "test", "oracle");
     config.oracle = parse_oracle_space(o);

@@ -34,9 +34,7 @@ struct SmAllocationRuns {
 
   SmAllocationRuns() {
     const std::string shipped = data_file("configs/experiments/sm_allocation.json");
-    const Json doc = load_json_file(shipped);
-    JsonReader r(doc, shipped, "");
-    config.claims = ClaimBook::read(r, shipped, sm_allocation_claim_limits());
+    config.claims = ClaimBook(read_experiment_params<SmAllocationParams>(shipped).claims);
     config.gpu_name = "test";
     config.sms = 12;
     config.step = 1;
@@ -86,9 +84,9 @@ TEST(SmAllocationAnalysis, ThroughputAboveTheBandFails) {
   const Json doc = load_json_file(data_file("configs/experiments/sm_allocation.json"));
   Json tight = doc;
   tight["claims"]["C1a"]["throughput_max"] = 1.15;  // the fixture's pairs gain +20%
-  JsonReader r(tight, "tight.json", "");
-  s.config.claims = ClaimBook::read(r, "tight.json", sm_allocation_claim_limits());
-  s.config.targets = read_claim_targets(r, "tight.json", sm_allocation_claim_limits());
+  const SmAllocationParams p = read_experiment_params<SmAllocationParams>(tight, "tight.json");
+  s.config.claims = ClaimBook(p.claims);
+  s.config.targets = claim_targets(p.targets);
   Json summary = SmAllocation::analyse(s.config, s.reports, kTwoStages).json;
   EXPECT_EQ(claim(summary, "C1a")["verdict"], "fail");
   EXPECT_EQ(claim(summary, "C1a")["note"], "above the band: see the per-queue table");

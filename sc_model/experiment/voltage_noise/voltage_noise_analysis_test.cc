@@ -32,9 +32,7 @@ struct VoltageNoiseRuns {
 
   VoltageNoiseRuns() {
     const std::string shipped = data_file("configs/experiments/voltage_noise.json");
-    const Json doc = load_json_file(shipped);
-    JsonReader r(doc, shipped, "");
-    config.claims = ClaimBook::read(r, shipped, voltage_noise_claim_limits());
+    config.claims = ClaimBook(read_experiment_params<VoltageNoiseParams>(shipped).claims);
     config.pdn = "/x/package_default.json";
     config.kernels = {{"kmn", "first_order", ""}, {"cfd", "second_order", ""}};
     for (const VoltageNoiseKernel& k : config.kernels) {

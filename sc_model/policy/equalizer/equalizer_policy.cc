@@ -11,17 +11,23 @@ namespace {
 
 uint32_t field(uint32_t word, int lsb, int bits) { return (word >> lsb) & ((1u << bits) - 1); }
 
+// The settings' names in JSON, indexed by the enums' values (their CTRL register codes).
+const std::vector<std::string> kThresholdNames = {"exact", "truncated"};
+const std::vector<std::string> kXaluNames = {"ready_minus_issued", "all_ready"};
+const std::vector<std::string> kXmemNames = {"ready_and_lsu_blocked", "ready_minus_issued"};
+const std::vector<std::string> kVoteRuleNames = {"plurality", "strict"};
+
 }  // namespace
 
 void describe(ParamVisitor& v, EqualizerSettings& s, const PolicyTarget& t) {
   v.flag("enable", s.enable, "run the controller (false: the GPU stays at its nominal point)");
   v.flag("dvfs", s.dvfs, "apply the SMs' V/F votes (false: CTA control only)");
   v.flag("cta_control", s.cta_control, "apply the SMs' CTA requests (false: DVFS only)");
-  v.choice_of("threshold_mode", s.threshold, {"exact", "truncated"},
+  v.choice_of("threshold_mode", s.threshold, kThresholdNames,
               "the decision's thresholds on exact epoch sums or on truncated averages");
-  v.choice_of("xalu_def", s.xalu, {"ready_minus_issued", "all_ready"}, "which warps count as X_alu");
-  v.choice_of("xmem_def", s.xmem, {"ready_and_lsu_blocked", "ready_minus_issued"}, "which warps count as X_mem");
-  v.choice_of("vote_rule", s.rule, {"plurality", "strict"}, "how the frequency manager resolves the SMs' votes");
+  v.choice_of("xalu_def", s.xalu, kXaluNames, "which warps count as X_alu");
+  v.choice_of("xmem_def", s.xmem, kXmemNames, "which warps count as X_mem");
+  v.choice_of("vote_rule", s.rule, kVoteRuleNames, "how the frequency manager resolves the SMs' votes");
   v.integer("sample_period_log2", s.params.sample_period_log2, 1, 12, "log2 cycles",
             "SM cycles between warp-state samples, as a power of two");
   v.integer("epoch_samples_log2", s.params.epoch_samples_log2, 1, 8, "log2 samples",
@@ -172,10 +178,10 @@ Json EqualizerPolicy::describe() const {
           {"enable", s_.enable},
           {"dvfs", s_.dvfs},
           {"cta_control", s_.cta_control},
-          {"threshold_mode", s_.threshold == ThresholdMode::kExactSums ? "exact" : "truncated"},
-          {"xalu_def", s_.xalu == XaluDef::kReadyMinusIssued ? "ready_minus_issued" : "all_ready"},
-          {"xmem_def", s_.xmem == XmemDef::kReadyAndLsuBlocked ? "ready_and_lsu_blocked" : "ready_minus_issued"},
-          {"vote_rule", s_.rule == VoteRule::kPlurality ? "plurality" : "strict"},
+          {"threshold_mode", kThresholdNames[size_t(s_.threshold)]},
+          {"xalu_def", kXaluNames[size_t(s_.xalu)]},
+          {"xmem_def", kXmemNames[size_t(s_.xmem)]},
+          {"vote_rule", kVoteRuleNames[size_t(s_.rule)]},
           {"sample_period_log2", s_.params.sample_period_log2},
           {"epoch_samples_log2", s_.params.epoch_samples_log2}};
 }

@@ -57,11 +57,18 @@ HarmoniaSpace harmonia_space(const DvfsConfig& dvfs, uint32_t sm_count, uint32_t
   return sp;
 }
 
+namespace {
+
 const char* const kBinKeys[kHTunables] = {"cg_cus", "cg_sm_mhz", "cg_mem_mhz"};
+
+// The CUs the target GPU has (32 when it is not known).
+uint32_t cu_total(const PolicyTarget& t) { return t.ctl.sm_count ? t.ctl.sm_count : 32; }
+
+}  // namespace
 
 void describe(ParamVisitor& v, HarmoniaPolicySettings& s, const PolicyTarget& t) {
   HarmoniaSettings& m = s.model;
-  const uint32_t n = t.ctl.sm_count ? t.ctl.sm_count : 32;
+  const uint32_t n = cu_total(t);
   if (s.cu_step == 0) s.cu_step = std::min<uint32_t>(4, n);
   v.choice("mode", s.mode, {"cg+fg", "cg"}, "coarse and fine grain (Harmonia), or coarse grain only");
   v.text_list("tunables", s.tunables, 1, kHTunables, "^(cus|sm_mhz|mem_mhz)$", "one of {cus, sm_mhz, mem_mhz}",
@@ -106,7 +113,7 @@ HarmoniaPolicySettings read_harmonia_settings(JsonReader& p, const PolicyTarget&
       for (const std::string& name : s.tunables)
         if (name == tunable_name(k)) m.controlled[size_t(k)] = true;
   }
-  HarmoniaSpace sp = harmonia_space(t.dvfs, t.ctl.sm_count ? t.ctl.sm_count : 32, s.cu_step);
+  HarmoniaSpace sp = harmonia_space(t.dvfs, cu_total(t), s.cu_step);
   // Default SetCU_Freq_MemBW table (configs/workloads/harmonia/README.md, "bin table"), fixed
   // empirically on the suite's static sweeps as the paper fixed its own: CU count 1/2, 3/4, all;
   // CU clock the top one in every bin (FG lowers it); memory clock the middle level, one below
