@@ -15,6 +15,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstring>
+#include <optional>
 
 namespace gpupm {
 namespace {
@@ -35,6 +36,7 @@ class HostModel : public sc_core::sc_module {
   std::function<void(HostModel&)> script;
   std::vector<sc_time> irq_rises;
   sc_time offset = sc_core::SC_ZERO_TIME;  // local time ahead of sc_time_stamp()
+  sc_time latency = sc_time(kLatencyNs, SC_NS);  // the GPU's access latency
   bool decoupled = false;
 
   explicit HostModel(sc_core::sc_module_name name) : sc_module(name) {
@@ -52,6 +54,17 @@ class HostModel : public sc_core::sc_module {
     offset = sc_core::SC_ZERO_TIME;
   }
   sc_time now() const { return sc_core::sc_time_stamp() + offset; }
+  // A debug read of one word: its value, or nullopt if host_in did not answer it.
+  std::optional<uint32_t> debug_read(uint32_t addr) {
+    uint32_t value = 0;
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(addr);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    gp.set_data_length(4);
+    if (bus->transport_dbg(gp) != 4) return std::nullopt;
+    return value;
+  }
 
  private:
   uint32_t access(tlm::tlm_command cmd, uint32_t addr, uint32_t value) {
@@ -61,10 +74,12 @@ class HostModel : public sc_core::sc_module {
     gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
     gp.set_data_length(4);
     gp.set_streaming_width(4);
+    const sc_time local = now();
     sc_time delay = offset;
     bus->b_transport(gp, delay);
     EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE) << std::hex << addr;
-    EXPECT_EQ(delay, offset + sc_time(kLatencyNs, SC_NS));  // exactly one access latency
+    // Exactly one access latency (a write acts at the local time: the GPU may have waited the offset off).
+    EXPECT_EQ(sc_core::sc_time_stamp() + delay, local + latency);
     offset = delay;
     if (!decoupled) sync();
     return value;
@@ -89,7 +104,8 @@ HostInterfaceOptions host_launched() {
   return o;
 }
 
-// Launch everything and end the run at time 0 (decoupled), then poll STATUS
+// Launch everything and end the run at time 0 (decoupled, with no access
+// latency: a write acts at the host's local time), then poll STATUS
 // every microsecond until the run has ended; the interrupt says so too.
 void launch_all_then_poll(HostModel& h) {
   h.decoupled = true;
@@ -98,8 +114,7 @@ void launch_all_then_poll(HostModel& h) {
   h.write(kLaunchCount, h.read(kLaunchEntries));
   h.write(kDoorbell, kCommandLaunch);
   h.write(kDoorbell, kCommandEndRun);
-  EXPECT_EQ(h.offset, sc_time(6 * kLatencyNs, SC_NS));
-  EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(h.now(), 6 * h.latency);
   h.sync();
   h.decoupled = false;
   while (!(h.read(kStatus) & kStatusRunEnded)) {
@@ -120,8 +135,11 @@ uint64_t counter(HostModel& h, uint32_t index) {
 // end are the report's totals.
 void expect_cli_report(const std::string& workload) {
   LoadedRun run = load_run(inputs(workload));
-  Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy), host_launched());
+  HostInterfaceOptions options = host_launched();
+  options.access_latency_ns = 0;
+  Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy), options);
   HostModel host("host");
+  host.latency = sc_core::SC_ZERO_TIME;
   host.bus.bind(gpu.host_in);
   host.irq.bind(gpu.irq_o);
   uint64_t insts = 0, sm_cycles = 0;
@@ -205,6 +223,37 @@ TEST_F(HostInterface, InterruptDrivenLaunchesStartAtTheirDoorbell) {
     EXPECT_EQ(embedded["kernels"][k]["instructions"], cli.report["kernels"][k]["instructions"]) << k;
 }
 
+// Temporal decoupling: a host 5 us ahead of simulated time writes the
+// descriptor and rings; the launch starts at the doorbell's local time, not at
+// the time of the call. Debug reads take no time.
+TEST_F(HostInterface, ADoorbellWrittenAheadStartsItsLaunchAtItsLocalTime) {
+  LoadedRun run = load_run(inputs("configs/workloads/cuda/reduce/reduce.json"));
+  Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy), host_launched());
+  HostModel host("host");
+  host.bus.bind(gpu.host_in);
+  host.irq.bind(gpu.irq_o);
+  sc_time rang;
+  host.script = [&](HostModel& h) {
+    h.decoupled = true;
+    h.offset = sc_time(5, sc_core::SC_US);
+    EXPECT_EQ(h.debug_read(kLaunchEntries), std::optional<uint32_t>(2));
+    EXPECT_EQ(h.debug_read(kDoorbell), std::nullopt);  // write-only
+    h.write(kLaunchFirst, 0);
+    h.write(kLaunchCount, 2);
+    rang = h.now();
+    h.write(kDoorbell, kCommandLaunch);
+    h.write(kDoorbell, kCommandEndRun);
+    h.sync();
+    h.decoupled = false;
+    while (!(h.read(kStatus) & kStatusRunEnded)) sc_core::wait(1000, SC_NS);
+  };
+  sc_core::sc_start();
+  ASSERT_TRUE(gpu.done());
+  ASSERT_EQ(gpu.kernels().size(), 2u);
+  EXPECT_EQ(rang, sc_time(5020, SC_NS));  // 5 us ahead, then two accesses of 10 ns
+  EXPECT_EQ(gpu.kernels()[0].start.time_s, rang.to_seconds());
+}
+
 // Without host launches the GPU runs by itself; the host still reads the V/F
 // levels, the counters (latched mid-run, then the totals) and the policy's registers.
 TEST_F(HostInterface, ObservesASelfRunningGpu) {
@@ -219,6 +268,7 @@ TEST_F(HostInterface, ObservesASelfRunningGpu) {
     EXPECT_EQ(h.read(kVfSmKhz), uint32_t(run.gpu.dvfs[Domain::Sm].levels[run.gpu.dvfs[Domain::Sm].nominal].mhz * 1000));
     EXPECT_EQ(h.read(kPolicyCsr + 0x000), 1u);  // Equalizer's CTRL: enabled, performance mode
     EXPECT_EQ(h.read(kPolicyCsr + 0x004) & 0xF, 7u);  // TIMING: 128-cycle samples
+    EXPECT_EQ(h.debug_read(kPolicyCsr + 0x000), std::optional<uint32_t>(1));  // the window's debug reads
     h.write(kDoorbell, kCommandLaunch);
     EXPECT_EQ(h.read(kErrorCode), uint32_t(kNotHostLaunched));
     sc_core::wait(5000, SC_NS);

@@ -17,6 +17,15 @@ sc_time latency_of(const HostInterfaceOptions& o) {
   return sc_time(o.access_latency_ns, sc_core::SC_NS);
 }
 
+bool writable(uint32_t addr) {
+  switch (addr) {
+    case kLaunchFirst: case kLaunchCount: case kDoorbell: case kIrqStatus: case kIrqEnable: case kCountersLatch:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool read_only(uint32_t addr) {
   switch (addr) {
     case kId: case kStatus: case kErrorCode: case kCommandsDone: case kLaunchEntries: case kQueueDepth:
@@ -41,6 +50,7 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, const HostInter
       launch_entries_(launch_entries),
       clocks_(clocks) {
   host_in.register_b_transport(this, &CommandProcessor::host_b_transport);
+  host_in.register_transport_dbg(this, &CommandProcessor::host_transport_dbg);
   gwde_in.register_b_transport(this, &CommandProcessor::gwde_b_transport);
   SC_HAS_PROCESS(CommandProcessor);
   SC_METHOD(drive_irq);
@@ -51,15 +61,19 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, const HostInter
 // Every access costs access_latency_ns, refused ones too. Registers are one
 // aligned 32-bit word; the policy's window is checked by the policy's host.
 void CommandProcessor::host_b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
-  delay += latency_;
   const uint64_t addr = gp.get_address();
-  if (addr >= kPolicyCsr && addr < kPolicyCsr + kPolicyCsrSize) {
+  const bool in_window = addr >= kPolicyCsr && addr < kPolicyCsr + kPolicyCsrSize;
+  const bool well_formed = gp.get_data_length() == 4 && !(addr & 3) && !gp.get_byte_enable_ptr();
+  if (gp.is_write() && (in_window || (well_formed && addr <= UINT32_MAX && writable(uint32_t(addr)))))
+    act_at_local_time(delay);
+  delay += latency_;
+  if (in_window) {
     gp.set_address(addr - kPolicyCsr);
     csr_out->b_transport(gp, delay);
     gp.set_address(addr);
     return;
   }
-  if (gp.get_data_length() != 4 || (addr & 3) || gp.get_byte_enable_ptr()) {
+  if (!well_formed) {
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
@@ -75,6 +89,47 @@ void CommandProcessor::host_b_transport(tlm::tlm_generic_payload& gp, sc_time& d
     result = write(uint32_t(addr), value);
   }
   gp.set_response_status(result);
+}
+
+// Temporal decoupling: a write acts at the initiator's local time (a register
+// sync on write, as VCML's), so a launch written at t+d starts at t+d. Reads
+// answer with the state at the call: a decoupled host polling STATUS syncs first.
+void CommandProcessor::act_at_local_time(sc_time& delay) {
+  if (delay == sc_core::SC_ZERO_TIME) return;
+  sc_core::wait(delay);  // allowed in b_transport: LT initiators call it from a thread
+  delay = sc_core::SC_ZERO_TIME;
+}
+
+// Debug access (a register viewer, a debugger): no time, no latency, no side
+// effects. Reads of whole aligned words; writes to the plain storage registers
+// only (LAUNCH_FIRST, LAUNCH_COUNT, IRQ_ENABLE): a transfer stops at the first
+// word it cannot do, and the count of bytes done is returned, as TLM-2.0 says.
+unsigned CommandProcessor::host_transport_dbg(tlm::tlm_generic_payload& gp) {
+  const uint64_t addr = gp.get_address();
+  const unsigned length = gp.get_data_length();
+  if (addr >= kPolicyCsr && addr < kPolicyCsr + kPolicyCsrSize) {
+    gp.set_address(addr - kPolicyCsr);
+    const unsigned done = csr_out->transport_dbg(gp);
+    gp.set_address(addr);
+    return done;
+  }
+  if ((addr & 3) || addr + length > UINT32_MAX || gp.get_byte_enable_ptr()) return 0;
+  unsigned done = 0;
+  for (; done + 4 <= length; done += 4) {
+    const uint32_t reg = uint32_t(addr) + done;
+    uint32_t value = 0;
+    if (gp.is_read()) {
+      if (read(reg, value) != tlm::TLM_OK_RESPONSE) break;
+      std::memcpy(gp.get_data_ptr() + done, &value, 4);
+    } else if (gp.is_write()) {
+      if (reg != kLaunchFirst && reg != kLaunchCount && reg != kIrqEnable) break;
+      std::memcpy(&value, gp.get_data_ptr() + done, 4);
+      write(reg, value);
+    } else {
+      break;
+    }
+  }
+  return done;
 }
 
 tlm::tlm_response_status CommandProcessor::read(uint32_t addr, uint32_t& value) const {

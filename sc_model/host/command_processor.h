@@ -78,6 +78,8 @@ class CommandProcessor : public sc_core::sc_module {
 
  private:
   void host_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void act_at_local_time(sc_core::sc_time& delay);
+  unsigned host_transport_dbg(tlm::tlm_generic_payload& gp);
   void gwde_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   tlm::tlm_response_status read(uint32_t addr, uint32_t& value) const;
   tlm::tlm_response_status write(uint32_t addr, uint32_t value);

@@ -30,12 +30,14 @@ struct CpFakeGwde : sc_core::sc_module {
   tlm_utils::simple_target_socket<CpFakeGwde> launch_in{"launch_in"};
   tlm_utils::simple_initiator_socket<CpFakeGwde> done_out{"done_out"};
   std::vector<LaunchCommandMsg> received;
+  std::vector<sc_time> received_at;
 
   explicit CpFakeGwde(sc_core::sc_module_name name) : sc_module(name) {
     launch_in.register_b_transport(this, &CpFakeGwde::b_transport);
   }
   void b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
     received.push_back(*gp.get_extension<LaunchCommandMsg>());
+    received_at.push_back(sc_core::sc_time_stamp());
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
   void complete(bool end_run) {
@@ -45,18 +47,28 @@ struct CpFakeGwde : sc_core::sc_module {
   }
 };
 
-// One register, 0x10: what the policy's host would answer.
+// One register, 0x10: what the policy's host would answer; debug reads of it too.
 struct FakePolicyCsr : sc_core::sc_module {
   tlm_utils::simple_target_socket<FakePolicyCsr> csr_in{"csr_in"};
   uint32_t reg = 0xC0FFEE;
+  sc_time written_at = sc_core::SC_ZERO_TIME;
   explicit FakePolicyCsr(sc_core::sc_module_name name) : sc_module(name) {
     csr_in.register_b_transport(this, &FakePolicyCsr::b_transport);
+    csr_in.register_transport_dbg(this, &FakePolicyCsr::transport_dbg);
   }
   void b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
     if (gp.get_address() != 0x10) return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     if (gp.is_read()) std::memcpy(gp.get_data_ptr(), &reg, 4);
-    if (gp.is_write()) std::memcpy(&reg, gp.get_data_ptr(), 4);
+    if (gp.is_write()) {
+      std::memcpy(&reg, gp.get_data_ptr(), 4);
+      written_at = sc_core::sc_time_stamp();
+    }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp) {
+    if (gp.get_address() != 0x10 || !gp.is_read() || gp.get_data_length() < 4) return 0;
+    std::memcpy(gp.get_data_ptr(), &reg, 4);
+    return 4;
   }
 };
 
@@ -97,6 +109,15 @@ struct CommandProcessorBench : test::ScBench {
     host_out->b_transport(gp, delay);
     std::memcpy(&value, data, 4);
     return {gp.get_response_status(), value, delay};
+  }
+  // A debug access of `words` 32-bit words from `addr`; returns the bytes done.
+  unsigned debug(tlm::tlm_command cmd, uint64_t addr, std::vector<uint32_t>& words) {
+    tlm::tlm_generic_payload gp;
+    gp.set_command(cmd);
+    gp.set_address(addr);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(words.data()));
+    gp.set_data_length(unsigned(4 * words.size()));
+    return host_out->transport_dbg(gp);
   }
   uint32_t rd(uint32_t addr) {
     Access a = access(tlm::TLM_READ_COMMAND, addr);
@@ -271,6 +292,60 @@ TEST_F(CommandProcessorTest, WithoutHostLaunchesTheDoorbellIsRefused) {
     b.wr(kDoorbell, kCommandLaunch);
     EXPECT_EQ(b.rd(kErrorCode), uint32_t(kNotHostLaunched));
     EXPECT_EQ(b.access(tlm::TLM_READ_COMMAND, kStatus).delay, sc_time(10, SC_NS));  // the default latency
+  };
+  sc_core::sc_start();
+  EXPECT_TRUE(b.gwde.received.empty());
+}
+
+// Temporal decoupling: a write acts at the initiator's local time (the
+// annotation is waited off first), a read answers at the call.
+TEST_F(CommandProcessorTest, AWriteActsAtTheInitiatorsLocalTime) {
+  CommandProcessorBench b("bench", host_launched(), 5);
+  b.body = [&] {
+    const Access read = b.access(tlm::TLM_READ_COMMAND, kStatus, 0, 4, sc_time(500, SC_NS));
+    EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
+    EXPECT_EQ(read.delay, sc_time(507, SC_NS));
+    const Access doorbell = b.access(tlm::TLM_WRITE_COMMAND, kDoorbell, kCommandLaunch, 4, sc_time(1000, SC_NS));
+    EXPECT_EQ(doorbell.status, tlm::TLM_OK_RESPONSE);
+    ASSERT_EQ(b.gwde.received_at.size(), 1u);
+    EXPECT_EQ(b.gwde.received_at[0], sc_time(1000, SC_NS));  // the launch starts at the host's local time
+    EXPECT_EQ(sc_core::sc_time_stamp() + doorbell.delay, sc_time(1007, SC_NS));  // local time after: + latency
+    b.access(tlm::TLM_WRITE_COMMAND, kPolicyCsr + 0x10, 42, 4, sc_time(300, SC_NS));  // the window's writes too
+    EXPECT_EQ(b.policy.written_at, sc_time(1300, SC_NS));
+    const Access refused = b.access(tlm::TLM_WRITE_COMMAND, kId, 0, 4, sc_time(200, SC_NS));
+    EXPECT_EQ(refused.status, tlm::TLM_COMMAND_ERROR_RESPONSE);
+    EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(1300, SC_NS));  // a refused write acts on nothing, waits for nothing
+    EXPECT_EQ(refused.delay, sc_time(207, SC_NS));
+  };
+  sc_core::sc_start();
+}
+
+// Debug transport: no time, no latency, no action. Reads of whole words stop at
+// the first word not readable; writes reach only the plain storage registers.
+TEST_F(CommandProcessorTest, DebugAccessTakesNoTimeAndActsOnNothing) {
+  CommandProcessorBench b("bench", host_launched(), 5);
+  b.body = [&] {
+    using tlm::TLM_READ_COMMAND;
+    using tlm::TLM_WRITE_COMMAND;
+    b.wr(kLaunchFirst, 3);
+    std::vector<uint32_t> four(4);
+    EXPECT_EQ(b.debug(TLM_READ_COMMAND, kId, four), 16u);
+    EXPECT_EQ(four, (std::vector<uint32_t>{kIdValue, kStatusHostLaunches, 3, 1}));
+    std::vector<uint32_t> two(2);
+    EXPECT_EQ(b.debug(TLM_READ_COMMAND, kLaunchCount, two), 4u);  // DOORBELL is write-only
+    EXPECT_EQ(b.debug(TLM_READ_COMMAND, kId + 2, two), 0u);        // unaligned
+    two = {1, 2};
+    EXPECT_EQ(b.debug(TLM_WRITE_COMMAND, kLaunchFirst, two), 8u);
+    EXPECT_EQ(b.rd(kLaunchFirst), 1u);
+    EXPECT_EQ(b.rd(kLaunchCount), 2u);
+    for (uint32_t action : {kDoorbell, kIrqStatus, kCountersLatch, kId}) {
+      std::vector<uint32_t> one{kCommandLaunch};
+      EXPECT_EQ(b.debug(TLM_WRITE_COMMAND, action, one), 0u) << std::hex << action;
+    }
+    std::vector<uint32_t> one(1);
+    EXPECT_EQ(b.debug(TLM_READ_COMMAND, kPolicyCsr + 0x10, one), 4u);  // the window: the policy's own answer
+    EXPECT_EQ(one[0], 0xC0FFEEu);
+    EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
   };
   sc_core::sc_start();
   EXPECT_TRUE(b.gwde.received.empty());

@@ -17,6 +17,7 @@ PolicyHost::PolicyHost(sc_core::sc_module_name name, std::unique_ptr<Policy> pol
       policy_(std::move(policy)), sms_(std::move(sms)), mem_(mem), fm_(fm), sm_clock_(sm_clock), sm_cfg_(sm_cfg) {
   csr_in.register_b_transport(this, &PolicyHost::csr_b_transport);
   host_csr_in.register_b_transport(this, &PolicyHost::csr_b_transport);
+  host_csr_in.register_transport_dbg(this, &PolicyHost::csr_transport_dbg);
 }
 
 uint32_t PolicyHost::occupancy_limit(const KernelLaunch& k) const {
@@ -40,6 +41,20 @@ void PolicyHost::csr_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&
     ok = policy_->csr_write(addr, data);
   }
   gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+// Debug reads (the host interface's window): whole aligned words, until the
+// first the policy does not answer. No debug writes: a policy's register
+// write acts (a mode, a threshold), which a debugger's write must not.
+unsigned PolicyHost::csr_transport_dbg(tlm::tlm_generic_payload& gp) {
+  const uint64_t addr = gp.get_address();
+  if (!gp.is_read() || (addr & 3) || gp.get_byte_enable_ptr()) return 0;
+  unsigned done = 0;
+  for (uint32_t data = 0; done + 4 <= gp.get_data_length(); done += 4) {
+    if (addr + done > UINT32_MAX || !policy_->csr_read(uint32_t(addr + done), data)) break;
+    std::memcpy(gp.get_data_ptr() + done, &data, 4);
+  }
+  return done;
 }
 
 uint64_t PolicyHost::sm_cycle() const { return sm_clock_.cycles_elapsed(); }

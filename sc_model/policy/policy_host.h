@@ -65,6 +65,7 @@ class PolicyHost : public sc_core::sc_module, public PolicyContext {
   const ClockDomain* mem_clock_ = nullptr;
   uint32_t mem_channels_ = 1;
   void csr_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned csr_transport_dbg(tlm::tlm_generic_payload& gp);
 };
 
 }  // namespace gpupm
