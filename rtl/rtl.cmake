@@ -126,6 +126,7 @@ foreach(src IN LISTS _gpupm_rtl_srcs)
 endforeach()
 set_target_properties(gpupm_rtl_models PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
 target_compile_options(gpupm_rtl_models PRIVATE -O2 -w)
+set_target_properties(gpupm_rtl_models PROPERTIES POSITION_INDEPENDENT_CODE ON)  # as gpupm_model: linkable into a shared library
 # verilate() sets these privately; consumers of verilated.h need them too.
 target_compile_definitions(gpupm_rtl_models INTERFACE VM_SC=0 VM_TRACE=1 VM_TRACE_VCD=1 VM_TRACE_FST=0
   VM_COVERAGE=0)

@@ -10,6 +10,7 @@
 #   2. no installed binary or library holds the source tree's path (but in
 #      the Verilated models' diagnostics);
 #   3. a minimal out-of-tree project builds with find_package(gpupm) and runs;
+#      so does a module plugin (a shared library) with the model linked in;
 #   4. the same source compiles as C++20 and links with `pkg-config gpupm` and runs;
 #      pkg-config's libraries cover those the find_package(gpupm) consumer links;
 #   5. every installed header compiles on its own with pkg-config's flags.
@@ -70,6 +71,11 @@ check_consumer() {  # the data root the package names: the shipped PDN package r
 }
 check_consumer "$work/consumer/consumer"
 echo "install test: find_package(gpupm) consumer built and ran"
+# 3b. The model inside a shared library a platform loads (position-independent code).
+module_out=$("$work/consumer/module_host" "$work/consumer/consumer_module.so") || fail "module_host failed: $module_out"
+[ "$module_out" = "module sms $(sed -n 's/^sms //p' <<< "$("$work/consumer/consumer")")" ] ||
+  fail "the module plugin read another GPU than the consumer: $module_out"
+echo "install test: the model linked into a module plugin, loaded and ran"
 
 # 4. pkg-config: the same source as C++20 (the flags leave the consumer's standard alone),
 # linked with exactly what pkg-config lists, which covers what find_package(gpupm) links.
