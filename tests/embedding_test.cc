@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "platform/gpu.h"
-#include "platform/run_setup.h"
-#include "report/report_writer.h"
+#include "gpupm/platform/gpu.h"
+#include "gpupm/platform/run_setup.h"
+#include "gpupm/report/report_writer.h"
 #include "support/error_of.h"
 #include "support/report_runner.h"
 #include "support/sc_bench.h"

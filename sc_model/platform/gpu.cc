@@ -1,4 +1,4 @@
-#include "platform/gpu.h"
+#include "gpupm/platform/gpu.h"
 
 #include <cmath>
 #include <stdexcept>

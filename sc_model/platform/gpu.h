@@ -10,22 +10,22 @@
 // the workload's kernels run only when the host launches them.
 #pragma once
 
-#include "clock/clock_domain.h"
-#include "freq/frequency_manager.h"
-#include "gwde/global_stagger.h"
-#include "gwde/global_work_distribution_engine.h"
-#include "host/command_processor.h"
-#include "mem/external_memory_port.h"
-#include "mem/memory_system.h"
-#include "platform/gpu_config.h"
-#include "platform/gpu_trace.h"
-#include "policy/policy_host.h"
-#include "power/power_model.h"
-#include "platform/snapshot.h"
-#include "sm/streaming_multiprocessor.h"
-#include "vr/pdn.h"
-#include "platform/pdn_driver.h"
-#include "vr/voltage_regulator.h"
+#include "gpupm/clock/clock_domain.h"
+#include "gpupm/freq/frequency_manager.h"
+#include "gpupm/gwde/global_stagger.h"
+#include "gpupm/gwde/global_work_distribution_engine.h"
+#include "gpupm/host/command_processor.h"
+#include "gpupm/mem/external_memory_port.h"
+#include "gpupm/mem/memory_system.h"
+#include "gpupm/platform/gpu_config.h"
+#include "gpupm/platform/gpu_trace.h"
+#include "gpupm/policy/policy_host.h"
+#include "gpupm/power/power_model.h"
+#include "gpupm/platform/snapshot.h"
+#include "gpupm/sm/streaming_multiprocessor.h"
+#include "gpupm/vr/pdn.h"
+#include "gpupm/platform/pdn_driver.h"
+#include "gpupm/vr/voltage_regulator.h"
 
 #include <functional>
 #include <memory>

@@ -1,6 +1,6 @@
-#include "platform/gpu_trace.h"
+#include "gpupm/platform/gpu_trace.h"
 
-#include "platform/gpu.h"
+#include "gpupm/platform/gpu.h"
 
 #include <algorithm>
 

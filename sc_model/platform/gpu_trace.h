@@ -9,8 +9,8 @@
 // Time in ps.
 #pragma once
 
-#include "common/vcd_writer.h"
-#include "protocol/sm_status.h"
+#include "gpupm/common/vcd_writer.h"
+#include "gpupm/protocol/sm_status.h"
 
 #include <string>
 #include <vector>
