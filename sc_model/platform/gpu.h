@@ -69,6 +69,9 @@ class Gpu : public sc_core::sc_module {
   // Traces the main signals to a VCD file every `period_cycles` SM cycles, a
   // multiple of sim.sample_period (call before sc_start; see platform/gpu_trace.h).
   void trace_to(const std::string& vcd_file, uint64_t period_cycles);
+  // The same into a platform's own trace file (before sc_start, as sc_trace
+  // requires), the variables named under the GPU's hierarchical name.
+  void trace_to(sc_core::sc_trace_file* file, uint64_t period_cycles);
   // After a finished run: the trace's last values, and the file renamed into place.
   void finish_trace();
   // Called at every epoch end (progress display).
@@ -112,6 +115,7 @@ class Gpu : public sc_core::sc_module {
   friend class GpuTrace;  // reads the blocks it traces
   void end_of_epoch();
   void sample(uint64_t cycle);
+  void check_trace_period(uint64_t period_cycles) const;
   void kernel_started(const KernelLaunch& k);
   void kernel_ended(const KernelLaunch& k);
   void all_done();
