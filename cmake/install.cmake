@@ -1,6 +1,6 @@
 # `cmake --install build --prefix P` (docs/usage.md "Install"): the model library and
 # the Verilated controller models it links, the public headers (P/include/gpupm/,
-# also on the include path so the in-tree "sm/..." style works inside them),
+# included as <gpupm/...>: only P/include is on a consumer's include path),
 # gpupmConfig.cmake exporting gpupm::model and gpupm::plugin_api, gpupm.pc, the
 # gpupm program, and the data under P/share/gpupm (same layout as the source
 # tree: configs/, scripts/).
@@ -25,15 +25,13 @@ function(gpupm_build_only_includes target)
 endfunction()
 
 gpupm_build_only_includes(gpupm_model)
-target_include_directories(gpupm_model PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
-  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gpupm>)
+target_include_directories(gpupm_model PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 set_target_properties(gpupm_model PROPERTIES EXPORT_NAME model)
 # A consumer on a newer standard than the library's (C++17) links too: SystemC's
 # headers check the standard the library was built for (as gpupm.pc's Cflags say).
 target_compile_definitions(gpupm_model INTERFACE $<INSTALL_INTERFACE:SC_CPLUSPLUS=201703L>)
 # A policy plugin's target: the same headers, without the library (the gpupm program has the symbols).
-target_include_directories(gpupm_plugin_api INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
-  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gpupm>)
+target_include_directories(gpupm_plugin_api INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 set_target_properties(gpupm_plugin_api PROPERTIES EXPORT_NAME plugin_api)
 set(GPUPM_INSTALLED_LIBS gpupm_model gpupm_plugin_api)
 if(TARGET gpupm_rtl_models)

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "common/json_reader.h"
+#include "gpupm/common/json_reader.h"
 
 namespace gpupm::fuzz {
 

@@ -1,7 +1,7 @@
 // libFuzzer target: a GPU config document (configs/gpu/*.json) through
 // parse_gpu_config. Only InputError is an accepted answer to bad input.
 #include "fuzz_support.h"
-#include "platform/gpu_config.h"
+#include "gpupm/platform/gpu_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gpupm;

@@ -1,7 +1,7 @@
 // libFuzzer target: a PDN package network (configs/pdn/*.json) through
 // parse_pdn_network, read as `gpupm run --pdn` reads it (unknown keys rejected).
 #include "fuzz_support.h"
-#include "vr/pdn_config.h"
+#include "gpupm/vr/pdn_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gpupm;

@@ -11,9 +11,9 @@
 #include <map>
 
 #include "fuzz_support.h"
-#include "program/npy.h"
-#include "program/program_workload.h"
-#include "sm/sm_config.h"
+#include "gpupm/program/npy.h"
+#include "gpupm/program/program_workload.h"
+#include "gpupm/sm/sm_config.h"
 
 namespace {
 

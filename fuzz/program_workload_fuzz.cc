@@ -7,8 +7,8 @@
 #include <filesystem>
 
 #include "fuzz_support.h"
-#include "program/program_workload.h"
-#include "sm/sm_config.h"
+#include "gpupm/program/program_workload.h"
+#include "gpupm/sm/sm_config.h"
 
 namespace {
 

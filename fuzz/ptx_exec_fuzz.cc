@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ptx/ptx.h"
+#include "gpupm/ptx/ptx.h"
 
 namespace {
 

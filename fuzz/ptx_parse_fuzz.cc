@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "ptx/ptx.h"
+#include "gpupm/ptx/ptx.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

@@ -1,7 +1,7 @@
 // libFuzzer target: a sweep spec (configs/sweeps/*.json) through
 // parse_sweep_spec; paths resolve against configs/sweeps as for the shipped spec.
 #include "fuzz_support.h"
-#include "sweep/sweep_spec.h"
+#include "gpupm/sweep/sweep_spec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gpupm;

@@ -2,7 +2,7 @@
 // through parse_workload. Program workloads ("program") have their own target
 // (program_workload_fuzz.cc); here they are just one more bad input.
 #include "fuzz_support.h"
-#include "workload/kernel_profile.h"
+#include "gpupm/workload/kernel_profile.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gpupm;

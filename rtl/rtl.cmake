@@ -151,7 +151,7 @@ add_library(gpupm_rtl_golden STATIC
   ${CMAKE_SOURCE_DIR}/sc_model/controllers/vote_arbiter.cc
   ${CMAKE_SOURCE_DIR}/sc_model/controllers/droop_predictor.cc
   ${CMAKE_SOURCE_DIR}/sc_model/controllers/stagger_unit.cc)
-target_include_directories(gpupm_rtl_golden PUBLIC ${CMAKE_SOURCE_DIR}/sc_model)
+target_include_directories(gpupm_rtl_golden PUBLIC ${GPUPM_BUILD_INCLUDE})
 
 add_executable(gpupm_rtl_tests
   ${CMAKE_SOURCE_DIR}/tb/eq_decision_tb.cc

@@ -23,8 +23,9 @@ def includes(root, path):
     for line in open(os.path.join(root, path)):
         m = re.match(r'\s*#include "([^"]+)"', line)
         if m:
+            header = re.sub(r"^gpupm/", "", m.group(1))  # the model's headers: sc_model/ as gpupm/
             for base in ("sc_model", os.path.dirname(path)):
-                candidate = os.path.normpath(os.path.join(base, m.group(1)))
+                candidate = os.path.normpath(os.path.join(base, header))
                 if os.path.isfile(os.path.join(root, candidate)):
                     yield candidate
                     break

@@ -11,6 +11,8 @@ headers). Two refinements:
     policy/shared/, never a policy's folder (policy/ itself may: the registry);
   - a unit test (*_test.cc) may also include a folder of its own layer (its bench
     wires the neighbour block it talks to) and the test support (support/).
+Model headers are included as "gpupm/<folder>/..." (sc_model/ is gpupm/ on the include path,
+as installed), never by the bare folder a user's own headers could shadow.
 Exit 0: clean. Exit 1: each forbidden include as file:line and the edge.
 Exit 2: bad arguments, or a folder the table does not know.
 """
@@ -33,6 +35,7 @@ LAYERS = [  # bottom to top
     ("app", ["app"]),
 ]
 TEST_SUPPORT = "support"  # tests/support/, on the test binaries' include path
+PREFIX = "gpupm/"  # model headers are included as "gpupm/<folder>/...", as a user includes them
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 SOURCE_SUFFIXES = (".h", ".cc", ".cpp")
@@ -58,12 +61,18 @@ def policy_part(rel_dir):
     return "policy/" + parts[1] if len(parts) >= 2 and parts[0] == "policy" else None
 
 
-def violation(src_rel, target, is_test, layers):
-    """Why src_rel may not include target (None: allowed)."""
+def violation(src_rel, include, is_test, layers):
+    """Why src_rel may not include `include` (None: allowed)."""
     src_dir = os.path.dirname(src_rel)
-    src_folder, dst_folder = src_dir.split("/")[0], target.split("/")[0]
+    src_folder, first = src_dir.split("/")[0], include.split("/")[0]
+    if not include.startswith(PREFIX):
+        if first in layers:
+            return f'a model header is included as "{PREFIX}{first}/...", never by a bare folder'
+        return None if first == TEST_SUPPORT and is_test else f"'{first}/' is not an sc_model folder"
+    target = include[len(PREFIX):]
+    dst_folder = target.split("/")[0]
     if dst_folder not in layers:
-        return None if dst_folder == TEST_SUPPORT and is_test else f"'{dst_folder}/' is not an sc_model folder"
+        return f"'{dst_folder}/' is not an sc_model folder"
     src_layer, dst_layer = layers[src_folder], layers[dst_folder]
     if src_folder == dst_folder:
         own, other = policy_part(src_dir), policy_part(os.path.dirname(target))

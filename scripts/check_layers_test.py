@@ -52,22 +52,25 @@ class CheckLayers(unittest.TestCase):
         self.assertEqual((rc, out, err), (0, "", ""))
 
     def test_upward_include_fails(self):
-        self.assert_rejected("sm/lsu.h", "platform/gpu.h", ["higher layer 'platform'"])
+        self.assert_rejected("sm/lsu.h", "gpupm/platform/gpu.h", ["higher layer 'platform'"])
 
     def test_block_including_a_block_fails(self):
-        self.assert_rejected("sm/lsu.h", "gwde/gwde_config.h", ["never include each other"])
+        self.assert_rejected("sm/lsu.h", "gpupm/gwde/gwde_config.h", ["never include each other"])
 
     def test_policy_including_another_policy_fails(self):
-        self.assert_rejected("policy/harmonia/harmonia_policy.h", "policy/sm_allocation/partition.h",
+        self.assert_rejected("policy/harmonia/harmonia_policy.h", "gpupm/policy/sm_allocation/partition.h",
                              ["the policy folder policy/sm_allocation/"])
 
     def test_shared_policy_code_including_a_policy_fails(self):
-        self.assert_rejected("policy/shared/observe/kernel_counters.h", "policy/harmonia/harmonia_model.h",
+        self.assert_rejected("policy/shared/observe/kernel_counters.h", "gpupm/policy/harmonia/harmonia_model.h",
                              ["policy/shared/ includes the policy folder policy/harmonia/"])
 
     def test_unit_test_may_wire_a_neighbour_block(self):
-        self.plant("sm/lsu_test.cc", "gwde/gwde_config.h")
+        self.plant("sm/lsu_test.cc", "gpupm/gwde/gwde_config.h")
         self.assertEqual(run(self.root)[0], 0)
+
+    def test_a_model_header_without_the_gpupm_prefix_fails(self):
+        self.assert_rejected("sm/lsu.h", "common/rng.h", ['included as "gpupm/common/..."'])
 
     def test_unknown_folder_is_a_usage_error(self):
         os.makedirs(os.path.join(self.root, "misc"))

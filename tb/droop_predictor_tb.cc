@@ -15,8 +15,8 @@
 #include "Vdroop_predictor.h"
 #include "Vdroop_predictor_s1.h"
 #include "Vdroop_predictor_s4.h"
-#include "controllers/droop_predictor.h"
-#include "controllers/droop_predictor_ports.h"
+#include "gpupm/controllers/droop_predictor.h"
+#include "gpupm/controllers/droop_predictor_ports.h"
 #include "tb_common.h"
 
 #include <gtest/gtest.h>

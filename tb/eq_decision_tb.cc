@@ -20,7 +20,7 @@
 #include "Veq_decision.h"
 #include "Veq_decision_s16e9.h"
 #include "Veq_decision_s5e1.h"
-#include "controllers/eq_decision.h"
+#include "gpupm/controllers/eq_decision.h"
 #include "tb_common.h"
 
 #include <gtest/gtest.h>

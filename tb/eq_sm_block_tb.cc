@@ -19,9 +19,9 @@
 #include "Veq_sm_block.h"
 #include "Veq_sm_block_w13s0e1.h"
 #include "Veq_sm_block_w64s2e3.h"
-#include "controllers/eq_decision.h"
-#include "controllers/eq_sm_block.h"
-#include "controllers/eq_sm_block_ports.h"
+#include "gpupm/controllers/eq_decision.h"
+#include "gpupm/controllers/eq_sm_block.h"
+#include "gpupm/controllers/eq_sm_block_ports.h"
 #include "tb_common.h"
 
 #include <gtest/gtest.h>

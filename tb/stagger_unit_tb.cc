@@ -19,8 +19,8 @@
 #include "Vstagger_unit.h"
 #include "Vstagger_unit_n32r16.h"
 #include "Vstagger_unit_n4r1w1.h"
-#include "controllers/stagger_unit.h"
-#include "controllers/stagger_unit_ports.h"
+#include "gpupm/controllers/stagger_unit.h"
+#include "gpupm/controllers/stagger_unit_ports.h"
 #include "tb_common.h"
 
 #include <gtest/gtest.h>

@@ -13,7 +13,7 @@
 //                    takes about 150000 cycles)
 #pragma once
 
-#include "controllers/rtl_harness.h"
+#include "gpupm/controllers/rtl_harness.h"
 
 #include <verilated.h>
 

@@ -18,8 +18,8 @@
 #include "Vvote_arbiter.h"
 #include "Vvote_arbiter_n4.h"
 #include "Vvote_arbiter_n64.h"
-#include "controllers/vote_arbiter.h"
-#include "controllers/vote_arbiter_ports.h"
+#include "gpupm/controllers/vote_arbiter.h"
+#include "gpupm/controllers/vote_arbiter_ports.h"
 #include "tb_common.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // The oracle's search space and objectives (sc_model/policy/shared/oracle/oracle_search.h).
-#include "policy/shared/oracle/oracle_search.h"
+#include "gpupm/policy/shared/oracle/oracle_search.h"
 
 #include <gtest/gtest.h>
 

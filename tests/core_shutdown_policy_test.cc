@@ -4,10 +4,10 @@
 // that), so each test states the kernel's IPC curve and checks what the
 // controller does with it. The real platform runs the same policies in
 // tests/core_shutdown_experiment_test.cc and the experiment.
-#include "policy/shared/actuate/sm_count_actuator.h"
-#include "policy/core_shutdown/core_shutdown_policy.h"
-#include "policy/shared/observe/kernel_counters.h"
-#include "policy/shared/oracle/static_point_policy.h"
+#include "gpupm/policy/shared/actuate/sm_count_actuator.h"
+#include "gpupm/policy/core_shutdown/core_shutdown_policy.h"
+#include "gpupm/policy/shared/observe/kernel_counters.h"
+#include "gpupm/policy/shared/oracle/static_point_policy.h"
 
 #include <gtest/gtest.h>
 

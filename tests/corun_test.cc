@@ -11,8 +11,8 @@
 #include <fstream>
 #include <regex>
 
-#include "platform/gpu.h"
-#include "platform/run_setup.h"
+#include "gpupm/platform/gpu.h"
+#include "gpupm/platform/run_setup.h"
 #include "support/report_runner.h"
 #include "support/test_support.h"
 

@@ -3,7 +3,7 @@
 // angle brackets survives epochs.csv through Python's csv module.
 #include <gtest/gtest.h>
 
-#include "common/csv_writer.h"
+#include "gpupm/common/csv_writer.h"
 #include "support/test_support.h"
 
 namespace {

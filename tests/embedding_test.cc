@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "platform/gpu.h"
-#include "platform/run_setup.h"
-#include "report/report_writer.h"
+#include "gpupm/platform/gpu.h"
+#include "gpupm/platform/run_setup.h"
+#include "gpupm/report/report_writer.h"
 #include "support/error_of.h"
 #include "support/report_runner.h"
 #include "support/sc_bench.h"
@@ -201,6 +201,33 @@ TEST_F(Embedding, TwoGpusTraceUnderTheirOwnHierarchicalNames) {
     EXPECT_NE(vcd.find(scopes), std::string::npos) << name << ".vcd:\n" << vcd.substr(0, 400);
     EXPECT_EQ(vcd.find("$scope module gpu $end"), std::string::npos) << "no fixed \"gpu\" scope";
   }
+}
+
+// Into the platform's own sc_trace_file: the GPU's variables under its
+// hierarchical name, beside the platform's own signal, in the platform's file.
+TEST_F(Embedding, TraceJoinsThePlatformsOwnTraceFile) {
+  struct Top : sc_core::sc_module {
+    LoadedRun run = load_run(equalizer_run());
+    Gpu gpu{"gpu0", run.gpu, run.workload, std::move(run.policy)};
+    sc_core::sc_signal<bool> heartbeat{"heartbeat"};
+    explicit Top(sc_core::sc_module_name name) : sc_module(name) {}
+  } top("top");
+  const double nominal_mhz = top.run.gpu.dvfs[Domain::Sm].levels[top.run.gpu.dvfs[Domain::Sm].nominal].mhz;
+  EXPECT_THROW(top.gpu.trace_to(static_cast<sc_core::sc_trace_file*>(nullptr), 1280), std::invalid_argument);
+  const std::string dir = test::temp_dir("embed_sc_trace");
+  sc_core::sc_trace_file* file = sc_core::sc_create_vcd_trace_file((dir + "/platform").c_str());
+  file->set_time_unit(1, sc_core::SC_PS);
+  sc_core::sc_trace(file, top.heartbeat, "top.heartbeat");
+  top.gpu.trace_to(file, 1280);
+  sc_core::sc_start();
+  ASSERT_TRUE(top.gpu.done());
+  top.gpu.finish_trace();
+  sc_core::sc_close_vcd_trace_file(file);
+  const std::string vcd = test::read_file(dir + "/platform.vcd");
+  for (const char* var : {"heartbeat", "gpu0", "sm0", "power_w", "sm_mhz", "v_sm", "total_w"})
+    EXPECT_NE(vcd.find(var), std::string::npos) << var << " not in:\n" << vcd.substr(0, 2000);
+  EXPECT_NE(vcd.find("r" + std::to_string(int(nominal_mhz)) + " "), std::string::npos)
+      << "the SM clock's " << nominal_mhz << " MHz is not among the values";
 }
 
 // Without the platform's femtosecond resolution the model refuses and says what to do.

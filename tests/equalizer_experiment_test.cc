@@ -3,7 +3,7 @@
 // directions of docs/papers.md#equalizer-claims and the outputs a user gets.
 #include <gtest/gtest.h>
 
-#include "common/build_info.h"
+#include "gpupm/common/build_info.h"
 
 #include <filesystem>
 #include <fstream>

@@ -4,8 +4,8 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "platform/gpu.h"
-#include "platform/run_setup.h"
+#include "gpupm/platform/gpu.h"
+#include "gpupm/platform/run_setup.h"
 #include "support/test_support.h"
 
 namespace gpupm {

@@ -11,11 +11,11 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/peq_with_get.h>
 
-#include "platform/gpu.h"
-#include "platform/run_setup.h"
-#include "program/npy.h"
-#include "program/program_workload.h"
-#include "report/report_writer.h"
+#include "gpupm/platform/gpu.h"
+#include "gpupm/platform/run_setup.h"
+#include "gpupm/program/npy.h"
+#include "gpupm/program/program_workload.h"
+#include "gpupm/report/report_writer.h"
 #include "support/sc_bench.h"
 #include "support/test_support.h"
 

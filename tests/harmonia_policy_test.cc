@@ -12,7 +12,7 @@
 
 #include "support/report_runner.h"
 #include "support/test_support.h"
-#include "workload/kernel_profile.h"
+#include "gpupm/workload/kernel_profile.h"
 
 namespace gpupm::test {
 namespace {

@@ -5,9 +5,9 @@
 // Each test is its own process.
 #include <gtest/gtest.h>
 
-#include "platform/gpu.h"
-#include "platform/run_setup.h"
-#include "report/report_writer.h"
+#include "gpupm/platform/gpu.h"
+#include "gpupm/platform/run_setup.h"
+#include "gpupm/report/report_writer.h"
 #include "support/report_runner.h"
 #include "support/sc_bench.h"
 #include "support/test_support.h"

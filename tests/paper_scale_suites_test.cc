@@ -12,8 +12,8 @@
 #include <filesystem>
 #include <set>
 
-#include "common/json_reader.h"
-#include "program/workload_scale.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/program/workload_scale.h"
 #include "support/test_support.h"
 
 using gpupm::test::source_path;

@@ -10,8 +10,8 @@
 #include <regex>
 #include <set>
 
-#include "common/json_reader.h"
-#include "program/workload_scale.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/program/workload_scale.h"
 #include "support/test_support.h"
 
 using gpupm::test::read_file;

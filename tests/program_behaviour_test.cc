@@ -7,7 +7,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "program/npy.h"
+#include "gpupm/program/npy.h"
 #include "support/report_runner.h"
 #include "support/test_support.h"
 

@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "common/build_info.h"
-#include "common/json_reader.h"
+#include "gpupm/common/build_info.h"
+#include "gpupm/common/json_reader.h"
 #include "support/test_support.h"
-#include "sweep/run_executor.h"
+#include "gpupm/sweep/run_executor.h"
 
 namespace {
 

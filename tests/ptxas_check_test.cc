@@ -17,8 +17,8 @@
 #include <map>
 #include <sstream>
 
-#include "program/cuda_compiler.h"
-#include "ptx/ptx.h"
+#include "gpupm/program/cuda_compiler.h"
+#include "gpupm/ptx/ptx.h"
 #include "support/test_support.h"
 
 namespace {

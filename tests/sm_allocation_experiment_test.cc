@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/json_reader.h"
+#include "gpupm/common/json_reader.h"
 #include "support/test_support.h"
 
 using gpupm::test::run_gpupm;

@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "support/test_support.h"
-#include "sweep/run_executor.h"
+#include "gpupm/sweep/run_executor.h"
 
 using namespace gpupm;
 using gpupm::test::source_path;

@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "support/test_support.h"
-#include "sweep/run_executor.h"
-#include "sweep/sweep_results.h"
-#include "sweep/sweep_spec.h"
+#include "gpupm/sweep/run_executor.h"
+#include "gpupm/sweep/sweep_results.h"
+#include "gpupm/sweep/sweep_spec.h"
 
 using namespace gpupm;
 using gpupm::test::read_file;

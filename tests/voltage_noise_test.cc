@@ -3,8 +3,8 @@
 // statistics in the report, the default staying off, and the impedance command.
 #include <gtest/gtest.h>
 
-#include "platform/gpu.h"
-#include "platform/run_setup.h"
+#include "gpupm/platform/gpu.h"
+#include "gpupm/platform/run_setup.h"
 #include "support/report_runner.h"
 #include "support/test_support.h"
 

@@ -8,10 +8,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "app/bench_suite.h"
-#include "app/commands.h"
-#include "common/data_dir.h"
-#include "app/standalone.h"
+#include "gpupm/app/bench_suite.h"
+#include "gpupm/app/commands.h"
+#include "gpupm/common/data_dir.h"
+#include "gpupm/app/standalone.h"
 
 namespace gpupm {
 

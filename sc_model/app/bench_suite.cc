@@ -18,11 +18,11 @@
 #include <iostream>
 #include <map>
 
-#include "app/bench_suite.h"
-#include "common/data_dir.h"
-#include "common/json_reader.h"
-#include "common/subprocess.h"
-#include "experiment/format_stats.h"
+#include "gpupm/app/bench_suite.h"
+#include "gpupm/common/data_dir.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/subprocess.h"
+#include "gpupm/experiment/format_stats.h"
 
 namespace gpupm {
 

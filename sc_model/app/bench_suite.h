@@ -2,7 +2,7 @@
 // paired comparison of two binaries (--against).
 #pragma once
 
-#include "app/commands.h"
+#include "gpupm/app/commands.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "platform/run_setup.h"
+#include "gpupm/platform/run_setup.h"
 
 #include <string>
 #include <vector>

@@ -1,13 +1,13 @@
-#include "app/impedance_command.h"
-#include "common/data_dir.h"
+#include "gpupm/app/impedance_command.h"
+#include "gpupm/common/data_dir.h"
 
-#include "app/commands.h"
-#include "experiment/plot_script.h"
-#include "platform/gpu_config.h"
-#include "platform/run_setup.h"
-#include "common/csv_writer.h"
-#include "report/report_writer.h"
-#include "vr/pdn.h"
+#include "gpupm/app/commands.h"
+#include "gpupm/experiment/plot_script.h"
+#include "gpupm/platform/gpu_config.h"
+#include "gpupm/platform/run_setup.h"
+#include "gpupm/common/csv_writer.h"
+#include "gpupm/report/report_writer.h"
+#include "gpupm/vr/pdn.h"
 
 #include <cmath>
 #include <cstdio>

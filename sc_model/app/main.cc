@@ -1,13 +1,13 @@
 // gpupm: the command-line program (run, validate, bench, experiment, sweep, policies, ...).
 // Exit status: 0 success, 1 failure during simulation, 2 bad input.
-#include "app/commands.h"
-#include "common/data_dir.h"
-#include "app/impedance_command.h"
-#include "app/params_command.h"
-#include "app/policies_command.h"
-#include "app/sweep_command.h"
-#include "experiment/registry.h"
-#include "program/workload_scale.h"
+#include "gpupm/app/commands.h"
+#include "gpupm/common/data_dir.h"
+#include "gpupm/app/impedance_command.h"
+#include "gpupm/app/params_command.h"
+#include "gpupm/app/policies_command.h"
+#include "gpupm/app/sweep_command.h"
+#include "gpupm/experiment/registry.h"
+#include "gpupm/program/workload_scale.h"
 
 #include <CLI/CLI.hpp>
 #include <systemc>

@@ -1,16 +1,16 @@
-#include "app/params_command.h"
-#include "common/data_dir.h"
+#include "gpupm/app/params_command.h"
+#include "gpupm/common/data_dir.h"
 
-#include "app/commands.h"
-#include "common/param_lister.h"
-#include "common/param_reader.h"
-#include "experiment/registry.h"
-#include "program/program_workload.h"
-#include "sweep/sweep_spec_params.h"
-#include "workload/workload_params.h"
-#include "sweep/config_schemas.h"
-#include "platform/run_setup.h"
-#include "policy/policy_registry.h"
+#include "gpupm/app/commands.h"
+#include "gpupm/common/param_lister.h"
+#include "gpupm/common/param_reader.h"
+#include "gpupm/experiment/registry.h"
+#include "gpupm/program/program_workload.h"
+#include "gpupm/sweep/sweep_spec_params.h"
+#include "gpupm/workload/workload_params.h"
+#include "gpupm/sweep/config_schemas.h"
+#include "gpupm/platform/run_setup.h"
+#include "gpupm/policy/policy_registry.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,13 +1,13 @@
-#include "app/policies_command.h"
+#include "gpupm/app/policies_command.h"
 
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <iostream>
 
-#include "app/commands.h"
-#include "policy/policy_plugin.h"
-#include "policy/policy_registry.h"
+#include "gpupm/app/commands.h"
+#include "gpupm/policy/policy_plugin.h"
+#include "gpupm/policy/policy_registry.h"
 
 namespace gpupm {
 

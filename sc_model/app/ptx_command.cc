@@ -1,8 +1,8 @@
 // `gpupm ptx FILE`: what the PTX front end makes of a program: its kernels,
 // their parameters and resources, and the opcode families each uses.
-#include "app/commands.h"
-#include "program/cuda_compiler.h"
-#include "ptx/ptx.h"
+#include "gpupm/app/commands.h"
+#include "gpupm/program/cuda_compiler.h"
+#include "gpupm/ptx/ptx.h"
 
 #include <filesystem>
 #include <fstream>

@@ -8,13 +8,13 @@
 #include <filesystem>
 #include <iostream>
 
-#include "app/commands.h"
-#include "experiment/registry.h"
-#include "app/standalone.h"
-#include "common/controller_impl.h"
-#include "program/program_workload.h"
-#include "report/report_writer.h"
-#include "sweep/sweep_spec.h"
+#include "gpupm/app/commands.h"
+#include "gpupm/experiment/registry.h"
+#include "gpupm/app/standalone.h"
+#include "gpupm/common/controller_impl.h"
+#include "gpupm/program/program_workload.h"
+#include "gpupm/report/report_writer.h"
+#include "gpupm/sweep/sweep_spec.h"
 
 namespace gpupm {
 

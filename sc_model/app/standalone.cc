@@ -1,4 +1,4 @@
-#include "app/standalone.h"
+#include "gpupm/app/standalone.h"
 
 #include <cstring>
 

@@ -3,7 +3,7 @@
 // (docs/embedding.md); the model sets no global and never stops the simulation.
 #pragma once
 
-#include "platform/gpu.h"
+#include "gpupm/platform/gpu.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "app/sweep_command.h"
+#include "gpupm/app/sweep_command.h"
 
 #include <unistd.h>
 
@@ -8,12 +8,12 @@
 #include <iostream>
 #include <map>
 
-#include "app/commands.h"
-#include "app/policies_command.h"
-#include "sweep/run_executor.h"
-#include "report/report_writer.h"
-#include "sweep/sweep_results.h"
-#include "sweep/sweep_spec.h"
+#include "gpupm/app/commands.h"
+#include "gpupm/app/policies_command.h"
+#include "gpupm/sweep/run_executor.h"
+#include "gpupm/report/report_writer.h"
+#include "gpupm/sweep/sweep_results.h"
+#include "gpupm/sweep/sweep_spec.h"
 
 namespace gpupm {
 

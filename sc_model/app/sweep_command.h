@@ -2,7 +2,7 @@
 // through the run pool, locally or on Slurm, collected into DIR/results.csv.
 #pragma once
 
-#include "sweep/run_executor.h"
+#include "gpupm/sweep/run_executor.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "clock/clock_domain.h"
+#include "gpupm/clock/clock_domain.h"
 
 #include <algorithm>
 

@@ -4,8 +4,8 @@
 // message on period_in and takes effect from the next edge.
 #pragma once
 
-#include "clock/tickable.h"
-#include "protocol/vf_messages.h"
+#include "gpupm/clock/tickable.h"
+#include "gpupm/protocol/vf_messages.h"
 
 #include <tlm_utils/simple_target_socket.h>
 

@@ -1,6 +1,6 @@
 // ClockDomain: edge times, cycle skipping, wake(), epochs (on_every) and period
 // changes. Each TEST elaborates one design (ctest runs each in its own process).
-#include "clock/clock_domain.h"
+#include "gpupm/clock/clock_domain.h"
 
 #include "support/sc_bench.h"
 

@@ -1,4 +1,4 @@
-#include "common/csv_writer.h"
+#include "gpupm/common/csv_writer.h"
 
 #include <cctype>
 

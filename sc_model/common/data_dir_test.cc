@@ -1,4 +1,4 @@
-#include "common/data_dir.h"
+#include "gpupm/common/data_dir.h"
 
 #include "support/test_support.h"
 

@@ -1,4 +1,4 @@
-#include "common/divisor.h"
+#include "gpupm/common/divisor.h"
 
 #include <gtest/gtest.h>
 

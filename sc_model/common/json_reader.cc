@@ -1,4 +1,4 @@
-#include "common/json_reader.h"
+#include "gpupm/common/json_reader.h"
 
 #include <sys/stat.h>
 

@@ -1,5 +1,5 @@
 // JsonReader, parse_json_text/load_json_file and apply_override (no simulation).
-#include "common/json_reader.h"
+#include "gpupm/common/json_reader.h"
 
 #include "support/error_of.h"
 #include "support/test_support.h"

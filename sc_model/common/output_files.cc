@@ -1,6 +1,6 @@
-#include "common/output_files.h"
+#include "gpupm/common/output_files.h"
 
-#include "common/json_reader.h"
+#include "gpupm/common/json_reader.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // Output files: folders checked before a run, write errors with the reason and
 // the final name, and no temporary left where the user looks.
-#include "common/output_files.h"
+#include "gpupm/common/output_files.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "common/json_reader.h"
+#include "gpupm/common/json_reader.h"
 #include "support/test_support.h"
 
 namespace gpupm {

@@ -1,4 +1,4 @@
-#include "common/param.h"
+#include "gpupm/common/param.h"
 
 namespace gpupm {
 

@@ -1,4 +1,4 @@
-#include "common/param_lister.h"
+#include "gpupm/common/param_lister.h"
 
 #include <sstream>
 

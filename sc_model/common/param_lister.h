@@ -3,8 +3,8 @@
 // default-constructed struct, where every array holds one default element.
 #pragma once
 
-#include "common/json_reader.h"
-#include "common/param.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/param.h"
 
 #include <map>
 

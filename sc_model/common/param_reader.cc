@@ -1,4 +1,4 @@
-#include "common/param_reader.h"
+#include "gpupm/common/param_reader.h"
 
 #include <algorithm>
 #include <regex>

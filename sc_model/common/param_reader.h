@@ -3,8 +3,8 @@
 // what is allowed (the declared range); unknown keys are the caller's finish().
 #pragma once
 
-#include "common/json_reader.h"
-#include "common/param.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/param.h"
 
 namespace gpupm {
 

@@ -1,4 +1,4 @@
-#include "common/param_schema.h"
+#include "gpupm/common/param_schema.h"
 
 namespace gpupm {
 

@@ -3,8 +3,8 @@
 // key; the named rules it cannot express are listed in each object's $comment.
 #pragma once
 
-#include "common/json_reader.h"
-#include "common/param.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/param.h"
 
 namespace gpupm {
 

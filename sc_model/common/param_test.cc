@@ -1,10 +1,10 @@
 // The declaration facility (common/param.h): one declaration read, listed and
 // turned into a schema. A toy config exercises every kind of declaration.
-#include "common/param.h"
+#include "gpupm/common/param.h"
 
-#include "common/param_lister.h"
-#include "common/param_reader.h"
-#include "common/param_schema.h"
+#include "gpupm/common/param_lister.h"
+#include "gpupm/common/param_reader.h"
+#include "gpupm/common/param_schema.h"
 
 #include "support/error_of.h"
 

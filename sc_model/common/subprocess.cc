@@ -1,6 +1,6 @@
-#include "common/subprocess.h"
+#include "gpupm/common/subprocess.h"
 
-#include "common/json_reader.h"
+#include "gpupm/common/json_reader.h"
 
 #include <fcntl.h>
 #include <poll.h>

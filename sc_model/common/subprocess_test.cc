@@ -1,4 +1,4 @@
-#include "common/subprocess.h"
+#include "gpupm/common/subprocess.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
-#include "common/vcd_writer.h"
+#include "gpupm/common/vcd_writer.h"
 
-#include "common/output_files.h"
+#include "gpupm/common/output_files.h"
 
 #include <unistd.h>
 

@@ -34,8 +34,8 @@
 // parameter sets of rtl/rtl.cmake; each block's <block>_controller.cc does it once.
 #pragma once
 
-#include "common/controller_impl.h"
-#include "controllers/lockstep_check.h"
+#include "gpupm/common/controller_impl.h"
+#include "gpupm/controllers/lockstep_check.h"
 
 #include <cstdint>
 #include <memory>

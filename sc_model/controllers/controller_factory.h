@@ -6,12 +6,12 @@
 // parameter set is one line there.
 #pragma once
 
-#include "controllers/controller.h"
+#include "gpupm/controllers/controller.h"
 
 #include "rtl_configs.h"  // generated: build/generated/rtl_configs.h
 
 #ifdef GPUPM_HAVE_RTL
-#include "controllers/rtl_harness.h"
+#include "gpupm/controllers/rtl_harness.h"
 #endif
 
 #include <array>

@@ -1,4 +1,4 @@
-#include "controllers/droop_predictor.h"
+#include "gpupm/controllers/droop_predictor.h"
 
 #include <stdexcept>
 #include <string>

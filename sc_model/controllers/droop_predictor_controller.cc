@@ -1,6 +1,6 @@
-#include "controllers/droop_predictor_controller.h"
+#include "gpupm/controllers/droop_predictor_controller.h"
 
-#include "controllers/controller_factory.h"
+#include "gpupm/controllers/controller_factory.h"
 
 namespace gpupm {
 

@@ -12,9 +12,9 @@
 // the SLOTS verilated in rtl/rtl.cmake (GPUPM_RTL_CONFIGS).
 #pragma once
 
-#include "common/controller_impl.h"
-#include "controllers/controller.h"
-#include "controllers/droop_predictor_ports.h"
+#include "gpupm/common/controller_impl.h"
+#include "gpupm/controllers/controller.h"
+#include "gpupm/controllers/droop_predictor_ports.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 // DroopPredController: cpp / rtl / lockstep agree on random traffic (eval() on
 // prefixes, step(), advance()), an injected RTL fault is reported, unknown slot
 // counts are refused.
-#include "controllers/droop_predictor_controller.h"
+#include "gpupm/controllers/droop_predictor_controller.h"
 
 #include <gtest/gtest.h>
 

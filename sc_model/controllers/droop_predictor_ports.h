@@ -5,8 +5,8 @@
 // combinational (eval()), the rest registers.
 #pragma once
 
-#include "controllers/controller.h"
-#include "controllers/droop_predictor.h"
+#include "gpupm/controllers/controller.h"
+#include "gpupm/controllers/droop_predictor.h"
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // DroopPredictor: the three increments each alone, prefix admission and its
 // monotonicity, the liveness rule (max_block), enable low, full-scale values,
 // idle() == steps without candidates.
-#include "controllers/droop_predictor.h"
+#include "gpupm/controllers/droop_predictor.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "controllers/eq_decision.h"
+#include "gpupm/controllers/eq_decision.h"
 
 namespace gpupm {
 

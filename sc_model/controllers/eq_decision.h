@@ -2,7 +2,7 @@
 // epoch's warp-state sums: the combinational decision logic of the per-SM block.
 #pragma once
 
-#include "controllers/vote_arbiter.h"  // VfVote: the code the frequency manager reads
+#include "gpupm/controllers/vote_arbiter.h"  // VfVote: the code the frequency manager reads
 
 #include <cstdint>
 

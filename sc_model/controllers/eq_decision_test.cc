@@ -1,6 +1,6 @@
 // Algorithm 1 (decide): every branch under both threshold readings, at the
 // boundaries of each comparison (docs/papers.md#equalizer-algorithm-1).
-#include "controllers/eq_decision.h"
+#include "gpupm/controllers/eq_decision.h"
 
 #include <gtest/gtest.h>
 

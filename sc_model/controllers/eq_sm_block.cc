@@ -1,4 +1,4 @@
-#include "controllers/eq_sm_block.h"
+#include "gpupm/controllers/eq_sm_block.h"
 
 #include <cstdio>
 #include <stdexcept>

@@ -51,7 +51,7 @@
 //  - W_cta is 5 bits as in the RTL contract: a 32-warp (1024-thread) CTA does not fit.
 #pragma once
 
-#include "controllers/eq_decision.h"
+#include "gpupm/controllers/eq_decision.h"
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
-#include "controllers/eq_sm_block_controller.h"
+#include "gpupm/controllers/eq_sm_block_controller.h"
 
-#include "controllers/controller_factory.h"
+#include "gpupm/controllers/controller_factory.h"
 
 namespace gpupm {
 

@@ -11,9 +11,9 @@
 // (GPUPM_RTL_CONFIGS); eq_sm_rtl_available() says whether one matches.
 #pragma once
 
-#include "common/controller_impl.h"
-#include "controllers/controller.h"
-#include "controllers/eq_sm_block_ports.h"
+#include "gpupm/common/controller_impl.h"
+#include "gpupm/controllers/controller.h"
+#include "gpupm/controllers/eq_sm_block_ports.h"
 
 #include <memory>
 #include <string>

@@ -4,8 +4,8 @@
 // so native integer ports; bits >= WARPS are driven 0.
 #pragma once
 
-#include "controllers/controller.h"
-#include "controllers/eq_sm_block.h"
+#include "gpupm/controllers/controller.h"
+#include "gpupm/controllers/eq_sm_block.h"
 
 #include <array>
 #include <cstdint>

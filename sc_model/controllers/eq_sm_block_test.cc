@@ -1,7 +1,7 @@
 // EqSmBlock: sampling (both counter definitions), exact sums at the exact
 // cycle, the threshold CSR, hysteresis and its bounds, kernel_start, enable,
 // advance() against step(), invariants and parameters.
-#include "controllers/eq_sm_block.h"
+#include "gpupm/controllers/eq_sm_block.h"
 
 #include <gtest/gtest.h>
 

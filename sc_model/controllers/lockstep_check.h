@@ -12,7 +12,7 @@
 //                           in cycle CYCLE). Off when unset.
 #pragma once
 
-#include "common/controller_impl.h"
+#include "gpupm/common/controller_impl.h"
 
 #include <array>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "controllers/stagger_unit.h"
+#include "gpupm/controllers/stagger_unit.h"
 
 #include <algorithm>
 #include <stdexcept>

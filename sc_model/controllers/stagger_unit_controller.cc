@@ -1,6 +1,6 @@
-#include "controllers/stagger_unit_controller.h"
+#include "gpupm/controllers/stagger_unit_controller.h"
 
-#include "controllers/controller_factory.h"
+#include "gpupm/controllers/controller_factory.h"
 
 namespace gpupm {
 

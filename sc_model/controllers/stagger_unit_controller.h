@@ -12,9 +12,9 @@
 // (GPUPM_RTL_CONFIGS).
 #pragma once
 
-#include "common/controller_impl.h"
-#include "controllers/controller.h"
-#include "controllers/stagger_unit_ports.h"
+#include "gpupm/common/controller_impl.h"
+#include "gpupm/controllers/controller.h"
+#include "gpupm/controllers/stagger_unit_ports.h"
 
 #include <memory>
 #include <string>

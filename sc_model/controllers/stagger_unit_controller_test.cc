@@ -1,7 +1,7 @@
 // StaggerController: cpp / rtl / lockstep agree (step() on strobes, advance()
 // in between), advance() refuses to skip a strobe, an injected RTL fault is
 // reported, unknown parameter sets are refused.
-#include "controllers/stagger_unit_controller.h"
+#include "gpupm/controllers/stagger_unit_controller.h"
 
 #include <gtest/gtest.h>
 

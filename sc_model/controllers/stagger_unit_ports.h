@@ -5,9 +5,9 @@
 // (zero beyond N_SMS).
 #pragma once
 
-#include "controllers/controller.h"
-#include "controllers/port_bits.h"
-#include "controllers/stagger_unit.h"
+#include "gpupm/controllers/controller.h"
+#include "gpupm/controllers/port_bits.h"
+#include "gpupm/controllers/stagger_unit.h"
 
 #include <array>
 #include <cstdint>

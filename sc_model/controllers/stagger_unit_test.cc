@@ -2,7 +2,7 @@
 // re-stamping), the k_min boundary, ranks, the three policies, hold timing
 // through the two-stage pipeline, reloads, the trigger pulse and counter,
 // advance() == steps, enable low.
-#include "controllers/stagger_unit.h"
+#include "gpupm/controllers/stagger_unit.h"
 
 #include <gtest/gtest.h>
 

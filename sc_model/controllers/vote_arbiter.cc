@@ -1,4 +1,4 @@
-#include "controllers/vote_arbiter.h"
+#include "gpupm/controllers/vote_arbiter.h"
 
 #include <stdexcept>
 

@@ -1,6 +1,6 @@
-#include "controllers/vote_arbiter_controller.h"
+#include "gpupm/controllers/vote_arbiter_controller.h"
 
-#include "controllers/controller_factory.h"
+#include "gpupm/controllers/controller_factory.h"
 
 namespace gpupm {
 

@@ -8,9 +8,9 @@
 // (GPUPM_RTL_CONFIGS).
 #pragma once
 
-#include "common/controller_impl.h"
-#include "controllers/controller.h"
-#include "controllers/vote_arbiter_ports.h"
+#include "gpupm/common/controller_impl.h"
+#include "gpupm/controllers/controller.h"
+#include "gpupm/controllers/vote_arbiter_ports.h"
 
 #include <cstdint>
 #include <memory>

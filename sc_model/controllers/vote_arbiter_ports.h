@@ -3,9 +3,9 @@
 // votes_i[2*i+1:2*i] = SM i's vote; up to 64 SMs (128 bits).
 #pragma once
 
-#include "controllers/controller.h"
-#include "controllers/port_bits.h"
-#include "controllers/vote_arbiter.h"
+#include "gpupm/controllers/controller.h"
+#include "gpupm/controllers/port_bits.h"
+#include "gpupm/controllers/vote_arbiter.h"
 
 #include <array>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // VoteArbiter: counting, plurality and strict majority, Table I's mapping (I1
 // fixed), one step per epoch, the five-state rule, busy timing, advance().
-#include "controllers/vote_arbiter.h"
+#include "gpupm/controllers/vote_arbiter.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // analyse(), and the tests look up judged claims in the summary it returns.
 #pragma once
 
-#include "experiment/runner.h"
+#include "gpupm/experiment/runner.h"
 
 #include <string>
 #include <vector>

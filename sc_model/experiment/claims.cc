@@ -1,4 +1,4 @@
-#include "experiment/claims.h"
+#include "gpupm/experiment/claims.h"
 
 #include <algorithm>
 #include <limits>

@@ -4,8 +4,8 @@
 // prints the judged claims as a JSON array and a Markdown table.
 #pragma once
 
-#include "common/json_reader.h"
-#include "common/param.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/param.h"
 
 #include <map>
 #include <string>

@@ -1,4 +1,4 @@
-#include "experiment/experiment_params.h"
+#include "gpupm/experiment/experiment_params.h"
 
 #include <set>
 

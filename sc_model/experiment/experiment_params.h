@@ -6,10 +6,10 @@
 // these beside its own keys; its load() reads that struct and builds its Config.
 #pragma once
 
-#include "common/param.h"
-#include "common/param_reader.h"
-#include "experiment/claims.h"
-#include "experiment/runner.h"
+#include "gpupm/common/param.h"
+#include "gpupm/common/param_reader.h"
+#include "gpupm/experiment/claims.h"
+#include "gpupm/experiment/runner.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 // Experiment configs declared once (experiment_params.h): the committed schema
 // is the generated one, every shipped config reads, and a bad value names the
 // file, the JSON path and what is allowed.
-#include "experiment/registry.h"
+#include "gpupm/experiment/registry.h"
 
 #include "support/test_support.h"
 

@@ -1,4 +1,4 @@
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "experiment/kernel_interval.h"
+#include "gpupm/experiment/kernel_interval.h"
 
 namespace gpupm {
 

@@ -3,7 +3,7 @@
 // so that every real suite shares it).
 #pragma once
 
-#include "experiment/report_view.h"
+#include "gpupm/experiment/report_view.h"
 
 #include <string>
 #include <vector>

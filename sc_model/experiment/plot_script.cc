@@ -1,7 +1,7 @@
-#include "experiment/plot_script.h"
-#include "common/data_dir.h"
+#include "gpupm/experiment/plot_script.h"
+#include "gpupm/common/data_dir.h"
 
-#include "common/subprocess.h"
+#include "gpupm/common/subprocess.h"
 
 #include <iostream>
 

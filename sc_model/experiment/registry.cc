@@ -1,11 +1,11 @@
-#include "experiment/registry.h"
-#include "common/data_dir.h"
+#include "gpupm/experiment/registry.h"
+#include "gpupm/common/data_dir.h"
 
-#include "experiment/core_shutdown/core_shutdown.h"
-#include "experiment/equalizer/equalizer.h"
-#include "experiment/harmonia/harmonia.h"
-#include "experiment/sm_allocation/sm_allocation.h"
-#include "experiment/voltage_noise/voltage_noise.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown.h"
+#include "gpupm/experiment/equalizer/equalizer.h"
+#include "gpupm/experiment/harmonia/harmonia.h"
+#include "gpupm/experiment/sm_allocation/sm_allocation.h"
+#include "gpupm/experiment/voltage_noise/voltage_noise.h"
 
 namespace gpupm {
 

@@ -3,10 +3,10 @@
 // validate` of an experiment config all come.
 #pragma once
 
-#include "common/param_lister.h"
-#include "common/param_schema.h"
-#include "experiment/experiment_params.h"
-#include "experiment/runner.h"
+#include "gpupm/common/param_lister.h"
+#include "gpupm/common/param_schema.h"
+#include "gpupm/experiment/experiment_params.h"
+#include "gpupm/experiment/runner.h"
 
 #include <string>
 #include <vector>

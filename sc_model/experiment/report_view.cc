@@ -1,4 +1,4 @@
-#include "experiment/report_view.h"
+#include "gpupm/experiment/report_view.h"
 
 #include <fstream>
 

@@ -5,8 +5,8 @@
 // missing altogether) reads as null, so reading a number of it throws.
 #pragma once
 
-#include "common/json_reader.h"
-#include "report/report_keys.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/report/report_keys.h"
 
 #include <map>
 #include <string>

@@ -1,6 +1,6 @@
-#include "experiment/runner.h"
-#include "common/build_info.h"
-#include "common/data_dir.h"
+#include "gpupm/experiment/runner.h"
+#include "gpupm/common/build_info.h"
+#include "gpupm/common/data_dir.h"
 
 #include <unistd.h>
 
@@ -9,12 +9,12 @@
 #include <fstream>
 #include <iostream>
 
-#include "experiment/format_stats.h"
-#include "experiment/plot_script.h"
-#include "platform/run_setup.h"
-#include "program/program_workload.h"
-#include "report/report_writer.h"
-#include "workload/kernel_profile.h"
+#include "gpupm/experiment/format_stats.h"
+#include "gpupm/experiment/plot_script.h"
+#include "gpupm/platform/run_setup.h"
+#include "gpupm/program/program_workload.h"
+#include "gpupm/report/report_writer.h"
+#include "gpupm/workload/kernel_profile.h"
 
 namespace gpupm {
 

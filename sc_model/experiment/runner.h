@@ -8,9 +8,9 @@
 // it returns no runs (stage 0 always runs); analyse reads only the reports.
 #pragma once
 
-#include "common/json_reader.h"
-#include "experiment/report_view.h"
-#include "sweep/run_executor.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/experiment/report_view.h"
+#include "gpupm/sweep/run_executor.h"
 
 #include <functional>
 #include <string>

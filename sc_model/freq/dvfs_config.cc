@@ -1,6 +1,6 @@
-#include "freq/dvfs_config.h"
+#include "gpupm/freq/dvfs_config.h"
 
-#include "common/param_reader.h"
+#include "gpupm/common/param_reader.h"
 
 #include <algorithm>
 

@@ -3,9 +3,9 @@
 // fixed ratio, see MemConfig::l2_clock_ratio).
 #pragma once
 
-#include "common/json_reader.h"
-#include "common/param.h"
-#include "protocol/domain.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/param.h"
+#include "gpupm/protocol/domain.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "freq/frequency_manager.h"
+#include "gpupm/freq/frequency_manager.h"
 
-#include "clock/clock_domain.h"
+#include "gpupm/clock/clock_domain.h"
 
 namespace gpupm {
 

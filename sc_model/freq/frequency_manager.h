@@ -5,9 +5,9 @@
 // the same domain are refused (the controller asks again next epoch).
 #pragma once
 
-#include "freq/dvfs_config.h"
-#include "protocol/vf_messages.h"
-#include "protocol/vf_status.h"
+#include "gpupm/freq/dvfs_config.h"
+#include "gpupm/protocol/vf_messages.h"
+#include "gpupm/protocol/vf_status.h"
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>

@@ -1,9 +1,9 @@
 // FrequencyManager with real clock domains and a VoltageRegulator: levels,
 // transition timing, voltage ramps, refusals, residency and before_change.
-#include "freq/frequency_manager.h"
+#include "gpupm/freq/frequency_manager.h"
 
-#include "clock/clock_domain.h"
-#include "vr/voltage_regulator.h"
+#include "gpupm/clock/clock_domain.h"
+#include "gpupm/vr/voltage_regulator.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "gwde/global_stagger.h"
+#include "gpupm/gwde/global_stagger.h"
 
 namespace gpupm {
 

@@ -5,8 +5,8 @@
 // TB-scheduler -> SM path (cta_out) that delays its dispatch and CTA starts.
 #pragma once
 
-#include "controllers/stagger_unit_controller.h"
-#include "protocol/sm_status.h"
+#include "gpupm/controllers/stagger_unit_controller.h"
+#include "gpupm/protocol/sm_status.h"
 
 #include <functional>
 #include <memory>

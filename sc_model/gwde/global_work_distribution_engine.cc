@@ -1,4 +1,4 @@
-#include "gwde/global_work_distribution_engine.h"
+#include "gpupm/gwde/global_work_distribution_engine.h"
 
 #include <algorithm>
 #include <stdexcept>

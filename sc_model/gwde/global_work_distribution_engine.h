@@ -12,12 +12,12 @@
 // done on launch_done_out, and an end-of-run command ends the run.
 #pragma once
 
-#include "gwde/gwde_config.h"
-#include "protocol/cta_messages.h"
-#include "protocol/launch_messages.h"
-#include "protocol/sm_status.h"
-#include "workload/kernel_profile.h"
-#include "workload/launch_entries.h"
+#include "gpupm/gwde/gwde_config.h"
+#include "gpupm/protocol/cta_messages.h"
+#include "gpupm/protocol/launch_messages.h"
+#include "gpupm/protocol/sm_status.h"
+#include "gpupm/workload/kernel_profile.h"
+#include "gpupm/workload/launch_entries.h"
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>

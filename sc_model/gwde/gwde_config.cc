@@ -1,6 +1,6 @@
-#include "gwde/gwde_config.h"
+#include "gpupm/gwde/gwde_config.h"
 
-#include "common/param_reader.h"
+#include "gpupm/common/param_reader.h"
 
 namespace gpupm {
 

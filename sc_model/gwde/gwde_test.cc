@@ -1,6 +1,6 @@
 // GlobalWorkDistributionEngine against fake SMs that log what they receive and
 // complete CTAs when the test says so. Each TEST elaborates one design.
-#include "gwde/global_work_distribution_engine.h"
+#include "gpupm/gwde/global_work_distribution_engine.h"
 
 #include "support/sc_bench.h"
 

@@ -1,4 +1,4 @@
-#include "gwde/stagger_config.h"
+#include "gpupm/gwde/stagger_config.h"
 
 namespace gpupm {
 

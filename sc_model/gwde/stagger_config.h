@@ -3,8 +3,8 @@
 // registers (controllers/stagger_unit.h) it fills.
 #pragma once
 
-#include "common/param.h"
-#include "controllers/stagger_unit.h"
+#include "gpupm/common/param.h"
+#include "gpupm/controllers/stagger_unit.h"
 
 namespace gpupm {
 

@@ -1,4 +1,4 @@
-#include "host/command_processor.h"
+#include "gpupm/host/command_processor.h"
 
 #include <cmath>
 #include <cstring>

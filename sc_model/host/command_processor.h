@@ -7,8 +7,8 @@
 // (protocol/launch_messages.h), which reports each one done.
 #pragma once
 
-#include "protocol/launch_messages.h"
-#include "protocol/vf_status.h"
+#include "gpupm/protocol/launch_messages.h"
+#include "gpupm/protocol/vf_status.h"
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>

@@ -1,7 +1,7 @@
 // CommandProcessor against a fake GWDE (records launch commands, completes
 // them when the test says), a fake policy register file and fixed V/F status.
 // A test host drives host_in with b_transport. Each TEST elaborates one design.
-#include "host/command_processor.h"
+#include "gpupm/host/command_processor.h"
 
 #include "support/sc_bench.h"
 

@@ -7,8 +7,8 @@
 // whole row before moving to the next bank, so it gets row-buffer hits.
 #pragma once
 
-#include "common/divisor.h"
-#include "mem/mem_config.h"
+#include "gpupm/common/divisor.h"
+#include "gpupm/mem/mem_config.h"
 
 #include <cstdint>
 

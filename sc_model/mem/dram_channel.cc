@@ -1,4 +1,4 @@
-#include "mem/dram_channel.h"
+#include "gpupm/mem/dram_channel.h"
 
 #include <algorithm>
 

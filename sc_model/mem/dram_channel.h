@@ -13,9 +13,9 @@
 // command cycles; read data is complete tCL + burst after the RD.
 #pragma once
 
-#include "clock/tickable.h"
-#include "mem/mem_config.h"
-#include "mem/ring.h"
+#include "gpupm/clock/tickable.h"
+#include "gpupm/mem/mem_config.h"
+#include "gpupm/mem/ring.h"
 
 #include <cstdint>
 #include <vector>

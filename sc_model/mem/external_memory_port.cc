@@ -1,4 +1,4 @@
-#include "mem/external_memory_port.h"
+#include "gpupm/mem/external_memory_port.h"
 
 #include <string>
 

@@ -17,7 +17,7 @@
 // (L2 hits, interconnect flits, DRAM commands) is seen: those counters stay 0.
 #pragma once
 
-#include "protocol/memory_status.h"
+#include "gpupm/protocol/memory_status.h"
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>

@@ -1,6 +1,6 @@
-#include "mem/interconnect.h"
+#include "gpupm/mem/interconnect.h"
 
-#include "clock/tickable.h"
+#include "gpupm/clock/tickable.h"
 
 #include <algorithm>
 

@@ -14,9 +14,9 @@
 // acknowledgement one flit.
 #pragma once
 
-#include "mem/mem_config.h"
-#include "mem/mem_request.h"
-#include "mem/ring.h"
+#include "gpupm/mem/mem_config.h"
+#include "gpupm/mem/mem_request.h"
+#include "gpupm/mem/ring.h"
 
 #include <algorithm>
 #include <cstdint>

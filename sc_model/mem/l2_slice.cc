@@ -1,6 +1,6 @@
-#include "mem/l2_slice.h"
+#include "gpupm/mem/l2_slice.h"
 
-#include "clock/tickable.h"
+#include "gpupm/clock/tickable.h"
 
 namespace gpupm {
 

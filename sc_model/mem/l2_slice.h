@@ -19,13 +19,13 @@
 // merged request's response leaves the data array l2_latency cycles later.
 #pragma once
 
-#include "common/divisor.h"
-#include "mem/address_map.h"
-#include "mem/dram_channel.h"
-#include "mem/interconnect.h"
-#include "mem/mem_config.h"
-#include "mem/mem_request.h"
-#include "mem/ring.h"
+#include "gpupm/common/divisor.h"
+#include "gpupm/mem/address_map.h"
+#include "gpupm/mem/dram_channel.h"
+#include "gpupm/mem/interconnect.h"
+#include "gpupm/mem/mem_config.h"
+#include "gpupm/mem/mem_request.h"
+#include "gpupm/mem/ring.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "mem/mem_config.h"
+#include "gpupm/mem/mem_config.h"
 
-#include "common/param_reader.h"
+#include "gpupm/common/param_reader.h"
 
 #include <string>
 

@@ -4,9 +4,9 @@
 // 3.2.2 (docs/papers.md#equalizer-gpu); configs/gpu/gtx480.json says where each comes from.
 #pragma once
 
-#include "common/json_reader.h"
-#include "common/param.h"
-#include "protocol/memory_status.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/param.h"
+#include "gpupm/protocol/memory_status.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,10 +1,10 @@
 // Unit tests of the memory block's parts that need no simulation: the L2
 // clock fraction, the address map, the DRAM channel (FR-FCFS order, timing,
 // bandwidth) and the config reader.
-#include "mem/address_map.h"
-#include "mem/dram_channel.h"
-#include "mem/mem_config.h"
-#include "mem/ratio_clock.h"
+#include "gpupm/mem/address_map.h"
+#include "gpupm/mem/dram_channel.h"
+#include "gpupm/mem/mem_config.h"
+#include "gpupm/mem/ratio_clock.h"
 
 #include <gtest/gtest.h>
 

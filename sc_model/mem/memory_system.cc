@@ -1,11 +1,11 @@
-#include "mem/memory_system.h"
+#include "gpupm/mem/memory_system.h"
 
-#include "mem/address_map.h"
-#include "mem/dram_channel.h"
-#include "mem/interconnect.h"
-#include "mem/l2_slice.h"
-#include "mem/mem_request.h"
-#include "mem/ratio_clock.h"
+#include "gpupm/mem/address_map.h"
+#include "gpupm/mem/dram_channel.h"
+#include "gpupm/mem/interconnect.h"
+#include "gpupm/mem/l2_slice.h"
+#include "gpupm/mem/mem_request.h"
+#include "gpupm/mem/ratio_clock.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -36,10 +36,10 @@
 // several L2 edges may fall on one command edge; DRAM timing stays in command cycles.
 #pragma once
 
-#include "clock/clock_domain.h"
-#include "clock/tickable.h"
-#include "mem/mem_config.h"
-#include "protocol/memory_status.h"
+#include "gpupm/clock/clock_domain.h"
+#include "gpupm/clock/tickable.h"
+#include "gpupm/mem/mem_config.h"
+#include "gpupm/protocol/memory_status.h"
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
 

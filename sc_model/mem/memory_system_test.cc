@@ -2,10 +2,10 @@
 // test::ScBench) drives sm_in with the protocol of memory_system.h. Each test
 // elaborates one design (one process per test under ctest), at the platform's
 // femtosecond resolution (test::ScTest).
-#include "mem/memory_system.h"
+#include "gpupm/mem/memory_system.h"
 
-#include "mem/address_map.h"
-#include "mem/ratio_clock.h"
+#include "gpupm/mem/address_map.h"
+#include "gpupm/mem/ratio_clock.h"
 #include "support/sc_bench.h"
 
 #include <gtest/gtest.h>

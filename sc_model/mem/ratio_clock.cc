@@ -1,4 +1,4 @@
-#include "mem/ratio_clock.h"
+#include "gpupm/mem/ratio_clock.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "platform/gpu.h"
+#include "gpupm/platform/gpu.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -237,9 +237,18 @@ void Gpu::sample(uint64_t cycle) {
 // extra hook would make the SM clock tick at cycles it otherwise skips, and a
 // traced run would no longer be the same run.
 void Gpu::trace_to(const std::string& vcd_file, uint64_t period_cycles) {
+  check_trace_period(period_cycles);
+  trace_ = std::make_unique<GpuTrace>(*this, vcd_file_sink(vcd_file), period_cycles);
+}
+
+void Gpu::trace_to(sc_core::sc_trace_file* file, uint64_t period_cycles) {
+  check_trace_period(period_cycles);
+  trace_ = std::make_unique<GpuTrace>(*this, sc_trace_file_sink(file), period_cycles);
+}
+
+void Gpu::check_trace_period(uint64_t period_cycles) const {
   if (period_cycles == 0 || period_cycles % cfg_.sim.sample_period != 0)
     throw std::invalid_argument("trace period must be a positive multiple of sim.sample_period");
-  trace_ = std::make_unique<GpuTrace>(*this, vcd_file, period_cycles);
 }
 
 void Gpu::finish_trace() {

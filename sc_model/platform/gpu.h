@@ -10,22 +10,22 @@
 // the workload's kernels run only when the host launches them.
 #pragma once
 
-#include "clock/clock_domain.h"
-#include "freq/frequency_manager.h"
-#include "gwde/global_stagger.h"
-#include "gwde/global_work_distribution_engine.h"
-#include "host/command_processor.h"
-#include "mem/external_memory_port.h"
-#include "mem/memory_system.h"
-#include "platform/gpu_config.h"
-#include "platform/gpu_trace.h"
-#include "policy/policy_host.h"
-#include "power/power_model.h"
-#include "platform/snapshot.h"
-#include "sm/streaming_multiprocessor.h"
-#include "vr/pdn.h"
-#include "platform/pdn_driver.h"
-#include "vr/voltage_regulator.h"
+#include "gpupm/clock/clock_domain.h"
+#include "gpupm/freq/frequency_manager.h"
+#include "gpupm/gwde/global_stagger.h"
+#include "gpupm/gwde/global_work_distribution_engine.h"
+#include "gpupm/host/command_processor.h"
+#include "gpupm/mem/external_memory_port.h"
+#include "gpupm/mem/memory_system.h"
+#include "gpupm/platform/gpu_config.h"
+#include "gpupm/platform/gpu_trace.h"
+#include "gpupm/policy/policy_host.h"
+#include "gpupm/power/power_model.h"
+#include "gpupm/platform/snapshot.h"
+#include "gpupm/sm/streaming_multiprocessor.h"
+#include "gpupm/vr/pdn.h"
+#include "gpupm/platform/pdn_driver.h"
+#include "gpupm/vr/voltage_regulator.h"
 
 #include <functional>
 #include <memory>
@@ -69,6 +69,9 @@ class Gpu : public sc_core::sc_module {
   // Traces the main signals to a VCD file every `period_cycles` SM cycles, a
   // multiple of sim.sample_period (call before sc_start; see platform/gpu_trace.h).
   void trace_to(const std::string& vcd_file, uint64_t period_cycles);
+  // The same into a platform's own trace file (before sc_start, as sc_trace
+  // requires), the variables named under the GPU's hierarchical name.
+  void trace_to(sc_core::sc_trace_file* file, uint64_t period_cycles);
   // After a finished run: the trace's last values, and the file renamed into place.
   void finish_trace();
   // Called at every epoch end (progress display).
@@ -112,6 +115,7 @@ class Gpu : public sc_core::sc_module {
   friend class GpuTrace;  // reads the blocks it traces
   void end_of_epoch();
   void sample(uint64_t cycle);
+  void check_trace_period(uint64_t period_cycles) const;
   void kernel_started(const KernelLaunch& k);
   void kernel_ended(const KernelLaunch& k);
   void all_done();

@@ -1,8 +1,8 @@
-#include "platform/gpu_config.h"
+#include "gpupm/platform/gpu_config.h"
 
-#include "common/param_reader.h"
-#include "controllers/droop_predictor_controller.h"
-#include "controllers/stagger_unit_controller.h"
+#include "gpupm/common/param_reader.h"
+#include "gpupm/controllers/droop_predictor_controller.h"
+#include "gpupm/controllers/stagger_unit_controller.h"
 
 namespace gpupm {
 

@@ -2,17 +2,17 @@
 // and validated at elaboration: each block's section is parsed by its block.
 #pragma once
 
-#include "common/controller_impl.h"
-#include "common/param.h"
-#include "platform/smoothing_config.h"
-#include "freq/dvfs_config.h"
-#include "gwde/gwde_config.h"
-#include "mem/mem_config.h"
-#include "power/power_config.h"
-#include "ptx/ptx.h"
-#include "sm/sm_config.h"
-#include "vr/pdn_config.h"
-#include "workload/kernel_profile.h"
+#include "gpupm/common/controller_impl.h"
+#include "gpupm/common/param.h"
+#include "gpupm/platform/smoothing_config.h"
+#include "gpupm/freq/dvfs_config.h"
+#include "gpupm/gwde/gwde_config.h"
+#include "gpupm/mem/mem_config.h"
+#include "gpupm/power/power_config.h"
+#include "gpupm/ptx/ptx.h"
+#include "gpupm/sm/sm_config.h"
+#include "gpupm/vr/pdn_config.h"
+#include "gpupm/workload/kernel_profile.h"
 
 #include <string>
 

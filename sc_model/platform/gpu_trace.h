@@ -6,12 +6,16 @@
 //   gpu.freq.{sm_level, mem_level, sm_mhz, mem_mhz}   gpu.vr.{v_sm, v_mem} (V)
 //   gpu.gwde.kernel (the running launch's kernel index; -1 between kernels)
 //   gpu.power.total_w (over the last epoch)           gpu.pdn.droop (with an RLC network)
-// Time in ps.
+// Into gpupm's own VCD file (time in ps), or into a platform's sc_trace_file
+// (its own time unit; SystemC's trace then checks every variable at every time
+// step, which costs the platform's run time).
 #pragma once
 
-#include "common/vcd_writer.h"
-#include "protocol/sm_status.h"
+#include "gpupm/protocol/sm_status.h"
 
+#include <systemc>
+
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,9 +23,25 @@ namespace gpupm {
 
 class Gpu;
 
+// Where the trace's values go.
+class TraceSink {
+ public:
+  virtual ~TraceSink() = default;
+  // Declares a real variable `name` in scope path `scope` (outermost first); returns its handle.
+  virtual size_t add_real(const std::vector<std::string>& scope, const std::string& name) = 0;
+  virtual void set(size_t var, double value) = 0;
+  virtual void sample() = 0;  // the values set make the sample at the current time
+  virtual void finish() = 0;  // the run's last sample is taken
+};
+// gpupm's own VCD file (common/vcd_writer.h), renamed into place at finish;
+// std::runtime_error naming the file if it cannot be opened.
+std::unique_ptr<TraceSink> vcd_file_sink(const std::string& file);
+// A platform's SystemC trace file: each variable sc_trace'd as `scope.name`.
+std::unique_ptr<TraceSink> sc_trace_file_sink(sc_core::sc_trace_file* file);
+
 class GpuTrace {
  public:
-  GpuTrace(const Gpu& gpu, const std::string& file, uint64_t period_cycles);
+  GpuTrace(const Gpu& gpu, std::unique_ptr<TraceSink> sink, uint64_t period_cycles);
   // At each warp-state sample (SM cycle `cycle`): records every `period`-th one.
   void on_sample(const Gpu& gpu, uint64_t cycle);
   // The last values at the end of the run; renames the file into place.
@@ -33,7 +53,7 @@ class GpuTrace {
   };
   void record(const Gpu& gpu);
 
-  VcdWriter vcd_;
+  std::unique_ptr<TraceSink> sink_;
   uint64_t period_;
   std::vector<SmVars> sm_vars_;
   size_t sm_level_, mem_level_, sm_mhz_, mem_mhz_, v_sm_, v_mem_, kernel_, total_power_w_;

@@ -1,7 +1,7 @@
 // Gpu::unfinished_state: what a run that did not finish was doing when it
 // stopped, so the message names the kernel, the CTA, its warps and their PCs
 // (a barrier some warps never reach, a loop that never ends).
-#include "platform/gpu.h"
+#include "gpupm/platform/gpu.h"
 
 #include <algorithm>
 #include <map>

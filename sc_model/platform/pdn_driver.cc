@@ -1,10 +1,10 @@
-#include "platform/pdn_driver.h"
+#include "gpupm/platform/pdn_driver.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "platform/smoothing_config.h"
-#include "power/power_model.h"
+#include "gpupm/platform/smoothing_config.h"
+#include "gpupm/power/power_model.h"
 
 namespace gpupm {
 

@@ -14,12 +14,12 @@
 // keep the period they had. Default runs (PDN off) do not create it.
 #pragma once
 
-#include "clock/clock_domain.h"
-#include "power/power_config.h"
-#include "controllers/droop_predictor.h"
-#include "protocol/sm_status.h"
-#include "vr/droop_stats.h"
-#include "vr/voltage_regulator.h"
+#include "gpupm/clock/clock_domain.h"
+#include "gpupm/power/power_config.h"
+#include "gpupm/controllers/droop_predictor.h"
+#include "gpupm/protocol/sm_status.h"
+#include "gpupm/vr/droop_stats.h"
+#include "gpupm/vr/voltage_regulator.h"
 
 #include <vector>
 

@@ -1,9 +1,9 @@
-#include "platform/run_setup.h"
-#include "policy/policy_registry.h"
-#include "common/data_dir.h"
+#include "gpupm/platform/run_setup.h"
+#include "gpupm/policy/policy_registry.h"
+#include "gpupm/common/data_dir.h"
 
-#include "program/program_workload.h"
-#include "program/workload_scale.h"
+#include "gpupm/program/program_workload.h"
+#include "gpupm/program/workload_scale.h"
 
 namespace gpupm {
 

@@ -3,9 +3,9 @@
 // that the report echoes. Every input problem is an InputError (exit 2).
 #pragma once
 
-#include "platform/gpu_config.h"
-#include "policy/policy.h"
-#include "policy/policy_params.h"
+#include "gpupm/platform/gpu_config.h"
+#include "gpupm/policy/policy.h"
+#include "gpupm/policy/policy_params.h"
 
 #include <memory>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "platform/smoothing_config.h"
+#include "gpupm/platform/smoothing_config.h"
 
 namespace gpupm {
 

@@ -4,10 +4,10 @@
 //   global  the stagger unit in the GWDE (gwde/stagger_config.h)
 #pragma once
 
-#include "common/param.h"
-#include "gwde/stagger_config.h"
-#include "power/power_config.h"
-#include "sm/droop_throttle_config.h"
+#include "gpupm/common/param.h"
+#include "gpupm/gwde/stagger_config.h"
+#include "gpupm/power/power_config.h"
+#include "gpupm/sm/droop_throttle_config.h"
 
 namespace gpupm {
 

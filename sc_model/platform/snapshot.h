@@ -3,10 +3,10 @@
 // of two snapshots.
 #pragma once
 
-#include "freq/dvfs_config.h"
-#include "power/power_model.h"
-#include "protocol/memory_status.h"
-#include "protocol/sm_status.h"
+#include "gpupm/freq/dvfs_config.h"
+#include "gpupm/power/power_model.h"
+#include "gpupm/protocol/memory_status.h"
+#include "gpupm/protocol/sm_status.h"
 
 #include <array>
 #include <vector>

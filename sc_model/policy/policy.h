@@ -3,12 +3,12 @@
 // declare, so an idle controller costs nothing in the per-cycle loop.
 #pragma once
 
-#include "common/controller_impl.h"
-#include "common/json_reader.h"
-#include "freq/dvfs_config.h"
-#include "mem/memory_system.h"
-#include "protocol/sm_status.h"
-#include "workload/kernel_profile.h"
+#include "gpupm/common/controller_impl.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/freq/dvfs_config.h"
+#include "gpupm/mem/memory_system.h"
+#include "gpupm/protocol/sm_status.h"
+#include "gpupm/workload/kernel_profile.h"
 
 #include <memory>
 #include <stdexcept>

@@ -1,7 +1,7 @@
-#include "policy/policy_host.h"
+#include "gpupm/policy/policy_host.h"
 
-#include "clock/clock_domain.h"
-#include "gwde/global_work_distribution_engine.h"
+#include "gpupm/clock/clock_domain.h"
+#include "gpupm/gwde/global_work_distribution_engine.h"
 
 #include <cstring>
 #include <stdexcept>

@@ -3,10 +3,10 @@
 // counters through their SmStatus interface.
 #pragma once
 
-#include "freq/frequency_manager.h"
-#include "policy/policy.h"
-#include "protocol/cta_messages.h"
-#include "sm/sm_config.h"
+#include "gpupm/freq/frequency_manager.h"
+#include "gpupm/policy/policy.h"
+#include "gpupm/protocol/cta_messages.h"
+#include "gpupm/sm/sm_config.h"
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>

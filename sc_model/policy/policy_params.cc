@@ -1,4 +1,4 @@
-#include "policy/policy_params.h"
+#include "gpupm/policy/policy_params.h"
 
 namespace gpupm {
 

@@ -6,10 +6,10 @@
 // made for a PolicyTarget.
 #pragma once
 
-#include "common/controller_impl.h"
-#include "common/param.h"
-#include "common/param_reader.h"
-#include "freq/dvfs_config.h"
+#include "gpupm/common/controller_impl.h"
+#include "gpupm/common/param.h"
+#include "gpupm/common/param_reader.h"
+#include "gpupm/freq/dvfs_config.h"
 
 #include <functional>
 #include <string>

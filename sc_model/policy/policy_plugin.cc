@@ -1,6 +1,6 @@
-#include "policy/policy_plugin.h"
+#include "gpupm/policy/policy_plugin.h"
 
-#include "policy/policy_registry.h"
+#include "gpupm/policy/policy_registry.h"
 
 #include <dlfcn.h>
 

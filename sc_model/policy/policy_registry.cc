@@ -1,11 +1,11 @@
-#include "policy/policy_registry.h"
-#include "policy/core_shutdown/core_shutdown_policy.h"
-#include "policy/dyncta/dyncta_policy.h"
-#include "policy/equalizer/equalizer_policy.h"
-#include "policy/harmonia/harmonia_policy.h"
-#include "policy/shared/oracle/static_point_policy.h"
-#include "policy/sm_allocation/sm_allocation_policy.h"
-#include "policy/static/static_policy.h"
+#include "gpupm/policy/policy_registry.h"
+#include "gpupm/policy/core_shutdown/core_shutdown_policy.h"
+#include "gpupm/policy/dyncta/dyncta_policy.h"
+#include "gpupm/policy/equalizer/equalizer_policy.h"
+#include "gpupm/policy/harmonia/harmonia_policy.h"
+#include "gpupm/policy/shared/oracle/static_point_policy.h"
+#include "gpupm/policy/sm_allocation/sm_allocation_policy.h"
+#include "gpupm/policy/static/static_policy.h"
 
 namespace gpupm {
 

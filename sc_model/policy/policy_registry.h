@@ -6,8 +6,8 @@
 // (policy/policy_plugin.h; docs/embedding.md#writing-a-policy).
 #pragma once
 
-#include "policy/policy.h"
-#include "policy/policy_params.h"
+#include "gpupm/policy/policy.h"
+#include "gpupm/policy/policy_params.h"
 
 #include <functional>
 #include <memory>

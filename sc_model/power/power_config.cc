@@ -1,6 +1,6 @@
-#include "power/power_config.h"
+#include "gpupm/power/power_config.h"
 
-#include "common/param_reader.h"
+#include "gpupm/common/param_reader.h"
 
 namespace gpupm {
 

@@ -3,8 +3,8 @@
 // carry the values with a note on where each comes from.
 #pragma once
 
-#include "common/json_reader.h"
-#include "common/param.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/param.h"
 
 namespace gpupm {
 

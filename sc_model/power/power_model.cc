@@ -1,4 +1,4 @@
-#include "power/power_model.h"
+#include "gpupm/power/power_model.h"
 
 #include <cmath>
 

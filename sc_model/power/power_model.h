@@ -6,10 +6,10 @@
 // constant power.
 #pragma once
 
-#include "power/power_config.h"
-#include "protocol/memory_status.h"
-#include "protocol/sm_status.h"
-#include "protocol/vf_status.h"
+#include "gpupm/power/power_config.h"
+#include "gpupm/protocol/memory_status.h"
+#include "gpupm/protocol/sm_status.h"
+#include "gpupm/protocol/vf_status.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,10 +1,10 @@
 // PowerModel with fake SM status objects, a MemActivity struct and a real
 // FrequencyManager + VoltageRegulator. Each TEST elaborates one design.
-#include "power/power_model.h"
+#include "gpupm/power/power_model.h"
 
-#include "clock/clock_domain.h"
-#include "freq/frequency_manager.h"
-#include "vr/voltage_regulator.h"
+#include "gpupm/clock/clock_domain.h"
+#include "gpupm/freq/frequency_manager.h"
+#include "gpupm/vr/voltage_regulator.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "program/buffer_types.h"
+#include "gpupm/program/buffer_types.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "program/cuda_compiler.h"
+#include "gpupm/program/cuda_compiler.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,10 +10,10 @@
 #include <regex>
 #include <sstream>
 
-#include "common/data_dir.h"
-#include "common/fnv1a.h"
-#include "common/json_reader.h"
-#include "common/subprocess.h"
+#include "gpupm/common/data_dir.h"
+#include "gpupm/common/fnv1a.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/subprocess.h"
 
 namespace gpupm {
 

@@ -1,4 +1,4 @@
-#include "program/cuda_compiler.h"
+#include "gpupm/program/cuda_compiler.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include <sstream>
 #include <vector>
 
-#include "common/json_reader.h"
+#include "gpupm/common/json_reader.h"
 
 namespace gpupm {
 namespace {

@@ -1,7 +1,7 @@
-#include "program/npy.h"
+#include "gpupm/program/npy.h"
 
-#include "common/json_reader.h"
-#include "common/output_files.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/output_files.h"
 
 #include <cerrno>
 #include <filesystem>

@@ -1,10 +1,10 @@
 // The .npy reader: every size read from a header is checked (no stoull escape,
 // no wrapped product, no negative count shown as 2^64 - 4).
-#include "program/npy.h"
+#include "gpupm/program/npy.h"
 
 #include <gtest/gtest.h>
 
-#include "common/json_reader.h"
+#include "gpupm/common/json_reader.h"
 
 namespace gpupm {
 namespace {

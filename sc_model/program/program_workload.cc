@@ -1,11 +1,11 @@
-#include "program/program_workload.h"
+#include "gpupm/program/program_workload.h"
 
-#include "common/param_reader.h"
-#include "common/rng.h"
-#include "program/cuda_compiler.h"
-#include "program/npy.h"
-#include "program/buffer_types.h"
-#include "program/program_workload_params.h"
+#include "gpupm/common/param_reader.h"
+#include "gpupm/common/rng.h"
+#include "gpupm/program/cuda_compiler.h"
+#include "gpupm/program/npy.h"
+#include "gpupm/program/buffer_types.h"
+#include "gpupm/program/program_workload_params.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,11 +4,11 @@
 // buffers, and hands the GWDE one launch at a time (repeat, while_nonzero).
 #pragma once
 
-#include "program/program_workload_params.h"
-#include "ptx/ptx.h"
-#include "sm/sm_config.h"
-#include "workload/kernel_profile.h"
-#include "workload/launch_entries.h"
+#include "gpupm/program/program_workload_params.h"
+#include "gpupm/ptx/ptx.h"
+#include "gpupm/sm/sm_config.h"
+#include "gpupm/workload/kernel_profile.h"
+#include "gpupm/workload/launch_entries.h"
 
 #include <memory>
 #include <string>

@@ -1,7 +1,7 @@
-#include "program/program_workload_params.h"
+#include "gpupm/program/program_workload_params.h"
 
-#include "program/buffer_types.h"
-#include "program/npy.h"
+#include "gpupm/program/buffer_types.h"
+#include "gpupm/program/npy.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -6,7 +6,7 @@
 // when the program is loaded (program/program_workload.h).
 #pragma once
 
-#include "common/param.h"
+#include "gpupm/common/param.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "program/workload_scale.h"
+#include "gpupm/program/workload_scale.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -14,12 +14,12 @@
 #include <set>
 #include <sstream>
 
-#include "common/data_dir.h"
-#include "common/fnv1a.h"
-#include "common/param_reader.h"
-#include "common/subprocess.h"
-#include "program/program_workload.h"
-#include "program/program_workload_params.h"
+#include "gpupm/common/data_dir.h"
+#include "gpupm/common/fnv1a.h"
+#include "gpupm/common/param_reader.h"
+#include "gpupm/common/subprocess.h"
+#include "gpupm/program/program_workload.h"
+#include "gpupm/program/program_workload_params.h"
 
 extern char** environ;
 

@@ -12,7 +12,7 @@
 // renamed into place under a lock, so concurrent runs never see half of it.
 #pragma once
 
-#include "common/json_reader.h"
+#include "gpupm/common/json_reader.h"
 
 #include <string>
 #include <vector>

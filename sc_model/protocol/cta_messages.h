@@ -1,7 +1,7 @@
 // Messages between the GWDE, the SMs and the controllers (payload extensions).
 #pragma once
 
-#include "protocol/message.h"
+#include "gpupm/protocol/message.h"
 
 #include <cstdint>
 #include <memory>

@@ -2,7 +2,7 @@
 // GWDE: the launches a host asks for through the host interface.
 #pragma once
 
-#include "protocol/message.h"
+#include "gpupm/protocol/message.h"
 
 #include <cstdint>
 

@@ -2,8 +2,8 @@
 // and the two ClockDomains (payload extensions).
 #pragma once
 
-#include "protocol/domain.h"
-#include "protocol/message.h"
+#include "gpupm/protocol/domain.h"
+#include "gpupm/protocol/message.h"
 
 namespace gpupm {
 

@@ -1,7 +1,7 @@
 // What the V/F blocks expose to the power model: read-only interfaces.
 #pragma once
 
-#include "protocol/domain.h"
+#include "gpupm/protocol/domain.h"
 
 #include <cstdint>
 

@@ -1,7 +1,7 @@
 // DeviceMemory, Module/Kernel helpers and CtaState (shared memory sizing).
 #include <algorithm>
 
-#include "ptx/ptx_decoded.h"
+#include "gpupm/ptx/ptx_decoded.h"
 
 namespace gpupm::ptx {
 

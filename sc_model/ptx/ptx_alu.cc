@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ptx/ptx_lanes.h"
+#include "gpupm/ptx/ptx_lanes.h"
 
 namespace gpupm::ptx {
 namespace {

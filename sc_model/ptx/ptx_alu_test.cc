@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ptx/ptx_test_driver.h"
+#include "gpupm/ptx/ptx_test_driver.h"
 
 namespace gpupm::ptx::test {
 namespace {

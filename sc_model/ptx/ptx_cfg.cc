@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ptx/ptx_decoded.h"
+#include "gpupm/ptx/ptx_decoded.h"
 
 namespace gpupm::ptx {
 namespace {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "ptx/ptx_test_driver.h"
+#include "gpupm/ptx/ptx_test_driver.h"
 
 namespace gpupm::ptx::test {
 namespace {

@@ -3,7 +3,7 @@
 #include <functional>
 #include <unordered_map>
 
-#include "ptx/ptx_parse_state.h"
+#include "gpupm/ptx/ptx_parse_state.h"
 
 namespace gpupm::ptx {
 namespace {

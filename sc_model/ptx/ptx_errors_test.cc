@@ -2,7 +2,7 @@
 // file:line:col) and what (address, token, supported families).
 #include <gtest/gtest.h>
 
-#include "ptx/ptx_test_driver.h"
+#include "gpupm/ptx/ptx_test_driver.h"
 
 namespace gpupm::ptx::test {
 namespace {

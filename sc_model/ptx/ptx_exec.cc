@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "common/divisor.h"
-#include "ptx/ptx_lanes.h"
+#include "gpupm/common/divisor.h"
+#include "gpupm/ptx/ptx_lanes.h"
 
 namespace gpupm::ptx {
 

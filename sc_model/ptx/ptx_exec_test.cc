@@ -2,7 +2,7 @@
 // atomics, warp-level operations and the timing view of StepResult.
 #include <gtest/gtest.h>
 
-#include "ptx/ptx_test_driver.h"
+#include "gpupm/ptx/ptx_test_driver.h"
 
 namespace gpupm::ptx::test {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "ptx/ptx_decoded.h"
+#include "gpupm/ptx/ptx_decoded.h"
 
 namespace gpupm::ptx {
 

@@ -1,8 +1,8 @@
-#include "ptx/ptx_lexer.h"
+#include "gpupm/ptx/ptx_lexer.h"
 
 #include <cctype>
 
-#include "ptx/ptx_parse_state.h"
+#include "gpupm/ptx/ptx_parse_state.h"
 
 namespace gpupm::ptx {
 namespace {

@@ -1,4 +1,4 @@
-#include "ptx/ptx_parse_state.h"
+#include "gpupm/ptx/ptx_parse_state.h"
 
 #include <algorithm>
 #include <cmath>

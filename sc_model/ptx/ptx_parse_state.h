@@ -9,8 +9,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "ptx/ptx_decoded.h"
-#include "ptx/ptx_lexer.h"
+#include "gpupm/ptx/ptx_decoded.h"
+#include "gpupm/ptx/ptx_lexer.h"
 
 namespace gpupm::ptx {
 

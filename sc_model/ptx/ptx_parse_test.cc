@@ -2,8 +2,8 @@
 // reconvergence points and the syntax clang emits.
 #include <gtest/gtest.h>
 
-#include "ptx/ptx_decoded.h"
-#include "ptx/ptx_test_driver.h"
+#include "gpupm/ptx/ptx_decoded.h"
+#include "gpupm/ptx/ptx_test_driver.h"
 
 namespace gpupm::ptx::test {
 namespace {

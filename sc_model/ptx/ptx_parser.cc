@@ -5,9 +5,9 @@
 #include <map>
 #include <unordered_map>
 
-#include "ptx/ptx_decoded.h"
-#include "ptx/ptx_lexer.h"
-#include "ptx/ptx_parse_state.h"
+#include "gpupm/ptx/ptx_decoded.h"
+#include "gpupm/ptx/ptx_lexer.h"
+#include "gpupm/ptx/ptx_parse_state.h"
 
 namespace gpupm::ptx {
 namespace {

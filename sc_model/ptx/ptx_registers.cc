@@ -2,7 +2,7 @@
 // PTX declares one virtual register per value (hundreds), so counting the
 // declarations overstates it; the most values live at one point is the bound
 // any allocator must meet, and what we use (docs/real_kernels.md).
-#include "ptx/ptx_decoded.h"
+#include "gpupm/ptx/ptx_decoded.h"
 
 #include <algorithm>
 

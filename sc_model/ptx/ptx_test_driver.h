@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "ptx/ptx.h"
+#include "gpupm/ptx/ptx.h"
 
 namespace gpupm::ptx::test {
 

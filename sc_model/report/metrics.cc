@@ -1,6 +1,6 @@
-#include "report/metrics.h"
+#include "gpupm/report/metrics.h"
 
-#include "report/report_keys.h"
+#include "gpupm/report/report_keys.h"
 
 namespace gpupm {
 

@@ -3,7 +3,7 @@
 // figures come from one piece of code.
 #pragma once
 
-#include "platform/snapshot.h"
+#include "gpupm/platform/snapshot.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,10 +1,10 @@
-#include "report/report_writer.h"
+#include "gpupm/report/report_writer.h"
 
-#include "common/build_info.h"
-#include "common/csv_writer.h"
-#include "program/program_workload.h"
-#include "report/metrics.h"
-#include "report/report_keys.h"
+#include "gpupm/common/build_info.h"
+#include "gpupm/common/csv_writer.h"
+#include "gpupm/program/program_workload.h"
+#include "gpupm/report/metrics.h"
+#include "gpupm/report/report_keys.h"
 
 #include <cstdio>
 #include <sstream>

@@ -2,8 +2,8 @@
 // DIR/epochs.csv and DIR/sm_epochs.csv, written atomically (temporary file, then rename).
 #pragma once
 
-#include "common/output_files.h"
-#include "platform/gpu.h"
+#include "gpupm/common/output_files.h"
+#include "gpupm/platform/gpu.h"
 
 #include <string>
 #include <utility>

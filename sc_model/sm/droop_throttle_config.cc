@@ -1,4 +1,4 @@
-#include "sm/droop_throttle_config.h"
+#include "gpupm/sm/droop_throttle_config.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,8 +3,8 @@
 // registers (controllers/droop_predictor.h) it fills at each SM's dispatch unit.
 #pragma once
 
-#include "common/param.h"
-#include "controllers/droop_predictor.h"
+#include "gpupm/common/param.h"
+#include "gpupm/controllers/droop_predictor.h"
 
 namespace gpupm {
 

@@ -8,7 +8,7 @@
 // loop over it, misses recur, stall whole SMs and release them together.
 #pragma once
 
-#include "sm/l1_cache.h"
+#include "gpupm/sm/l1_cache.h"
 
 #include <algorithm>
 #include <cstdint>

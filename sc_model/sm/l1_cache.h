@@ -3,7 +3,7 @@
 // first active_ways() ways then hold lines (set_active_ways).
 #pragma once
 
-#include "common/divisor.h"
+#include "gpupm/common/divisor.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,5 +1,5 @@
 // L1Cache: set-associative tag array with true LRU. Lines map to set line % sets.
-#include "sm/l1_cache.h"
+#include "gpupm/sm/l1_cache.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sm/line_table.h"
+#include "gpupm/sm/line_table.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sm/lsu.h"
+#include "gpupm/sm/lsu.h"
 
 #include <algorithm>
 

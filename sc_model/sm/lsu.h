@@ -6,11 +6,11 @@
 // Stores are write-through, write-evict (Fermi L1 for global data).
 #pragma once
 
-#include "protocol/sm_status.h"
-#include "sm/l1_cache.h"
-#include "sm/line_table.h"
-#include "sm/sm_config.h"
-#include "workload/warp_stream.h"
+#include "gpupm/protocol/sm_status.h"
+#include "gpupm/sm/l1_cache.h"
+#include "gpupm/sm/line_table.h"
+#include "gpupm/sm/sm_config.h"
+#include "gpupm/workload/warp_stream.h"
 
 #include <array>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Lsu in plain C++: the latch, the one-line-per-cycle slot, the L1D, MSHR
 // merging, the miss queue and their back-pressure.
-#include "sm/lsu.h"
+#include "gpupm/sm/lsu.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sm/operand_collector.h"
+#include "gpupm/sm/operand_collector.h"
 
 #include <algorithm>
 #include <stdexcept>

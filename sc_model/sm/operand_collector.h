@@ -14,8 +14,8 @@
 // instruction's dispatch, and so its result, by the cycles it waited.
 #pragma once
 
-#include "common/divisor.h"
-#include "sm/sm_config.h"
+#include "gpupm/common/divisor.h"
+#include "gpupm/sm/sm_config.h"
 
 #include <array>
 #include <cstdint>

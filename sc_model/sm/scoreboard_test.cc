@@ -1,6 +1,6 @@
 // Scoreboard: instruction i reads the result of i - dep; a pending load blocks
 // its dependents and the instruction 64 later that reuses its slot.
-#include "sm/scoreboard.h"
+#include "gpupm/sm/scoreboard.h"
 
 #include <gtest/gtest.h>
 

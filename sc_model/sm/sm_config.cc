@@ -1,6 +1,6 @@
-#include "sm/sm_config.h"
+#include "gpupm/sm/sm_config.h"
 
-#include "common/param_reader.h"
+#include "gpupm/common/param_reader.h"
 
 #include <optional>
 #include <string>

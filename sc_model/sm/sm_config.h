@@ -2,8 +2,8 @@
 // of GPGPU-Sim 3.2.2 and the Equalizer paper's Table III (docs/papers.md#equalizer-gpu).
 #pragma once
 
-#include "common/json_reader.h"
-#include "common/param.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/param.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,7 +1,7 @@
 // The SM's side of program workloads: warps that execute their PTX at issue
 // (sc_model/ptx/), with a per-register scoreboard, coalesced line lists for
 // the LSU, a banked shared-memory pipe and global atomics at the L2.
-#include "sm/streaming_multiprocessor.h"
+#include "gpupm/sm/streaming_multiprocessor.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "sm/streaming_multiprocessor.h"
+#include "gpupm/sm/streaming_multiprocessor.h"
 
 #include <algorithm>
 

@@ -4,18 +4,18 @@
 // Ticked by the SM clock domain; talks to other blocks only over its sockets.
 #pragma once
 
-#include "clock/clock_domain.h"
-#include "common/divisor.h"
-#include "protocol/cta_messages.h"
-#include "ptx/ptx.h"
-#include "controllers/droop_predictor_controller.h"
-#include "sm/instruction_cache.h"
-#include "sm/lsu.h"
-#include "sm/operand_collector.h"
-#include "sm/scoreboard.h"
-#include "sm/sm_config.h"
-#include "protocol/sm_status.h"
-#include "workload/warp_stream.h"
+#include "gpupm/clock/clock_domain.h"
+#include "gpupm/common/divisor.h"
+#include "gpupm/protocol/cta_messages.h"
+#include "gpupm/ptx/ptx.h"
+#include "gpupm/controllers/droop_predictor_controller.h"
+#include "gpupm/sm/instruction_cache.h"
+#include "gpupm/sm/lsu.h"
+#include "gpupm/sm/operand_collector.h"
+#include "gpupm/sm/scoreboard.h"
+#include "gpupm/sm/sm_config.h"
+#include "gpupm/protocol/sm_status.h"
+#include "gpupm/workload/warp_stream.h"
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>

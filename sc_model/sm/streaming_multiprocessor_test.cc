@@ -12,7 +12,7 @@
 //    is ready at f + 1;
 //  - a warp is finished once its last instruction has issued and its loads are
 //    back; the CTA completes (CtaDoneMsg) in that cycle.
-#include "sm/streaming_multiprocessor.h"
+#include "gpupm/sm/streaming_multiprocessor.h"
 
 #include "support/sc_bench.h"
 

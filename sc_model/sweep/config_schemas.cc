@@ -1,13 +1,13 @@
-#include "sweep/config_schemas.h"
+#include "gpupm/sweep/config_schemas.h"
 
-#include "common/param_schema.h"
-#include "common/data_dir.h"
-#include "platform/gpu_config.h"
-#include "platform/run_setup.h"
-#include "policy/policy_registry.h"
-#include "program/program_workload_params.h"
-#include "sweep/sweep_spec_params.h"
-#include "workload/workload_params.h"
+#include "gpupm/common/param_schema.h"
+#include "gpupm/common/data_dir.h"
+#include "gpupm/platform/gpu_config.h"
+#include "gpupm/platform/run_setup.h"
+#include "gpupm/policy/policy_registry.h"
+#include "gpupm/program/program_workload_params.h"
+#include "gpupm/sweep/sweep_spec_params.h"
+#include "gpupm/workload/workload_params.h"
 
 namespace gpupm {
 

@@ -1,12 +1,12 @@
-#include "sweep/run_executor.h"
+#include "gpupm/sweep/run_executor.h"
 
-#include "common/build_info.h"
-#include "common/fnv1a.h"
-#include "common/json_reader.h"
-#include "common/subprocess.h"
-#include "platform/run_setup.h"
-#include "program/program_workload.h"
-#include "report/report_writer.h"
+#include "gpupm/common/build_info.h"
+#include "gpupm/common/fnv1a.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/subprocess.h"
+#include "gpupm/platform/run_setup.h"
+#include "gpupm/program/program_workload.h"
+#include "gpupm/report/report_writer.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -12,7 +12,7 @@
 // from them (results.csv, experiment summaries) is the same.
 #pragma once
 
-#include "platform/run_setup.h"
+#include "gpupm/platform/run_setup.h"
 
 #include <map>
 #include <set>

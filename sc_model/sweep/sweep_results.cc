@@ -1,4 +1,4 @@
-#include "sweep/sweep_results.h"
+#include "gpupm/sweep/sweep_results.h"
 
 #include <fstream>
 #include <set>

@@ -5,9 +5,9 @@
 // cells for the metrics of failed runs).
 #pragma once
 
-#include "common/csv_writer.h"
-#include "sweep/run_executor.h"
-#include "sweep/sweep_spec.h"
+#include "gpupm/common/csv_writer.h"
+#include "gpupm/sweep/run_executor.h"
+#include "gpupm/sweep/sweep_spec.h"
 
 #include <map>
 #include <string>

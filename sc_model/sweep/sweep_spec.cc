@@ -1,4 +1,4 @@
-#include "sweep/sweep_spec.h"
+#include "gpupm/sweep/sweep_spec.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,10 +8,10 @@
 #include <optional>
 #include <set>
 
-#include "common/fnv1a.h"
-#include "common/param_reader.h"
-#include "platform/run_setup.h"
-#include "sweep/sweep_spec_params.h"
+#include "gpupm/common/fnv1a.h"
+#include "gpupm/common/param_reader.h"
+#include "gpupm/platform/run_setup.h"
+#include "gpupm/sweep/sweep_spec_params.h"
 
 namespace gpupm {
 

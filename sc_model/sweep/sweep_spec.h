@@ -26,8 +26,8 @@
 // }
 #pragma once
 
-#include "common/json_reader.h"
-#include "sweep/run_executor.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/sweep/run_executor.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "sweep/sweep_spec_params.h"
+#include "gpupm/sweep/sweep_spec_params.h"
 
-#include "sweep/sweep_results.h"
+#include "gpupm/sweep/sweep_results.h"
 
 #include <algorithm>
 #include <filesystem>

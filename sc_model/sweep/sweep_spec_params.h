@@ -4,7 +4,7 @@
 // folder here; sweep_spec.cc expands the axes into runs.
 #pragma once
 
-#include "common/param.h"
+#include "gpupm/common/param.h"
 
 #include <string>
 #include <vector>

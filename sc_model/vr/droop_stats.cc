@@ -1,6 +1,6 @@
-#include "vr/droop_stats.h"
+#include "gpupm/vr/droop_stats.h"
 
-#include "common/csv_writer.h"
+#include "gpupm/common/csv_writer.h"
 
 #include <algorithm>
 #include <cmath>

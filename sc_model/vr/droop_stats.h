@@ -17,7 +17,7 @@
 // filter's memory is ~200 cycles at 700 MHz / 10 MHz); memory use is bounded.
 #pragma once
 
-#include "vr/pdn_config.h"
+#include "gpupm/vr/pdn_config.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "vr/pdn.h"
+#include "gpupm/vr/pdn.h"
 
 #include <algorithm>
 #include <cmath>

@@ -13,8 +13,8 @@
 // is then two dense mat-vec products.
 #pragma once
 
-#include "vr/pdn_config.h"
-#include "vr/voltage_regulator.h"
+#include "gpupm/vr/pdn_config.h"
+#include "gpupm/vr/voltage_regulator.h"
 
 #include <Eigen/Dense>
 

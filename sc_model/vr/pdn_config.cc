@@ -1,7 +1,7 @@
-#include "vr/pdn_config.h"
-#include "common/data_dir.h"
+#include "gpupm/vr/pdn_config.h"
+#include "gpupm/common/data_dir.h"
 
-#include "common/param_reader.h"
+#include "gpupm/common/param_reader.h"
 
 namespace gpupm {
 

@@ -4,8 +4,8 @@
 // Values are loop values (VDD and VSS rails summed). See docs/voltage_noise.md.
 #pragma once
 
-#include "common/json_reader.h"
-#include "common/param.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/param.h"
 
 #include <cstdint>
 #include <string>

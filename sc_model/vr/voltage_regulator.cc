@@ -1,4 +1,4 @@
-#include "vr/voltage_regulator.h"
+#include "gpupm/vr/voltage_regulator.h"
 
 namespace gpupm {
 

@@ -6,8 +6,8 @@
 // cycle by PdnDriver (platform/pdn_driver.h) when gpu.pdn.model is "rlc".
 #pragma once
 
-#include "protocol/vf_messages.h"
-#include "protocol/vf_status.h"
+#include "gpupm/protocol/vf_messages.h"
+#include "gpupm/protocol/vf_status.h"
 
 #include <tlm_utils/simple_target_socket.h>
 

@@ -1,9 +1,9 @@
-#include "workload/kernel_profile.h"
+#include "gpupm/workload/kernel_profile.h"
 
-#include "common/param_reader.h"
-#include "workload/workload_params.h"
-#include "common/rng.h"
-#include "protocol/memory_status.h"
+#include "gpupm/common/param_reader.h"
+#include "gpupm/workload/workload_params.h"
+#include "gpupm/common/rng.h"
+#include "gpupm/protocol/memory_status.h"
 
 #include <algorithm>
 #include <cmath>

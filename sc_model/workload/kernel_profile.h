@@ -3,8 +3,8 @@
 // speed-up: how a kernel behaves emerges from these streams in the model.
 #pragma once
 
-#include "common/json_reader.h"
-#include "common/param.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/param.h"
 
 #include <array>
 #include <cstdint>

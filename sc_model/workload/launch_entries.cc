@@ -1,4 +1,4 @@
-#include "workload/launch_entries.h"
+#include "gpupm/workload/launch_entries.h"
 
 namespace gpupm {
 

@@ -1,4 +1,4 @@
-#include "workload/warp_stream.h"
+#include "gpupm/workload/warp_stream.h"
 
 #include <cmath>
 

@@ -2,8 +2,8 @@
 // KernelLaunch: the same (launch seed, CTA, warp) always yields the same stream.
 #pragma once
 
-#include "common/rng.h"
-#include "workload/kernel_profile.h"
+#include "gpupm/common/rng.h"
+#include "gpupm/workload/kernel_profile.h"
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-#include "workload/workload_params.h"
+#include "gpupm/workload/workload_params.h"
 
 namespace gpupm {
 

@@ -5,8 +5,8 @@
 // parse_workload (kernel_profile.cc) turns it into launches.
 #pragma once
 
-#include "common/param.h"
-#include "workload/kernel_profile.h"
+#include "gpupm/common/param.h"
+#include "gpupm/workload/kernel_profile.h"
 
 namespace gpupm {
 

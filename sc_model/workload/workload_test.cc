@@ -1,7 +1,7 @@
 // parse_workload (validation, launches, repeat, phases) and WarpStream (the
 // deterministic per-warp instruction and address streams). No simulation.
-#include "workload/kernel_profile.h"
-#include "workload/warp_stream.h"
+#include "gpupm/workload/kernel_profile.h"
+#include "gpupm/workload/warp_stream.h"
 
 #include <gtest/gtest.h>
 

@@ -100,8 +100,25 @@ echo "install test: pkg-config gpupm consumer built as C++20 and ran"
 # 5. Each installed header alone (a user includes any one first), two at a time.
 # shellcheck disable=SC2016  # expanded by the inner shell
 (cd "$prefix/include/gpupm" && find . -name '*.h' | sed 's#^\./##' | sort) |
-  xargs -P 2 -I{} sh -c 'printf "#include \"%s\"\n" "$1" | c++ -std=c++17 $2 -fsyntax-only -x c++ - 2>/dev/null ||
+  xargs -P 2 -I{} sh -c 'printf "#include <gpupm/%s>\n" "$1" | c++ -std=c++17 $2 -fsyntax-only -x c++ - 2>/dev/null ||
     echo "$1"' sh {} "$(pkg-config --cflags gpupm)" > "$work/bad_headers.txt"
 [ ! -s "$work/bad_headers.txt" ] ||
   fail "installed headers that do not compile on their own: $(tr '\n' ' ' < "$work/bad_headers.txt")"
 echo "install test: $(find "$prefix/include/gpupm" -name '*.h' | wc -l) installed headers each compile on their own"
+
+# 6. The package's include path is <prefix>/include alone and the model includes its own headers
+#    as "gpupm/...": a user's headers named as the model's folders neither shadow gpupm's nor
+#    get them.
+mkdir -p "$work/shadow/mem" "$work/shadow/common"
+echo '#error a user header shadowed gpupm/mem/memory_system.h' > "$work/shadow/mem/memory_system.h"
+echo '#error a user header shadowed gpupm/common/rng.h' > "$work/shadow/common/rng.h"
+# shellcheck disable=SC2046  # pkg-config's flags are words
+printf '#include <gpupm/platform/gpu.h>\n' | c++ -std=c++17 -I"$work/shadow" $(pkg-config --cflags gpupm) \
+  -fsyntax-only -x c++ - || fail "a user's mem/memory_system.h or common/rng.h shadowed gpupm's in gpu.h"
+# shellcheck disable=SC2046
+if printf '#include "common/rng.h"\n' | c++ -std=c++17 $(pkg-config --cflags gpupm) -fsyntax-only -x c++ - 2> /dev/null; then
+  fail "#include \"common/rng.h\" found gpupm's header: the package puts a generic path on the include path"
+fi
+grep -q 'include/gpupm"' "$prefix"/lib/cmake/gpupm/gpupmTargets.cmake &&
+  fail "gpupmTargets.cmake puts include/gpupm on a consumer's include path"
+echo "install test: a user's mem/ and common/ headers neither shadow gpupm's nor find them"

@@ -2,7 +2,7 @@
 // (docs/embedding.md#policy-plugins): "plugin-sm-lowest" holds the SM domain
 // at its lowest V/F level from the start and counts the kernels it saw;
 // policy.note (--set policy.note=...) is echoed in the report's policy.
-#include "policy/policy_registry.h"
+#include "gpupm/policy/policy_registry.h"
 
 namespace {
 

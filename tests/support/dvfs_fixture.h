@@ -5,10 +5,10 @@
 // test's script (ScBench).
 #pragma once
 
-#include "clock/clock_domain.h"
-#include "freq/dvfs_config.h"
-#include "freq/frequency_manager.h"
-#include "vr/voltage_regulator.h"
+#include "gpupm/clock/clock_domain.h"
+#include "gpupm/freq/dvfs_config.h"
+#include "gpupm/freq/frequency_manager.h"
+#include "gpupm/vr/voltage_regulator.h"
 
 #include "support/sc_bench.h"
 

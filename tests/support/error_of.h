@@ -1,7 +1,7 @@
 // For reader tests: the message of the InputError a call throws.
 #pragma once
 
-#include "common/json_reader.h"
+#include "gpupm/common/json_reader.h"
 
 #include <string>
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "common/json_reader.h"
-#include "program/npy.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/program/npy.h"
 #include "support/test_support.h"
 
 namespace gpupm::test {

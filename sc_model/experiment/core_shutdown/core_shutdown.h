@@ -4,10 +4,10 @@
 // configs/experiments/core_shutdown.json; plots: scripts/plot_core_shutdown.py.
 #pragma once
 
-#include "experiment/claims.h"
-#include "experiment/experiment_params.h"
-#include "experiment/runner.h"
-#include "policy/shared/oracle/oracle_search.h"
+#include "gpupm/experiment/claims.h"
+#include "gpupm/experiment/experiment_params.h"
+#include "gpupm/experiment/runner.h"
+#include "gpupm/policy/shared/oracle/oracle_search.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "experiment/core_shutdown/core_shutdown_analysis.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown_analysis.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,8 +4,8 @@
 // material of the claims of docs/papers.md#core-shutdown-claims.
 #pragma once
 
-#include "experiment/core_shutdown/core_shutdown.h"
-#include "experiment/core_shutdown/core_shutdown_trace.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown_trace.h"
 
 #include <utility>
 

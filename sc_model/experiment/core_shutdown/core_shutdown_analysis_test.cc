@@ -1,10 +1,10 @@
 // The core shut-down analysis on hand-made reports: ratios to the baseline, the
 // oracle's pick, the launch knee from the static SM sweep, claims judged
 // against the config's tolerances.
-#include "experiment/core_shutdown/core_shutdown.h"
-#include "common/data_dir.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown.h"
+#include "gpupm/common/data_dir.h"
 
-#include "experiment/analysis_test_support.h"
+#include "gpupm/experiment/analysis_test_support.h"
 
 #include <gtest/gtest.h>
 

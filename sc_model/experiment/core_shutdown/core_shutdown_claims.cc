@@ -1,8 +1,8 @@
 // The core shut-down paper's claims (docs/papers.md#core-shutdown-claims)
 // judged on the runs; each claim's text and tolerance come from the config.
-#include "experiment/core_shutdown/core_shutdown_analysis.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown_analysis.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
-#include "experiment/core_shutdown/core_shutdown.h"
-#include "platform/run_setup.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown.h"
+#include "gpupm/platform/run_setup.h"
 
 #include <algorithm>
 

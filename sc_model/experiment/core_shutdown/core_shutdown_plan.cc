@@ -1,4 +1,4 @@
-#include "experiment/core_shutdown/core_shutdown.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown.h"
 
 #include <set>
 

@@ -1,7 +1,7 @@
-#include "experiment/core_shutdown/core_shutdown_real.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown_real.h"
 
-#include "experiment/core_shutdown/core_shutdown_analysis.h"
-#include "experiment/kernel_interval.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown_analysis.h"
+#include "gpupm/experiment/kernel_interval.h"
 
 #include <algorithm>
 #include <map>

@@ -2,7 +2,7 @@
 // each program's class measured from its runs by the paper's rules, never assigned.
 #pragma once
 
-#include "experiment/core_shutdown/core_shutdown.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown.h"
 
 namespace gpupm {
 

@@ -1,9 +1,9 @@
 // The core shut-down summary: summary.json (per application, averages, claims)
 // and summary.md (per-application table, averages, the claims of docs/papers.md#core-shutdown-claims).
-#include "experiment/core_shutdown/core_shutdown_analysis.h"
-#include "experiment/core_shutdown/core_shutdown_real.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown_analysis.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown_real.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <sstream>
 

@@ -1,4 +1,4 @@
-#include "experiment/core_shutdown/core_shutdown_trace.h"
+#include "gpupm/experiment/core_shutdown/core_shutdown_trace.h"
 
 namespace gpupm {
 

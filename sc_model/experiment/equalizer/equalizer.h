@@ -4,9 +4,9 @@
 // configs/experiments/equalizer.json; plots: scripts/plot_equalizer.py.
 #pragma once
 
-#include "experiment/claims.h"
-#include "experiment/experiment_params.h"
-#include "experiment/runner.h"
+#include "gpupm/experiment/claims.h"
+#include "gpupm/experiment/experiment_params.h"
+#include "gpupm/experiment/runner.h"
 
 #include <map>
 #include <string>

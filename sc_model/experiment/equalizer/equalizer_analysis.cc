@@ -1,7 +1,7 @@
-#include "experiment/equalizer/equalizer_analysis.h"
-#include "experiment/equalizer/equalizer_real.h"
+#include "gpupm/experiment/equalizer/equalizer_analysis.h"
+#include "gpupm/experiment/equalizer/equalizer_real.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <cstdlib>
 

@@ -3,7 +3,7 @@
 // category, the CTA sweeps and the policy traces.
 #pragma once
 
-#include "experiment/equalizer/equalizer.h"
+#include "gpupm/experiment/equalizer/equalizer.h"
 
 #include <map>
 #include <set>

@@ -1,11 +1,11 @@
 // Equalizer's analysis on hand-made reports: the numbers summary.json gives,
 // claims judged against the config's tolerances, and the Markdown tables.
-#include "experiment/equalizer/equalizer.h"
-#include "common/data_dir.h"
-#include "experiment/equalizer/equalizer_analysis.h"
-#include "experiment/equalizer/equalizer_real.h"
+#include "gpupm/experiment/equalizer/equalizer.h"
+#include "gpupm/common/data_dir.h"
+#include "gpupm/experiment/equalizer/equalizer_analysis.h"
+#include "gpupm/experiment/equalizer/equalizer_real.h"
 
-#include "experiment/analysis_test_support.h"
+#include "gpupm/experiment/analysis_test_support.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The Equalizer paper's claims (docs/papers.md#equalizer-claims) judged on the
 // runs; each claim's text and tolerance come from the config (ClaimBook).
-#include "experiment/equalizer/equalizer_analysis.h"
+#include "gpupm/experiment/equalizer/equalizer_analysis.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "experiment/equalizer/equalizer.h"
+#include "gpupm/experiment/equalizer/equalizer.h"
 
-#include "workload/kernel_profile.h"
+#include "gpupm/workload/kernel_profile.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
-#include "experiment/equalizer/equalizer.h"
-#include "experiment/equalizer/equalizer_real.h"
+#include "gpupm/experiment/equalizer/equalizer.h"
+#include "gpupm/experiment/equalizer/equalizer_real.h"
 
 namespace gpupm {
 

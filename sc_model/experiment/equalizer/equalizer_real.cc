@@ -1,5 +1,5 @@
-#include "experiment/equalizer/equalizer_real.h"
-#include "experiment/kernel_interval.h"
+#include "gpupm/experiment/equalizer/equalizer_real.h"
+#include "gpupm/experiment/kernel_interval.h"
 
 #include <algorithm>
 

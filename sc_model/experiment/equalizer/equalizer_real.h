@@ -6,7 +6,7 @@
 // category measured from its counters, never assigned.
 #pragma once
 
-#include "experiment/equalizer/equalizer.h"
+#include "gpupm/experiment/equalizer/equalizer.h"
 
 namespace gpupm {
 

@@ -1,8 +1,8 @@
 // The Equalizer real suite on hand-made program reports: the paper's rule gives
 // each kernel its category from the counters, a program's runs are cut into
 // per-kernel reports, and the CTA-control runs go to programs with a cache kernel.
-#include "experiment/equalizer/equalizer_real.h"
-#include "experiment/kernel_interval.h"
+#include "gpupm/experiment/equalizer/equalizer_real.h"
+#include "gpupm/experiment/kernel_interval.h"
 
 #include <gtest/gtest.h>
 

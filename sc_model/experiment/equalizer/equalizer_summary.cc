@@ -1,10 +1,10 @@
 // The Equalizer summary: summary.json (per kernel, geomeans by category,
 // targets, claims) and summary.md (the paper's Fig. 7 and 8 tables, targets,
 // claims, per kernel).
-#include "experiment/equalizer/equalizer_analysis.h"
+#include "gpupm/experiment/equalizer/equalizer_analysis.h"
 
-#include "experiment/equalizer/equalizer_real.h"
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/equalizer/equalizer_real.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <sstream>
 

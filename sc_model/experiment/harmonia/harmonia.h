@@ -10,10 +10,10 @@
 // application is reported beside it.
 #pragma once
 
-#include "experiment/claims.h"
-#include "experiment/experiment_params.h"
-#include "experiment/runner.h"
-#include "policy/shared/oracle/oracle_search.h"
+#include "gpupm/experiment/claims.h"
+#include "gpupm/experiment/experiment_params.h"
+#include "gpupm/experiment/runner.h"
+#include "gpupm/policy/shared/oracle/oracle_search.h"
 
 #include <map>
 #include <string>

@@ -1,6 +1,6 @@
-#include "experiment/harmonia/harmonia_analysis.h"
+#include "gpupm/experiment/harmonia/harmonia_analysis.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <algorithm>
 

@@ -4,8 +4,8 @@
 // of claim 7; per variant the ratios the geomeans are taken over.
 #pragma once
 
-#include "experiment/harmonia/harmonia.h"
-#include "experiment/harmonia/harmonia_trace.h"
+#include "gpupm/experiment/harmonia/harmonia.h"
+#include "gpupm/experiment/harmonia/harmonia_trace.h"
 
 #include <set>
 

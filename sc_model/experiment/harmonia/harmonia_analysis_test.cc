@@ -1,10 +1,10 @@
 // The Harmonia analysis on hand-made reports: ED^2, energy and performance
 // against the baseline, the per-invocation and static oracles, claims judged
 // against the config's tolerances.
-#include "experiment/harmonia/harmonia.h"
-#include "common/data_dir.h"
+#include "gpupm/experiment/harmonia/harmonia.h"
+#include "gpupm/common/data_dir.h"
 
-#include "experiment/analysis_test_support.h"
+#include "gpupm/experiment/analysis_test_support.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The Harmonia paper's claims (docs/papers.md#harmonia-claims)
 // judged on the runs; each claim's text and tolerance come from the config.
-#include "experiment/harmonia/harmonia_analysis.h"
+#include "gpupm/experiment/harmonia/harmonia_analysis.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
-#include "experiment/harmonia/harmonia.h"
-#include "common/data_dir.h"
+#include "gpupm/experiment/harmonia/harmonia.h"
+#include "gpupm/common/data_dir.h"
 
-#include "platform/gpu_config.h"
-#include "platform/run_setup.h"
+#include "gpupm/platform/gpu_config.h"
+#include "gpupm/platform/run_setup.h"
 
 #include <algorithm>
 

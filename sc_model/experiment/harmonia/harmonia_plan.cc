@@ -1,4 +1,4 @@
-#include "experiment/harmonia/harmonia.h"
+#include "gpupm/experiment/harmonia/harmonia.h"
 
 namespace gpupm {
 

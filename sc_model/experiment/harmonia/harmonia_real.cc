@@ -1,7 +1,7 @@
-#include "experiment/harmonia/harmonia_real.h"
+#include "gpupm/experiment/harmonia/harmonia_real.h"
 
-#include "experiment/kernel_interval.h"
-#include "policy/harmonia/harmonia_model.h"
+#include "gpupm/experiment/kernel_interval.h"
+#include "gpupm/policy/harmonia/harmonia_model.h"
 
 #include <algorithm>
 

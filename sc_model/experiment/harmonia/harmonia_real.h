@@ -10,7 +10,7 @@
 // follows from its longest kernel's bins and from the grid (fewer CUs faster).
 #pragma once
 
-#include "experiment/harmonia/harmonia.h"
+#include "gpupm/experiment/harmonia/harmonia.h"
 
 namespace gpupm {
 

@@ -1,6 +1,6 @@
 // The Harmonia real suite's measured categories: the paper's sensitivity on a
 // grid step, and the class the claims read from a kernel's bins.
-#include "experiment/harmonia/harmonia_real.h"
+#include "gpupm/experiment/harmonia/harmonia_real.h"
 
 #include <gtest/gtest.h>
 

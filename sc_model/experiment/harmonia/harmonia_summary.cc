@@ -1,10 +1,10 @@
 // The Harmonia summary: summary.json (per application, averages per variant,
 // static optima, core sweep, power saving, claims) and summary.md
 // (per-application table with geomeans, the claims of docs/papers.md#harmonia-claims).
-#include "experiment/harmonia/harmonia_analysis.h"
-#include "experiment/harmonia/harmonia_real.h"
+#include "gpupm/experiment/harmonia/harmonia_analysis.h"
+#include "gpupm/experiment/harmonia/harmonia_real.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <algorithm>
 #include <sstream>

@@ -1,6 +1,6 @@
-#include "experiment/harmonia/harmonia_trace.h"
+#include "gpupm/experiment/harmonia/harmonia_trace.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 namespace gpupm {
 

@@ -1,7 +1,7 @@
 // What Harmonia's trace (report.policy_trace) says per kernel.
 #pragma once
 
-#include "common/json_reader.h"
+#include "gpupm/common/json_reader.h"
 
 #include <map>
 #include <string>

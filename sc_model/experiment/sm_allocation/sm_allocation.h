@@ -8,10 +8,10 @@
 // profile run at K). Plots: scripts/plot_sm_allocation.py.
 #pragma once
 
-#include "experiment/claims.h"
-#include "experiment/experiment_params.h"
-#include "experiment/runner.h"
-#include "policy/sm_allocation/sm_profiles.h"
+#include "gpupm/experiment/claims.h"
+#include "gpupm/experiment/experiment_params.h"
+#include "gpupm/experiment/runner.h"
+#include "gpupm/policy/sm_allocation/sm_profiles.h"
 
 #include <map>
 #include <string>

@@ -1,7 +1,7 @@
-#include "experiment/sm_allocation/sm_allocation_analysis.h"
+#include "gpupm/experiment/sm_allocation/sm_allocation_analysis.h"
 
-#include "experiment/format_stats.h"
-#include "policy/sm_allocation/partition.h"
+#include "gpupm/experiment/format_stats.h"
+#include "gpupm/policy/sm_allocation/partition.h"
 
 #include <algorithm>
 #include <cmath>

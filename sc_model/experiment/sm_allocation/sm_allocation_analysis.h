@@ -3,7 +3,7 @@
 // policy the totals against the even split, and the claims' counts.
 #pragma once
 
-#include "experiment/sm_allocation/sm_allocation.h"
+#include "gpupm/experiment/sm_allocation/sm_allocation.h"
 
 namespace gpupm {
 

@@ -1,10 +1,10 @@
 // The SM-allocation analysis on hand-made reports: profiles from the profile
 // runs, per queue and policy the ratios to the even split, claims judged
 // against the config's tolerances.
-#include "experiment/sm_allocation/sm_allocation.h"
-#include "common/data_dir.h"
+#include "gpupm/experiment/sm_allocation/sm_allocation.h"
+#include "gpupm/common/data_dir.h"
 
-#include "experiment/analysis_test_support.h"
+#include "gpupm/experiment/analysis_test_support.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The SM-allocation paper's claims (docs/papers.md#sm-allocation-claims)
 // judged on the runs; each claim's text and tolerance come from the config.
-#include "experiment/sm_allocation/sm_allocation_analysis.h"
+#include "gpupm/experiment/sm_allocation/sm_allocation_analysis.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 namespace gpupm {
 

@@ -1,10 +1,10 @@
-#include "experiment/sm_allocation/sm_allocation.h"
+#include "gpupm/experiment/sm_allocation/sm_allocation.h"
 
-#include "common/fnv1a.h"
-#include "policy/shared/oracle/oracle_search.h"
-#include "policy/sm_allocation/partition.h"
-#include "program/workload_scale.h"
-#include "report/report_writer.h"
+#include "gpupm/common/fnv1a.h"
+#include "gpupm/policy/shared/oracle/oracle_search.h"
+#include "gpupm/policy/sm_allocation/partition.h"
+#include "gpupm/program/workload_scale.h"
+#include "gpupm/report/report_writer.h"
 
 #include <filesystem>
 #include <set>

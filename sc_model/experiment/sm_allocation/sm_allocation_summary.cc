@@ -1,9 +1,9 @@
 // The SM-allocation summary: summary.json (profiles, queues, pairs, the pairing
 // model, averages, claims) and summary.md (applications, queues, rankings,
 // pairing, the claims of docs/papers.md#sm-allocation-claims).
-#include "experiment/sm_allocation/sm_allocation_analysis.h"
+#include "gpupm/experiment/sm_allocation/sm_allocation_analysis.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <algorithm>
 #include <sstream>

@@ -5,9 +5,9 @@
 // Config: configs/experiments/voltage_noise.json; plots: scripts/plot_voltage_noise.py.
 #pragma once
 
-#include "experiment/claims.h"
-#include "experiment/experiment_params.h"
-#include "experiment/runner.h"
+#include "gpupm/experiment/claims.h"
+#include "gpupm/experiment/experiment_params.h"
+#include "gpupm/experiment/runner.h"
 
 #include <string>
 #include <utility>

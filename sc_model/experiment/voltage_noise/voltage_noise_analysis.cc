@@ -1,6 +1,6 @@
-#include "experiment/voltage_noise/voltage_noise_analysis.h"
+#include "gpupm/experiment/voltage_noise/voltage_noise_analysis.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 // ratio and the emergencies; the guardband's energy; the package sweep.
 #pragma once
 
-#include "experiment/voltage_noise/voltage_noise.h"
+#include "gpupm/experiment/voltage_noise/voltage_noise.h"
 
 #include <map>
 

@@ -1,9 +1,9 @@
 // The voltage-noise analysis on hand-made reports: droop ratios per design,
 // the measured droop class, the guardband and the claims' config tolerances.
-#include "experiment/voltage_noise/voltage_noise.h"
-#include "common/data_dir.h"
+#include "gpupm/experiment/voltage_noise/voltage_noise.h"
+#include "gpupm/common/data_dir.h"
 
-#include "experiment/analysis_test_support.h"
+#include "gpupm/experiment/analysis_test_support.h"
 
 #include <gtest/gtest.h>
 

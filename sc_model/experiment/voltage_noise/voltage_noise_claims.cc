@@ -1,8 +1,8 @@
 // The voltage-noise paper's claims (docs/papers.md#voltage-noise-claims) judged on
 // the runs; each claim's text and tolerance come from the config (ClaimBook).
-#include "experiment/voltage_noise/voltage_noise_analysis.h"
+#include "gpupm/experiment/voltage_noise/voltage_noise_analysis.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "experiment/voltage_noise/voltage_noise.h"
+#include "gpupm/experiment/voltage_noise/voltage_noise.h"
 
 namespace gpupm {
 

@@ -1,8 +1,8 @@
 // The voltage-noise summary: summary.json (per kernel, per design, guardband,
 // packages, claims) and summary.md (Fig. 19 and 20 tables, packages, claims).
-#include "experiment/voltage_noise/voltage_noise_analysis.h"
+#include "gpupm/experiment/voltage_noise/voltage_noise_analysis.h"
 
-#include "experiment/format_stats.h"
+#include "gpupm/experiment/format_stats.h"
 
 #include <sstream>
 

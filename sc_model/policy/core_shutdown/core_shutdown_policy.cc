@@ -1,4 +1,4 @@
-#include "policy/core_shutdown/core_shutdown_policy.h"
+#include "gpupm/policy/core_shutdown/core_shutdown_policy.h"
 
 namespace gpupm {
 

@@ -15,8 +15,8 @@
 // while the kernel is memory-intensive; back to the top state at each launch.
 #pragma once
 
-#include "policy/shared/actuate/sm_count_actuator.h"
-#include "policy/core_shutdown/knob_search_policy.h"
+#include "gpupm/policy/shared/actuate/sm_count_actuator.h"
+#include "gpupm/policy/core_shutdown/knob_search_policy.h"
 
 namespace gpupm {
 

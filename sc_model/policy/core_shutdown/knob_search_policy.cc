@@ -1,4 +1,4 @@
-#include "policy/core_shutdown/knob_search_policy.h"
+#include "gpupm/policy/core_shutdown/knob_search_policy.h"
 
 #include <cmath>
 #include <systemc>

@@ -28,9 +28,9 @@
 // Everything the policy does is recorded in trace() (one object per event).
 #pragma once
 
-#include "policy/shared/observe/kernel_counters.h"
-#include "policy/policy.h"
-#include "policy/policy_params.h"
+#include "gpupm/policy/shared/observe/kernel_counters.h"
+#include "gpupm/policy/policy.h"
+#include "gpupm/policy/policy_params.h"
 
 #include <cstdint>
 #include <string>

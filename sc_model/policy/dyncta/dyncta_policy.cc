@@ -1,4 +1,4 @@
-#include "policy/dyncta/dyncta_policy.h"
+#include "gpupm/policy/dyncta/dyncta_policy.h"
 
 namespace gpupm {
 

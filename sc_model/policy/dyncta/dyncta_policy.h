@@ -10,8 +10,8 @@
 // within [1, the kernel's maximum]. Thresholds are parameters (policy.*).
 #pragma once
 
-#include "policy/policy.h"
-#include "policy/policy_params.h"
+#include "gpupm/policy/policy.h"
+#include "gpupm/policy/policy_params.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "policy/equalizer/equalizer_policy.h"
+#include "gpupm/policy/equalizer/equalizer_policy.h"
 
 #include <algorithm>
 #include <string>

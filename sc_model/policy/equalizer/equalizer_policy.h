@@ -17,10 +17,10 @@
 //     +0x8 DECIDE ro  [2:0] branch [5:4] vote [9:8] blk_req (2's complement) [19:16] num_blocks
 #pragma once
 
-#include "controllers/vote_arbiter_controller.h"
-#include "controllers/eq_sm_block_controller.h"
-#include "policy/policy.h"
-#include "policy/policy_params.h"
+#include "gpupm/controllers/vote_arbiter_controller.h"
+#include "gpupm/controllers/eq_sm_block_controller.h"
+#include "gpupm/policy/policy.h"
+#include "gpupm/policy/policy_params.h"
 
 #include <memory>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "policy/harmonia/harmonia_model.h"
+#include "gpupm/policy/harmonia/harmonia_model.h"
 
 #include <algorithm>
 #include <cstdlib>

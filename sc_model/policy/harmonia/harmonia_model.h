@@ -49,8 +49,8 @@
 //       nothing left to step: converged (settled) until the next CG.
 #pragma once
 
-#include "common/json_reader.h"
-#include "policy/shared/observe/kernel_counters.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/policy/shared/observe/kernel_counters.h"
 
 #include <array>
 #include <cstdint>

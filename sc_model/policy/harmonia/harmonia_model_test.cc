@@ -1,8 +1,8 @@
 // Harmonia's pieces without SystemC: the Table 3 predictors and binning, the
 // Table 2 counters from a counter window, and Algorithm 1 (HarmoniaKernel)
 // driven with sensitivities and performance numbers.
-#include "policy/harmonia/harmonia_model.h"
-#include "policy/harmonia/harmonia_policy.h"
+#include "gpupm/policy/harmonia/harmonia_model.h"
+#include "gpupm/policy/harmonia/harmonia_policy.h"
 
 #include <gtest/gtest.h>
 

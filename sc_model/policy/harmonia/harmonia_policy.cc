@@ -1,4 +1,4 @@
-#include "policy/harmonia/harmonia_policy.h"
+#include "gpupm/policy/harmonia/harmonia_policy.h"
 
 #include <cmath>
 #include <systemc>

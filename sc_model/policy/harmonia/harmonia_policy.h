@@ -21,11 +21,11 @@
 //                 harmonia_model.h
 #pragma once
 
-#include "policy/shared/actuate/sm_count_actuator.h"
-#include "policy/harmonia/harmonia_model.h"
-#include "policy/shared/observe/kernel_counters.h"
-#include "policy/policy.h"
-#include "policy/policy_params.h"
+#include "gpupm/policy/shared/actuate/sm_count_actuator.h"
+#include "gpupm/policy/harmonia/harmonia_model.h"
+#include "gpupm/policy/shared/observe/kernel_counters.h"
+#include "gpupm/policy/policy.h"
+#include "gpupm/policy/policy_params.h"
 
 #include <map>
 

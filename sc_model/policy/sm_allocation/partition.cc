@@ -1,4 +1,4 @@
-#include "policy/sm_allocation/partition.h"
+#include "gpupm/policy/sm_allocation/partition.h"
 
 #include <algorithm>
 #include <cmath>

@@ -19,7 +19,7 @@
 // [k1 + k2, K) are left over (gated or idle, as the policy decides).
 #pragma once
 
-#include "policy/sm_allocation/sm_profiles.h"
+#include "gpupm/policy/sm_allocation/sm_profiles.h"
 
 #include <cstdint>
 #include <functional>

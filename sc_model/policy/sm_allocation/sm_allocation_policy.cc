@@ -1,4 +1,4 @@
-#include "policy/sm_allocation/sm_allocation_policy.h"
+#include "gpupm/policy/sm_allocation/sm_allocation_policy.h"
 
 #include <algorithm>
 #include <systemc>

@@ -23,11 +23,11 @@
 // model of a clock-gated SM, and leaks.
 #pragma once
 
-#include "policy/shared/actuate/sm_count_actuator.h"
-#include "policy/shared/observe/kernel_counters.h"
-#include "policy/policy.h"
-#include "policy/policy_params.h"
-#include "policy/sm_allocation/partition.h"
+#include "gpupm/policy/shared/actuate/sm_count_actuator.h"
+#include "gpupm/policy/shared/observe/kernel_counters.h"
+#include "gpupm/policy/policy.h"
+#include "gpupm/policy/policy_params.h"
+#include "gpupm/policy/sm_allocation/partition.h"
 
 #include <memory>
 #include <string>

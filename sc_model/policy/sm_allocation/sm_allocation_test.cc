@@ -1,9 +1,9 @@
 // The SM allocation decisions without a simulation: Algorithm 1 (prose and the
 // printed pseudo-code), the comparison policies' splits, ILP-SMRA's rule, the
 // pairing, the class thresholds and the profiles file's validation.
-#include "policy/sm_allocation/partition.h"
-#include "policy/sm_allocation/sm_allocation_policy.h"
-#include "policy/sm_allocation/sm_profiles.h"
+#include "gpupm/policy/sm_allocation/partition.h"
+#include "gpupm/policy/sm_allocation/sm_allocation_policy.h"
+#include "gpupm/policy/sm_allocation/sm_profiles.h"
 
 #include <gtest/gtest.h>
 

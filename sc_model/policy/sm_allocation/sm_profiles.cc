@@ -1,4 +1,4 @@
-#include "policy/sm_allocation/sm_profiles.h"
+#include "gpupm/policy/sm_allocation/sm_profiles.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "policy/static/static_policy.h"
+#include "gpupm/policy/static/static_policy.h"
 
 namespace gpupm {
 

@@ -2,8 +2,8 @@
 // number of CTAs per SM, set once at time 0 (no transition).
 #pragma once
 
-#include "policy/policy.h"
-#include "policy/shared/oracle/static_point_policy.h"
+#include "gpupm/policy/policy.h"
+#include "gpupm/policy/shared/oracle/static_point_policy.h"
 
 namespace gpupm {
 

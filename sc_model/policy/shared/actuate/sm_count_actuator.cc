@@ -1,4 +1,4 @@
-#include "policy/shared/actuate/sm_count_actuator.h"
+#include "gpupm/policy/shared/actuate/sm_count_actuator.h"
 
 #include <algorithm>
 #include <limits>

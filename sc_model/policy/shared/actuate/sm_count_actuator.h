@@ -11,7 +11,7 @@
 // CTA for them (early wake-up: the wake latency overlaps the kernel's tail).
 #pragma once
 
-#include "policy/policy.h"
+#include "gpupm/policy/policy.h"
 
 #include <cstdint>
 #include <vector>

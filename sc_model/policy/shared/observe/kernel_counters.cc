@@ -1,4 +1,4 @@
-#include "policy/shared/observe/kernel_counters.h"
+#include "gpupm/policy/shared/observe/kernel_counters.h"
 
 #include <algorithm>
 #include <systemc>

@@ -23,7 +23,7 @@
 // (the paper's CTA-based sampling) are CtaWindow.
 #pragma once
 
-#include "policy/policy.h"
+#include "gpupm/policy/policy.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "policy/shared/oracle/oracle_search.h"
+#include "gpupm/policy/shared/oracle/oracle_search.h"
 
-#include "common/param_reader.h"
+#include "gpupm/common/param_reader.h"
 
 #include <cmath>
 #include <limits>

@@ -10,8 +10,8 @@
 //          "axes": {"sms": {"from": 1, "to": 32, "step": 1}, "sm_level": ["s5", "s6"]}}
 #pragma once
 
-#include "common/json_reader.h"
-#include "common/param.h"
+#include "gpupm/common/json_reader.h"
+#include "gpupm/common/param.h"
 
 #include <string>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "policy/shared/oracle/static_point_policy.h"
+#include "gpupm/policy/shared/oracle/static_point_policy.h"
 
 namespace gpupm {
 

@@ -5,8 +5,8 @@
 // applies to every SM. `gpupm run --policy static-point --set policy.sms=20 ...`
 #pragma once
 
-#include "policy/policy.h"
-#include "policy/policy_params.h"
+#include "gpupm/policy/policy.h"
+#include "gpupm/policy/policy_params.h"
 
 namespace gpupm {
 
