@@ -28,11 +28,11 @@ class VcdFileSink : public TraceSink {
  public:
   explicit VcdFileSink(const std::string& file) : vcd_(file) {}
   size_t add_real(const std::vector<std::string>& scope, const std::string& name) override {
-    return sink_->add_real(scope, name);
+    return vcd_.add_real(scope, name);
   }
-  void set(size_t var, double value) override { sink_->set(var, value); }
+  void set(size_t var, double value) override { vcd_.set(var, value); }
   void sample() override {
-    sink_->sample();
+    vcd_.sample(sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
   }
   void finish() override { vcd_.commit(); }
 
