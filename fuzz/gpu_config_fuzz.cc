@@ -10,7 +10,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!doc) return 0;
   try {
     parse_gpu_config(*doc, file);
-  } catch (const InputError&) {
-  }
+  } catch (const InputError&) {}
   return 0;
 }

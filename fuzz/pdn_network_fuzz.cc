@@ -13,7 +13,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     JsonReader r(*doc, file, "");
     parse_pdn_network(r);
     r.finish();
-  } catch (const InputError&) {
-  }
+  } catch (const InputError&) {}
   return 0;
 }

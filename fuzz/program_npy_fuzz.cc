@@ -21,14 +21,12 @@ using gpupm::Json;
 
 // The buffer type a parsed dtype fills, and a count the workload accepts.
 std::pair<std::string, uint64_t> buffer_for(const std::string& bytes) {
-  static const std::map<std::string, std::string> kTypes = {{"|u1", "u8"},  {"<i4", "s32"}, {"<u4", "u32"},
-                                                            {"<i8", "s64"}, {"<u8", "u64"}, {"<f4", "f32"},
-                                                            {"<f8", "f64"}};
+  static const std::map<std::string, std::string> kTypes = {
+      {"|u1", "u8"}, {"<i4", "s32"}, {"<u4", "u32"}, {"<i8", "s64"}, {"<u8", "u64"}, {"<f4", "f32"}, {"<f8", "f64"}};
   try {
     const gpupm::NpyArray a = gpupm::parse_npy(bytes, "fuzz.npy");
     if (a.count >= 1 && a.count <= (uint64_t(1) << 20)) return {kTypes.at(a.dtype), a.count};
-  } catch (const gpupm::InputError&) {
-  }
+  } catch (const gpupm::InputError&) {}
   return {"u32", 64};
 }
 
@@ -43,16 +41,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string bytes = fuzz::text_of(data, size);
   std::ofstream(dir + "/a.npy", std::ios::binary | std::ios::trunc) << bytes;
   const auto [type, count] = buffer_for(bytes);
-  const Json doc = {{"name", "npy"},
-                    {"program", std::string(GPUPM_SOURCE_DIR) + "/fuzz/programs/fma_loop.ptx"},
-                    {"buffers", {{"a", {{"type", type}, {"count", count}, {"init", {{"file", "a.npy"}}}}}}},
-                    {"launches", Json::array({{{"kernel", "fma_loop"},
-                                               {"grid", {1}},
-                                               {"block", {32}},
-                                               {"args", Json::array({"a", 1, 1.0, 0.5})}}})}};
+  const Json doc = {
+      {"name", "npy"},
+      {"program", std::string(GPUPM_SOURCE_DIR) + "/fuzz/programs/fma_loop.ptx"},
+      {"buffers", {{"a", {{"type", type}, {"count", count}, {"init", {{"file", "a.npy"}}}}}}},
+      {"launches",
+       Json::array(
+           {{{"kernel", "fma_loop"}, {"grid", {1}}, {"block", {32}}, {"args", Json::array({"a", 1, 1.0, 0.5})}}})}};
   try {
     load_program_workload(doc, dir + "/fuzz.json", "fuzz.json", SmConfig{});
-  } catch (const InputError&) {
-  }
+  } catch (const InputError&) {}
   return 0;
 }

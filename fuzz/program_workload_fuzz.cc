@@ -42,7 +42,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (Json& app : (*doc)["apps"]) use_suite_ptx(app);
   try {
     load_program_workload(*doc, file, file, SmConfig{});
-  } catch (const InputError&) {
-  }
+  } catch (const InputError&) {}
   return 0;
 }

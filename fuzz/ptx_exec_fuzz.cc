@@ -25,7 +25,8 @@ std::vector<uint8_t> parameters(const Kernel& k, uint64_t buffer) {
   std::vector<uint8_t> bytes(k.param_bytes, 0);
   for (const Param& p : k.params) {
     const uint64_t value = p.size == 8 ? buffer : 16;
-    if (uint64_t(p.offset) + p.size <= bytes.size()) std::memcpy(bytes.data() + p.offset, &value, std::min<uint32_t>(p.size, 8));
+    if (uint64_t(p.offset) + p.size <= bytes.size())
+      std::memcpy(bytes.data() + p.offset, &value, std::min<uint32_t>(p.size, 8));
   }
   return bytes;
 }
@@ -75,7 +76,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     launch.params = parameters(*launch.kernel, memory.allocate(kBufferBytes, "buffer"));
     run_one_cta(launch);
   } catch (const ParseError&) {
-  } catch (const ExecError&) {
-  }
+  } catch (const ExecError&) {}
   return 0;
 }

@@ -9,7 +9,6 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     gpupm::ptx::parse(std::string(reinterpret_cast<const char*>(data), size), "fuzz.ptx");
-  } catch (const gpupm::ptx::ParseError&) {
-  }
+  } catch (const gpupm::ptx::ParseError&) {}
   return 0;
 }

@@ -10,8 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!doc) return 0;
   try {
     parse_sweep_spec(*doc, file);
-  } catch (const InputError&) {
-  }
+  } catch (const InputError&) {}
   return 0;
 }
 

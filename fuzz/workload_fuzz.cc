@@ -11,7 +11,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!doc) return 0;
   try {
     parse_workload(*doc, file, 1);
-  } catch (const InputError&) {
-  }
+  } catch (const InputError&) {}
   return 0;
 }

@@ -4,7 +4,8 @@ set -euo pipefail
 PACKAGES=(g++ cmake ninja-build pkgconf ccache libsystemc-dev nlohmann-json3-dev libcli11-dev
           libgtest-dev libeigen3-dev libbenchmark-dev verilator yosys iverilog opensta
           python3-jsonschema python3-matplotlib python3-numpy slurmctld slurmd slurm-client munge clang
-          libclang-rt-14-dev)  # libFuzzer and the sanitizer runtimes for clang (scripts/fuzz.sh): only recommended by clang
+          libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang (scripts/fuzz.sh): only recommended by clang
+          clang-format-14)    # the C++ sources' style (.clang-format; ctest format)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

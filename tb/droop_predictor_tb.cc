@@ -111,8 +111,7 @@ void run_lockstep(uint8_t slots, const std::string& name) {
 
   // Compares the outputs from `first` on (3: the registers only, when the
   // combinational ones still see other inputs).
-  auto check = [&](uint64_t t, const char* when, const DroopPredOut& e, const DroopPredIn* in,
-                   std::size_t first = 0) {
+  auto check = [&](uint64_t t, const char* when, const DroopPredOut& e, const DroopPredIn* in, std::size_t first = 0) {
     const Compare c =
         compare_raw(DroopPredPorts::signals(), DroopPredPorts::to_raw(e), DroopPredPorts::read(h.top(), p), first);
     if (c.ok()) return true;

@@ -102,15 +102,24 @@ class DecisionStimulus {
     uint32_t active = uni(0, n_max(in)), waiting = uni(0, n_max(in));
     uint32_t alu = uni(0, v.w_thr), mem = uni(0, below_both);
     switch (line) {
-      case 0: mem = edge(v.w_thr); alu = uni(0, n_max(in)); break;  // line 7: nMem > W_cta
-      case 1: mem = uni(0, v.w_thr); alu = edge(v.w_thr); break;     // line 10: nALU > W_cta
-      case 2: mem = std::min(edge(v.two_thr), v.w_thr); break;       // line 12: nMem > 2
-      case 3: waiting = active / 2 + uni(0, 1); break;                // line 14: 2 nWaiting vs nActive
-      case 4:  // lines 16/18: nALU vs nMem
+      case 0:
+        mem = edge(v.w_thr);
+        alu = uni(0, n_max(in));
+        break;  // line 7: nMem > W_cta
+      case 1:
+        mem = uni(0, v.w_thr);
+        alu = edge(v.w_thr);
+        break;                                                  // line 10: nALU > W_cta
+      case 2: mem = std::min(edge(v.two_thr), v.w_thr); break;  // line 12: nMem > 2
+      case 3: waiting = active / 2 + uni(0, 1); break;          // line 14: 2 nWaiting vs nActive
+      case 4:                                                   // lines 16/18: nALU vs nMem
         waiting = active / 2 + 1 + uni(0, 3);
         alu = std::min(mem + uni(0, 1), v.w_thr);
         break;
-      default: active = 0; waiting = uni(0, 1) ? 0 : uni(0, n_max(in)); break;  // line 21: nActive = 0
+      default:
+        active = 0;
+        waiting = uni(0, 1) ? 0 : uni(0, n_max(in));
+        break;  // line 21: nActive = 0
     }
     in.sums = {sum_of(in, active), sum_of(in, waiting), sum_of(in, alu), sum_of(in, mem)};
   }
@@ -153,9 +162,9 @@ std::string describe(const DecisionIn& in) {
 
 const char* mode_name(ThresholdMode m) { return m == ThresholdMode::kExactSums ? "exact" : "truncated"; }
 
-constexpr EqBranch kBranches[] = {EqBranch::kDegenerateNone, EqBranch::kMemDefinite, EqBranch::kCompDefinite,
-                                  EqBranch::kMemLikely,      EqBranch::kUnsatComp,   EqBranch::kUnsatMem,
-                                  EqBranch::kIdle};
+constexpr EqBranch kBranches[] = {
+    EqBranch::kDegenerateNone, EqBranch::kMemDefinite, EqBranch::kCompDefinite, EqBranch::kMemLikely,
+    EqBranch::kUnsatComp,      EqBranch::kUnsatMem,    EqBranch::kIdle};
 constexpr const char* kEdges[] = {"mem_definite_equal", "comp_definite_equal", "mem_likely_equal", "unsat_equal",
                                   "alu_equals_mem"};
 
@@ -164,8 +173,7 @@ void declare_bins(Coverage& cov) {
     for (EqBranch b : kBranches) cov.declare(std::string("branch.") + mode_name(m) + "." + branch_name(b));
     for (const char* e : kEdges) cov.declare(std::string("edge.") + mode_name(m) + "." + e);
   }
-  for (const char* bin : {"w_cta.zero", "w_cta.max", "sums.all_ones", "truncate.low_bits_dropped"})
-    cov.declare(bin);
+  for (const char* bin : {"w_cta.zero", "w_cta.max", "sums.all_ones", "truncate.low_bits_dropped"}) cov.declare(bin);
 }
 
 // The comparisons that decide the branch, at equality (the outcome a > or a >= would flip).

@@ -36,13 +36,15 @@ namespace gpupm::tb {
 namespace {
 
 enum class Intent {
+  // clang-format off
   kMemDef, kCompDef, kMemLikely, kUnsatComp, kUnsatMem, kIdle, kDegenerate,
   kBoundary, kRandom, kChaos,
+  // clang-format on
 };
 
-constexpr int kNoKs = -1;       // no kernel_start in the epoch
-constexpr int kKsStrobe = -2;   // kernel_start on the epoch strobe
-constexpr int kKsMid = -3;      // kernel_start in a random cycle before the strobe
+constexpr int kNoKs = -1;      // no kernel_start in the epoch
+constexpr int kKsStrobe = -2;  // kernel_start on the epoch strobe
+constexpr int kKsMid = -3;     // kernel_start in a random cycle before the strobe
 
 struct Counts {
   int a = 0, wt = 0, xa = 0, xm = 0;  // effective per-sample counts
@@ -59,19 +61,22 @@ struct EpochPlan {
   int max_at_strobe = -1;  // -1: the running kernel's max_blocks
   int ks = kNoKs;          // kernel_start: epoch-relative cycle, or kKsStrobe / kKsMid
   uint8_t ks_max = 0;
-  int defs = -1;           // -1: random per sample; else bit 0 xalu_def, bit 1 xmem_def
-  bool directed = false;   // preamble: a boundary epoch on which the two threshold modes disagree
+  int defs = -1;          // -1: random per sample; else bit 0 xalu_def, bit 1 xmem_def
+  bool directed = false;  // preamble: a boundary epoch on which the two threshold modes disagree
   // Drawn when the epoch starts.
   Counts base;
   Edge edge = Edge::kMemDef;
-  double bump_p = 0;       // boundary: probability that a sample is one over the edge
-  double density = 0.5;    // chaos
+  double bump_p = 0;     // boundary: probability that a sample is one over the edge
+  double density = 0.5;  // chaos
 };
 
 class EqStimulus {
  public:
   EqStimulus(const EqSmParams& p, uint64_t seed)
-      : p_(p), rng_(seed), W_(p.warps), cycle_mask_((1u << (p.sample_period_log2 + p.epoch_samples_log2)) - 1),
+      : p_(p),
+        rng_(seed),
+        W_(p.warps),
+        cycle_mask_((1u << (p.sample_period_log2 + p.epoch_samples_log2)) - 1),
         sample_mask_((1u << p.sample_period_log2) - 1) {
     build_preamble();
   }
@@ -161,16 +166,16 @@ class EqStimulus {
   // Every branch in both threshold modes and every hysteresis path, in order.
   void build_preamble() {
     using I = Intent;
-    add(I::kIdle, 0, true, 0, 4);      // kernel_start in the first cycle: numBlocks 4
-    add(I::kMemDef, 1);                 // run 1 down
-    add(I::kMemDef, 0);                 // run 2
-    add(I::kMemDef, 1);                 // commit down: 3
-    add(I::kUnsatComp, 0);              // run 1 up
-    add(I::kMemDef, 1);                 // flip: run 1 down
-    add(I::kUnsatMem, 0);               // flip: run 1 up
-    add(I::kUnsatComp, 1);              // run 2
-    add(I::kUnsatMem, 1);               // commit up: 4
-    add(I::kUnsatComp, 0);              // at max_blocks: bound
+    add(I::kIdle, 0, true, 0, 4);  // kernel_start in the first cycle: numBlocks 4
+    add(I::kMemDef, 1);            // run 1 down
+    add(I::kMemDef, 0);            // run 2
+    add(I::kMemDef, 1);            // commit down: 3
+    add(I::kUnsatComp, 0);         // run 1 up
+    add(I::kMemDef, 1);            // flip: run 1 down
+    add(I::kUnsatMem, 0);          // flip: run 1 up
+    add(I::kUnsatComp, 1);         // run 2
+    add(I::kUnsatMem, 1);          // commit up: 4
+    add(I::kUnsatComp, 0);         // at max_blocks: bound
     add(I::kCompDef, 0);
     add(I::kCompDef, 1);
     add(I::kMemLikely, 0);
@@ -178,14 +183,14 @@ class EqStimulus {
     add(I::kDegenerate, 0);
     add(I::kDegenerate, 1);
     add(I::kIdle, 1);
-    add(I::kMemDef, 0);                 // run 1 down
-    add(I::kMemDef, 1, false);          // enable low: cleared
-    add(I::kMemDef, 0, true, kKsMid, 1);    // numBlocks 1: bound at 1
-    add(I::kMemDef, 1, true, kKsMid, 6);    // numBlocks 6, run 1 down
-    add(I::kMemDef, 0);                 // run 2
+    add(I::kMemDef, 0);                      // run 1 down
+    add(I::kMemDef, 1, false);               // enable low: cleared
+    add(I::kMemDef, 0, true, kKsMid, 1);     // numBlocks 1: bound at 1
+    add(I::kMemDef, 1, true, kKsMid, 6);     // numBlocks 6, run 1 down
+    add(I::kMemDef, 0);                      // run 2
     add(I::kMemDef, 1, true, kKsStrobe, 6);  // would commit: kernel_start wins
-    add(I::kMemDef, 0);                 // run 1
-    add(I::kDegenerate, 1);             // no change wanted: cleared
+    add(I::kMemDef, 0);                      // run 1
+    add(I::kDegenerate, 1);                  // no change wanted: cleared
     add(I::kMemDef, 0, true, kNoKs, 0, 2);   // numBlocks 6 above max_blocks 2: out of range
     add(I::kUnsatComp, 1, true, kNoKs, 0, 2);
     for (int k = 0; k < 8; ++k) {
@@ -307,8 +312,7 @@ class EqStimulus {
         c.a = c.wt + c.xa + c.xm + std::max(c.wt - c.xa - c.xm, 0);
         c.a = uni(std::max(c.a, 1), std::max(c.a, std::min(W, 2 * c.wt + 8)));
         break;
-      case Intent::kIdle:
-        break;
+      case Intent::kIdle: break;
       case Intent::kBoundary: draw_boundary(c); break;
       case Intent::kRandom: break;
       case Intent::kChaos: plan_.density = std::array<double, 4>{0.05, 0.5, 0.95, 0.3}[uni(0, 3)]; break;
@@ -383,7 +387,10 @@ class EqStimulus {
             case Edge::kCompDef: ++c.xa; break;
             case Edge::kMemLikely: ++c.xm; break;
             case Edge::kUnsat: ++c.wt; break;  // one of the others starts waiting
-            case Edge::kAluVsMem: ++c.xa; ++c.a; break;
+            case Edge::kAluVsMem:
+              ++c.xa;
+              ++c.a;
+              break;
           }
           c.a = std::max(c.a, c.wt + c.xa + c.xm);
           if (c.a > W_) c = plan_.base;
@@ -445,12 +452,14 @@ class EqStimulus {
       valid |= b, ready |= b;
       std::array<int, 4> types{};
       int n = 0;
-      types[n++] = 0;                   // ready, neither ALU nor memory (barrier, branch)
-      if (!da) types[n++] = 1;          // issued ALU
-      if (dm || in.lsu_can_accept) types[n++] = 2;  // issued memory
-      if (!dm && in.lsu_can_accept) types[n++] = 3; // ready memory, LSU accepts
+      types[n++] = 0;                                // ready, neither ALU nor memory (barrier, branch)
+      if (!da) types[n++] = 1;                       // issued ALU
+      if (dm || in.lsu_can_accept) types[n++] = 2;   // issued memory
+      if (!dm && in.lsu_can_accept) types[n++] = 3;  // ready memory, LSU accepts
       switch (types[uni(0, n - 1)]) {
-        case 0: if (coin()) issued |= b; break;
+        case 0:
+          if (coin()) issued |= b;
+          break;
         case 1: alu |= b, issued |= b; break;
         case 2: mem |= b, issued |= b; break;
         case 3: mem |= b; break;
@@ -492,13 +501,31 @@ void declare_bins(Coverage& cov) {
   for (int b = 0; b <= 6; ++b)
     for (auto m : {ThresholdMode::kExactSums, ThresholdMode::kTruncatedAverages})
       cov.declare(std::string("branch.") + branch_name(EqBranch(b)) + "." + mode_name(m));
-  for (const char* bin :
-       {"threshold_mode_matters.exact", "threshold_mode_matters.truncated", "xalu_def_matters.ready_minus_issued",
-        "xalu_def_matters.all_ready", "xmem_def_matters.lsu_blocked", "xmem_def_matters.ready_minus_issued",
-        "vote.none", "vote.comp", "vote.mem", "enable_low_epoch", "hyst.enable_low_clears", "hyst.run_1",
-        "hyst.run_2", "hyst.commit_up", "hyst.commit_down", "hyst.flip_restart", "hyst.no_change_clears",
-        "hyst.bound_at_1", "hyst.bound_at_max", "hyst.down_above_max", "kernel_start", "kernel_start.on_epoch_strobe",
-        "kernel_start.clears_run", "kernel_start.overrides_commit", "reset.mid_run"})
+  for (const char* bin : {"threshold_mode_matters.exact",
+                          "threshold_mode_matters.truncated",
+                          "xalu_def_matters.ready_minus_issued",
+                          "xalu_def_matters.all_ready",
+                          "xmem_def_matters.lsu_blocked",
+                          "xmem_def_matters.ready_minus_issued",
+                          "vote.none",
+                          "vote.comp",
+                          "vote.mem",
+                          "enable_low_epoch",
+                          "hyst.enable_low_clears",
+                          "hyst.run_1",
+                          "hyst.run_2",
+                          "hyst.commit_up",
+                          "hyst.commit_down",
+                          "hyst.flip_restart",
+                          "hyst.no_change_clears",
+                          "hyst.bound_at_1",
+                          "hyst.bound_at_max",
+                          "hyst.down_above_max",
+                          "kernel_start",
+                          "kernel_start.on_epoch_strobe",
+                          "kernel_start.clears_run",
+                          "kernel_start.overrides_commit",
+                          "reset.mid_run"})
     cov.declare(bin);
 }
 
@@ -522,7 +549,6 @@ void compare(Compare& c, const EqSmOut& e, Top& t) {
   c.check("num_blocks_o", e.num_blocks, t.num_blocks_o);
 }
 
-
 template <class Top>
 void run_lockstep(const EqSmParams& p, const std::string& name) {
   const uint64_t cycles = run_cycles();
@@ -545,8 +571,8 @@ void run_lockstep(const EqSmParams& p, const std::string& name) {
     Compare c;
     compare(c, gold.out(), h.top());
     if (!c.ok()) {
-      ADD_FAILURE() << name << ": first mismatch in the outputs " << when << " cycle " << t
-                    << " (cycle counter " << counter << "), " << c.first() << " (" << c.mismatches() << " signal(s) differ)\n"
+      ADD_FAILURE() << name << ": first mismatch in the outputs " << when << " cycle " << t << " (cycle counter "
+                    << counter << "), " << c.first() << " (" << c.mismatches() << " signal(s) differ)\n"
                     << (in ? describe(*in) : std::string("after reset"))
                     << (h.vcd_path().empty() ? "" : "\nVCD: " + h.vcd_path());
       return false;
@@ -578,13 +604,14 @@ void run_lockstep(const EqSmParams& p, const std::string& name) {
       EqSmIn alt = in;
       const EqSums s = sample_warp_states(in, p.warps);
       alt.xalu_def = XaluDef(1 - int(in.xalu_def));
-      cov.hit_if(sample_warp_states(alt, p.warps).xalu != s.xalu,
-                 in.xalu_def == XaluDef::kAllReady ? "xalu_def_matters.all_ready" : "xalu_def_matters.ready_minus_issued");
+      cov.hit_if(sample_warp_states(alt, p.warps).xalu != s.xalu, in.xalu_def == XaluDef::kAllReady
+                                                                      ? "xalu_def_matters.all_ready"
+                                                                      : "xalu_def_matters.ready_minus_issued");
       alt = in;
       alt.xmem_def = XmemDef(1 - int(in.xmem_def));
-      cov.hit_if(sample_warp_states(alt, p.warps).xmem != s.xmem,
-                 in.xmem_def == XmemDef::kReadyMinusIssued ? "xmem_def_matters.ready_minus_issued"
-                                                           : "xmem_def_matters.lsu_blocked");
+      cov.hit_if(sample_warp_states(alt, p.warps).xmem != s.xmem, in.xmem_def == XmemDef::kReadyMinusIssued
+                                                                      ? "xmem_def_matters.ready_minus_issued"
+                                                                      : "xmem_def_matters.lsu_blocked");
     }
 
     gold.step(in);
@@ -637,8 +664,8 @@ void run_lockstep(const EqSmParams& p, const std::string& name) {
               cov.report().c_str());
   const auto missing = cov.missing();
   if (coverage_required()) {
-    EXPECT_TRUE(missing.empty()) << name << ": " << missing.size() << " coverage bin(s) never hit, first: "
-                                 << (missing.empty() ? "" : missing.front());
+    EXPECT_TRUE(missing.empty()) << name << ": " << missing.size()
+                                 << " coverage bin(s) never hit, first: " << (missing.empty() ? "" : missing.front());
   }
 }
 

@@ -93,10 +93,10 @@ class StaggerStimulus {
       burst_p_ = coin(0.5) ? 1.0 : 0.5;
       return last & ~burst_set_;  // the burst's SMs go idle first
     }
-    if (r < 45) return 0;                                           // all idle
-    if (r < 60) return last ^ (1u << uni(0, p_.n_sms - 1));         // one SM toggles
-    if (r < 70) return last;                                        // steady
-    return uint32_t(rng_()) & all_;                                 // random
+    if (r < 45) return 0;                                    // all idle
+    if (r < 60) return last ^ (1u << uni(0, p_.n_sms - 1));  // one SM toggles
+    if (r < 70) return last;                                 // steady
+    return uint32_t(rng_()) & all_;                          // random
   }
 
   StaggerParams p_;
@@ -109,10 +109,10 @@ class StaggerStimulus {
 };
 
 void declare_bins(Coverage& cov, const StaggerParams& p) {
-  for (const char* b : {"trigger.at_k_min", "no_trigger.at_k_min_minus_1", "trigger.k_min_zero_empty",
-                        "expiry", "policy.uniform", "policy.cumulative", "policy.grouped",
-                        "policy.reserved_3", "grouped.groups_zero", "reload.while_holding", "reload.to_zero",
-                        "hold.runs_out", "enable_low.would_trigger", "reset.mid_run"})
+  for (const char* b :
+       {"trigger.at_k_min", "no_trigger.at_k_min_minus_1", "trigger.k_min_zero_empty", "expiry", "policy.uniform",
+        "policy.cumulative", "policy.grouped", "policy.reserved_3", "grouped.groups_zero", "reload.while_holding",
+        "reload.to_zero", "hold.runs_out", "enable_low.would_trigger", "reset.mid_run"})
     cov.declare(b);
   if (p.window_slots >= 2) {  // rise, fall, rise while still pending; ages differ at a trigger
     cov.declare("restamp");
@@ -142,8 +142,8 @@ void run_lockstep(const StaggerParams& p, const std::string& name) {
     const Compare c =
         compare_raw(StaggerPorts::signals(), StaggerPorts::to_raw(gold.out()), StaggerPorts::read(h.top(), p));
     if (c.ok()) return true;
-    ADD_FAILURE() << name << ": first mismatch in the outputs " << when << " cycle " << t << ", " << c.first()
-                  << " (" << c.mismatches() << " signal(s) differ)\n"
+    ADD_FAILURE() << name << ": first mismatch in the outputs " << when << " cycle " << t << ", " << c.first() << " ("
+                  << c.mismatches() << " signal(s) differ)\n"
                   << (in ? StaggerPorts::describe(*in, p, t) : std::string("after reset"))
                   << (h.vcd_path().empty() ? "" : "\nVCD: " + h.vcd_path());
     return false;
@@ -207,17 +207,14 @@ void run_lockstep(const StaggerParams& p, const std::string& name) {
     cov.hit_if(o.triggers == 0xffff && before.triggers == 0xffff && o.trigger, "triggers.saturated");
     triggers += o.trigger;
   }
-  finish_coverage(name,
-                  std::to_string(cycles) + " cycles, " + std::to_string(triggers) + " triggers, seed " +
-                      std::to_string(seed),
-                  cov);
+  finish_coverage(
+      name, std::to_string(cycles) + " cycles, " + std::to_string(triggers) + " triggers, seed " + std::to_string(seed),
+      cov);
 }
 
 TEST(StaggerRtl, Lockstep15Sms) { run_lockstep<Vstagger_unit>({15, 10, 3}, "stagger_unit_n15"); }
 TEST(StaggerRtl, Lockstep32SmsPeriod16) { run_lockstep<Vstagger_unit_n32r16>({32, 16, 3}, "stagger_unit_n32r16"); }
-TEST(StaggerRtl, Lockstep4SmsPeriod1Window1) {
-  run_lockstep<Vstagger_unit_n4r1w1>({4, 1, 1}, "stagger_unit_n4r1w1");
-}
+TEST(StaggerRtl, Lockstep4SmsPeriod1Window1) { run_lockstep<Vstagger_unit_n4r1w1>({4, 1, 1}, "stagger_unit_n4r1w1"); }
 
 }  // namespace
 }  // namespace gpupm::tb

@@ -103,8 +103,8 @@ inline void finish_coverage(const std::string& name, const std::string& summary,
   std::printf("[ coverage ] %s: %s, %zu bins\n%s", name.c_str(), summary.c_str(), cov.size(), cov.report().c_str());
   const auto missing = cov.missing();
   if (coverage_required()) {
-    EXPECT_TRUE(missing.empty()) << name << ": " << missing.size() << " coverage bin(s) never hit, first: "
-                                 << (missing.empty() ? "" : missing.front());
+    EXPECT_TRUE(missing.empty()) << name << ": " << missing.size()
+                                 << " coverage bin(s) never hit, first: " << (missing.empty() ? "" : missing.front());
   }
 }
 

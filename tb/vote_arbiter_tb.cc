@@ -118,8 +118,7 @@ class VoteStimulus {
       for (int i = 0; i < n_ / 2; ++i) v[i] = half;
       rest(n_ / 2, {0, 3, uint8_t(3 - half)});
     } else {  // i.i.d. from a random profile (plurality without majority, NONE leads, ...)
-      std::discrete_distribution<int> d(
-          {uni(0, 9) + 0.1, uni(0, 9) + 0.1, uni(0, 9) + 0.1, double(uni(0, 2))});
+      std::discrete_distribution<int> d({uni(0, 9) + 0.1, uni(0, 9) + 0.1, uni(0, 9) + 0.1, double(uni(0, 2))});
       for (auto& x : v) x = uint8_t(d(rng_));
     }
     std::shuffle(v.begin(), v.end(), rng_);
@@ -163,8 +162,8 @@ std::string describe(const VoteArbiterIn& in, uint8_t n_sms) {
   for (int i = n_sms - 1; i >= 0; --i) votes += char('0' + (in.votes[i] & 3));
   char b[256];
   std::snprintf(b, sizeof b, "inputs: votes_valid=%d votes(SM %d..0)=%s mode=%d rule=%d sm_T=%u mem_T=%u",
-                in.votes_valid, n_sms - 1, votes.c_str(), int(in.mode), int(in.rule),
-                in.sm_transition_cycles & 0xfff, in.mem_transition_cycles & 0xfff);
+                in.votes_valid, n_sms - 1, votes.c_str(), int(in.mode), int(in.rule), in.sm_transition_cycles & 0xfff,
+                in.mem_transition_cycles & 0xfff);
   return b;
 }
 
@@ -174,12 +173,28 @@ void declare_bins(Coverage& cov, uint8_t n_sms) {
   for (const char* mode : {"performance", "energy"})
     for (const char* a : {"none", "step_target", "restore_other", "at_limit"})
       cov.declare(std::string("action.") + mode + "." + a);
-  for (const char* bin :
-       {"action.ignored_busy", "plurality.tie_at_top", "plurality.none_leads", "vote.reserved_code",
-        "restore.sm_high", "restore.sm_low", "restore.mem_high", "restore.mem_low", "at_limit.sm_high",
-        "at_limit.sm_low", "at_limit.mem_high", "at_limit.mem_low", "state.normal", "state.sm_high", "state.sm_low",
-        "state.mem_high", "state.mem_low", "step.toward_normal", "busy.ignored_in_last_cycle",
-        "busy.accepted_first_cycle_after", "busy.zero_latency_move", "reset.mid_run"})
+  for (const char* bin : {"action.ignored_busy",
+                          "plurality.tie_at_top",
+                          "plurality.none_leads",
+                          "vote.reserved_code",
+                          "restore.sm_high",
+                          "restore.sm_low",
+                          "restore.mem_high",
+                          "restore.mem_low",
+                          "at_limit.sm_high",
+                          "at_limit.sm_low",
+                          "at_limit.mem_high",
+                          "at_limit.mem_low",
+                          "state.normal",
+                          "state.sm_high",
+                          "state.sm_low",
+                          "state.mem_high",
+                          "state.mem_low",
+                          "step.toward_normal",
+                          "busy.ignored_in_last_cycle",
+                          "busy.accepted_first_cycle_after",
+                          "busy.zero_latency_move",
+                          "reset.mid_run"})
     cov.declare(bin);
   if (n_sms % 2 == 0) cov.declare("strict.exactly_half");
 }
@@ -258,7 +273,7 @@ void run_lockstep(uint8_t n_sms, const std::string& name) {
     }
     cov.hit_if(prev_busy, "busy.accepted_first_cycle_after");
     const char* mode = in.mode == VfMode::kPerformance ? "performance" : "energy";
-    const char* aname = o.action == ArbiterAction::kNone          ? "none"
+    const char* aname = o.action == ArbiterAction::kNone           ? "none"
                         : o.action == ArbiterAction::kStepTarget   ? "step_target"
                         : o.action == ArbiterAction::kRestoreOther ? "restore_other"
                                                                    : "at_limit";
@@ -284,8 +299,8 @@ void run_lockstep(uint8_t n_sms, const std::string& name) {
               cov.report().c_str());
   const auto missing = cov.missing();
   if (coverage_required()) {
-    EXPECT_TRUE(missing.empty()) << name << ": " << missing.size() << " coverage bin(s) never hit, first: "
-                                 << (missing.empty() ? "" : missing.front());
+    EXPECT_TRUE(missing.empty()) << name << ": " << missing.size()
+                                 << " coverage bin(s) never hit, first: " << (missing.empty() ? "" : missing.front());
   }
 }
 

@@ -46,7 +46,8 @@ struct Fixtures {
     write("wl_set_bytes.json", workload(R"(, "memory": {"warp_set_bytes": 200})"));
     write("wl_apps_and_kernels.json", R"({"name": "w", "kernels": [)" + kernel + R"(}], "apps": []})");
     write("wl_three_apps.json", R"({"name": "w", "apps": [{"name": "a", "kernels": [)" + kernel + R"(}]},
-        {"name": "b", "kernels": [)" + kernel + R"(}]}, {"name": "c", "kernels": [)" + kernel + "}]}]}");
+        {"name": "b", "kernels": [)" +
+                                    kernel + R"(}]}, {"name": "c", "kernels": [)" + kernel + "}]}]}");
     write("wl_respawn.json", workload("", R"("respawn": true, )"));
     write("wl_iterations.json", workload(R"(, "repeat": 2)", R"("iterations": 3, )"));
     write("wl_big_cta_app1.json", R"({"name": "w", "apps": [{"name": "a", "kernels": [)" + kernel + R"(}]},
@@ -63,17 +64,21 @@ struct Fixtures {
 
     write("copy.cu", read_source("configs/workloads/cuda/stream_copy/stream_copy.cu"));
     write("syntax_error.cu", "extern \"C\" __global__ void k(int* p) { p[0] = ; }\n");
-    write("unsupported.ptx", ".version 6.4\n.target sm_70\n.address_size 64\n\n.visible .entry k()\n{\n"
-                             "\t.reg .b32 \t%r<3>;\n\tfrobnicate.u32 \t%r1, %r2;\n\tret;\n}\n");
+    write("unsupported.ptx",
+          ".version 6.4\n.target sm_70\n.address_size 64\n\n.visible .entry k()\n{\n"
+          "\t.reg .b32 \t%r<3>;\n\tfrobnicate.u32 \t%r1, %r2;\n\tret;\n}\n");
     write("not_a_program.txt", "hello\n");
-    write("truncated.so", "\x7f" "ELF\x02\x01\x01");
+    write("truncated.so",
+          "\x7f"
+          "ELF\x02\x01\x01");
     fs::copy_file(gpupm::test::test_plugin_path("sm_lowest_plugin"), dir + "/copy.so");
     auto program = [&](const std::string& launch, const std::string& file = "copy.cu",
                        const std::string& src_extra = "") {
       return R"({"name": "p", "program": ")" + file + R"(", "buffers": {"src": {"type": "f32", "count": 8)" +
              src_extra + R"(}, "dst": {"type": "f32", "count": 8}}, "launches": [)" + launch + "]}";
     };
-    const std::string good_launch = R"({"kernel": "stream_copy", "grid": [1], "block": [32], "args": ["src", "dst", 2]})";
+    const std::string good_launch =
+        R"({"kernel": "stream_copy", "grid": [1], "block": [32], "args": ["src", "dst", 2]})";
     write("prog_unknown_kernel.json", program(R"({"kernel": "nope", "grid": [1], "block": [32], "args": []})"));
     write("prog_arg_count.json", program(R"({"kernel": "stream_copy", "grid": [1], "block": [32], "args": ["src"]})"));
     write("prog_unknown_buffer.json",
@@ -86,18 +91,20 @@ struct Fixtures {
     write("prog_missing.json", program(good_launch, "missing.cu"));
     write("prog_extension.json", program(good_launch, "not_a_program.txt"));
     write("prog_buffer_type.json", R"({"name": "p", "program": "copy.cu", "buffers": {"src": {"type": "f16",
-        "count": 8}}, "launches": [)" + good_launch + "]}");
+        "count": 8}}, "launches": [)" + good_launch +
+                                       "]}");
     write_npy_f32("four.npy", 4);
     // Names that would become paths outside --dump-buffers' folder.
     write("prog_buffer_escapes.json", R"({"name": "p", "program": "copy.cu", "buffers": {"../../escaped":
         {"type": "f32", "count": 8}, "dst": {"type": "f32", "count": 8}}, "launches": [{"kernel": "stream_copy",
         "grid": [1], "block": [32], "args": ["../../escaped", "dst", 2]}]})");
     const std::string app_body = R"(, "program": "copy.cu", "buffers": {"src": {"type": "f32", "count": 8},
-        "dst": {"type": "f32", "count": 8}}, "launches": [)" + good_launch + "]}";
-    write("prog_app_absolute.json", R"({"name": "w", "apps": [{"name": "/tmp/escaped")" + app_body +
-                                        R"(, {"name": "b")" + app_body + "]}");
-    write("prog_app_dotdot.json", R"({"name": "w", "apps": [{"name": "a")" + app_body + R"(, {"name": "..")" +
-                                      app_body + "]}");
+        "dst": {"type": "f32", "count": 8}}, "launches": [)" +
+                                 good_launch + "]}";
+    write("prog_app_absolute.json",
+          R"({"name": "w", "apps": [{"name": "/tmp/escaped")" + app_body + R"(, {"name": "b")" + app_body + "]}");
+    write("prog_app_dotdot.json",
+          R"({"name": "w", "apps": [{"name": "a")" + app_body + R"(, {"name": "..")" + app_body + "]}");
 
     write("pdn_scale.json", R"({"scale": 5000})");
     write("pdn_unknown_key.json", R"({"scale": 0.5, "sclae": 1})");
@@ -228,7 +235,8 @@ BAD_INPUT(GpuDeepNesting, run_gpu("@/deep.json"), "@/deep.json", "nesting deeper
 BAD_INPUT(GpuNotAnObjectValidate, validate("@/array.json"), "@/array.json", "expected a JSON object")
 
 // Workload profiles.
-BAD_INPUT(WorkloadMissingFile, run_with("@/nosuch_wl.json"), "@/nosuch_wl.json", "cannot open file for reading: No such file")
+BAD_INPUT(WorkloadMissingFile, run_with("@/nosuch_wl.json"), "@/nosuch_wl.json",
+          "cannot open file for reading: No such file")
 BAD_INPUT(WorkloadIsFifo, run_with("@/fifo.json"), "@/fifo.json", "is a FIFO")
 BAD_INPUT(WorkloadIsFifoValidate, validate("@/fifo.json"), "@/fifo.json", "is a FIFO")
 BAD_INPUT(WorkloadDeepNesting, validate("@/wl_deep.json"), "@/wl_deep.json", "nesting deeper than 256 levels")
@@ -261,20 +269,19 @@ BAD_INPUT(ProgramBufferNameEscapesDumpFolder, run_with("@/prog_buffer_escapes.js
           "buffers.../../escaped", "a name usable as a file name")
 BAD_INPUT(ProgramBufferNameEscapesValidate, validate("@/prog_buffer_escapes.json"), "buffers.../../escaped",
           "a name usable as a file name")
-BAD_INPUT(ProgramAppNameAbsolutePath, run_with("@/prog_app_absolute.json", {"--dump-buffers", "@OUT"}),
-          "apps[0].name", "a name usable as a file name", "/tmp/escaped")
+BAD_INPUT(ProgramAppNameAbsolutePath, run_with("@/prog_app_absolute.json", {"--dump-buffers", "@OUT"}), "apps[0].name",
+          "a name usable as a file name", "/tmp/escaped")
 BAD_INPUT(ProgramAppNameDotDot, validate("@/prog_app_dotdot.json"), "apps[1].name", "a name usable as a file name")
 BAD_INPUT(ProgramUnknownKernel, run_with("@/prog_unknown_kernel.json"), "launches[0].kernel",
           "no .entry named \"nope\"", "it has: stream_copy")
 BAD_INPUT(ProgramWrongArgumentCount, run_with("@/prog_arg_count.json"), "launches[0].args",
           "expected an array of 3 values")
-BAD_INPUT(ProgramUnknownBuffer, run_with("@/prog_unknown_buffer.json"), "launches[0].args",
-          "no buffer named \"nobuf\"")
+BAD_INPUT(ProgramUnknownBuffer, run_with("@/prog_unknown_buffer.json"), "launches[0].args", "no buffer named \"nobuf\"")
 BAD_INPUT(ProgramNpyCountMismatch, run_with("@/prog_npy_count.json"), "buffers.src.init.file", "holds 4 elements")
 BAD_INPUT(ProgramCudaSyntaxError, run_with("@/prog_syntax_error.json"), "@/syntax_error.cu", "clang failed",
           "error: expected expression")
-BAD_INPUT(ProgramPtxUnsupportedInstruction, run_with("@/prog_unsupported.json"), "unsupported.ptx:8:",
-          "unsupported instruction")
+BAD_INPUT(ProgramPtxUnsupportedInstruction, run_with("@/prog_unsupported.json"),
+          "unsupported.ptx:8:", "unsupported instruction")
 BAD_INPUT(ProgramMissingSource, validate("@/prog_missing.json"), "program", "No such file")
 BAD_INPUT(ProgramWrongExtension, validate("@/prog_extension.json"), "program", "expected a .cu (CUDA C++) or .ptx")
 BAD_INPUT(ProgramBlockTooLarge, run_with("@/prog_block.json"), "launches[0].block", "in [1, 1024]")
@@ -315,12 +322,12 @@ BAD_INPUT(ExperimentSuiteDisagreesWithConfig, experiment({"--config", "@/exp_sma
 BAD_INPUT(ExperimentRealProgramMissing, experiment({"--config", "@/exp_real_missing.json"}), "nosuch/nosuch.json")
 BAD_INPUT(ExperimentRealPaperKernelUnknown, experiment({"--config", "@/exp_real_bad_paper_kernel.json"}),
           "programs[0].paper_kernels.nosuch", "kernels: kmeansPoint, kmeans_centers")
-BAD_INPUT(ExperimentValueOutOfRange, validate("@/exp_bad_margin.json"), "@/exp_bad_margin.json",
-          "emergency_margin", "[0.01, 0.5]")
+BAD_INPUT(ExperimentValueOutOfRange, validate("@/exp_bad_margin.json"), "@/exp_bad_margin.json", "emergency_margin",
+          "[0.01, 0.5]")
 BAD_INPUT(ExperimentOracleAxisEmpty, validate("@/exp_bad_oracle_axis.json"), "@/exp_bad_oracle_axis.json",
           "oracles[0].axes.sms", "non-empty array")
-BAD_INPUT(ExperimentTargetNamesAnUnknownClaim, validate("@/exp_bad_target_claim.json"),
-          "@/exp_bad_target_claim.json", "targets[0].claims[1]", "a claim id of this experiment (C1,", "\"C9\"")
+BAD_INPUT(ExperimentTargetNamesAnUnknownClaim, validate("@/exp_bad_target_claim.json"), "@/exp_bad_target_claim.json",
+          "targets[0].claims[1]", "a claim id of this experiment (C1,", "\"C9\"")
 BAD_INPUT(ExperimentEntriesOfTheOtherSuite, validate("@/exp_programs_in_synthetic.json"),
           "@/exp_programs_in_synthetic.json", "programs: not in a synthetic suite's config", "\"kernels\"")
 BAD_INPUT(ExperimentPolicyParamsUnknownKey, validate("@/exp_policy_params_unknown.json"),
@@ -330,8 +337,7 @@ BAD_INPUT(ExperimentPolicyParamsOutOfRange, validate("@/exp_policy_params_range.
 BAD_INPUT(ExperimentConfigIsFifo, experiment({"--config", "@/fifo.json"}), "@/fifo.json", "is a FIFO")
 BAD_INPUT(ExperimentValidateUnknownKey, validate("@/exp_unknown_key.json"), "@/exp_unknown_key.json", "bogus",
           "unknown key")
-BAD_INPUT(ExperimentValidateUnknownName, validate("@/exp_unknown_name.json"), "name",
-          "unknown experiment \"nosuch\"")
+BAD_INPUT(ExperimentValidateUnknownName, validate("@/exp_unknown_name.json"), "name", "unknown experiment \"nosuch\"")
 
 // Command-line options of run.
 BAD_INPUT(RunSeedNegative, run_with(kCompute, {"--seed=-1"}), "--seed", "[0, 18446744073709551615]")
@@ -360,8 +366,7 @@ BAD_INPUT(PluginBrokenElf, run_with(kCompute, {"--plugin", "@/truncated.so"}),
           "--plugin @/truncated.so: cannot be loaded: ", kExpectedPlugin)
 BAD_INPUT(PluginRegistersNoPolicy, run_with(kCompute, {"--plugin", "@PLUGIN/no_policy_plugin"}),
           "--plugin @PLUGIN/no_policy_plugin", ": registers no policy", "GPUPM_REGISTER_POLICY")
-BAD_INPUT(PluginPolicyNameTaken,
-          run_with(kCompute, {"--plugin", "@PLUGIN/sm_lowest_plugin", "--plugin", "@/copy.so"}),
+BAD_INPUT(PluginPolicyNameTaken, run_with(kCompute, {"--plugin", "@PLUGIN/sm_lowest_plugin", "--plugin", "@/copy.so"}),
           "--plugin @/copy.so: policy \"plugin-sm-lowest\" of plugin @/copy.so is already registered (plugin ",
           "expected a name no other policy has")
 BAD_INPUT(PluginOfSweep, sweep("@SRC/configs/sweeps/example.json", {"--plugin", "@/nosuch.so"}), "no such file",
@@ -390,13 +395,14 @@ BAD_INPUT(ImpedanceFmaxNan, impedance({"--fmax", "nan"}), "--fmax", "finite")
 BAD_INPUT(ImpedanceFminNegative, impedance({"--fmin=-5"}), "--fmin", "a finite frequency > 0")
 BAD_INPUT(ImpedanceFminAboveFmax, impedance({"--fmin", "1e9", "--fmax", "1e6"}), "--fmax", "above --fmin")
 BAD_INPUT(ImpedanceTooManyPoints, impedance({"--per-decade", "100000000"}), "--per-decade", "at most 100000")
-BAD_INPUT(ImpedanceBadSet, impedance({"--pdn", "@SRC/configs/pdn/package_default.json", "--set", "pdn.network.scale=0"}),
+BAD_INPUT(ImpedanceBadSet,
+          impedance({"--pdn", "@SRC/configs/pdn/package_default.json", "--set", "pdn.network.scale=0"}),
           "pdn.network.scale", "expected a number in [")
 
 // ptx and validate.
 BAD_INPUT(PtxMissingFile, (std::vector<std::string>{"ptx", "@/nosuch.ptx"}), "@/nosuch.ptx", "No such file")
-BAD_INPUT(PtxUnsupportedInstruction, (std::vector<std::string>{"ptx", "@/unsupported.ptx"}), "unsupported.ptx:8:",
-          "unsupported instruction")
+BAD_INPUT(PtxUnsupportedInstruction, (std::vector<std::string>{"ptx", "@/unsupported.ptx"}),
+          "unsupported.ptx:8:", "unsupported instruction")
 BAD_INPUT(PtxCudaSyntaxError, (std::vector<std::string>{"ptx", "@/syntax_error.cu"}), "@/syntax_error.cu",
           "error: expected expression")
 BAD_INPUT(ParamsSetOutOfRange, (std::vector<std::string>{"params", "--set", "gpu.sm.count=0"}), "sm.count",

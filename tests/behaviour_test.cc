@@ -53,7 +53,8 @@ TEST(Behaviour, CacheSensitiveBestBelowMaxCtas) {
   const auto sweep = gpupm::test::sweep_cta_limits(6, [](int n) { return total_of("cache_sensitive", ctas(n)); });
   ASSERT_EQ(sweep.l1_hit.size(), 6u);
   for (size_t n = 1; n < sweep.l1_hit.size(); ++n)
-    EXPECT_LE(sweep.l1_hit[n], sweep.l1_hit[n - 1] + 0.005) << "L1 hit rate rose from " << n << " to " << n + 1 << " CTAs";
+    EXPECT_LE(sweep.l1_hit[n], sweep.l1_hit[n - 1] + 0.005)
+        << "L1 hit rate rose from " << n << " to " << n + 1 << " CTAs";
   EXPECT_LT(sweep.best_n, 6);
   EXPECT_GE(sweep.speedup_over_max, 1.3) << "best fixed count " << sweep.best_n;
 }
@@ -84,8 +85,10 @@ TEST(Behaviour, EnergyScalesWithVoltageAndTime) {
   };
   EXPECT_NEAR(leak_rate(base) / leak_rate(memhi), 1.0, 1e-6);
   EXPECT_NEAR(leak_rate(smhi) / leak_rate(base), 1.15, 1e-3);  // leakage ~ V (exponent 1)
-  double per_inst_base = base["energy_j"]["by_component"]["sm_dynamic"].get<double>() / base["instructions"].get<double>();
-  double per_inst_hi = smhi["energy_j"]["by_component"]["sm_dynamic"].get<double>() / smhi["instructions"].get<double>();
+  double per_inst_base =
+      base["energy_j"]["by_component"]["sm_dynamic"].get<double>() / base["instructions"].get<double>();
+  double per_inst_hi =
+      smhi["energy_j"]["by_component"]["sm_dynamic"].get<double>() / smhi["instructions"].get<double>();
   // Per-cycle clock energy also scales by V^2; the cycle count differs by well under 1%.
   EXPECT_NEAR(per_inst_hi / per_inst_base, 1.3225, 0.01);
 }

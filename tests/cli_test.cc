@@ -30,12 +30,15 @@ void expect_bad_input(const std::string& args, std::vector<std::string> fragment
   std::string output;
   int status = run_gpupm(args + " --out " + out_dir, &output);
   EXPECT_EQ(status, 2) << output;
-  for (const auto& f : fragments) EXPECT_NE(output.find(f), std::string::npos) << "missing '" << f << "' in: " << output;
+  for (const auto& f : fragments)
+    EXPECT_NE(output.find(f), std::string::npos) << "missing '" << f << "' in: " << output;
   EXPECT_FALSE(std::filesystem::exists(out_dir + "/report.json"));
 }
 
 std::string wl(const std::string& n) { return source_path("configs/workloads/" + n + ".json"); }
-std::string run_args(const std::string& g, const std::string& w) { return "run --quiet --gpu " + g + " --workload " + w; }
+std::string run_args(const std::string& g, const std::string& w) {
+  return "run --quiet --gpu " + g + " --workload " + w;
+}
 
 }  // namespace
 
@@ -44,9 +47,9 @@ TEST(Cli, RunWritesReportAndEpochs) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("TOTAL"), std::string::npos);
   const auto& t = r.report["total"];
-  for (const char* key : {"sim_time_s", "cycles", "instructions", "ipc", "energy_j", "edp_js", "ed2p_js2",
-                          "vf_residency", "mean_ctas_per_sm", "warp_states", "l1_hit_rate", "l2_hit_rate",
-                          "dram_bandwidth_utilisation"})
+  for (const char* key :
+       {"sim_time_s", "cycles", "instructions", "ipc", "energy_j", "edp_js", "ed2p_js2", "vf_residency",
+        "mean_ctas_per_sm", "warp_states", "l1_hit_rate", "l2_hit_rate", "dram_bandwidth_utilisation"})
     EXPECT_TRUE(t.contains(key)) << key;
   EXPECT_EQ(r.report["kernels"].size(), 1u);
   EXPECT_EQ(t["instructions"].get<uint64_t>(), 180u * 8u * 2000u);
@@ -89,8 +92,8 @@ TEST(Cli, SameSeedSameBitsOtherSeedOtherBits) {
 
 TEST(Cli, ValidateAcceptsShippedConfigs) {
   std::string output;
-  EXPECT_EQ(run_gpupm("validate " + gpupm::test::gtx480_config() + " " + wl("demo") + " " + wl("compute") + " " + wl("streaming") + " " +
-                          wl("cache_sensitive") + " " + wl("unsaturated"),
+  EXPECT_EQ(run_gpupm("validate " + gpupm::test::gtx480_config() + " " + wl("demo") + " " + wl("compute") + " " +
+                          wl("streaming") + " " + wl("cache_sensitive") + " " + wl("unsaturated"),
                       &output),
             0)
       << output;
@@ -109,11 +112,13 @@ TEST(BadInput, MalformedJsonGivesLineAndColumn) {
 }
 
 TEST(BadInput, UnknownKey) {
-  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.sm.cuont=3", {"gtx480.json", "sm.cuont", "unknown key"});
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.sm.cuont=3",
+                   {"gtx480.json", "sm.cuont", "unknown key"});
 }
 
 TEST(BadInput, WrongType) {
-  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.sm.count=\\\"many\\\"", {"sm.count", "expected an integer"});
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.sm.count=\\\"many\\\"",
+                   {"sm.count", "expected an integer"});
 }
 
 TEST(BadInput, StaticPointWithMoreSmsThanTheGpu) {
@@ -122,27 +127,32 @@ TEST(BadInput, StaticPointWithMoreSmsThanTheGpu) {
 }
 
 TEST(BadInput, ZeroSms) {
-  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.sm.count=0", {"sm.count", "[1, 1024]"});
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.sm.count=0",
+                   {"sm.count", "[1, 1024]"});
 }
 
 TEST(BadInput, NegativeLatency) {
-  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.memory.l2_latency=-5", {"memory.l2_latency"});
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.memory.l2_latency=-5",
+                   {"memory.l2_latency"});
 }
 
 TEST(BadInput, CtaLargerThanSm) {
-  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set workload.kernels[0].warps_per_cta=56",
-                   {"kernels[0].warps_per_cta", "at most 48"});
+  expect_bad_input(
+      run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set workload.kernels[0].warps_per_cta=56",
+      {"kernels[0].warps_per_cta", "at most 48"});
 }
 
 TEST(BadInput, MissingVfLevel) {
   expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.dvfs.sm.nominal=\\\"turbo\\\"",
                    {"dvfs.sm.nominal", "turbo"});
-  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --policy sm-high --set gpu.dvfs.sm.levels[2].name=\\\"boost\\\"",
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) +
+                       " --policy sm-high --set gpu.dvfs.sm.levels[2].name=\\\"boost\\\"",
                    {"sm_level", "high"});
 }
 
 TEST(BadInput, UnknownPolicy) {
-  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --policy turbo", {"unknown policy", "baseline"});
+  expect_bad_input(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --policy turbo",
+                   {"unknown policy", "baseline"});
 }
 
 TEST(BadInput, UnreadableInput) {
@@ -159,7 +169,10 @@ TEST(BadInput, UnwritableOutput) {
 TEST(Cli, FailedSimulationWritesNothing) {
   std::string out_dir = temp_dir("guard");
   std::string output;
-  EXPECT_EQ(run_gpupm(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.sim.max_sim_ms=0.001 --out " + out_dir, &output), 1);
+  EXPECT_EQ(run_gpupm(run_args(gpupm::test::gtx480_config(), wl("compute")) + " --set gpu.sim.max_sim_ms=0.001 --out " +
+                          out_dir,
+                      &output),
+            1);
   EXPECT_NE(output.find("max_sim_ms"), std::string::npos) << output;
   EXPECT_FALSE(std::filesystem::exists(out_dir + "/report.json"));
   EXPECT_FALSE(std::filesystem::exists(out_dir + "/epochs.csv"));

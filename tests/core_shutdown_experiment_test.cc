@@ -88,7 +88,8 @@ TEST(CoreShutdownPlatform, SuiteAndConfigValidate) {
 // synthetic suite's with the measured classes.
 TEST(CoreShutdownExperiment, RealProgramsSubset) {
   const std::string dir = temp_dir("cs_real"), out = dir + "/out";
-  std::ofstream(dir + "/exp.json") << R"({"name": "core-shutdown", "suite": "real", "gpu": "configs/gpu/gtx480_32sm.json",
+  std::ofstream(dir + "/exp.json")
+      << R"({"name": "core-shutdown", "suite": "real", "gpu": "configs/gpu/gtx480_32sm.json",
     "suite_dir": "configs/workloads/cuda/core_shutdown", "policy_params": {"alpha": 0.05},
     "oracles": [{"name": "oracle-sm", "objective": {"kind": "min_energy", "max_loss": 0.02},
                  "axes": {"sms": {"from": 8, "to": 32, "step": 8}}}],
@@ -106,8 +107,7 @@ TEST(CoreShutdownExperiment, RealProgramsSubset) {
     EXPECT_EQ(app["class"], measured["class"]) << program;
     // MEM, MEM-COMP or COMP by the MBU rule, on the kernels that count.
     bool any_memory = false;
-    for (const auto& k : measured["kernels"])
-      any_memory |= k["counted"].get<bool>() && k["mbu"].get<double>() > 0.5;
+    for (const auto& k : measured["kernels"]) any_memory |= k["counted"].get<bool>() && k["mbu"].get<double>() > 0.5;
     EXPECT_EQ(app["memory_intensive"].get<bool>(), any_memory) << program;
     EXPECT_EQ(measured["class"].get<std::string>().rfind("COMP", 0) == 0, !any_memory) << program;
   }
@@ -130,7 +130,8 @@ TEST(CoreShutdownExperiment, RealProgramsSubset) {
 
 TEST(CoreShutdownExperiment, RealConfigRejectsAnUnknownProgramBeforeRunning) {
   const std::string dir = temp_dir("cs_real_bad");
-  std::ofstream(dir + "/exp.json") << R"({"name": "core-shutdown", "suite": "real", "gpu": "configs/gpu/gtx480_32sm.json",
+  std::ofstream(dir + "/exp.json")
+      << R"({"name": "core-shutdown", "suite": "real", "gpu": "configs/gpu/gtx480_32sm.json",
     "suite_dir": "configs/workloads/cuda/core_shutdown", "oracles": [{"name": "oracle-sm",
     "objective": {"kind": "min_energy", "max_loss": 0.02}, "axes": {"sms": [16, 32]}}],
     "classification": {"mbu_min": 0.5, "kernel_share_min": 0.05, "thrash_gain_min": 1.02, "phase_knee_span": 4,

@@ -22,8 +22,10 @@ TEST(CoreShutdownOracle, AxesAreDataAndEnumerateTheProduct) {
   EXPECT_EQ(point_label(pts[0]), "sms=4,sm_level=s5");
   EXPECT_EQ(point_label(pts[5]), "sms=12,sm_level=s6");
   EXPECT_EQ(point_args(pts[1]), (std::vector<std::string>{"--policy", "static-point", "--set", "policy.sms=4", "--set",
-                                                           "policy.sm_level=s6"}));
-  OracleSpace t = parse({{"name", "o"}, {"objective", {{"kind", "min_ed2p"}}}, {"axes", {{"sms", {{"from", 1}, {"to", 32}, {"step", 2}}}}}});
+                                                          "policy.sm_level=s6"}));
+  OracleSpace t = parse({{"name", "o"},
+                         {"objective", {{"kind", "min_ed2p"}}},
+                         {"axes", {{"sms", {{"from", 1}, {"to", 32}, {"step", 2}}}}}});
   ASSERT_EQ(t.points().size(), 17u);  // 1, 3, ..., 31 and the end point 32
   EXPECT_EQ(point_label(t.points().back()), "sms=32");
   EXPECT_THROW(parse({{"name", "o"}, {"objective", {{"kind", "fastest"}}}, {"axes", {{"sms", {1}}}}}), InputError);

@@ -267,12 +267,12 @@ TEST(CoreShutdownPolicy, BandwidthBoundKernelConvergesNearItsKneeThenGates) {
     if (e["event"] == "step") ++steps;
     if (e["event"] == "settle") settled = e["setting"].get<uint32_t>();
   }
-  EXPECT_EQ(steps, 5u);                // log2(32)
-  EXPECT_GE(settled, 12u);             // never below the knee (alpha 5%: 11 SMs lose 8%)
-  EXPECT_LE(settled, 13u);             // within one step of it
-  EXPECT_GT(g.hold_forever_calls, 0u);  // paused while searching
+  EXPECT_EQ(steps, 5u);                      // log2(32)
+  EXPECT_GE(settled, 12u);                   // never below the knee (alpha 5%: 11 SMs lose 8%)
+  EXPECT_LE(settled, 13u);                   // within one step of it
+  EXPECT_GT(g.hold_forever_calls, 0u);       // paused while searching
   EXPECT_GE(g.gate_enables, 32u - settled);  // then drained and gated
-  EXPECT_GT(g.wake_calls, 0u);          // early wake-up before the end
+  EXPECT_GT(g.wake_calls, 0u);               // early wake-up before the end
 }
 
 TEST(CoreShutdownPolicy, ComputeKernelIsLeftAlone) {

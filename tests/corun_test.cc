@@ -91,9 +91,9 @@ TEST(Corun, BadAppsInputExitsWith2NamingThePath) {
   std::string path = temp_dir("corun_bad") + "/bad.json";
   std::ofstream(path) << doc.dump();
   std::string out_dir = temp_dir("corun_bad_out"), output;
-  int status = run_gpupm("run --quiet --gpu " + source_path("configs/gpu/gtx480.json") + " --workload " + path +
-                             " --out " + out_dir,
-                         &output);
+  int status = run_gpupm(
+      "run --quiet --gpu " + source_path("configs/gpu/gtx480.json") + " --workload " + path + " --out " + out_dir,
+      &output);
   EXPECT_EQ(status, 2) << output;
   EXPECT_NE(output.find(path), std::string::npos) << output;
   EXPECT_NE(output.find("apps[1].sms: unknown key"), std::string::npos) << output;
@@ -109,9 +109,10 @@ TEST(Corun, BadAppsInputExitsWith2NamingThePath) {
   EXPECT_NE(output.find("apps: expected an array of 1 to 2 elements, got 3"), std::string::npos) << output;
 
   // A per-kernel policy would mix the two applications' kernels: refused as input.
-  status = run_gpupm("run --quiet --gpu " + source_path("configs/gpu/gtx480.json") + " --workload " +
-                         source_path("configs/workloads/corun_example.json") + " --policy core-shutdown --out " + out_dir,
-                     &output);
+  status =
+      run_gpupm("run --quiet --gpu " + source_path("configs/gpu/gtx480.json") + " --workload " +
+                    source_path("configs/workloads/corun_example.json") + " --policy core-shutdown --out " + out_dir,
+                &output);
   EXPECT_EQ(status, 2) << output;
   EXPECT_NE(output.find("apps: two co-running applications need a policy that handles them"), std::string::npos)
       << output;

@@ -8,8 +8,8 @@
 
 namespace {
 
-using gpupm::CsvWriter;
 using gpupm::csv_field;
+using gpupm::CsvWriter;
 using gpupm::test::ProcessResult;
 using gpupm::test::run_gpupm_argv;
 using gpupm::test::run_process;
@@ -29,7 +29,9 @@ TEST(Csv, FieldsAreQuotedOnlyWhereNeeded) {
 
 TEST(Csv, WriterSeparatesQuotesAndFormatsNumbersAsTheStreamDoes) {
   CsvWriter w(9);
-  w << "epoch" << "kernel" << "v";
+  w << "epoch"
+    << "kernel"
+    << "v";
   w.end_row();
   w << uint64_t(3) << "gemm<float, 128>" << 0.123456789012 << 1e-7 << 42.0;
   w.end_row();

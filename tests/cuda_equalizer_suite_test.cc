@@ -75,7 +75,8 @@ TEST(CudaEqualizerSuite, sad) {
         const int dy = p / kSide - kRange, dx = p % kSide - kRange;
         int sad = 0;
         for (int j = 0; j < 4; ++j)
-          for (int i = 0; i < 4; ++i) sad += std::abs(pixel(ref, y0 + dy + j, x0 + dx + i) - pixel(cur, y0 + j, x0 + i));
+          for (int i = 0; i < 4; ++i)
+            sad += std::abs(pixel(ref, y0 + dy + j, x0 + dx + i) - pixel(cur, y0 + j, x0 + i));
         sad4[(size_t(mb) * 16 + size_t(sub)) * kPositions + size_t(p)] = uint32_t(sad);
       }
   std::vector<uint32_t> got4 = run.final<uint32_t>("sad4"), got8 = run.final<uint32_t>("sad8"),
@@ -84,7 +85,9 @@ TEST(CudaEqualizerSuite, sad) {
   for (size_t i = 0; i < sad4.size(); ++i) m4.exact(i, got4[i], sad4[i]);
   for (int mb = 0; mb < mbs; ++mb)
     for (int p = 0; p < kPositions; ++p) {
-      auto s = [&](int row, int col) { return sad4[(size_t(mb) * 16 + size_t(row * 4 + col)) * kPositions + size_t(p)]; };
+      auto s = [&](int row, int col) {
+        return sad4[(size_t(mb) * 16 + size_t(row * 4 + col)) * kPositions + size_t(p)];
+      };
       auto at8 = [&](int part) { return (size_t(mb) * 20 + size_t(part)) * kPositions + size_t(p); };
       auto at16 = [&](int part) { return (size_t(mb) * 5 + size_t(part)) * kPositions + size_t(p); };
       uint32_t quadrant[4];
@@ -95,7 +98,7 @@ TEST(CudaEqualizerSuite, sad) {
       }
       for (int k = 0; k < 4; ++k)
         for (int h = 0; h < 2; ++h) {
-          m8.exact(at8(4 + 2 * k + h), got8[at8(4 + 2 * k + h)], s(k, 2 * h) + s(k, 2 * h + 1));  // 8 wide x 4 tall
+          m8.exact(at8(4 + 2 * k + h), got8[at8(4 + 2 * k + h)], s(k, 2 * h) + s(k, 2 * h + 1));    // 8 wide x 4 tall
           m8.exact(at8(12 + 2 * k + h), got8[at8(12 + 2 * k + h)], s(2 * h, k) + s(2 * h + 1, k));  // 4 wide x 8 tall
         }
       const uint32_t want16[5] = {quadrant[0] + quadrant[1] + quadrant[2] + quadrant[3], quadrant[0] + quadrant[1],
@@ -139,7 +142,9 @@ constexpr int kLbmOpposite[kLbmQ] = {0, 2, 1, 4, 3, 6, 5, 10, 9, 8, 7, 14, 13, 1
 float lbm_weight(int e) { return e == 0 ? 1.f / 3 : (e < 7 ? 1.f / 18 : 1.f / 36); }
 
 // Adds or subtracts v by the sign of a velocity component (0: unchanged), as the kernel does.
-float signed_add(float acc, int component, float v) { return component == 0 ? acc : (component > 0 ? acc + v : acc - v); }
+float signed_add(float acc, int component, float v) {
+  return component == 0 ? acc : (component > 0 ? acc + v : acc - v);
+}
 
 // One BGK collision of a fluid cell, operation for operation as lbm_stream_collide.
 void lbm_collide(float* f, float omega) {
@@ -176,7 +181,8 @@ TEST(CudaEqualizerSuite, lbm) {
   std::vector<float> src(size_t(cells) * kLbmQ), dst(src.size());
   for (int c = 0; c < cells; ++c)
     for (int e = 0; e < kLbmQ; ++e)
-      src[size_t(e) * cells + c] = lbm_weight(e) * (1.0f + noise[size_t(c)]) * std::fma(3.0f * u0, float(kLbmEx[e]), 1.0f);
+      src[size_t(e) * cells + c] =
+          lbm_weight(e) * (1.0f + noise[size_t(c)]) * std::fma(3.0f * u0, float(kLbmEx[e]), 1.0f);
   auto wrap = [](int v, int n) { return (v + n) % n; };
   const size_t steps = run.launch_count() - 1;
   for (size_t step = 0; step < steps; ++step) {
@@ -249,8 +255,10 @@ TEST(CudaEqualizerSuite, stencil) {
     for (int z = 1; z < nz - 1; ++z)
       for (int y = 1; y < ny - 1; ++y)
         for (int x = 1; x < nx - 1; ++x) {
-          const float sum = ((((src[at(x, y, z - 1)] + src[at(x, y, z + 1)]) + src[at(x, y - 1, z)]) +
-                              src[at(x, y + 1, z)]) + src[at(x - 1, y, z)]) + src[at(x + 1, y, z)];
+          const float sum =
+              ((((src[at(x, y, z - 1)] + src[at(x, y, z + 1)]) + src[at(x, y - 1, z)]) + src[at(x, y + 1, z)]) +
+               src[at(x - 1, y, z)]) +
+              src[at(x + 1, y, z)];
           dst[at(x, y, z)] = std::fma(sum, c1, -c0 * src[at(x, y, z)]);
         }
   }
@@ -367,7 +375,8 @@ TEST(CudaEqualizerSuite, mri_q) {
       const double dot = double(kx[size_t(k)]) * x[size_t(v)] + double(ky[size_t(k)]) * y[size_t(v)] +
                          double(kz[size_t(k)]) * z[size_t(v)];
       const double spread = std::fabs(double(kx[size_t(k)]) * x[size_t(v)]) +
-                            std::fabs(double(ky[size_t(k)]) * y[size_t(v)]) + std::fabs(double(kz[size_t(k)]) * z[size_t(v)]);
+                            std::fabs(double(ky[size_t(k)]) * y[size_t(v)]) +
+                            std::fabs(double(kz[size_t(k)]) * z[size_t(v)]);
       const double phi = double(phi_r[size_t(k)]) * phi_r[size_t(k)] + double(phi_i[size_t(k)]) * phi_i[size_t(k)];
       qr += phi * std::cos(two_pi * dot);
       qi += phi * std::sin(two_pi * dot);
@@ -398,7 +407,8 @@ TEST(CudaEqualizerSuite, backprop) {
   RUN_OR_FAIL(run);
   constexpr int kHidden = 16, kCols = 17;
   const int blocks = run.arg(1, 8).get<int>();
-  const double eta = run.arg(1, 9).get<double>();  // the momentum (argument 10) multiplies the previous moves: zero here
+  const double eta =
+      run.arg(1, 9).get<double>();  // the momentum (argument 10) multiplies the previous moves: zero here
   std::vector<float> input = run.initial<float>("input"), weights = run.initial<float>("weights"),
                      hidden_weights = run.initial<float>("hidden_weights"), target = run.initial<float>("target");
   std::vector<float> partial = run.final<float>("partial_sum"), hidden = run.final<float>("hidden"),
@@ -415,16 +425,20 @@ TEST(CudaEqualizerSuite, backprop) {
     }
   for (int j = 0; j < kHidden; ++j) {  // 64 per thread, a shuffle, 32 warps, the bias: depth 98
     double sum = weights[size_t(j + 1)], magnitude = std::fabs(weights[size_t(j + 1)]);
-    for (int b = 0; b < blocks; ++b) sum += partial[size_t(b * kHidden + j)], magnitude += std::fabs(partial[size_t(b * kHidden + j)]);
+    for (int b = 0; b < blocks; ++b)
+      sum += partial[size_t(b * kHidden + j)], magnitude += std::fabs(partial[size_t(b * kHidden + j)]);
     mh.near(size_t(j + 1), hidden[size_t(j + 1)], sigmoid(sum), sigmoid_tolerance(sum, gamma2(98) * magnitude));
   }
   double net = 0, magnitude = 0;
-  for (int j = 0; j <= kHidden; ++j) net += double(hidden_weights[size_t(j)]) * hidden[size_t(j)], magnitude += std::fabs(double(hidden_weights[size_t(j)]) * hidden[size_t(j)]);
+  for (int j = 0; j <= kHidden; ++j)
+    net += double(hidden_weights[size_t(j)]) * hidden[size_t(j)],
+        magnitude += std::fabs(double(hidden_weights[size_t(j)]) * hidden[size_t(j)]);
   mo.near(0, output[0], sigmoid(net), sigmoid_tolerance(net, gamma2(17) * magnitude));
   const double out = output[0], out_delta = out * (1 - out) * (target[0] - out);
   mo.near(1, output[1], out_delta, gamma2(4) * std::fabs(out_delta));
   for (int j = 1; j <= kHidden; ++j) {
-    const double want = double(hidden[size_t(j)]) * (1 - double(hidden[size_t(j)])) * hidden_weights[size_t(j)] * output[1];
+    const double want =
+        double(hidden[size_t(j)]) * (1 - double(hidden[size_t(j)])) * hidden_weights[size_t(j)] * output[1];
     md.near(size_t(j), delta[size_t(j)], want, gamma2(5) * std::fabs(want));
   }
   // Weight moves from zero previous moves: step = eta * delta * input, weight + step.
@@ -441,10 +455,12 @@ TEST(CudaEqualizerSuite, backprop) {
   std::vector<float> hidden_prev = run.initial<float>("hidden_prev"), previous = run.initial<float>("previous");
   ASSERT_TRUE(std::all_of(hidden_prev.begin(), hidden_prev.end(), [](float v) { return v == 0; }));
   ASSERT_TRUE(std::all_of(previous.begin(), previous.end(), [](float v) { return v == 0; }));
-  check_moves("hidden_weights", "hidden_prev", hidden_weights, [&](size_t j) { return double(hidden[j]); },
-              [&](size_t) { return double(output[1]); });
-  check_moves("weights", "previous", weights, [&](size_t i) { return i / kCols == 0 ? 1.0 : double(input[i / kCols]); },
-              [&](size_t i) { return i % kCols == 0 ? 0.0 : double(delta[i % kCols]); });
+  check_moves(
+      "hidden_weights", "hidden_prev", hidden_weights, [&](size_t j) { return double(hidden[j]); },
+      [&](size_t) { return double(output[1]); });
+  check_moves(
+      "weights", "previous", weights, [&](size_t i) { return i / kCols == 0 ? 1.0 : double(input[i / kCols]); },
+      [&](size_t i) { return i % kCols == 0 ? 0.0 : double(delta[i % kCols]); });
 }
 
 // Integer counts: the 8-bit saturated histogram, the last iteration's slots (window
@@ -598,7 +614,8 @@ TEST(CudaEqualizerSuite, cutcp) {
         for (size_t slot = 0; slot < bins.size() / 4; ++slot) {
           const float* atom = &bins[slot * 4];
           if (atom[3] == 0.0f) continue;
-          const double r2 = (x - atom[0]) * (x - atom[0]) + (y - atom[1]) * (y - atom[1]) + (z - atom[2]) * (z - atom[2]);
+          const double r2 =
+              (x - atom[0]) * (x - atom[0]) + (y - atom[1]) * (y - atom[1]) + (z - atom[2]) * (z - atom[2]);
           const double ds = ds_scale * r2 / c2 + kU, s = 1 - r2 / c2;
           if (s < -ds) continue;  // beyond the cutoff even with rounding
           const double scale = std::fabs(atom[3]) / std::sqrt(r2);
@@ -674,8 +691,10 @@ TEST(CudaEqualizerSuite, particlefilter) {
       double ex, ey;
       const double nx = box_muller(ux, vx, &ex), ny = box_muller(uy, vy, &ey);
       const double px = xj[size_t((f - 1) * n + i)], py = yj[size_t((f - 1) * n + i)];
-      mx.near(size_t(i), ax[size_t(i)], px + 1 + 5 * nx, 2 * (5 * ex + gamma2(3) * (std::fabs(px) + 1 + 5 * std::fabs(nx))));
-      my.near(size_t(i), ay[size_t(i)], py - 2 + 2 * ny, 2 * (2 * ey + gamma2(3) * (std::fabs(py) + 2 + 2 * std::fabs(ny))));
+      mx.near(size_t(i), ax[size_t(i)], px + 1 + 5 * nx,
+              2 * (5 * ex + gamma2(3) * (std::fabs(px) + 1 + 5 * std::fabs(nx))));
+      my.near(size_t(i), ay[size_t(i)], py - 2 + 2 * ny,
+              2 * (2 * ey + gamma2(3) * (std::fabs(py) + 2 + 2 * std::fabs(ny))));
     }
     seed[0] = lcg_step(seed[0]);  // normalize_weights_kernel's draw for u0
     u0 = (1.0f / float(n)) * lcg_uniform(seed[0]);
@@ -685,7 +704,8 @@ TEST(CudaEqualizerSuite, particlefilter) {
     const int rx = int(std::floor(ax[size_t(i)] + 0.5f)), ry = int(std::floor(ay[size_t(i)] + 0.5f));
     double sum = 0, magnitude = 0;
     for (int k = 0; k < ones; ++k) {
-      int index = std::abs((rx + objxy[size_t(2 * k + 1)]) * size_y * frames + (ry + objxy[size_t(2 * k)]) * frames + frame);
+      int index =
+          std::abs((rx + objxy[size_t(2 * k + 1)]) * size_y * frames + (ry + objxy[size_t(2 * k)]) * frames + frame);
       if (index >= int(video.size())) index = 0;
       mi.exact(size_t(i * ones + k), ind[size_t(i * ones + k)], index);
       const double p = video[size_t(index)], term = ((p - 100) * (p - 100) - (p - 228) * (p - 228)) / 50;
@@ -726,20 +746,25 @@ TEST(CudaEqualizerSuite, mummer) {
   ProgramRun run("equalizer/mummer");
   RUN_OR_FAIL(run);
   const int ref_length = run.arg(0, 2).get<int>(), reads_count = run.arg(0, 4).get<int>(),
-            read_length = run.arg(0, 5).get<int>(), starts = run.arg(0, 6).get<int>(), stride = run.arg(0, 7).get<int>();
+            read_length = run.arg(0, 5).get<int>(), starts = run.arg(0, 6).get<int>(),
+            stride = run.arg(0, 7).get<int>();
   std::vector<uint8_t> ref = run.initial<uint8_t>("ref"), reads = run.initial<uint8_t>("reads");
   std::vector<int32_t> suffixes = run.initial<int32_t>("suffixes");
-  auto head = [&](int at) { return ref.begin() + std::min(ref_length, at + read_length); };  // the letters that can match
+  auto head = [&](int at) {
+    return ref.begin() + std::min(ref_length, at + read_length);
+  };  // the letters that can match
   for (int i = 0; i + 1 < ref_length; ++i) {
     const int a = suffixes[size_t(i)], b = suffixes[size_t(i) + 1];
-    ASSERT_FALSE(std::lexicographical_compare(ref.begin() + b, head(b), ref.begin() + a, head(a))) << "suffix order at " << i;
+    ASSERT_FALSE(std::lexicographical_compare(ref.begin() + b, head(b), ref.begin() + a, head(a)))
+        << "suffix order at " << i;
   }
   auto prefix = [&](int at, const uint8_t* pattern, int length) {
     int k = 0;
     while (k < length && at + k < ref_length && ref[size_t(at + k)] == pattern[k]) ++k;
     return k;
   };
-  std::vector<int32_t> got_length = run.final<int32_t>("best_length"), got_position = run.final<int32_t>("best_position");
+  std::vector<int32_t> got_length = run.final<int32_t>("best_length"),
+                       got_position = run.final<int32_t>("best_position");
   Mismatches ml("best_length"), mp("best_position");
   for (int r = 0; r < reads_count; ++r)
     for (int s = 0; s < starts; ++s) {
@@ -752,7 +777,8 @@ TEST(CudaEqualizerSuite, mummer) {
         else hi = mid;
       }
       int best = 0;
-      for (int i = std::max(0, lo - 1); i <= std::min(ref_length - 1, lo); ++i) best = std::max(best, prefix(suffixes[size_t(i)], pattern, length));
+      for (int i = std::max(0, lo - 1); i <= std::min(ref_length - 1, lo); ++i)
+        best = std::max(best, prefix(suffixes[size_t(i)], pattern, length));
       const size_t at = size_t(r * starts + s);
       ml.exact(at, got_length[at], best);
       const bool on_ref = got_position[at] >= 0 && got_position[at] < ref_length;
@@ -779,7 +805,8 @@ CfdState cfd_state(const std::vector<float>& v, size_t i, size_t nelr) {
   s.pressure = (1.4f - 1.0f) * (s.energy - 0.5f * s.density * s.speed_sqd);
   s.speed_of_sound = std::sqrt(1.4f * s.pressure / s.density);
   for (int a = 0; a < 3; ++a)
-    for (int d = 0; d < 3; ++d) s.flux[a][d] = s.velocity[std::min(a, d)] * s.momentum[std::max(a, d)] + (a == d ? s.pressure : 0.0f);
+    for (int d = 0; d < 3; ++d)
+      s.flux[a][d] = s.velocity[std::min(a, d)] * s.momentum[std::max(a, d)] + (a == d ? s.pressure : 0.0f);
   for (int a = 0; a < 3; ++a) s.flux_energy[a] = s.velocity[a] * (s.energy + s.pressure);
   return s;
 }
@@ -807,15 +834,18 @@ std::vector<float> cfd_fluxes(const std::vector<float>& v, const std::vector<int
       if (nb >= 0) {
         const CfdState b = cfd_state(v, size_t(nb), nelr);
         const float normal_len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        const float factor = -normal_len * 0.2f * 0.5f * (speed + std::sqrt(b.speed_sqd) + a.speed_of_sound + b.speed_of_sound);
+        const float factor =
+            -normal_len * 0.2f * 0.5f * (speed + std::sqrt(b.speed_sqd) + a.speed_of_sound + b.speed_of_sound);
         f[0] += factor * (a.density - b.density);
         f[4] += factor * (a.energy - b.energy);
         for (int d = 0; d < 3; ++d) f[1 + d] += factor * (a.momentum[d] - b.momentum[d]);
-        for (int axis = 0; axis < 3; ++axis) cfd_average(f, n[axis], a.momentum[axis], b.momentum[axis], a, b.flux, b.flux_energy, axis);
+        for (int axis = 0; axis < 3; ++axis)
+          cfd_average(f, n[axis], a.momentum[axis], b.momentum[axis], a, b.flux, b.flux_energy, axis);
       } else if (nb == -1) {
         for (int d = 0; d < 3; ++d) f[1 + d] += n[d] * a.pressure;
       } else if (nb == -2) {
-        for (int axis = 0; axis < 3; ++axis) cfd_average(f, n[axis], a.momentum[axis], ff[size_t(1 + axis)], a, ff_flux, &ff[14], axis);
+        for (int axis = 0; axis < 3; ++axis)
+          cfd_average(f, n[axis], a.momentum[axis], ff[size_t(1 + axis)], a, ff_flux, &ff[14], axis);
       }
     }
     for (size_t k = 0; k < 5; ++k) out[k * nelr + i] = f[k];
@@ -867,7 +897,8 @@ TEST(CudaEqualizerSuite, leukocyte) {
   const int width = run.arg(0, 7).get<int>(), height = run.arg(0, 8).get<int>(), margin = run.arg(0, 9).get<int>();
   std::vector<float> gx = run.initial<float>("grad_x"), gy = run.initial<float>("grad_y"),
                      cosines = run.initial<float>("cosines"), sines = run.initial<float>("sines");
-  std::vector<int32_t> tx = run.initial<int32_t>("tx"), ty = run.initial<int32_t>("ty"), disk = run.initial<int32_t>("disk");
+  std::vector<int32_t> tx = run.initial<int32_t>("tx"), ty = run.initial<int32_t>("ty"),
+                       disk = run.initial<int32_t>("disk");
   std::vector<float> gicov(size_t(width) * size_t(height), 0.0f), dilated(gicov.size(), 0.0f);
   for (int y = margin; y < height - margin; ++y)
     for (int x = margin; x < width - margin; ++x) {
@@ -914,10 +945,11 @@ TEST(CudaEqualizerSuite, mri_gridding) {
   std::vector<float> kx = run.initial<float>("kx"), ky = run.initial<float>("ky"), kz = run.initial<float>("kz"),
                      re = run.initial<float>("re"), im = run.initial<float>("im");
   std::vector<int32_t> count(size_t(bins * bins * bins), 0), got_bin = run.final<int32_t>("sample_bin"),
-                       rank = run.final<int32_t>("sample_rank");
+                                                             rank = run.final<int32_t>("sample_rank");
   Mismatches mb("sample_bin"), mc("bin_count"), ms("bin_start"), mr("sample_rank"), mp("sorted"), mg("grid");
   for (int i = 0; i < n; ++i) {
-    const int bin = (int(kz[size_t(i)]) / kBinSide * bins + int(ky[size_t(i)]) / kBinSide) * bins + int(kx[size_t(i)]) / kBinSide;
+    const int bin =
+        (int(kz[size_t(i)]) / kBinSide * bins + int(ky[size_t(i)]) / kBinSide) * bins + int(kx[size_t(i)]) / kBinSide;
     mb.exact(size_t(i), got_bin[size_t(i)], bin);
     ++count[size_t(bin)];
   }
@@ -951,7 +983,8 @@ TEST(CudaEqualizerSuite, mri_gridding) {
     double sum[2] = {0, 0}, bound = 0, magnitude = 0;
     int terms = 0;
     for (int i = 0; i < n; ++i) {
-      const double dx = x - kx[size_t(i)], dy = y - ky[size_t(i)], dz = z - kz[size_t(i)], d2 = dx * dx + dy * dy + dz * dz;
+      const double dx = x - kx[size_t(i)], dy = y - ky[size_t(i)], dz = z - kz[size_t(i)],
+                   d2 = dx * dx + dy * dy + dz * dz;
       const double dw = gamma2(7) * d2 / r2 + kU, w = 1 - d2 / r2;
       const double v = std::max(std::fabs(re[size_t(i)]), std::fabs(im[size_t(i)]));
       if (w < -dw) continue;

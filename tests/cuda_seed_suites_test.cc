@@ -147,8 +147,7 @@ TEST(HarmoniaSuite, xsbench) {
   std::vector<int32_t> offsets = run.initial<int32_t>("mat_offsets"), members = run.initial<int32_t>("mat_nuclides");
   const int points = run.arg(0, 2).get<int>();
   std::vector<float> energy(jitter.size());
-  for (size_t i = 0; i < energy.size(); ++i)
-    energy[i] = (float(int(i) % points) + jitter[i]) * (1.0f / float(points));
+  for (size_t i = 0; i < energy.size(); ++i) energy[i] = (float(int(i) % points) + jitter[i]) * (1.0f / float(points));
   expect_bits("energy", run.final<float>("energy"), energy);
   // The last launch's lookups (the first wrote the same buffer): the kernel's LCG,
   // search and explicit fmaf interpolation repeated exactly.
@@ -362,7 +361,8 @@ TEST(HarmoniaSuite, minife) {
   // y = A v over the 27 slots in (dz, dy, dx) order, skipping slots outside the mesh.
   auto matvec = [&](const std::vector<float>& v, std::vector<float>& y) {
     for (size_t row = 0; row < rows; ++row) {
-      int px = int(row % size_t(side)), py = int(row / size_t(side) % size_t(side)), pz = int(row / size_t(side * side));
+      int px = int(row % size_t(side)), py = int(row / size_t(side) % size_t(side)),
+          pz = int(row / size_t(side * side));
       float sum = 0.0f;
       for (int dz = -1; dz <= 1; ++dz)
         for (int dy = -1; dy <= 1; ++dy)
@@ -484,13 +484,14 @@ TEST(VoltageNoiseSuite, blackscholes) {
     double root = volatility * std::sqrt(t), log_ratio = std::log(s / x);
     double d1 = (log_ratio + (rate + 0.5 * volatility * volatility) * t) / root, d2 = d1 - root;
     double n1 = normal_cdf(d1), n2 = normal_cdf(d2), discount = std::exp(-rate * t);
-    double e_d1 = (std::ldexp(1.0, -22) * 0.7 + kU + 4 * kU * (std::fabs(log_ratio) + rate * t + 0.5 * root * root)) /
-                      root + 4 * kU * std::fabs(d1);
+    double e_d1 =
+        (std::ldexp(1.0, -22) * 0.7 + kU + 4 * kU * (std::fabs(log_ratio) + rate * t + 0.5 * root * root)) / root +
+        4 * kU * std::fabs(d1);
     double e_d2 = e_d1 + 2 * kU * (std::fabs(d1) + root);
     auto cdf_error = [](double d, double e_d) { return 0.4 * e_d + std::ldexp(1.0, -22) * (1 + d * d) + 32 * kU; };
     double e_exp = std::ldexp(1.0, -22) + 2 * kU * rate * t;
-    double tolerance = 2 * (s * cdf_error(d1, e_d1) + x * discount * cdf_error(d2, e_d2) + x * discount * e_exp +
-                            4 * kU * (s + x));
+    double tolerance =
+        2 * (s * cdf_error(d1, e_d1) + x * discount * cdf_error(d2, e_d2) + x * discount * e_exp + 4 * kU * (s + x));
     m_call.near(i, call[i], s * n1 - x * discount * n2, tolerance);
     m_put.near(i, put[i], x * discount * (1 - n2) - s * (1 - n1), tolerance);
   }
@@ -644,10 +645,12 @@ TEST(CoreShutdownSuite, mst) {
   // so the device's in_tree flags must be exactly it.
   std::vector<std::pair<int, int>> ends(weight.size(), {-1, -1});
   for (int v = 0; v < n; ++v)
-    for (int e = row_ptr[size_t(v)]; e < row_ptr[size_t(v) + 1]; ++e) ends[size_t(edge_id[size_t(e)])] = {v, col[size_t(e)]};
+    for (int e = row_ptr[size_t(v)]; e < row_ptr[size_t(v) + 1]; ++e)
+      ends[size_t(edge_id[size_t(e)])] = {v, col[size_t(e)]};
   std::vector<size_t> order(weight.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return std::make_pair(weight[a], a) < std::make_pair(weight[b], b); });
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return std::make_pair(weight[a], a) < std::make_pair(weight[b], b); });
   std::vector<int> root(static_cast<size_t>(n));
   for (int v = 0; v < n; ++v) root[size_t(v)] = v;
   auto find = [&](int x) {
@@ -719,8 +722,8 @@ TEST(CoreShutdownSuite, lib) {
   constexpr int kRates = 56, kMaturities = 28, kOptions = 15;
   constexpr double kDelta = 0.25;
   const int option_maturity[kOptions] = {4, 4, 4, 8, 8, 8, 12, 12, 12, 20, 20, 20, 28, 28, 28};
-  const double swap_rate[kOptions] = {.045f, .05f, .055f, .045f, .05f, .055f, .045f, .05f,
-                                      .055f, .045f, .05f, .055f, .045f, .05f, .055f};
+  const double swap_rate[kOptions] = {.045f, .05f,  .055f, .045f, .05f,  .055f, .045f, .05f,
+                                      .055f, .045f, .05f,  .055f, .045f, .05f,  .055f};
   std::vector<float> shocks = run.initial<float>("shocks"), lambda = run.initial<float>("lambda");
   std::vector<float> value = run.final<float>("value");
   const size_t paths = value.size();

@@ -47,7 +47,7 @@ TEST(CudaSuite, stream_copy) {
   RUN_OR_FAIL(run);
   std::vector<float> src = run.initial<float>("src"), dst = run.final<float>("dst");
   ASSERT_EQ(size_t(run.arg(0, 2).get<int>()) * 4, dst.size());  // every float4 is copied
-  Mismatches m("dst");  // a copy: bit patterns unchanged
+  Mismatches m("dst");                                          // a copy: bit patterns unchanged
   for (size_t i = 0; i < dst.size(); ++i) m.bits(i, dst[i], src[i]);
 }
 
@@ -151,10 +151,8 @@ TEST(CudaSuite, stencil2d) {
     for (int y = 0; y < ny; ++y)
       for (int x = 0; x < nx; ++x) {
         size_t i = size_t(y * nx + x);
-        if (x == 0 || y == 0 || x == nx - 1 || y == ny - 1)
-          out[i] = in[i];
-        else
-          out[i] = 0.25f * (in[i - size_t(nx)] + in[i + size_t(nx)] + in[i - 1] + in[i + 1]);
+        if (x == 0 || y == 0 || x == nx - 1 || y == ny - 1) out[i] = in[i];
+        else out[i] = 0.25f * (in[i - size_t(nx)] + in[i + size_t(nx)] + in[i - 1] + in[i + 1]);
       }
   };
   for (size_t l = 0; l < run.launch_count(); ++l) (l % 2 == 0) ? step(a, b) : step(b, a);
@@ -273,13 +271,15 @@ TEST(CudaSuite, backprop_layer) {
       size_t index = at(i, n_out, o);
       step[index] = eta * gradient + momentum * previous[index];
       w1[index] = w[index] + step[index];
-      double rounding = 4 * kU * (std::fabs(eta * gradient) + std::fabs(momentum * previous[index]) + std::fabs(w1[index]));
+      double rounding =
+          4 * kU * (std::fabs(eta * gradient) + std::fabs(momentum * previous[index]) + std::fabs(w1[index]));
       w1_error[index] = 2 * (eta * (propagated + (batch + 3) * kU * magnitude) + rounding);
     }
   std::vector<double> y2(y1.size()), y2_error(y1.size());
   forward(w1, w1_error, y2, y2_error);
 
-  std::vector<float> got_w = run.final<float>("w"), got_step = run.final<float>("prev_step"), got_y = run.final<float>("y");
+  std::vector<float> got_w = run.final<float>("w"), got_step = run.final<float>("prev_step"),
+                     got_y = run.final<float>("y");
   Mismatches mw("w"), ms("prev_step"), my("y");
   for (size_t i = 0; i < w1.size(); ++i) {
     mw.near(i, got_w[i], w1[i], w1_error[i]);
@@ -307,7 +307,8 @@ TEST(CudaSuite, particle_filter) {
     for (int j = 0; j < n_landmarks; ++j) {
       float dx = x - landmarks[size_t(2 * j)], dy = y - landmarks[size_t(2 * j + 1)];
       float error = std::sqrt(std::fma(dx, dx, dy * dy)) - ranges[size_t(j)];
-      double term = std::fabs(error) < 3.0f ? -0.125 * double(error) * error : -(1.0 + 0.5 * std::log(std::fabs(error)));
+      double term =
+          std::fabs(error) < 3.0f ? -0.125 * double(error) * error : -(1.0 + 0.5 * std::log(std::fabs(error)));
       log_likelihood += term;
       magnitude += std::fabs(term);
     }
@@ -331,10 +332,8 @@ TEST(CudaSuite, particle_filter) {
   std::vector<float> got = run.final<float>("weight");
   for (size_t i = 0; i < n; ++i) {
     double want = weight[i] / total;
-    if (weight[i] == 0.0)
-      mw.exact(i, got[i], 0.0f);
-    else
-      mw.near(i, got[i], want, (2 * relative_error[i] + total_relative + 2 * kU) * want);
+    if (weight[i] == 0.0) mw.exact(i, got[i], 0.0f);
+    else mw.near(i, got[i], want, (2 * relative_error[i] + total_relative + 2 * kU) * want);
   }
 }
 

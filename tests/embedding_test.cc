@@ -19,8 +19,8 @@
 namespace gpupm {
 namespace {
 
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 // Another model of the platform: a CPU-like thread that ticks on its own,
 // waits for the GPU's completion event and keeps going a while after it; and
@@ -103,7 +103,8 @@ TEST_F(Embedding, RunsUnderTheUsersScStartAndGoesQuiet) {
 
   const Json embedded = build_report(gpu, run.doc);
   const RunInputs in = equalizer_run();
-  test::RunResult cli = test::run_sim(in.workload_file, "--policy " + in.policy + " --set '" + in.sets[0] + "'", "embed");
+  test::RunResult cli =
+      test::run_sim(in.workload_file, "--policy " + in.policy + " --set '" + in.sets[0] + "'", "embed");
   ASSERT_EQ(cli.status, 0) << cli.output;
   EXPECT_EQ(embedded, cli.report) << "embedded and CLI reports differ";
 }
@@ -149,8 +150,10 @@ TEST(EmbeddingPolicy, AnUnknownPolicyNamesRunInputsAndTheRegistration) {
     return std::string("(accepted)");
   };
   const std::string embedded = message(load_run);
-  EXPECT_EQ(embedded.rfind("gpupm::RunInputs (policy, sets): policy.name: unknown policy \"my-policy\"; expected one of {", 0),
-            0u) << embedded;
+  EXPECT_EQ(embedded.rfind(
+                "gpupm::RunInputs (policy, sets): policy.name: unknown policy \"my-policy\"; expected one of {", 0),
+            0u)
+      << embedded;
   for (const char* part : {"baseline", "equalizer-perf", "GPUPM_REGISTER_POLICY", "docs/embedding.md"})
     EXPECT_NE(embedded.find(part), std::string::npos) << "missing '" << part << "' in: " << embedded;
   const std::string program = message(load_standalone_run);

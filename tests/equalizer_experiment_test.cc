@@ -19,9 +19,10 @@ using gpupm::test::temp_dir;
 TEST(EqualizerExperiment, CategoryDirectionsOnASmallSuite) {
   std::string suite = temp_dir("eqsuite");
   for (auto [from, to] : {std::pair{"compute", "cutcp-1"}, {"streaming", "lbm-1"}, {"cache_sensitive", "kmn-1"}})
-    std::filesystem::copy_file(source_path(std::string("configs/workloads/") + from + ".json"), suite + "/" + to + ".json");
-  std::ofstream(suite + "/exp.json") << R"({"name": "equalizer", "gpu": "configs/gpu/gtx480.json", "suite_dir": ")" << suite
-                                     << R"(", "kernels": [{"name": "cutcp-1", "category": "compute"},
+    std::filesystem::copy_file(source_path(std::string("configs/workloads/") + from + ".json"),
+                               suite + "/" + to + ".json");
+  std::ofstream(suite + "/exp.json") << R"({"name": "equalizer", "gpu": "configs/gpu/gtx480.json", "suite_dir": ")"
+                                     << suite << R"(", "kernels": [{"name": "cutcp-1", "category": "compute"},
       {"name": "lbm-1", "category": "memory"}, {"name": "kmn-1", "category": "cache"}]})";
   std::string out = temp_dir("eqexp");
   std::string log;
@@ -75,7 +76,8 @@ TEST(EqualizerExperiment, RealProgramsSubset) {
   EXPECT_EQ(s["suite"], "real");
   const auto& measured = s["programs"];
   ASSERT_TRUE(measured.contains("kmeans") && measured.contains("mri-q")) << measured.dump();
-  for (const char* kernel : {"kmeansPoint", "kmeans_centers"}) EXPECT_TRUE(measured["kmeans"].contains(kernel)) << kernel;
+  for (const char* kernel : {"kmeansPoint", "kmeans_centers"})
+    EXPECT_TRUE(measured["kmeans"].contains(kernel)) << kernel;
   // Every analysed kernel's category is the measured one, and its runs were cut out of its program's.
   size_t analysed = 0;
   for (auto p = measured.begin(); p != measured.end(); ++p)

@@ -27,8 +27,8 @@
 namespace gpupm {
 namespace {
 
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 // The user's memory: one multi-socket the SMs' mem_out sockets all bind to.
 // Every request is served `latency` after it was taken; at most `depth` are
@@ -107,7 +107,8 @@ RunInputs run_of(const std::string& workload, std::vector<std::string> sets) {
 // The same run twice, side by side: on the model's memory and on the user's DRAM.
 struct SideBySide {
   SideBySide(const RunInputs& in, bool implicit_end_req)
-      : internal_run(load_run(in)), external_run(load_run(external(in))),
+      : internal_run(load_run(in)),
+        external_run(load_run(external(in))),
         internal("internal", internal_run.gpu, internal_run.workload, std::move(internal_run.policy)),
         external_gpu("external", external_run.gpu, external_run.workload, std::move(external_run.policy)),
         dram("dram", sc_time(300, SC_NS), 64, implicit_end_req) {

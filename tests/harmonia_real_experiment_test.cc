@@ -31,7 +31,8 @@ std::string write_config(const std::string& dir, const std::string& programs) {
                "axes": {"sms": [16, 32], "sm_level": ["f700", "f1000"], "mem_level": ["m925", "m1375"]}},
     "classification": {"thrash_gain_min": 1.02},
     "stress_apps": ["maxflops", "device_memory"],
-    "programs": [)" + programs + "]}";
+    "programs": [)" + programs +
+                             "]}";
   return file;
 }
 

@@ -35,7 +35,7 @@ class HostModel : public sc_core::sc_module {
   sc_core::sc_in<bool> irq{"irq"};
   std::function<void(HostModel&)> script;
   std::vector<sc_time> irq_rises;
-  sc_time offset = sc_core::SC_ZERO_TIME;  // local time ahead of sc_time_stamp()
+  sc_time offset = sc_core::SC_ZERO_TIME;        // local time ahead of sc_time_stamp()
   sc_time latency = sc_time(kLatencyNs, SC_NS);  // the GPU's access latency
   bool decoupled = false;
 
@@ -213,7 +213,8 @@ TEST_F(HostInterface, InterruptDrivenLaunchesStartAtTheirDoorbell) {
     EXPECT_EQ(gpu.kernels()[e].start.time_s, rang[e].to_seconds()) << e;
     EXPECT_EQ(gpu.kernels()[e].end.time_s, host.irq_rises[e].to_seconds()) << e;  // launch gap 0
   }
-  EXPECT_EQ(host.irq_rises[1], rang[1] + (gpu.kernels()[1].end.time_s - gpu.kernels()[1].start.time_s) * sc_time(1, sc_core::SC_SEC));
+  EXPECT_EQ(host.irq_rises[1],
+            rang[1] + (gpu.kernels()[1].end.time_s - gpu.kernels()[1].start.time_s) * sc_time(1, sc_core::SC_SEC));
   // The program computed what the CLI's run did: the same warp instructions per launch.
   const Json embedded = build_report(gpu, run.doc);
   test::RunResult cli = test::run_sim(test::source_path("configs/workloads/cuda/reduce/reduce.json"), "", "reduce");
@@ -266,7 +267,7 @@ TEST_F(HostInterface, ObservesASelfRunningGpu) {
     EXPECT_EQ(h.read(kStatus), 0u);
     EXPECT_EQ(h.read(kVfSm), run.gpu.dvfs[Domain::Sm].nominal);
     EXPECT_EQ(h.read(kVfSmKhz), uint32_t(run.gpu.dvfs[Domain::Sm].levels[run.gpu.dvfs[Domain::Sm].nominal].mhz * 1000));
-    EXPECT_EQ(h.read(kPolicyCsr + 0x000), 1u);  // Equalizer's CTRL: enabled, performance mode
+    EXPECT_EQ(h.read(kPolicyCsr + 0x000), 1u);        // Equalizer's CTRL: enabled, performance mode
     EXPECT_EQ(h.read(kPolicyCsr + 0x004) & 0xF, 7u);  // TIMING: 128-cycle samples
     EXPECT_EQ(h.debug_read(kPolicyCsr + 0x000), std::optional<uint32_t>(1));  // the window's debug reads
     h.write(kDoorbell, kCommandLaunch);

@@ -192,7 +192,8 @@ TEST(Lockstep, BadControllerImplExitsTwo) {
   const std::string file = temp_dir("badimpl_file") + "/gpu.json";
   std::ofstream(file) << gpu;
   status = run_gpupm("run --quiet --gpu " + file + " --workload " + source_path("configs/workloads/compute.json") +
-                         " --out " + out_dir, &output);
+                         " --out " + out_dir,
+                     &output);
   EXPECT_EQ(status, 2) << output;
   EXPECT_NE(output.find(file), std::string::npos) << output;
   EXPECT_NE(output.find("controller_impl"), std::string::npos) << output;

@@ -55,33 +55,38 @@ TEST_P(SuitePaperGenerator, SizesAndDigest) {
 
 const std::vector<SuiteGeneratorCase>& cases() {
   static const std::vector<SuiteGeneratorCase> all = {
-        SuiteGeneratorCase{"core_shutdown/lib", "paths 4096", "4835406ff34fcc40", 1},
-        SuiteGeneratorCase{"core_shutdown/mst", "nodes 264196, edges 366434, rounds 9", "7b39205ee4ddfe96", 45},
-        SuiteGeneratorCase{"core_shutdown/pvc", "lines 1048576, sort_steps 210", "1abccb99e4dc82d6", 212},
-        SuiteGeneratorCase{"core_shutdown/pvr", "lines 1048576, sort_steps 210", "0c1d838cd403efdf", 212},
-        SuiteGeneratorCase{"core_shutdown/sp", "variables 10000, clauses 42000, max_sweeps 20", "b0a054283728dd6d", 3},
-        SuiteGeneratorCase{"core_shutdown/sssp", "nodes 264196, arcs 734140, reached 260421, source 132355", "5bfff77dc50c9ece", 2},
-        SuiteGeneratorCase{"harmonia/bpt", "records 1048576, order 64, height 4, queries 50000", "0b690f9b2fdf60ac", 8},
-        SuiteGeneratorCase{"harmonia/comd", "atoms 32000, steps 60", "e4d0df4e59c1a5c9", 241},
-        SuiteGeneratorCase{"harmonia/device_memory", "words 16777216, threads 32768, passes 10", "1916acd5d3f416b8", 2},
-        SuiteGeneratorCase{"harmonia/graph500", "scale 14, edge_factor 16, entries 426402, roots 64, steps 425", "a2e18727e4411b2d", 489},
-        SuiteGeneratorCase{"harmonia/lud", "n 1024, block_steps 64", "5ab4e7bb6edc15c2", 190},
-        SuiteGeneratorCase{"harmonia/maxflops", "threads 524288, passes 10", "74f071944fbce627", 2},
-        SuiteGeneratorCase{"harmonia/minife", "rows 262144, iterations 20", "a81f7f0d53df35b1", 143},
-        SuiteGeneratorCase{"harmonia/sort", "keys 262144, passes 10", "d801d823df7155ad", 240},
-        SuiteGeneratorCase{"harmonia/srad", "image 502x458, iterations 100", "c1d7c190898a54fa", 500},
-        SuiteGeneratorCase{"harmonia/xsbench", "nuclides 68, points 11303, lookups 50000, iterations 2", "2923c15ce1ef33d9", 3},
-        SuiteGeneratorCase{"voltage_noise/binomial_options", "options 1024, steps 512", "aaac8c0b7a519fe0", 1},
-        SuiteGeneratorCase{"voltage_noise/blackscholes", "options 4000000, iterations 20", "dda2e26dde0b86be", 1},
-        SuiteGeneratorCase{"voltage_noise/convolution_separable", "image 3072x3072, passes 3", "1ff7d5790f35708e", 6},
-        SuiteGeneratorCase{"voltage_noise/convolution_texture", "image 3072x1536, passes 3", "5db2387cde0c5db7", 6},
-        SuiteGeneratorCase{"voltage_noise/dct8x8", "image 512x512, forward 10", "28c6221d6e09f444", 3},
-        SuiteGeneratorCase{"voltage_noise/nn", "records 42764", "0e3af5a7198c5224", 1}};
+      SuiteGeneratorCase{"core_shutdown/lib", "paths 4096", "4835406ff34fcc40", 1},
+      SuiteGeneratorCase{"core_shutdown/mst", "nodes 264196, edges 366434, rounds 9", "7b39205ee4ddfe96", 45},
+      SuiteGeneratorCase{"core_shutdown/pvc", "lines 1048576, sort_steps 210", "1abccb99e4dc82d6", 212},
+      SuiteGeneratorCase{"core_shutdown/pvr", "lines 1048576, sort_steps 210", "0c1d838cd403efdf", 212},
+      SuiteGeneratorCase{"core_shutdown/sp", "variables 10000, clauses 42000, max_sweeps 20", "b0a054283728dd6d", 3},
+      SuiteGeneratorCase{"core_shutdown/sssp", "nodes 264196, arcs 734140, reached 260421, source 132355",
+                         "5bfff77dc50c9ece", 2},
+      SuiteGeneratorCase{"harmonia/bpt", "records 1048576, order 64, height 4, queries 50000", "0b690f9b2fdf60ac", 8},
+      SuiteGeneratorCase{"harmonia/comd", "atoms 32000, steps 60", "e4d0df4e59c1a5c9", 241},
+      SuiteGeneratorCase{"harmonia/device_memory", "words 16777216, threads 32768, passes 10", "1916acd5d3f416b8", 2},
+      SuiteGeneratorCase{"harmonia/graph500", "scale 14, edge_factor 16, entries 426402, roots 64, steps 425",
+                         "a2e18727e4411b2d", 489},
+      SuiteGeneratorCase{"harmonia/lud", "n 1024, block_steps 64", "5ab4e7bb6edc15c2", 190},
+      SuiteGeneratorCase{"harmonia/maxflops", "threads 524288, passes 10", "74f071944fbce627", 2},
+      SuiteGeneratorCase{"harmonia/minife", "rows 262144, iterations 20", "a81f7f0d53df35b1", 143},
+      SuiteGeneratorCase{"harmonia/sort", "keys 262144, passes 10", "d801d823df7155ad", 240},
+      SuiteGeneratorCase{"harmonia/srad", "image 502x458, iterations 100", "c1d7c190898a54fa", 500},
+      SuiteGeneratorCase{"harmonia/xsbench", "nuclides 68, points 11303, lookups 50000, iterations 2",
+                         "2923c15ce1ef33d9", 3},
+      SuiteGeneratorCase{"voltage_noise/binomial_options", "options 1024, steps 512", "aaac8c0b7a519fe0", 1},
+      SuiteGeneratorCase{"voltage_noise/blackscholes", "options 4000000, iterations 20", "dda2e26dde0b86be", 1},
+      SuiteGeneratorCase{"voltage_noise/convolution_separable", "image 3072x3072, passes 3", "1ff7d5790f35708e", 6},
+      SuiteGeneratorCase{"voltage_noise/convolution_texture", "image 3072x1536, passes 3", "5db2387cde0c5db7", 6},
+      SuiteGeneratorCase{"voltage_noise/dct8x8", "image 512x512, forward 10", "28c6221d6e09f444", 3},
+      SuiteGeneratorCase{"voltage_noise/nn", "records 42764", "0e3af5a7198c5224", 1}};
   return all;
 }
 
 INSTANTIATE_TEST_SUITE_P(PaperScale, SuitePaperGenerator, ::testing::ValuesIn(cases()),
-                         [](const ::testing::TestParamInfo<SuiteGeneratorCase>& info) { return stem_of(info.param.program); });
+                         [](const ::testing::TestParamInfo<SuiteGeneratorCase>& info) {
+                           return stem_of(info.param.program);
+                         });
 
 // Every program folder of the three suites has its row above, so a program
 // added without a paper scale fails here.

@@ -15,14 +15,13 @@
 #include "support/test_support.h"
 
 using gpupm::test::read_file;
-using gpupm::test::write_file;
 using gpupm::test::run_gpupm;
 using gpupm::test::source_path;
 using gpupm::test::temp_dir;
+using gpupm::test::write_file;
 namespace fs = std::filesystem;
 
 namespace {
-
 
 size_t count_of(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -64,13 +63,16 @@ def reduce(out, values=1000):
     out.write("tiny paper scale")
 
 main({"reduce": reduce})
-)" : generator_body);
+)"
+                                                     : generator_body);
   return dir + "/reduce.json";
 }
 
 std::string run_at(const std::string& workload, const std::string& out, const std::string& scale_option,
                    std::string* output) {
-  run_gpupm("run --quiet --gpu " + gpupm::test::gtx480_config() + " --workload " + workload + " --out " + out + " " + scale_option, output);
+  run_gpupm("run --quiet --gpu " + gpupm::test::gtx480_config() + " --workload " + workload + " --out " + out + " " +
+                scale_option,
+            output);
   return read_file(out + "/report.json");
 }
 
@@ -168,7 +170,10 @@ TEST(PaperScale, RefusedWithoutAPaperVariant) {
   for (const std::string& workload : {profile, program}) {
     const std::string out = temp_dir("refused_out") + "/run";
     std::string output;
-    EXPECT_EQ(run_gpupm("run --gpu " + gpupm::test::gtx480_config() + " --workload " + workload + " --scale paper --out " + out, &output), 2);
+    EXPECT_EQ(run_gpupm("run --gpu " + gpupm::test::gtx480_config() + " --workload " + workload +
+                            " --scale paper --out " + out,
+                        &output),
+              2);
     EXPECT_NE(output.find(workload), std::string::npos) << output;
     EXPECT_NE(output.find("--scale paper"), std::string::npos) << output;
     EXPECT_FALSE(fs::exists(out)) << output;
@@ -177,8 +182,10 @@ TEST(PaperScale, RefusedWithoutAPaperVariant) {
   }
   std::string output;
   const std::string sweep_out = temp_dir("refused_sweep") + "/sweep";
-  EXPECT_EQ(run_gpupm("sweep " + source_path("configs/sweeps/example.json") + " --scale paper --out " + sweep_out,
-                      &output), 2) << output;
+  EXPECT_EQ(
+      run_gpupm("sweep " + source_path("configs/sweeps/example.json") + " --scale paper --out " + sweep_out, &output),
+      2)
+      << output;
   EXPECT_NE(output.find("--scale paper"), std::string::npos) << output;
   EXPECT_FALSE(fs::exists(sweep_out + "/runs")) << output;
   const std::string exp_out = temp_dir("refused_exp") + "/exp";
@@ -189,7 +196,10 @@ TEST(PaperScale, RefusedWithoutAPaperVariant) {
   EXPECT_EQ(run_gpupm("experiment sm-allocation --scale paper --jobs 1 --out " + exp_out, &output), 2) << output;
   EXPECT_NE(output.find("--scale paper"), std::string::npos) << output;
   EXPECT_FALSE(fs::exists(exp_out + "/runs")) << output;
-  EXPECT_EQ(run_gpupm("run --gpu " + gpupm::test::gtx480_config() + " --workload " + program + " --scale huge --out " + exp_out, &output), 2);
+  EXPECT_EQ(run_gpupm("run --gpu " + gpupm::test::gtx480_config() + " --workload " + program + " --scale huge --out " +
+                          exp_out,
+                      &output),
+            2);
   EXPECT_NE(output.find("--scale"), std::string::npos) << output;
 }
 
@@ -218,8 +228,10 @@ TEST(PaperScale, SmAllocationPairsRunTheGeneratedInputs) {
     "class_thresholds": {"active_mbu": 0.25, "active_l2_l1_gbps": 50, "cache_l2_hit": 0.5, "mixed_l2_hit": 0.25},
     "queues": [{"name": "Q", "apps": ["r1", "r2"]}]})");
   std::string output;
-  ASSERT_EQ(run_gpupm("experiment sm-allocation --jobs 2 --scale paper --config " + dir + "/exp.json --out " + out,
-                      &output), 0) << output;
+  ASSERT_EQ(
+      run_gpupm("experiment sm-allocation --jobs 2 --scale paper --config " + dir + "/exp.json --out " + out, &output),
+      0)
+      << output;
   const gpupm::Json pair = gpupm::load_json_file(out + "/pairs/r1+r2.json");
   ASSERT_EQ(pair["apps"].size(), 2u);
   const std::vector<int> values = {3000, 5000};
@@ -247,7 +259,10 @@ TEST(PaperScale, GeneratorProblemsAreClearErrors) {
   const std::string failing = tiny_program("fails", "import sys\nsys.exit('no disk for you')\n");
   std::string output;
   const std::string out = temp_dir("fails_out") + "/run";
-  EXPECT_EQ(run_gpupm("run --gpu " + gpupm::test::gtx480_config() + " --workload " + failing + " --scale paper --out " + out, &output), 2);
+  EXPECT_EQ(
+      run_gpupm("run --gpu " + gpupm::test::gtx480_config() + " --workload " + failing + " --scale paper --out " + out,
+                &output),
+      2);
   EXPECT_NE(output.find("the generator failed"), std::string::npos) << output;
   EXPECT_NE(output.find("no disk for you"), std::string::npos) << output;
   EXPECT_FALSE(fs::exists(out));
@@ -273,9 +288,10 @@ TEST(PaperScale, GeneratorProblemsAreClearErrors) {
   EXPECT_NE(output.find("no python3"), std::string::npos) << output;
   ::unsetenv("GPUPM_PYTHON");
 
-  const std::string names_program = tiny_program(
-      "names", "import json, sys\njson.dump({'name': 'x', 'program': 'other.cu', 'launches': []}, "
-               "open(sys.argv[1] + '/workload.json', 'w'))\n");
+  const std::string names_program =
+      tiny_program("names",
+                   "import json, sys\njson.dump({'name': 'x', 'program': 'other.cu', 'launches': []}, "
+                   "open(sys.argv[1] + '/workload.json', 'w'))\n");
   EXPECT_EQ(run_gpupm("validate --scale paper " + names_program, &output), 2);
   EXPECT_NE(output.find("runs the declaring workload's program"), std::string::npos) << output;
 }
@@ -286,7 +302,8 @@ TEST(PaperScale, SweepGeneratesBeforeItsRuns) {
   fresh_cache("sweep");
   const std::string workload = tiny_program("sweep");
   const std::string dir = fs::path(workload).parent_path().string();
-  write_file(dir + "/spec.json", R"({"name": "tiny", "base": {"gpu": ")" + gpupm::test::gtx480_config() + R"(", "workload": "reduce.json"},
+  write_file(dir + "/spec.json",
+             R"({"name": "tiny", "base": {"gpu": ")" + gpupm::test::gtx480_config() + R"(", "workload": "reduce.json"},
     "axes": [{"name": "policy", "policies": ["baseline", "sm-low"]}]})");
   std::string output;
   const std::string out = temp_dir("sweep_out") + "/sweep";
@@ -302,7 +319,6 @@ TEST(PaperScale, SweepGeneratesBeforeItsRuns) {
   EXPECT_EQ(runs, 2u);
   EXPECT_NE(read_file(out + "/sweep.json").find("\"--scale\""), std::string::npos);
 }
-
 
 // The Equalizer suite's generators (configs/workloads/cuda/equalizer/gen_paper.py):
 // each program's paper-scale input, generated as its workload declares it, has
@@ -337,28 +353,36 @@ TEST_P(EqualizerPaperGenerator, SizesAndDigest) {
   EXPECT_EQ(gpupm::generated_inputs_digest(dir), c.digest);
   const gpupm::Json doc = gpupm::load_json_file(dir + "/workload.json");
   const std::string description = doc.at("description");
-  for (const std::string& fact : c.facts) EXPECT_NE(description.find(fact), std::string::npos) << fact << " in " << description;
+  for (const std::string& fact : c.facts)
+    EXPECT_NE(description.find(fact), std::string::npos) << fact << " in " << description;
   EXPECT_EQ(doc.at("launches").size(), c.launch_entries);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     PaperScale, EqualizerPaperGenerator,
     ::testing::Values(
-        GeneratorCase{"spmv", {"rows=2000", "repeats=3"}, "e03a88c7dbd91b41", {"rows 2000", "jds_entries 50176"}, 1, false},
-        GeneratorCase{"mummer", {"ref_length=4096", "reads=1000", "read_length=40"}, "753d2f4f13565b15",
-                      {"reference 4096", "reads 1000"}, 1, false},
+        GeneratorCase{
+            "spmv", {"rows=2000", "repeats=3"}, "e03a88c7dbd91b41", {"rows 2000", "jds_entries 50176"}, 1, false},
+        GeneratorCase{"mummer",
+                      {"ref_length=4096", "reads=1000", "read_length=40"},
+                      "753d2f4f13565b15",
+                      {"reference 4096", "reads 1000"},
+                      1,
+                      false},
         GeneratorCase{"backprop", {}, "6d3119c21786f80c", {"inputs 65536"}, 3, false},
         GeneratorCase{"bfs", {}, "12099ae0dd993aaa", {"nodes 1000000", "edges 5999812", "levels 12"}, 25, false},
         GeneratorCase{"cfd", {}, "4d3989694cec5e0b", {"elements 97032", "iterations 25"}, 200, false},
         GeneratorCase{"cutcp", {}, "90e903074e69f1ef", {"box_A 40", "lattice 80x80x78", "cutoff 12.0"}, 1, false},
         GeneratorCase{"histo", {}, "6b6be2e7aa11a087", {"values 1035840", "bins 65536", "iterations 20"}, 80, false},
-        GeneratorCase{"kmeans", {}, "6782d97c4a8bb710", {"points 345814", "k 5", "loop_iterations 5", "iterations 3"}, 6, false},
+        GeneratorCase{
+            "kmeans", {}, "6782d97c4a8bb710", {"points 345814", "k 5", "loop_iterations 5", "iterations 3"}, 6, false},
         GeneratorCase{"lavaMD", {}, "e14e110c2bb48d04", {"boxes 1000"}, 1, false},
         GeneratorCase{"lbm", {}, "9ea4e790ae768f1a", {"lattice 120x120x150", "steps 6"}, 7, false},
         GeneratorCase{"leukocyte", {}, "71f8517e4e173727", {"frame 544x408"}, 2, false},
         GeneratorCase{"mri-gridding", {}, "802c8be0f0c6812c", {"samples 262144", "grid 64^3"}, 4, false},
         GeneratorCase{"mri-q", {}, "b64c6bafc2a71d32", {"voxels 32768", "samples 3072"}, 4, false},
-        GeneratorCase{"mummer", {}, "49dedf1eeda23899", {"reference 5227293", "reads 163840", "read_length 100"}, 1, true},
+        GeneratorCase{
+            "mummer", {}, "49dedf1eeda23899", {"reference 5227293", "reads 163840", "read_length 100"}, 1, true},
         GeneratorCase{"particlefilter", {}, "b16f219608706034", {"particles 1000", "frames 10"}, 36, false},
         GeneratorCase{"pathfinder", {}, "2bc49e3c3a201d3f", {"cols 100000", "rows 100", "pyramid 20"}, 5, false},
         GeneratorCase{"sad", {}, "3c597ce88ef40c87", {"frame 640x480", "macroblocks 1200"}, 3, false},

@@ -72,11 +72,12 @@ TEST(ParamsCommand, ListsAPolicysSettingsForTheGpu) {
 }
 
 TEST(ParamsCommand, PolicyListingReadsTheSetsAsRunDoes) {
-  auto r = run_gpupm_argv({"params", "--policy", "equalizer-perf", "--set", "policy.epoch_samples_log2=8",
-                           "--set", "policy.sample_period_log2=9"});
+  auto r = run_gpupm_argv({"params", "--policy", "equalizer-perf", "--set", "policy.epoch_samples_log2=8", "--set",
+                           "policy.sample_period_log2=9"});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("policy.epoch_samples_log2: expected sample_period_log2 + epoch_samples_log2 <= 16"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   r = run_gpupm_argv({"params", "--policy", "no-such-policy"});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--policy"), std::string::npos) << r.err;
@@ -114,8 +115,8 @@ TEST(ParamsCommand, WorkloadStructureAndKernelFields) {
   EXPECT_EQ(value_at(r.out, "workload.kernels[1].grid_ctas"), 7);
   EXPECT_FALSE(value_at(r.out, "workload.iterations").is_null());
   EXPECT_FALSE(value_at(r.out, "workload.kernels[0].repeat").is_null());
-  auto bad = run_gpupm_argv({"params", "--workload", source_path("configs/workloads/compute.json"), "--set",
-                             "gpu.sm.count=3"});
+  auto bad = run_gpupm_argv(
+      {"params", "--workload", source_path("configs/workloads/compute.json"), "--set", "gpu.sm.count=3"});
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("expected a workload.* path"), std::string::npos) << bad.err;
 }
@@ -134,8 +135,9 @@ TEST(ParamsCommand, ProgramWorkloadBuffersInitAndLaunches) {
       EXPECT_EQ(p.at("default"), 1);
     }
   }
-  auto bad = run_gpupm_argv({"params", "--workload", source_path("configs/workloads/cuda/fma_loop/fma_loop.json"),
-                             "--set", "workload.buffers.out.init.fill=1", "--set", "workload.buffers.out.init.file=x.npy"});
+  auto bad =
+      run_gpupm_argv({"params", "--workload", source_path("configs/workloads/cuda/fma_loop/fma_loop.json"), "--set",
+                      "workload.buffers.out.init.fill=1", "--set", "workload.buffers.out.init.file=x.npy"});
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("buffers.out.init: expected exactly one of fill, iota, random, file"), std::string::npos)
       << bad.err;

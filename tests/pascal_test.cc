@@ -84,14 +84,20 @@ extern "C" __global__ void reread_shared(const unsigned* data, unsigned* __restr
 json reread_with_shared(const std::string& dir, uint32_t shared_bytes) {
   std::ofstream(dir + "/reread_shared.cu") << kRereadShared;
   const std::string file = dir + "/reread_shared_" + std::to_string(shared_bytes) + ".json";
-  std::ofstream(file) << json{{"name", "reread_shared"}, {"program", "reread_shared.cu"},
-                              {"buffers", {{"data", {{"type", "u32"}, {"count", 368640},
-                                                     {"init", {{"random", {{"min", 0}, {"max", 1000}, {"seed", 9}}}}}}},
-                                           {"out", {{"type", "u32"}, {"count", 46080}}}}},
-                              {"launches", json::array({{{"kernel", "reread_shared"}, {"grid", {180}}, {"block", {256}},
+  std::ofstream(file) << json{{"name", "reread_shared"},
+                              {"program", "reread_shared.cu"},
+                              {"buffers",
+                               {{"data",
+                                 {{"type", "u32"},
+                                  {"count", 368640},
+                                  {"init", {{"random", {{"min", 0}, {"max", 1000}, {"seed", 9}}}}}}},
+                                {"out", {{"type", "u32"}, {"count", 46080}}}}},
+                              {"launches", json::array({{{"kernel", "reread_shared"},
+                                                         {"grid", {180}},
+                                                         {"block", {256}},
                                                          {"shared_bytes", shared_bytes},
                                                          {"args", {"data", "out", 32}}}})}}
-                              .dump();
+                             .dump();
   return total_of(file, "--policy baseline");
 }
 
@@ -126,16 +132,20 @@ TEST(PascalPolicies, SmAllocationPoliciesRun) {
   json compute = json::array(), stream = json::array();
   for (int n = 5; n <= 60; n += 5) {
     auto point = [&](double ipc, double w) {
-      return json{{"n", n}, {"time_s", 1e-4}, {"ipc", ipc}, {"power_w", w}, {"pow_ef", ipc / w}, {"dram_gbps", 1.0},
-                  {"mbu", 0.0}, {"l2_l1_gbps", 1.0}, {"l2_hit_rate", 0.5}, {"mcr", 0.1}};
+      return json{{"n", n},           {"time_s", 1e-4}, {"ipc", ipc},        {"power_w", w},       {"pow_ef", ipc / w},
+                  {"dram_gbps", 1.0}, {"mbu", 0.0},     {"l2_l1_gbps", 1.0}, {"l2_hit_rate", 0.5}, {"mcr", 0.1}};
     };
     compute.push_back(point(3.5 * n, 80 + 6 * n));
     stream.push_back(point(n <= 20 ? 0.5 * n : 10.0, 80 + 4 * n));
   }
   std::ofstream(dir + "/profiles.json")
-      << json{{"format", "gpupm-sm-profiles"}, {"gpu", "pascal_60sm"}, {"sms", 60}, {"step", 5},
-              {"apps", {{{"name", "compute"}, {"class", "A"}, {"opt", 60}, {"points", compute}},
-                        {{"name", "stream"}, {"class", "M"}, {"opt", 20}, {"points", stream}}}}}
+      << json{{"format", "gpupm-sm-profiles"},
+              {"gpu", "pascal_60sm"},
+              {"sms", 60},
+              {"step", 5},
+              {"apps",
+               {{{"name", "compute"}, {"class", "A"}, {"opt", 60}, {"points", compute}},
+                {{"name", "stream"}, {"class", "M"}, {"opt", 20}, {"points", stream}}}}}
              .dump();
   const std::string profiles = " --set policy.profiles=" + dir + "/profiles.json";
   for (const char* policy : {"sm-allocation", "aging-power", "perf-aging"}) {

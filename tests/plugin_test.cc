@@ -58,11 +58,15 @@ TEST(Plugin, SweepRunsLoadItAndFingerprintItsContent) {
   const std::string plugin = dir + "/libmine.so";
   fs::copy_file(test_plugin_path("sm_lowest_plugin"), plugin);
   const std::string spec = dir + "/spec.json";
-  std::ofstream(spec) << R"({"name": "plugin", "base": {"gpu": ")" << gpupm::test::source_path("configs/gpu/gtx480.json")
-                      << R"(", "workload": ")" << gpupm::test::source_path("configs/workloads/compute.json")
+  std::ofstream(spec) << R"({"name": "plugin", "base": {"gpu": ")"
+                      << gpupm::test::source_path("configs/gpu/gtx480.json") << R"(", "workload": ")"
+                      << gpupm::test::source_path("configs/workloads/compute.json")
                       << R"(", "set": ["workload.kernels[0].grid_ctas=30"]},
-      "axes": [{"name": "policy", "policies": ["baseline", ")" << kPolicy << R"("]}]})";
-  auto sweep = [&] { return run_gpupm_argv({"sweep", spec, "--out", dir + "/out", "--jobs", "2", "--plugin", plugin}); };
+      "axes": [{"name": "policy", "policies": ["baseline", ")"
+                      << kPolicy << R"("]}]})";
+  auto sweep = [&] {
+    return run_gpupm_argv({"sweep", spec, "--out", dir + "/out", "--jobs", "2", "--plugin", plugin});
+  };
 
   gpupm::test::ProcessResult first = sweep();
   ASSERT_EQ(first.status, 0) << first.out << first.err;

@@ -87,11 +87,13 @@ TEST(ProgramBehaviour, Deterministic) {
 // pass would leave 3s; the dump (at the end of the run, any pass in flight) has 0s and 1s only.
 TEST(ProgramBehaviour, QueuePairRestartsTheFasterProgramFromItsInputs) {
   const std::string dir = gpupm::test::temp_dir("respawn");
-  std::ofstream(dir + "/bump.cu") << R"(extern "C" __global__ void bump(int* out) { out[blockIdx.x * blockDim.x + threadIdx.x] += 1; })";
+  std::ofstream(dir + "/bump.cu")
+      << R"(extern "C" __global__ void bump(int* out) { out[blockIdx.x * blockDim.x + threadIdx.x] += 1; })";
   std::ofstream(dir + "/pair.json") << R"({"name": "pair", "respawn": true, "apps": [
     {"name": "bump", "program": "bump.cu", "buffers": {"out": {"type": "s32", "count": 256}},
      "launches": [{"kernel": "bump", "grid": [2], "block": [128], "args": ["out"]}]},
-    {"name": "fma", "program": ")" << cuda_workload("fma_loop").substr(0, cuda_workload("fma_loop").size() - 5) << R"(.cu",
+    {"name": "fma", "program": ")" << cuda_workload("fma_loop").substr(0, cuda_workload("fma_loop").size() - 5)
+                                    << R"(.cu",
      "buffers": {"out": {"type": "f32", "count": 30720}},
      "launches": [{"kernel": "fma_loop", "grid": [120], "block": [256], "args": ["out", 256, 0.9990234375, 0.0009765625]}]}]})";
   auto r = run_sim(dir + "/pair.json", "--policy baseline --dump-buffers " + dir + "/dump", "respawn");

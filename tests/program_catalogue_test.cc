@@ -43,8 +43,9 @@ ret;
 )";
 
 // Kernels that fault or never end.
-const char* const kSpin = ".visible .entry spin(.param .u64 p0)\n{\n.reg .b32 %r<3>;\nmov.u32 %r1, 0;\n"
-                          "$L_loop:\nadd.u32 %r1, %r1, 1;\nbra.uni $L_loop;\n}\n";
+const char* const kSpin =
+    ".visible .entry spin(.param .u64 p0)\n{\n.reg .b32 %r<3>;\nmov.u32 %r1, 0;\n"
+    "$L_loop:\nadd.u32 %r1, %r1, 1;\nbra.uni $L_loop;\n}\n";
 // Warps 0-3 wait at the barrier; warps 4-7 never reach it.
 const char* const kBarrier = R"(.visible .entry half_barrier(.param .u64 p0)
 {
@@ -61,8 +62,9 @@ bar.sync 0;
 ret;
 }
 )";
-const char* const kMisaligned = ".visible .entry mis(.param .u64 p0)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n"
-                                "ld.param.u64 %rd1, [p0];\nld.global.u32 %r1, [%rd1+2];\nret;\n}\n";
+const char* const kMisaligned =
+    ".visible .entry mis(.param .u64 p0)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n"
+    "ld.param.u64 %rd1, [p0];\nld.global.u32 %r1, [%rd1+2];\nret;\n}\n";
 const char* const kStruct = ".visible .entry take_struct(.param .align 8 .b8 take_struct_param_0[16])\n{\nret;\n}\n";
 const char* const kFloatArg = ".visible .entry take_float(.param .f32 x, .param .u64 p)\n{\nret;\n}\n";
 
@@ -73,9 +75,11 @@ struct Fixtures {
     write("bump.ptx", std::string(kHeader) + kBump);
     write("faults.ptx", std::string(kHeader) + kBump + kSpin + kBarrier + kMisaligned + kStruct + kFloatArg);
     write("copy.cu", gpupm::test::read_file(source_path("configs/workloads/cuda/stream_copy/stream_copy.cu")));
-    write("oob.cu", "extern \"C\" __global__ void oob(int* a, int n) {\n  int i = threadIdx.x;\n"
-                    "  a[i + n] = i;\n}\n");
-    write("self_include.cu", "#if __INCLUDE_LEVEL__ < 40\n#include \"self_include.cu\"\n#include \"self_include.cu\"\n#endif\n");
+    write("oob.cu",
+          "extern \"C\" __global__ void oob(int* a, int n) {\n  int i = threadIdx.x;\n"
+          "  a[i + n] = i;\n}\n");
+    write("self_include.cu",
+          "#if __INCLUDE_LEVEL__ < 40\n#include \"self_include.cu\"\n#include \"self_include.cu\"\n#endif\n");
     write("syntax.cu", "extern \"C\" __global__ void k(int* p) { p[0] = ; }\n");
     write("notes.txt", "hello\n");
     ptx_variants();
@@ -117,22 +121,28 @@ struct Fixtures {
     write("many_regs.ptx", kHeader + std::string(".visible .entry bump()\n{\n.reg .b32 %r<2000000000>;\nret;\n}\n"));
     write("call.ptx", kHeader + std::string(".visible .entry bump()\n{\ncall.uni foo, ();\nret;\n}\n"));
     write("func.ptx", kHeader + std::string(".func foo()\n{\nret;\n}\n") + b);
-    write("f16.ptx", kHeader + std::string(".visible .entry bump()\n{\n.reg .b16 %h<2>;\nadd.f16 %h1, %h1, %h1;\nret;\n}\n"));
+    write("f16.ptx",
+          kHeader + std::string(".visible .entry bump()\n{\n.reg .b16 %h<2>;\nadd.f16 %h1, %h1, %h1;\nret;\n}\n"));
     write("tex_inst.ptx", kHeader + std::string(".visible .entry bump()\n{\n.reg .b32 %r<2>;\n"
                                                 "tex.1d.v4.f32.s32 {%r1, %r1, %r1, %r1}, [t, {%r1}];\nret;\n}\n"));
     write("no_close.ptx", kHeader + std::string(".visible .entry bump()\n{\nret;\n"));
     write("stray_char.ptx", kHeader + std::string(".visible .entry bump()\n{\nret; #\n}\n"));
     write("addr32.ptx", ".version 6.4\n.target sm_70\n.address_size 32\n" + b);
-    write("bad_number.ptx", kHeader + std::string(".visible .entry bump()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, 12zz;\nret;\n}\n"));
+    write("bad_number.ptx",
+          kHeader + std::string(".visible .entry bump()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, 12zz;\nret;\n}\n"));
     write("unknown_label.ptx", kHeader + std::string(".visible .entry bump()\n{\nbra.uni $L_nowhere;\nret;\n}\n"));
-    write("unknown_reg.ptx", kHeader + std::string(".visible .entry bump()\n{\n.reg .b32 %r<2>;\nmov.u32 %r9, 1;\nret;\n}\n"));
+    write("unknown_reg.ptx",
+          kHeader + std::string(".visible .entry bump()\n{\n.reg .b32 %r<2>;\nmov.u32 %r9, 1;\nret;\n}\n"));
     write("empty_kernel.ptx", kHeader + std::string(".visible .entry bump()\n{\n}\n"));
     write("section.ptx", kHeader + b + ".section .debug_info\n");
-    write("unsupported_op.ptx", kHeader + std::string(".visible .entry bump()\n{\n.reg .b32 %r<3>;\nfrobnicate.u32 %r1, %r2;\nret;\n}\n"));
-    write("carry.ptx", kHeader + std::string(".visible .entry bump()\n{\n.reg .b32 %r<3>;\nadd.cc.u32 %r1, %r1, %r2;\nret;\n}\n"));
+    write("unsupported_op.ptx",
+          kHeader + std::string(".visible .entry bump()\n{\n.reg .b32 %r<3>;\nfrobnicate.u32 %r1, %r2;\nret;\n}\n"));
+    write("carry.ptx",
+          kHeader + std::string(".visible .entry bump()\n{\n.reg .b32 %r<3>;\nadd.cc.u32 %r1, %r1, %r2;\nret;\n}\n"));
     write("brx.ptx", kHeader + std::string(".visible .entry bump()\n{\n.reg .b32 %r<3>;\nbrx.idx %r1, t;\nret;\n}\n"));
-    write("atom8.ptx", kHeader + std::string(".visible .entry bump(.param .u64 p0)\n{\n.reg .b16 %h<3>;\n.reg .b64 %rd<2>;\n"
-                                             "ld.param.u64 %rd1, [p0];\natom.global.add.u16 %h1, [%rd1], %h2;\nret;\n}\n"));
+    write("atom8.ptx",
+          kHeader + std::string(".visible .entry bump(.param .u64 p0)\n{\n.reg .b16 %h<3>;\n.reg .b64 %rd<2>;\n"
+                                "ld.param.u64 %rd1, [p0];\natom.global.add.u16 %h1, [%rd1], %h2;\nret;\n}\n"));
     write("empty.ptx", "");
   }
 
@@ -178,16 +188,17 @@ struct Fixtures {
     auto with_file = [&](const std::string& npy_name) {
       return program("bump.ptx", buffer_a("u32", R"({"file": ")" + npy_name + R"("})"), bump);
     };
-    for (const char* n : {"shape_abc", "shape_bare", "shape_huge", "shape_wraps", "shape_negative", "shape_product",
-                          "version2", "big_endian", "fortran", "complex", "wrong_dtype", "wrong_count", "short_data",
-                          "no_descr", "twice", "not_a_dict", "unterminated", "no_magic", "empty", "truncated",
-                          "a_folder", "fifo", "missing"})
+    for (const char* n : {"shape_abc",  "shape_bare", "shape_huge", "shape_wraps", "shape_negative", "shape_product",
+                          "version2",   "big_endian", "fortran",    "complex",     "wrong_dtype",    "wrong_count",
+                          "short_data", "no_descr",   "twice",      "not_a_dict",  "unterminated",   "no_magic",
+                          "empty",      "truncated",  "a_folder",   "fifo",        "missing"})
       write(std::string("npy_") + n + ".json", with_file(std::string(n) + ".npy"));
     write("npy_long_name.json", with_file(std::string(300, 'n') + ".npy"));
-    for (const char* p : {"version_abc", "version_1", "two_entries", "texref", "texref_bare", "samplerref", "many_regs",
-                          "call", "func", "f16", "tex_inst", "no_close", "stray_char", "addr32", "bad_number",
-                          "unknown_label", "unknown_reg", "empty_kernel", "section", "unsupported_op", "carry", "brx",
-                          "atom8", "empty", "a_folder", "fifo"})
+    for (const char* p :
+         {"version_abc", "version_1",     "two_entries", "texref",       "texref_bare", "samplerref",     "many_regs",
+          "call",        "func",          "f16",         "tex_inst",     "no_close",    "stray_char",     "addr32",
+          "bad_number",  "unknown_label", "unknown_reg", "empty_kernel", "section",     "unsupported_op", "carry",
+          "brx",         "atom8",         "empty",       "a_folder",     "fifo"})
       write(std::string("ptx_") + p + ".json", program(std::string(p) + ".ptx", a, bump));
     write("program_long_name.json", program(std::string(1000, 'p') + ".ptx", a, bump));
     write("program_long_path.json", program(std::string(300, 'd') + "/" + std::string(300, 'p') + ".ptx", a, bump));
@@ -214,8 +225,8 @@ struct Fixtures {
     write("name_long.json", named_buffer(std::string(101, 'b')));
     write("name_space.json", named_buffer("my buffer"));
     write("name_dash.json", named_buffer("-rf"));
-    const std::string app = R"(, "program": "bump.ptx", "buffers": {"a": {"type": "u32", "count": 64}}, "launches": )" +
-                            bump + "}";
+    const std::string app =
+        R"(, "program": "bump.ptx", "buffers": {"a": {"type": "u32", "count": 64}}, "launches": )" + bump + "}";
     write("app_empty_name.json", R"({"name": "w", "apps": [{"name": "")" + app + R"(, {"name": "b")" + app + "]}");
     write("app_same_names.json", R"({"name": "w", "apps": [{"name": "x")" + app + R"(, {"name": "x")" + app + "]}");
     write("app_slash_name.json", R"({"name": "w", "apps": [{"name": "x/y")" + app + R"(, {"name": "b")" + app + "]}");
@@ -224,7 +235,8 @@ struct Fixtures {
     write("app_respawn_one.json", R"({"name": "w", "respawn": true, "apps": [{"name": "a")" + app + "]}");
     write("app_and_program.json", R"({"name": "w", "program": "bump.ptx", "apps": [{"name": "a")" + app + "]}");
     write("top_name_slash.json", R"({"name": "../w", "program": "bump.ptx", "buffers": {"a": {"type": "u32",
-        "count": 64}}, "launches": )" + bump + "}");
+        "count": 64}}, "launches": )" +
+                                     bump + "}");
   }
 
   void buffers() const {
@@ -262,7 +274,9 @@ struct Fixtures {
     auto launch = [&](const std::string& name, const std::string& launches, const std::string& buffers = "") {
       write(name, program("faults.ptx", buffers.empty() ? a : buffers, launches));
     };
-    auto bump = [&](const std::string& extra, const std::string& args = R"(["a", 1])") { return bump_launch(extra, args); };
+    auto bump = [&](const std::string& extra, const std::string& args = R"(["a", 1])") {
+      return bump_launch(extra, args);
+    };
     launch("arg_struct_negative.json", R"([{"kernel": "take_struct", "grid": [1], "block": [32], "args": [-1]}])");
     launch("arg_struct_five.json", R"([{"kernel": "take_struct", "grid": [1], "block": [32], "args": [5]}])");
     launch("arg_struct_buffer.json", R"([{"kernel": "take_struct", "grid": [1], "block": [32], "args": ["a"]}])");
@@ -278,7 +292,8 @@ struct Fixtures {
     launch("grid_zero.json", R"([{"kernel": "bump", "grid": [0], "block": [64], "args": ["a", 1]}])");
     launch("grid_four.json", R"([{"kernel": "bump", "grid": [1, 1, 1, 1], "block": [64], "args": ["a", 1]}])");
     launch("grid_y.json", R"([{"kernel": "bump", "grid": [1, 65536], "block": [64], "args": ["a", 1]}])");
-    launch("grid_huge.json", R"([{"kernel": "bump", "grid": [2147483647, 65535, 65535], "block": [64], "args": ["a", 1]}])");
+    launch("grid_huge.json",
+           R"([{"kernel": "bump", "grid": [2147483647, 65535, 65535], "block": [64], "args": ["a", 1]}])");
     launch("block_product.json", R"([{"kernel": "bump", "grid": [1], "block": [32, 32, 2], "args": ["a", 1]}])");
     launch("block_zero.json", R"([{"kernel": "bump", "grid": [1], "block": [0], "args": ["a", 1]}])");
     launch("shared_too_much.json", bump(R"(, "shared_bytes": 1048576)"));
@@ -295,19 +310,20 @@ struct Fixtures {
     launch("launches_empty.json", "[]");
     std::string many;
     for (int i = 0; i < 11; ++i)
-      many += std::string(i ? ", " : "") + R"({"kernel": "bump", "grid": [1], "block": [64], "args": ["a", 1], "repeat": 100000})";
+      many += std::string(i ? ", " : "") +
+              R"({"kernel": "bump", "grid": [1], "block": [64], "args": ["a", 1], "repeat": 100000})";
     launch("launches_too_many.json", "[" + many + "]");
   }
 
   void faults() const {
     const std::string a = buffer_a();
     write("fault_oob.json", program("bump.ptx", buffer_a("u32", "", "40"), bump_launch()));
-    write("fault_misaligned.json", program("faults.ptx", a,
-                                           R"([{"kernel": "mis", "grid": [1], "block": [32], "args": ["a"]}])"));
-    write("fault_spin.json", program("faults.ptx", a,
-                                     R"([{"kernel": "spin", "grid": [120], "block": [256], "args": ["a"]}])"));
-    write("fault_barrier.json", program("faults.ptx", a,
-                                        R"([{"kernel": "half_barrier", "grid": [1], "block": [256], "args": ["a"]}])"));
+    write("fault_misaligned.json",
+          program("faults.ptx", a, R"([{"kernel": "mis", "grid": [1], "block": [32], "args": ["a"]}])"));
+    write("fault_spin.json",
+          program("faults.ptx", a, R"([{"kernel": "spin", "grid": [120], "block": [256], "args": ["a"]}])"));
+    write("fault_barrier.json",
+          program("faults.ptx", a, R"([{"kernel": "half_barrier", "grid": [1], "block": [256], "args": ["a"]}])"));
     write("fault_while.json", program("bump.ptx", a, bump_launch(R"(, "while_nonzero": {"buffer": "a", "max": 3})")));
     write("fault_cu_oob.json", program("oob.cu", R"({"a": {"type": "s32", "count": 64}})",
                                        R"([{"kernel": "oob", "grid": [1], "block": [64], "args": ["a", 100]}])"));
@@ -318,8 +334,8 @@ struct Fixtures {
     write("number_overflow.json", program("bump.ptx", buffer_a("u32", R"({"fill": 1e400})"), bump_launch()));
     write("no_launches.json", R"({"name": "p", "program": "bump.ptx", "buffers": {}})");
     write("launches_not_array.json", R"({"name": "p", "program": "bump.ptx", "launches": {"kernel": "bump"}})");
-    write("buffers_array.json", R"({"name": "p", "program": "bump.ptx", "buffers": [], "launches": )" +
-                                    bump_launch() + "}");
+    write("buffers_array.json",
+          R"({"name": "p", "program": "bump.ptx", "buffers": [], "launches": )" + bump_launch() + "}");
     write("unknown_top_key.json", program("bump.ptx", buffer_a(), bump_launch(), R"("bogus": 1, )"));
     write("program_number.json", R"({"name": "p", "program": 5, "launches": )" + bump_launch() + "}");
   }
@@ -375,7 +391,8 @@ std::vector<std::string> ptx(const std::string& file) { return {"ptx", file}; }
 
 // .npy initialisers: the header's every size checked, the file and JSON path named.
 const char* const kNpyPath = "buffers.a.init.file";
-BAD(NpyShapeNotANumber, validate("npy_shape_abc.json"), kNpyPath, "shape (abc,): expected non-negative decimal integers")
+BAD(NpyShapeNotANumber, validate("npy_shape_abc.json"), kNpyPath,
+    "shape (abc,): expected non-negative decimal integers")
 BAD(NpyShapeNotATuple, validate("npy_shape_bare.json"), kNpyPath, "not a valid .npy header")
 BAD(NpyShapeBeyondUint64, validate("npy_shape_huge.json"), kNpyPath, "is more than 2^63 - 1")
 BAD(NpyShapeProductWraps, validate("npy_shape_wraps.json"), kNpyPath, "more than 2^63 - 1 elements")
@@ -404,7 +421,8 @@ BAD(NpyNameTooLong, run("npy_long_name.json"), kNpyPath, "File name too long")
 BAD(PtxVersionNotANumber, validate("ptx_version_abc.json"), "version_abc.ptx:1:", "expected a PTX ISA version")
 BAD(PtxVersionWithoutMinor, validate("ptx_version_1.json"), "version_1.ptx:1:", "MAJOR.MINOR")
 BAD(PtxTwoEntriesOfOneName, validate("ptx_two_entries.json"), "two_entries.ptx:18:17:", "a second .entry named bump")
-BAD(PtxTexref, validate("ptx_texref.json"), "texref.ptx:4:", "textures, samplers and surfaces (.texref) are not supported")
+BAD(PtxTexref, validate("ptx_texref.json"),
+    "texref.ptx:4:", "textures, samplers and surfaces (.texref) are not supported")
 BAD(PtxTexrefAtModuleScope, validate("ptx_texref_bare.json"), "(.texref) are not supported")
 BAD(PtxSamplerref, run("ptx_samplerref.json"), "(.samplerref) are not supported")
 BAD(PtxRegisterCountNamesItsLimit, validate("ptx_many_regs.json"), "many_regs.ptx:6:", "at most 32768")
@@ -537,20 +555,22 @@ BAD(DumpBuffersNameTooLong, run("good.json", {"--dump-buffers", "@/" + std::stri
 BAD(DumpInputsIsAFile, run("good.json", {"--dump-inputs", "@/notes.txt"}), "--dump-inputs: @/notes.txt: is a file")
 BAD(DumpInputsPathTooLong, run("good.json", {"--dump-inputs", long_path()}), "--dump-inputs",
     "leave room for the files written in it")
-BAD(OutIsAFile, (std::vector<std::string>{"run", "--quiet", "--gpu", kGpu, "--workload", "@/good.json", "--out",
-                                          "@/notes.txt"}),
+BAD(OutIsAFile,
+    (std::vector<std::string>{"run", "--quiet", "--gpu", kGpu, "--workload", "@/good.json", "--out", "@/notes.txt"}),
     "--out: @/notes.txt: is a file")
-BAD(OutNameTooLong, (std::vector<std::string>{"run", "--quiet", "--gpu", kGpu, "--workload", "@/good.json", "--out",
-                                              "@/" + std::string(256, 'o')}),
+BAD(OutNameTooLong,
+    (std::vector<std::string>{"run", "--quiet", "--gpu", kGpu, "--workload", "@/good.json", "--out",
+                              "@/" + std::string(256, 'o')}),
     "--out", "longer than 255 bytes")
-BAD(VcdNameTooLong, run("good.json", {"--vcd", "@/" + std::string(300, 'v') + ".vcd"}), "--vcd", "longer than 255 bytes")
+BAD(VcdNameTooLong, run("good.json", {"--vcd", "@/" + std::string(300, 'v') + ".vcd"}), "--vcd",
+    "longer than 255 bytes")
 BAD(VcdUnderAFile, run("good.json", {"--vcd", "@/notes.txt/t.vcd"}), "--vcd", "@/notes.txt: is a file")
-BAD(DumpOfAProfileWorkload, (std::vector<std::string>{"run", "--quiet", "--gpu", kGpu, "--workload",
-                                                       "@SRC/configs/workloads/compute.json", "--out", "@OUT",
-                                                       "--dump-buffers", "@/dump"}),
+BAD(DumpOfAProfileWorkload,
+    (std::vector<std::string>{"run", "--quiet", "--gpu", kGpu, "--workload", "@SRC/configs/workloads/compute.json",
+                              "--out", "@OUT", "--dump-buffers", "@/dump"}),
     "--dump-buffers", "only program workloads")
-BAD(SweepOutIsAFile, (std::vector<std::string>{"sweep", "@SRC/configs/sweeps/example.json", "--out", "@/notes.txt",
-                                                "--jobs", "1"}),
+BAD(SweepOutIsAFile,
+    (std::vector<std::string>{"sweep", "@SRC/configs/sweeps/example.json", "--out", "@/notes.txt", "--jobs", "1"}),
     "--out: @/notes.txt: is a file")
 BAD(ImpedanceOutIsAFile, (std::vector<std::string>{"impedance", "--gpu", kGpu, "--out", "@/notes.txt"}),
     "--out: @/notes.txt: is a file")
@@ -562,10 +582,11 @@ FAULT(FaultOutOfBoundsNamesThePtxLine, run("fault_oob.json", {"--dump-buffers", 
       "outside every buffer")
 FAULT(FaultInCudaNamesTheCuLine, run("fault_cu_oob.json"), "kernel oob: CTA 0 (0,0,0) warp 0 lane 0", "(@/oob.cu:3)",
       "outside every buffer")
-FAULT(FaultMisaligned, run("fault_misaligned.json"), "kernel mis: CTA 0 (0,0,0) warp 0 lane 0", "(@/faults.ptx:",
-      "misaligned")
+FAULT(FaultMisaligned, run("fault_misaligned.json"), "kernel mis: CTA 0 (0,0,0) warp 0 lane 0",
+      "(@/faults.ptx:", "misaligned")
 FAULT(RunawayOnAFullGpuStopsAtTheLaunchBudget,
-      run("fault_spin.json", {"--set", "gpu.sim.warp_insts_per_grid_warp=100", "--set", "gpu.sim.max_warp_insts=100000"}),
+      run("fault_spin.json",
+          {"--set", "gpu.sim.warp_insts_per_grid_warp=100", "--set", "gpu.sim.max_warp_insts=100000"}),
       "kernel spin: CTA ", "exceeded the launch's budget of 100000 warp instructions",
       "gpu.sim.warp_insts_per_grid_warp 100 x 960 warps", "allows more")
 FAULT(RunawayWarpStopsAtItsLimit, run("fault_spin.json", {"--set", "gpu.sim.max_warp_insts=1000"}),
@@ -573,8 +594,8 @@ FAULT(RunawayWarpStopsAtItsLimit, run("fault_spin.json", {"--set", "gpu.sim.max_
 FAULT(BarrierSomeWarpsNeverReachNamesThem, run("fault_barrier.json", {"--set", "gpu.sim.max_sim_ms=0.005"}),
       "did not finish within sim.max_sim_ms = 0.005 ms", "kernel half_barrier (launch 0)", "CTA 0 (0,0,0)",
       "warps 0-3 wait at the barrier PC ", "bar.sync", "warps 4-7 at PC ")
-FAULT(RunawayWhileOthersWaitAtABarrierNamesBoth,
-      run("fault_barrier.json", {"--set", "gpu.sim.max_warp_insts=20000"}), "kernel half_barrier: CTA 0 (0,0,0) warp ",
-      "exceeded max_warp_insts=20000", "(kernel half_barrier CTA 0 (0,0,0): warps 0-3 wait at the barrier PC ")
+FAULT(RunawayWhileOthersWaitAtABarrierNamesBoth, run("fault_barrier.json", {"--set", "gpu.sim.max_warp_insts=20000"}),
+      "kernel half_barrier: CTA 0 (0,0,0) warp ", "exceeded max_warp_insts=20000",
+      "(kernel half_barrier CTA 0 (0,0,0): warps 0-3 wait at the barrier PC ")
 FAULT(WhileNonzeroPastItsMax, run("fault_while.json"), "launches[0] (kernel bump): while_nonzero buffer \"a\"",
       "still non-zero after 3 launches")

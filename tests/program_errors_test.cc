@@ -49,8 +49,8 @@ Case run_case(const std::string& tag, const std::string& buffers, const std::str
   c.dir = temp_dir(tag);
   std::ofstream(c.dir + "/bump.ptx") << kPtx;
   c.workload = c.dir + "/w.json";
-  std::ofstream(c.workload) << R"({"name": "w", "program": "bump.ptx", "buffers": )" << buffers
-                            << R"(, "launches": )" << launches << "}";
+  std::ofstream(c.workload) << R"({"name": "w", "program": "bump.ptx", "buffers": )" << buffers << R"(, "launches": )"
+                            << launches << "}";
   const std::string args = command == "run" ? "run --quiet --gpu " + source_path("configs/gpu/gtx480.json") +
                                                   " --workload " + c.workload + " --out " + c.dir + "/out"
                                             : command + " " + c.workload;
@@ -86,16 +86,21 @@ TEST(ProgramErrors, BadLaunchesAreExit2WithTheirPath) {
   const struct {
     std::string launches, message;
   } cases[] = {
-      {R"([{"kernel": "nope", "grid": [1], "block": [64], "args": ["a", 1]}])", "launches[0].kernel: no .entry named \"nope\""},
-      {R"([{"kernel": "bump", "grid": [1], "block": [64], "args": ["a"]}])", "launches[0].args: expected an array of 2 values"},
-      {R"([{"kernel": "bump", "grid": [1], "block": [64], "args": ["b", 1]}])", "launches[0].args[0]: no buffer named \"b\""},
-      {R"([{"kernel": "bump", "grid": [1], "block": [64], "args": ["a", 1.5]}])", "launches[0].args[1]: expected an integer"},
+      {R"([{"kernel": "nope", "grid": [1], "block": [64], "args": ["a", 1]}])",
+       "launches[0].kernel: no .entry named \"nope\""},
+      {R"([{"kernel": "bump", "grid": [1], "block": [64], "args": ["a"]}])",
+       "launches[0].args: expected an array of 2 values"},
+      {R"([{"kernel": "bump", "grid": [1], "block": [64], "args": ["b", 1]}])",
+       "launches[0].args[0]: no buffer named \"b\""},
+      {R"([{"kernel": "bump", "grid": [1], "block": [64], "args": ["a", 1.5]}])",
+       "launches[0].args[1]: expected an integer"},
       {R"([{"kernel": "bump", "grid": [0], "block": [64], "args": ["a", 1]}])", "launches[0].grid"},
       {R"([{"kernel": "bump", "grid": [1], "block": [2048], "args": ["a", 1]}])", "launches[0].block"},
       {R"([{"kernel": "bump", "grid": [1], "block": [64], "args": ["a", 1], "shared_bytes": 64}])",
        "launches[0].shared_bytes: kernel bump declares no extern __shared__ array"},
       {R"([{"kernel": "bump", "grid": [1], "block": [64], "args": ["a", 1], "repeat": 2,
-            "while_nonzero": {"buffer": "a", "max": 3}}])", "give either repeat or while_nonzero"},
+            "while_nonzero": {"buffer": "a", "max": 3}}])",
+       "give either repeat or while_nonzero"},
   };
   int i = 0;
   for (const auto& bad : cases) {
@@ -114,11 +119,14 @@ TEST(ProgramErrors, BadBuffersAreExit2WithTheirPath) {
   } cases[] = {
       {R"({"a": {"type": "f16", "count": 64}})", "buffers.a.type"},
       {R"({"a": {"type": "u32", "count": 0}})", "buffers.a.count"},
-      {R"({"a": {"type": "u32", "count": 64, "init": {"fill": -1}}})", "buffers.a.init.fill: expected an integer in [0, 4294967295]"},
+      {R"({"a": {"type": "u32", "count": 64, "init": {"fill": -1}}})",
+       "buffers.a.init.fill: expected an integer in [0, 4294967295]"},
       {R"({"a": {"type": "u8", "count": 64, "init": {"fill": 256}}})", "buffers.a.init.fill"},
-      {R"({"a": {"type": "u32", "count": 64, "init": {"random": {"min": 5, "max": 1, "seed": 1}}}})", "expected max >= min"},
+      {R"({"a": {"type": "u32", "count": 64, "init": {"random": {"min": 5, "max": 1, "seed": 1}}}})",
+       "expected max >= min"},
       {R"({"a": {"type": "u32", "count": 64, "init": {"file": "missing.npy"}}})", "No such file"},
-      {R"({"a": {"type": "u32", "count": 64, "init": {"fill": 1, "iota": {"start": 0, "step": 1}}}})", "exactly one of"},
+      {R"({"a": {"type": "u32", "count": 64, "init": {"fill": 1, "iota": {"start": 0, "step": 1}}}})",
+       "exactly one of"},
   };
   int i = 0;
   for (const auto& bad : cases) {
@@ -133,7 +141,8 @@ TEST(ProgramErrors, PtxSyntaxErrorNamesFileLineColumn) {
   c.dir = temp_dir("syntax");
   std::ofstream(c.dir + "/bad.ptx") << ".version 6.4\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n"
                                        "frobnicate.u32 %r1;\nret;\n}\n";
-  std::ofstream(c.dir + "/w.json") << R"({"name": "w", "program": "bad.ptx", "launches": [{"kernel": "k", "grid": [1], "block": [32], "args": []}]})";
+  std::ofstream(c.dir + "/w.json")
+      << R"({"name": "w", "program": "bad.ptx", "launches": [{"kernel": "k", "grid": [1], "block": [32], "args": []}]})";
   c.status = run_gpupm("validate " + c.dir + "/w.json", &c.output);
   EXPECT_EQ(c.status, 2) << c.output;
   EXPECT_NE(c.output.find("bad.ptx:6:1"), std::string::npos) << c.output;

@@ -8,8 +8,8 @@
 
 #include <filesystem>
 
-using gpupm::test::read_file;
 using gpupm::test::cuda_workload;
+using gpupm::test::read_file;
 using gpupm::test::run_sim;
 
 namespace {
@@ -47,9 +47,8 @@ TEST(ProgramPolicies, StaticCtasAndClocks) {
 
 // The RLC power-delivery network fed by a real kernel's instruction mix.
 TEST(ProgramPolicies, RlcPdnOnARealKernel) {
-  auto r = run_sim(cuda_workload("fma_loop"), "--policy baseline --pdn " +
-                                            gpupm::test::source_path("configs/pdn/package_default.json"),
-                   "pdn");
+  auto r = run_sim(cuda_workload("fma_loop"),
+                   "--policy baseline --pdn " + gpupm::test::source_path("configs/pdn/package_default.json"), "pdn");
   ASSERT_EQ(r.status, 0) << r.output;
   const auto& vn = r.report.at("voltage_noise");
   EXPECT_GT(vn.at("worst_droop").get<double>(), 0.0) << vn.dump();

@@ -19,9 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 using namespace gpupm;
 using gpupm::test::read_file;
-using gpupm::test::write_file;
 using gpupm::test::source_path;
 using gpupm::test::temp_dir;
+using gpupm::test::write_file;
 
 using gpupm::test::fake_gpupm;
 
@@ -60,8 +60,8 @@ std::string execute(const std::vector<RunSpec>& specs, const std::string& dir, b
 
 TEST(Provenance, ReportCarriesVersionAndBuildId) {
   const std::string dir = temp_dir("prov_report");
-  auto r = gpupm::test::run_gpupm_argv({"run", "--quiet", "--gpu", source_path("configs/gpu/gtx480.json"),
-                                        "--workload", source_path("configs/workloads/compute.json"), "--set",
+  auto r = gpupm::test::run_gpupm_argv({"run", "--quiet", "--gpu", source_path("configs/gpu/gtx480.json"), "--workload",
+                                        source_path("configs/workloads/compute.json"), "--set",
                                         "workload.kernels[0].grid_ctas=30", "--out", dir});
   ASSERT_EQ(r.status, 0) << r.err;
   Json report = Json::parse(read_file(dir + "/report.json"));
@@ -103,7 +103,8 @@ TEST(Provenance, StaleRunsAreRunAgainAndSayWhyUnlessReuseStale) {
   write_file(fp_file, fp.text());
   std::string said = execute(specs, dir, false);
   EXPECT_NE(said.find("1 run stale: built by a different gpupm; running again (--reuse-stale keeps them)"),
-            std::string::npos) << said;
+            std::string::npos)
+      << said;
   EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 3u);
 
   // The PDN package the GPU config names changes: both stale.
@@ -139,11 +140,15 @@ TEST(Provenance, SweepResultsCarryProvenanceAndAStaleRerunSaysWhy) {
   Json gpu = Json::parse(read_file(in.gpu));
   gpu["pdn"]["model"] = "ideal";  // the package still named, not simulated: a quick run
   write_file(in.gpu, gpu.dump(2));
-  const std::string spec = write_file(dir + "/spec.json", Json{
-      {"name", "prov"},
-      {"base", {{"gpu", in.gpu}, {"workload", in.workload},
-                {"set", {"workload.kernels[0].grid_ctas=30", "workload.kernels[0].insts_per_warp=500"}}}},
-      {"axes", {{{"name", "policy"}, {"policies", {"baseline", "sm-high"}}}}}}.dump());
+  const std::string spec =
+      write_file(dir + "/spec.json",
+                 Json{{"name", "prov"},
+                      {"base",
+                       {{"gpu", in.gpu},
+                        {"workload", in.workload},
+                        {"set", {"workload.kernels[0].grid_ctas=30", "workload.kernels[0].insts_per_warp=500"}}}},
+                      {"axes", {{{"name", "policy"}, {"policies", {"baseline", "sm-high"}}}}}}
+                     .dump());
   const std::string out = dir + "/out";
   auto sweep = [&](std::vector<std::string> more) {
     std::vector<std::string> args = {"sweep", spec, "--out", out, "--jobs", "2"};

@@ -83,7 +83,8 @@ TEST(PtxasCheck, SuitePtxAssemblesForSm70) {
   const std::string arch = target_for(ptxas, gpupm::compile_cuda_to_ptx(programs[0]));
   std::cout << ptxas << " -arch=" << arch << "\n";
   std::cout << std::left << std::setw(20) << "program" << std::setw(22) << "kernel" << std::right << std::setw(8)
-            << "ptxas" << std::setw(10) << "estimate" << "\n";
+            << "ptxas" << std::setw(10) << "estimate"
+            << "\n";
   for (const std::string& cu : programs) {
     const std::string ptx = gpupm::compile_cuda_to_ptx(cu);
     const auto module = gpupm::ptx::parse(gpupm::test::read_file(ptx), ptx);

@@ -33,7 +33,8 @@ std::string small_setup(const std::string& queue_apps) {
     "memory": {"lines_per_access": 4, "stream": 1.0}}]})";
   std::ofstream(dir + "/exp.json") << R"({"name": "sm-allocation", "gpu": ")" << dir << R"(/gpu.json", "suite_dir": ")"
                                    << dir << R"(", "apps": [{"name": "c", "class": "A"}, {"name": "s", "class": "M"}],
-    "queues": [{"name": "Q", "apps": )" << queue_apps << "}]}";
+    "queues": [{"name": "Q", "apps": )"
+                                   << queue_apps << "}]}";
   return dir;
 }
 
@@ -95,7 +96,8 @@ TEST(SmAllocationExperiment, RealProgramsPair) {
     EXPECT_TRUE(s["apps"][program]["class"].is_string()) << program;
   }
   // MaxFlops moves no data; DeviceMemory streams (configs/workloads/cuda/harmonia/README.md).
-  EXPECT_LT(s["apps"]["maxflops"]["full_gpu"]["mbu"].get<double>(), s["apps"]["device_memory"]["full_gpu"]["mbu"].get<double>());
+  EXPECT_LT(s["apps"]["maxflops"]["full_gpu"]["mbu"].get<double>(),
+            s["apps"]["device_memory"]["full_gpu"]["mbu"].get<double>());
   const json pair = gpupm::load_json_file(out + "/pairs/maxflops+device_memory.json");
   EXPECT_TRUE(pair["respawn"].get<bool>());
   EXPECT_TRUE(std::filesystem::path(pair["apps"][0]["program"].get<std::string>()).is_absolute());
@@ -104,23 +106,27 @@ TEST(SmAllocationExperiment, RealProgramsPair) {
   EXPECT_GT(q["sm-allocation"]["throughput"].get<double>(), 0.0);
   EXPECT_GE(s["claims"].size(), 10u);
   // --only names programs in a real suite: a queue needs all of its own.
-  EXPECT_EQ(run_gpupm("experiment sm-allocation --only lud --config " + dir + "/real.json --out " + dir + "/o2", &log), 2);
+  EXPECT_EQ(run_gpupm("experiment sm-allocation --only lud --config " + dir + "/real.json --out " + dir + "/o2", &log),
+            2);
   EXPECT_NE(log.find("no queue uses only programs --only names"), std::string::npos) << log;
 }
 
 TEST(SmAllocationExperiment, BadConfigExitsTwoNamingThePath) {
   std::string log;
   std::string dir = small_setup(R"(["c", "s", "c"])");
-  EXPECT_EQ(run_gpupm("experiment sm-allocation --config " + dir + "/exp.json --out " + temp_dir("smaexp_bad"), &log), 2);
+  EXPECT_EQ(run_gpupm("experiment sm-allocation --config " + dir + "/exp.json --out " + temp_dir("smaexp_bad"), &log),
+            2);
   EXPECT_NE(log.find("queues[0].apps: expected an even number (>= 2) of application names"), std::string::npos) << log;
   dir = small_setup(R"(["c", "c", "s", "s"])");
-  EXPECT_EQ(run_gpupm("experiment sm-allocation --config " + dir + "/exp.json --out " + temp_dir("smaexp_bad"), &log), 2);
+  EXPECT_EQ(run_gpupm("experiment sm-allocation --config " + dir + "/exp.json --out " + temp_dir("smaexp_bad"), &log),
+            2);
   EXPECT_NE(log.find("elements 0 and 1 are the same application"), std::string::npos) << log;
   EXPECT_EQ(run_gpupm("experiment sm-allocation --only nope --out " + temp_dir("smaexp_bad"), &log), 2);
   EXPECT_NE(log.find("queues: no entry named \"nope\" (from --only)"), std::string::npos) << log;
   // The shipped suite and config validate.
   std::string files = source_path("configs/gpu/gtx480_60sm.json");
-  for (const char* a : {"hotspot", "backprop", "nbody", "gups", "stream", "scan", "lud", "kmeans", "nw", "spmv", "bfs", "srad"})
+  for (const char* a :
+       {"hotspot", "backprop", "nbody", "gups", "stream", "scan", "lud", "kmeans", "nw", "spmv", "bfs", "srad"})
     files += " " + source_path(std::string("configs/workloads/sm_allocation/") + a + ".json");
   EXPECT_EQ(run_gpupm("validate " + files, &log), 0) << log;
 }

@@ -22,8 +22,8 @@ namespace {
 
 // compute: IPC proportional to n, IPC/W rising (opt 15); stream: flat IPC, IPC/W falling (opt 5).
 json point(int n, double ipc, double w) {
-  return {{"n", n}, {"time_s", 1e-4}, {"ipc", ipc}, {"power_w", w}, {"pow_ef", ipc / w}, {"dram_gbps", 1.0},
-          {"mbu", 0.0}, {"l2_l1_gbps", 1.0}, {"l2_hit_rate", 0.5}, {"mcr", 0.1}};
+  return {{"n", n},           {"time_s", 1e-4}, {"ipc", ipc},        {"power_w", w},       {"pow_ef", ipc / w},
+          {"dram_gbps", 1.0}, {"mbu", 0.0},     {"l2_l1_gbps", 1.0}, {"l2_hit_rate", 0.5}, {"mcr", 0.1}};
 }
 json profiles(int sms = 15) {
   json compute = json::array(), stream = json::array();
@@ -31,9 +31,13 @@ json profiles(int sms = 15) {
     compute.push_back(point(n, 2.0 * n, 30 + 6 * n));
     stream.push_back(point(n, n == 5 ? 3.0 : 3.1, 40 + 4 * n));
   }
-  return {{"format", "gpupm-sm-profiles"}, {"gpu", "gtx480"}, {"sms", sms}, {"step", 5},
-          {"apps", {{{"name", "compute"}, {"class", "A"}, {"opt", sms}, {"points", compute}},
-                    {{"name", "stream"}, {"class", "M"}, {"opt", 5}, {"points", stream}}}}};
+  return {{"format", "gpupm-sm-profiles"},
+          {"gpu", "gtx480"},
+          {"sms", sms},
+          {"step", 5},
+          {"apps",
+           {{{"name", "compute"}, {"class", "A"}, {"opt", sms}, {"points", compute}},
+            {{"name", "stream"}, {"class", "M"}, {"opt", 5}, {"points", stream}}}}};
 }
 
 struct Files {
@@ -85,10 +89,10 @@ TEST(SmAllocationRun, AgingPowerTakesMinTimeCountsCappedAtHalfAndGatesTheRest) {
 
 TEST(SmAllocationRun, PerfAgingLeavesItsSpareSmsPoweredAndIdle) {
   Files f = files("sma_perf");
-  auto r = run_sim(f.workload,
-                   "--policy perf-aging --set policy.margin=0.6 --set policy.max_cut=0.7 --set policy.profiles=" +
-                       f.profiles,
-                   "sma_pa");
+  auto r = run_sim(
+      f.workload,
+      "--policy perf-aging --set policy.margin=0.6 --set policy.max_cut=0.7 --set policy.profiles=" + f.profiles,
+      "sma_pa");
   ASSERT_EQ(r.status, 0) << r.output;
   // Within 60% of the best IPC at <= 10 SMs both need only 5; the other 5 are not gated.
   EXPECT_EQ(r.report["config"]["policy"]["split"], (json{5, 5}));
@@ -139,9 +143,10 @@ TEST(SmAllocationRun, BadProfilesExitTwoNamingTheFileAndPath) {
   other["apps"][1]["name"] = "streaming";
   std::ofstream(f.profiles) << other.dump();
   EXPECT_EQ(run("--policy aging-power --set policy.profiles=" + f.profiles), 2);
-  EXPECT_NE(output.find(f.profiles + ": apps: no profile named \"stream\" (application 1 of the workload); the file has "
-                                     "{compute, streaming}"),
-            std::string::npos)
+  EXPECT_NE(
+      output.find(f.profiles + ": apps: no profile named \"stream\" (application 1 of the workload); the file has "
+                               "{compute, streaming}"),
+      std::string::npos)
       << output;
   EXPECT_EQ(run("--policy perf-aging"), 2);
   EXPECT_NE(output.find("policy.profiles"), std::string::npos) << output;

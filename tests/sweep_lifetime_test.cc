@@ -101,8 +101,8 @@ TEST(SweepLifetime, SecondSweepOnAHeldDirectoryIsRefused) {
   const std::string dir = temp_dir("lock") + "/out";
   fs::create_directories(dir);
   lock_output_dir(dir);  // this process is the live sweep
-  auto r = gpupm::test::run_gpupm_argv(
-      {"sweep", source_path("configs/sweeps/example.json"), "--out", dir, "--jobs", "1"});
+  auto r =
+      gpupm::test::run_gpupm_argv({"sweep", source_path("configs/sweeps/example.json"), "--out", dir, "--jobs", "1"});
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find(dir), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("pid " + std::to_string(::getpid())), std::string::npos) << r.err;

@@ -81,9 +81,11 @@ class MiniSlurm {
     for (const char* p : {"munged", "mungekey", "slurmctld", "slurmd"})
       if (find_program(p).empty())
         return std::string("Slurm test skipped: ") + p +
-               " is not installed (Debian packages slurmctld slurmd slurm-client munge; scripts/install-deps.sh installs them)";
+               " is not installed (Debian packages slurmctld slurmd slurm-client munge; scripts/install-deps.sh "
+               "installs them)";
     for (const char* p : {"sbatch", "squeue", "sinfo"})
-      if (find_program(p).empty()) return std::string("Slurm test skipped: ") + p + " is not installed (package slurm-client)";
+      if (find_program(p).empty())
+        return std::string("Slurm test skipped: ") + p + " is not installed (package slurm-client)";
     if (::geteuid() != 0) return "Slurm test skipped: slurmd must run as root and this test is not root";
     struct passwd* mu = ::getpwnam("munge");
     if (!mu) return "Slurm test skipped: no munge user (package munge not configured)";
@@ -101,22 +103,26 @@ class MiniSlurm {
     if (::chown((md + "/munge.key").c_str(), mu->pw_uid, mu->pw_gid) != 0) return "chown munge.key failed";
     ::chmod((md + "/munge.key").c_str(), 0400);
     socket_ = md + "/munge.socket";
-    pids_.push_back(spawn({find_program("munged"), "-F", "--force", "--key-file=" + md + "/munge.key",
-                           "--pid-file=" + md + "/munged.pid", "--log-file=" + md + "/munged.log",
-                           "--seed-file=" + md + "/munged.seed", "--socket=" + socket_},
-                          base_ + "/log/munged.out", mu));
-    if (!wait_for([&] { return fs::exists(socket_); }, 15)) return "munged did not start: " + read_file(base_ + "/log/munged.out");
+    pids_.push_back(spawn(
+        {find_program("munged"), "-F", "--force", "--key-file=" + md + "/munge.key", "--pid-file=" + md + "/munged.pid",
+         "--log-file=" + md + "/munged.log", "--seed-file=" + md + "/munged.seed", "--socket=" + socket_},
+        base_ + "/log/munged.out", mu));
+    if (!wait_for([&] { return fs::exists(socket_); }, 15))
+      return "munged did not start: " + read_file(base_ + "/log/munged.out");
 
     conf_ = base_ + "/slurm.conf";
     std::ofstream c(conf_);
     // The controller's address given, not looked up: a minimal system may have no /etc/hosts.
-    c << "ClusterName=gpupmtest\nSlurmctldHost=localhost(127.0.0.1)\nSlurmctldPort=" << free_port() << "\nSlurmdPort=" << free_port()
+    c << "ClusterName=gpupmtest\nSlurmctldHost=localhost(127.0.0.1)\nSlurmctldPort=" << free_port()
+      << "\nSlurmdPort=" << free_port()
       << "\nSlurmUser=root\nSlurmdUser=root\nAuthType=auth/munge\nCredType=cred/munge\nAuthInfo=socket=" << socket_
       << "\nMpiDefault=none\nProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\n"
-         "JobAcctGatherType=jobacct_gather/none\nAccountingStorageType=accounting_storage/none\nJobCompType=jobcomp/none\n"
+         "JobAcctGatherType=jobacct_gather/none\nAccountingStorageType=accounting_storage/none\nJobCompType=jobcomp/"
+         "none\n"
          "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core\nSchedulerType=sched/backfill\n"
          "SchedulerParameters=batch_sched_delay=0,sched_min_interval=0\nReturnToService=2\nMailProg=/bin/true\n"
-         "StateSaveLocation=" << base_ << "/state\nSlurmdSpoolDir=" << base_ << "/spool\n"
+         "StateSaveLocation="
+      << base_ << "/state\nSlurmdSpoolDir=" << base_ << "/spool\n"
       << "SlurmctldPidFile=" << base_ << "/run/slurmctld.pid\nSlurmdPidFile=" << base_ << "/run/slurmd.pid\n"
       << "SlurmctldLogFile=" << base_ << "/log/slurmctld.log\nSlurmdLogFile=" << base_ << "/log/slurmd.log\n"
       << "NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 State=UNKNOWN\n"
@@ -224,8 +230,9 @@ TEST(SweepSlurm, ResultsEqualTheLocalExecutors) {
   std::string spec = write_spec(dir);
   std::string log;
   // Through Slurm: 8 array tasks (2 at a time), 4 of which fail.
-  int rc = run_gpupm("sweep " + spec + " --out " + dir + "/slurm --executor slurm --slurm-poll 0.3 --slurm-throttle 2 "
-                     "--slurm-partition debug --slurm-time 10 --slurm-arg=--nice=0",
+  int rc = run_gpupm("sweep " + spec + " --out " + dir +
+                         "/slurm --executor slurm --slurm-poll 0.3 --slurm-throttle 2 "
+                         "--slurm-partition debug --slurm-time 10 --slurm-arg=--nice=0",
                      &log);
   EXPECT_EQ(rc, 1) << log << slurm.logs();
   EXPECT_NE(log.find("submitted Slurm array job"), std::string::npos) << log;
@@ -277,8 +284,9 @@ TEST(SweepSlurm, ExperimentRunsOnSlurmToo) {
   std::ofstream(dir + "/exp.json") << R"({"name": "equalizer", "gpu": "configs/gpu/gtx480.json", "suite_dir": ")" << dir
                                    << R"(", "kernels": [{"name": "cutcp-1", "category": "compute"}]})";
   std::string log;
-  ASSERT_EQ(run_gpupm("experiment equalizer --config " + dir + "/exp.json --out " + dir + "/slurm --executor slurm "
-                      "--slurm-poll 0.3",
+  ASSERT_EQ(run_gpupm("experiment equalizer --config " + dir + "/exp.json --out " + dir +
+                          "/slurm --executor slurm "
+                          "--slurm-poll 0.3",
                       &log),
             0)
       << log << slurm.logs();

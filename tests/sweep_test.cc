@@ -17,10 +17,10 @@
 
 using namespace gpupm;
 using gpupm::test::read_file;
-using gpupm::test::write_file;
 using gpupm::test::run_gpupm;
 using gpupm::test::source_path;
 using gpupm::test::temp_dir;
+using gpupm::test::write_file;
 namespace fs = std::filesystem;
 
 namespace {
@@ -30,8 +30,9 @@ std::string wl(const std::string& n) { return source_path("configs/workloads/" +
 // A spec file in a fresh folder; `body` is the JSON after the base.
 std::string spec_file(const std::string& tag, const std::string& body, const std::string& base_extra = "") {
   std::string dir = temp_dir(tag);
-  return write_file(dir + "/spec.json", R"({"name": ")" + tag + R"(", "base": {"gpu": ")" + gpupm::test::gtx480_config() + R"(", "workload": ")" +
-                                       wl("compute") + "\"" + base_extra + "}, " + body + "}");
+  return write_file(dir + "/spec.json", R"({"name": ")" + tag + R"(", "base": {"gpu": ")" +
+                                            gpupm::test::gtx480_config() + R"(", "workload": ")" + wl("compute") +
+                                            "\"" + base_extra + "}, " + body + "}");
 }
 
 // Expects parsing to fail with every fragment in the message.
@@ -102,10 +103,13 @@ TEST(SweepSpec, ProductExpandsFirstAxisOutermost) {
   ASSERT_EQ(s.points.size(), 6u);
   std::vector<std::string> got;
   for (const auto& p : s.points) got.push_back(p.labels[0] + "/" + p.labels[1]);
-  EXPECT_EQ(got, (std::vector<std::string>{"baseline/1", "baseline/2", "baseline/3", "sm-high/1", "sm-high/2", "sm-high/3"}));
+  EXPECT_EQ(
+      got, (std::vector<std::string>{"baseline/1", "baseline/2", "baseline/3", "sm-high/1", "sm-high/2", "sm-high/3"}));
   // The run's arguments: absolute inputs, the axis's policy and override.
   const auto& a = s.points[4].run.args;
-  auto has = [&](const std::vector<std::string>& seq) { return std::search(a.begin(), a.end(), seq.begin(), seq.end()) != a.end(); };
+  auto has = [&](const std::vector<std::string>& seq) {
+    return std::search(a.begin(), a.end(), seq.begin(), seq.end()) != a.end();
+  };
   EXPECT_TRUE(has({"--gpu", gpupm::test::gtx480_config()}));
   EXPECT_TRUE(has({"--workload", wl("compute")}));
   EXPECT_TRUE(has({"--policy", "sm-high"}));
@@ -146,8 +150,9 @@ TEST(SweepSpec, IdsHashTheResolvedInputsNotHowTheyAreWritten) {
   std::string changed = read_file(wl("compute"));
   changed.replace(changed.find("\"insts_per_warp\": 2000"), 22, "\"insts_per_warp\": 1999");
   write_file(dir + "/changed.json", changed);
-  write_file(dir + "/a.json", R"({"base": {"gpu": ")" + gpupm::test::gtx480_config() + R"(", "workload": ")" + wl("compute") +
-                             R"(", "seed": 7}, "axes": [{"name": "policy", "policies": ["baseline"]}]})");
+  write_file(dir + "/a.json", R"({"base": {"gpu": ")" + gpupm::test::gtx480_config() + R"(", "workload": ")" +
+                                  wl("compute") +
+                                  R"(", "seed": 7}, "axes": [{"name": "policy", "policies": ["baseline"]}]})");
   write_file(dir + "/b.json", R"({"base": {"gpu": ")" + gpupm::test::gtx480_config() + R"("}, "axes": [
       {"name": "w", "workloads": ["same.json", "changed.json"]},
       {"name": "seed", "set": "seed", "values": [7, 8]}]})");
@@ -155,7 +160,7 @@ TEST(SweepSpec, IdsHashTheResolvedInputsNotHowTheyAreWritten) {
   SweepSpec b = load_sweep_spec(dir + "/b.json");
   ASSERT_EQ(a.points.size(), 1u);
   ASSERT_EQ(b.points.size(), 4u);
-  EXPECT_EQ(b.points[0].labels[0], "same");  // a workload's label is its file name
+  EXPECT_EQ(b.points[0].labels[0], "same");   // a workload's label is its file name
   EXPECT_EQ(a.points[0].id, b.points[0].id);  // base seed 7 + default policy == seed axis 7 at a copied file
   EXPECT_NE(b.points[0].id, b.points[1].id);  // seed 8
   EXPECT_NE(b.points[0].id, b.points[2].id);  // changed workload content
@@ -172,23 +177,29 @@ TEST(SweepSpec, IdsHashTheResolvedInputsNotHowTheyAreWritten) {
 TEST(SweepSpec, BadSpecsNameFileAndPath) {
   std::string dir = temp_dir("badspec");
   auto f = [&](const std::string& name, const std::string& text) { return write_file(dir + "/" + name, text); };
-  expect_spec_error(f("nogpu.json", R"({"base": {"workload": "x.json"}, "axes": []})"), {"nogpu.json", "base.gpu", "missing"});
-  expect_spec_error(f("nofile.json", R"({"base": {"gpu": "nope.json"}, "axes": []})"), {"nofile.json", "base.gpu", "cannot open", "nope.json"});
+  expect_spec_error(f("nogpu.json", R"({"base": {"workload": "x.json"}, "axes": []})"),
+                    {"nogpu.json", "base.gpu", "missing"});
+  expect_spec_error(f("nofile.json", R"({"base": {"gpu": "nope.json"}, "axes": []})"),
+                    {"nofile.json", "base.gpu", "cannot open", "nope.json"});
   expect_spec_error(spec_file("combine", R"("combine": "zip", "axes": [{"name": "a", "policies": ["baseline"]}])"),
                     {"spec.json", "combine", "product", "list"});
   expect_spec_error(spec_file("typo", R"("axes": [{"name": "a", "policies": ["baseline"]}], "comine": "list")"),
                     {"spec.json", "comine", "unknown key", "combine"});
   expect_spec_error(spec_file("noaxes", R"("axes": [])"), {"axes", "1 to 32"});
-  expect_spec_error(spec_file("twokinds", R"("axes": [{"name": "a", "policies": ["baseline"], "set": "seed", "values": [1]}])"),
-                    {"axes[0]", "exactly one of"});
+  expect_spec_error(
+      spec_file("twokinds", R"("axes": [{"name": "a", "policies": ["baseline"], "set": "seed", "values": [1]}])"),
+      {"axes[0]", "exactly one of"});
   expect_spec_error(spec_file("reserved", R"("axes": [{"name": "energy_j", "policies": ["baseline"]}])"),
                     {"axes[0].name", "results.csv column"});
-  expect_spec_error(spec_file("twice", R"("axes": [{"name": "a", "policies": ["baseline"]}, {"name": "a", "set": "seed", "values": [1]}])"),
-                    {"axes[1].name", "two axes"});
+  expect_spec_error(
+      spec_file("twice",
+                R"("axes": [{"name": "a", "policies": ["baseline"]}, {"name": "a", "set": "seed", "values": [1]}])"),
+      {"axes[1].name", "two axes"});
   expect_spec_error(spec_file("dupval", R"("axes": [{"name": "a", "set": "seed", "values": [1, 2, 1]}])"),
                     {"axes[0].values[2]", "duplicate"});
-  expect_spec_error(spec_file("badset", R"("axes": [{"name": "a", "points": [{"label": "x", "set": ["gpu.sm.count"]}]}])"),
-                    {"axes[0].points[0].set[0]", "path=value"});
+  expect_spec_error(
+      spec_file("badset", R"("axes": [{"name": "a", "points": [{"label": "x", "set": ["gpu.sm.count"]}]}])"),
+      {"axes[0].points[0].set[0]", "path=value"});
   // Every expanded run is validated like `gpupm run` would: the message names the spec, the run and the cause.
   expect_spec_error(spec_file("badkey", R"("axes": [{"name": "n", "set": "gpu.sm.cuont", "values": [4]}])"),
                     {"spec.json", "axes", "n=4", "sm.cuont", "unknown key"});
@@ -203,8 +214,9 @@ TEST(SweepSpec, BadSpecsNameFileAndPath) {
   expect_spec_error(spec_file("listkey", R"("combine": "list", "axes": [{"name": "s", "set": "seed", "values": [1]}],
       "runs": [{"s": 1, "t": 2}])"),
                     {"runs[0].t", "unknown key", "s"});
-  expect_spec_error(spec_file("listruns", R"("axes": [{"name": "s", "set": "seed", "values": [1]}], "runs": [{"s": 1}])"),
-                    {"runs", "combine"});
+  expect_spec_error(
+      spec_file("listruns", R"("axes": [{"name": "s", "set": "seed", "values": [1]}], "runs": [{"s": 1}])"),
+      {"runs", "combine"});
   expect_spec_error(f("malformed.json", "{\"base\": {,}}"), {"malformed.json", "line 1"});
 }
 
@@ -226,11 +238,13 @@ TEST(SweepResults, RowsPerPointWithMetricsStatusAndErrors) {
       o.status = 1;
       o.log_tail = "first line\ngpupm: error: the workload did not finish\n";
     } else if (i != 3) {  // point 3: never ran
-      write_file(rd + "/report.json", R"({"total": {"sim_time_s": )" + std::to_string(i + 1) +
-                                     R"(e-4, "energy_j": {"total": 0.5, "by_domain": {"sm": 0.25, "mem": 0.125, "constant": 0.125}},
+      write_file(rd + "/report.json",
+                 R"({"total": {"sim_time_s": )" + std::to_string(i + 1) +
+                     R"(e-4, "energy_j": {"total": 0.5, "by_domain": {"sm": 0.25, "mem": 0.125, "constant": 0.125}},
           "edp_js": 1e-5, "ed2p_js2": 2e-9, "ipc": 30.5, "instructions": 123456789012,
           "vf_residency": {"sm": {"low": 0.25, "normal": 0.75}, "mem": {"normal": 1.0}}}})");
-      if (i == 1) write_file(rd + "/report.json", R"({"total": {"sim_time_s": 2e-4, "vf_residency": {"sm": {"high": 1.0}}}})");
+      if (i == 1)
+        write_file(rd + "/report.json", R"({"total": {"sim_time_s": 2e-4, "vf_residency": {"sm": {"high": 1.0}}}})");
       out[p.id] = o;
     }
     if (i == 2) out[p.id] = o;
@@ -288,8 +302,8 @@ TEST(SweepExecutor, FailuresAreRecordedAndDoNotStopOthers) {
   ExecutorOptions ex;
   ex.binary = fake_gpupm(dir);
   ex.jobs = 3;
-  std::vector<RunSpec> specs = {{"a", {"--x", "1"}}, {"b", {"--fail", "3"}}, {"c", {"--x", "2"}},
-                                {"d", {"--fail", "kill"}}, {"e", {"--x", "3"}}};
+  std::vector<RunSpec> specs = {
+      {"a", {"--x", "1"}}, {"b", {"--fail", "3"}}, {"c", {"--x", "2"}}, {"d", {"--fail", "kill"}}, {"e", {"--x", "3"}}};
   auto out = execute_runs(specs, dir + "/out", ex, false);
   ASSERT_EQ(out.size(), 5u);
   EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 5u);
@@ -316,7 +330,9 @@ TEST(SweepExecutor, ResumeSkipsCompleteRunsOnly) {
   ExecutorOptions ex;
   ex.binary = fake_gpupm(dir);
   ex.jobs = 2;
-  std::vector<RunSpec> specs = {{"a", {"--x", "1"}, "fp-a"}, {"b", {"--fail", "2"}, "fp-b"}, {"c", {"--x", "2"}, "fp-c"},
+  std::vector<RunSpec> specs = {{"a", {"--x", "1"}, "fp-a"},
+                                {"b", {"--fail", "2"}, "fp-b"},
+                                {"c", {"--x", "2"}, "fp-c"},
                                 {"d", {"--x", "3"}, "fp-d"}};
   auto first = execute_runs(specs, dir + "/out", ex, false);
   EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 4u);
@@ -363,9 +379,11 @@ TEST(SweepExecutor, ManifestLinesAndTaskScriptRoundTripThroughTheShell) {
   int rc = std::system(("SLURM_ARRAY_TASK_ID=1 bash " + dir + "/task.sh").c_str());
   EXPECT_EQ(rc, 0);
   EXPECT_EQ(read_file(dir + "/runs/0123abcd/exit_status"), "0\n");
-  EXPECT_EQ(read_file(dir + "/runs/0123abcd/log.txt"),
-            "[run]\n[--quiet]\n[--gpu]\n[/p/with space/g.json]\n[--set]\n[workload.name=\"it's\"]\n[--policy]\n[sm-high]\n"
-            "[--out]\n[" + dir + "/runs/0123abcd]\n");
+  EXPECT_EQ(
+      read_file(dir + "/runs/0123abcd/log.txt"),
+      "[run]\n[--quiet]\n[--gpu]\n[/p/with space/g.json]\n[--set]\n[workload.name=\"it's\"]\n[--policy]\n[sm-high]\n"
+      "[--out]\n[" +
+          dir + "/runs/0123abcd]\n");
 }
 
 // ------------------------------------------------------ gpupm sweep, end to end
@@ -375,13 +393,14 @@ namespace {
 // Four short compute runs (30 CTAs of 500 instructions per warp, ~0.1 s each),
 // one of which cannot finish in its simulated-time limit.
 std::string small_sweep(const std::string& dir, bool with_failure) {
-  return write_file(dir + "/small.json", R"({"name": "small", "base": {"gpu": ")" + gpupm::test::gtx480_config() + R"(", "workload": ")" +
-                                        wl("compute") + R"(", "set": ["workload.kernels[0].grid_ctas=30",
+  return write_file(dir + "/small.json", R"({"name": "small", "base": {"gpu": ")" + gpupm::test::gtx480_config() +
+                                             R"(", "workload": ")" + wl("compute") +
+                                             R"(", "set": ["workload.kernels[0].grid_ctas=30",
       "workload.kernels[0].insts_per_warp=500"]},
     "axes": [{"name": "policy", "policies": ["baseline", "sm-high"]},
              {"name": "limit", "points": [{"label": "none", "set": ["gpu.sim.max_sim_ms=100"]},
                                           {"label": "tiny", "set": ["gpu.sim.max_sim_ms=)" +
-                                        std::string(with_failure ? "0.0001" : "50") + R"("]}]}]})");
+                                             std::string(with_failure ? "0.0001" : "50") + R"("]}]}]})");
 }
 
 }  // namespace
@@ -408,8 +427,9 @@ TEST(SweepCommand, RunsRecordsFailuresAndResumes) {
       EXPECT_EQ(r.at("status"), "ok");
       EXPECT_GT(std::stod(r.at("sim_time_s")), 0.0);
       EXPECT_GT(std::stod(r.at("energy_j")), 0.0);
-      EXPECT_NEAR(std::stod(r.at("energy_sm_j")) + std::stod(r.at("energy_mem_j")) + std::stod(r.at("energy_constant_j")),
-                  std::stod(r.at("energy_j")), 1e-9);
+      EXPECT_NEAR(
+          std::stod(r.at("energy_sm_j")) + std::stod(r.at("energy_mem_j")) + std::stod(r.at("energy_constant_j")),
+          std::stod(r.at("energy_j")), 1e-9);
       EXPECT_GT(std::stod(r.at("ipc")), 1.0);
       std::string res = r.at("policy") == "sm-high" ? "residency_sm_high" : "residency_sm_normal";
       EXPECT_NEAR(std::stod(r.at(res)), 1.0, 1e-9) << res;
@@ -438,8 +458,9 @@ TEST(SweepCommand, RunsRecordsFailuresAndResumes) {
 
 TEST(SweepCommand, BadSpecExits2WithFileAndPath) {
   std::string dir = temp_dir("sweep_bad");
-  std::string spec = write_file(dir + "/bad.json", R"({"base": {"gpu": ")" + gpupm::test::gtx480_config() + R"(", "workload": ")" + wl("compute") +
-                                                  R"("}, "axes": [{"name": "n", "set": "gpu.sm.count", "values": [0]}]})");
+  std::string spec = write_file(
+      dir + "/bad.json", R"({"base": {"gpu": ")" + gpupm::test::gtx480_config() + R"(", "workload": ")" +
+                             wl("compute") + R"("}, "axes": [{"name": "n", "set": "gpu.sm.count", "values": [0]}]})");
   std::string log;
   EXPECT_EQ(run_gpupm("sweep " + spec + " --out " + dir + "/out", &log), 2);
   EXPECT_NE(log.find("bad.json"), std::string::npos) << log;

@@ -23,8 +23,10 @@ using gpupm::test::source_path;
 using gpupm::test::temp_dir;
 
 std::vector<std::string> compute_run(const std::string& out_dir) {
-  return {"run", "--quiet", "--gpu", source_path("configs/gpu/gtx480.json"), "--workload",
-          source_path("configs/workloads/compute.json"), "--out", out_dir};
+  return {"run",        "--quiet",
+          "--gpu",      source_path("configs/gpu/gtx480.json"),
+          "--workload", source_path("configs/workloads/compute.json"),
+          "--out",      out_dir};
 }
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
@@ -176,9 +178,9 @@ TEST(Trace, IsAHierarchicalVcdOfRealsInRealUnits) {
 
 TEST(Trace, PeriodAndPdnDroop) {
   const std::string dir = temp_dir("trace_period");
-  ProcessResult r = run_gpupm_argv(with(compute_run(dir + "/out"),
-                                        {"--vcd", dir + "/t.vcd", "--trace-period-cycles", "4096", "--pdn",
-                                         source_path("configs/pdn/package_default.json")}));
+  ProcessResult r =
+      run_gpupm_argv(with(compute_run(dir + "/out"), {"--vcd", dir + "/t.vcd", "--trace-period-cycles", "4096", "--pdn",
+                                                      source_path("configs/pdn/package_default.json")}));
   ASSERT_EQ(r.status, 0) << r.err;
   Vcd vcd = parse_vcd(read_file(dir + "/t.vcd"));
   ASSERT_EQ(vcd.vars.count("gpu.pdn.droop"), 1u);
@@ -208,7 +210,8 @@ TEST(Trace, BadTraceOptionsAreExit2BeforeAnythingRuns) {
     const std::string out = dir + "/out";
     ProcessResult r = run_gpupm_argv(with(compute_run(out), c.args));
     EXPECT_EQ(r.status, 2) << c.args[1] << ": " << r.err;
-    for (const auto& f : c.fragments) EXPECT_NE(r.err.find(f), std::string::npos) << "missing '" << f << "' in " << r.err;
+    for (const auto& f : c.fragments)
+      EXPECT_NE(r.err.find(f), std::string::npos) << "missing '" << f << "' in " << r.err;
     EXPECT_FALSE(fs::exists(out)) << "the output directory was created";
     EXPECT_EQ(r.out, "");
   }
@@ -218,8 +221,8 @@ TEST(Trace, BadTraceOptionsAreExit2BeforeAnythingRuns) {
 TEST(Trace, NoTraceFileIsLeftByAFailedRunOrAFailedWrite) {
   const std::string dir = temp_dir("trace_fail");
   // A run that does not finish: nothing written, no trace, no temporary file.
-  ProcessResult r = run_gpupm_argv(with(compute_run(dir + "/out"), {"--vcd", dir + "/t.vcd", "--set",
-                                                                    "gpu.sim.max_sim_ms=0.001"}));
+  ProcessResult r =
+      run_gpupm_argv(with(compute_run(dir + "/out"), {"--vcd", dir + "/t.vcd", "--set", "gpu.sim.max_sim_ms=0.001"}));
   EXPECT_EQ(r.status, 1) << r.err;
   // A write that fails (a file-size limit stands in for a full disk): the reason is named.
   r = run_gpupm_argv(with(compute_run(dir + "/out2"), {"--vcd", dir + "/t.vcd"}), 16 * 1024);
@@ -227,8 +230,7 @@ TEST(Trace, NoTraceFileIsLeftByAFailedRunOrAFailedWrite) {
   EXPECT_NE(r.err.find("cannot write VCD trace"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir + "/out2/report.json"));
-  for (const auto& e : fs::directory_iterator(dir))
-    EXPECT_TRUE(e.is_directory()) << "left behind: " << e.path();
+  for (const auto& e : fs::directory_iterator(dir)) EXPECT_TRUE(e.is_directory()) << "left behind: " << e.path();
 }
 
 TEST(Trace, PerSmPowerAndEnergyInTheReportAndSmEpochsCsv) {

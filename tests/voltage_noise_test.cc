@@ -46,10 +46,10 @@ TEST(VoltageNoise, ReportSectionOnlyWithTheNetworkAndItMatchesTheSchema) {
   ASSERT_EQ(off.status, 0) << off.output;
   EXPECT_FALSE(off.report.contains("voltage_noise"));
   EXPECT_EQ(off.output.find("voltage noise"), std::string::npos);
-  auto on = test::run_sim("compute",
-                          "--pdn " + test::source_path("configs/pdn/package_default.json") +
-                              " --set workload.kernels[0].grid_ctas=45",
-                          "vn_on");
+  auto on = test::run_sim(
+      "compute",
+      "--pdn " + test::source_path("configs/pdn/package_default.json") + " --set workload.kernels[0].grid_ctas=45",
+      "vn_on");
   ASSERT_EQ(on.status, 0) << on.output;
   ASSERT_TRUE(on.report.contains("voltage_noise"));
   const auto& v = on.report["voltage_noise"];
@@ -97,7 +97,8 @@ TEST(VoltageNoise, BadPdnInputExitsTwoNamingThePath) {
 
 TEST(VoltageNoise, ShippedPackagesValidate) {
   std::string out, files;
-  for (const char* p : {"default", "I", "II", "III"}) files += " " + test::source_path("configs/pdn/package_" + std::string(p) + ".json");
+  for (const char* p : {"default", "I", "II", "III"})
+    files += " " + test::source_path("configs/pdn/package_" + std::string(p) + ".json");
   EXPECT_EQ(test::run_gpupm("validate" + files, &out), 0) << out;
   EXPECT_NE(out.find("ok (pdn package)"), std::string::npos) << out;
 }
@@ -129,9 +130,8 @@ TEST(VoltageNoise, ImpedanceCommandFindsBothResonancesAndWritesCsv) {
   for (std::string line; std::getline(csv, line);) ++rows;
   EXPECT_EQ(rows, 501u);  // 10 kHz .. 1 GHz, 100 per decade
   // An unknown key in the package is bad input.
-  EXPECT_EQ(test::run_gpupm("impedance --gpu " + test::source_path("configs/gpu/gtx480.json") +
-                                " --set pdn.network=" + test::source_path("configs/pdn/package_I.json") +
-                                " --set pdn.stats.margn=0.1",
+  EXPECT_EQ(test::run_gpupm("impedance --gpu " + test::source_path("configs/gpu/gtx480.json") + " --set pdn.network=" +
+                                test::source_path("configs/pdn/package_I.json") + " --set pdn.stats.margn=0.1",
                             &out),
             2)
       << out;

@@ -64,9 +64,10 @@ TEST(Smoothing, LocalPredictorThrottlesDispatchRamps) {
   EXPECT_EQ(loc.report["total"]["instructions"], base.report["total"]["instructions"]);
   EXPECT_LT(test::sim_time(loc.report), 1.03 * test::sim_time(base.report));
   // A tighter predictor throttles more.
-  auto tight = kmn("--set gpu.smoothing.local.enabled=true --set gpu.smoothing.local.t2=8 "
-                   "--set gpu.smoothing.local.t3=8 --set gpu.smoothing.local.t4=8",
-                   "lo_tight");
+  auto tight =
+      kmn("--set gpu.smoothing.local.enabled=true --set gpu.smoothing.local.t2=8 "
+          "--set gpu.smoothing.local.t3=8 --set gpu.smoothing.local.t4=8",
+          "lo_tight");
   ASSERT_EQ(tight.status, 0) << tight.output;
   EXPECT_GT(smoothing(tight)["local"]["throttled_cycles"].get<uint64_t>(),
             2 * smoothing(loc)["local"]["throttled_cycles"].get<uint64_t>());

@@ -15,9 +15,9 @@
 // What the host read back, for sc_main to print and check.
 struct HostReadings {
   uint32_t launch_entries = 0, commands_done = 0;
-  uint32_t irq_rises = 0;            // counted on the irq line
+  uint32_t irq_rises = 0;              // counted on the irq line
   bool launches_by_interrupt = false;  // every LAUNCH_DONE was seen in IRQ_STATUS after an irq edge
-  bool run_ended = false;            // STATUS.RUN_ENDED, polled
+  bool run_ended = false;              // STATUS.RUN_ENDED, polled
   uint64_t instructions = 0, sm_cycles = 0, time_fs = 0;
   double energy_j = 0;
   uint32_t vf_sm_level = 0, vf_sm_khz = 0;

@@ -20,12 +20,9 @@ class KernelLevelPolicy : public gpupm::Policy {
   gpupm::Json trace() const override { return {{"decisions", decisions_}}; }
 
   bool csr_read(uint32_t addr, uint32_t& data) const override {
-    if (addr == kernel_level_csr::kLevel)
-      data = level_;
-    else if (addr == kernel_level_csr::kDecisions)
-      data = decisions_;
-    else
-      return false;
+    if (addr == kernel_level_csr::kLevel) data = level_;
+    else if (addr == kernel_level_csr::kDecisions) data = decisions_;
+    else return false;
     return true;
   }
   bool csr_write(uint32_t addr, uint32_t data) override {  // a level the domain does not have is refused

@@ -62,12 +62,12 @@ struct Platform {
 
 void print(const Platform& p, uint64_t sms_line_reads) {
   const HostReadings& r = p.host.readings();
-  std::cout << "launch_entries " << r.launch_entries << "\ncommands_done " << r.commands_done
-            << "\nirq_rises " << r.irq_rises << "\ninstructions " << r.instructions << "\nsm_cycles "
-            << r.sm_cycles << "\ntime_fs " << r.time_fs << "\nenergy_j " << r.energy_j << "\nvf_sm_level "
-            << r.vf_sm_level << "\nvf_sm_khz " << r.vf_sm_khz << "\npolicy_decisions " << r.policy_decisions
-            << "\ndram_reads " << p.dram.reads() << "\ndram_writes " << p.dram.writes() << "\ndram_held_back "
-            << p.dram.held_back() << "\nsms_line_reads " << sms_line_reads << "\n";
+  std::cout << "launch_entries " << r.launch_entries << "\ncommands_done " << r.commands_done << "\nirq_rises "
+            << r.irq_rises << "\ninstructions " << r.instructions << "\nsm_cycles " << r.sm_cycles << "\ntime_fs "
+            << r.time_fs << "\nenergy_j " << r.energy_j << "\nvf_sm_level " << r.vf_sm_level << "\nvf_sm_khz "
+            << r.vf_sm_khz << "\npolicy_decisions " << r.policy_decisions << "\ndram_reads " << p.dram.reads()
+            << "\ndram_writes " << p.dram.writes() << "\ndram_held_back " << p.dram.held_back() << "\nsms_line_reads "
+            << sms_line_reads << "\n";
 }
 
 // Each check printed; true if all pass.

@@ -26,10 +26,8 @@ tlm::tlm_sync_enum SimpleDram::nb_transport_fw(int port, tlm::tlm_generic_payloa
 
 void SimpleDram::start_service(tlm::tlm_generic_payload& gp) {
   ++busy_banks_;
-  if (gp.is_read())
-    ++reads_;
-  else
-    ++writes_;
+  if (gp.is_read()) ++reads_;
+  else ++writes_;
   done_.notify(gp, latency_);
 }
 

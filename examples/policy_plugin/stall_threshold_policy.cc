@@ -58,6 +58,7 @@ GPUPM_REGISTER_POLICY("example-stall-threshold",
                       "example plugin: SM domain at its lowest level while the LSU stall fraction is above "
                       "policy.threshold (default 0.5), else nominal; decided every policy.epoch_cycles (default 4096)",
                       [](const gpupm::PolicyArgs& a) {
-                        return std::make_unique<StallThresholdPolicy>(a.params.get_double("threshold", 0.0, 1.0, 0.5),
-                                                                      a.params.get_uint("epoch_cycles", 64, 1u << 24, 4096));
+                        return std::make_unique<StallThresholdPolicy>(
+                            a.params.get_double("threshold", 0.0, 1.0, 0.5),
+                            a.params.get_uint("epoch_cycles", 64, 1u << 24, 4096));
                       })

@@ -34,14 +34,16 @@ Json profile_of(const Gpu& gpu) {
   for (const KernelRecord& r : gpu.kernels()) {
     const KernelLaunch& k = *r.launch;
     const uint64_t warps = uint64_t(k.grid_ctas) * k.warps_per_cta;
-    kernels.push_back({{"name", k.name + std::to_string(kernels.size())},
-                       {"grid_ctas", k.grid_ctas},
-                       {"warps_per_cta", k.warps_per_cta},
-                       {"max_ctas_per_sm", k.max_ctas_per_sm},
-                       {"insts_per_warp", std::max<uint64_t>(1, (k.executed_insts + warps / 2) / warps)},
-                       {"mix", {{"alu_per_mem", double(c.alu_insts + c.sfu_insts) / mem},
-                                {"sfu_fraction", double(c.sfu_insts) / double(std::max<uint64_t>(1, c.alu_insts + c.sfu_insts))},
-                                {"store_fraction", double(c.lsu.stores) / mem}}}});
+    kernels.push_back(
+        {{"name", k.name + std::to_string(kernels.size())},
+         {"grid_ctas", k.grid_ctas},
+         {"warps_per_cta", k.warps_per_cta},
+         {"max_ctas_per_sm", k.max_ctas_per_sm},
+         {"insts_per_warp", std::max<uint64_t>(1, (k.executed_insts + warps / 2) / warps)},
+         {"mix",
+          {{"alu_per_mem", double(c.alu_insts + c.sfu_insts) / mem},
+           {"sfu_fraction", double(c.sfu_insts) / double(std::max<uint64_t>(1, c.alu_insts + c.sfu_insts))},
+           {"store_fraction", double(c.lsu.stores) / mem}}}});
   }
   return {{"name", "profile"}, {"kernels", kernels}};
 }
@@ -121,8 +123,8 @@ int command_bench(const BenchOptions& opt) {
     for (int r = 0; r < std::max(1, opt.repeat); ++r) {
       Json res;
       if (!run_child(opt, w, res)) {
-        std::cerr << "gpupm: bench of " << w << " failed: " << (res.contains("error") ? res["error"].dump() : "child died")
-                  << "\n";
+        std::cerr << "gpupm: bench of " << w
+                  << " failed: " << (res.contains("error") ? res["error"].dump() : "child died") << "\n";
         status = kExitFailure;
         break;
       }
@@ -140,9 +142,9 @@ int command_bench(const BenchOptions& opt) {
       if (run_child(opt, file, prof)) ratio = std::to_string(host / prof["host_s"].get<double>()).substr(0, 5) + "x";
       std::remove(file.c_str());
     }
-    std::printf("%-28s %10.3f %14.3e %14.3e %14.3e %11s\n", name.c_str(), host,
-                best["sm_cycles"].get<double>() / host, best["sm_domain_cycles"].get<double>() / host,
-                best["warp_instructions"].get<double>() / host, ratio.c_str());
+    std::printf("%-28s %10.3f %14.3e %14.3e %14.3e %11s\n", name.c_str(), host, best["sm_cycles"].get<double>() / host,
+                best["sm_domain_cycles"].get<double>() / host, best["warp_instructions"].get<double>() / host,
+                ratio.c_str());
   }
   return status;
 }

@@ -32,8 +32,8 @@ namespace {
 
 struct Measured {
   bool ok = false;
-  double host_s = 0;          // CPU seconds of the whole `run` process
-  double sm_cycles = 0;       // SM-domain cycles times the SM count (per-SM cycles)
+  double host_s = 0;     // CPU seconds of the whole `run` process
+  double sm_cycles = 0;  // SM-domain cycles times the SM count (per-SM cycles)
   double warp_insts = 0;
   std::string error;
 };
@@ -92,7 +92,8 @@ Measured measure_run(const std::string& bin, const BenchOptions& opt, const std:
   try {
     const Json report = load_json_file(out + "/report.json");
     const Json& total = report.at("total");
-    m.sm_cycles = total.at("cycles").at("sm").get<double>() * report.at("config").at("gpu").at("sm").at("count").get<double>();
+    m.sm_cycles =
+        total.at("cycles").at("sm").get<double>() * report.at("config").at("gpu").at("sm").at("count").get<double>();
     m.warp_insts = total.at("instructions").get<double>();
     m.ok = true;
   } catch (const std::exception& e) {
@@ -190,10 +191,8 @@ int command_bench_processes(const BenchOptions& opt, const std::vector<std::stri
   const std::string scratch = scratch_tpl;
 
   if (paired)
-    std::printf("%-34s %9s %9s %8s %13s %13s\n", "program", "ref_s", "host_s", "speedup", "SM-cycles/s",
-                "warp_inst/s");
-  else
-    std::printf("%-34s %9s %13s %13s\n", "program", "host_s", "SM-cycles/s", "warp_inst/s");
+    std::printf("%-34s %9s %9s %8s %13s %13s\n", "program", "ref_s", "host_s", "speedup", "SM-cycles/s", "warp_inst/s");
+  else std::printf("%-34s %9s %13s %13s\n", "program", "host_s", "SM-cycles/s", "warp_inst/s");
   std::vector<double> hosts, refs, speedups, cycle_rates, inst_rates;
   int status = kExitOk;
   for (size_t i = 0; i < workloads.size(); ++i) {
@@ -229,8 +228,7 @@ int command_bench_processes(const BenchOptions& opt, const std::vector<std::stri
       std::printf("%-34s %9.3f %9.3f %7.3fx %13.3e %13.3e\n", "geomean", geomean(refs), geomean(hosts),
                   geomean(speedups), geomean(cycle_rates), geomean(inst_rates));
     else
-      std::printf("%-34s %9.3f %13.3e %13.3e\n", "geomean", geomean(hosts), geomean(cycle_rates),
-                  geomean(inst_rates));
+      std::printf("%-34s %9.3f %13.3e %13.3e\n", "geomean", geomean(hosts), geomean(cycle_rates), geomean(inst_rates));
   }
   return status;
 }

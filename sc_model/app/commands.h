@@ -9,10 +9,10 @@ namespace gpupm {
 
 struct RunOptions {
   RunInputs inputs;
-  std::string seed;                // --seed as given: checked by parse_uint64_option
-  std::string vcd;                 // VCD trace file (empty: none)
+  std::string seed;                  // --seed as given: checked by parse_uint64_option
+  std::string vcd;                   // VCD trace file (empty: none)
   uint64_t trace_period_cycles = 0;  // 0: every warp-state sample (sim.sample_period)
-  bool sm_csv = false;             // also write sm_epochs.csv (per-SM power and energy per epoch)
+  bool sm_csv = false;               // also write sm_epochs.csv (per-SM power and energy per epoch)
   std::string out_dir;
   bool quiet = false;
   std::string dump_buffers;  // program workloads: every buffer after the last launch (DIR/<name>.npy)
@@ -24,10 +24,10 @@ struct BenchOptions {
   std::vector<std::string> workloads;
   std::vector<std::string> sets;
   int repeat = 1;
-  bool real_suite = false;             // every program of configs/workloads/cuda/<seed>/, one `run` process each
-  std::vector<std::string> programs;   // --real-suite: only these (program or seed/program)
-  std::string against;                 // paired: the reference binary, run alternately with `binary`
-  std::string binary;                  // the binary measured by process (empty: this one)
+  bool real_suite = false;            // every program of configs/workloads/cuda/<seed>/, one `run` process each
+  std::vector<std::string> programs;  // --real-suite: only these (program or seed/program)
+  std::string against;                // paired: the reference binary, run alternately with `binary`
+  std::string binary;                 // the binary measured by process (empty: this one)
 };
 
 int command_run(const RunOptions& opt);

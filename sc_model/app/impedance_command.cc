@@ -97,10 +97,8 @@ int command_impedance(const ImpedanceOptions& opt) {
               pdn.series_resistance() * 1e3);
   std::printf("chip-wide |Z(f)| (every SM draws 1/%u A, mean SM node):\n", gpu.sm.count);
   auto show = [](const char* what, const Resonance& r) {
-    if (r.hz > 0)
-      std::printf("  %-24s %9.3f MHz  %8.4f mOhm\n", what, r.hz / 1e6, r.ohm * 1e3);
-    else
-      std::printf("  %-24s none found\n", what);
+    if (r.hz > 0) std::printf("  %-24s %9.3f MHz  %8.4f mOhm\n", what, r.hz / 1e6, r.ohm * 1e3);
+    else std::printf("  %-24s none found\n", what);
   };
   show("second-order resonance", second);
   show("first-order resonance", first);
@@ -140,7 +138,8 @@ int command_impedance(const ImpedanceOptions& opt) {
     why_not = "scripts/plot_impedance.py wrote no impedance.png";
   if (!why_not.empty())
     std::cerr << "gpupm: plot not drawn (needs python3-matplotlib): " << why_not << "; the CSV is written\n";
-  std::printf("\nwrote %s/impedance.csv, impedance.json%s\n", opt.out_dir.c_str(), why_not.empty() ? ", impedance.png" : "");
+  std::printf("\nwrote %s/impedance.csv, impedance.json%s\n", opt.out_dir.c_str(),
+              why_not.empty() ? ", impedance.png" : "");
   return kExitOk;
 }
 

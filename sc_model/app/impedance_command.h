@@ -9,8 +9,8 @@ namespace gpupm {
 
 struct ImpedanceOptions {
   std::string gpu_file;
-  std::string pdn_file;  // a package; default: the GPU config's pdn.network
-  std::string out_dir;   // impedance.csv + impedance.png; none: print only
+  std::string pdn_file;           // a package; default: the GPU config's pdn.network
+  std::string out_dir;            // impedance.csv + impedance.png; none: print only
   std::vector<std::string> sets;  // path=value on the GPU config (e.g. pdn.network.scale=0.5)
   double f_min = 1e4, f_max = 1e9;
   int per_decade = 100;

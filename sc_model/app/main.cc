@@ -39,7 +39,9 @@ int sc_main(int argc, char* argv[]) {
   auto* run_cmd = app.add_subcommand("run", "simulate a workload on a GPU config under a policy");
   run_cmd->add_option("--gpu", run.inputs.gpu_file, "GPU config (JSON)")->required();
   run_cmd->add_option("--workload", run.inputs.workload_file, "workload (JSON)")->required();
-  run_cmd->add_option("--policy", run.inputs.policy, "policy: " + policy_name_list() + " (gpupm policies says what each does)")
+  run_cmd
+      ->add_option("--policy", run.inputs.policy,
+                   "policy: " + policy_name_list() + " (gpupm policies says what each does)")
       ->default_val("baseline");
   std::vector<std::string> run_plugins;  // loaded by preload_plugins
   add_plugin_option(run_cmd, run_plugins);
@@ -55,7 +57,8 @@ int sc_main(int argc, char* argv[]) {
                       "program workloads: write every buffer after the last launch as DIR/<name>.npy");
   run_cmd->add_option("--dump-inputs", run.dump_inputs,
                       "program workloads: write every buffer before the first launch as DIR/<name>.npy");
-  run_cmd->add_option("--pdn", run.inputs.pdn_file, "power-delivery network package (configs/pdn/*.json): RLC network on");
+  run_cmd->add_option("--pdn", run.inputs.pdn_file,
+                      "power-delivery network package (configs/pdn/*.json): RLC network on");
   add_scale_option(run_cmd, run.inputs.scale);
 
   std::vector<std::string> files;
@@ -80,7 +83,8 @@ int sc_main(int argc, char* argv[]) {
   bench_cmd->add_option("--against", bench.against,
                         "paired: also run this reference gpupm binary, alternating per program; prints the "
                         "speed-up (its host time per SM cycle over ours) and the geomean");
-  bench_cmd->add_option("--binary", bench.binary, "with --real-suite or --against: measure this binary instead of this one");
+  bench_cmd->add_option("--binary", bench.binary,
+                        "with --real-suite or --against: measure this binary instead of this one");
 
   ExperimentOptions exp;
   auto* exp_cmd = app.add_subcommand("experiment", "run a seed paper's evaluation (runs in parallel processes)");
@@ -93,16 +97,19 @@ int sc_main(int argc, char* argv[]) {
                       "experiment config (default configs/experiments/NAME.json; --suite real: NAME_real.json)");
   exp_cmd->add_option("--suite", exp.suite,
                       "synthetic (kernel profiles, the default) or real (CUDA programs, configs/workloads/cuda/)");
-  exp_cmd->add_option("--only", exp.only, "run only these kernels or programs (sm-allocation: these queues)")->delimiter(',');
+  exp_cmd->add_option("--only", exp.only, "run only these kernels or programs (sm-allocation: these queues)")
+      ->delimiter(',');
   exp_cmd->add_option("--set", exp.sets, "PATH=VALUE for every run, e.g. gpu.controller_impl=lockstep");
   add_scale_option(exp_cmd, exp.scale);
   add_executor_options(exp_cmd, exp.exec);
 
   SweepOptions sweep;
-  auto* sweep_cmd = app.add_subcommand("sweep", "run a design-space sweep (SPEC.json: base, axes) into DIR/results.csv");
+  auto* sweep_cmd =
+      app.add_subcommand("sweep", "run a design-space sweep (SPEC.json: base, axes) into DIR/results.csv");
   sweep_cmd->add_option("spec", sweep.spec_file, "sweep spec (JSON)")->required();
   sweep_cmd->add_option("--out", sweep.out_dir, "output directory (runs/<id>/, results.csv, sweep.json)")->required();
-  sweep_cmd->add_option("--jobs", sweep.exec.jobs, "parallel simulations (local executor; default: the number of cores)")
+  sweep_cmd
+      ->add_option("--jobs", sweep.exec.jobs, "parallel simulations (local executor; default: the number of cores)")
       ->default_val(0)
       ->check(CLI::Range(0, 256));
   add_executor_options(sweep_cmd, sweep.exec);
@@ -120,13 +127,15 @@ int sc_main(int argc, char* argv[]) {
   imp_cmd->add_option("--gpu", imp.gpu_file, "GPU config (JSON)")->required();
   imp_cmd->add_option("--pdn", imp.pdn_file, "package (configs/pdn/*.json; default: the config's pdn.network)");
   imp_cmd->add_option("--out", imp.out_dir, "write impedance.csv, impedance.json and impedance.png here");
-  imp_cmd->add_option("--set", imp.sets, "override path=value in the GPU config (with --pdn: e.g. pdn.network.scale=0.5)");
+  imp_cmd->add_option("--set", imp.sets,
+                      "override path=value in the GPU config (with --pdn: e.g. pdn.network.scale=0.5)");
   imp_cmd->add_option("--fmin", imp.f_min, "lowest frequency (Hz)")->default_val(1e4);
   imp_cmd->add_option("--fmax", imp.f_max, "highest frequency (Hz)")->default_val(1e9);
   imp_cmd->add_option("--per-decade", imp.per_decade, "points per decade")->default_val(100);
 
   std::vector<std::string> listed_plugins;  // loaded by preload_plugins
-  auto* policies_cmd = app.add_subcommand("policies", "list the policies --policy accepts (with --plugin: a plugin's too)");
+  auto* policies_cmd =
+      app.add_subcommand("policies", "list the policies --policy accepts (with --plugin: a plugin's too)");
   add_plugin_option(policies_cmd, listed_plugins);
 
   ParamsOptions params;

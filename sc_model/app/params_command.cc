@@ -130,8 +130,8 @@ Listing listed(const ParamsOptions& opt) {
 void print_table(const std::vector<ParamRow>& rows, const std::vector<RuleRow>& rules) {
   std::vector<std::vector<std::string>> cells = {{"path", "type", "value", "default", "range", "unit", "description"}};
   for (const ParamRow& r : rows)
-    cells.push_back({r.path, param_kind_name(r.kind), value_text(r.value), default_text(r), r.range, r.unit,
-                     r.description});
+    cells.push_back(
+        {r.path, param_kind_name(r.kind), value_text(r.value), default_text(r), r.range, r.unit, r.description});
   std::vector<size_t> width(cells[0].size(), 0);
   for (const auto& line : cells)
     for (size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
@@ -147,8 +147,13 @@ void print_table(const std::vector<ParamRow>& rows, const std::vector<RuleRow>& 
 Json rows_json(const std::vector<ParamRow>& rows, const std::vector<RuleRow>& rules) {
   Json params = Json::array(), checks = Json::array();
   for (const ParamRow& r : rows)
-    params.push_back({{"path", r.path}, {"type", param_kind_name(r.kind)}, {"value", r.value},
-                      {"default", r.default_value}, {"required", r.required}, {"range", r.range}, {"unit", r.unit},
+    params.push_back({{"path", r.path},
+                      {"type", param_kind_name(r.kind)},
+                      {"value", r.value},
+                      {"default", r.default_value},
+                      {"required", r.required},
+                      {"range", r.range},
+                      {"unit", r.unit},
                       {"description", r.description}});
   for (const RuleRow& r : rules) checks.push_back({{"path", r.path}, {"description", r.description}});
   return {{"parameters", params}, {"rules", checks}};
@@ -172,10 +177,11 @@ CLI::App* add_params_command(CLI::App& app, ParamsOptions& opt) {
       "params",
       "list the parameters of a GPU config, workload, sweep spec, policy or experiment config: value, default, range, "
       "unit, description");
-  cmd->add_option("--gpu", opt.gpu_file, "GPU config (JSON)")
-      ->default_val(data_file("configs/gpu/gtx480.json"));
-  cmd->add_option("--pdn", opt.pdn_file, "a PDN package (configs/pdn/*.json) merged into the GPU config, as gpupm run --pdn");
-  auto* workload = cmd->add_option("--workload", opt.workload_file, "list a workload (JSON: kernel profiles or a program) instead");
+  cmd->add_option("--gpu", opt.gpu_file, "GPU config (JSON)")->default_val(data_file("configs/gpu/gtx480.json"));
+  cmd->add_option("--pdn", opt.pdn_file,
+                  "a PDN package (configs/pdn/*.json) merged into the GPU config, as gpupm run --pdn");
+  auto* workload =
+      cmd->add_option("--workload", opt.workload_file, "list a workload (JSON: kernel profiles or a program) instead");
   auto* sweep = cmd->add_option("--sweep", opt.sweep_file, "list a sweep spec (JSON) instead")->excludes(workload);
   auto* policy = cmd->add_option("--policy", opt.policy,
                                  "list a policy's settings (policy.*) instead, for the GPU config (its V/F levels, "
@@ -208,10 +214,8 @@ int command_params(const ParamsOptions& opt) {
     std::cout << "policy \"" << opt.policy << "\" declares no settings\n";
     return kExitOk;
   }
-  if (opt.json)
-    std::cout << rows_json(l.rows, l.rules).dump(2) << "\n";
-  else
-    print_table(l.rows, l.rules);
+  if (opt.json) std::cout << rows_json(l.rows, l.rules).dump(2) << "\n";
+  else print_table(l.rows, l.rules);
   return kExitOk;
 }
 

@@ -17,14 +17,14 @@ namespace gpupm {
 
 struct ParamsOptions {
   std::string gpu_file;
-  std::string pdn_file;       // a PDN package merged into the GPU config
-  std::string workload_file;  // list this workload instead of the GPU config
-  std::string sweep_file;     // list this sweep spec instead
-  std::string policy;         // list this policy's settings (policy.*) instead
+  std::string pdn_file;           // a PDN package merged into the GPU config
+  std::string workload_file;      // list this workload instead of the GPU config
+  std::string sweep_file;         // list this sweep spec instead
+  std::string policy;             // list this policy's settings (policy.*) instead
   std::vector<std::string> sets;  // gpu.PATH=VALUE (workload.PATH, sweep.PATH, policy.PATH), as `gpupm run --set`
-  std::string experiment;   // list this experiment's config instead
-  std::string suite;        // --experiment's suite: synthetic (default) or real
-  std::string config_file;  // --experiment: this config instead of the shipped one
+  std::string experiment;         // list this experiment's config instead
+  std::string suite;              // --experiment's suite: synthetic (default) or real
+  std::string config_file;        // --experiment: this config instead of the shipped one
   bool json = false;
   std::string schema_kind;  // gpu_config, workload, sweep_spec, policy or experiment: print its schema instead
 };
@@ -32,7 +32,8 @@ struct ParamsOptions {
 // Adds the subcommand to app; dispatch on the returned subcommand's parsed().
 CLI::App* add_params_command(CLI::App& app, ParamsOptions& opt);
 int command_params(const ParamsOptions& opt);
-// The schema document of every kind of input: gpu_config, workload, sweep_spec, experiment (InputError naming --schema else).
+// The schema document of every kind of input: gpu_config, workload, sweep_spec, experiment (InputError naming --schema
+// else).
 nlohmann::json input_schema(const std::string& kind);
 
 }  // namespace gpupm

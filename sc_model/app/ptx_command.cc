@@ -33,8 +33,7 @@ int command_ptx(const std::string& file) {
                 << " registers/thread (estimate), " << k->shared_static_bytes << " B static shared"
                 << (k->uses_dynamic_shared ? " + dynamic" : "") << ", " << k->local_bytes << " B local/thread\n  ";
       size_t n = 0;
-      for (const auto& [family, count] : k->opcode_families)
-        std::cout << (n++ ? ", " : "") << family << " " << count;
+      for (const auto& [family, count] : k->opcode_families) std::cout << (n++ ? ", " : "") << family << " " << count;
       std::cout << "\n";
     }
   } catch (const InputError& e) {

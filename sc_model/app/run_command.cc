@@ -26,7 +26,10 @@ namespace {
 class Progress {
  public:
   Progress(bool on, bool terminal)
-      : on_(on), terminal_(terminal), t0_(clock::now()), last_(t0_),
+      : on_(on),
+        terminal_(terminal),
+        t0_(clock::now()),
+        last_(t0_),
         every_(terminal ? std::chrono::milliseconds(250) : std::chrono::milliseconds(30000)) {}
   void update(const Gpu& gpu) {
     if (!on_) return;
@@ -83,12 +86,13 @@ void check_trace_options(const RunOptions& opt, const GpuConfig& gpu) {
   if (file.filename().string().size() > NAME_MAX)
     refuse("its name is longer than " + std::to_string(NAME_MAX) + " bytes (File name too long)");
   if (!fs::exists(dir, ec) && ec.value() != ENOTDIR) refuse("directory " + dir.string() + " does not exist");
-  if (const std::string why = output_dir_problem(dir.string()); !why.empty()) refuse("directory " + dir.string() + ": " + why);
+  if (const std::string why = output_dir_problem(dir.string()); !why.empty())
+    refuse("directory " + dir.string() + ": " + why);
   const uint64_t p = opt.trace_period_cycles;
   if (p && p % gpu.sim.sample_period != 0)
-    throw InputError("--trace-period-cycles", std::to_string(p),
-                     "expected a positive multiple of gpu.sim.sample_period (" +
-                         std::to_string(gpu.sim.sample_period) + ")");
+    throw InputError(
+        "--trace-period-cycles", std::to_string(p),
+        "expected a positive multiple of gpu.sim.sample_period (" + std::to_string(gpu.sim.sample_period) + ")");
 }
 
 // A droop beyond the supply itself (a node below 0 V) is no result: the linear
@@ -144,7 +148,8 @@ int command_run(const RunOptions& opt) {
   }
   try {
     Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
-    if (!opt.vcd.empty()) gpu.trace_to(opt.vcd, opt.trace_period_cycles ? opt.trace_period_cycles : run.gpu.sim.sample_period);
+    if (!opt.vcd.empty())
+      gpu.trace_to(opt.vcd, opt.trace_period_cycles ? opt.trace_period_cycles : run.gpu.sim.sample_period);
     Progress progress(!opt.quiet, ::isatty(2));
     gpu.on_epoch = [&](const Gpu& g) { progress.update(g); };
     bool finished = false;
@@ -180,11 +185,11 @@ int command_run(const RunOptions& opt) {
     std::cout << summary_table(report);
     if (const PdnDriver* pdn = gpu.pdn()) {
       const DroopStats& d = pdn->stats();
-      std::printf("voltage noise: worst droop %.2f%% (SM %u, cycle %llu), %llu emergencies > %.1f%%, "
-                  "%llu PDN cycles\n",
-                  d.worst_droop() * 100, d.worst_sm(), (unsigned long long)d.worst_cycle(),
-                  (unsigned long long)d.emergencies(), run.gpu.pdn.stats.margin * 100,
-                  (unsigned long long)pdn->steps());
+      std::printf(
+          "voltage noise: worst droop %.2f%% (SM %u, cycle %llu), %llu emergencies > %.1f%%, "
+          "%llu PDN cycles\n",
+          d.worst_droop() * 100, d.worst_sm(), (unsigned long long)d.worst_cycle(), (unsigned long long)d.emergencies(),
+          run.gpu.pdn.stats.margin * 100, (unsigned long long)pdn->steps());
     }
     std::cout << "report: " << opt.out_dir << "/report.json  epochs: " << opt.out_dir << "/epochs.csv\n";
   } catch (const InputError& e) {
@@ -206,7 +211,8 @@ std::string validate_any_input(const std::string& file, const std::string& scale
     load_sweep_spec(file, scale);
     return "sweep spec";
   }
-  if (doc.is_object() && doc.contains("suite_dir")) return "experiment config, " + validate_experiment_config(file, scale);
+  if (doc.is_object() && doc.contains("suite_dir"))
+    return "experiment config, " + validate_experiment_config(file, scale);
   return validate_file(file, scale);
 }
 

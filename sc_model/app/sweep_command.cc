@@ -30,7 +30,8 @@ void add_executor_options(CLI::App* cmd, ExecutorOptions& exec) {
   cmd->add_option("--slurm-time", exec.slurm.time_limit, "slurm: time limit per run (sbatch --time, e.g. 00:30:00)");
   cmd->add_option("--slurm-throttle", exec.slurm.throttle, "slurm: at most N array tasks at once (--array=...%N)")
       ->check(CLI::Range(0, 100000));
-  cmd->add_option("--slurm-arg", exec.slurm.extra_args, "slurm: a further sbatch argument (repeatable), e.g. --slurm-arg=--qos=low")
+  cmd->add_option("--slurm-arg", exec.slurm.extra_args,
+                  "slurm: a further sbatch argument (repeatable), e.g. --slurm-arg=--qos=low")
       ->allow_extra_args(false);
   cmd->add_option("--slurm-poll", exec.slurm.poll_seconds, "slurm: squeue polling period, seconds")
       ->default_val(2.0)
@@ -49,7 +50,10 @@ Json plan_json(const SweepSpec& s) {
   }
   Json axes = Json::array();
   for (const auto& a : s.axes) axes.push_back(a.name);
-  return {{"name", s.name}, {"spec", fs::absolute(s.file).string()}, {"combine", s.combine}, {"axes", axes},
+  return {{"name", s.name},
+          {"spec", fs::absolute(s.file).string()},
+          {"combine", s.combine},
+          {"axes", axes},
           {"points", points}};
 }
 
@@ -95,11 +99,10 @@ int command_sweep(const SweepOptions& opt) {
   } else {
     ExecutorOptions exec = opt.exec;
     if (opt.slurm_detach) {
-      exec.slurm.detach_collect_command = shell_quote(self_executable()) + " sweep " +
-                                          shell_quote(fs::absolute(opt.spec_file).string()) + " --out " +
-                                          shell_quote(fs::absolute(opt.out_dir).string()) + " --collect-only" +
-                                          (opt.exec.reuse_stale ? " --reuse-stale" : "") +
-                                          (opt.scale != "ci" ? " --scale " + opt.scale : "");
+      exec.slurm.detach_collect_command =
+          shell_quote(self_executable()) + " sweep " + shell_quote(fs::absolute(opt.spec_file).string()) + " --out " +
+          shell_quote(fs::absolute(opt.out_dir).string()) + " --collect-only" +
+          (opt.exec.reuse_stale ? " --reuse-stale" : "") + (opt.scale != "ci" ? " --scale " + opt.scale : "");
       for (const std::string& p : opt.exec.plugins)
         exec.slurm.detach_collect_command += " --plugin " + shell_quote(fs::absolute(p).string());
     }
@@ -112,8 +115,8 @@ int command_sweep(const SweepOptions& opt) {
     bool submitted = false;
     for (const auto& o : outcomes) submitted |= o.submitted;
     if (submitted) {
-      std::cout << "sweep " << spec.name << ": " << runs.size()
-                << " runs submitted; a Slurm job writes " << opt.out_dir << "/results.csv when they are done\n";
+      std::cout << "sweep " << spec.name << ": " << runs.size() << " runs submitted; a Slurm job writes " << opt.out_dir
+                << "/results.csv when they are done\n";
       return kExitOk;
     }
   }
@@ -126,14 +129,14 @@ int command_sweep(const SweepOptions& opt) {
     failed += o.status != 0;
   }
   write_outputs(opt.out_dir, {{"results.csv", build_results_csv(spec, by_id)}});
-  std::cout << "sweep " << spec.name << ": " << spec.points.size() << " points, " << runs.size() << " runs ("
-            << reused << " reused, " << failed << " failed)\nresults: " << opt.out_dir << "/results.csv\n";
+  std::cout << "sweep " << spec.name << ": " << spec.points.size() << " points, " << runs.size() << " runs (" << reused
+            << " reused, " << failed << " failed)\nresults: " << opt.out_dir << "/results.csv\n";
   if (failed) {
     std::cerr << "gpupm: " << failed << " run(s) failed:\n";
     for (const auto& o : outcomes) {
       if (o.status == 0) continue;
-      std::cerr << "  " << o.id << " " << describe(spec, o.id) << ": exit status " << o.status << " (log "
-                << o.dir << "/log.txt)\n";
+      std::cerr << "  " << o.id << " " << describe(spec, o.id) << ": exit status " << o.status << " (log " << o.dir
+                << "/log.txt)\n";
       std::string tail = o.log_tail;
       size_t pos = 0;
       while (pos < tail.size()) {

@@ -31,7 +31,7 @@ class ClockDomain : public sc_core::sc_module {
   void stop();
 
   uint64_t cycle() const { return cycle_; }  // last ticked cycle
-  uint64_t cycles_elapsed() const;            // edges up to now, ticked or skipped
+  uint64_t cycles_elapsed() const;           // edges up to now, ticked or skipped
   // Time of edge `c` (ticked or skipped) at the current period: exact while the
   // period has not changed between edge c and the last ticked edge.
   sc_core::sc_time edge_time(uint64_t c) const {
@@ -55,7 +55,7 @@ class ClockDomain : public sc_core::sc_module {
   sc_core::sc_time period_;
   sc_core::sc_time last_edge_;  // time of cycle_'s edge
   uint64_t cycle_ = 0;
-  uint64_t target_ = 0;  // the cycle the pending trigger waits for
+  uint64_t target_ = 0;           // the cycle the pending trigger waits for
   sc_core::sc_time target_time_;  // its edge time
   uint64_t ticks_run_ = 0;
   bool started_ = false;

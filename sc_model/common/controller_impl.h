@@ -41,7 +41,7 @@ inline ControllerImpl controller_impl_from_name(const std::string& n) {
 struct ControllerSetup {
   ControllerImpl impl = ControllerImpl::kCpp;
   uint32_t sm_count = 0, max_warps = 0;
-  std::string origin;  // the GPU config file, for error messages
+  std::string origin;                  // the GPU config file, for error messages
   std::vector<std::string> app_names;  // the workload's applications, in order (policies keyed by app)
 };
 
@@ -65,7 +65,12 @@ struct LockstepMismatch : std::runtime_error {
   LockstepMismatch(const std::string& block, int sm, uint64_t cycle, const std::string& signal, uint64_t expected,
                    uint64_t actual, const std::string& detail)
       : std::runtime_error(format(block, sm, cycle, signal, expected, actual, detail)),
-        block(block), sm(sm), cycle(cycle), signal(signal), expected(expected), actual(actual) {}
+        block(block),
+        sm(sm),
+        cycle(cycle),
+        signal(signal),
+        expected(expected),
+        actual(actual) {}
   std::string block;
   int sm;  // -1: one per GPU (the vote arbiter)
   uint64_t cycle;

@@ -25,8 +25,8 @@ Json parse_bounded(const std::string& text, const std::string& file, const std::
   auto depth_guard = [&](int depth, Json::parse_event_t event, Json&) {
     if (depth >= int(kMaxJsonDepth) &&
         (event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start))
-      throw InputError(file, path, "nesting deeper than " + std::to_string(kMaxJsonDepth) +
-                                       " levels of arrays/objects (the limit)");
+      throw InputError(
+          file, path, "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels of arrays/objects (the limit)");
     return true;
   };
   try {
@@ -52,7 +52,9 @@ std::string regular_file_problem(const std::string& file) {
   if (::stat(file.c_str(), &st) != 0) return std::string("cannot open file for reading: ") + std::strerror(errno);
   // A FIFO or device would block or never end; a directory is not a document.
   if (S_ISREG(st.st_mode)) return "";
-  const char* what = S_ISDIR(st.st_mode) ? "is a directory" : S_ISFIFO(st.st_mode) ? "is a FIFO" : "is not a regular file";
+  const char* what = S_ISDIR(st.st_mode)    ? "is a directory"
+                     : S_ISFIFO(st.st_mode) ? "is a FIFO"
+                                            : "is not a regular file";
   return std::string(what) + "; expected a regular file";
 }
 
@@ -79,8 +81,8 @@ Json parse_json_text(const std::string& text, const std::string& file) {
     std::string msg = e.what();
     auto pos = msg.find("syntax error");
     if (pos != std::string::npos) msg = msg.substr(pos);
-    throw InputError(file, "", "malformed JSON at line " + std::to_string(line) + ", column " +
-                                   std::to_string(col) + ": " + msg);
+    throw InputError(file, "",
+                     "malformed JSON at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + msg);
   }
 }
 
@@ -101,9 +103,7 @@ JsonReader::JsonReader(const Json& j, std::string file, std::string path)
   if (!j_.is_object()) throw InputError(file_, path_.empty() ? "$" : path_, "expected an object");
 }
 
-std::string JsonReader::path_of(const std::string& key) const {
-  return path_.empty() ? key : path_ + "." + key;
-}
+std::string JsonReader::path_of(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
 
 void JsonReader::fail(const std::string& key, const std::string& what) const {
   throw InputError(file_, path_of(key), what);
@@ -198,8 +198,8 @@ size_t JsonReader::array_size(const std::string& key, size_t min_count, size_t m
   const Json& v = need(key);
   if (!v.is_array()) fail(key, "expected an array, got " + type_name(v));
   if (v.size() < min_count || v.size() > max_count)
-    fail(key, "expected an array of " + std::to_string(min_count) + " to " +
-                  std::to_string(max_count) + " elements, got " + std::to_string(v.size()));
+    fail(key, "expected an array of " + std::to_string(min_count) + " to " + std::to_string(max_count) +
+                  " elements, got " + std::to_string(v.size()));
   return v.size();
 }
 
@@ -226,12 +226,12 @@ void JsonReader::finish() {
 
 void apply_override(Json& doc, const std::string& assignment, const std::string& origin) {
   auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw InputError(origin, assignment, "expected path=value");
+  if (eq == std::string::npos || eq == 0) throw InputError(origin, assignment, "expected path=value");
   std::string path = assignment.substr(0, eq);
   std::string value = assignment.substr(eq + 1);
   // Every document is echoed as JSON (report.json, run ids), which holds UTF-8 only.
-  if (!is_valid_utf8(assignment)) throw InputError(origin, is_valid_utf8(path) ? path : "", "not valid UTF-8; expected UTF-8 text");
+  if (!is_valid_utf8(assignment))
+    throw InputError(origin, is_valid_utf8(path) ? path : "", "not valid UTF-8; expected UTF-8 text");
   Json v;
   try {
     v = parse_bounded(value, origin, path);

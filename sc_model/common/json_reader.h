@@ -46,8 +46,7 @@ class JsonReader {
   bool get_bool(const std::string& key, bool dflt);
   std::string get_string(const std::string& key);
   std::string get_string(const std::string& key, const std::string& dflt);
-  std::string get_enum(const std::string& key, const std::vector<std::string>& allowed,
-                       const std::string& dflt);
+  std::string get_enum(const std::string& key, const std::vector<std::string>& allowed, const std::string& dflt);
 
   JsonReader object(const std::string& key);  // required object
   // Array of objects; calls f(reader, index) for each element.

@@ -52,7 +52,8 @@ TEST(JsonReader, GetUintNamesThePathOnRangeAndTypeErrors) {
 TEST(JsonReader, ArrayElementsCarryTheirIndexInThePath) {
   Json doc = Json::parse(R"({"levels": [{"mhz": 100}, {"mhz": -5}]})");
   JsonReader top(doc, "f.json", "");
-  std::string err = error_of([&] { top.for_each("levels", 1, 4, [](JsonReader& r, size_t) { r.get_double("mhz", 1, 1e5); }); });
+  std::string err =
+      error_of([&] { top.for_each("levels", 1, 4, [](JsonReader& r, size_t) { r.get_double("mhz", 1, 1e5); }); });
   EXPECT_EQ(err, "f.json: levels[1].mhz: expected a number in [1, 100000], got -5");
   EXPECT_EQ(error_of([&] { top.array_size("levels", 3, 4); }),
             "f.json: levels: expected an array of 3 to 4 elements, got 2");
@@ -74,9 +75,9 @@ TEST(JsonReader, ApplyOverrideWalksNestedPathsAndArrayIndices) {
   Json doc = Json::parse(R"({"sm": {"count": 15}, "kernels": [{"name": "a"}, {"name": "b", "mix": {"x": 1}}]})");
   apply_override(doc, "sm.count=20", "cli");
   apply_override(doc, "kernels[1].mix.x=2.5", "cli");
-  apply_override(doc, "kernels[0].name=renamed", "cli");      // not JSON: taken as a string
+  apply_override(doc, "kernels[0].name=renamed", "cli");       // not JSON: taken as a string
   apply_override(doc, "kernels[0].tags=[1, \"two\"]", "cli");  // JSON: an array, new key
-  apply_override(doc, "sm.label=\"7\"", "cli");               // a JSON string, not a number
+  apply_override(doc, "sm.label=\"7\"", "cli");                // a JSON string, not a number
   apply_override(doc, "sm.on=true", "cli");
   EXPECT_EQ(doc["sm"]["count"], Json(20));
   EXPECT_TRUE(doc["sm"]["count"].is_number_unsigned());
@@ -85,7 +86,7 @@ TEST(JsonReader, ApplyOverrideWalksNestedPathsAndArrayIndices) {
   EXPECT_EQ(doc["kernels"][0]["tags"], Json::parse(R"([1, "two"])"));
   EXPECT_EQ(doc["sm"]["label"], Json("7"));
   EXPECT_EQ(doc["sm"]["on"], Json(true));
-  EXPECT_EQ(doc["kernels"][1]["name"], Json("b"));  // untouched
+  EXPECT_EQ(doc["kernels"][1]["name"], Json("b"));      // untouched
   apply_override(doc, "pdn.stats.margin=0.05", "cli");  // missing sections are created
   EXPECT_EQ(doc["pdn"]["stats"]["margin"], Json(0.05));
 }
@@ -94,7 +95,8 @@ TEST(JsonReader, ApplyOverrideRejectsBadPathsAsInputErrors) {
   Json doc = Json::parse(R"({"sm": {"count": 15}, "kernels": [{"name": "a"}]})");
   EXPECT_EQ(error_of([&] { apply_override(doc, "kernels[3].name=x", "cli"); }),
             "cli: kernels[3].name: no array element kernels[3]");
-  EXPECT_EQ(error_of([&] { apply_override(doc, "sm.count.x=1", "cli"); }), "cli: sm.count.x: sm.count is not an object");
+  EXPECT_EQ(error_of([&] { apply_override(doc, "sm.count.x=1", "cli"); }),
+            "cli: sm.count.x: sm.count is not an object");
   EXPECT_EQ(error_of([&] { apply_override(doc, "=1", "cli"); }), "cli: =1: expected path=value");
   EXPECT_EQ(error_of([&] { apply_override(doc, "kernels[0=1", "cli"); }), "cli: kernels[0: unclosed '['");
   // A non-numeric index is a user error like the others, not a std::invalid_argument.

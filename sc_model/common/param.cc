@@ -63,8 +63,7 @@ void ParamVisitor::json_list(const char* name, std::vector<nlohmann::json>& fiel
   visit_json_list(info, field);
 }
 
-void ParamVisitor::json_object(const char* name, nlohmann::json& field, const char* description,
-                               Presence presence) {
+void ParamVisitor::json_object(const char* name, nlohmann::json& field, const char* description, Presence presence) {
   visit_json_object(make(name, ParamKind::kJsonObject, presence, "", description), field);
 }
 
@@ -77,8 +76,7 @@ void ParamVisitor::patched_fields(const char* name, std::vector<nlohmann::json>&
   visit_patched(info, patches, fields);
 }
 
-void ParamVisitor::exact_number(const char* name, nlohmann::json& field, const char* description,
-                                Presence presence) {
+void ParamVisitor::exact_number(const char* name, nlohmann::json& field, const char* description, Presence presence) {
   visit_exact_number(make(name, ParamKind::kExactNumber, presence, "", description), field);
 }
 

@@ -20,8 +20,10 @@
 namespace gpupm {
 
 enum class ParamKind {
+  // clang-format off
   kInteger, kNumber, kBool, kString, kChoice, kIntegerList, kSection, kList, kStringList, kJsonList, kExactNumber,
   kMap, kJsonObject
+  // clang-format on
 };
 // The one rule for every name that becomes a path component (an app's dump
 // folder, a buffer's .npy file): no separator, no "." or "..", no hidden file,
@@ -39,12 +41,12 @@ struct ParamInfo {
   std::string name;
   ParamKind kind = ParamKind::kInteger;
   Presence presence = Presence::kOptional;
-  uint64_t int_min = 0, int_max = 0;  // kInteger, kIntegerList elements; kList/kIntegerList: element counts below
-  double num_min = 0, num_max = 0;    // kNumber
+  uint64_t int_min = 0, int_max = 0;    // kInteger, kIntegerList elements; kList/kIntegerList: element counts below
+  double num_min = 0, num_max = 0;      // kNumber
   size_t min_items = 0, max_items = 0;  // kList, kIntegerList, kMap
-  std::vector<std::string> choices;   // kChoice
-  std::string pattern;                // kString, kStringList, kMap (its keys): an ECMAScript regex the text must contain
-  std::string allowed;                // what the pattern allows, in words (the reader's message)
+  std::vector<std::string> choices;     // kChoice
+  std::string pattern;  // kString, kStringList, kMap (its keys): an ECMAScript regex the text must contain
+  std::string allowed;  // what the pattern allows, in words (the reader's message)
   JsonItems items = JsonItems::kValues;  // kJsonList
   std::string unit;
   std::string description;
@@ -125,8 +127,9 @@ class ParamVisitor {
     ParamInfo info = make(name, ParamKind::kList, presence, "", description);
     info.min_items = min;
     info.max_items = max;
-    visit_list(info, items.size(), [&](size_t n) { items.resize(n); },
-               [&](ParamVisitor& v, size_t i) { describe_item(v, items[i]); });
+    visit_list(
+        info, items.size(), [&](size_t n) { items.resize(n); },
+        [&](ParamVisitor& v, size_t i) { describe_item(v, items[i]); });
   }
   // An object of up to `max` named objects ({"a": {...}, "b": {...}}), read in
   // key order into `items`, each element's `name` field set to its key, every
@@ -138,9 +141,9 @@ class ParamVisitor {
     info.max_items = max;
     info.pattern = key_pattern;
     info.allowed = key_allowed;
-    visit_map(info, items.size(), [&](size_t n) { items.resize(n); },
-              [&](size_t i) -> std::string& { return items[i].name; },
-              [&](ParamVisitor& v, size_t i) { describe_item(v, items[i]); });
+    visit_map(
+        info, items.size(), [&](size_t n) { items.resize(n); }, [&](size_t i) -> std::string& { return items[i].name; },
+        [&](ParamVisitor& v, size_t i) { describe_item(v, items[i]); });
   }
   // A cross-field check; the reader applies it where it is declared (after the fields it reads).
   void rule(const char* name, const char* description, const RuleCheck& check) { visit_rule(name, description, check); }
@@ -152,7 +155,10 @@ class ParamVisitor {
     visit_rule(name, description, check);
   }
   // Whether the input names this key (the reader knows; the other visitors walk declarations only).
-  virtual bool given(const std::string& name) const { (void)name; return false; }
+  virtual bool given(const std::string& name) const {
+    (void)name;
+    return false;
+  }
 
  protected:
   virtual void visit_integer(const ParamInfo& info, uint64_t& value) = 0;
@@ -184,27 +190,27 @@ class ParamVisitor {
 
 // The visits every ParamVisitor implements (its protected interface above), for
 // the reader, the lister and the schema writer to declare in one line.
-#define GPUPM_PARAM_VISITOR_OVERRIDES                                                                  \
-  void visit_integer(const ParamInfo& info, uint64_t& value) override;                                 \
-  void visit_number(const ParamInfo& info, double& value) override;                                    \
-  void visit_bool(const ParamInfo& info, bool& value) override;                                        \
-  void visit_string(const ParamInfo& info, std::string& value) override;                               \
-  void visit_integer_list(const ParamInfo& info, std::vector<uint32_t>& value) override;               \
-  void visit_section(const ParamInfo& info, const SectionBody& body) override;                         \
-  void visit_section_or_file(const ParamInfo& info, std::string& file,                                 \
-                             const std::function<std::string(const std::string&)>& resolve,           \
-                             const SectionBody& body) override;                                        \
-  void visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,       \
-                  const std::function<void(ParamVisitor&, size_t)>& item) override;                    \
-  void visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) override;     \
-  void visit_map(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,        \
-                 const std::function<std::string&(size_t)>& key,                                       \
-                 const std::function<void(ParamVisitor&, size_t)>& item) override;                    \
-  void visit_exact_number(const ParamInfo& info, nlohmann::json& value) override;                      \
-  void visit_string_list(const ParamInfo& info, std::vector<std::string>& value) override;             \
-  void visit_json_list(const ParamInfo& info, std::vector<nlohmann::json>& value) override;            \
-  void visit_json_object(const ParamInfo& info, nlohmann::json& value) override;                       \
-  void visit_patched(const ParamInfo& info, std::vector<nlohmann::json>& patches,                      \
+#define GPUPM_PARAM_VISITOR_OVERRIDES                                                                                \
+  void visit_integer(const ParamInfo& info, uint64_t& value) override;                                               \
+  void visit_number(const ParamInfo& info, double& value) override;                                                  \
+  void visit_bool(const ParamInfo& info, bool& value) override;                                                      \
+  void visit_string(const ParamInfo& info, std::string& value) override;                                             \
+  void visit_integer_list(const ParamInfo& info, std::vector<uint32_t>& value) override;                             \
+  void visit_section(const ParamInfo& info, const SectionBody& body) override;                                       \
+  void visit_section_or_file(const ParamInfo& info, std::string& file,                                               \
+                             const std::function<std::string(const std::string&)>& resolve, const SectionBody& body) \
+      override;                                                                                                      \
+  void visit_list(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,                     \
+                  const std::function<void(ParamVisitor&, size_t)>& item) override;                                  \
+  void visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) override;         \
+  void visit_map(const ParamInfo& info, size_t size, const std::function<void(size_t)>& resize,                      \
+                 const std::function<std::string&(size_t)>& key,                                                     \
+                 const std::function<void(ParamVisitor&, size_t)>& item) override;                                   \
+  void visit_exact_number(const ParamInfo& info, nlohmann::json& value) override;                                    \
+  void visit_string_list(const ParamInfo& info, std::vector<std::string>& value) override;                           \
+  void visit_json_list(const ParamInfo& info, std::vector<nlohmann::json>& value) override;                          \
+  void visit_json_object(const ParamInfo& info, nlohmann::json& value) override;                                     \
+  void visit_patched(const ParamInfo& info, std::vector<nlohmann::json>& patches,                                    \
                      const std::function<void(ParamVisitor&, size_t)>& fields) override;
 
 // A rule's problem, or none: `ok` or {key, what}.

@@ -8,32 +8,23 @@ std::string param_range(const ParamInfo& info) {
   std::ostringstream s;
   switch (info.kind) {
     case ParamKind::kInteger:
-    case ParamKind::kIntegerList:
-      s << "[" << info.int_min << ", " << info.int_max << "]";
-      break;
-    case ParamKind::kNumber:
-      s << "[" << info.num_min << ", " << info.num_max << "]";
-      break;
-    case ParamKind::kBool:
-      s << "{true, false}";
-      break;
+    case ParamKind::kIntegerList: s << "[" << info.int_min << ", " << info.int_max << "]"; break;
+    case ParamKind::kNumber: s << "[" << info.num_min << ", " << info.num_max << "]"; break;
+    case ParamKind::kBool: s << "{true, false}"; break;
     case ParamKind::kString:
-    case ParamKind::kStringList:
-      s << info.allowed;
-      break;
+    case ParamKind::kStringList: s << info.allowed; break;
     case ParamKind::kChoice:
       for (size_t i = 0; i < info.choices.size(); ++i) s << (i ? ", " : "{") << info.choices[i];
       s << "}";
       break;
-    default:
-      break;
+    default: break;
   }
   return s.str();
 }
 
 void ParamLister::add(const ParamInfo& info, Json value, std::string range) {
-  rows.push_back({path_of(info.name), info.kind, std::move(value), Json(), info.required(), std::move(range),
-                  info.unit, info.description, pattern_of(info.name)});
+  rows.push_back({path_of(info.name), info.kind, std::move(value), Json(), info.required(), std::move(range), info.unit,
+                  info.description, pattern_of(info.name)});
 }
 
 void ParamLister::visit_integer(const ParamInfo& info, uint64_t& value) { add(info, value, param_range(info)); }

@@ -16,7 +16,7 @@ struct ParamRow {
   Json value;
   Json default_value;  // null: required (no default)
   bool required = false;
-  std::string range;   // what is allowed, as the reader's messages say it
+  std::string range;  // what is allowed, as the reader's messages say it
   std::string unit;
   std::string description;
   std::string pattern;  // the path with every array index as [] and map key as *: where its default is

@@ -27,10 +27,8 @@ void JsonParamReader::visit_bool(const ParamInfo& info, bool& value) { value = r
 void JsonParamReader::visit_string(const ParamInfo& info, std::string& value) {
   if (info.kind == ParamKind::kChoice && info.required() && !r_.has(info.name))
     r_.fail(info.name, "missing (required)");
-  if (info.kind == ParamKind::kChoice)
-    value = r_.get_enum(info.name, info.choices, value);
-  else
-    value = info.required() ? r_.get_string(info.name) : r_.get_string(info.name, value);
+  if (info.kind == ParamKind::kChoice) value = r_.get_enum(info.name, info.choices, value);
+  else value = info.required() ? r_.get_string(info.name) : r_.get_string(info.name, value);
   if (r_.has(info.name) && !matches(info, value))
     r_.fail(info.name, "expected " + info.allowed + ", got \"" + value + "\"");
 }
@@ -44,7 +42,8 @@ void JsonParamReader::visit_string_list(const ParamInfo& info, std::vector<std::
   for (size_t i = 0; i < n; ++i) {
     if (!a[i].is_string()) r_.fail(element(info.name, i), "expected " + allowed);
     value.push_back(a[i].get<std::string>());
-    if (!matches(info, value.back())) r_.fail(element(info.name, i), "expected " + allowed + ", got \"" + value.back() + "\"");
+    if (!matches(info, value.back()))
+      r_.fail(element(info.name, i), "expected " + allowed + ", got \"" + value.back() + "\"");
   }
 }
 
@@ -150,8 +149,7 @@ void JsonParamReader::visit_map(const ParamInfo& info, size_t size, const std::f
   resize(m.size());
   size_t i = 0;
   for (auto it = m.begin(); it != m.end(); ++it, ++i) {
-    if (!matches(info, it.key()))
-      r_.fail(info.name + "." + it.key(), "expected a key that is " + info.allowed);
+    if (!matches(info, it.key())) r_.fail(info.name + "." + it.key(), "expected a key that is " + info.allowed);
     key(i) = it.key();
     JsonReader element = all.object(it.key());
     JsonParamReader sub(element);

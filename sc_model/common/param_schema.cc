@@ -17,10 +17,8 @@ Json SchemaWriter::schema() const {
 void SchemaWriter::add(const ParamInfo& info, Json property, const Json& value) {
   if (!info.description.empty()) property["description"] = info.description;
   if (!info.unit.empty()) property["x-unit"] = info.unit;
-  if (info.required())
-    required_.push_back(info.name);
-  else if (!value.is_null())
-    property["default"] = value;
+  if (info.required()) required_.push_back(info.name);
+  else if (!value.is_null()) property["default"] = value;
   properties_[info.name] = std::move(property);
 }
 
@@ -122,9 +120,7 @@ void SchemaWriter::visit_map(const ParamInfo& info, size_t size, const std::func
   add(info, map, Json());
 }
 
-void SchemaWriter::visit_exact_number(const ParamInfo& info, Json& value) {
-  add(info, {{"type", "number"}}, value);
-}
+void SchemaWriter::visit_exact_number(const ParamInfo& info, Json& value) { add(info, {{"type", "number"}}, value); }
 
 void SchemaWriter::visit_rule(const std::string& name, const std::string& description, const RuleCheck& check) {
   (void)check;

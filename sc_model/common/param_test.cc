@@ -38,9 +38,8 @@ void describe(ParamVisitor& v, Toy& t) {
   v.flag("on", t.on, "switched on");
   v.choice_of("mode", t.mode, {"slow", "fast"}, "speed");
   v.integer_list("tiles", t.tiles, 0, 15, "tile per unit");
-  v.section("inner", Presence::kOptional, "nested", [&](ParamVisitor& s) {
-    s.integer("depth", t.inner.depth, 1, 9, "levels", "nesting");
-  });
+  v.section("inner", Presence::kOptional, "nested",
+            [&](ParamVisitor& s) { s.integer("depth", t.inner.depth, 1, 9, "levels", "nesting"); });
   v.list("items", t.items, 1, 3, Presence::kRequired, "things", [](ParamVisitor& s, Item& i) {
     s.text("name", i.name, "its name", Presence::kRequired);
     s.number("weight", i.weight, 0.0, 1.0, "", "its weight");
@@ -85,7 +84,8 @@ TEST(Param, ReaderMessagesNameFilePathAndWhatIsAllowed) {
             "toy.json: count: expected an integer in [1, 8], got 9");
   EXPECT_EQ(error_of([&] { read_toy(R"({"inner": {"depth": 0}, )" + items + "}"); }),
             "toy.json: inner.depth: expected an integer in [1, 9], got 0");
-  EXPECT_EQ(error_of([&] { read_toy(R"({"items": [{"weight": 1}]})"); }), "toy.json: items[0].name: missing (required)");
+  EXPECT_EQ(error_of([&] { read_toy(R"({"items": [{"weight": 1}]})"); }),
+            "toy.json: items[0].name: missing (required)");
   EXPECT_EQ(error_of([&] { read_toy(R"({"mode": "warp", )" + items + "}"); }),
             "toy.json: mode: expected one of {slow, fast}, got \"warp\"");
   EXPECT_EQ(error_of([&] { read_toy(R"({"tiles": [1, 16], )" + items + "}"); }),
@@ -178,7 +178,8 @@ TEST(Param, TextsJsonValuesAndVariantsMessages) {
             "job.json: path: expected a dotted path, got \"A\"");
   EXPECT_EQ(error_of([] { read_job(R"({"tags": ["x"], "repeat": 1, "name": "n"})"); }),
             "job.json: tags[0]: expected \"k=v\", got \"x\"");
-  EXPECT_EQ(error_of([] { read_job(R"({"values": [null], "name": "n"})"); }), "job.json: values[0]: null is not a value");
+  EXPECT_EQ(error_of([] { read_job(R"({"values": [null], "name": "n"})"); }),
+            "job.json: values[0]: null is not a value");
   EXPECT_EQ(error_of([] { read_job(R"({"name": "n"})"); }), "job.json: give exactly one of values, repeat");
   EXPECT_EQ(error_of([] { read_job(R"({"repeat": 1, "name": "n", "variants": [{"weight": 2}]})"); }),
             "job.json: variants[0].weight: expected a number in [0, 1], got 2");

@@ -35,7 +35,8 @@ bool is_executable_file(const std::string& path) {
 struct Pipe {
   int fd[2] = {-1, -1};
   void open() {
-    if (::pipe2(fd, O_CLOEXEC) != 0) throw SubprocessError(std::string("cannot create a pipe: ") + std::strerror(errno));
+    if (::pipe2(fd, O_CLOEXEC) != 0)
+      throw SubprocessError(std::string("cannot create a pipe: ") + std::strerror(errno));
   }
   void close_end(int i) {
     if (fd[i] >= 0) ::close(fd[i]);
@@ -76,7 +77,8 @@ void drain(Pipe& out, Pipe& err, std::string& out_text, std::string& err_text, p
     if (err.fd[0] >= 0) fds[n] = {err.fd[0], POLLIN, 0}, pipes[n] = &err, texts[n++] = &err_text;
     int wait_ms = -1;
     if (deadline && !*timed_out) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
       wait_ms = int(std::max<long long>(0, std::min<long long>(left.count(), 1 << 30)));
     }
     const int ready = ::poll(fds, n, wait_ms);
@@ -164,8 +166,8 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv, const Subp
   std::string program = find_program({argv[0]});
   if (program.empty()) {
     bool is_path = argv[0].find('/') != std::string::npos;
-    throw SubprocessError("cannot run '" + argv[0] + "': " +
-                          (is_path ? "no such executable file" : "not found in PATH"));
+    throw SubprocessError("cannot run '" + argv[0] +
+                          "': " + (is_path ? "no such executable file" : "not found in PATH"));
   }
   if (!options.working_dir.empty()) {
     struct stat st;

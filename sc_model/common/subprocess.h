@@ -29,9 +29,9 @@ struct SubprocessOptions {
 };
 
 struct SubprocessResult {
-  int exit_code = -1;     // the exit status when the program exited, else -1
-  int signal = 0;         // the signal that ended it, else 0
-  bool timed_out = false; // killed at SubprocessOptions::timeout_s
+  int exit_code = -1;      // the exit status when the program exited, else -1
+  int signal = 0;          // the signal that ended it, else 0
+  bool timed_out = false;  // killed at SubprocessOptions::timeout_s
   std::string stdout_text;
   std::string stderr_text;
   bool ok() const { return signal == 0 && exit_code == 0; }

@@ -18,7 +18,8 @@ std::string fresh_dir(const std::string& tag) {
 }
 
 TEST(Subprocess, ArgumentsReachTheProgramVerbatim) {
-  std::vector<std::string> args = {"two words", "semi;colon", "'single'", "\"double\"", "$HOME", "*", "back\\slash", ""};
+  std::vector<std::string> args = {"two words", "semi;colon", "'single'",    "\"double\"",
+                                   "$HOME",     "*",          "back\\slash", ""};
   std::vector<std::string> argv = {"printf", "[%s]\\n"};
   argv.insert(argv.end(), args.begin(), args.end());
   SubprocessResult r = run_subprocess(argv);
@@ -31,8 +32,8 @@ TEST(Subprocess, ArgumentsReachTheProgramVerbatim) {
 TEST(Subprocess, ShellSyntaxIsNotExecuted) {
   std::string dir = fresh_dir("inject");
   std::string victim = dir + "/X";
-  SubprocessResult r = run_subprocess({"/bin/echo", "a;touch " + victim, "$(touch " + victim + ")", "`touch " + victim + "`",
-                                       "| touch " + victim, "&& touch " + victim});
+  SubprocessResult r = run_subprocess({"/bin/echo", "a;touch " + victim, "$(touch " + victim + ")",
+                                       "`touch " + victim + "`", "| touch " + victim, "&& touch " + victim});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.stdout_text, "a;touch " + victim + " $(touch " + victim + ") `touch " + victim + "` | touch " + victim +
                                " && touch " + victim + "\n");
@@ -63,7 +64,8 @@ TEST(Subprocess, StdoutAndStderrAreSeparate) {
 TEST(Subprocess, LargeOutputOnBothPipesDoesNotDeadlock) {
   // 1 MB on each pipe, interleaved: far more than a pipe buffer holds.
   SubprocessResult r = run_subprocess(
-      {"sh", "-c", "i=0; while [ $i -lt 16 ]; do head -c 65536 /dev/zero; head -c 65536 /dev/zero >&2; i=$((i+1)); done"});
+      {"sh", "-c",
+       "i=0; while [ $i -lt 16 ]; do head -c 65536 /dev/zero; head -c 65536 /dev/zero >&2; i=$((i+1)); done"});
   ASSERT_TRUE(r.ok()) << r.describe();
   EXPECT_EQ(r.stdout_text.size(), 16u * 65536u);
   EXPECT_EQ(r.stderr_text.size(), 16u * 65536u);

@@ -26,7 +26,8 @@ std::string vcd_id(size_t n) {
 
 }  // namespace
 
-VcdWriter::VcdWriter(std::string path, std::string timescale) : path_(std::move(path)), timescale_(std::move(timescale)) {
+VcdWriter::VcdWriter(std::string path, std::string timescale)
+    : path_(std::move(path)), timescale_(std::move(timescale)) {
   out_ = std::make_unique<AtomicFile>(path_, "VCD trace ");
   const int fd = ::dup(out_->fd());
   file_ = fd < 0 ? nullptr : ::fdopen(fd, "wb");

@@ -52,8 +52,8 @@ class VcdWriter {
   std::string path_, timescale_;
   std::unique_ptr<AtomicFile> out_;
   std::FILE* file_ = nullptr;  // buffered writes to out_
-  std::vector<char> buffer_;  // stdio buffer: larger than the default
-  int error_ = 0;  // first errno of a failed write
+  std::vector<char> buffer_;   // stdio buffer: larger than the default
+  int error_ = 0;              // first errno of a failed write
   bool header_done_ = false;
   std::vector<Var> vars_;
   std::vector<double> values_, written_;

@@ -140,14 +140,14 @@ class Controller {
 
   void check(const Out& want, const Raw& got, uint64_t cycle, const In& in, const char* when) {
     rtl::compare_outputs(
-        T::kBlock, sm_, cycle, T::signals(), T::to_raw(want), got,
-        [&] { return when + T::describe(in, p_, cycle); }, [&] { rtl_->flush(); }, rtl_->vcd_path());
+        T::kBlock, sm_, cycle, T::signals(), T::to_raw(want), got, [&] { return when + T::describe(in, p_, cycle); },
+        [&] { rtl_->flush(); }, rtl_->vcd_path());
   }
 
   Params p_;
   int sm_;
-  std::optional<Model> model_;        // cpp, lockstep
-  std::unique_ptr<RtlCore<T>> rtl_;   // rtl, lockstep
+  std::optional<Model> model_;       // cpp, lockstep
+  std::unique_ptr<RtlCore<T>> rtl_;  // rtl, lockstep
   std::optional<rtl::FaultSpec> fault_;
   In held_{};
   uint64_t cycle_ = 0;

@@ -55,10 +55,8 @@ template <class List>
 std::string rtl_param_tuple(const List& items) {
   std::string s;
   for (std::size_t i = 0; i < std::size(items); ++i) {
-    if constexpr (std::is_integral_v<std::decay_t<decltype(items[0])>>)
-      s += (i ? ", " : "") + std::to_string(items[i]);
-    else
-      s += (i ? ", " : "") + std::string(items[i]);
+    if constexpr (std::is_integral_v<std::decay_t<decltype(items[0])>>) s += (i ? ", " : "") + std::to_string(items[i]);
+    else s += (i ? ", " : "") + std::string(items[i]);
   }
   return std::size(items) > 1 ? "(" + s + ")" : s;
 }
@@ -73,8 +71,7 @@ std::string rtl_unavailable(const ParamValues<T>& values) {
   for (std::size_t i = 0; i < values.size(); ++i)
     s += (i ? ", " : "") + std::string(T::kParamNames[i]) + "=" + std::to_string(values[i]);
   std::string as = T::kBuiltAs;
-  if (const auto at = as.find("{names}"); at != std::string::npos)
-    as.replace(at, 7, rtl_param_tuple(T::kParamNames));
+  if (const auto at = as.find("{names}"); at != std::string::npos) as.replace(at, 7, rtl_param_tuple(T::kParamNames));
   s += as;
   for (std::size_t set = 0; set < std::size(Sets::kSets); ++set)
     s += (set ? ", " : "") + rtl_param_tuple(rtl_param_set_values<T, Sets>(set));

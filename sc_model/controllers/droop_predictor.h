@@ -61,11 +61,11 @@ struct DroopPredParams {  // elaboration-time (Verilog parameters)
 };
 
 struct DroopPredIn {
-  uint8_t cand_valid = 0;                                // bit s: slot s presents a candidate
+  uint8_t cand_valid = 0;                                      // bit s: slot s presents a candidate
   std::array<DispatchClass, kDroopPredMaxSlots> cand_class{};  // per slot
   // CSR fields, held between writes.
   bool enable = true;
-  std::array<uint8_t, 4> weight{};  // [5:0] per DispatchClass, 1/4 nJ units
+  std::array<uint8_t, 4> weight{};       // [5:0] per DispatchClass, 1/4 nJ units
   uint8_t t2 = 255, t3 = 255, t4 = 255;  // [7:0] increment thresholds over 2, 3, 4 cycles
   uint8_t max_block = 1;                 // [2:0]
 };

@@ -29,7 +29,7 @@ struct DroopPredPorts : ControllerPortsBase {
   static std::array<uint32_t, 1> param_values(const Params& p) { return {p.slots}; }
 
   static const std::vector<std::string>& signals() {
-    static const std::vector<std::string> s = {"admit_o", "predict_o", "throttled_o", "h0_o",
+    static const std::vector<std::string> s = {"admit_o", "predict_o", "throttled_o",  "h0_o",
                                                "h1_o",    "h2_o",      "block_count_o"};
     return s;
   }

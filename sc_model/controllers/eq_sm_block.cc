@@ -20,8 +20,8 @@ uint16_t popcount(uint64_t v) { return uint16_t(__builtin_popcountll(v)); }
 }  // namespace
 
 bool operator==(const EqSmOut& a, const EqSmOut& b) {
-  return a.epoch_done == b.epoch_done && a.blk_req == b.blk_req && a.vote == b.vote &&
-         a.branch == b.branch && a.sums == b.sums && a.num_blocks == b.num_blocks;
+  return a.epoch_done == b.epoch_done && a.blk_req == b.blk_req && a.vote == b.vote && a.branch == b.branch &&
+         a.sums == b.sums && a.num_blocks == b.num_blocks;
 }
 
 EqSums sample_warp_states(const EqSmIn& in, uint8_t warps) {
@@ -29,8 +29,7 @@ EqSums sample_warp_states(const EqSmIn& in, uint8_t warps) {
   const uint64_t active = in.warp_valid & ~in.warp_paused & mask;
   const uint64_t ready = active & in.head_ready;
   const uint64_t not_issued = ~in.issued;
-  const uint64_t alu = ready & in.head_is_alu &
-                       (in.xalu_def == XaluDef::kAllReady ? ~0ull : not_issued);
+  const uint64_t alu = ready & in.head_is_alu & (in.xalu_def == XaluDef::kAllReady ? ~0ull : not_issued);
   const uint64_t mem = ready & in.head_is_mem &
                        (in.xmem_def == XmemDef::kReadyMinusIssued ? not_issued
                         : in.lsu_can_accept                       ? 0ull
@@ -152,9 +151,9 @@ std::string describe(const EqSmIn& in) {
                 "threshold_mode=%d",
                 (unsigned long long)in.warp_valid, (unsigned long long)in.warp_paused,
                 (unsigned long long)in.head_ready, (unsigned long long)in.head_is_mem,
-                (unsigned long long)in.head_is_alu, (unsigned long long)in.issued, in.lsu_can_accept,
-                in.w_cta & 0x1f, in.max_blocks & 0xf, in.kernel_start, in.enable, int(in.xalu_def),
-                int(in.xmem_def), int(in.threshold_mode));
+                (unsigned long long)in.head_is_alu, (unsigned long long)in.issued, in.lsu_can_accept, in.w_cta & 0x1f,
+                in.max_blocks & 0xf, in.kernel_start, in.enable, int(in.xalu_def), int(in.xmem_def),
+                int(in.threshold_mode));
   return b;
 }
 

@@ -63,7 +63,7 @@ enum class XaluDef : uint8_t { kReadyMinusIssued = 0, kAllReady = 1 };
 // X_mem: ready memory head instruction while the LD/ST queue refuses (IV-A), or not issued (III-A).
 enum class XmemDef : uint8_t { kReadyAndLsuBlocked = 0, kReadyMinusIssued = 1 };
 
-struct EqSmParams {  // elaboration-time (Verilog parameters)
+struct EqSmParams {                // elaboration-time (Verilog parameters)
   uint8_t warps = 48;              // per-warp vector bits used, 1..64
   uint8_t sample_period_log2 = 7;  // 128 cycles between samples
   uint8_t epoch_samples_log2 = 5;  // 32 samples: a 4096-cycle epoch; period+samples <= 16 bits
@@ -93,8 +93,8 @@ struct EqSmOut {
   int8_t blk_req = 0;       // pulse with epoch_done: committed numBlocks change, -1/0/+1 (2 bits)
   VfVote vote = VfVote::kNone;
   EqBranch branch = EqBranch::kDegenerateNone;
-  EqSums sums;              // snapshot of the last epoch's sums
-  uint8_t num_blocks = 0;   // [3:0]
+  EqSums sums;             // snapshot of the last epoch's sums
+  uint8_t num_blocks = 0;  // [3:0]
 };
 bool operator==(const EqSmOut& a, const EqSmOut& b);
 

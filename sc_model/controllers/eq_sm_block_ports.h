@@ -31,15 +31,17 @@ struct EqSmPorts : ControllerPortsBase {
   }
 
   static const std::vector<std::string>& signals() {
-    static const std::vector<std::string> s = {"epoch_done_o",  "blk_req_o",  "vote_o",     "branch_o",
-                                               "sum_active_o",  "sum_waiting_o", "sum_xalu_o", "sum_xmem_o",
-                                               "num_blocks_o"};
+    static const std::vector<std::string> s = {"epoch_done_o", "blk_req_o",    "vote_o",
+                                               "branch_o",     "sum_active_o", "sum_waiting_o",
+                                               "sum_xalu_o",   "sum_xmem_o",   "num_blocks_o"};
     return s;
   }
 
   static Raw to_raw(const Out& o) {
-    return {o.epoch_done,  uint64_t(uint8_t(o.blk_req) & 3u), uint64_t(o.vote), uint64_t(o.branch),
-            o.sums.active, o.sums.waiting,                    o.sums.xalu,      o.sums.xmem,
+    return {o.epoch_done,     uint64_t(uint8_t(o.blk_req) & 3u),
+            uint64_t(o.vote), uint64_t(o.branch),
+            o.sums.active,    o.sums.waiting,
+            o.sums.xalu,      o.sums.xmem,
             o.num_blocks};
   }
 

@@ -35,7 +35,11 @@ class EqSmTest : public ::testing::Test {
   EqSmIn states(int waiting, int xalu, int xmem, int others = 0) const {
     EqSmIn in = base;
     int at = 0;
-    auto take = [&](int n) { const uint64_t b = bits(at, n); at += n; return b; };
+    auto take = [&](int n) {
+      const uint64_t b = bits(at, n);
+      at += n;
+      return b;
+    };
     const uint64_t wait = take(waiting), alu = take(xalu), mem = take(xmem), issued = take(others);
     const uint64_t paused = take(1), invalid = take(1), unused = bits(50, 1);
     in.warp_valid = wait | alu | mem | issued | paused | unused;
@@ -187,7 +191,7 @@ TEST_F(EqSmTest, EpochOutputsPulseForOneCycleAndHold) {
 TEST_F(EqSmTest, PausedInvalidAndUnusedWarpsDoNotCount) {
   EXPECT_TRUE(sample_warp_states(states(0, 0, 0), 48) == EqSums{});
   EXPECT_TRUE((sample_warp_states(states(0, 0, 0), 64) == EqSums{1, 1, 0, 0}));  // bit 50: waiting
-  const EqSmOut o = run_epoch(states(48 - 2, 0, 0));  // every warp waiting, decoys at 46, 47
+  const EqSmOut o = run_epoch(states(48 - 2, 0, 0));                             // every warp waiting, decoys at 46, 47
   EXPECT_TRUE((o.sums == EqSums{1472, 1472, 0, 0}));
 }
 
@@ -335,8 +339,8 @@ TEST_F(EqSmTest, AdvanceEqualsSteps) {
     in.threshold_mode = ThresholdMode(rng() & 1);
     return in;
   };
-  char want = '-';        // the epoch's samples: wanting(want), or random for 'r'; it
-  uint32_t pending = 0;   // persists so that hysteresis commits; pending: cycles to advance
+  char want = '-';       // the epoch's samples: wanting(want), or random for 'r'; it
+  uint32_t pending = 0;  // persists so that hysteresis commits; pending: cycles to advance
   for (int t = 0; t < 40 * kEpoch; ++t) {
     if (t % kEpoch == 0 && rng() % 3 == 0) want = "-+0r"[rng() % 4];
     const bool strobe = t % kSamplePeriod == kSamplePeriod - 2;

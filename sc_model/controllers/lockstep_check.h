@@ -80,8 +80,8 @@ inline std::optional<FaultSpec> fault_from_env(const std::string& block, const s
 // The fault hook: flips the chosen bit of the chosen output when `fault` names
 // this block instance (`sm`; -1 for a per-GPU block) and this edge.
 template <std::size_t N>
-void apply_fault(const std::optional<FaultSpec>& fault, int sm, uint64_t cycle,
-                 const std::vector<std::string>& signals, std::array<uint64_t, N>& outputs) {
+void apply_fault(const std::optional<FaultSpec>& fault, int sm, uint64_t cycle, const std::vector<std::string>& signals,
+                 std::array<uint64_t, N>& outputs) {
   if (!fault || fault->cycle != cycle || (sm >= 0 && fault->sm != sm)) return;
   for (std::size_t i = 0; i < N; ++i)
     if (signals[i] == fault->signal) outputs[i] ^= 1ull << fault->bit;
@@ -97,9 +97,9 @@ void compare_outputs(const char* block, int sm, uint64_t cycle, const std::vecto
   for (std::size_t i = 0; i < N; ++i) {
     if (want[i] == got[i]) continue;
     flush();
-    throw LockstepMismatch(block, sm, cycle, signals[i], want[i], got[i],
-                           detail() + (vcd_path.empty() ? std::string(" (GPUPM_RTL_VCD=DIR dumps the RTL)")
-                                                        : "; VCD " + vcd_path));
+    throw LockstepMismatch(
+        block, sm, cycle, signals[i], want[i], got[i],
+        detail() + (vcd_path.empty() ? std::string(" (GPUPM_RTL_VCD=DIR dumps the RTL)") : "; VCD " + vcd_path));
   }
 }
 

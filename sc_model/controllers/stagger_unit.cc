@@ -7,11 +7,11 @@
 namespace gpupm {
 
 StaggerUnit::StaggerUnit(const StaggerParams& p) : p_(p) {
-  if (p.n_sms < 1 || p.n_sms > kStaggerMaxSms || p.report_period < 1 || p.report_period > 16 ||
-      p.window_slots < 1 || p.window_slots > 3)
+  if (p.n_sms < 1 || p.n_sms > kStaggerMaxSms || p.report_period < 1 || p.report_period > 16 || p.window_slots < 1 ||
+      p.window_slots > 3)
     throw std::invalid_argument("StaggerUnit: n_sms " + std::to_string(p.n_sms) + ", report_period " +
-                                std::to_string(p.report_period) + ", window_slots " +
-                                std::to_string(p.window_slots) + " outside 1..32, 1..16, 1..3");
+                                std::to_string(p.report_period) + ", window_slots " + std::to_string(p.window_slots) +
+                                " outside 1..32, 1..16, 1..3");
 }
 
 uint32_t StaggerUnit::cycles_to_strobe() const { return uint32_t(p_.report_period - 1 - out_.report_count); }
@@ -51,8 +51,7 @@ const StaggerOut& StaggerUnit::step(const StaggerIn& in) {
       unsigned k = 0;
       for (unsigned i = 0; i < p_.n_sms; ++i)
         if (o.pending >> i & 1) order[k++] = uint8_t(i);
-      std::stable_sort(order.begin(), order.begin() + k,
-                       [&](uint8_t a, uint8_t b) { return o.age[a] > o.age[b]; });
+      std::stable_sort(order.begin(), order.begin() + k, [&](uint8_t a, uint8_t b) { return o.age[a] > o.age[b]; });
       const unsigned groups = (in.groups & 7u) ? (in.groups & 7u) : 1u;
       for (unsigned r = 0; r < k; ++r) {
         unsigned m = r;  // kCumulative and reserved 3

@@ -64,7 +64,8 @@ constexpr uint16_t kStaggerHoldMax = 16383;
 
 enum class StaggerPolicy : uint8_t { kUniform = 0, kCumulative = 1, kGrouped = 2 };  // RTL: rtl/gpupm_pkg.sv
 
-struct StaggerParams {  // elaboration-time (Verilog parameters); outside the ranges the constructor throws std::invalid_argument
+struct StaggerParams {         // elaboration-time (Verilog parameters); outside the ranges the constructor throws
+                               // std::invalid_argument
   uint8_t n_sms = 15;          // 1..32
   uint8_t report_period = 10;  // 1..16 cycles between reports
   uint8_t window_slots = 3;    // 1..3 report slots a transition stays pending
@@ -77,16 +78,16 @@ struct StaggerIn {
   uint8_t k_min = 9;         // [5:0] SMs transitioning within the window that predict a global droop
   uint8_t step_cycles = 50;  // [7:0] stagger step
   StaggerPolicy policy = StaggerPolicy::kCumulative;
-  uint8_t groups = 2;        // [2:0] for kGrouped
+  uint8_t groups = 2;  // [2:0] for kGrouped
 };
 
 struct StaggerOut {
-  uint32_t hold = 0;     // bit i: SM i held (counter non-zero)
-  bool trigger = false;  // the previous edge predicted a global droop
-  uint32_t pending = 0;  // bit i: SM i's transition is pending
-  uint32_t last_active = 0;  // the last report's sm_active
-  uint16_t triggers = 0; // triggers since reset, saturating
-  uint8_t report_count = 0;  // the report counter (t mod REPORT_PERIOD in the next cycle)
+  uint32_t hold = 0;                                  // bit i: SM i held (counter non-zero)
+  bool trigger = false;                               // the previous edge predicted a global droop
+  uint32_t pending = 0;                               // bit i: SM i's transition is pending
+  uint32_t last_active = 0;                           // the last report's sm_active
+  uint16_t triggers = 0;                              // triggers since reset, saturating
+  uint8_t report_count = 0;                           // the report counter (t mod REPORT_PERIOD in the next cycle)
   std::array<uint16_t, kStaggerMaxSms> hold_count{};  // per SM
   std::array<uint8_t, kStaggerMaxSms> age{};          // per SM, meaningful while pending
 };

@@ -34,8 +34,8 @@ struct StaggerPorts : ControllerPortsBase {
 
   static const std::vector<std::string>& signals() {
     static const std::vector<std::string> s = [] {
-      std::vector<std::string> v = {"hold_o", "trigger_o", "pending_o", "last_active_o", "triggers_o",
-                                    "report_count_o"};
+      std::vector<std::string> v = {"hold_o",        "trigger_o",  "pending_o",
+                                    "last_active_o", "triggers_o", "report_count_o"};
       for (unsigned i = 0; i < kStaggerMaxSms; ++i) v.push_back("hold_count_o[" + std::to_string(i) + "]");
       for (unsigned i = 0; i < kStaggerMaxSms; ++i) v.push_back("age_o[" + std::to_string(i) + "]");
       return v;

@@ -120,7 +120,7 @@ TEST_F(StaggerTest, TriggerClearsPendingAndPulsesOneCycle) {
 TEST_F(StaggerTest, HoldTimingThroughThePipeline) {
   in.policy = StaggerPolicy::kCumulative;
   in.step_cycles = 3;
-  report(0b11 << 7);  // SMs 7, 8 at age 1 at the next strobe
+  report(0b11 << 7);                                   // SMs 7, 8 at age 1 at the next strobe
   const StaggerOut& d = report(first(7) | 0b11 << 7);  // SMs 0..6 new: 9 pending
   ASSERT_TRUE(d.trigger);
   EXPECT_EQ(d.hold, 0u);  // cycle t+1: nothing loaded yet
@@ -142,8 +142,8 @@ TEST_F(StaggerTest, HoldTimingThroughThePipeline) {
 TEST_F(StaggerTest, RanksOlderFirstThenSmId) {
   in.k_min = 6;
   in.step_cycles = 1;
-  report(1u << 13);                                    // SM 13: age 2 by the third report
-  report(1u << 13 | 1u << 12 | 1u << 4);               // SMs 4, 12: age 1
+  report(1u << 13);                                        // SM 13: age 2 by the third report
+  report(1u << 13 | 1u << 12 | 1u << 4);                   // SMs 4, 12: age 1
   report(1u << 13 | 1u << 12 | 1u << 4 | 1u << 6 | 0b11);  // SMs 0, 1, 6: age 0; 6 pending
   ASSERT_TRUE(u.out().trigger);
   const StaggerOut& o = u.step(in);
@@ -174,7 +174,7 @@ TEST_F(StaggerTest, Policies) {
   EXPECT_EQ(holds(StaggerPolicy::kGrouped, 5), (std::vector<int>{0, 50, 100, 150, 200, 0, 50, 100, 150, 200, 0, 50}));
   EXPECT_EQ(holds(StaggerPolicy::kGrouped, 0), std::vector<int>(12, 0));  // 0 reads as 1
   EXPECT_EQ(holds(StaggerPolicy::kGrouped, 1), std::vector<int>(12, 0));
-  EXPECT_EQ(holds(StaggerPolicy(3), 2), holds(StaggerPolicy::kCumulative, 2));  // reserved
+  EXPECT_EQ(holds(StaggerPolicy(3), 2), holds(StaggerPolicy::kCumulative, 2));         // reserved
   EXPECT_EQ(holds(StaggerPolicy::kGrouped, 0x0a), holds(StaggerPolicy::kGrouped, 2));  // [2:0]
 }
 
@@ -206,7 +206,7 @@ TEST_F(StaggerTest, ReloadWhileHoldingAndCountdown) {
 
 TEST_F(StaggerTest, TriggerCounterSaturates) {
   u = StaggerUnit(StaggerParams{4, 1, 1});  // a strobe every cycle
-  in.k_min = 0;  // predicts at every strobe
+  in.k_min = 0;                             // predicts at every strobe
   for (int t = 0; t < 0xffff; ++t) u.step(in);
   EXPECT_EQ(u.out().triggers, 0xffff);
   EXPECT_TRUE(u.step(in).trigger);
@@ -218,8 +218,8 @@ TEST_F(StaggerTest, BackToBackDetectionsWithReportPeriodOne) {
   in.k_min = 2;
   in.step_cycles = 10;
   in.sm_active = 0b0011;
-  EXPECT_TRUE(u.step(in).trigger);  // SMs 0, 1
-  in.sm_active = 0b1100;            // SMs 2, 3 rise in the very next report
+  EXPECT_TRUE(u.step(in).trigger);   // SMs 0, 1
+  in.sm_active = 0b1100;             // SMs 2, 3 rise in the very next report
   const StaggerOut& o = u.step(in);  // loads the first set, detects the second
   EXPECT_TRUE(o.trigger);
   EXPECT_EQ(o.hold_count[1], 10);

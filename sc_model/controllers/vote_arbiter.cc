@@ -14,9 +14,9 @@ constexpr uint8_t kHigh = uint8_t(VfLevelCode::kHigh);
 
 bool operator==(const VoteArbiterOut& a, const VoteArbiterOut& b) {
   return a.sm_level == b.sm_level && a.mem_level == b.mem_level && a.sm_changed == b.sm_changed &&
-         a.mem_changed == b.mem_changed && a.sm_busy == b.sm_busy && a.mem_busy == b.mem_busy &&
-         a.busy == b.busy && a.decided == b.decided && a.winner == b.winner && a.action == b.action &&
-         a.counts.comp == b.counts.comp && a.counts.mem == b.counts.mem && a.counts.none == b.counts.none;
+         a.mem_changed == b.mem_changed && a.sm_busy == b.sm_busy && a.mem_busy == b.mem_busy && a.busy == b.busy &&
+         a.decided == b.decided && a.winner == b.winner && a.action == b.action && a.counts.comp == b.counts.comp &&
+         a.counts.mem == b.counts.mem && a.counts.none == b.counts.none;
 }
 
 VoteCounts count_votes(const std::array<uint8_t, kMaxVoters>& votes, uint8_t n_sms) {

@@ -56,12 +56,12 @@ struct VoteArbiterParams {
 };
 
 struct VoteArbiterIn {
-  bool votes_valid = false;                    // pulse at epoch end
-  std::array<uint8_t, kMaxVoters> votes{};     // VfVote codes [1:0]; entries >= n_sms unused
-  VfMode mode = VfMode::kPerformance;          // CSR
-  VoteRule rule = VoteRule::kPlurality;        // CSR
-  uint16_t sm_transition_cycles = 512;         // CSR [11:0], SM cycles
-  uint16_t mem_transition_cycles = 0;          // CSR [11:0], SM cycles
+  bool votes_valid = false;                 // pulse at epoch end
+  std::array<uint8_t, kMaxVoters> votes{};  // VfVote codes [1:0]; entries >= n_sms unused
+  VfMode mode = VfMode::kPerformance;       // CSR
+  VoteRule rule = VoteRule::kPlurality;     // CSR
+  uint16_t sm_transition_cycles = 512;      // CSR [11:0], SM cycles
+  uint16_t mem_transition_cycles = 0;       // CSR [11:0], SM cycles
 };
 
 struct VoteCounts {  // 7 bits each (0..64)
@@ -73,10 +73,10 @@ struct VoteArbiterOut {
   VfLevelCode mem_level = VfLevelCode::kNormal;
   bool sm_changed = false, mem_changed = false;  // pulses
   bool sm_busy = false, mem_busy = false, busy = false;
-  bool decided = false;                          // pulse: a votes_valid was evaluated
-  VfVote winner = VfVote::kNone;                 // held from the last votes_valid
-  ArbiterAction action = ArbiterAction::kNone;   // held
-  VoteCounts counts;                             // held
+  bool decided = false;                         // pulse: a votes_valid was evaluated
+  VfVote winner = VfVote::kNone;                // held from the last votes_valid
+  ArbiterAction action = ArbiterAction::kNone;  // held
+  VoteCounts counts;                            // held
 };
 bool operator==(const VoteArbiterOut& a, const VoteArbiterOut& b);
 
@@ -103,8 +103,8 @@ class VoteArbiter {
   void refresh_outputs();
 
   VoteArbiterParams p_;
-  std::array<uint8_t, 2> level_q_{};   // VfLevelCode per domain
-  std::array<uint16_t, 2> busy_q_{};   // remaining busy cycles per domain
+  std::array<uint8_t, 2> level_q_{};  // VfLevelCode per domain
+  std::array<uint16_t, 2> busy_q_{};  // remaining busy cycles per domain
   VoteArbiterOut out_;
 };
 

@@ -28,15 +28,25 @@ struct VoteArbiterPorts : ControllerPortsBase {
 
   static const std::vector<std::string>& signals() {
     static const std::vector<std::string> s = {
-        "sm_level_o", "mem_level_o", "sm_changed_o", "mem_changed_o", "sm_busy_o",    "mem_busy_o",  "busy_o",
+        "sm_level_o", "mem_level_o", "sm_changed_o", "mem_changed_o", "sm_busy_o",   "mem_busy_o",  "busy_o",
         "decided_o",  "winner_o",    "action_o",     "count_comp_o",  "count_mem_o", "count_none_o"};
     return s;
   }
 
   static Raw to_raw(const Out& o) {
-    return {uint64_t(o.sm_level), uint64_t(o.mem_level), o.sm_changed,   o.mem_changed,  o.sm_busy,
-            o.mem_busy,           o.busy,                o.decided,      uint64_t(o.winner), uint64_t(o.action),
-            o.counts.comp,        o.counts.mem,          o.counts.none};
+    return {uint64_t(o.sm_level),
+            uint64_t(o.mem_level),
+            o.sm_changed,
+            o.mem_changed,
+            o.sm_busy,
+            o.mem_busy,
+            o.busy,
+            o.decided,
+            uint64_t(o.winner),
+            uint64_t(o.action),
+            o.counts.comp,
+            o.counts.mem,
+            o.counts.none};
   }
 
   static Out from_raw(const Raw& r) {
@@ -80,9 +90,8 @@ struct VoteArbiterPorts : ControllerPortsBase {
 
   template <class Top>
   static Raw read(const Top& t, const Params&) {
-    return {t.sm_level_o,   t.mem_level_o, t.sm_changed_o, t.mem_changed_o, t.sm_busy_o,
-            t.mem_busy_o,   t.busy_o,      t.decided_o,    t.winner_o,      t.action_o,
-            t.count_comp_o, t.count_mem_o, t.count_none_o};
+    return {t.sm_level_o, t.mem_level_o, t.sm_changed_o, t.mem_changed_o, t.sm_busy_o,   t.mem_busy_o,  t.busy_o,
+            t.decided_o,  t.winner_o,    t.action_o,     t.count_comp_o,  t.count_mem_o, t.count_none_o};
   }
 };
 

@@ -31,9 +31,7 @@ class VoteArbiterTest : public ::testing::Test {
   }
 
   static char code(VfLevelCode l) { return "LNH"[size_t(l)]; }
-  std::string levels() const {
-    return {code(arb.out().sm_level), '/', code(arb.out().mem_level)};
-  }
+  std::string levels() const { return {code(arb.out().sm_level), '/', code(arb.out().mem_level)}; }
 
   // One epoch per character, a unanimous C(OMP), M(EM) or 0 (NONE); returns
   // "sm/mem" levels after each, e.g. "H/N N/N".
@@ -77,9 +75,8 @@ TEST_F(VoteArbiterTest, PluralityNeedsAStrictLeadOverNoneToo) {
     uint8_t comp, mem, none;
     VfVote winner;
   } cases[] = {
-      {6, 5, 4, VfVote::kComp}, {5, 6, 4, VfVote::kMem},  {5, 5, 5, VfVote::kNone},
-      {4, 4, 7, VfVote::kNone}, {6, 3, 6, VfVote::kNone}, {7, 7, 1, VfVote::kNone},
-      {3, 5, 7, VfVote::kNone}, {1, 0, 0, VfVote::kComp},
+      {6, 5, 4, VfVote::kComp}, {5, 6, 4, VfVote::kMem},  {5, 5, 5, VfVote::kNone}, {4, 4, 7, VfVote::kNone},
+      {6, 3, 6, VfVote::kNone}, {7, 7, 1, VfVote::kNone}, {3, 5, 7, VfVote::kNone}, {1, 0, 0, VfVote::kComp},
   };
   for (const Case& c : cases)
     EXPECT_EQ(resolve_votes({c.comp, c.mem, c.none}, c.comp + c.mem + c.none, VoteRule::kPlurality), c.winner)
@@ -177,10 +174,11 @@ TEST_F(VoteArbiterTest, RandomVotesStayInTheModesThreeStates) {
       const int comp = rng() % (kSms + 1), mem = rng() % (kSms + 1 - comp);
       const VfVote w = VfVote(rng() % 3);  // also unanimous epochs, to reach the limits
       const VoteArbiterOut before = arb.out();
-      const VoteArbiterOut& o = arb.step(w == VfVote::kNone ? ballot(comp, mem)
-                                         : w == VfVote::kComp ? ballot(kSms, 0) : ballot(0, kSms));
-      const int moved = std::abs(int(o.sm_level) - int(before.sm_level)) +
-                        std::abs(int(o.mem_level) - int(before.mem_level));
+      const VoteArbiterOut& o = arb.step(w == VfVote::kNone   ? ballot(comp, mem)
+                                         : w == VfVote::kComp ? ballot(kSms, 0)
+                                                              : ballot(0, kSms));
+      const int moved =
+          std::abs(int(o.sm_level) - int(before.sm_level)) + std::abs(int(o.mem_level) - int(before.mem_level));
       ASSERT_LE(moved, 1) << e;
       ASSERT_TRUE(o.sm_level == VfLevelCode::kNormal || o.mem_level == VfLevelCode::kNormal) << e;
       const VfLevelCode forbidden = mode == VfMode::kPerformance ? VfLevelCode::kLow : VfLevelCode::kHigh;

@@ -9,8 +9,13 @@ namespace gpupm {
 
 Claim judged_claim(std::string id, std::string text, std::string paper, std::string measured, std::string tolerance,
                    bool ok, std::string note_if_fail) {
-  return {std::move(id), std::move(text), std::move(paper), std::move(measured), std::move(tolerance),
-          ok ? "pass" : "fail", ok ? "" : std::move(note_if_fail)};
+  return {std::move(id),
+          std::move(text),
+          std::move(paper),
+          std::move(measured),
+          std::move(tolerance),
+          ok ? "pass" : "fail",
+          ok ? "" : std::move(note_if_fail)};
 }
 
 Claim na_claim(std::string id, std::string text, std::string paper, std::string note) {
@@ -35,7 +40,10 @@ std::string claims_markdown(const std::vector<Claim>& claims) {
   md << "| id | claim | paper | ours | tolerance | verdict | note |\n|---|---|---|---|---|---|---|\n";
   for (const Claim& c : claims)
     md << "| " << c.id << " | " << c.text << " | " << c.paper << " | " << c.measured << " | " << c.tolerance << " | "
-       << (c.verdict == "pass" ? "pass" : c.verdict == "fail" ? "**FAIL**" : "n/a") << " | " << c.note << " |\n";
+       << (c.verdict == "pass"   ? "pass"
+           : c.verdict == "fail" ? "**FAIL**"
+                                 : "n/a")
+       << " | " << c.note << " |\n";
   return md.str();
 }
 
@@ -127,8 +135,8 @@ Json targets_json(const std::vector<ClaimTarget>& targets, const std::vector<Cla
       auto c = std::find_if(judged.begin(), judged.end(), [&](const Claim& j) { return j.id == id; });
       if (c == judged.end()) throw std::logic_error("target \"" + t.text + "\" names claim " + id + ", not judged");
       pass = pass && c->verdict == "pass";
-      measured += (measured.empty() ? "" : "; ") + id + ": " +
-                  (c->verdict == "n/a" ? "n/a (" + c->note + ")" : c->measured);
+      measured +=
+          (measured.empty() ? "" : "; ") + id + ": " + (c->verdict == "n/a" ? "n/a (" + c->note + ")" : c->measured);
     }
     out.push_back({{"target", t.text}, {"measured", measured}, {"pass", pass}});
   }

@@ -20,8 +20,8 @@ struct Claim {
   std::string paper;     // the paper's figure
   std::string measured;  // ours
   std::string tolerance;
-  std::string verdict;   // "pass", "fail" or "n/a"
-  std::string note;      // one line: why it failed, or what stands in for it
+  std::string verdict;  // "pass", "fail" or "n/a"
+  std::string note;     // one line: why it failed, or what stands in for it
 };
 
 // A claim judged pass/fail (the note only stands when it fails), or one our model cannot judge.
@@ -43,7 +43,7 @@ struct ClaimLimits {
 struct ClaimParams {
   std::string id, claim, paper, tolerance = "-", claim_if_not_judged;
   std::vector<std::string> names;  // the ClaimLimits' numbers
-  std::vector<double> numbers;      // their values, in that order
+  std::vector<double> numbers;     // their values, in that order
 };
 // "claims": {ID: {...}} with every claim of EXPECTED (sized here), none other.
 void describe_claims(ParamVisitor& v, std::vector<ClaimParams>& claims, const std::vector<ClaimLimits>& expected);

@@ -18,8 +18,7 @@ void describe_entry(ParamVisitor& v, EntryParams& e, bool program) {
   v.text_matching("name", e.name, kFileNamePattern, kFileNameAllowed,
                   program ? "the program: SUITE_DIR/NAME/NAME.json" : "the profile: SUITE_DIR/NAME.json",
                   Presence::kRequired);
-  if (program)
-    v.text("suite_dir", e.suite_dir, "the folder holding this program when not the config's suite_dir");
+  if (program) v.text("suite_dir", e.suite_dir, "the folder holding this program when not the config's suite_dir");
 }
 
 void check_suite_lists(ParamVisitor& v, const SuiteParams& s, const char* key) {
@@ -37,8 +36,8 @@ void real_suite_only(ParamVisitor& v, const SuiteParams& s, const char* key) {
   v.rule((k + "_of_real_suite").c_str(), (k + " is given in a real suite's config, and only there").c_str(),
          [&v, &s, k] {
            if (s.suite == "real") return problem_unless(v.given(k), k, "missing (required in a real suite's config)");
-           return problem_unless(!v.given(k), k, "only a real suite's config has \"" + k + "\" (this is of the " +
-                                                     s.suite + " suite)");
+           return problem_unless(!v.given(k), k,
+                                 "only a real suite's config has \"" + k + "\" (this is of the " + s.suite + " suite)");
          });
 }
 

@@ -39,8 +39,8 @@ template <class K, class P>
 void describe_entries(ParamVisitor& v, const SuiteParams& s, const char* key, std::vector<K>& synthetic,
                       const char* description, std::vector<P>& programs) {
   v.list(key, synthetic, 1, 1000, Presence::kOptional, description, [](ParamVisitor& e, K& k) { describe(e, k); });
-  v.list("programs", programs, 1, 1000, Presence::kOptional,
-         "a real suite's CUDA programs (SUITE_DIR/NAME/NAME.json)", [](ParamVisitor& e, P& p) { describe(e, p); });
+  v.list("programs", programs, 1, 1000, Presence::kOptional, "a real suite's CUDA programs (SUITE_DIR/NAME/NAME.json)",
+         [](ParamVisitor& e, P& p) { describe(e, p); });
   check_suite_lists(v, s, key);
 }
 
@@ -104,8 +104,8 @@ SuiteConfig suite_config(const ExperimentOptions& opt, const std::string& shippe
 std::vector<SuiteEntry> suite_entries(const ExperimentOptions& opt, const SuiteConfig& c,
                                       const std::vector<EntryParams>& entries, const std::string& key);
 template <class E>
-std::vector<SuiteEntry> suite_entries_of(const ExperimentOptions& opt, const SuiteConfig& c, const std::vector<E>& entries,
-                                         const std::string& key) {
+std::vector<SuiteEntry> suite_entries_of(const ExperimentOptions& opt, const SuiteConfig& c,
+                                         const std::vector<E>& entries, const std::string& key) {
   return suite_entries(opt, c, std::vector<EntryParams>(entries.begin(), entries.end()), key);
 }
 

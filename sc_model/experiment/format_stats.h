@@ -8,8 +8,8 @@
 
 namespace gpupm {
 
-std::string fixed(double x, int digits);  // "%.*f"
-std::string pct(double ratio);             // 1.123 -> "+12.3%", 0.79 -> "-21.0%"
+std::string fixed(double x, int digits);               // "%.*f"
+std::string pct(double ratio);                         // 1.123 -> "+12.3%", 0.79 -> "-21.0%"
 std::string percent(double fraction, int digits = 1);  // 0.123 -> "12.3%"
 // The parts with SEPARATOR between them (none after an empty start).
 std::string join(const std::vector<std::string>& parts, const char* separator = ", ");

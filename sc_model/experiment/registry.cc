@@ -9,26 +9,19 @@
 
 namespace gpupm {
 
-std::string ExperimentEntry::shipped_config() const {
-  return data_file("configs/experiments/") + config + ".json";
-}
+std::string ExperimentEntry::shipped_config() const { return data_file("configs/experiments/") + config + ".json"; }
 
 const std::vector<ExperimentEntry>& experiment_registry() {
   static const std::vector<ExperimentEntry> entries = {
       {"equalizer", "equalizer", "plot_equalizer.py", false, check_experiment<Equalizer>,
-       run_experiment_entry<Equalizer>,
-       experiment_schema<Equalizer>, list_experiment_config<Equalizer>},
+       run_experiment_entry<Equalizer>, experiment_schema<Equalizer>, list_experiment_config<Equalizer>},
       {"core-shutdown", "core_shutdown", "plot_core_shutdown.py", true, check_experiment<CoreShutdown>,
-       run_experiment_entry<CoreShutdown>,
-       experiment_schema<CoreShutdown>, list_experiment_config<CoreShutdown>},
+       run_experiment_entry<CoreShutdown>, experiment_schema<CoreShutdown>, list_experiment_config<CoreShutdown>},
       {"voltage-noise", "voltage_noise", "plot_voltage_noise.py", false, check_experiment<VoltageNoise>,
-       run_experiment_entry<VoltageNoise>,
-       experiment_schema<VoltageNoise>, list_experiment_config<VoltageNoise>},
+       run_experiment_entry<VoltageNoise>, experiment_schema<VoltageNoise>, list_experiment_config<VoltageNoise>},
       {"sm-allocation", "sm_allocation", "plot_sm_allocation.py", true, check_experiment<SmAllocation>,
-       run_experiment_entry<SmAllocation>,
-       experiment_schema<SmAllocation>, list_experiment_config<SmAllocation>},
-      {"harmonia", "harmonia", "plot_harmonia.py", true, check_experiment<Harmonia>,
-       run_experiment_entry<Harmonia>,
+       run_experiment_entry<SmAllocation>, experiment_schema<SmAllocation>, list_experiment_config<SmAllocation>},
+      {"harmonia", "harmonia", "plot_harmonia.py", true, check_experiment<Harmonia>, run_experiment_entry<Harmonia>,
        experiment_schema<Harmonia>, list_experiment_config<Harmonia>}};
   return entries;
 }

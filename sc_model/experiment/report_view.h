@@ -23,7 +23,9 @@ class IntervalView {
   explicit IntervalView(const Json& metrics) : j_(metrics) {}
 
   double sim_time_s() const { return number(report_key::kSimTime); }
-  double energy_j() const { return field_or_null(field_or_null(j_, report_key::kEnergy), report_key::kEnergyTotal).get<double>(); }
+  double energy_j() const {
+    return field_or_null(field_or_null(j_, report_key::kEnergy), report_key::kEnergyTotal).get<double>();
+  }
   double energy_of_domain(const char* domain) const;        // energy_j.by_domain.DOMAIN
   double energy_of_component(const char* component) const;  // energy_j.by_component.COMPONENT
   double ipc() const { return number(report_key::kIpc); }
@@ -32,7 +34,9 @@ class IntervalView {
   double average_power_w() const { return number(report_key::kAveragePower); }
   double l2_hit_rate() const { return number(report_key::kL2HitRate); }
   double dram_utilisation() const { return number(report_key::kDramUtilisation); }
-  double warp_state(const char* state) const { return field_or_null(field_or_null(j_, report_key::kWarpStates), state).get<double>(); }
+  double warp_state(const char* state) const {
+    return field_or_null(field_or_null(j_, report_key::kWarpStates), state).get<double>();
+  }
   // The share of time DOMAIN ("sm", "mem") spent at LEVEL ("low", "nominal", "high"); 0 if never.
   double residency(const char* domain, const char* level) const;
 

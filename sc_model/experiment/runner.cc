@@ -28,7 +28,8 @@ RunSpec workload_run(const std::string& id, const std::string& gpu, const std::s
 ExperimentRuns run_experiment_runs(std::vector<RunSpec> specs, const ExperimentOptions& opt) {
   for (RunSpec& s : specs) {
     for (const std::string& set : opt.sets) s.args.insert(s.args.end(), {"--set", set});
-    if (opt.scale != "ci" && !s.at_scale) s.args.insert(s.args.end(), {"--scale", opt.scale});  // ci: the arguments (so ids) as before
+    if (opt.scale != "ci" && !s.at_scale)
+      s.args.insert(s.args.end(), {"--scale", opt.scale});  // ci: the arguments (so ids) as before
   }
   pass_plugins(specs, opt.exec.plugins);
   check_runs(specs);
@@ -71,8 +72,7 @@ bool run_stage(std::vector<RunSpec> specs, const ExperimentOptions& opt, RunRepo
 
 void check_profile(const std::string& profile) { parse_workload(load_json_file(profile), profile, 1); }
 
-std::vector<ProgramLaunch> check_program(const std::string& gpu, const std::string& program,
-                                         const std::string& scale) {
+std::vector<ProgramLaunch> check_program(const std::string& gpu, const std::string& program, const std::string& scale) {
   RunInputs in;
   in.gpu_file = gpu;
   in.workload_file = program;
@@ -114,14 +114,13 @@ std::string experiment_config_file(const ExperimentOptions& opt, const std::stri
   if (!opt.config.empty()) return opt.config;
   if (opt.suite != "real") return shipped_config;
   const std::string real = shipped_config.substr(0, shipped_config.size() - 5) + "_real.json";
-  if (!std::ifstream(real)) throw InputError("gpupm experiment", "--suite", "experiment \"" + opt.name +
-                                                "\" has no real suite yet (no " + real + ")");
+  if (!std::ifstream(real))
+    throw InputError("gpupm experiment", "--suite",
+                     "experiment \"" + opt.name + "\" has no real suite yet (no " + real + ")");
   return real;
 }
 
-std::string source_relative(const std::string& path) {
-  return path.rfind('/', 0) == 0 ? path : data_file(path);
-}
+std::string source_relative(const std::string& path) { return path.rfind('/', 0) == 0 ? path : data_file(path); }
 
 void warn_if_unreproducible() {
   const std::string version = gpupm_version();
@@ -132,22 +131,20 @@ void warn_if_unreproducible() {
 }
 
 Json summary_header(const std::string& experiment, const ExperimentRuns& runs) {
-  Json header = {{"experiment", experiment},
-                 {"gpupm", provenance_json()},
-                 {"runs", runs.outcomes.size()},
-                 {"reused_runs", runs.reused},
-                 {"wall_seconds", runs.wall_seconds},
-                 {"cpu_seconds", runs.cpu_seconds},
-                 {"timed_runs", runs.timed},
-                 {"jobs", runs.jobs}};
+  Json header = {{"experiment", experiment},          {"gpupm", provenance_json()},
+                 {"runs", runs.outcomes.size()},      {"reused_runs", runs.reused},
+                 {"wall_seconds", runs.wall_seconds}, {"cpu_seconds", runs.cpu_seconds},
+                 {"timed_runs", runs.timed},          {"jobs", runs.jobs}};
   if (runs.scale != "ci") header["scale"] = runs.scale;  // absent: ci (summaries as before)
   return header;
 }
 
 std::string runs_sentence(const ExperimentRuns& runs) {
-  const std::string cpu = runs.timed == 0 ? ""
-                          : "; the simulations took " + fixed(runs.cpu_seconds / 3600, 2) + " core-hours" +
-                                (runs.timed < runs.outcomes.size() ? " (the " + std::to_string(runs.timed) + " timed)" : "");
+  const std::string cpu =
+      runs.timed == 0
+          ? ""
+          : "; the simulations took " + fixed(runs.cpu_seconds / 3600, 2) + " core-hours" +
+                (runs.timed < runs.outcomes.size() ? " (the " + std::to_string(runs.timed) + " timed)" : "");
   return std::to_string(runs.outcomes.size()) + " simulations, " + std::to_string(runs.reused) +
          " of them reused from an earlier run (" + std::to_string(runs.jobs) + " jobs, " + fixed(runs.wall_seconds, 0) +
          " s wall" + cpu + ")." + (runs.scale != "ci" ? " Programs at --scale " + runs.scale + "." : "");

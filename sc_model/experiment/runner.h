@@ -21,8 +21,8 @@ namespace gpupm {
 struct ExperimentOptions {
   std::string name;
   std::string out_dir;
-  std::string config;  // default: configs/experiments/NAME.json (NAME_real.json for --suite real)
-  std::string suite;   // --suite: "synthetic" or "real"; empty: the config's (the default config: synthetic)
+  std::string config;             // default: configs/experiments/NAME.json (NAME_real.json for --suite real)
+  std::string suite;              // --suite: "synthetic" or "real"; empty: the config's (the default config: synthetic)
   std::vector<std::string> only;  // run only these kernels (a quick subset)
   std::vector<std::string> sets;  // --set PATH=VALUE added to every run (e.g. gpu.controller_impl=lockstep)
   std::string scale = "ci";       // --scale: the programs' inputs, passed to every run (program/workload_scale.h)
@@ -34,8 +34,8 @@ RunSpec workload_run(const std::string& id, const std::string& gpu, const std::s
                      const std::vector<std::string>& extra);
 
 // An experiment's simulations in OUT_DIR/runs (created if missing) through the run executor, with the options'
-// --set overrides, --scale (when not ci) and --plugin files added to every run (so to its fingerprint). ok is false, and
-// the failed runs are listed on stderr, if any run failed.
+// --set overrides, --scale (when not ci) and --plugin files added to every run (so to its fingerprint). ok is false,
+// and the failed runs are listed on stderr, if any run failed.
 struct ExperimentRuns {
   std::vector<RunOutcome> outcomes;
   double wall_seconds = 0;
@@ -62,8 +62,8 @@ std::string experiment_config_file(const ExperimentOptions& opt, const std::stri
 // What every experiment config holds (experiment_params.h declares it): a GPU
 // config and a folder of workloads named after the entries of one list.
 struct SuiteConfig {
-  std::string file;   // the experiment config
-  std::string gpu;    // resolved paths
+  std::string file;  // the experiment config
+  std::string gpu;   // resolved paths
   std::string suite;
   bool real = false;  // the config's "suite" is "real"
 };

@@ -44,8 +44,7 @@ void describe_domain(ParamVisitor& v, DomainDvfs& d, bool cycles) {
   if (cycles)
     v.integer("transition_cycles", d.transition_cycles, 0, 1u << 24, "SM cycles", "V/F transition latency",
               Presence::kRequired);
-  else
-    v.number("transition_ns", d.transition_ns, 0.0, 1e9, "ns", "V/F transition latency", Presence::kRequired);
+  else v.number("transition_ns", d.transition_ns, 0.0, 1e9, "ns", "V/F transition latency", Presence::kRequired);
 }
 
 }  // namespace

@@ -12,8 +12,12 @@ sc_time period_of(double mhz) { return sc_time(1e6 / mhz, sc_core::SC_PS); }
 }  // namespace
 
 FrequencyManager::FrequencyManager(sc_core::sc_module_name name, const DvfsConfig& cfg)
-    : sc_module(name), ctrl_in("ctrl_in"), sm_clock_out("sm_clock_out"), mem_clock_out("mem_clock_out"),
-      vr_out("vr_out"), cfg_(cfg) {
+    : sc_module(name),
+      ctrl_in("ctrl_in"),
+      sm_clock_out("sm_clock_out"),
+      mem_clock_out("mem_clock_out"),
+      vr_out("vr_out"),
+      cfg_(cfg) {
   ctrl_in.register_b_transport(this, &FrequencyManager::b_transport);
   for (size_t d = 0; d < kDomains; ++d) {
     st_[d].level = st_[d].target = cfg_.domain[d].nominal;
@@ -62,10 +66,8 @@ void FrequencyManager::apply_clock(Domain d, uint32_t level) {
   s.level = level;
   ClockPeriodMsg msg;
   msg.period = period_of(cfg_[d].levels[level].mhz);
-  if (d == Domain::Sm)
-    send(sm_clock_out, msg);
-  else
-    send(mem_clock_out, msg);
+  if (d == Domain::Sm) send(sm_clock_out, msg);
+  else send(mem_clock_out, msg);
 }
 
 void FrequencyManager::set_voltage(Domain d, uint32_t level, sc_time ramp) {

@@ -56,8 +56,8 @@ TEST_F(FrequencyManagerTest, StepUpRampsVoltageThenChangesTheClock) {
     EXPECT_EQ(b->sm_clock.period(), p0);
     b->wait_until(t0 + ramp * 0.25);
     volts.push_back(b->vr.voltage(Domain::Sm));
-    EXPECT_FALSE(b->request(Domain::Sm, 0));         // refused during the transition
-    EXPECT_FALSE(b->request(Domain::Sm, 0, true));   // even when immediate
+    EXPECT_FALSE(b->request(Domain::Sm, 0));        // refused during the transition
+    EXPECT_FALSE(b->request(Domain::Sm, 0, true));  // even when immediate
     EXPECT_EQ(b->fm.level(Domain::Sm), 1u);
     b->wait_until(t0 + ramp * 0.5);
     volts.push_back(b->vr.voltage(Domain::Sm));
@@ -156,9 +156,7 @@ TEST_F(FrequencyManagerTest, BeforeChangeSeesTheOldState) {
     double sm_setpoint;
   };
   std::vector<Seen> seen;
-  b->fm.before_change = [&] {
-    seen.push_back({sc_time_stamp(), b->sm_clock.period(), b->vr.setpoint(Domain::Sm)});
-  };
+  b->fm.before_change = [&] { seen.push_back({sc_time_stamp(), b->sm_clock.period(), b->vr.setpoint(Domain::Sm)}); };
   const sc_time p0 = period(700), t0 = p0 * 4.0, t1 = t0 + p0 * 512.0, t2 = t1 + sc_time(10, SC_NS);
   b->body = [&] {
     b->wait_until(t0);

@@ -28,12 +28,13 @@ GlobalWorkDistributionEngine::GlobalWorkDistributionEngine(sc_core::sc_module_na
   if (apps > 2) throw std::invalid_argument("GWDE: at most 2 concurrent applications");
   for (uint32_t a = 0; a < apps; ++a) app_masks_.push_back(default_app_mask(apps, a, sm.count));
   for (const auto& k : workload.launches)
-    if (k->app >= apps) throw std::invalid_argument("GWDE: launch " + k->name + " of app " + std::to_string(k->app) +
-                                                    " but the workload has " + std::to_string(apps) + " app(s)");
+    if (k->app >= apps)
+      throw std::invalid_argument("GWDE: launch " + k->name + " of app " + std::to_string(k->app) +
+                                  " but the workload has " + std::to_string(apps) + " app(s)");
   done_in.register_b_transport(this, &GlobalWorkDistributionEngine::done_b_transport);
   if (host_launches && apps > 1)
-    throw std::invalid_argument("GWDE: a host launches the kernels of one application, but workload " +
-                                workload.name + " has " + std::to_string(apps));
+    throw std::invalid_argument("GWDE: a host launches the kernels of one application, but workload " + workload.name +
+                                " has " + std::to_string(apps));
   ctrl_in.register_b_transport(this, &GlobalWorkDistributionEngine::ctrl_b_transport);
   launch_in.register_b_transport(this, &GlobalWorkDistributionEngine::launch_b_transport);
   SC_HAS_PROCESS(GlobalWorkDistributionEngine);
@@ -55,8 +56,8 @@ void GlobalWorkDistributionEngine::hold_sm(uint32_t sm, uint64_t until_cycle) {
 }
 
 uint32_t GlobalWorkDistributionEngine::paused_ctas(uint32_t sm) const {
-  return uint32_t(std::count_if(sms_[sm].resident.begin(), sms_[sm].resident.end(),
-                                [](const Resident& r) { return r.paused; }));
+  return uint32_t(
+      std::count_if(sms_[sm].resident.begin(), sms_[sm].resident.end(), [](const Resident& r) { return r.paused; }));
 }
 
 std::vector<bool> GlobalWorkDistributionEngine::default_app_mask(uint32_t apps, uint32_t app, uint32_t sm_count) {
@@ -206,7 +207,7 @@ void GlobalWorkDistributionEngine::balance(uint32_t sm) {
     if (s.gate_when_idle) set_gated(sm, true);
     return;
   }
-  if (s.gated) {  // enabled (a gated SM holds no CTAs)
+  if (s.gated) {                  // enabled (a gated SM holds no CTAs)
     if (!kernel_for(sm)) return;  // stays gated until there is work for it
     set_gated(sm, false);
   }

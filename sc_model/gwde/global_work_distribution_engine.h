@@ -32,10 +32,10 @@ namespace gpupm {
 
 class GlobalWorkDistributionEngine : public sc_core::sc_module {
  public:
-  tlm_utils::multi_passthrough_initiator_socket<GlobalWorkDistributionEngine> cta_out;  // SM i's cta_in
-  tlm_utils::multi_passthrough_target_socket<GlobalWorkDistributionEngine> done_in;     // SM i's gwde_out
-  tlm_utils::simple_target_socket<GlobalWorkDistributionEngine> ctrl_in;                // controllers
-  tlm_utils::simple_target_socket_optional<GlobalWorkDistributionEngine> launch_in;      // command processor
+  tlm_utils::multi_passthrough_initiator_socket<GlobalWorkDistributionEngine> cta_out;        // SM i's cta_in
+  tlm_utils::multi_passthrough_target_socket<GlobalWorkDistributionEngine> done_in;           // SM i's gwde_out
+  tlm_utils::simple_target_socket<GlobalWorkDistributionEngine> ctrl_in;                      // controllers
+  tlm_utils::simple_target_socket_optional<GlobalWorkDistributionEngine> launch_in;           // command processor
   tlm_utils::simple_initiator_socket_optional<GlobalWorkDistributionEngine> launch_done_out;  // command processor
 
   GlobalWorkDistributionEngine(sc_core::sc_module_name name, const SmSlots& sm, const GwdeConfig& cfg,
@@ -73,7 +73,7 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   };
   struct SmState {
     std::vector<Resident> resident;
-    uint32_t limit = 0;         // 0: no limit beyond the kernel's occupancy
+    uint32_t limit = 0;  // 0: no limit beyond the kernel's occupancy
     bool enabled = true;
     bool gate_when_idle = true;
     bool gated = false;
@@ -110,12 +110,12 @@ class GlobalWorkDistributionEngine : public sc_core::sc_module {
   sc_core::sc_event command_queued_;
   std::vector<SmState> sms_;
   std::vector<Running> running_;
-  std::vector<std::vector<bool>> masks_;  // per kernel index; empty: all SMs
+  std::vector<std::vector<bool>> masks_;      // per kernel index; empty: all SMs
   std::vector<std::vector<bool>> app_masks_;  // per application; never empty
   sc_core::sc_event app_done_;
   uint32_t apps_done_ = 0;
   uint64_t seq_ = 0;
-  bool starting_launch_ = false;  // inside on_kernel_start: per-SM messages wait for balance_all()
+  bool starting_launch_ = false;    // inside on_kernel_start: per-SM messages wait for balance_all()
   sc_core::sc_time next_dispatch_;  // the dispatch channel is free from then on
   sc_core::sc_event kernel_done_;
   sc_core::sc_event wake_;

@@ -39,7 +39,7 @@ struct GwdeFakeSm : sc_core::sc_module {
   uint32_t index;
   std::vector<Ev>* log;
   std::map<uint32_t, std::shared_ptr<const KernelLaunch>> resident;  // by CTA
-  std::vector<std::string> launched;  // kernel name of every CTA launched here, in order
+  std::vector<std::string> launched;                                 // kernel name of every CTA launched here, in order
 
   GwdeFakeSm(sc_core::sc_module_name name, uint32_t i, std::vector<Ev>* l) : sc_module(name), index(i), log(l) {
     cta_in.register_b_transport(this, &GwdeFakeSm::b_transport);
@@ -153,8 +153,8 @@ TEST_F(GwdeTest, DispatchesBreadthFirstThenReplacesCompletedCtas) {
     b->sms[0]->complete(0);
   };
   sc_core::sc_start(sc_time(100, SC_NS));
-  std::vector<Ev> want = {{0, 0, Launch, 0}, {0, 1, Launch, 1}, {0, 2, Launch, 2}, {0, 0, Launch, 3},
-                          {0, 1, Launch, 4}, {0, 2, Launch, 5}, {0, 0, Launch, 6}, {0, 1, Launch, 7},
+  std::vector<Ev> want = {{0, 0, Launch, 0}, {0, 1, Launch, 1},  {0, 2, Launch, 2},  {0, 0, Launch, 3},
+                          {0, 1, Launch, 4}, {0, 2, Launch, 5},  {0, 0, Launch, 6},  {0, 1, Launch, 7},
                           {0, 2, Launch, 8}, {10, 1, Launch, 9}, {20, 0, Launch, 10}};
   EXPECT_EQ(b->log, want);
 }
@@ -168,8 +168,8 @@ TEST_F(GwdeTest, LimitsSetAtKernelStartKeepTheFirstDispatchBreadthFirst) {
     for (uint32_t i = 0; i < sm.count; ++i) b->limit(i, i == 2 ? 1 : 0);
   };
   sc_core::sc_start(sc_time(10, SC_NS));
-  std::vector<Ev> want = {{0, 0, Launch, 0}, {0, 1, Launch, 1}, {0, 2, Launch, 2}, {0, 0, Launch, 3},
-                          {0, 1, Launch, 4}};
+  std::vector<Ev> want = {
+      {0, 0, Launch, 0}, {0, 1, Launch, 1}, {0, 2, Launch, 2}, {0, 0, Launch, 3}, {0, 1, Launch, 4}};
   EXPECT_EQ(b->log, want);
 }
 
@@ -187,8 +187,8 @@ TEST_F(GwdeTest, EnablesAndMasksSentAtKernelStartKeepTheFirstDispatchBreadthFirs
     b->control(mask);
   };
   sc_core::sc_start(sc_time(10, SC_NS));
-  std::vector<Ev> want = {{0, 0, Launch, 0}, {0, 1, Launch, 1}, {0, 2, Launch, 2}, {0, 0, Launch, 3},
-                          {0, 1, Launch, 4}};
+  std::vector<Ev> want = {
+      {0, 0, Launch, 0}, {0, 1, Launch, 1}, {0, 2, Launch, 2}, {0, 0, Launch, 3}, {0, 1, Launch, 4}};
   EXPECT_EQ(b->log, want);
 }
 
@@ -224,9 +224,9 @@ TEST_F(GwdeTest, LimitPausesYoungestAndCompletionUnpausesInsteadOfDispatching) {
     paused.push_back(b->gwde.paused_ctas(0));
   };
   sc_core::sc_start(sc_time(100, SC_NS));
-  std::vector<Ev> want = {{10, 0, Pause, 4},   {10, 0, Pause, 2},   {20, 0, Unpause, 2}, {30, 0, Unpause, 4},
-                          {30, 0, Launch, 6},  {40, 0, Pause, 6},   {40, 0, Pause, 4},   {50, 0, Unpause, 4},
-                          {50, 0, Unpause, 6}};
+  std::vector<Ev> want = {{10, 0, Pause, 4},   {10, 0, Pause, 2},   {20, 0, Unpause, 2},
+                          {30, 0, Unpause, 4}, {30, 0, Launch, 6},  {40, 0, Pause, 6},
+                          {40, 0, Pause, 4},   {50, 0, Unpause, 4}, {50, 0, Unpause, 6}};
   EXPECT_EQ(b->since(10), want);
   EXPECT_EQ(paused, (std::vector<uint32_t>{2, 1, 0, 0}));
 }
@@ -253,9 +253,9 @@ TEST_F(GwdeTest, DisabledSmsDrainThenGateAndWakeAfterTheLatency) {
     b->enable(1, true);  // within sm2's wake-up latency
   };
   sc_core::sc_start(sc_time(1000, SC_NS));
-  std::vector<Ev> want = {{10, 1, Pause, 4},   {20, 1, Unpause, 4}, {30, 2, Gate, 0},    {40, 1, Gate, 0},
-                          {100, 2, Ungate, 0}, {300, 1, Ungate, 0}, {600, 2, Launch, 6}, {600, 2, Launch, 7},
-                          {800, 1, Launch, 8}};  // sm1 keeps its limit of 1
+  std::vector<Ev> want = {{10, 1, Pause, 4},   {20, 1, Unpause, 4}, {30, 2, Gate, 0},
+                          {40, 1, Gate, 0},    {100, 2, Ungate, 0}, {300, 1, Ungate, 0},
+                          {600, 2, Launch, 6}, {600, 2, Launch, 7}, {800, 1, Launch, 8}};  // sm1 keeps its limit of 1
   EXPECT_EQ(b->since(10), want);
 }
 
@@ -310,8 +310,8 @@ TEST_F(GwdeTest, MaskedKernelsInSequenceWithCallbacksInOrder) {
   EXPECT_EQ(calls, (std::vector<std::string>{"start a 0", "end a 10", "start b 10", "end b 30", "all done 30"}));
   // a: sm0 0 3, sm1 1, sm2 2. b on sm1 and sm2 only: 0 2 / 1 3 at 10 ns; at 20 ns
   // sm1 completes first and takes both remaining CTAs.
-  std::vector<Ev> want = {{10, 1, Launch, 0}, {10, 2, Launch, 1}, {10, 1, Launch, 2}, {10, 2, Launch, 3},
-                          {20, 1, Launch, 4}, {20, 1, Launch, 5}};
+  std::vector<Ev> want = {{10, 1, Launch, 0}, {10, 2, Launch, 1}, {10, 1, Launch, 2},
+                          {10, 2, Launch, 3}, {20, 1, Launch, 4}, {20, 1, Launch, 5}};
   EXPECT_EQ(b->since(10), want);
 }
 

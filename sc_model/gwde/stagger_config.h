@@ -15,7 +15,7 @@ struct GlobalSmoothingConfig {
   uint8_t k_min = 9;           // SMs going 0 -> >= 1 active warps within the window
   uint8_t step_cycles = 50;    // stagger step
   StaggerPolicy policy = StaggerPolicy::kCumulative;
-  uint8_t groups = 2;          // for the grouped policy
+  uint8_t groups = 2;  // for the grouped policy
 };
 
 // Every field's name, range and description (common/param.h); the rule needs

@@ -19,20 +19,29 @@ sc_time latency_of(const HostInterfaceOptions& o) {
 
 bool writable(uint32_t addr) {
   switch (addr) {
-    case kLaunchFirst: case kLaunchCount: case kDoorbell: case kIrqStatus: case kIrqEnable: case kCountersLatch:
-      return true;
-    default:
-      return false;
+    case kLaunchFirst:
+    case kLaunchCount:
+    case kDoorbell:
+    case kIrqStatus:
+    case kIrqEnable:
+    case kCountersLatch: return true;
+    default: return false;
   }
 }
 
 bool read_only(uint32_t addr) {
   switch (addr) {
-    case kId: case kStatus: case kErrorCode: case kCommandsDone: case kLaunchEntries: case kQueueDepth:
-    case kVfSm: case kVfSmKhz: case kVfMem: case kVfMemKhz:
-      return true;
-    default:
-      return addr >= kCounters && addr < kCounters + 4 * kCounterWords;
+    case kId:
+    case kStatus:
+    case kErrorCode:
+    case kCommandsDone:
+    case kLaunchEntries:
+    case kQueueDepth:
+    case kVfSm:
+    case kVfSmKhz:
+    case kVfMem:
+    case kVfMemKhz: return true;
+    default: return addr >= kCounters && addr < kCounters + 4 * kCounterWords;
   }
 }
 }  // namespace
@@ -148,7 +157,8 @@ tlm::tlm_response_status CommandProcessor::read(uint32_t addr, uint32_t& value) 
     case kVfSmKhz: value = khz(Domain::Sm); break;
     case kVfMem: value = vf(Domain::Mem); break;
     case kVfMemKhz: value = khz(Domain::Mem); break;
-    case kDoorbell: case kCountersLatch: return tlm::TLM_COMMAND_ERROR_RESPONSE;  // write-only
+    case kDoorbell:
+    case kCountersLatch: return tlm::TLM_COMMAND_ERROR_RESPONSE;  // write-only
     default:
       if (addr < kCounters || addr >= kCounters + 4 * kCounterWords) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
       value = counters_[(addr - kCounters) / 4];
@@ -173,8 +183,7 @@ tlm::tlm_response_status CommandProcessor::write(uint32_t addr, uint32_t value) 
     case kCountersLatch:
       if (value & 1) latch_counters();
       break;
-    default:
-      return read_only(addr) ? tlm::TLM_COMMAND_ERROR_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    default: return read_only(addr) ? tlm::TLM_COMMAND_ERROR_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE;
   }
   return tlm::TLM_OK_RESPONSE;
 }
@@ -214,8 +223,7 @@ ErrorCode CommandProcessor::refusal(uint32_t command) const {
   if (!options_.host_launches) return kNotHostLaunched;
   if (end_queued_) return kRunEnded;
   if (outstanding_ >= kQueueDepthValue) return kQueueFull;
-  if (command == kCommandLaunch &&
-      (launch_count_ == 0 || uint64_t(launch_first_) + launch_count_ > launch_entries_))
+  if (command == kCommandLaunch && (launch_count_ == 0 || uint64_t(launch_first_) + launch_count_ > launch_entries_))
     return kBadRange;
   return kNoError;
 }

@@ -31,8 +31,8 @@ struct HostInterfaceOptions {
 struct HostCounters {
   uint64_t warp_instructions = 0;  // issued, summed over the SMs
   uint64_t sm_cycles = 0, mem_cycles = 0;
-  uint64_t time_fs = 0;            // simulated time
-  double energy_j = 0;             // total, as the report's total energy
+  uint64_t time_fs = 0;  // simulated time
+  double energy_j = 0;   // total, as the report's total energy
 };
 
 // Register offsets in host_in's address space (the map is in docs/embedding.md).
@@ -57,17 +57,22 @@ constexpr uint32_t kStatusBusy = 1u << 0, kStatusRunEnded = 1u << 1, kStatusErro
 constexpr uint32_t kIrqLaunchDone = 1u << 0, kIrqRunDone = 1u << 1, kIrqError = 1u << 2;
 // ERROR_CODE values (a refused doorbell)
 enum ErrorCode : uint32_t {
-  kNoError = 0, kBadCommand = 1, kBadRange = 2, kQueueFull = 3, kNotHostLaunched = 4, kRunEnded = 5
+  kNoError = 0,
+  kBadCommand = 1,
+  kBadRange = 2,
+  kQueueFull = 3,
+  kNotHostLaunched = 4,
+  kRunEnded = 5
 };
 }  // namespace host_reg
 
 class CommandProcessor : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket_optional<CommandProcessor> host_in;  // the host's register accesses
-  tlm_utils::simple_initiator_socket<CommandProcessor> gwde_out;      // GWDE launch_in
-  tlm_utils::simple_target_socket<CommandProcessor> gwde_in;          // GWDE launch_done_out
-  tlm_utils::simple_initiator_socket<CommandProcessor> csr_out;       // the policy's registers
-  sc_core::sc_out<bool> irq_out;  // high while IRQ_STATUS & IRQ_ENABLE is not zero
+  tlm_utils::simple_initiator_socket<CommandProcessor> gwde_out;       // GWDE launch_in
+  tlm_utils::simple_target_socket<CommandProcessor> gwde_in;           // GWDE launch_done_out
+  tlm_utils::simple_initiator_socket<CommandProcessor> csr_out;        // the policy's registers
+  sc_core::sc_out<bool> irq_out;                                       // high while IRQ_STATUS & IRQ_ENABLE is not zero
 
   // `launch_entries`: how many entries a launch descriptor may name (launch_entries() of the workload).
   CommandProcessor(sc_core::sc_module_name name, const HostInterfaceOptions& options, uint32_t launch_entries,

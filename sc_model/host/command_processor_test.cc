@@ -176,15 +176,16 @@ TEST_F(CommandProcessorTest, BadAccessesGetTlmErrorsAndChangeNothing) {
       EXPECT_EQ(b.access(TLM_READ_COMMAND, unmapped).status, tlm::TLM_ADDRESS_ERROR_RESPONSE) << unmapped;
       EXPECT_EQ(b.access(TLM_WRITE_COMMAND, unmapped, 1).status, tlm::TLM_ADDRESS_ERROR_RESPONSE) << unmapped;
     }
-    EXPECT_EQ(b.access(TLM_READ_COMMAND, kId, 0, 2).status, tlm::TLM_BURST_ERROR_RESPONSE);       // narrow
-    EXPECT_EQ(b.access(TLM_READ_COMMAND, kCounters, 0, 8).status, tlm::TLM_BURST_ERROR_RESPONSE);  // wide
+    EXPECT_EQ(b.access(TLM_READ_COMMAND, kId, 0, 2).status, tlm::TLM_BURST_ERROR_RESPONSE);          // narrow
+    EXPECT_EQ(b.access(TLM_READ_COMMAND, kCounters, 0, 8).status, tlm::TLM_BURST_ERROR_RESPONSE);    // wide
     EXPECT_EQ(b.access(TLM_WRITE_COMMAND, kDoorbell + 2, 1).status, tlm::TLM_BURST_ERROR_RESPONSE);  // unaligned
     for (uint32_t ro : {kId, kStatus, kErrorCode, kCommandsDone, kLaunchEntries, kQueueDepth, kVfSm, kVfMemKhz,
                         kCounters, kCounters + 4 * (kCounterWords - 1)})
       EXPECT_EQ(b.access(TLM_WRITE_COMMAND, ro, 1).status, tlm::TLM_COMMAND_ERROR_RESPONSE) << std::hex << ro;
     for (uint32_t wo : {kDoorbell, kCountersLatch})
       EXPECT_EQ(b.access(TLM_READ_COMMAND, wo).status, tlm::TLM_COMMAND_ERROR_RESPONSE) << std::hex << wo;
-    EXPECT_EQ(b.access(TLM_READ_COMMAND, kPolicyCsr + 0x14).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);  // the policy's answer
+    EXPECT_EQ(b.access(TLM_READ_COMMAND, kPolicyCsr + 0x14).status,
+              tlm::TLM_ADDRESS_ERROR_RESPONSE);  // the policy's answer
     EXPECT_EQ(b.rd(kId), kIdValue);
     EXPECT_EQ(b.rd(kStatus), kStatusHostLaunches);
     EXPECT_EQ(b.rd(kIrqStatus), 0u);
@@ -309,7 +310,7 @@ TEST_F(CommandProcessorTest, AWriteActsAtTheInitiatorsLocalTime) {
     EXPECT_EQ(doorbell.status, tlm::TLM_OK_RESPONSE);
     ASSERT_EQ(b.gwde.received_at.size(), 1u);
     EXPECT_EQ(b.gwde.received_at[0], sc_time(1000, SC_NS));  // the launch starts at the host's local time
-    EXPECT_EQ(sc_core::sc_time_stamp() + doorbell.delay, sc_time(1007, SC_NS));  // local time after: + latency
+    EXPECT_EQ(sc_core::sc_time_stamp() + doorbell.delay, sc_time(1007, SC_NS));       // local time after: + latency
     b.access(tlm::TLM_WRITE_COMMAND, kPolicyCsr + 0x10, 42, 4, sc_time(300, SC_NS));  // the window's writes too
     EXPECT_EQ(b.policy.written_at, sc_time(1300, SC_NS));
     const Access refused = b.access(tlm::TLM_WRITE_COMMAND, kId, 0, 4, sc_time(200, SC_NS));
@@ -333,7 +334,7 @@ TEST_F(CommandProcessorTest, DebugAccessTakesNoTimeAndActsOnNothing) {
     EXPECT_EQ(four, (std::vector<uint32_t>{kIdValue, kStatusHostLaunches, 3, 1}));
     std::vector<uint32_t> two(2);
     EXPECT_EQ(b.debug(TLM_READ_COMMAND, kLaunchCount, two), 4u);  // DOORBELL is write-only
-    EXPECT_EQ(b.debug(TLM_READ_COMMAND, kId + 2, two), 0u);        // unaligned
+    EXPECT_EQ(b.debug(TLM_READ_COMMAND, kId + 2, two), 0u);       // unaligned
     two = {1, 2};
     EXPECT_EQ(b.debug(TLM_WRITE_COMMAND, kLaunchFirst, two), 8u);
     EXPECT_EQ(b.rd(kLaunchFirst), 1u);
@@ -369,7 +370,9 @@ TEST_F(CommandProcessorTest, CountersVfLevelsAndThePolicyWindow) {
     EXPECT_EQ(reads, 0);  // reading does not latch
     b.wr(kCountersLatch, 1);
     EXPECT_EQ(reads, 1);
-    auto counter = [&](uint32_t i) { return uint64_t(b.rd(kCounters + 8 * i)) | uint64_t(b.rd(kCounters + 8 * i + 4)) << 32; };
+    auto counter = [&](uint32_t i) {
+      return uint64_t(b.rd(kCounters + 8 * i)) | uint64_t(b.rd(kCounters + 8 * i + 4)) << 32;
+    };
     EXPECT_EQ(counter(0), c.warp_instructions);
     EXPECT_EQ(counter(1), c.sm_cycles);
     EXPECT_EQ(counter(2), c.mem_cycles);

@@ -83,7 +83,7 @@ class DramChannel {
     uint32_t tag;
   };
 
-  DramCommand schedule(uint64_t cycle);  // step() past quiet_until_
+  DramCommand schedule(uint64_t cycle);        // step() past quiet_until_
   uint64_t column_ready_at(bool write) const;  // channel-wide; the bank's col_ready on top
   void choose_mode();
   DramCommand issue_column(size_t index, uint64_t cycle);
@@ -95,15 +95,15 @@ class DramChannel {
   size_t capacity_;
   size_t write_capacity_;
   size_t drain_high_, drain_low_;
-  size_t queued_[2] = {0, 0};  // reads, writes
-  bool draining_ = false;      // serving writes
-  uint64_t quiet_until_ = 0;   // step() issued nothing and nothing can issue before this
+  size_t queued_[2] = {0, 0};   // reads, writes
+  bool draining_ = false;       // serving writes
+  uint64_t quiet_until_ = 0;    // step() issued nothing and nothing can issue before this
   std::vector<Request> queue_;  // arrival order, oldest first
   std::vector<Bank> banks_;
-  uint64_t act_ready_ = 0;      // tRRD since the last ACT to any bank
-  uint64_t col_ready_ = 0;      // tCCD since the last column command
-  uint64_t bus_free_ = 0;       // first cycle the data bus is free
-  uint64_t read_ready_ = 0;     // tWTR after the last write data
+  uint64_t act_ready_ = 0;              // tRRD since the last ACT to any bank
+  uint64_t col_ready_ = 0;              // tCCD since the last column command
+  uint64_t bus_free_ = 0;               // first cycle the data bus is free
+  uint64_t read_ready_ = 0;             // tWTR after the last write data
   Ring<ReadInFlight> reads_in_flight_;  // data-end order (the bus serialises them)
   DramCounters counters_;
 };

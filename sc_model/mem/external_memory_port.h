@@ -32,7 +32,7 @@ class ExternalMemoryPort : public sc_core::sc_module, public MemoryStatus {
   using Socket = tlm_utils::simple_initiator_socket_tagged<ExternalMemoryPort>;
 
   tlm_utils::multi_passthrough_target_socket<ExternalMemoryPort> sm_in;  // bound by SM i in order i
-  sc_core::sc_vector<Socket> mem_out;                                     // SM i's requests: mem_out[i]
+  sc_core::sc_vector<Socket> mem_out;                                    // SM i's requests: mem_out[i]
 
   ExternalMemoryPort(sc_core::sc_module_name name, uint32_t sms);
 

@@ -32,8 +32,7 @@ void RequestNetwork::pop_head(uint32_t slice) {
   --used_[slice];
 }
 
-void RequestNetwork::admit_parked(uint32_t slice, uint64_t l2_cycle,
-                                  std::vector<uint32_t>& accepted) {
+void RequestNetwork::admit_parked(uint32_t slice, uint64_t l2_cycle, std::vector<uint32_t>& accepted) {
   Ring<uint32_t>& parked = parked_[slice];
   while (!parked.empty() && used_[slice] < capacity_) {
     uint32_t id = parked.front();
@@ -80,9 +79,7 @@ uint64_t ResponseNetwork::head_ready(const std::vector<Ring<Packet>>& queues) {
   return next;
 }
 
-uint64_t ResponseNetwork::next_ready() const {
-  return std::min(head_ready(slice_out_), head_ready(port_in_));
-}
+uint64_t ResponseNetwork::next_ready() const { return std::min(head_ready(slice_out_), head_ready(port_in_)); }
 
 bool ResponseNetwork::empty() const { return next_ready() == kNever; }
 

@@ -28,12 +28,10 @@ class RequestNetwork {
  public:
   explicit RequestNetwork(const MemConfig& cfg);
 
-  bool has_credit(uint32_t slice) const {
-    return used_[slice] < capacity_ && parked_[slice].empty();
-  }
+  bool has_credit(uint32_t slice) const { return used_[slice] < capacity_ && parked_[slice].empty(); }
   void stage(uint32_t id, uint32_t slice);  // accepted between edges
   void park(uint32_t id, uint32_t slice);   // no credit yet
-  void enter_staged(uint64_t l2_cycle) {  // staged requests enter the network
+  void enter_staged(uint64_t l2_cycle) {    // staged requests enter the network
     if (!staged_.empty()) enter_staged_now(l2_cycle);
   }
   // The request at this slice's input that may be looked up in cycle l2_cycle.
@@ -120,8 +118,7 @@ void ResponseNetwork::step(uint64_t l2_cycle, Deliver&& deliver) {
       port_in_[p.port].push_back({p.id, p.port, p.flits, 0, l2_cycle + latency_});
     });
   }
-  for (Ring<Packet>& in : port_in_)
-    drain(in, l2_cycle, port_flits_, [&](Packet p) { deliver(p.id); });
+  for (Ring<Packet>& in : port_in_) drain(in, l2_cycle, port_flits_, [&](Packet p) { deliver(p.id); });
 }
 
 }  // namespace gpupm

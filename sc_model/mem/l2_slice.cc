@@ -83,9 +83,7 @@ L2Outcome L2Slice::lookup(uint32_t id, uint64_t l2_cycle, RequestPool& pool, Dra
   return L2Outcome::kMiss;
 }
 
-void L2Slice::schedule_fill(uint32_t mshr, uint64_t fill_cycle) {
-  fills_.push_back({mshr, fill_cycle});
-}
+void L2Slice::schedule_fill(uint32_t mshr, uint64_t fill_cycle) { fills_.push_back({mshr, fill_cycle}); }
 
 void L2Slice::fill_due_now(uint64_t l2_cycle, RequestPool& pool, ResponseNetwork& responses) {
   while (!fills_.empty() && fills_.front().ready <= l2_cycle) {
@@ -94,8 +92,7 @@ void L2Slice::fill_due_now(uint64_t l2_cycle, RequestPool& pool, ResponseNetwork
     Line& line = lines_[mshrs_[m].line];
     line.state = State::kValid;
     line.mshr = kNone;
-    for (uint32_t id = mshrs_[m].head; id != kNoRequest; id = pool[id].next)
-      respond(id, l2_cycle, responses);
+    for (uint32_t id = mshrs_[m].head; id != kNoRequest; id = pool[id].next) respond(id, l2_cycle, responses);
     free_mshrs_.push_back(m);
   }
 }

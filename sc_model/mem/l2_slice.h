@@ -39,8 +39,7 @@ class L2Slice {
   L2Slice(const MemConfig& cfg, uint32_t index);
 
   // Looks request `id` up in L2 cycle `l2_cycle`; kStall: nothing changed, retry later.
-  L2Outcome lookup(uint32_t id, uint64_t l2_cycle, RequestPool& pool, DramChannel& dram,
-              ResponseNetwork& responses);
+  L2Outcome lookup(uint32_t id, uint64_t l2_cycle, RequestPool& pool, DramChannel& dram, ResponseNetwork& responses);
   // The DRAM read of `mshr` finished; its fill happens in L2 cycle `fill_cycle`.
   void schedule_fill(uint32_t mshr, uint64_t fill_cycle);
   // Performs the fills due by `l2_cycle`.

@@ -18,7 +18,9 @@ using Check = std::optional<ParamProblem>;
 const std::vector<MemConfigRule>& mem_config_rules() {
   static const std::vector<MemConfigRule> rules = {
       {"channels", "1 to 64 channels",
-       [](const MemConfig& c) { return problem_unless(c.channels >= 1 && c.channels <= 64, "channels", "expected 1 to 64 channels"); }},
+       [](const MemConfig& c) {
+         return problem_unless(c.channels >= 1 && c.channels <= 64, "channels", "expected 1 to 64 channels");
+       }},
       {"line_size", "line_bytes a power of two in [32, 4096]",
        [](const MemConfig& c) {
          return problem_unless(power_of_two(c.line_bytes) && c.line_bytes >= 32 && c.line_bytes <= 4096, "line_bytes",
@@ -30,7 +32,9 @@ const std::vector<MemConfigRule>& mem_config_rules() {
                                "expected a non-zero multiple of line_bytes");
        }},
       {"banks", "1 to 64 banks",
-       [](const MemConfig& c) { return problem_unless(c.banks >= 1 && c.banks <= 64, "banks", "expected 1 to 64 banks"); }},
+       [](const MemConfig& c) {
+         return problem_unless(c.banks >= 1 && c.banks <= 64, "banks", "expected 1 to 64 banks");
+       }},
       {"row_lines", "row_bytes a non-zero multiple of line_bytes",
        [](const MemConfig& c) {
          return problem_unless(c.row_bytes != 0 && c.row_bytes % c.line_bytes == 0, "row_bytes",
@@ -44,7 +48,9 @@ const std::vector<MemConfigRule>& mem_config_rules() {
       {"read_queue", "mc_queue at least 1",
        [](const MemConfig& c) { return problem_unless(c.mc_queue >= 1, "mc_queue", "expected at least 1 entry"); }},
       {"write_queue", "mc_write_queue at least 1",
-       [](const MemConfig& c) { return problem_unless(c.mc_write_queue >= 1, "mc_write_queue", "expected at least 1 entry"); }},
+       [](const MemConfig& c) {
+         return problem_unless(c.mc_write_queue >= 1, "mc_write_queue", "expected at least 1 entry");
+       }},
       {"drain_high", "write_drain_high in [1, mc_write_queue]",
        [](const MemConfig& c) {
          return problem_unless(c.write_drain_high >= 1 && c.write_drain_high <= c.mc_write_queue, "write_drain_high",
@@ -63,7 +69,9 @@ const std::vector<MemConfigRule>& mem_config_rules() {
       {"l2_sets", "l2_sets at least 1",
        [](const MemConfig& c) { return problem_unless(c.l2_sets >= 1, "l2_sets", "expected at least 1 set"); }},
       {"l2_ways", "1 to 64 L2 ways",
-       [](const MemConfig& c) { return problem_unless(c.l2_ways >= 1 && c.l2_ways <= 64, "l2_ways", "expected 1 to 64 ways"); }},
+       [](const MemConfig& c) {
+         return problem_unless(c.l2_ways >= 1 && c.l2_ways <= 64, "l2_ways", "expected 1 to 64 ways");
+       }},
       {"l2_mshrs", "l2_mshrs at least 1",
        [](const MemConfig& c) { return problem_unless(c.l2_mshrs >= 1, "l2_mshrs", "expected at least 1 MSHR"); }},
       {"icnt_queue", "icnt_queue at least 1",
@@ -81,7 +89,9 @@ const std::vector<MemConfigRule>& mem_config_rules() {
       {"tccd", "dram_timing.tCCD at least 1",
        [](const MemConfig& c) { return problem_unless(c.t.tCCD >= 1, "dram_timing.tCCD", "expected at least 1"); }},
       {"tras", "tRAS >= tRCD",
-       [](const MemConfig& c) { return problem_unless(c.t.tRAS >= c.t.tRCD, "dram_timing.tRAS", "expected tRAS >= tRCD"); }},
+       [](const MemConfig& c) {
+         return problem_unless(c.t.tRAS >= c.t.tRCD, "dram_timing.tRAS", "expected tRAS >= tRCD");
+       }},
       {"trc", "tRC >= tRAS + tRP",
        [](const MemConfig& c) {
          return problem_unless(c.t.tRC >= c.t.tRAS + c.t.tRP, "dram_timing.tRC", "expected tRC >= tRAS + tRP");
@@ -116,7 +126,8 @@ void describe(ParamVisitor& v, MemConfig& c) {
               "bound to gpupm::Gpu::mem_out() (docs/embedding.md#external-memory; the gpupm program refuses it)");
   v.integer("channels", c.channels, 1, 64, "channels", "memory controllers, each with its DRAM and L2 slice");
   v.integer("line_bytes", c.line_bytes, 32, 4096, "bytes", "cache line (equal to sm.line_bytes)");
-  v.integer("interleave_bytes", c.interleave_bytes, 32, uint64_t(1) << 30, "bytes", "consecutive bytes mapped to one channel");
+  v.integer("interleave_bytes", c.interleave_bytes, 32, uint64_t(1) << 30, "bytes",
+            "consecutive bytes mapped to one channel");
   v.choice_of("channel_index", c.hashed_channels, {"consecutive", "hashed"},
               "chunk to channel: chunk mod channels, or each run of channels chunks rotated by a hash of its index");
   v.integer("banks", c.banks, 1, 64, "banks", "DRAM banks per channel");

@@ -36,10 +36,10 @@ struct MemConfig {
   // DRAM
   uint32_t banks = 16;
   uint32_t row_bytes = 2048;
-  uint32_t bus_bytes = 8;        // data bus width per channel (2 chips x 32 bit)
-  uint32_t data_rate = 4;        // transfers per command clock (GDDR5 QDR)
-  uint32_t mc_queue = 16;        // read queue per channel (FR-FCFS)
-  uint32_t mc_write_queue = 32;  // posted writes per channel, drained in batches
+  uint32_t bus_bytes = 8;          // data bus width per channel (2 chips x 32 bit)
+  uint32_t data_rate = 4;          // transfers per command clock (GDDR5 QDR)
+  uint32_t mc_queue = 16;          // read queue per channel (FR-FCFS)
+  uint32_t mc_write_queue = 32;    // posted writes per channel, drained in batches
   uint32_t write_drain_high = 24;  // start draining writes at this many
   uint32_t write_drain_low = 8;    // stop draining (if reads wait) at this many
   DramTiming t;
@@ -48,13 +48,13 @@ struct MemConfig {
   // "l2_clock": "memory" (the above) or "core": the interconnect and L2 run at
   // the SM clock (l2_clock_ratio then only sets their clock before the first edge).
   bool l2_follows_core = false;
-  uint32_t l2_sets = 128;        // per channel slice (2 GPGPU-Sim sub-partitions)
+  uint32_t l2_sets = 128;  // per channel slice (2 GPGPU-Sim sub-partitions)
   uint32_t l2_ways = 8;
-  uint32_t l2_latency = 120;     // L2 cycles from slice input to hit data (rop_latency)
-  uint32_t dram_latency = 100;   // L2 cycles added to a miss (GPGPU-Sim dram_latency)
-  uint32_t l2_mshrs = 64;        // outstanding misses per slice
-  uint32_t icnt_latency = 8;     // L2 cycles, each direction
-  uint32_t icnt_queue = 16;      // requests waiting at each slice input
+  uint32_t l2_latency = 120;    // L2 cycles from slice input to hit data (rop_latency)
+  uint32_t dram_latency = 100;  // L2 cycles added to a miss (GPGPU-Sim dram_latency)
+  uint32_t l2_mshrs = 64;       // outstanding misses per slice
+  uint32_t icnt_latency = 8;    // L2 cycles, each direction
+  uint32_t icnt_queue = 16;     // requests waiting at each slice input
   uint32_t flit_bytes = 32;
   uint32_t slice_out_flits = 2;  // response flits per L2 cycle per slice
   uint32_t sm_in_flits = 1;      // response flits per L2 cycle into each SM

@@ -45,23 +45,23 @@ TEST(RatioClock, RetimedRatioKeepsTheEdgeCountContinuous) {
   l2.retime(1100, RatioClock::from_ratio(1000.0 / 475.0));  // 40/19: memory clock lowered
   EXPECT_EQ(l2.p(), 40u);
   EXPECT_EQ(l2.q(), 19u);
-  EXPECT_EQ(l2.index_at(1100), 800u);          // the change point keeps its index
-  EXPECT_EQ(l2.index_at(1099), 799u);          // before it, the old ratio
-  EXPECT_EQ(l2.index_at(1100 + 19), 840u);     // 40 edges per 19 command cycles after it
+  EXPECT_EQ(l2.index_at(1100), 800u);       // the change point keeps its index
+  EXPECT_EQ(l2.index_at(1099), 799u);       // before it, the old ratio
+  EXPECT_EQ(l2.index_at(1100 + 19), 840u);  // 40 edges per 19 command cycles after it
   EXPECT_EQ(l2.first_at_or_after(1101), 801u);
-  EXPECT_EQ(l2.index_at(1101), 802u);          // two L2 edges on command cycle 1101
+  EXPECT_EQ(l2.index_at(1101), 802u);  // two L2 edges on command cycle 1101
   EXPECT_TRUE(l2.is_edge(1101));
   EXPECT_EQ(l2.cmd_of(801), 1101u);
   EXPECT_EQ(l2.cmd_of(802), 1101u);
-  EXPECT_EQ(l2.cmd_of(800), 1100u);            // edge 800 belongs to the old ratio
-  for (uint64_t k = 801; k < 1000; ++k) {      // cmd_of is the first command cycle reaching edge k
+  EXPECT_EQ(l2.cmd_of(800), 1100u);        // edge 800 belongs to the old ratio
+  for (uint64_t k = 801; k < 1000; ++k) {  // cmd_of is the first command cycle reaching edge k
     uint64_t c = l2.cmd_of(k);
     EXPECT_GE(l2.index_at(c), k);
     EXPECT_LT(l2.index_at(c - 1), k);
   }
   l2.retime(1200, RatioClock::from_ratio(1000.0 / 475.0));  // same ratio: nothing changes
   EXPECT_EQ(l2.index_at(1100 + 19 * 10), 800u + 400u);
-  l2.retime(1300, RatioClock::from_ratio(300.0 / 475.0));   // and back below 1
+  l2.retime(1300, RatioClock::from_ratio(300.0 / 475.0));  // and back below 1
   uint64_t k0 = 800 + (1300 - 1100) * 40 / 19;
   EXPECT_EQ(l2.index_at(1300), k0);
   EXPECT_EQ(l2.index_at(1300 + 19), k0 + 12);
@@ -161,10 +161,10 @@ TEST(DramChannel, FrFcfsServesYoungerRowHitBeforeOlderRowMiss) {
   ChannelRun run{MemConfig{}};
   run.ch.enqueue(0, 0, false, 1);
   while (run.log.size() < 2) run.step();  // ACT row 0, RD: row 0 stays open
-  run.ch.enqueue(0, 1, false, 2);  // older, row miss
-  run.ch.enqueue(0, 0, false, 3);  // younger, row hit
+  run.ch.enqueue(0, 1, false, 2);         // older, row miss
+  run.ch.enqueue(0, 0, false, 3);         // younger, row hit
   run.run_until_idle(1000);
-  std::vector<DramOp> expected = {DramOp::kActivate, DramOp::kRead, DramOp::kRead,
+  std::vector<DramOp> expected = {DramOp::kActivate,  DramOp::kRead,     DramOp::kRead,
                                   DramOp::kPrecharge, DramOp::kActivate, DramOp::kRead};
   EXPECT_EQ(run.ops(), expected);
   EXPECT_EQ(run.read_tags, (std::vector<uint32_t>{1, 3, 2}));
@@ -176,8 +176,7 @@ TEST(DramChannel, OldestFirstAmongRowHitsAndAcrossBanks) {
   run.ch.enqueue(1, 5, false, 2);  // other bank: its ACT goes while bank 0 waits tRCD
   run.ch.enqueue(0, 5, false, 3);
   run.run_until_idle(1000);
-  std::vector<DramOp> expected = {DramOp::kActivate, DramOp::kActivate, DramOp::kRead,
-                                  DramOp::kRead, DramOp::kRead};
+  std::vector<DramOp> expected = {DramOp::kActivate, DramOp::kActivate, DramOp::kRead, DramOp::kRead, DramOp::kRead};
   EXPECT_EQ(run.ops(), expected);
   EXPECT_EQ(run.log[1].cycle, MemConfig{}.t.tRRD);
   EXPECT_EQ(run.read_tags, (std::vector<uint32_t>{1, 3, 2}));  // bank 0 opened first
@@ -236,8 +235,7 @@ void check_timing(const MemConfig& cfg, const std::vector<ChannelRun::Issued>& l
         }
         break;
       }
-      case DramOp::kNone:
-        break;
+      case DramOp::kNone: break;
     }
   }
 }
@@ -320,8 +318,7 @@ TEST(MemConfigParse, RejectsUnknownKeysAndBadValuesNamingThePath) {
   EXPECT_TRUE(fails_with(R"({"chanels": 6})", "gpu.json: mem.chanels: unknown key"));
   EXPECT_TRUE(fails_with(R"({"channels": 0})", "gpu.json: mem.channels: expected"));
   EXPECT_TRUE(fails_with(R"({"dram_timing": {"tXYZ": 1}})", "mem.dram_timing.tXYZ: unknown key"));
-  EXPECT_TRUE(fails_with(R"({"dram_timing": {"tRC": 30}})",
-                         "mem.dram_timing.tRC: expected tRC >= tRAS + tRP"));
+  EXPECT_TRUE(fails_with(R"({"dram_timing": {"tRC": 30}})", "mem.dram_timing.tRC: expected tRC >= tRAS + tRP"));
   EXPECT_TRUE(fails_with(R"({"row_bytes": 2000})", "mem.row_bytes: expected"));
   EXPECT_TRUE(fails_with(R"({"line_bytes": 96})", "mem.line_bytes: expected a power of two"));
   EXPECT_TRUE(fails_with(R"({"dram_timing": 3})", "mem.dram_timing: expected an object"));

@@ -21,8 +21,7 @@ namespace {
 constexpr uint64_t kAddressLimit = kAddressSpaceBytes;
 
 const MemConfig& checked(const MemConfig& cfg) {
-  if (auto p = check_mem_config(cfg))
-    throw std::invalid_argument("MemConfig." + p->key + ": " + p->what);
+  if (auto p = check_mem_config(cfg)) throw std::invalid_argument("MemConfig." + p->key + ": " + p->what);
   return cfg;
 }
 
@@ -55,9 +54,7 @@ struct MemorySystem::Impl {
     act.dram_writes += cmd.op == DramOp::kWrite;
     if (cmd.op == DramOp::kRead || cmd.op == DramOp::kWrite) act.dram_bus_busy += burst_cycles;
   }
-  void count_l2_cycles(uint64_t cycle) {
-    act.l2_cycles = std::max(act.l2_cycles, l2.edges_through(cycle));
-  }
+  void count_l2_cycles(uint64_t cycle) { act.l2_cycles = std::max(act.l2_cycles, l2.edges_through(cycle)); }
 
   bool idle() const {
     if (!requests.empty() || !responses.empty()) return false;
@@ -104,8 +101,7 @@ void MemorySystem::end_of_elaboration() {
   impl_->responses.set_ports(uint32_t(sm_in.size()));
 }
 
-tlm_sync_enum MemorySystem::nb_transport_fw(int port, tlm_generic_payload& gp, tlm_phase& phase,
-                                            sc_core::sc_time&) {
+tlm_sync_enum MemorySystem::nb_transport_fw(int port, tlm_generic_payload& gp, tlm_phase& phase, sc_core::sc_time&) {
   Impl& m = *impl_;
   if (phase == tlm::END_RESP) return tlm::TLM_COMPLETED;
   if (phase != tlm::BEGIN_REQ) {
@@ -118,8 +114,7 @@ tlm_sync_enum MemorySystem::nb_transport_fw(int port, tlm_generic_payload& gp, t
     return tlm::TLM_COMPLETED;
   }
   uint64_t addr = gp.get_address();
-  if (gp.get_data_length() != m.cfg.line_bytes || m.line.mod(addr) != 0 ||
-      addr >= kAddressLimit) {
+  if (gp.get_data_length() != m.cfg.line_bytes || m.line.mod(addr) != 0 || addr >= kAddressLimit) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return tlm::TLM_COMPLETED;
   }

@@ -74,7 +74,7 @@ class MemorySystem : public sc_core::sc_module, public Tickable, public MemorySt
   void end_of_elaboration() override;  // sizes the per-port state
   void accept(uint32_t id);            // the slice input took the request
   void send_end_req(uint32_t id);
-  void deliver(uint32_t id);           // BEGIN_RESP to the SM
+  void deliver(uint32_t id);  // BEGIN_RESP to the SM
   void wake_if_sleeping();
   void follow_sm_clock_at(uint64_t cycle);
 };

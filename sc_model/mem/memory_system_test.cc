@@ -24,9 +24,9 @@ namespace gpupm {
 namespace {
 
 using sc_core::SC_PS;
-using sc_core::SC_US;
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
+using sc_core::SC_US;
 
 // 924 MHz DRAM command clock (1082 ps). A function, not a global:
 // sc_time's constructor must not run before the simulation context exists.
@@ -161,8 +161,7 @@ class MemoryBench : public test::ScBench {
     ++port.in_flight;
   }
 
-  tlm::tlm_sync_enum nb_transport_bw(int p, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                     sc_time&) {
+  tlm::tlm_sync_enum nb_transport_bw(int p, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_time&) {
     Port& port = *ports_[p];
     kick_.notify(sc_core::SC_ZERO_TIME);
     if (phase == tlm::END_REQ) {
@@ -173,8 +172,7 @@ class MemoryBench : public test::ScBench {
     }
     EXPECT_EQ(phase, tlm::BEGIN_RESP);
     EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
-    responses.push_back(
-        {uint32_t(p), gp.get_address(), gp.is_write(), sent_at_[&gp], sc_time_stamp()});
+    responses.push_back({uint32_t(p), gp.get_address(), gp.is_write(), sent_at_[&gp], sc_time_stamp()});
     if (gp.is_read()) read_bytes += gp.get_data_length();
     --port.in_flight;
     free_.push_back(std::move(in_use_[&gp]));
@@ -196,10 +194,7 @@ class MemorySystemTest : public test::ScTest {};
 // The design under test plus the bench.
 struct Platform {
   explicit Platform(const MemConfig& c, uint32_t ports = 1, sc_time period = mem_period())
-      : cfg(c),
-        clock("mem_clock", period),
-        mem("mem", cfg, clock),
-        bench("bench", ports, mem, clock) {}
+      : cfg(c), clock("mem_clock", period), mem("mem", cfg, clock), bench("bench", ports, mem, clock) {}
   MemConfig cfg;
   ClockDomain clock;
   MemorySystem mem;
@@ -237,8 +232,7 @@ sc_time expected_latency(const MemConfig& c, sc_time sent, bool miss) {
   }
   uint64_t flits = c.line_bytes / c.flit_bytes;
   auto ceil_div = [](uint64_t a, uint64_t b) { return (a + b - 1) / b; };
-  uint64_t kd = kr + ceil_div(flits, c.slice_out_flits) - 1 + c.icnt_latency +
-                ceil_div(flits, c.sm_in_flits) - 1;
+  uint64_t kd = kr + ceil_div(flits, c.slice_out_flits) - 1 + c.icnt_latency + ceil_div(flits, c.sm_in_flits) - 1;
   return mem_period() * double(l2.cmd[kd]) - sent;
 }
 
@@ -246,7 +240,7 @@ TEST_F(MemorySystemTest, UnloadedMissAndHitLatencyMatchTheParameters) {
   MemConfig cfg;
   ASSERT_NEAR(cfg.l2_clock_ratio, 25.0 / 33.0, 1e-12);
   Platform p(cfg);
-  const MemActivity& a = p.mem.activity();  // a live view: readers may keep it
+  const MemActivity& a = p.mem.activity();                         // a live view: readers may keep it
   const sc_time t0 = mem_period() * 1000.0 + sc_time(541, SC_PS);  // between edges
   const sc_time t1 = mem_period() * 3000.0 + sc_time(541, SC_PS);
   p.bench.set_jobs(0, 1, {{t0, 0x1000, false}, {t1, 0x1000, false}});
@@ -294,8 +288,7 @@ TEST_F(MemorySystemTest, SequentialStreamSaturatesNearPeakAndScalesWithMemoryClo
   sc_core::sc_start(sc_time(5, SC_US));
   double bw = measure_bandwidth(p, sc_time(20, SC_US));
   double peak = cfg.peak_bandwidth_bytes_per_s(p.clock.frequency_hz());
-  std::cout << "stream: " << bw / 1e9 << " GB/s of " << peak / 1e9 << " GB/s peak = " << bw / peak
-            << "\n";
+  std::cout << "stream: " << bw / 1e9 << " GB/s of " << peak / 1e9 << " GB/s peak = " << bw / peak << "\n";
   EXPECT_GE(bw / peak, 0.90);
 
   MemActivity a = p.mem.activity();
@@ -331,8 +324,8 @@ TEST_F(MemorySystemTest, ReadLatencyGrowsWithLoad) {
     MemActivity before = p.mem.activity();
     sc_core::sc_start(sc_time(10, SC_US));
     latency.push_back(mean_read_latency_ns(before, p.mem.activity()));
-    std::cout << load.ports << " ports x " << load.window << " in flight: mean read latency "
-              << latency.back() << " ns\n";
+    std::cout << load.ports << " ports x " << load.window << " in flight: mean read latency " << latency.back()
+              << " ns\n";
   }
   for (size_t i = 1; i < latency.size(); ++i) EXPECT_GT(latency[i], latency[i - 1]);
   EXPECT_GT(latency.back(), 1.25 * latency.front());
@@ -348,8 +341,7 @@ TEST_F(MemorySystemTest, FullSliceInputBackPressuresAndSendsEndReqLater) {
     p.bench.set_jobs(port, 1, {{t0, map.global_line(0, port) * 128, false}});
   sc_core::sc_start(mem_period() * 2000.0);
 
-  std::vector<tlm::tlm_sync_enum> expected = {tlm::TLM_UPDATED, tlm::TLM_UPDATED,
-                                              tlm::TLM_ACCEPTED};
+  std::vector<tlm::tlm_sync_enum> expected = {tlm::TLM_UPDATED, tlm::TLM_UPDATED, tlm::TLM_ACCEPTED};
   EXPECT_EQ(p.bench.fw_status, expected);
   ASSERT_EQ(p.bench.late_end_req.size(), 1u);
   // The credit frees at the first lookup: L2 edge first_at_or_after(101) + icnt_latency.
@@ -430,8 +422,8 @@ TEST_F(MemorySystemTest, RandomTrafficWithTinyQueuesCompletesAndBalances) {
   EXPECT_TRUE(p.mem.idle());
   uint64_t order = 0;  // same seed, same run: compare across processes by eye
   for (const auto& r : p.bench.responses) order = order * 1000003 + r.addr + r.received.value();
-  std::cout << "response order hash " << order << ", hits " << a.l2_hits << ", DRAM reads "
-            << a.dram_reads << ", writes " << a.dram_writes << "\n";
+  std::cout << "response order hash " << order << ", hits " << a.l2_hits << ", DRAM reads " << a.dram_reads
+            << ", writes " << a.dram_writes << "\n";
 }
 
 // An initiator that sends one hand-made payload.

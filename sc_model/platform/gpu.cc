@@ -73,7 +73,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
   host_.freq_out.bind(fm_.ctrl_in);
   host_.attach_memory_clock(mem_clock_, cfg.mem.channels);
   if (mem_) mem_->follow_sm_clock(sm_clock_);  // memory.l2_clock "core" only
-  else power_.leave_out_memory();  // an external memory's energy is the platform's to model
+  else power_.leave_out_memory();              // an external memory's energy is the platform's to model
   host_in.bind(cp_.host_in);
   cp_.irq_out.bind(irq_o);
   cp_.gwde_out.bind(gwde_.launch_in);
@@ -96,8 +96,9 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
     pdn_ = std::make_unique<RlcPdn>(cfg.pdn.network, cfg.sm.count);
     vr_.attach_network(pdn_.get());
     const DomainDvfs& d = cfg.dvfs[Domain::Sm];
-    pdn_driver_ = std::make_unique<PdnDriver>(cfg.pdn.stats, cfg.power, statuses(sms_), vr_, sm_clock_,
-                                              reference_volts(cfg.power, size_t(Domain::Sm), d.levels[d.nominal].volts));
+    pdn_driver_ =
+        std::make_unique<PdnDriver>(cfg.pdn.stats, cfg.power, statuses(sms_), vr_, sm_clock_,
+                                    reference_volts(cfg.power, size_t(Domain::Sm), d.levels[d.nominal].volts));
     sm_clock_.add(pdn_driver_.get());
   }
 

@@ -43,9 +43,11 @@ void describe(ParamVisitor& v, GpuConfig& g) {
   v.section("sm", Presence::kRequired, "streaming multiprocessors", [&](ParamVisitor& s) { describe(s, g.sm); });
   v.section("memory", Presence::kRequired, "interconnect, L2, memory controllers and DRAM",
             [&](ParamVisitor& s) { describe(s, g.mem); });
-  v.section("dvfs", Presence::kRequired, "V/F levels of the two clock domains", [&](ParamVisitor& s) { describe(s, g.dvfs); });
+  v.section("dvfs", Presence::kRequired, "V/F levels of the two clock domains",
+            [&](ParamVisitor& s) { describe(s, g.dvfs); });
   v.section("power", Presence::kRequired, "activity-based power model", [&](ParamVisitor& s) { describe(s, g.power); });
-  v.section("gwde", Presence::kOptional, "global work distribution engine", [&](ParamVisitor& s) { describe(s, g.gwde); });
+  v.section("gwde", Presence::kOptional, "global work distribution engine",
+            [&](ParamVisitor& s) { describe(s, g.gwde); });
   v.section("sim", Presence::kOptional, "simulation control", [&](ParamVisitor& s) { describe(s, g.sim); });
   v.section("pdn", Presence::kOptional, "power-delivery network and droop statistics (default: ideal)",
             [&](ParamVisitor& s) { describe(s, g.pdn); });

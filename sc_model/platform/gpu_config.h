@@ -22,8 +22,8 @@ struct SimConfig {
   uint32_t epoch_cycles = 4096;  // SM cycles per report epoch (and epochs.csv row)
   uint32_t sample_period = 128;  // SM cycles between warp-state samples
   uint64_t seed = 1;
-  double max_sim_ms = 1000.0;    // simulated-time guard: a run past it fails (exit 1)
-  ptx::RunawayBounds runaway;     // program launches: warp instructions before a launch is a runaway (exit 1)
+  double max_sim_ms = 1000.0;  // simulated-time guard: a run past it fails (exit 1)
+  ptx::RunawayBounds runaway;  // program launches: warp instructions before a launch is a runaway (exit 1)
 };
 
 struct GpuConfig {
@@ -35,7 +35,7 @@ struct GpuConfig {
   PowerConfig power;
   GwdeConfig gwde;
   SimConfig sim;
-  PdnConfig pdn;  // power-delivery network and droop statistics (default: ideal)
+  PdnConfig pdn;              // power-delivery network and droop statistics (default: ideal)
   SmoothingConfig smoothing;  // hierarchical voltage smoothing (default: off)
   // Controller blocks as the C++ models, the Verilated RTL, or both in lockstep (rtl/README.md).
   ControllerImpl controller_impl = ControllerImpl::kCpp;

@@ -38,11 +38,11 @@ class PdnDriver : public Tickable {
   void finish();
 
   const DroopStats& stats() const { return stats_; }
-  uint64_t steps() const { return stepped_; }        // SM cycles stepped
+  uint64_t steps() const { return stepped_; }  // SM cycles stepped
   // The last stepped cycle: each SM's current (A) and node voltage (V).
   const std::vector<double>& sm_amps() const { return amps_; }
   const std::vector<double>& sm_volts() const { return volts_; }
-  double amp_seconds() const { return amp_s_; }      // integral of the total SM current
+  double amp_seconds() const { return amp_s_; }  // integral of the total SM current
 
  private:
   const PowerConfig power_;
@@ -56,10 +56,10 @@ class PdnDriver : public Tickable {
 
   std::vector<double> bg_nj_, leak_share_;  // per SM, per cycle, from the last interval
   std::vector<double> amps_, volts_;
-  std::vector<double> event_nj_;            // per SM, the ticked cycle's events
-  DroopPredIn weights_;                     // the droop predictor's class weights (for the trace)
-  std::vector<uint8_t> dispatch_, no_dispatch_;  // per SM, the ticked cycle's dispatch estimate
-  uint64_t stepped_ = 0;  // cycles stepped so far
+  std::vector<double> event_nj_;                     // per SM, the ticked cycle's events
+  DroopPredIn weights_;                              // the droop predictor's class weights (for the trace)
+  std::vector<uint8_t> dispatch_, no_dispatch_;      // per SM, the ticked cycle's dispatch estimate
+  uint64_t stepped_ = 0;                             // cycles stepped so far
   double v_ = -1, dt_ = 0, dyn_a_ = 0, leak_a_ = 0;  // voltage factors of the currents at v_
   double amp_s_ = 0;
 };

@@ -67,8 +67,7 @@ LoadedRun load_run_worded(const RunInputs& given, const PolicyWording& wording) 
   if (is_program_workload(r.doc.at("workload")))
     r.workload = load_program_workload(r.doc.at("workload"), in.workload_file, wl_origin, r.gpu.sm, r.gpu.sim.runaway,
                                        scaled.inputs_dir);
-  else
-    r.workload = parse_workload(r.doc.at("workload"), wl_origin, r.gpu.sim.seed);
+  else r.workload = parse_workload(r.doc.at("workload"), wl_origin, r.gpu.sim.seed);
   validate_workload(r.workload, r.gpu, wl_origin);
   const Json& pdoc = r.doc.at("policy");
   JsonReader p(pdoc, wording.origin, "policy");
@@ -125,7 +124,10 @@ LoadedRun load_standalone_run(const RunInputs& in) {
 
 std::string validate_file(const std::string& file, const std::string& scale) {
   Json doc = load_json_file(file);
-  if (!doc.is_object()) throw InputError(file, "$", "expected a JSON object (a GPU config, a workload, a PDN package, a sweep spec or an experiment config)");
+  if (!doc.is_object())
+    throw InputError(
+        file, "$",
+        "expected a JSON object (a GPU config, a workload, a PDN package, a sweep spec or an experiment config)");
   if (is_program_workload(doc) && scale != "ci") {
     const ScaledWorkload w = load_workload_at_scale(file, scale);
     load_program_workload(w.doc, file, w.origin, SmConfig(), {}, w.inputs_dir);
@@ -135,7 +137,8 @@ std::string validate_file(const std::string& file, const std::string& scale) {
     load_program_workload(doc, file, file, SmConfig());
     return "program workload";
   }
-  if ((doc.contains("kernels") || doc.contains("apps")) && scale != "ci") load_workload_at_scale(file, scale);  // refused
+  if ((doc.contains("kernels") || doc.contains("apps")) && scale != "ci")
+    load_workload_at_scale(file, scale);  // refused
   if (doc.contains("kernels") || doc.contains("apps")) {
     parse_workload(doc, file, 1);
     return "workload";

@@ -20,7 +20,7 @@ struct RunInputs {
   std::string policy = "baseline";
   std::vector<std::string> sets;  // path=value
   std::optional<uint64_t> seed;
-  std::string pdn_file;  // --pdn: a package (configs/pdn/*.json); turns the RLC network on
+  std::string pdn_file;      // --pdn: a package (configs/pdn/*.json); turns the RLC network on
   std::string scale = "ci";  // --scale: ci or paper (program/workload_scale.h)
 };
 
@@ -61,7 +61,8 @@ PolicyGpu load_policy_gpu(const std::string& gpu_file, const std::string& pdn_fi
 // broken rules are InputErrors naming FILE and the key's path. GIVEN_BY_CALLER
 // holds the keys the caller sets itself (e.g. an experiment's profiles file).
 void check_policy_settings(const Json& settings, const std::string& policy, const PolicyGpu& on,
-                           const std::string& file, const std::string& path, const Json& given_by_caller = Json::object());
+                           const std::string& file, const std::string& path,
+                           const Json& given_by_caller = Json::object());
 
 // What kind of document a file is, for `gpupm validate` (a workload at SCALE): "gpu" or "workload".
 std::string validate_file(const std::string& file, const std::string& scale = "ci");

@@ -21,7 +21,7 @@ struct Snapshot {
   MemActivity mem;
   Energy energy;
   std::array<std::vector<double>, kDomains> residency;  // seconds per level
-  std::vector<double> sm_energy_j;                     // per SM (empty at the start: all zero)
+  std::vector<double> sm_energy_j;                      // per SM (empty at the start: all zero)
 };
 
 // SM i's energy (J) in the interval (a, b].

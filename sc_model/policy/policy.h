@@ -34,7 +34,7 @@ class PolicyContext {
   virtual bool in_transition(Domain d) const = 0;
   // CTAs of `k` that fit on one SM (CTA slots, warp slots, the kernel's own limit).
   virtual uint32_t occupancy_limit(const KernelLaunch& k) const = 0;
-  virtual uint32_t max_warps() const = 0;  // warp slots per SM
+  virtual uint32_t max_warps() const = 0;            // warp slots per SM
   virtual uint32_t schedulers() const { return 1; }  // issue slots (ALU pipes) per SM
   // actuation
   virtual bool request_level(Domain d, uint32_t level, bool immediate = false) = 0;

@@ -9,12 +9,21 @@
 
 namespace gpupm {
 
-PolicyHost::PolicyHost(sc_core::sc_module_name name, std::unique_ptr<Policy> policy,
-                       std::vector<const SmStatus*> sms, const MemoryStatus& mem, const FrequencyManager& fm,
-                       const ClockDomain& sm_clock, const SmConfig& sm_cfg)
-    : sc_module(name), gwde_out("gwde_out"), freq_out("freq_out"), sm_out("sm_out"), csr_in("csr_in"),
+PolicyHost::PolicyHost(sc_core::sc_module_name name, std::unique_ptr<Policy> policy, std::vector<const SmStatus*> sms,
+                       const MemoryStatus& mem, const FrequencyManager& fm, const ClockDomain& sm_clock,
+                       const SmConfig& sm_cfg)
+    : sc_module(name),
+      gwde_out("gwde_out"),
+      freq_out("freq_out"),
+      sm_out("sm_out"),
+      csr_in("csr_in"),
       host_csr_in("host_csr_in"),
-      policy_(std::move(policy)), sms_(std::move(sms)), mem_(mem), fm_(fm), sm_clock_(sm_clock), sm_cfg_(sm_cfg) {
+      policy_(std::move(policy)),
+      sms_(std::move(sms)),
+      mem_(mem),
+      fm_(fm),
+      sm_clock_(sm_clock),
+      sm_cfg_(sm_cfg) {
   csr_in.register_b_transport(this, &PolicyHost::csr_b_transport);
   host_csr_in.register_b_transport(this, &PolicyHost::csr_b_transport);
   host_csr_in.register_transport_dbg(this, &PolicyHost::csr_transport_dbg);

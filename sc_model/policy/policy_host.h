@@ -18,15 +18,14 @@ class ClockDomain;
 
 class PolicyHost : public sc_core::sc_module, public PolicyContext {
  public:
-  tlm_utils::simple_initiator_socket<PolicyHost> gwde_out;  // GWDE ctrl_in
-  tlm_utils::simple_initiator_socket<PolicyHost> freq_out;  // FrequencyManager ctrl_in
+  tlm_utils::simple_initiator_socket<PolicyHost> gwde_out;           // GWDE ctrl_in
+  tlm_utils::simple_initiator_socket<PolicyHost> freq_out;           // FrequencyManager ctrl_in
   tlm_utils::multi_passthrough_initiator_socket<PolicyHost> sm_out;  // each SM's ctrl_in
   tlm_utils::simple_target_socket_optional<PolicyHost> csr_in;       // the controller's registers
   tlm_utils::simple_target_socket_optional<PolicyHost> host_csr_in;  // the same, for the host interface's window
 
   PolicyHost(sc_core::sc_module_name name, std::unique_ptr<Policy> policy, std::vector<const SmStatus*> sms,
-             const MemoryStatus& mem, const FrequencyManager& fm, const ClockDomain& sm_clock,
-             const SmConfig& sm_cfg);
+             const MemoryStatus& mem, const FrequencyManager& fm, const ClockDomain& sm_clock, const SmConfig& sm_cfg);
 
   Policy& policy() { return *policy_; }
 

@@ -12,7 +12,9 @@ void level_param(ParamVisitor& v, const char* name, uint32_t& level, const Domai
   if (preset_index < 0) {
     const std::string what = std::string("this policy needs a V/F level named \"") + preset + "\" in the GPU config";
     v.rule("preset_level", "the level this policy presets exists in the GPU config",
-           [name, what]() -> std::optional<ParamProblem> { return ParamProblem{name, what}; });
+           [name, what]() -> std::optional<ParamProblem> {
+             return ParamProblem{name, what};
+           });
   }
 }
 

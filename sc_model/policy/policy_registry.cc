@@ -62,14 +62,11 @@ const std::vector<ShippedPolicy>& shipped_policies() {
        settings_walk<EqualizerSettings>()},
       {"equalizer-energy", "Equalizer, energy mode", make_equalizer, settings_walk<EqualizerSettings>()},
       {"dyncta", "DynCTA-like CTA concurrency from idle and memory-stall cycles",
-       make_from_settings<DynCtaPolicy, DynCtaSettings>,
-       settings_walk<DynCtaSettings>()},
+       make_from_settings<DynCtaPolicy, DynCtaSettings>, settings_walk<DynCtaSettings>()},
       {"core-shutdown", "memory-bound kernels: bisect the SM count, gate the surplus SMs",
-       make_from_settings<CoreShutdownPolicy, KnobSearchSettings>,
-       settings_walk<KnobSearchSettings>()},
+       make_from_settings<CoreShutdownPolicy, KnobSearchSettings>, settings_walk<KnobSearchSettings>()},
       {"core-dvfs", "core shut-down's comparison point: the same search over the SM V/F level",
-       make_from_settings<CoreDvfsPolicy, KnobSearchSettings>,
-       settings_walk<KnobSearchSettings>()},
+       make_from_settings<CoreDvfsPolicy, KnobSearchSettings>, settings_walk<KnobSearchSettings>()},
       {"static-point", "one point of the SM count x V/F x CTAs space held for the run (policy.sms, ...)",
        make_static_point, settings_walk<StaticPointSettings>()},
       {"harmonia", "Harmonia: CU count and CU/memory clocks per kernel from its counters", make_harmonia,
@@ -112,8 +109,7 @@ std::string describe_origin(const std::string& origin) { return origin.empty() ?
 
 }  // namespace
 
-bool register_policy(const std::string& name, const std::string& summary, PolicyFactory make,
-                     PolicyParamWalk params) {
+bool register_policy(const std::string& name, const std::string& summary, PolicyFactory make, PolicyParamWalk params) {
   Registry& r = registry();
   if (const PolicyEntry* e = find_policy(name)) {
     r.problems.push_back("policy \"" + name + "\" of " + r.origin + " is already registered (" +
@@ -131,7 +127,6 @@ const PolicyEntry* find_registered_policy(const std::string& name) { return find
 const std::vector<std::string>& policy_registration_problems() { return registry().problems; }
 
 void set_registration_origin(const std::string& origin) { registry().origin = origin; }
-
 
 std::vector<std::string> policy_names() {
   std::vector<std::string> n;

@@ -32,7 +32,7 @@ struct PolicyEntry {
   std::string name;
   std::string summary;  // one line for `gpupm policies`
   PolicyFactory make;
-  std::string origin;   // "" shipped; a plugin's file; "linked in" for the program's own code
+  std::string origin;      // "" shipped; a plugin's file; "linked in" for the program's own code
   PolicyParamWalk params;  // its settings' declaration (`gpupm params --policy NAME`); empty: none declared
 };
 
@@ -69,8 +69,8 @@ void set_registration_origin(const std::string& origin);
 // registers it when the program starts or the plugin is loaded. The line must
 // be in an object the linker keeps: a source file of the program itself (not
 // of a static library nothing else references), or of the plugin.
-#define GPUPM_REGISTER_POLICY(NAME, SUMMARY, ...)                                         \
-  namespace {                                                                            \
-  [[maybe_unused]] const bool GPUPM_POLICY_CONCAT(gpupm_policy_registered_, __LINE__) = \
-      ::gpupm::register_policy(NAME, SUMMARY, __VA_ARGS__);                              \
+#define GPUPM_REGISTER_POLICY(NAME, SUMMARY, ...)                                                                   \
+  namespace {                                                                                                       \
+  [[maybe_unused]] const bool GPUPM_POLICY_CONCAT(gpupm_policy_registered_,                                         \
+                                                  __LINE__) = ::gpupm::register_policy(NAME, SUMMARY, __VA_ARGS__); \
   }

@@ -21,16 +21,20 @@ void describe(ParamVisitor& v, PowerConfig& c) {
   nj("dram_activate_nj", c.dram_activate_nj, "per DRAM activate + precharge pair");
   nj("dram_read_nj", c.dram_read_nj, "per DRAM read burst (one line)");
   nj("dram_write_nj", c.dram_write_nj, "per DRAM write burst (one line)");
-  v.number("dram_idd2n_a", c.dram_idd2n_a, 0.0, 100.0, "A", "DRAM active-standby current per chip at the reference rate");
+  v.number("dram_idd2n_a", c.dram_idd2n_a, 0.0, 100.0, "A",
+           "DRAM active-standby current per chip at the reference rate");
   v.number("dram_idd2n_ref_gbps", c.dram_idd2n_ref_gbps, 0.1, 100.0, "Gbps", "data rate of dram_idd2n_a");
-  v.number("dram_idd2n_rise", c.dram_idd2n_rise, -1.0, 10.0, "", "fractional rise of the standby current from the reference rate to 6 Gbps");
+  v.number("dram_idd2n_rise", c.dram_idd2n_rise, -1.0, 10.0, "",
+           "fractional rise of the standby current from the reference rate to 6 Gbps");
   v.number("dram_vdd", c.dram_vdd, 0.1, 10.0, "V", "DRAM supply at nominal memory voltage");
   v.integer("dram_chips", c.dram_chips, 0, 1024, "chips", "DRAM chips");
   v.number("sm_leakage_w", c.sm_leakage_w, 0.0, 1000.0, "W", "leakage per SM at nominal voltage, zero when gated");
   v.number("mem_leakage_w", c.mem_leakage_w, 0.0, 1000.0, "W", "memory-domain leakage at nominal voltage");
   v.number("leakage_voltage_exponent", c.leakage_voltage_exponent, 0.0, 10.0, "", "k in leakage ~ (V/V0)^k");
-  v.number("sm_reference_volts", c.sm_reference_volts, 0.0, 10.0, "V", "V0 of the SM domain's energies (0: the nominal level's voltage)");
-  v.number("mem_reference_volts", c.mem_reference_volts, 0.0, 10.0, "V", "V0 of the memory domain's energies (0: the nominal level's voltage)");
+  v.number("sm_reference_volts", c.sm_reference_volts, 0.0, 10.0, "V",
+           "V0 of the SM domain's energies (0: the nominal level's voltage)");
+  v.number("mem_reference_volts", c.mem_reference_volts, 0.0, 10.0, "V",
+           "V0 of the memory domain's energies (0: the nominal level's voltage)");
   v.number("constant_w", c.constant_w, 0.0, 10000.0, "W", "constant power");
 }
 

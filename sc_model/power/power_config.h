@@ -10,19 +10,19 @@ namespace gpupm {
 
 struct PowerConfig {
   // SM domain, nJ per warp-level event at nominal SM voltage
-  double inst_nj = 1.0;           // fetch, decode, schedule, operand collection, register file
-  double alu_nj = 2.0;            // 32-lane ALU operation
+  double inst_nj = 1.0;  // fetch, decode, schedule, operand collection, register file
+  double alu_nj = 2.0;   // 32-lane ALU operation
   double sfu_nj = 4.0;
-  double ldst_nj = 0.8;           // address generation and coalescing per memory instruction
-  double l1_line_nj = 0.6;        // L1 tag + data access per 128 B line
-  double sm_busy_cycle_nj = 0.5;  // clock tree and pipeline latches of an SM with work
-  double sm_idle_cycle_nj = 0.15; // clocked but empty (not gated)
+  double ldst_nj = 0.8;            // address generation and coalescing per memory instruction
+  double l1_line_nj = 0.6;         // L1 tag + data access per 128 B line
+  double sm_busy_cycle_nj = 0.5;   // clock tree and pipeline latches of an SM with work
+  double sm_idle_cycle_nj = 0.15;  // clocked but empty (not gated)
   // memory domain, nJ per event at nominal memory voltage
   double l2_access_nj = 1.5;
   double icnt_flit_nj = 0.25;
-  double mem_cycle_nj = 1.0;      // clock tree of interconnect, L2 and controllers, per L2 cycle
-  double dram_activate_nj = 15.0; // activate + precharge pair
-  double dram_read_nj = 12.0;     // per 128 B burst
+  double mem_cycle_nj = 1.0;       // clock tree of interconnect, L2 and controllers, per L2 cycle
+  double dram_activate_nj = 15.0;  // activate + precharge pair
+  double dram_read_nj = 12.0;      // per 128 B burst
   double dram_write_nj = 13.0;
   // DRAM active standby: I_dd2n per chip at the reference data rate, +30% at 6 Gbps
   double dram_idd2n_a = 0.5;
@@ -31,7 +31,7 @@ struct PowerConfig {
   double dram_vdd = 1.5;          // at nominal memory voltage
   uint32_t dram_chips = 12;
   // leakage (W at nominal voltage) and constant power
-  double sm_leakage_w = 2.2;      // per SM, zero when gated
+  double sm_leakage_w = 2.2;  // per SM, zero when gated
   double mem_leakage_w = 8.9;
   double leakage_voltage_exponent = 1.0;  // leakage ~ (V/V0)^k
   double constant_w = 10.0;

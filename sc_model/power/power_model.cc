@@ -31,7 +31,14 @@ nlohmann::json Energy::to_json() const {
 
 PowerModel::PowerModel(const PowerConfig& cfg, uint32_t dram_data_rate, std::vector<const SmStatus*> sms,
                        const MemActivity& mem, const VoltageStatus& vr, const ClockStatus& fm)
-    : cfg_(cfg), dram_data_rate_(dram_data_rate), sms_(std::move(sms)), mem_(mem), vr_(vr), fm_(fm), last_sm_(sms_.size()), sm_total_(sms_.size(), 0.0) {
+    : cfg_(cfg),
+      dram_data_rate_(dram_data_rate),
+      sms_(std::move(sms)),
+      mem_(mem),
+      vr_(vr),
+      fm_(fm),
+      last_sm_(sms_.size()),
+      sm_total_(sms_.size(), 0.0) {
   for (size_t d = 0; d < kDomains; ++d) {
     v0_[d] = reference_volts(cfg_, d, fm_.nominal_volts(Domain(d)));
     last_v_[d] = v0_[d];
@@ -53,7 +60,7 @@ double sm_event_nj(const PowerConfig& cfg, const SmCounters& c, const SmCounters
 }
 
 PowerModel::SmEnergy PowerModel::sm_interval_energy(const SmCounters& c, const SmCounters& p, double v,
-                                                   double dt) const {
+                                                    double dt) const {
   const double dyn = (v / v0_[0]) * (v / v0_[0]) * 1e-9;  // nJ -> J with V^2 scaling
   const double leak = std::pow(v / v0_[0], cfg_.leakage_voltage_exponent);
   double cycles = double(c.cycles - p.cycles);

@@ -42,8 +42,8 @@ inline double sm_clock_nj(const PowerConfig& cfg, double busy, double idle) {
 class PowerModel {
  public:
   // dram_data_rate: transfers per DRAM command clock (MemConfig::data_rate).
-  PowerModel(const PowerConfig& cfg, uint32_t dram_data_rate, std::vector<const SmStatus*> sms,
-             const MemActivity& mem, const VoltageStatus& vr, const ClockStatus& fm);
+  PowerModel(const PowerConfig& cfg, uint32_t dram_data_rate, std::vector<const SmStatus*> sms, const MemActivity& mem,
+             const VoltageStatus& vr, const ClockStatus& fm);
 
   void checkpoint();  // settle energy up to now
   // An external memory (memory.system "external"): the memory domain's leakage

@@ -113,8 +113,8 @@ TEST_F(PowerModelTest, DramStandbyFollowsDataRateAndVoltage) {
     double gbps = mhz * 4 / 1000;
     return 0.5 * (1 + 0.3 * (gbps - 3.2) / 2.8) * 1.5 * v * 12;
   };
-  EXPECT_DOUBLE_EQ(pm->dram_standby_watts(800, 1.0), 0.5 * 1.5 * 12);        // 3.2 Gbps: I_dd2n
-  EXPECT_DOUBLE_EQ(pm->dram_standby_watts(1500, 1.0), 0.5 * 1.3 * 1.5 * 12); // 6 Gbps: +30%
+  EXPECT_DOUBLE_EQ(pm->dram_standby_watts(800, 1.0), 0.5 * 1.5 * 12);         // 3.2 Gbps: I_dd2n
+  EXPECT_DOUBLE_EQ(pm->dram_standby_watts(1500, 1.0), 0.5 * 1.3 * 1.5 * 12);  // 6 Gbps: +30%
   EXPECT_DOUBLE_EQ(pm->dram_standby_watts(924, 0.9), watts(924, 0.9));
   b->body = [&] {
     b->at_ns(2000);

@@ -66,7 +66,6 @@ std::string clang_version_text(const std::string& clang, const std::string& cu_f
   return known[key] = r.stdout_text;
 }
 
-
 }  // namespace
 
 std::string find_cuda_clang() {
@@ -81,12 +80,11 @@ int clang_major_version(const std::string& version_text) {
 }
 
 std::vector<std::string> cuda_compile_flags(int clang_major) {
-  std::vector<std::string> flags = {"-x", "cuda", "--cuda-gpu-arch=sm_70", "--cuda-device-only",
-                                    "-nocudainc", "-nocudalib",
+  std::vector<std::string> flags = {"-x", "cuda", "--cuda-gpu-arch=sm_70", "--cuda-device-only", "-nocudainc",
+                                    "-nocudalib",
                                     // never look for (or at) an installed CUDA toolkit: the PTX must not
                                     // depend on whether /usr/local/cuda exists
-                                    "--cuda-path=/nonexistent/gpupm-no-cuda-toolkit",
-                                    "-O3", "-S", "-std=c++17",
+                                    "--cuda-path=/nonexistent/gpupm-no-cuda-toolkit", "-O3", "-S", "-std=c++17",
                                     // .loc/.file line directives (no other debug information, the same
                                     // instructions): a fault names the .cu line. The source comes on stdin,
                                     // so the PTX names it kCompiledSource wherever the .cu lives.
@@ -104,8 +102,9 @@ std::string compile_cuda_to_ptx(const std::string& cu_file, bool* from_cache) {
   const std::string source = read_input_file(cu_file);
   const std::string prelude_path = data_file("configs/cuda/gpupm_prelude.h");
   if (!regular_file_problem(prelude_path).empty())
-    throw InputError(prelude_path, "",
-                     "cannot read gpupm's CUDA prelude (set GPUPM_DATA_DIR to gpupm's data folder, <prefix>/share/gpupm)");
+    throw InputError(
+        prelude_path, "",
+        "cannot read gpupm's CUDA prelude (set GPUPM_DATA_DIR to gpupm's data folder, <prefix>/share/gpupm)");
   const std::string prelude = read_input_file(prelude_path);
 
   std::string clang = find_cuda_clang();
@@ -148,13 +147,14 @@ std::string compile_cuda_to_ptx(const std::string& cu_file, bool* from_cache) {
   const std::string tmp = work + "/out.ptx";
   std::vector<std::string> argv = {clang};
   argv.insert(argv.end(), flags.begin(), flags.end());
-  for (const std::string& a : {std::string("-include"), fs::absolute(prelude_path).string(), std::string("-"),
-                               std::string("-o"), tmp})
+  for (const std::string& a :
+       {std::string("-include"), fs::absolute(prelude_path).string(), std::string("-"), std::string("-o"), tmp})
     argv.push_back(a);
   SubprocessOptions run;
   run.stdin_file = cu_file;  // in its folder: `#include "x.h"` finds its neighbours
   run.working_dir = fs::absolute(cu_file).parent_path().string();
-  run.timeout_s = time_limit_from_env("GPUPM_CLANG_TIMEOUT", kDefaultClangTimeoutS);  // a suite program compiles in ~1 s
+  run.timeout_s =
+      time_limit_from_env("GPUPM_CLANG_TIMEOUT", kDefaultClangTimeoutS);  // a suite program compiles in ~1 s
   SubprocessResult r;
   try {
     r = run_subprocess(argv, run);
@@ -162,9 +162,10 @@ std::string compile_cuda_to_ptx(const std::string& cu_file, bool* from_cache) {
     throw InputError(cu_file, "", std::string("cannot compile CUDA: ") + e.what() + "; " + kInstallHint);
   }
   if (r.timed_out) {
-    throw InputError(cu_file, "", "clang did not finish within " + std::to_string(int(run.timeout_s)) +
-                                      " s and was stopped (a file that includes itself, or a compile-time "
-                                      "computation that never ends?); GPUPM_CLANG_TIMEOUT=SECONDS allows longer");
+    throw InputError(cu_file, "",
+                     "clang did not finish within " + std::to_string(int(run.timeout_s)) +
+                         " s and was stopped (a file that includes itself, or a compile-time "
+                         "computation that never ends?); GPUPM_CLANG_TIMEOUT=SECONDS allows longer");
   }
   if (!r.ok()) {
     throw InputError(cu_file, "", "clang failed (" + r.describe() + "):\n" + trim_diagnostics(r.stderr_text, cu_file));

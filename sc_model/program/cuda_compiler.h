@@ -26,8 +26,8 @@ constexpr const char* kCompiledSource = "./<stdin>";
 constexpr double kDefaultClangTimeoutS = 120;
 
 // Pieces exposed for tests and tools.
-std::string find_cuda_clang();                           // "" when none
-int clang_major_version(const std::string& version_text);  // 0 when not recognised
+std::string find_cuda_clang();                                 // "" when none
+int clang_major_version(const std::string& version_text);      // 0 when not recognised
 std::vector<std::string> cuda_compile_flags(int clang_major);  // without -include/-o/input
 std::string ptx_cache_dir();
 

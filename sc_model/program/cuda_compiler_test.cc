@@ -169,21 +169,21 @@ TEST_F(CudaCompiler, PreludeFunctionsBecomeTheExpectedPtx) {
   std::string text = slurp(compile_cuda_to_ptx(write("prelude_check.cu", kPreludeKernel)));
   for (const char* expected :
        {"%tid.x", "%tid.y", "%ctaid.x", "%ctaid.y", "%ntid.x", "%ntid.y", "%nctaid.x", "%nctaid.y",
-        ".extern .shared .align 4 .b8 dyn[]", ".shared .align 4 .b8", "bar.sync \t0;",
-        "sqrt.rn.f32", "rsqrt.approx.f32", "abs.f32", "min.f32", "max.f32", "cvt.rmi.f32.f32", "cvt.rpi.f32.f32",
-        "ex2.approx.f32", "lg2.approx.f32", "sin.approx.f32", "cos.approx.f32", "div.approx.f32", "fma.rn.f32",
-        "min.s32", "max.s32", "min.u32", "max.u32",
+        ".extern .shared .align 4 .b8 dyn[]", ".shared .align 4 .b8", "bar.sync \t0;", "sqrt.rn.f32",
+        "rsqrt.approx.f32", "abs.f32", "min.f32", "max.f32", "cvt.rmi.f32.f32", "cvt.rpi.f32.f32", "ex2.approx.f32",
+        "lg2.approx.f32", "sin.approx.f32", "cos.approx.f32", "div.approx.f32", "fma.rn.f32", "min.s32", "max.s32",
+        "min.u32", "max.u32",
         // width 32: idx/down/xor clamp 31, up 0; width 16 -> 4127 (16<<8|31), up width 8 -> 6144, xor width 4 -> 7199
-        "shfl.sync.idx.b32", "shfl.sync.up.b32", "shfl.sync.down.b32", "shfl.sync.bfly.b32",
-        ", 3, 31, -1;", ", 1, 0, -1;", ", 2, 31, -1;", ", 4, 31, -1;",
-        ", 5, 4127, -1;", ", 1, 6144, -1;", ", 2, 4127, -1;", ", 1, 7199, -1;",
-        "atom.global.add.u32", "atom.global.min.s32", "atom.global.max.s32", "atom.global.min.u32",
+        "shfl.sync.idx.b32", "shfl.sync.up.b32", "shfl.sync.down.b32", "shfl.sync.bfly.b32", ", 3, 31, -1;",
+        ", 1, 0, -1;", ", 2, 31, -1;", ", 4, 31, -1;", ", 5, 4127, -1;", ", 1, 6144, -1;", ", 2, 4127, -1;",
+        ", 1, 7199, -1;", "atom.global.add.u32", "atom.global.min.s32", "atom.global.max.s32", "atom.global.min.u32",
         "atom.global.max.u32", "atom.global.exch.b32", "atom.global.cas.b32", "atom.global.add.f32",
         "atom.global.add.u64", "atom.shared.add.u32", "membar.gl", "ld.global.nc.f32"}) {
     // PTX separates opcode and operands with a tab; compare with any whitespace.
     std::string want = expected;
     bool found = text.find(want) != std::string::npos;
-    if (!found && want.find(" \t") != std::string::npos) found = text.find(want.replace(want.find(" \t"), 2, "\t")) != std::string::npos;
+    if (!found && want.find(" \t") != std::string::npos)
+      found = text.find(want.replace(want.find(" \t"), 2, "\t")) != std::string::npos;
     EXPECT_TRUE(found) << "missing '" << expected << "'";
   }
   for (const char* absent : {"call", ".f16", "tex.", ".f64"}) EXPECT_EQ(text.find(absent), std::string::npos) << absent;
@@ -211,7 +211,8 @@ TEST_F(CudaCompiler, PtxCarriesTheSourceLinesUnderAFixedName) {
 // under a time limit (GPUPM_CLANG_TIMEOUT seconds) and the error says so.
 TEST_F(CudaCompiler, ClangRunsUnderATimeLimit) {
   skip_without_clang();
-  const std::string cu = write("self.cu", "#if __INCLUDE_LEVEL__ < 40\n#include \"self.cu\"\n#include \"self.cu\"\n#endif\n");
+  const std::string cu =
+      write("self.cu", "#if __INCLUDE_LEVEL__ < 40\n#include \"self.cu\"\n#include \"self.cu\"\n#endif\n");
   ::setenv("GPUPM_CLANG_TIMEOUT", "1", 1);
   const auto start = std::chrono::steady_clock::now();
   try {

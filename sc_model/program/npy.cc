@@ -49,8 +49,10 @@ class HeaderDict {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(file_, "", "not a valid .npy header: " + what + " (expected {'descr': ..., 'fortran_order': "
-                                "False, 'shape': (N,)})");
+    throw InputError(file_, "",
+                     "not a valid .npy header: " + what +
+                         " (expected {'descr': ..., 'fortran_order': "
+                         "False, 'shape': (N,)})");
   }
   void skip_space() {
     while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\t')) ++pos_;
@@ -122,16 +124,16 @@ const DictValue& field(const std::map<std::string, DictValue>& dict, const char*
 // The dtype as the buffers name it, and its element size (0: not one we read).
 uint32_t dtype_bytes(std::string& descr, const std::string& file) {
   if (descr.size() == 3 && descr[2] == '1' && std::string("<=|").find(descr[0]) != std::string::npos)
-    descr[0] = '|';  // one byte: no byte order
-  else if (!descr.empty() && descr[0] == '=')
-    descr[0] = '<';  // native order: this host is little-endian
+    descr[0] = '|';                                            // one byte: no byte order
+  else if (!descr.empty() && descr[0] == '=') descr[0] = '<';  // native order: this host is little-endian
   if (descr.size() == 3 && descr[0] == '>' && descr[2] != '1')
-    throw InputError(file, "", "big-endian dtype " + descr + " is not supported (expected little-endian: " +
-                                   kDtypes + ")");
+    throw InputError(file, "",
+                     "big-endian dtype " + descr + " is not supported (expected little-endian: " + kDtypes + ")");
   static const std::map<std::string, uint32_t> kKnown = {{"|u1", 1}, {"<i4", 4}, {"<u4", 4}, {"<i8", 8},
-                                                          {"<u8", 8}, {"<f4", 4}, {"<f8", 8}};
+                                                         {"<u8", 8}, {"<f4", 4}, {"<f8", 8}};
   auto it = kKnown.find(descr);
-  if (it == kKnown.end()) throw InputError(file, "", "unsupported dtype '" + descr + "' (expected one of " + kDtypes + ")");
+  if (it == kKnown.end())
+    throw InputError(file, "", "unsupported dtype '" + descr + "' (expected one of " + kDtypes + ")");
   return it->second;
 }
 
@@ -141,9 +143,7 @@ uint64_t shape_count(const std::vector<std::string>& dims, uint32_t elem_bytes, 
   std::string shape = "(";
   for (size_t i = 0; i < dims.size(); ++i) shape += (i ? ", " : "") + dims[i];
   shape += dims.size() == 1 ? ",)" : ")";
-  auto refuse = [&](const std::string& what) {
-    throw InputError(file, "", "shape " + shape + ": " + what);
-  };
+  auto refuse = [&](const std::string& what) { throw InputError(file, "", "shape " + shape + ": " + what); };
   constexpr uint64_t kMax = (uint64_t(1) << 63) - 1;
   uint64_t count = 1;
   for (const std::string& d : dims) {
@@ -176,8 +176,8 @@ NpyHeader parse_npy_header(const std::string& bytes, uint64_t file_bytes, const 
   if (bytes.size() < kPreamble || bytes.compare(0, 6, kMagic, 6) != 0)
     throw InputError(file, "", "not a NumPy .npy file (magic string missing)");
   if (bytes[6] != 1)
-    throw InputError(file, "", "NumPy .npy version " + std::to_string(int(uint8_t(bytes[6]))) +
-                                   " is not supported (expected 1.0)");
+    throw InputError(
+        file, "", "NumPy .npy version " + std::to_string(int(uint8_t(bytes[6]))) + " is not supported (expected 1.0)");
   const size_t header_len = uint8_t(bytes[8]) | size_t(uint8_t(bytes[9])) << 8;
   if (kPreamble + header_len > bytes.size()) throw InputError(file, "", "truncated .npy header");
   const std::map<std::string, DictValue> dict = HeaderDict(bytes.substr(kPreamble, header_len), file).read();
@@ -189,8 +189,9 @@ NpyHeader parse_npy_header(const std::string& bytes, uint64_t file_bytes, const 
   h.count = shape_count(field(dict, "shape", DictValue::Kind::Tuple, file).items, h.elem_bytes, file);
   h.data_offset = kPreamble + header_len;
   if (file_bytes - h.data_offset != h.data_bytes())
-    throw InputError(file, "", "data holds " + std::to_string(file_bytes - h.data_offset) + " bytes, the header says " +
-                                   std::to_string(h.count) + " elements of " + std::to_string(h.elem_bytes) + " bytes");
+    throw InputError(file, "",
+                     "data holds " + std::to_string(file_bytes - h.data_offset) + " bytes, the header says " +
+                         std::to_string(h.count) + " elements of " + std::to_string(h.elem_bytes) + " bytes");
   return h;
 }
 
@@ -232,8 +233,8 @@ NpyArray read_npy(const std::string& file) {
 }
 
 void write_npy(const std::string& file, const NpyArray& a) {
-  std::string header = "{'descr': '" + a.dtype + "', 'fortran_order': False, 'shape': (" + std::to_string(a.count) +
-                       ",), }";
+  std::string header =
+      "{'descr': '" + a.dtype + "', 'fortran_order': False, 'shape': (" + std::to_string(a.count) + ",), }";
   // Magic (6) + version (2) + length (2) + header + '\n', padded to 64 bytes.
   const size_t unpadded = kPreamble + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');

@@ -12,6 +12,7 @@ namespace gpupm {
 
 template <class T>
 const char* npy_dtype_of();
+// clang-format off
 template <> inline const char* npy_dtype_of<uint8_t>() { return "|u1"; }
 template <> inline const char* npy_dtype_of<int32_t>() { return "<i4"; }
 template <> inline const char* npy_dtype_of<uint32_t>() { return "<u4"; }
@@ -19,13 +20,14 @@ template <> inline const char* npy_dtype_of<int64_t>() { return "<i8"; }
 template <> inline const char* npy_dtype_of<uint64_t>() { return "<u8"; }
 template <> inline const char* npy_dtype_of<float>() { return "<f4"; }
 template <> inline const char* npy_dtype_of<double>() { return "<f8"; }
+// clang-format on
 
 // What a .npy header says: the element type, how many elements, where they start.
 struct NpyHeader {
-  std::string dtype;        // NumPy descr, one-byte types as "|u1"
-  uint64_t count = 0;       // the product of the shape's extents
-  uint32_t elem_bytes = 0;  // from the dtype
-  uint64_t data_offset = 0; // magic, version, length and header
+  std::string dtype;                                          // NumPy descr, one-byte types as "|u1"
+  uint64_t count = 0;                                         // the product of the shape's extents
+  uint32_t elem_bytes = 0;                                    // from the dtype
+  uint64_t data_offset = 0;                                   // magic, version, length and header
   uint64_t data_bytes() const { return count * elem_bytes; }  // no overflow: checked when read
 };
 

@@ -38,13 +38,14 @@ TEST(Npy, ReadsWhatItWrites) {
   EXPECT_EQ(a.count, 3u);
   EXPECT_EQ(a.bytes.size(), 12u);
   EXPECT_EQ(parse_npy(npy(with_shape("(2, 3)"), 24), "a.npy").count, 6u);
-  EXPECT_EQ(parse_npy(npy(with_shape("()"), 4), "a.npy").count, 1u);  // a scalar
+  EXPECT_EQ(parse_npy(npy(with_shape("()"), 4), "a.npy").count, 1u);              // a scalar
   EXPECT_EQ(parse_npy(npy(with_shape("(4,)", "<u1"), 4), "a.npy").dtype, "|u1");  // one byte: no order
 }
 
 TEST(Npy, ShapeThatIsNotANumberIsRefusedNamingIt) {
-  EXPECT_NE(refusal(npy(with_shape("(abc,)"), 0)).find("a.npy: shape (abc,): expected non-negative decimal integers, "
-                                                       "got 'abc'"),
+  EXPECT_NE(refusal(npy(with_shape("(abc,)"), 0))
+                .find("a.npy: shape (abc,): expected non-negative decimal integers, "
+                      "got 'abc'"),
             std::string::npos);
   EXPECT_NE(refusal(npy(with_shape("4096"), 0)).find("not a valid .npy header"), std::string::npos);
 }
@@ -60,11 +61,9 @@ TEST(Npy, ElementCountBeyondTwoToThe63IsRefusedNotWrapped) {
   EXPECT_NE(refusal(npy(with_shape("(9223372036854775810, 2)"), 16)).find("more than 2^63 - 1"), std::string::npos);
   EXPECT_NE(refusal(npy(with_shape("(4294967296, 4294967296)"), 0)).find("more than 2^63 - 1 elements"),
             std::string::npos);
-  EXPECT_NE(refusal(npy(with_shape("(99999999999999999999999,)"), 0)).find("is more than 2^63 - 1"),
-            std::string::npos);
+  EXPECT_NE(refusal(npy(with_shape("(99999999999999999999999,)"), 0)).find("is more than 2^63 - 1"), std::string::npos);
   // The count fits, its size in bytes does not.
-  EXPECT_NE(refusal(npy(with_shape("(4611686018427387904,)"), 0)).find("more than 2^63 - 1 bytes"),
-            std::string::npos);
+  EXPECT_NE(refusal(npy(with_shape("(4611686018427387904,)"), 0)).find("more than 2^63 - 1 bytes"), std::string::npos);
 }
 
 TEST(Npy, HeaderSyntaxAndKeysAreChecked) {

@@ -35,8 +35,8 @@ std::vector<uint8_t> encode_args(const std::vector<Json>& args, const LaunchFail
                                  const std::vector<BufferSpec>& buffers,
                                  std::vector<std::pair<uint32_t, size_t>>& buffer_args) {
   if (args.size() != k.params.size())
-    fail("args", "expected an array of " + std::to_string(k.params.size()) + " values (kernel " + k.name +
-                        " has " + std::to_string(k.params.size()) + " parameters)");
+    fail("args", "expected an array of " + std::to_string(k.params.size()) + " values (kernel " + k.name + " has " +
+                     std::to_string(k.params.size()) + " parameters)");
   std::vector<uint8_t> bytes(k.param_bytes, 0);
   for (size_t i = 0; i < args.size(); ++i) {
     const ptx::Param& p = k.params[i];
@@ -46,7 +46,9 @@ std::vector<uint8_t> encode_args(const std::vector<Json>& args, const LaunchFail
       size_t b = 0;
       while (b < buffers.size() && buffers[b].name != name) ++b;
       if (b == buffers.size()) fail(key, "no buffer named \"" + name + "\"");
-      if (p.size != 8) fail(key, "a buffer's address needs a 64-bit parameter; " + p.name + " has " + std::to_string(p.size) + " bytes");
+      if (p.size != 8)
+        fail(key,
+             "a buffer's address needs a 64-bit parameter; " + p.name + " has " + std::to_string(p.size) + " bytes");
       buffer_args.push_back({p.offset, b});
       continue;
     }
@@ -57,10 +59,11 @@ std::vector<uint8_t> encode_args(const std::vector<Json>& args, const LaunchFail
                     "parameters (pass the struct's fields one by one, or its data in a buffer)");
     const ptx::ScalarType t = p.type;
     const bool is_float = t == ptx::ScalarType::F32 || t == ptx::ScalarType::F64;
-    const bool is_signed = t == ptx::ScalarType::S8 || t == ptx::ScalarType::S16 || t == ptx::ScalarType::S32 ||
-                           t == ptx::ScalarType::S64;
-    encode_number(args[i], is_float, is_signed, p.size, bytes.data() + p.offset,
-                  [&](const std::string& what) { fail(key, what + " for parameter " + p.name); }, false);
+    const bool is_signed =
+        t == ptx::ScalarType::S8 || t == ptx::ScalarType::S16 || t == ptx::ScalarType::S32 || t == ptx::ScalarType::S64;
+    encode_number(
+        args[i], is_float, is_signed, p.size, bytes.data() + p.offset,
+        [&](const std::string& what) { fail(key, what + " for parameter " + p.name); }, false);
   }
   return bytes;
 }
@@ -84,8 +87,8 @@ namespace {
 // One program with its buffers and launches (the document, or one of its apps
 // at JSON path `at`), as read from `origin`.
 std::shared_ptr<ProgramHost> load_program(const ProgramParams& p, const std::string& at, const std::string& origin,
-                                          const fs::path& dir, const SmConfig& sm, uint32_t first_kernel,
-                                          uint32_t app, const ptx::RunawayBounds& bounds) {
+                                          const fs::path& dir, const SmConfig& sm, uint32_t first_kernel, uint32_t app,
+                                          const ptx::RunawayBounds& bounds) {
   const LaunchFail fail_at = [&](const std::string& key, const std::string& what) {
     throw InputError(origin, at.empty() ? key : at + "." + key, what);
   };
@@ -127,12 +130,14 @@ std::shared_ptr<ProgramHost> load_program(const ProgramParams& p, const std::str
     l.block = dim3_of(d.block);
     if (l.grid.count() > 0xffffffffull) fail("grid", "expected at most 2^32 - 1 CTAs");
     if (l.block.count() > sm.max_threads_per_cta || l.block.count() > uint64_t(sm.max_warps) * sm.warp_size)
-      fail("block", "expected at most " + std::to_string(std::min<uint64_t>(sm.max_threads_per_cta, uint64_t(sm.max_warps) * sm.warp_size)) +
-                        " threads per CTA (gpu.sm.max_threads_per_cta, gpu.sm.max_warps x 32)");
+      fail("block",
+           "expected at most " +
+               std::to_string(std::min<uint64_t>(sm.max_threads_per_cta, uint64_t(sm.max_warps) * sm.warp_size)) +
+               " threads per CTA (gpu.sm.max_threads_per_cta, gpu.sm.max_warps x 32)");
     l.shared_bytes = d.shared_bytes;
     if (l.shared_bytes > sm.shared_bytes)
-      fail("shared_bytes", "expected an integer in [0, " + std::to_string(sm.shared_bytes) + "] (gpu.sm.shared_bytes), got " +
-                               std::to_string(l.shared_bytes));
+      fail("shared_bytes", "expected an integer in [0, " + std::to_string(sm.shared_bytes) +
+                               "] (gpu.sm.shared_bytes), got " + std::to_string(l.shared_bytes));
     if (l.shared_bytes > 0 && !l.entry->uses_dynamic_shared)
       fail("shared_bytes", "kernel " + l.kernel + " declares no extern __shared__ array");
     l.regs_per_thread = d.regs_per_thread;
@@ -148,23 +153,25 @@ std::shared_ptr<ProgramHost> load_program(const ProgramParams& p, const std::str
     planned += l.while_buffer >= 0 ? l.while_max : l.repeat;
     if (planned > kMaxWorkloadLaunches)
       fail(l.while_buffer >= 0 ? "while_nonzero" : "repeat",
-           "a program may launch at most " + std::to_string(kMaxWorkloadLaunches) + " kernels in all (repeat and while_nonzero max added up)");
+           "a program may launch at most " + std::to_string(kMaxWorkloadLaunches) +
+               " kernels in all (repeat and while_nonzero max added up)");
     const ProgramOccupancy occupancy = program_occupancy(sm, l);
     l.max_ctas_per_sm = occupancy.ctas;
     l.l1_ways = occupancy.l1_ways;
     if (l.max_ctas_per_sm == 0)
-      fail("block", "one CTA needs more than an SM has: " + std::to_string(l.entry->shared_static_bytes + l.shared_bytes) +
-                        " B shared memory of " + std::to_string(sm.shared_bytes) + ", " +
-                        std::to_string(l.regs_per_thread ? l.regs_per_thread : l.entry->regs_per_thread) +
-                        " registers per thread x " + std::to_string(l.block.count()) + " threads of " +
-                        std::to_string(sm.registers));
+      fail("block",
+           "one CTA needs more than an SM has: " + std::to_string(l.entry->shared_static_bytes + l.shared_bytes) +
+               " B shared memory of " + std::to_string(sm.shared_bytes) + ", " +
+               std::to_string(l.regs_per_thread ? l.regs_per_thread : l.entry->regs_per_thread) +
+               " registers per thread x " + std::to_string(l.block.count()) + " threads of " +
+               std::to_string(sm.registers));
     launches.push_back(std::move(l));
   }
   std::vector<std::string> inputs = {program.string()};
   for (const BufferSpec& b : buffers)
     if (b.init.is_file()) inputs.push_back((fs::path(b.dir) / b.init.file).string());
-  auto host = std::make_shared<ProgramHost>(p.name, std::move(module), buffers, std::move(launches),
-                                            first_kernel, app, sm.line_bytes, bounds);
+  auto host = std::make_shared<ProgramHost>(p.name, std::move(module), buffers, std::move(launches), first_kernel, app,
+                                            sm.line_bytes, bounds);
   host->input_files = std::move(inputs);
   return host;
 }
@@ -178,8 +185,8 @@ bool is_program_workload(const Json& doc) {
   return apps && apps->is_array() && !apps->empty() && apps->at(0).is_object() && apps->at(0).contains("program");
 }
 
-Workload load_program_workload(const Json& doc, const std::string& file, const std::string& origin,
-                               const SmConfig& sm, const ptx::RunawayBounds& bounds, const std::string& inputs_dir) {
+Workload load_program_workload(const Json& doc, const std::string& file, const std::string& origin, const SmConfig& sm,
+                               const ptx::RunawayBounds& bounds, const std::string& inputs_dir) {
   JsonReader top(doc, origin, "");
   ProgramWorkloadParams params;
   const fs::path dir = fs::path(file).parent_path();
@@ -202,8 +209,8 @@ Workload load_program_workload(const Json& doc, const std::string& file, const s
   w.apps.resize(params.apps.size());
   for (size_t i = 0; i < params.apps.size(); ++i) {
     w.apps[i].name = params.apps[i].name;
-    w.apps[i].source = load_program(params.apps[i], "apps[" + std::to_string(i) + "]", origin, dir, sm,
-                                    w.kernel_count, uint32_t(i), bounds);
+    w.apps[i].source = load_program(params.apps[i], "apps[" + std::to_string(i) + "]", origin, dir, sm, w.kernel_count,
+                                    uint32_t(i), bounds);
     w.kernel_count += static_cast<const ProgramHost&>(*w.apps[i].source).kernel_count();
   }
   return w;
@@ -257,9 +264,9 @@ void ProgramHost::init_buffer(size_t i) {
     const std::string file = (fs::path(b.dir) / in.file).string();
     NpyArray a = read_npy(file);
     if (a.dtype != t.dtype || a.count != b.count)  // checked when read: the file changed since
-      throw InputError(file, "", "changed since the workload was checked: now " + std::to_string(a.count) +
-                                     " elements of " + a.dtype + ", the buffer has " + std::to_string(b.count) +
-                                     " of " + t.dtype);
+      throw InputError(file, "",
+                       "changed since the workload was checked: now " + std::to_string(a.count) + " elements of " +
+                           a.dtype + ", the buffer has " + std::to_string(b.count) + " of " + t.dtype);
     std::memcpy(out, a.bytes.data(), a.bytes.size());
     return;
   }
@@ -300,8 +307,10 @@ void ProgramHost::init_buffer(size_t i) {
       std::memcpy(dst, &d, 8);
     } else {
       // Integers in [min, max]: the high 64 bits of u x span (Lemire's method, bias < 2^-64 x span).
-      const __int128 lo = in.min.is_number_unsigned() ? __int128(in.min.get<uint64_t>()) : __int128(in.min.get<int64_t>());
-      const __int128 hi = in.max.is_number_unsigned() ? __int128(in.max.get<uint64_t>()) : __int128(in.max.get<int64_t>());
+      const __int128 lo =
+          in.min.is_number_unsigned() ? __int128(in.min.get<uint64_t>()) : __int128(in.min.get<int64_t>());
+      const __int128 hi =
+          in.max.is_number_unsigned() ? __int128(in.max.get<uint64_t>()) : __int128(in.max.get<int64_t>());
       const unsigned __int128 span = (unsigned __int128)(hi - lo) + 1;
       const __int128 v = lo + __int128(((unsigned __int128)u * span) >> 64);
       const uint64_t raw = uint64_t(v);

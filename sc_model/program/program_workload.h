@@ -23,13 +23,13 @@ struct LaunchSpec {
   std::vector<uint8_t> params;  // the parameter buffer (buffer addresses filled in by the host)
   std::vector<std::pair<uint32_t, size_t>> buffer_args;  // (parameter offset, buffer index)
   uint32_t repeat = 1;
-  int while_buffer = -1;        // index into the buffers; -1: no while_nonzero
+  int while_buffer = -1;  // index into the buffers; -1: no while_nonzero
   uint32_t while_max = 0;
-  uint32_t regs_per_thread = 0; // 0: the PTX estimate
+  uint32_t regs_per_thread = 0;  // 0: the PTX estimate
   const ptx::Kernel* entry = nullptr;
-  uint32_t max_ctas_per_sm = 0; // occupancy from threads, shared memory and registers
-  uint32_t l1_ways = 0;         // the L1 ways its shared-memory carve-out leaves
-  std::string path;             // "launches[i]" for messages
+  uint32_t max_ctas_per_sm = 0;  // occupancy from threads, shared memory and registers
+  uint32_t l1_ways = 0;          // the L1 ways its shared-memory carve-out leaves
+  std::string path;              // "launches[i]" for messages
 };
 
 class ProgramHost : public LaunchSource, public EntryLaunchSource {
@@ -74,9 +74,9 @@ class ProgramHost : public LaunchSource, public EntryLaunchSource {
   size_t end_entry_ = 0;  // next() stops before this entry (all of them, or one: begin_entry)
   uint32_t done_ = 0;     // launches of that entry handed out so far
   bool awaiting_flag_ = false;
-  bool finished_ = false;   // next() returned null
-  size_t first_pass_ = 0;  // launches of the first run, once started over
-  std::vector<uint64_t> code_base_;  // per launches entry, in lines
+  bool finished_ = false;                  // next() returned null
+  size_t first_pass_ = 0;                  // launches of the first run, once started over
+  std::vector<uint64_t> code_base_;        // per launches entry, in lines
   std::vector<std::string> kernel_names_;  // in order of first launch
   std::vector<uint32_t> kernel_of_entry_;  // index into kernel_names_
   std::vector<uint32_t> invocations_;      // per kernel: launches handed out
@@ -95,9 +95,8 @@ bool is_program_workload(const Json& doc);
 // its folder); `origin` names it in messages; `bounds` limit what each launch
 // may execute (gpu.sim); `inputs_dir`, when given, is where its init files are
 // instead (a generated scale: program/workload_scale.h). InputError on anything wrong.
-Workload load_program_workload(const Json& doc, const std::string& file, const std::string& origin,
-                               const SmConfig& sm, const ptx::RunawayBounds& bounds = {},
-                               const std::string& inputs_dir = "");
+Workload load_program_workload(const Json& doc, const std::string& file, const std::string& origin, const SmConfig& sm,
+                               const ptx::RunawayBounds& bounds = {}, const std::string& inputs_dir = "");
 
 // The workload's program host (null: a profile workload).
 const ProgramHost* program_of(const Workload& w);

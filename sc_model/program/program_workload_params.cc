@@ -29,8 +29,10 @@ void describe(ParamVisitor& v, ProgramLaunchParams& l) {
   v.rule("grid_dims", "grid has 1 to 3 extents", [&l] { return dim3_problem(l.grid, "grid", 65535); });
   v.integer_list("block", l.block, 1, 1024, "threads per CTA: x, y, z (1 to 3 of them)");
   v.rule("block_dims", "block has 1 to 3 extents", [&l] { return dim3_problem(l.block, "block", 1024); });
-  v.integer("shared_bytes", l.shared_bytes, 0, 1u << 20, "bytes", "dynamic shared memory per CTA (at most gpu.sm.shared_bytes)");
-  v.integer("regs_per_thread", l.regs_per_thread, 1, 255, "registers", "registers per thread (default: the PTX estimate)");
+  v.integer("shared_bytes", l.shared_bytes, 0, 1u << 20, "bytes",
+            "dynamic shared memory per CTA (at most gpu.sm.shared_bytes)");
+  v.integer("regs_per_thread", l.regs_per_thread, 1, 255, "registers",
+            "registers per thread (default: the PTX estimate)");
   v.json_list("args", l.args, 0, 4096, JsonItems::kValues, "one per parameter: a buffer name or a number",
               Presence::kRequired);
   v.integer("repeat", l.repeat, 1, 100000, "launches", "launches of this entry");
@@ -71,10 +73,11 @@ std::optional<ParamProblem> file_problem(const BufferSpec& b, const std::string&
   }
   const BufferType& t = buffer_type(b.type);
   if (h.dtype != t.dtype)
-    return ParamProblem{"file", p + " holds dtype " + h.dtype + ", expected " + t.dtype + " for a " + b.type + " buffer"};
+    return ParamProblem{"file",
+                        p + " holds dtype " + h.dtype + ", expected " + t.dtype + " for a " + b.type + " buffer"};
   if (h.count != b.count)
-    return ParamProblem{"file", p + " holds " + std::to_string(h.count) + " elements, the buffer has count " +
-                                    std::to_string(b.count)};
+    return ParamProblem{
+        "file", p + " holds " + std::to_string(h.count) + " elements, the buffer has count " + std::to_string(b.count)};
   return std::nullopt;
 }
 
@@ -110,8 +113,8 @@ void describe_init(ParamVisitor& v, BufferSpec& b, const std::string& dir) {
       const std::string what = element_problem(nlohmann::json(last), t);
       char value[32];
       std::snprintf(value, sizeof value, "%.9g", last);
-      return problem_unless(what.empty(), "step", std::string("the last element, start + (count - 1) x step = ") +
-                                                      value + ": " + what);
+      return problem_unless(what.empty(), "step",
+                            std::string("the last element, start + (count - 1) x step = ") + value + ": " + what);
     });
   });
   v.section("random", Presence::kOptional, "uniform in [min, max] from one xoshiro256** stream",
@@ -120,9 +123,8 @@ void describe_init(ParamVisitor& v, BufferSpec& b, const std::string& dir) {
               fits_type(s, "min", in.min, b);
               s.exact_number("max", in.max, "the largest value", Presence::kRequired);
               fits_type(s, "max", in.max, b);
-              s.rule("ordered", "min <= max", [&in] {
-                return problem_unless(ordered(in.min, in.max), "max", "expected max >= min");
-              });
+              s.rule("ordered", "min <= max",
+                     [&in] { return problem_unless(ordered(in.min, in.max), "max", "expected max >= min"); });
               s.integer("seed", in.seed, 0, std::numeric_limits<uint64_t>::max(), "", "the stream's seed",
                         Presence::kRequired);
             });
@@ -146,8 +148,9 @@ void describe_program(ParamVisitor& v, ProgramParams& p, const std::string& dir,
     for (const BufferSpec& b : p.buffers) {
       total += b.count * buffer_type(b.type).bytes;
       if (total > kMaxBufferBytes)
-        return problem_unless(false, "buffers." + b.name + ".count",
-                              "all buffers together may hold at most " + std::to_string(kMaxBufferBytes >> 20) + " MiB");
+        return problem_unless(
+            false, "buffers." + b.name + ".count",
+            "all buffers together may hold at most " + std::to_string(kMaxBufferBytes >> 20) + " MiB");
     }
     return problem_unless(true, "", "");
   });
@@ -166,40 +169,38 @@ void describe(ParamVisitor& v, BufferSpec& b, const std::string& dir) {
 }
 
 void describe(ParamVisitor& v, WorkloadScales& s) {
-  v.section("scales", Presence::kOptional,
-            "the program's inputs at other scales than ci (this document): gpupm run --scale NAME",
-            [&s](ParamVisitor& scales) {
-              scales.section("paper", Presence::kOptional,
-                             "the input the seed paper ran, written by a generator on first use into the cache",
-                             [&s](ParamVisitor& p) {
-                               p.text("generator", s.paper.generator,
-                                      "python3 script, relative to the workload: GENERATOR OUT_DIR ARGS... writes "
-                                      "OUT_DIR/workload.json and its input files",
-                                      Presence::kRequired);
-                               p.rule("generator_exists", "the generator is a regular file", [&s] {
-                                 const std::filesystem::path g = std::filesystem::path(s.dir) / s.paper.generator;
-                                 return problem_unless(std::filesystem::is_regular_file(g), "generator",
-                                                       "no such file: " + g.string());
-                               });
-                               p.text_list("args", s.paper.args, 0, 64, "", "",
-                                           "the generator's arguments after the output folder");
-                             });
+  v.section(
+      "scales", Presence::kOptional,
+      "the program's inputs at other scales than ci (this document): gpupm run --scale NAME",
+      [&s](ParamVisitor& scales) {
+        scales.section(
+            "paper", Presence::kOptional,
+            "the input the seed paper ran, written by a generator on first use into the cache", [&s](ParamVisitor& p) {
+              p.text("generator", s.paper.generator,
+                     "python3 script, relative to the workload: GENERATOR OUT_DIR ARGS... writes "
+                     "OUT_DIR/workload.json and its input files",
+                     Presence::kRequired);
+              p.rule("generator_exists", "the generator is a regular file", [&s] {
+                const std::filesystem::path g = std::filesystem::path(s.dir) / s.paper.generator;
+                return problem_unless(std::filesystem::is_regular_file(g), "generator", "no such file: " + g.string());
+              });
+              p.text_list("args", s.paper.args, 0, 64, "", "", "the generator's arguments after the output folder");
             });
+      });
 }
 
 void describe(ParamVisitor& v, ProgramWorkloadParams& w) {
   v.one_of("program_or_apps", "either program with launches (one application) or apps",
            {{"program", "launches"}, {"apps"}}, [&v] {
              if (v.given("apps") && (v.given("program") || v.given("buffers") || v.given("launches")))
-               return problem_unless(false, "apps",
-                                     "give either program (one application) or apps, each with its buffers and launches");
+               return problem_unless(
+                   false, "apps", "give either program (one application) or apps, each with its buffers and launches");
              return problem_unless(v.given("program") || v.given("apps"), "program", "missing (required without apps)");
            });
   const std::string& inputs = w.inputs_dir.empty() ? w.dir : w.inputs_dir;
   describe_program(v, w.main, inputs, Presence::kOptional);
-  v.rule("launches_with_program", "a program has launches", [&v] {
-    return problem_unless(v.given("apps") || v.given("launches"), "launches", "missing (required)");
-  });
+  v.rule("launches_with_program", "a program has launches",
+         [&v] { return problem_unless(v.given("apps") || v.given("launches"), "launches", "missing (required)"); });
   v.list("apps", w.apps, 1, 2, Presence::kOptional, "one or two co-running programs on disjoint SM sets",
          [&inputs](ParamVisitor& s, ProgramParams& a) { describe_program(s, a, inputs, Presence::kRequired); });
   v.rule("distinct_app_names", "the apps have different names", [&w] {

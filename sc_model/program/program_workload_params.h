@@ -17,7 +17,7 @@ struct ProgramLaunchParams {
   std::string kernel;
   std::vector<uint32_t> grid, block;  // x, y, z: 1 to 3 of them
   uint32_t shared_bytes = 0;
-  uint32_t regs_per_thread = 0;  // 0: the PTX estimate
+  uint32_t regs_per_thread = 0;      // 0: the PTX estimate
   std::vector<nlohmann::json> args;  // one per parameter: a buffer name or a number
   uint32_t repeat = 1;
   std::string while_buffer;  // while_nonzero.buffer ("": no while_nonzero)
@@ -27,11 +27,11 @@ struct ProgramLaunchParams {
 // A buffer's initial contents: exactly one form given (none: zeros). Numbers
 // are kept as written, so a 64-bit integer keeps every bit.
 struct BufferInit {
-  nlohmann::json fill;              // every element
-  nlohmann::json start, step;       // iota: start + i x step
-  nlohmann::json min, max;          // random: uniform in [min, max]
-  uint64_t seed = 0;                // random: the stream's seed
-  std::string file;                 // a .npy file, relative to the workload
+  nlohmann::json fill;         // every element
+  nlohmann::json start, step;  // iota: start + i x step
+  nlohmann::json min, max;     // random: uniform in [min, max]
+  uint64_t seed = 0;           // random: the stream's seed
+  std::string file;            // a .npy file, relative to the workload
   bool is_fill() const { return !fill.is_null(); }
   bool is_iota() const { return !start.is_null(); }
   bool is_random() const { return !min.is_null(); }
@@ -43,7 +43,7 @@ struct BufferSpec {
   std::string type;  // u8, s32, u32, s64, u64, f32, f64
   uint64_t count = 0;
   BufferInit init;
-  std::string dir;   // the workload file's folder (init files are relative to it)
+  std::string dir;  // the workload file's folder (init files are relative to it)
 };
 
 // One program: the document itself, or one of its apps.

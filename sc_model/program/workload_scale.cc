@@ -117,11 +117,12 @@ void run_generator(const ScaleGenerator& g, const fs::path& tmp) {
   const std::string python = find_python3();
   const std::string where = "scales.paper.generator";
   if (python.empty())
-    throw InputError(g.workload_file, where,
-                     "cannot generate the paper-scale inputs: no python3 (" +
-                         (env_python && *env_python ? "GPUPM_PYTHON=" + std::string(env_python) + " is not an executable"
-                                                    : std::string("neither /usr/bin/python3 nor python3 in PATH")) +
-                         "); install it with scripts/install-deps.sh (python3, python3-numpy)");
+    throw InputError(
+        g.workload_file, where,
+        "cannot generate the paper-scale inputs: no python3 (" +
+            (env_python && *env_python ? "GPUPM_PYTHON=" + std::string(env_python) + " is not an executable"
+                                       : std::string("neither /usr/bin/python3 nor python3 in PATH")) +
+            "); install it with scripts/install-deps.sh (python3, python3-numpy)");
   std::vector<std::string> argv = {python, g.generator, tmp.string()};
   argv.insert(argv.end(), g.args.begin(), g.args.end());
   SubprocessOptions options;
@@ -137,14 +138,14 @@ void run_generator(const ScaleGenerator& g, const fs::path& tmp) {
   for (const std::string& a : g.args) command += " " + a;
   if (r.timed_out)
     throw InputError(g.workload_file, where,
-                     "the generator did not finish within " + std::to_string(int(options.timeout_s)) + " s: " + command +
-                         " (GPUPM_GENERATOR_TIMEOUT=SECONDS allows longer)");
+                     "the generator did not finish within " + std::to_string(int(options.timeout_s)) +
+                         " s: " + command + " (GPUPM_GENERATOR_TIMEOUT=SECONDS allows longer)");
   if (!r.ok())
     throw InputError(g.workload_file, where,
                      "the generator failed (" + r.describe() + "): " + command + "\n" + last_lines(r.stderr_text, 12));
   if (!fs::is_regular_file(tmp / kGeneratedWorkload))
-    throw InputError(g.workload_file, where, "the generator wrote no OUT_DIR/" + std::string(kGeneratedWorkload) +
-                                                 ": " + command);
+    throw InputError(g.workload_file, where,
+                     "the generator wrote no OUT_DIR/" + std::string(kGeneratedWorkload) + ": " + command);
 }
 
 // The manifest gpupm keeps beside the generated files: what made them and their digest.
@@ -176,8 +177,8 @@ void check_scale_option(const std::string& scale) {
 std::vector<std::pair<std::string, std::string>> generator_sources(const std::string& generator) {
   const fs::path own = fs::path(generator).parent_path();
   const std::vector<fs::path> search = {own.empty() ? fs::path(".") : own, fs::path(shared_module_dir())};
-  std::vector<std::pair<std::string, std::string>> sources = {{fs::path(generator).filename().string(),
-                                                               read_input_file(generator)}};
+  std::vector<std::pair<std::string, std::string>> sources = {
+      {fs::path(generator).filename().string(), read_input_file(generator)}};
   std::set<std::string> seen;
   for (size_t i = 0; i < sources.size(); ++i)  // grows as imports are found
     for (const std::string& module : imported_modules(sources[i].second)) {
@@ -197,7 +198,8 @@ ScaleGenerator scale_generator(const std::string& workload_file, const std::stri
   const std::string no_variant = "this workload has no " + scale + " variant, which --scale " + scale +
                                  " asks for (a program workload declares one in \"scales\": {\"" + scale +
                                  "\": {\"generator\": ...}}, configs/workloads/cuda/README.md)";
-  if (!is_program_workload(doc) || !doc.contains("program")) throw InputError(workload_file, "scales." + scale, no_variant);
+  if (!is_program_workload(doc) || !doc.contains("program"))
+    throw InputError(workload_file, "scales." + scale, no_variant);
   JsonReader r(doc, workload_file, "");
   WorkloadScales scales;
   scales.dir = fs::path(workload_file).parent_path().string();
@@ -232,7 +234,9 @@ std::string ensure_generated(const ScaleGenerator& g) {
   const fs::path root = fs::path(g.dir).parent_path();
   std::error_code ec;
   fs::create_directories(root, ec);
-  if (ec) throw InputError(g.workload_file, "scales", "cannot create the cache folder " + root.string() + ": " + ec.message());
+  if (ec)
+    throw InputError(g.workload_file, "scales",
+                     "cannot create the cache folder " + root.string() + ": " + ec.message());
   const FileLock lock(g.dir + ".lock");
   if (fs::is_directory(g.dir)) return g.dir;  // made by another process while we waited
   const std::string tmp_prefix = ".tmp-" + fs::path(g.dir).filename().string() + "-";
@@ -277,8 +281,9 @@ ScaledWorkload load_workload_at_scale(const std::string& workload_file, const st
   if (!w.doc.is_object()) throw InputError(w.origin, "$", "expected a JSON object (a program workload)");
   for (const char* key : {"program", "apps", "scales"})
     if (w.doc.contains(key))
-      throw InputError(w.origin, key, "a generated workload has no \"" + std::string(key) +
-                                          "\": it runs the declaring workload's program");
+      throw InputError(
+          w.origin, key,
+          "a generated workload has no \"" + std::string(key) + "\": it runs the declaring workload's program");
   w.doc["program"] = load_json_file(workload_file).at("program");
   w.inputs_dir = dir;
   const Json manifest = load_json_file(dir + "/" + kManifest);

@@ -30,7 +30,7 @@ void check_scale_option(const std::string& scale);
 
 // A workload file at a scale: the document to run and where its files are.
 struct ScaledWorkload {
-  Json doc;                // ci: the file's document without "scales"; paper: the generated one with the file's "program"
+  Json doc;  // ci: the file's document without "scales"; paper: the generated one with the file's "program"
   std::string inputs_dir;  // where its init files are: empty at ci (the file's folder), else the generated folder
   std::string origin;      // how messages name the document
   Json record;             // null at ci; else {"name", "generator", "args", "key", "inputs"}: the report's "scale"
@@ -47,8 +47,8 @@ struct ScaleGenerator {
   std::string workload_file;  // the declaring workload
   std::string generator;      // its path (workload folder / declared name)
   std::vector<std::string> args;
-  std::string key;            // hex digest of the sources and args
-  std::string dir;            // the cache folder the key names
+  std::string key;  // hex digest of the sources and args
+  std::string dir;  // the cache folder the key names
 };
 // The declared generator of SCALE ("paper") of a program workload file, with its key and cache folder.
 ScaleGenerator scale_generator(const std::string& workload_file, const std::string& scale);

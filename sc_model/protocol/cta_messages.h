@@ -14,7 +14,7 @@ struct KernelLaunch;  // workload/kernel_profile.h: the messages carry it, never
 // GWDE -> SM (cta_in)
 struct CtaLaunchMsg : Message<CtaLaunchMsg> {
   std::shared_ptr<const KernelLaunch> launch;
-  uint32_t cta = 0;  // index in the grid
+  uint32_t cta = 0;                                     // index in the grid
   sc_core::sc_time not_before = sc_core::SC_ZERO_TIME;  // reaches the SM then (serialised dispatch)
 };
 struct CtaPauseMsg : Message<CtaPauseMsg> {

@@ -13,17 +13,17 @@ constexpr uint64_t kAddressSpaceBytes = uint64_t(1) << 40;
 
 // Monotonic activity counters (the power model and the report read them).
 struct MemActivity {
-  uint64_t reads = 0, writes = 0;          // line requests accepted (END_REQ)
-  uint64_t l2_hits = 0, l2_misses = 0;     // per lookup; a read merged into a pending
-                                           // miss is a miss, a write to a line being
-                                           // filled a hit
-  uint64_t icnt_flits = 0;                 // request + response flits
+  uint64_t reads = 0, writes = 0;       // line requests accepted (END_REQ)
+  uint64_t l2_hits = 0, l2_misses = 0;  // per lookup; a read merged into a pending
+                                        // miss is a miss, a write to a line being
+                                        // filled a hit
+  uint64_t icnt_flits = 0;              // request + response flits
   uint64_t dram_activates = 0, dram_precharges = 0;
   uint64_t dram_reads = 0, dram_writes = 0;  // 128 B bursts
-  uint64_t dram_bus_busy = 0;              // data-bus cycles, summed over channels,
-                                           // counted when the burst is issued
-  uint64_t l2_cycles = 0;                  // interconnect/L2 edges up to now, skipped ones too
-  uint64_t read_latency_sum_ps = 0;        // request accepted (END_REQ) -> BEGIN_RESP sent
+  uint64_t dram_bus_busy = 0;                // data-bus cycles, summed over channels,
+                                             // counted when the burst is issued
+  uint64_t l2_cycles = 0;                    // interconnect/L2 edges up to now, skipped ones too
+  uint64_t read_latency_sum_ps = 0;          // request accepted (END_REQ) -> BEGIN_RESP sent
   uint64_t read_responses = 0;
 };
 

@@ -7,15 +7,23 @@ namespace gpupm::ptx {
 
 uint32_t type_bytes(ScalarType t) {
   switch (t) {
-    case ScalarType::B8: case ScalarType::U8: case ScalarType::S8: case ScalarType::Pred: return 1;
-    case ScalarType::B16: case ScalarType::U16: case ScalarType::S16: return 2;
-    case ScalarType::B32: case ScalarType::U32: case ScalarType::S32: case ScalarType::F32: return 4;
+    case ScalarType::B8:
+    case ScalarType::U8:
+    case ScalarType::S8:
+    case ScalarType::Pred: return 1;
+    case ScalarType::B16:
+    case ScalarType::U16:
+    case ScalarType::S16: return 2;
+    case ScalarType::B32:
+    case ScalarType::U32:
+    case ScalarType::S32:
+    case ScalarType::F32: return 4;
     default: return 8;
   }
 }
 
 const char* type_name(ScalarType t) {
-  static const char* const kNames[] = {"b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64",
+  static const char* const kNames[] = {"b8", "b16", "b32", "b64", "u8",  "u16", "u32", "u64",
                                        "s8", "s16", "s32", "s64", "f32", "f64", "pred"};
   return kNames[size_t(t)];
 }

@@ -60,8 +60,8 @@ struct InstInfo {
   uint32_t line = 0;              // line in the PTX file (for messages)
 };
 
-struct Instruction;   // the decoded form; defined in ptx_decoded.h
-struct KernelExtra;   // per-kernel decode tables (hidden constant slots, texts); ptx_decoded.h
+struct Instruction;  // the decoded form; defined in ptx_decoded.h
+struct KernelExtra;  // per-kernel decode tables (hidden constant slots, texts); ptx_decoded.h
 
 struct Kernel {
   std::string name;
@@ -125,8 +125,8 @@ class DeviceMemory {
   // Null if [addr, addr+bytes) is not inside one allocation.
   uint8_t* find(uint64_t addr, uint32_t bytes);
   uint64_t symbol(const std::string& name) const;  // module variables after load(); ~0 if absent
-  void load(const Module& m);  // allocates and initialises the module's .global/.const variables
-  uint64_t end() const { return next_; }  // one past the last allocation
+  void load(const Module& m);                      // allocates and initialises the module's .global/.const variables
+  uint64_t end() const { return next_; }           // one past the last allocation
 
  private:
   struct Alloc {
@@ -163,12 +163,12 @@ struct LaunchState {
   uint32_t dynamic_shared_bytes = 0;
   std::vector<uint8_t> params;  // param_bytes, filled by the caller
   DeviceMemory* memory = nullptr;
-  uint64_t local_base = 0;      // timing address of this launch's local memory (interleaved per lane)
+  uint64_t local_base = 0;  // timing address of this launch's local memory (interleaved per lane)
   uint64_t max_warp_insts = RunawayBounds().max_warp_insts;  // per warp: more is a runaway (ExecError)
-  uint64_t max_launch_insts = ~uint64_t(0);  // all warps together: bounds.launch_budget(grid_warps)
-  RunawayBounds bounds;                      // what max_launch_insts came from (for the message)
+  uint64_t max_launch_insts = ~uint64_t(0);                  // all warps together: bounds.launch_budget(grid_warps)
+  RunawayBounds bounds;                                      // what max_launch_insts came from (for the message)
   uint64_t grid_warps = 0;
-  mutable uint64_t executed = 0;             // warp instructions of all warps so far
+  mutable uint64_t executed = 0;  // warp instructions of all warps so far
 };
 
 // One CTA's shared memory (static + dynamic) and its identity.
@@ -183,11 +183,11 @@ struct CtaState {
 // What executing one instruction did, for the timing model.
 struct StepResult {
   TimingClass cls = TimingClass::Alu;
-  uint32_t active = 0;         // lanes that executed (guard applied)
-  uint32_t n_lines = 0;        // Load/Store/Atomic: distinct `line_bytes` lines touched, in first-lane order
-  std::array<uint64_t, 32> lines;    // line numbers (address / line_bytes): the first n_lines are set
-  uint32_t shared_cycles = 0;  // Shared: bank-conflict degree (1 = conflict free or broadcast)
-  bool exited = false;         // the warp has no lanes left
+  uint32_t active = 0;             // lanes that executed (guard applied)
+  uint32_t n_lines = 0;            // Load/Store/Atomic: distinct `line_bytes` lines touched, in first-lane order
+  std::array<uint64_t, 32> lines;  // line numbers (address / line_bytes): the first n_lines are set
+  uint32_t shared_cycles = 0;      // Shared: bank-conflict degree (1 = conflict free or broadcast)
+  bool exited = false;             // the warp has no lanes left
 };
 
 // One warp: registers (32 lanes), the SIMT reconvergence stack, local memory.
@@ -200,12 +200,12 @@ class Warp {
   // warp: index within the CTA; smid reported by %smid; line_bytes: coalescing granularity.
   void start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes);
   bool done() const;
-  uint32_t pc() const;          // next instruction's index (valid when !done())
+  uint32_t pc() const;           // next instruction's index (valid when !done())
   const InstInfo& next() const;  // its static view
   // Executes the next instruction; `clock` is the value %clock/%clock64 read.
   // Throws ExecError on a fault.
   StepResult step(uint64_t clock);
-  uint64_t executed() const;    // warp instructions executed so far
+  uint64_t executed() const;  // warp instructions executed so far
 
  private:
   struct Impl;

@@ -53,10 +53,13 @@ template <class T, class F, class... S>
 void float_lanes(const Instruction& in, uint64_t* d, uint32_t m, F f, const S*... s) {
   if (!in.ftz && !in.sat) return lanes<T, T>(d, m, f, s...);
   bool ftz = in.ftz, sat = in.sat;
-  lanes<T, T>(d, m, [&](auto... x) {
-    T r = ftz ? flush(f(flush(x)...)) : f(x...);
-    return sat ? saturate(r) : r;
-  }, s...);
+  lanes<T, T>(
+      d, m,
+      [&](auto... x) {
+        T r = ftz ? flush(f(flush(x)...)) : f(x...);
+        return sat ? saturate(r) : r;
+      },
+      s...);
 }
 
 // Plain fused multiply-add lanes (no .ftz/.sat/rounding mode), the hot path of
@@ -108,6 +111,7 @@ template <class T>
 using Unsigned = std::make_unsigned_t<T>;
 template <class T>
 struct Wider;
+// clang-format off
 template <> struct Wider<int16_t> { using type = int32_t; };
 template <> struct Wider<uint16_t> { using type = uint32_t; };
 template <> struct Wider<int32_t> { using type = int64_t; };
@@ -116,6 +120,7 @@ template <> struct Wider<int64_t> { using type = __int128; };
 template <> struct Wider<uint64_t> { using type = unsigned __int128; };
 template <> struct Wider<int8_t> { using type = int16_t; };
 template <> struct Wider<uint8_t> { using type = uint16_t; };
+// clang-format on
 
 // Integer product: .lo (wrapping), .hi (upper half) or .wide (double width).
 template <class T>
@@ -306,7 +311,8 @@ void convert_lanes(const Instruction& in, const RegFile& r, uint32_t m) {
     using S = decltype(src_zero);
     by_type(in.type, [&](auto dst_zero) {
       using D = decltype(dst_zero);
-      lanes<D, S>(d, m, [&](S x) { return convert<D>(x, in); }, a);
+      lanes<D, S>(
+          d, m, [&](S x) { return convert<D>(x, in); }, a);
     });
   });
 }
@@ -319,7 +325,8 @@ void pred_logic(const Instruction& in, const RegFile& r, uint32_t m) {
     case Op::And: return write_pred(d, a & b, m);
     case Op::Or: return write_pred(d, a | b, m);
     case Op::Xor: return write_pred(d, a ^ b, m);
-    case Op::Not: case Op::CNot: return write_pred(d, ~a, m);
+    case Op::Not:
+    case Op::CNot: return write_pred(d, ~a, m);
     default: return;
   }
 }
@@ -345,36 +352,66 @@ void int_only(const Instruction& in, const RegFile& r, uint32_t m) {
   const uint64_t* e = in.n_src > 3 ? r.lanes(in.src[3]) : a;
   using U = Unsigned<T>;
   switch (in.op) {
-    case Op::And: return lanes<T, T>(d, m, [](T x, T y) { return T(x & y); }, a, b);
-    case Op::Or: return lanes<T, T>(d, m, [](T x, T y) { return T(x | y); }, a, b);
-    case Op::Xor: return lanes<T, T>(d, m, [](T x, T y) { return T(x ^ y); }, a, b);
-    case Op::Not: return lanes<T, T>(d, m, [](T x) { return T(~x); }, a);
-    case Op::CNot: return lanes<T, T>(d, m, [](T x) { return T(x == 0); }, a);
-    case Op::Shl: case Op::Shr: {
+    case Op::And:
+      return lanes<T, T>(
+          d, m, [](T x, T y) { return T(x & y); }, a, b);
+    case Op::Or:
+      return lanes<T, T>(
+          d, m, [](T x, T y) { return T(x | y); }, a, b);
+    case Op::Xor:
+      return lanes<T, T>(
+          d, m, [](T x, T y) { return T(x ^ y); }, a, b);
+    case Op::Not:
+      return lanes<T, T>(
+          d, m, [](T x) { return T(~x); }, a);
+    case Op::CNot:
+      return lanes<T, T>(
+          d, m, [](T x) { return T(x == 0); }, a);
+    case Op::Shl:
+    case Op::Shr: {
       bool left = in.op == Op::Shl;
-      return lanes<T, uint64_t>(d, m, [=](uint64_t x, uint64_t n) { return shift(T(x), uint32_t(n), left); }, a, b);
+      return lanes<T, uint64_t>(
+          d, m, [=](uint64_t x, uint64_t n) { return shift(T(x), uint32_t(n), left); }, a, b);
     }
     case Op::Bfe:
-      return lanes<T, uint64_t>(d, m, [](uint64_t x, uint64_t p, uint64_t n) {
-        return bit_extract(T(x), uint32_t(p), uint32_t(n)); }, a, b, c);
+      return lanes<T, uint64_t>(
+          d, m, [](uint64_t x, uint64_t p, uint64_t n) { return bit_extract(T(x), uint32_t(p), uint32_t(n)); }, a, b,
+          c);
     case Op::Bfi:
-      return lanes<T, uint64_t>(d, m, [](uint64_t x, uint64_t y, uint64_t p, uint64_t n) {
-        return bit_insert(T(x), T(y), uint32_t(p), uint32_t(n)); }, a, b, c, e);
+      return lanes<T, uint64_t>(
+          d, m,
+          [](uint64_t x, uint64_t y, uint64_t p, uint64_t n) {
+            return bit_insert(T(x), T(y), uint32_t(p), uint32_t(n));
+          },
+          a, b, c, e);
     case Op::Popc:
-      return lanes<uint32_t, T>(d, m, [](T x) { return uint32_t(__builtin_popcountll(uint64_t(U(x)))); }, a);
+      return lanes<uint32_t, T>(
+          d, m, [](T x) { return uint32_t(__builtin_popcountll(uint64_t(U(x)))); }, a);
     case Op::Clz:
-      return lanes<uint32_t, T>(d, m, [](T x) {
-        return x == 0 ? uint32_t(kBits<T>) : uint32_t(__builtin_clzll(uint64_t(U(x)))) - (64 - kBits<T>); }, a);
-    case Op::Brev: return lanes<T, T>(d, m, [](T x) { return reverse_bits(x); }, a);
+      return lanes<uint32_t, T>(
+          d, m,
+          [](T x) { return x == 0 ? uint32_t(kBits<T>) : uint32_t(__builtin_clzll(uint64_t(U(x)))) - (64 - kBits<T>); },
+          a);
+    case Op::Brev:
+      return lanes<T, T>(
+          d, m, [](T x) { return reverse_bits(x); }, a);
     case Op::Prmt: return lanes<uint32_t, uint32_t>(d, m, permute, a, b, c);
-    case Op::Rem: return lanes<T, T>(d, m, [](T x, T y) { return int_rem(x, y); }, a, b);
-    case Op::Mul24: case Op::Mad24: {
+    case Op::Rem:
+      return lanes<T, T>(
+          d, m, [](T x, T y) { return int_rem(x, y); }, a, b);
+    case Op::Mul24:
+    case Op::Mad24: {
       bool hi = in.mode == Mode::Hi, mad = in.op == Op::Mad24;
-      return lanes<uint32_t, uint64_t>(d, m, [=](uint64_t x, uint64_t y, uint64_t z) {
-        auto narrow = [](uint64_t v) { return std::is_signed_v<T> ? int64_t(int32_t(uint32_t(v) << 8) >> 8)
-                                                                   : int64_t(v & 0xffffff); };
-        int64_t p = narrow(x) * narrow(y);
-        return uint32_t(hi ? uint64_t(p) >> 16 : uint64_t(p)) + (mad ? uint32_t(z) : 0); }, a, b, c);
+      return lanes<uint32_t, uint64_t>(
+          d, m,
+          [=](uint64_t x, uint64_t y, uint64_t z) {
+            auto narrow = [](uint64_t v) {
+              return std::is_signed_v<T> ? int64_t(int32_t(uint32_t(v) << 8) >> 8) : int64_t(v & 0xffffff);
+            };
+            int64_t p = narrow(x) * narrow(y);
+            return uint32_t(hi ? uint64_t(p) >> 16 : uint64_t(p)) + (mad ? uint32_t(z) : 0);
+          },
+          a, b, c);
     }
     default: return;
   }
@@ -390,26 +427,59 @@ void arithmetic(const Instruction& in, const RegFile& r, uint32_t m) {
   if constexpr (kFloat<T>) {
     RoundingScope rounding(in.rnd);
     switch (in.op) {
-      case Op::Add: return float_lanes<T>(in, d, m, [](T x, T y) { return x + y; }, a, b);
-      case Op::Sub: return float_lanes<T>(in, d, m, [](T x, T y) { return x - y; }, a, b);
-      case Op::Mul: return float_lanes<T>(in, d, m, [](T x, T y) { return x * y; }, a, b);
+      case Op::Add:
+        return float_lanes<T>(
+            in, d, m, [](T x, T y) { return x + y; }, a, b);
+      case Op::Sub:
+        return float_lanes<T>(
+            in, d, m, [](T x, T y) { return x - y; }, a, b);
+      case Op::Mul:
+        return float_lanes<T>(
+            in, d, m, [](T x, T y) { return x * y; }, a, b);
       case Op::Fma:
         if (!in.ftz && !in.sat && (in.rnd == Round::Rn || in.rnd == Round::None))
           return std::is_same_v<T, float> ? fma_lanes_f32(d, m, a, b, c) : fma_lanes_f64(d, m, a, b, c);
-        return float_lanes<T>(in, d, m, [](T x, T y, T z) { return std::fma(x, y, z); }, a, b, c);
-      case Op::Div: return float_lanes<T>(in, d, m, [](T x, T y) { return x / y; }, a, b);
-      case Op::Abs: return float_lanes<T>(in, d, m, [](T x) { return std::fabs(x); }, a);
-      case Op::Neg: return float_lanes<T>(in, d, m, [](T x) { return -x; }, a);
-      case Op::Min: return float_lanes<T>(in, d, m, [](T x, T y) { return pick(x, y, true); }, a, b);
-      case Op::Max: return float_lanes<T>(in, d, m, [](T x, T y) { return pick(x, y, false); }, a, b);
-      case Op::Copysign: return lanes<T, T>(d, m, [](T x, T y) { return std::copysign(y, x); }, a, b);
-      case Op::Rcp: return float_lanes<T>(in, d, m, [](T x) { return T(1) / x; }, a);
-      case Op::Sqrt: return float_lanes<T>(in, d, m, [](T x) { return std::sqrt(x); }, a);
-      case Op::Rsqrt: return float_lanes<T>(in, d, m, [](T x) { return T(1) / std::sqrt(x); }, a);
-      case Op::Ex2: return float_lanes<T>(in, d, m, [](T x) { return std::exp2(x); }, a);
-      case Op::Lg2: return float_lanes<T>(in, d, m, [](T x) { return std::log2(x); }, a);
-      case Op::Sin: return float_lanes<T>(in, d, m, [](T x) { return std::sin(x); }, a);
-      case Op::Cos: return float_lanes<T>(in, d, m, [](T x) { return std::cos(x); }, a);
+        return float_lanes<T>(
+            in, d, m, [](T x, T y, T z) { return std::fma(x, y, z); }, a, b, c);
+      case Op::Div:
+        return float_lanes<T>(
+            in, d, m, [](T x, T y) { return x / y; }, a, b);
+      case Op::Abs:
+        return float_lanes<T>(
+            in, d, m, [](T x) { return std::fabs(x); }, a);
+      case Op::Neg:
+        return float_lanes<T>(
+            in, d, m, [](T x) { return -x; }, a);
+      case Op::Min:
+        return float_lanes<T>(
+            in, d, m, [](T x, T y) { return pick(x, y, true); }, a, b);
+      case Op::Max:
+        return float_lanes<T>(
+            in, d, m, [](T x, T y) { return pick(x, y, false); }, a, b);
+      case Op::Copysign:
+        return lanes<T, T>(
+            d, m, [](T x, T y) { return std::copysign(y, x); }, a, b);
+      case Op::Rcp:
+        return float_lanes<T>(
+            in, d, m, [](T x) { return T(1) / x; }, a);
+      case Op::Sqrt:
+        return float_lanes<T>(
+            in, d, m, [](T x) { return std::sqrt(x); }, a);
+      case Op::Rsqrt:
+        return float_lanes<T>(
+            in, d, m, [](T x) { return T(1) / std::sqrt(x); }, a);
+      case Op::Ex2:
+        return float_lanes<T>(
+            in, d, m, [](T x) { return std::exp2(x); }, a);
+      case Op::Lg2:
+        return float_lanes<T>(
+            in, d, m, [](T x) { return std::log2(x); }, a);
+      case Op::Sin:
+        return float_lanes<T>(
+            in, d, m, [](T x) { return std::sin(x); }, a);
+      case Op::Cos:
+        return float_lanes<T>(
+            in, d, m, [](T x) { return std::cos(x); }, a);
       default: return;
     }
   } else {
@@ -417,28 +487,55 @@ void arithmetic(const Instruction& in, const RegFile& r, uint32_t m) {
     bool sat32 = in.sat && std::is_same_v<T, int32_t>;
     switch (in.op) {
       case Op::Add:
-        if (sat32) return lanes<int32_t, int64_t>(d, m, [](int64_t x, int64_t y) {
-          return int32_t(std::clamp<int64_t>(int64_t(int32_t(x)) + int32_t(y), INT32_MIN, INT32_MAX)); }, a, b);
-        return lanes<T, T>(d, m, [](T x, T y) { return T(U(x) + U(y)); }, a, b);
+        if (sat32)
+          return lanes<int32_t, int64_t>(
+              d, m,
+              [](int64_t x, int64_t y) {
+                return int32_t(std::clamp<int64_t>(int64_t(int32_t(x)) + int32_t(y), INT32_MIN, INT32_MAX));
+              },
+              a, b);
+        return lanes<T, T>(
+            d, m, [](T x, T y) { return T(U(x) + U(y)); }, a, b);
       case Op::Sub:
-        if (sat32) return lanes<int32_t, int64_t>(d, m, [](int64_t x, int64_t y) {
-          return int32_t(std::clamp<int64_t>(int64_t(int32_t(x)) - int32_t(y), INT32_MIN, INT32_MAX)); }, a, b);
-        return lanes<T, T>(d, m, [](T x, T y) { return T(U(x) - U(y)); }, a, b);
+        if (sat32)
+          return lanes<int32_t, int64_t>(
+              d, m,
+              [](int64_t x, int64_t y) {
+                return int32_t(std::clamp<int64_t>(int64_t(int32_t(x)) - int32_t(y), INT32_MIN, INT32_MAX));
+              },
+              a, b);
+        return lanes<T, T>(
+            d, m, [](T x, T y) { return T(U(x) - U(y)); }, a, b);
       case Op::Mul: {
         Mode mode = in.mode;
-        return lanes<uint64_t, T>(d, m, [=](T x, T y) { return int_mul(x, y, mode); }, a, b);
+        return lanes<uint64_t, T>(
+            d, m, [=](T x, T y) { return int_mul(x, y, mode); }, a, b);
       }
       case Op::Mad: {
         Mode mode = in.mode;  // .wide adds a double-width c
-        return lanes<uint64_t, uint64_t>(d, m, [=](uint64_t x, uint64_t y, uint64_t z) {
-          uint64_t p = int_mul(T(x), T(y), mode);
-          return mode == Mode::Wide ? p + z : put<T>(T(U(p) + U(z))); }, a, b, c);
+        return lanes<uint64_t, uint64_t>(
+            d, m,
+            [=](uint64_t x, uint64_t y, uint64_t z) {
+              uint64_t p = int_mul(T(x), T(y), mode);
+              return mode == Mode::Wide ? p + z : put<T>(T(U(p) + U(z)));
+            },
+            a, b, c);
       }
-      case Op::Div: return lanes<T, T>(d, m, [](T x, T y) { return int_div(x, y); }, a, b);
-      case Op::Abs: return lanes<T, T>(d, m, [](T x) { return x < 0 ? T(U(0) - U(x)) : x; }, a);
-      case Op::Neg: return lanes<T, T>(d, m, [](T x) { return T(U(0) - U(x)); }, a);
-      case Op::Min: return lanes<T, T>(d, m, [](T x, T y) { return pick(x, y, true); }, a, b);
-      case Op::Max: return lanes<T, T>(d, m, [](T x, T y) { return pick(x, y, false); }, a, b);
+      case Op::Div:
+        return lanes<T, T>(
+            d, m, [](T x, T y) { return int_div(x, y); }, a, b);
+      case Op::Abs:
+        return lanes<T, T>(
+            d, m, [](T x) { return x < 0 ? T(U(0) - U(x)) : x; }, a);
+      case Op::Neg:
+        return lanes<T, T>(
+            d, m, [](T x) { return T(U(0) - U(x)); }, a);
+      case Op::Min:
+        return lanes<T, T>(
+            d, m, [](T x, T y) { return pick(x, y, true); }, a, b);
+      case Op::Max:
+        return lanes<T, T>(
+            d, m, [](T x, T y) { return pick(x, y, false); }, a, b);
       default: return int_only<T>(in, r, m);
     }
   }
@@ -451,7 +548,8 @@ void execute_alu(const Instruction& in, const RegFile& r, uint32_t m) {
   switch (in.op) {
     case Op::Mov: {
       const uint64_t* a = r.lanes(in.src[0]);
-      return lanes<uint64_t, uint64_t>(r.lanes(in.dst[0]), m, [](uint64_t x) { return x; }, a);
+      return lanes<uint64_t, uint64_t>(
+          r.lanes(in.dst[0]), m, [](uint64_t x) { return x; }, a);
     }
     case Op::Setp: return by_type(in.type, [&](auto z) { setp_lanes<decltype(z)>(in, r, m); });
     case Op::Selp: {
@@ -465,16 +563,21 @@ void execute_alu(const Instruction& in, const RegFile& r, uint32_t m) {
     case Op::Slct: {
       const uint64_t *a = r.lanes(in.src[0]), *b = r.lanes(in.src[1]), *c = r.lanes(in.src[2]);
       bool f32 = in.type2 == ScalarType::F32;
-      return lanes<uint64_t, uint64_t>(r.lanes(in.dst[0]), m, [=](uint64_t x, uint64_t y, uint64_t z) {
-        bool first = f32 ? get<float>(z) >= 0.0f : get<int32_t>(z) >= 0;
-        return first ? x : y; }, a, b, c);
+      return lanes<uint64_t, uint64_t>(
+          r.lanes(in.dst[0]), m,
+          [=](uint64_t x, uint64_t y, uint64_t z) {
+            bool first = f32 ? get<float>(z) >= 0.0f : get<int32_t>(z) >= 0;
+            return first ? x : y;
+          },
+          a, b, c);
     }
     case Op::Testp: {
       const uint64_t* a = r.lanes(in.src[0]);
       uint32_t bits = 0;
       for (int l = 0; l < 32; ++l)
         bits |= uint32_t(in.type == ScalarType::F32 ? test_property(get<float>(a[l]), in.mode)
-                                                    : test_property(get<double>(a[l]), in.mode)) << l;
+                                                    : test_property(get<double>(a[l]), in.mode))
+                << l;
       return write_pred(r.pred[in.dst[0]], bits, m);
     }
     case Op::Cvt: {

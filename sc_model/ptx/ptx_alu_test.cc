@@ -20,7 +20,8 @@ TEST(PtxAlu, IntegerArithmetic) {
   EXPECT_EQ(run_lanes("mul.hi.u32 %r20, %r10, %r11;", {0x80000000u}, {4}), (V{2}));
   EXPECT_EQ(run_lanes("mul.hi.s32 %r20, %r10, %r11;", {uint32_t(-2)}, {0x40000000}), (V{0xffffffffu}));
   EXPECT_EQ(run_lanes("mul.wide.s32 %rd10, %r10, %r11; shr.u64 %rd11, %rd10, 32; cvt.u32.u64 %r20, %rd11;",
-                      {uint32_t(-3)}, {0x40000000}), (V{0xffffffffu}));
+                      {uint32_t(-3)}, {0x40000000}),
+            (V{0xffffffffu}));
   EXPECT_EQ(run_lanes("mad.lo.s32 %r20, %r10, %r11, 7;", {3}, {4}), (V{19}));
   EXPECT_EQ(run_lanes("mad.hi.u32 %r20, %r10, %r11, 1;", {0x80000000u}, {4}), (V{3}));
   EXPECT_EQ(run_lanes("mul24.lo.u32 %r20, %r10, %r11;", {0x01000003}, {5}), (V{15}));
@@ -45,8 +46,7 @@ TEST(PtxAlu, LogicShiftBitField) {
   EXPECT_EQ(run_lanes("cnot.b32 %r20, %r10;", {0, 5}), (V{1, 0}));
   EXPECT_EQ(run_lanes("shl.b32 %r20, %r10, %r11;", {1, 1}, {4, 32}), (V{16, 0}));
   EXPECT_EQ(run_lanes("shr.u32 %r20, %r10, %r11;", {0x80000000u, 0x80000000u}, {4, 40}), (V{0x08000000u, 0}));
-  EXPECT_EQ(run_lanes("shr.s32 %r20, %r10, %r11;", {0x80000000u, 0x80000000u}, {4, 40}),
-            (V{0xf8000000u, 0xffffffffu}));
+  EXPECT_EQ(run_lanes("shr.s32 %r20, %r10, %r11;", {0x80000000u, 0x80000000u}, {4, 40}), (V{0xf8000000u, 0xffffffffu}));
   EXPECT_EQ(run_lanes("bfe.u32 %r20, %r10, 4, 8;", {0x12345678}), (V{0x67}));
   EXPECT_EQ(run_lanes("bfe.s32 %r20, %r10, 4, 8;", {0x00000f80}), (V{0xfffffff8u}));
   EXPECT_EQ(run_lanes("bfe.s32 %r20, %r10, 28, 8;", {0x80000000u}), (V{0xfffffff8u}));
@@ -63,12 +63,11 @@ TEST(PtxAlu, FloatArithmeticFusedAndRounded) {
   // a*a - (a*a rounded): zero unless the multiply-add is fused.
   float a = 1.0f + std::ldexp(1.0f, -12);
   float prod = a * a;
-  V out = run_lanes("neg.f32 %f12, %f11; fma.rn.f32 %f20, %f10, %f10, %f12; mov.b32 %r20, %f20;", {f2u(a)},
-                    {f2u(prod)});
+  V out =
+      run_lanes("neg.f32 %f12, %f11; fma.rn.f32 %f20, %f10, %f10, %f12; mov.b32 %r20, %f20;", {f2u(a)}, {f2u(prod)});
   EXPECT_EQ(u2f(out[0]), std::fma(a, a, -prod));
   EXPECT_NE(u2f(out[0]), 0.0f);
-  out = run_lanes("mul.rn.f32 %f12, %f10, %f10; sub.f32 %f20, %f12, %f11; mov.b32 %r20, %f20;", {f2u(a)},
-                  {f2u(prod)});
+  out = run_lanes("mul.rn.f32 %f12, %f10, %f10; sub.f32 %f20, %f12, %f11; mov.b32 %r20, %f20;", {f2u(a)}, {f2u(prod)});
   EXPECT_EQ(u2f(out[0]), 0.0f);
   EXPECT_EQ(run_lanes("div.rn.f32 %f20, %f10, %f11; mov.b32 %r20, %f20;", {f2u(1.0f)}, {f2u(3.0f)}),
             (V{f2u(1.0f / 3.0f)}));
@@ -112,8 +111,7 @@ TEST(PtxAlu, Conversions) {
   // float -> int saturates, NaN -> 0, rounding modes.
   EXPECT_EQ(run_lanes("cvt.rzi.s32.f32 %r20, %f10;", {kNaN, f2u(3e9f), f2u(-3e9f), f2u(-2.7f)}),
             (V{0, 0x7fffffffu, 0x80000000u, uint32_t(-2)}));
-  EXPECT_EQ(run_lanes("cvt.rni.s32.f32 %r20, %f10;", {f2u(2.5f), f2u(3.5f), f2u(-2.5f)}),
-            (V{2, 4, uint32_t(-2)}));
+  EXPECT_EQ(run_lanes("cvt.rni.s32.f32 %r20, %f10;", {f2u(2.5f), f2u(3.5f), f2u(-2.5f)}), (V{2, 4, uint32_t(-2)}));
   EXPECT_EQ(run_lanes("cvt.rmi.s32.f32 %r20, %f10;", {f2u(-2.1f)}), (V{uint32_t(-3)}));
   EXPECT_EQ(run_lanes("cvt.rpi.u32.f32 %r20, %f10;", {f2u(2.1f), f2u(-5.0f)}), (V{3, 0}));
   EXPECT_EQ(run_lanes("cvt.rmi.f32.f32 %f20, %f10; mov.b32 %r20, %f20;", {f2u(-1.5f)}), (V{f2u(-2.0f)}));
@@ -122,10 +120,10 @@ TEST(PtxAlu, Conversions) {
             (V{f2u(std::nextafter(4294967296.0f, 0.0f))}));
   EXPECT_EQ(run_lanes("cvt.rn.f32.u32 %f20, %r10; mov.b32 %r20, %f20;", {0xffffffffu}), (V{f2u(4294967296.0f)}));
   // Integer widening/narrowing.
-  EXPECT_EQ(run_lanes("cvt.s64.s32 %rd10, %r10; shr.u64 %rd10, %rd10, 32; cvt.u32.u64 %r20, %rd10;",
-                      {uint32_t(-1), 1}), (V{0xffffffffu, 0}));
-  EXPECT_EQ(run_lanes("cvt.u64.u32 %rd10, %r10; shr.u64 %rd10, %rd10, 32; cvt.u32.u64 %r20, %rd10;",
-                      {uint32_t(-1)}), (V{0}));
+  EXPECT_EQ(run_lanes("cvt.s64.s32 %rd10, %r10; shr.u64 %rd10, %rd10, 32; cvt.u32.u64 %r20, %rd10;", {uint32_t(-1), 1}),
+            (V{0xffffffffu, 0}));
+  EXPECT_EQ(run_lanes("cvt.u64.u32 %rd10, %r10; shr.u64 %rd10, %rd10, 32; cvt.u32.u64 %r20, %rd10;", {uint32_t(-1)}),
+            (V{0}));
   EXPECT_EQ(run_lanes("cvt.s8.s32 %rs1, %r10; cvt.s32.s16 %r20, %rs1;", {0x1ff}), (V{0xffffffffu}));
   EXPECT_EQ(run_lanes("cvt.sat.u8.s32 %rs1, %r10; cvt.u32.u16 %r20, %rs1;", {300, uint32_t(-4)}), (V{255, 0}));
   EXPECT_EQ(run_lanes("cvt.sat.s32.u32 %r20, %r10;", {0xffffffffu}), (V{0x7fffffffu}));
@@ -156,12 +154,16 @@ TEST(PtxAlu, CompareAndSelect) {
   // Combining predicate and two destinations.
   EXPECT_EQ(run_lanes("setp.eq.u32 %p2, %r11, 1; setp.lt.and.s32 %p1|%p3, %r10, 5, %p2;"
                       "selp.u32 %r20, 1, 0, %p1; selp.u32 %r21, 2, 0, %p3; add.u32 %r20, %r20, %r21;",
-                      {1, 1, 9, 9}, {1, 0, 1, 0}), (V{1, 0, 2, 0}));
-  EXPECT_EQ(run_lanes("setp.eq.u32 %p2, %r11, 1; setp.lt.or.s32 %p1, %r10, 5, !%p2; selp.u32 %r20, 1, 0, %p1;",
-                      {9, 9}, {1, 0}), (V{0, 1}));
+                      {1, 1, 9, 9}, {1, 0, 1, 0}),
+            (V{1, 0, 2, 0}));
+  EXPECT_EQ(run_lanes("setp.eq.u32 %p2, %r11, 1; setp.lt.or.s32 %p1, %r10, 5, !%p2; selp.u32 %r20, 1, 0, %p1;", {9, 9},
+                      {1, 0}),
+            (V{0, 1}));
   EXPECT_EQ(run_lanes("slct.u32.s32 %r20, 10, 20, %r10;", {uint32_t(-1), 0}), (V{20, 10}));
   EXPECT_EQ(run_lanes("setp.ne.u32 %p1, %r10, 0; not.pred %p2, %p1; xor.pred %p3, %p1, %p2;"
-                      "and.pred %p4, %p3, %p1; selp.u32 %r20, 1, 0, %p4;", {0, 1}), (V{0, 1}));
+                      "and.pred %p4, %p3, %p1; selp.u32 %r20, 1, 0, %p4;",
+                      {0, 1}),
+            (V{0, 1}));
 }
 
 TEST(PtxAlu, MovePackAndSpecialRegisters) {
@@ -170,7 +172,9 @@ TEST(PtxAlu, MovePackAndSpecialRegisters) {
   EXPECT_EQ(run_lanes("mov.u32 %r20, %ntid.x;", V(1)), (V{32}));
   EXPECT_EQ(run_lanes("mov.u32 %r20, %lanemask_lt;", V(3)), (V{0, 1, 3}));
   EXPECT_EQ(run_lanes("setp.lt.u32 %p1, %r1, 3; @%p1 bra $L__A; activemask.b32 %r20; bra.uni $L__B;\n"
-                      "$L__A: activemask.b32 %r20;\n$L__B:", V(4)), (V{7, 7, 7, ~7u}));
+                      "$L__A: activemask.b32 %r20;\n$L__B:",
+                      V(4)),
+            (V{7, 7, 7, ~7u}));
   EXPECT_EQ(run_lanes("mov.u32 %r20, 0x10;", V(1)), (V{16}));
 }
 

@@ -183,8 +183,8 @@ TEST_F(PtxClang, AtomicsFloatAddCasMax) {
   l.param(2, m);
   l.run();
   EXPECT_EQ(l.read<float>(f, 1)[0], 40.0f);
-  EXPECT_EQ(l.read<uint32_t>(c, 1)[0], 1u);       // lane 0 of warp 0 wins the CAS
-  EXPECT_EQ(l.read<int32_t>(m, 1)[0], 1 + 39);     // every later CAS returns 1
+  EXPECT_EQ(l.read<uint32_t>(c, 1)[0], 1u);     // lane 0 of warp 0 wins the CAS
+  EXPECT_EQ(l.read<int32_t>(m, 1)[0], 1 + 39);  // every later CAS returns 1
 }
 
 TEST_F(PtxClang, DoublePrecision) {

@@ -9,22 +9,35 @@ namespace gpupm::ptx {
 namespace {
 
 const std::pair<const char*, Special> kSpecials[] = {
-    {"%tid.x", Special::TidX},         {"%tid.y", Special::TidY},         {"%tid.z", Special::TidZ},
-    {"%ntid.x", Special::NtidX},       {"%ntid.y", Special::NtidY},       {"%ntid.z", Special::NtidZ},
-    {"%ctaid.x", Special::CtaidX},     {"%ctaid.y", Special::CtaidY},     {"%ctaid.z", Special::CtaidZ},
-    {"%nctaid.x", Special::NctaidX},   {"%nctaid.y", Special::NctaidY},   {"%nctaid.z", Special::NctaidZ},
-    {"%laneid", Special::LaneId},      {"%warpid", Special::WarpId},      {"%nwarpid", Special::NWarpId},
-    {"%smid", Special::SmId},          {"%nsmid", Special::NSmId},        {"%gridid", Special::GridId},
-    {"%lanemask_eq", Special::LanemaskEq}, {"%lanemask_lt", Special::LanemaskLt},
-    {"%lanemask_le", Special::LanemaskLe}, {"%lanemask_gt", Special::LanemaskGt},
+    {"%tid.x", Special::TidX},
+    {"%tid.y", Special::TidY},
+    {"%tid.z", Special::TidZ},
+    {"%ntid.x", Special::NtidX},
+    {"%ntid.y", Special::NtidY},
+    {"%ntid.z", Special::NtidZ},
+    {"%ctaid.x", Special::CtaidX},
+    {"%ctaid.y", Special::CtaidY},
+    {"%ctaid.z", Special::CtaidZ},
+    {"%nctaid.x", Special::NctaidX},
+    {"%nctaid.y", Special::NctaidY},
+    {"%nctaid.z", Special::NctaidZ},
+    {"%laneid", Special::LaneId},
+    {"%warpid", Special::WarpId},
+    {"%nwarpid", Special::NWarpId},
+    {"%smid", Special::SmId},
+    {"%nsmid", Special::NSmId},
+    {"%gridid", Special::GridId},
+    {"%lanemask_eq", Special::LanemaskEq},
+    {"%lanemask_lt", Special::LanemaskLt},
+    {"%lanemask_le", Special::LanemaskLe},
+    {"%lanemask_gt", Special::LanemaskGt},
     {"%lanemask_ge", Special::LanemaskGe},
 };
 
 const std::pair<const char*, Cmp> kCmps[] = {
-    {"eq", Cmp::Eq},   {"ne", Cmp::Ne},   {"lt", Cmp::Lt},   {"le", Cmp::Le},   {"gt", Cmp::Gt},
-    {"ge", Cmp::Ge},   {"lo", Cmp::Lt},   {"ls", Cmp::Le},   {"hi", Cmp::Gt},   {"hs", Cmp::Ge},
-    {"equ", Cmp::Equ}, {"neu", Cmp::Neu}, {"ltu", Cmp::Ltu}, {"leu", Cmp::Leu}, {"gtu", Cmp::Gtu},
-    {"geu", Cmp::Geu}, {"num", Cmp::Num}, {"nan", Cmp::Nan},
+    {"eq", Cmp::Eq},   {"ne", Cmp::Ne},   {"lt", Cmp::Lt},   {"le", Cmp::Le},   {"gt", Cmp::Gt},   {"ge", Cmp::Ge},
+    {"lo", Cmp::Lt},   {"ls", Cmp::Le},   {"hi", Cmp::Gt},   {"hs", Cmp::Ge},   {"equ", Cmp::Equ}, {"neu", Cmp::Neu},
+    {"ltu", Cmp::Ltu}, {"leu", Cmp::Leu}, {"gtu", Cmp::Gtu}, {"geu", Cmp::Geu}, {"num", Cmp::Num}, {"nan", Cmp::Nan},
 };
 
 const std::pair<const char*, Round> kRounds[] = {
@@ -49,9 +62,10 @@ const char* space_name(Space s) {
 }
 
 // Modifiers ignored: memory ordering, scopes, cache operators, `.sync`/`.aligned`.
-const char* const kIgnored[] = {"ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "volatile", "relaxed",
-                                "acquire", "release", "acq_rel", "weak", "sys", "gpu", "cta", "sync",
-                                "aligned", "L1::evict_last", "noftz", "full", "sc"};
+const char* const kIgnored[] = {
+    "ca",      "cg",      "cs",      "lu",   "cv",  "wb",  "wt",  "nc",   "volatile", "relaxed",
+    "acquire", "release", "acq_rel", "weak", "sys", "gpu", "cta", "sync", "aligned",  "L1::evict_last",
+    "noftz",   "full",    "sc"};
 
 template <class T, size_t N>
 bool lookup(const std::pair<const char*, T> (&table)[N], const std::string& key, T* out) {
@@ -143,8 +157,7 @@ class Decoder {
   // Appends `id` keeping register-file ids first, in operand order (the SM's
   // operand collector reads and writes them through its banks); predicates after.
   template <size_t N>
-  static void append_bank_first(std::array<uint16_t, N>& list, uint8_t& n, uint8_t& n_bank, uint16_t id,
-                                ScalarType t) {
+  static void append_bank_first(std::array<uint16_t, N>& list, uint8_t& n, uint8_t& n_bank, uint16_t id, ScalarType t) {
     if (n >= N) return;
     list[n++] = id;
     if (t == ScalarType::Pred) return;
@@ -216,9 +229,7 @@ class Decoder {
     uint64_t window = 0;
     switch (kind) {
       case KernelScope::SymbolKind::None: fail_at(o, "unknown symbol " + o.name);
-      case KernelScope::SymbolKind::Global:
-        in_.has_base = true, in_.base = s_.symbol_slot(o.name);
-        return;
+      case KernelScope::SymbolKind::Global: in_.has_base = true, in_.base = s_.symbol_slot(o.name); return;
       case KernelScope::SymbolKind::DynamicShared:
         in_.has_base = true, in_.base = s_.dynamic_shared_slot();
         if (in_.space == Space::Generic) in_.offset += int64_t(kSharedWindow);
@@ -232,25 +243,25 @@ class Decoder {
 
   void decode() {
     static const std::unordered_map<std::string, std::function<void(Decoder*)>> table = {
-        {"mov", &Decoder::mov},         {"add", &Decoder::arith},        {"sub", &Decoder::arith},
-        {"mul", &Decoder::arith},       {"mad", &Decoder::arith},        {"mul24", &Decoder::arith},
-        {"mad24", &Decoder::arith},     {"fma", &Decoder::arith},        {"div", &Decoder::arith},
-        {"rem", &Decoder::arith},       {"abs", &Decoder::arith},        {"neg", &Decoder::arith},
-        {"min", &Decoder::arith},       {"max", &Decoder::arith},        {"and", &Decoder::arith},
-        {"or", &Decoder::arith},        {"xor", &Decoder::arith},        {"not", &Decoder::arith},
-        {"cnot", &Decoder::arith},      {"shl", &Decoder::arith},        {"shr", &Decoder::arith},
-        {"bfe", &Decoder::arith},       {"bfi", &Decoder::arith},        {"popc", &Decoder::arith},
-        {"clz", &Decoder::arith},       {"brev", &Decoder::arith},       {"prmt", &Decoder::arith},
-        {"copysign", &Decoder::arith},  {"rcp", &Decoder::arith},        {"sqrt", &Decoder::arith},
-        {"rsqrt", &Decoder::arith},     {"ex2", &Decoder::arith},        {"lg2", &Decoder::arith},
-        {"sin", &Decoder::arith},       {"cos", &Decoder::arith},        {"testp", &Decoder::testp},
-        {"setp", &Decoder::setp},       {"selp", &Decoder::selp},        {"slct", &Decoder::slct},
-        {"cvt", &Decoder::cvt},         {"cvta", &Decoder::cvta},        {"ld", &Decoder::ld},
-        {"ldu", &Decoder::ld},          {"st", &Decoder::st},            {"atom", &Decoder::atom},
-        {"red", &Decoder::atom},        {"bar", &Decoder::bar},          {"barrier", &Decoder::bar},
-        {"membar", &Decoder::nop},      {"fence", &Decoder::nop},        {"prefetch", &Decoder::nop},
-        {"shfl", &Decoder::shfl},       {"vote", &Decoder::vote},        {"activemask", &Decoder::activemask},
-        {"bra", &Decoder::bra},         {"ret", &Decoder::exit},         {"exit", &Decoder::exit},
+        {"mov", &Decoder::mov},        {"add", &Decoder::arith},  {"sub", &Decoder::arith},
+        {"mul", &Decoder::arith},      {"mad", &Decoder::arith},  {"mul24", &Decoder::arith},
+        {"mad24", &Decoder::arith},    {"fma", &Decoder::arith},  {"div", &Decoder::arith},
+        {"rem", &Decoder::arith},      {"abs", &Decoder::arith},  {"neg", &Decoder::arith},
+        {"min", &Decoder::arith},      {"max", &Decoder::arith},  {"and", &Decoder::arith},
+        {"or", &Decoder::arith},       {"xor", &Decoder::arith},  {"not", &Decoder::arith},
+        {"cnot", &Decoder::arith},     {"shl", &Decoder::arith},  {"shr", &Decoder::arith},
+        {"bfe", &Decoder::arith},      {"bfi", &Decoder::arith},  {"popc", &Decoder::arith},
+        {"clz", &Decoder::arith},      {"brev", &Decoder::arith}, {"prmt", &Decoder::arith},
+        {"copysign", &Decoder::arith}, {"rcp", &Decoder::arith},  {"sqrt", &Decoder::arith},
+        {"rsqrt", &Decoder::arith},    {"ex2", &Decoder::arith},  {"lg2", &Decoder::arith},
+        {"sin", &Decoder::arith},      {"cos", &Decoder::arith},  {"testp", &Decoder::testp},
+        {"setp", &Decoder::setp},      {"selp", &Decoder::selp},  {"slct", &Decoder::slct},
+        {"cvt", &Decoder::cvt},        {"cvta", &Decoder::cvta},  {"ld", &Decoder::ld},
+        {"ldu", &Decoder::ld},         {"st", &Decoder::st},      {"atom", &Decoder::atom},
+        {"red", &Decoder::atom},       {"bar", &Decoder::bar},    {"barrier", &Decoder::bar},
+        {"membar", &Decoder::nop},     {"fence", &Decoder::nop},  {"prefetch", &Decoder::nop},
+        {"shfl", &Decoder::shfl},      {"vote", &Decoder::vote},  {"activemask", &Decoder::activemask},
+        {"bra", &Decoder::bra},        {"ret", &Decoder::exit},   {"exit", &Decoder::exit},
     };
     auto it = table.find(base_);
     if (it == table.end()) fail("unsupported instruction " + base_);
@@ -289,16 +300,20 @@ class Decoder {
   }
 
   void arith() {
-    static const std::unordered_map<std::string, std::pair<Op, int>> ops = {  // op, source count
-        {"add", {Op::Add, 2}},   {"sub", {Op::Sub, 2}},   {"mul", {Op::Mul, 2}},     {"mad", {Op::Mad, 3}},
-        {"mul24", {Op::Mul24, 2}}, {"mad24", {Op::Mad24, 3}}, {"fma", {Op::Fma, 3}}, {"div", {Op::Div, 2}},
-        {"rem", {Op::Rem, 2}},   {"abs", {Op::Abs, 1}},   {"neg", {Op::Neg, 1}},     {"min", {Op::Min, 2}},
-        {"max", {Op::Max, 2}},   {"and", {Op::And, 2}},   {"or", {Op::Or, 2}},       {"xor", {Op::Xor, 2}},
-        {"not", {Op::Not, 1}},   {"cnot", {Op::CNot, 1}}, {"shl", {Op::Shl, 2}},     {"shr", {Op::Shr, 2}},
-        {"bfe", {Op::Bfe, 3}},   {"bfi", {Op::Bfi, 4}},   {"popc", {Op::Popc, 1}},   {"clz", {Op::Clz, 1}},
-        {"brev", {Op::Brev, 1}}, {"prmt", {Op::Prmt, 3}}, {"copysign", {Op::Copysign, 2}},
-        {"rcp", {Op::Rcp, 1}},   {"sqrt", {Op::Sqrt, 1}}, {"rsqrt", {Op::Rsqrt, 1}}, {"ex2", {Op::Ex2, 1}},
-        {"lg2", {Op::Lg2, 1}},   {"sin", {Op::Sin, 1}},   {"cos", {Op::Cos, 1}},
+    static const std::unordered_map<std::string, std::pair<Op, int>> ops = {
+        // op, source count
+        {"add", {Op::Add, 2}},   {"sub", {Op::Sub, 2}},     {"mul", {Op::Mul, 2}},
+        {"mad", {Op::Mad, 3}},   {"mul24", {Op::Mul24, 2}}, {"mad24", {Op::Mad24, 3}},
+        {"fma", {Op::Fma, 3}},   {"div", {Op::Div, 2}},     {"rem", {Op::Rem, 2}},
+        {"abs", {Op::Abs, 1}},   {"neg", {Op::Neg, 1}},     {"min", {Op::Min, 2}},
+        {"max", {Op::Max, 2}},   {"and", {Op::And, 2}},     {"or", {Op::Or, 2}},
+        {"xor", {Op::Xor, 2}},   {"not", {Op::Not, 1}},     {"cnot", {Op::CNot, 1}},
+        {"shl", {Op::Shl, 2}},   {"shr", {Op::Shr, 2}},     {"bfe", {Op::Bfe, 3}},
+        {"bfi", {Op::Bfi, 4}},   {"popc", {Op::Popc, 1}},   {"clz", {Op::Clz, 1}},
+        {"brev", {Op::Brev, 1}}, {"prmt", {Op::Prmt, 3}},   {"copysign", {Op::Copysign, 2}},
+        {"rcp", {Op::Rcp, 1}},   {"sqrt", {Op::Sqrt, 1}},   {"rsqrt", {Op::Rsqrt, 1}},
+        {"ex2", {Op::Ex2, 1}},   {"lg2", {Op::Lg2, 1}},     {"sin", {Op::Sin, 1}},
+        {"cos", {Op::Cos, 1}},
     };
     auto [opcode, n] = ops.at(base_);
     in_.op = opcode;
@@ -317,17 +332,16 @@ class Decoder {
     set_dst(op(0));
     for (int i = 0; i < n; ++i) {
       // Shift amounts and bit-field positions are u32 whatever the type.
-      bool u32_operand = (i == 1 && (opcode == Op::Shl || opcode == Op::Shr)) ||
-                         (opcode == Op::Bfe && i >= 1) || (opcode == Op::Bfi && i >= 2) ||
-                         (opcode == Op::Prmt);
+      bool u32_operand = (i == 1 && (opcode == Op::Shl || opcode == Op::Shr)) || (opcode == Op::Bfe && i >= 1) ||
+                         (opcode == Op::Bfi && i >= 2) || (opcode == Op::Prmt);
       in_.src[in_.n_src++] = src(op(size_t(i) + 1), u32_operand ? ScalarType::U32 : in_.type);
     }
   }
 
   void testp() {
-    static const std::pair<const char*, Mode> modes[] = {
-        {"finite", Mode::Finite}, {"infinite", Mode::Infinite}, {"number", Mode::Number},
-        {"notanumber", Mode::NotANumber}, {"normal", Mode::Normal}, {"subnormal", Mode::Subnormal}};
+    static const std::pair<const char*, Mode> modes[] = {{"finite", Mode::Finite}, {"infinite", Mode::Infinite},
+                                                         {"number", Mode::Number}, {"notanumber", Mode::NotANumber},
+                                                         {"normal", Mode::Normal}, {"subnormal", Mode::Subnormal}};
     in_.op = Op::Testp;
     in_.type = type();
     need_operands(2);
@@ -454,8 +468,8 @@ class Decoder {
 
   void atom() {
     static const std::pair<const char*, Mode> modes[] = {
-        {"add", Mode::AtomAdd}, {"min", Mode::AtomMin},   {"max", Mode::AtomMax}, {"exch", Mode::AtomExch},
-        {"cas", Mode::AtomCas}, {"and", Mode::AtomAnd},   {"or", Mode::AtomOr},   {"xor", Mode::AtomXor},
+        {"add", Mode::AtomAdd}, {"min", Mode::AtomMin}, {"max", Mode::AtomMax}, {"exch", Mode::AtomExch},
+        {"cas", Mode::AtomCas}, {"and", Mode::AtomAnd}, {"or", Mode::AtomOr},   {"xor", Mode::AtomXor},
         {"inc", Mode::AtomInc}, {"dec", Mode::AtomDec}};
     in_.op = Op::Atom;
     in_.type = type();
@@ -502,8 +516,7 @@ class Decoder {
     if (raw_.operands.size() != 4 && raw_.operands.size() != 5) fail("shfl takes 4 or 5 operands");
     pred_dsts(op(0));
     srcs(1, 3, ScalarType::B32);
-    in_.src[in_.n_src++] =
-        raw_.operands.size() == 5 ? src(op(4), ScalarType::B32) : s_.constant_slot(0xffffffffu);
+    in_.src[in_.n_src++] = raw_.operands.size() == 5 ? src(op(4), ScalarType::B32) : s_.constant_slot(0xffffffffu);
   }
 
   void vote() {
@@ -518,8 +531,7 @@ class Decoder {
     set_dst(op(0));
     in_.src_negated = op(1).negated;
     in_.src[in_.n_src++] = src(op(1), ScalarType::Pred);
-    in_.src[in_.n_src++] =
-        raw_.operands.size() == 3 ? src(op(2), ScalarType::B32) : s_.constant_slot(0xffffffffu);
+    in_.src[in_.n_src++] = raw_.operands.size() == 3 ? src(op(2), ScalarType::B32) : s_.constant_slot(0xffffffffu);
   }
 
   void activemask() {

@@ -15,6 +15,7 @@
 
 namespace gpupm::ptx {
 
+// clang-format off
 enum class Op : uint8_t {
   Mov, MovClock, Pack, Unpack,
   Add, Sub, Mul, Mad, Mul24, Mad24, Fma, Div, Rem, Abs, Neg, Min, Max,
@@ -25,6 +26,7 @@ enum class Op : uint8_t {
   Bar, Nop, Shfl, Vote, Activemask,
   Bra, Exit,
 };
+// clang-format on
 
 enum class Space : uint8_t { Generic, Global, Shared, Local, Const, Param };
 
@@ -32,6 +34,7 @@ enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu,
 enum class BoolOp : uint8_t { None, And, Or, Xor };
 enum class Round : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
 // Sub-mode of an opcode (meaning depends on Op).
+// clang-format off
 enum class Mode : uint8_t {
   None,
   Lo, Hi, Wide,                                           // mul/mad/mul24/mad24
@@ -40,13 +43,16 @@ enum class Mode : uint8_t {
   All, Any, Ballot, Uni,                                  // vote
   Finite, Infinite, Number, NotANumber, Normal, Subnormal,  // testp
 };
+// clang-format on
 
 // Special registers a hidden slot can hold (filled per warp at start).
+// clang-format off
 enum class Special : uint8_t {
   TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
   LaneId, WarpId, NWarpId, SmId, NSmId, GridId, LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt,
   LanemaskGe,
 };
+// clang-format on
 
 // Generic-address windows of the shared and local state spaces (offset added).
 constexpr uint64_t kSharedWindow = 0x7e0000000000ull;
@@ -67,35 +73,35 @@ struct Instruction {
   uint8_t vec = 1;  // ld/st vector width
   bool ftz = false, sat = false, approx = false, uni = false;
   bool has_guard = false, guard_negated = false;
-  bool has_base = false;        // address has a register base
-  bool has_dst2 = false;        // setp/shfl second (predicate) destination
-  bool src_negated = false;     // the predicate source is negated (setp c operand, vote a, selp?)
+  bool has_base = false;     // address has a register base
+  bool has_dst2 = false;     // setp/shfl second (predicate) destination
+  bool src_negated = false;  // the predicate source is negated (setp c operand, vote a, selp?)
   bool is_clock64 = false;
   uint8_t n_dst = 0, n_src = 0;
   uint16_t guard = 0;
-  uint16_t base = 0;            // address base slot
+  uint16_t base = 0;  // address base slot
   uint16_t dst2 = 0;
   uint16_t dst[4]{};
   uint16_t src[4]{};
-  int64_t offset = 0;           // address offset (bytes)
-  uint32_t target = 0;          // branch target PC
-  uint32_t reconv = kNever;     // branch reconvergence PC (immediate post-dominator)
+  int64_t offset = 0;        // address offset (bytes)
+  uint32_t target = 0;       // branch target PC
+  uint32_t reconv = kNever;  // branch reconvergence PC (immediate post-dominator)
   uint32_t line = 0;
 };
 
 // How a hidden slot gets its value when a warp starts.
 struct SlotInit {
   enum class Kind : uint8_t { Constant, Special, Symbol, DynamicShared } kind = Kind::Constant;
-  uint64_t value = 0;     // Constant: bits (all lanes); predicate mask = value ? ~0 : 0
+  uint64_t value = 0;  // Constant: bits (all lanes); predicate mask = value ? ~0 : 0
   Special special = Special::TidX;
-  std::string symbol;     // Symbol: module .global/.const variable (address from DeviceMemory)
+  std::string symbol;  // Symbol: module .global/.const variable (address from DeviceMemory)
 };
 
 struct KernelExtra {
-  std::vector<SlotInit> hidden;          // slot num_regs + i
-  std::vector<std::string> texts;        // per PC: opcode with modifiers, for messages
-  std::vector<bool> is_pred;             // per declared register
-  std::vector<uint8_t> words;            // per declared register: 32-bit registers it takes (predicates 0)
+  std::vector<SlotInit> hidden;    // slot num_regs + i
+  std::vector<std::string> texts;  // per PC: opcode with modifiers, for messages
+  std::vector<bool> is_pred;       // per declared register
+  std::vector<uint8_t> words;      // per declared register: 32-bit registers it takes (predicates 0)
   // Source lines from the PTX's .loc directives (clang's line directives): per
   // PC the .file index and line (0: none), and the module's .file table.
   std::vector<std::pair<uint32_t, uint32_t>> locs;

@@ -11,9 +11,11 @@ using V = std::vector<uint32_t>;
 
 // Runs a kernel k(.u64 p0) with `body` on CTA 1 of a 2-CTA grid (64 threads) and returns the ExecError text.
 std::string exec_error(const std::string& body, const std::string& decls = "") {
-  std::string ptx = ".version 7.0\n.target sm_70\n.address_size 64\n"
-                    ".visible .entry k(.param .u64 k_param_0)\n{\n" + std::string(test_registers()) + decls +
-                    "  ld.param.u64 %rd1, [k_param_0];\n  mov.u32 %r1, %tid.x;\n" + body + "\n  ret;\n}\n";
+  std::string ptx =
+      ".version 7.0\n.target sm_70\n.address_size 64\n"
+      ".visible .entry k(.param .u64 k_param_0)\n{\n" +
+      std::string(test_registers()) + decls + "  ld.param.u64 %rd1, [k_param_0];\n  mov.u32 %r1, %tid.x;\n" + body +
+      "\n  ret;\n}\n";
   Launch l(ptx, "k", Dim3{2, 1, 1}, Dim3{64, 1, 1}, "err.ptx");
   l.param(0, l.buffer(V(64, 0)));
   l.state.max_warp_insts = 1000;
@@ -25,8 +27,7 @@ std::string exec_error(const std::string& body, const std::string& decls = "") {
   return "no error";
 }
 
-void expect_context(const std::string& msg, const std::string& lane, const std::string& line,
-                    const std::string& what) {
+void expect_context(const std::string& msg, const std::string& lane, const std::string& line, const std::string& what) {
   EXPECT_NE(msg.find("kernel k: CTA 1 (1,0,0) warp 0 lane " + lane + ": PC "), std::string::npos) << msg;
   EXPECT_NE(msg.find("(err.ptx:" + line + ")"), std::string::npos) << msg;
   EXPECT_NE(msg.find(what), std::string::npos) << msg;
@@ -38,8 +39,8 @@ TEST(PtxErrors, GlobalOutOfBounds) {
 }
 
 TEST(PtxErrors, SharedBeyondCtaSize) {
-  std::string msg = exec_error("  mul.wide.u32 %rd2, %r1, 4;\n  st.shared.u32 [%rd2+4], %r1;",
-                               "  .shared .align 4 .b8 s[128];\n");
+  std::string msg =
+      exec_error("  mul.wide.u32 %rd2, %r1, 4;\n  st.shared.u32 [%rd2+4], %r1;", "  .shared .align 4 .b8 s[128];\n");
   expect_context(msg, "31", "16", "address 0x80: beyond the CTA's 128 bytes of shared memory");
 }
 
@@ -104,9 +105,10 @@ TEST(PtxParseErrors, RefusedFeatures) {
 
 // A kernel that adds 1..n to a register as immediates and stores the sum (one hidden slot per distinct immediate).
 std::string sum_of_immediates(uint32_t n) {
-  std::string ptx = ".version 7.0\n.target sm_70\n.address_size 64\n"
-                    ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
-                    "  ld.param.u64 %rd1, [k_param_0];\n  mov.u32 %r1, 0;\n";
+  std::string ptx =
+      ".version 7.0\n.target sm_70\n.address_size 64\n"
+      ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
+      "  ld.param.u64 %rd1, [k_param_0];\n  mov.u32 %r1, 0;\n";
   for (uint32_t i = 1; i <= n; ++i) ptx += "  add.u32 %r1, %r1, " + std::to_string(i) + ";\n";
   return ptx + "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
 }
@@ -140,7 +142,8 @@ TEST(PtxParseErrors, RegisterCountsBeyondTheLimitNameIt) {
 TEST(PtxParseErrors, TruncatedFilesAreErrorsNotHangs) {
   const std::string head = ".version 7.0\n.target sm_70\n.address_size 64\n";
   const std::string kernel = head + ".visible .entry k()\n{\n";
-  for (const std::string& ptx : {head + ".section .debug_info", kernel + "  .reg .b32 %r<4>", kernel + "  .pragma \"nounroll\""}) {
+  for (const std::string& ptx :
+       {head + ".section .debug_info", kernel + "  .reg .b32 %r<4>", kernel + "  .pragma \"nounroll\""}) {
     std::string msg = "no error";
     try {
       parse(ptx, "cut.ptx");
@@ -155,7 +158,8 @@ TEST(PtxParseErrors, TruncatedFilesAreErrorsNotHangs) {
 // one whose last instruction is not ret/exit, escaped as std::out_of_range
 // from Warp::next() (the SM asks for the next instruction before executing it).
 TEST(PtxErrors, EmptyKernelAndFallingOffTheEndAreReported) {
-  const std::string head = ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<2>;\n";
+  const std::string head =
+      ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<2>;\n";
   std::string msg = "no error";
   try {
     parse(head + "}\n", "empty.ptx");
@@ -180,9 +184,10 @@ TEST(PtxErrors, EmptyKernelAndFallingOffTheEndAreReported) {
 // after the last instruction read past the CFG's block table (heap overflow in
 // the reconvergence analysis). It now parses; running there falls off the end.
 TEST(PtxErrors, BranchToALabelAfterTheLastInstruction) {
-  const std::string text = ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n"
-                           "  .reg .pred %p<2>;\n  .reg .b32 %r<2>;\n  mov.u32 %r1, %tid.x;\n"
-                           "  setp.lt.u32 %p1, %r1, 16;\n  @%p1 bra $L_end;\n  ret;\n$L_end:\n}\n";
+  const std::string text =
+      ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n"
+      "  .reg .pred %p<2>;\n  .reg .b32 %r<2>;\n  mov.u32 %r1, %tid.x;\n"
+      "  setp.lt.u32 %p1, %r1, 16;\n  @%p1 bra $L_end;\n  ret;\n$L_end:\n}\n";
   Launch l(text, "k", Dim3{1, 1, 1}, Dim3{32, 1, 1}, "end.ptx");
   std::string msg = "no error";
   try {
@@ -217,12 +222,13 @@ TEST(PtxParseErrors, ModuleDeclarations) {
 // clang's line directives: a fault names the .cu line of its instruction
 // (under the name the compiler gave the source), else the PTX line.
 TEST(PtxErrors, FaultNamesTheSourceLineTheDirectivesGive) {
-  const std::string ptx = ".version 7.0\n.target sm_70\n.address_size 64\n"
-                          ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<3>;\n"
-                          "  .loc 1 7 3\n  ld.param.u64 %rd1, [k_param_0];\n"
-                          "  .loc 1 9 5\n  ld.global.u32 %r1, [%rd1+4096];\n"
-                          "  .loc 1 0 5\n  ret;\n}\n"
-                          "  .file 1 \"./<stdin>\"\n";
+  const std::string ptx =
+      ".version 7.0\n.target sm_70\n.address_size 64\n"
+      ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<3>;\n"
+      "  .loc 1 7 3\n  ld.param.u64 %rd1, [k_param_0];\n"
+      "  .loc 1 9 5\n  ld.global.u32 %r1, [%rd1+4096];\n"
+      "  .loc 1 0 5\n  ret;\n}\n"
+      "  .file 1 \"./<stdin>\"\n";
   std::unique_ptr<Module> m = parse(ptx, "cache/abc.ptx");
   m->rename_source("./<stdin>", "src/k.cu");
   const Kernel& k = *m->kernels[0];
@@ -242,9 +248,10 @@ TEST(PtxErrors, FaultNamesTheSourceLineTheDirectivesGive) {
 // Every warp of a launch counts against one budget: a runaway on many warps
 // stops at the launch's total, long before each warp's own limit.
 TEST(PtxErrors, LaunchBudgetCountsEveryWarp) {
-  const std::string ptx = ".version 7.0\n.target sm_70\n.address_size 64\n"
-                          ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .b32 %r<3>;\n"
-                          "$L_loop:\n  add.u32 %r1, %r1, 1;\n  bra.uni $L_loop;\n}\n";
+  const std::string ptx =
+      ".version 7.0\n.target sm_70\n.address_size 64\n"
+      ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .b32 %r<3>;\n"
+      "$L_loop:\n  add.u32 %r1, %r1, 1;\n  bra.uni $L_loop;\n}\n";
   Launch l(ptx, "k", Dim3{1, 1, 1}, Dim3{256, 1, 1}, "spin.ptx");
   RunawayBounds bounds;
   bounds.max_warp_insts = 1000;

@@ -165,23 +165,24 @@ void Warp::Impl::fill_hidden() {
 
 void Warp::Impl::fault(uint32_t pc, uint32_t lane, const std::string& what) const {
   const Dim3& id = cta->cta_id;
-  throw ExecError("kernel " + kernel->name + ": CTA " + std::to_string(cta->cta) + " (" + std::to_string(id.x) +
-                  "," + std::to_string(id.y) + "," + std::to_string(id.z) + ") warp " + std::to_string(warp) +
-                  " lane " + std::to_string(lane) + ": PC " + std::to_string(pc) + " (" + kernel->where(pc) +
+  throw ExecError("kernel " + kernel->name + ": CTA " + std::to_string(cta->cta) + " (" + std::to_string(id.x) + "," +
+                  std::to_string(id.y) + "," + std::to_string(id.z) + ") warp " + std::to_string(warp) + " lane " +
+                  std::to_string(lane) + ": PC " + std::to_string(pc) + " (" + kernel->where(pc) +
                   "): " + kernel->text_of(pc) + " " + what);
 }
 
 void Warp::Impl::runaway(uint32_t pc, uint32_t active) const {
   const uint32_t lane = uint32_t(__builtin_ctz(active));
   if (executed > launch->max_warp_insts)
-    fault(pc, lane, "exceeded max_warp_insts=" + std::to_string(launch->max_warp_insts) +
-                        " (runaway loop? gpu.sim.max_warp_insts allows more)");
-  fault(pc, lane, "exceeded the launch's budget of " + std::to_string(launch->max_launch_insts) +
-                      " warp instructions (gpu.sim.warp_insts_per_grid_warp " +
-                      std::to_string(launch->bounds.warp_insts_per_grid_warp) + " x " +
-                      std::to_string(launch->grid_warps) +
-                      " warps of its grid, at least gpu.sim.max_warp_insts): a runaway loop? "
-                      "--set gpu.sim.warp_insts_per_grid_warp=N allows more");
+    fault(pc, lane,
+          "exceeded max_warp_insts=" + std::to_string(launch->max_warp_insts) +
+              " (runaway loop? gpu.sim.max_warp_insts allows more)");
+  fault(pc, lane,
+        "exceeded the launch's budget of " + std::to_string(launch->max_launch_insts) +
+            " warp instructions (gpu.sim.warp_insts_per_grid_warp " +
+            std::to_string(launch->bounds.warp_insts_per_grid_warp) + " x " + std::to_string(launch->grid_warps) +
+            " warps of its grid, at least gpu.sim.max_warp_insts): a runaway loop? "
+            "--set gpu.sim.warp_insts_per_grid_warp=N allows more");
 }
 
 void Warp::Impl::pop_finished() {
@@ -223,7 +224,8 @@ StepResult Warp::Impl::step(uint64_t clock) {
     return res;
   }
   const uint32_t pc = stack.back().pc;
-  if (pc >= kernel->code.size()) fault(pc - 1, uint32_t(__builtin_ctz(stack.back().mask)), "fell off the end of the kernel");
+  if (pc >= kernel->code.size())
+    fault(pc - 1, uint32_t(__builtin_ctz(stack.back().mask)), "fell off the end of the kernel");
   const Instruction& in = kernel->code[pc];
   uint32_t active = stack.back().mask;
   if (++executed > launch->max_warp_insts || ++launch->executed > launch->max_launch_insts) runaway(pc, active);
@@ -236,10 +238,13 @@ StepResult Warp::Impl::step(uint64_t clock) {
     default:
       if (active) {
         switch (in.op) {
-          case Op::Ld: case Op::St: case Op::Atom: memory(in, pc, active, res); break;
+          case Op::Ld:
+          case Op::St:
+          case Op::Atom: memory(in, pc, active, res); break;
           case Op::Shfl: shuffle(in, active); break;
           case Op::Vote: vote(in, active); break;
-          case Op::Bar: case Op::Nop: break;
+          case Op::Bar:
+          case Op::Nop: break;
           case Op::MovClock: {
             uint64_t v = in.is_clock64 ? clock : uint32_t(clock);
             uint64_t* d = &regs[size_t(in.dst[0]) * 32];
@@ -251,15 +256,18 @@ StepResult Warp::Impl::step(uint64_t clock) {
             for (int l = 0; l < 32; ++l) d[l] = ((active >> l) & 1) ? active : d[l];
             break;
           }
-          case Op::Cvta: case Op::CvtaTo: {
+          case Op::Cvta:
+          case Op::CvtaTo: {
             bool to_generic = in.op == Op::Cvta;
             uint64_t window = in.space == Space::Shared ? kSharedWindow : in.space == Space::Local ? kLocalWindow : 0;
             const uint64_t* a = &regs[size_t(in.src[0]) * 32];
-            lanes<uint64_t, uint64_t>(&regs[size_t(in.dst[0]) * 32], active, [=](uint64_t x) {
-              return to_generic ? x + window : x - window; }, a);
+            lanes<uint64_t, uint64_t>(
+                &regs[size_t(in.dst[0]) * 32], active, [=](uint64_t x) { return to_generic ? x + window : x - window; },
+                a);
             break;
           }
-          case Op::Pack: case Op::Unpack: {
+          case Op::Pack:
+          case Op::Unpack: {
             const uint32_t n = in.op == Op::Pack ? in.n_src : in.n_dst;
             const uint32_t bits = type_bytes(in.type) * 8 / n;
             const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
@@ -295,26 +303,34 @@ Resolved Warp::Impl::resolve(const Instruction& in, uint32_t pc, uint32_t lane, 
     else if (addr - kLocalWindow < kWindowBytes) space = Space::Local, off = addr - kLocalWindow;
     else space = Space::Global;
   }
-  if (bytes > 1 && addr % bytes != 0) fault(pc, lane, "address " + hex(addr) + ": misaligned for a " + std::to_string(bytes) + "-byte access");
+  if (bytes > 1 && addr % bytes != 0)
+    fault(pc, lane, "address " + hex(addr) + ": misaligned for a " + std::to_string(bytes) + "-byte access");
   uint8_t* p = nullptr;
   switch (space) {
-    case Space::Global: case Space::Const:
+    case Space::Global:
+    case Space::Const:
       p = launch->memory ? launch->memory->find(off, bytes) : nullptr;
       if (!p) fault(pc, lane, "address " + hex(addr) + ": outside every buffer");
       break;
     case Space::Shared:
       if (off + bytes > cta->shared.size() || off + bytes < off)
-        fault(pc, lane, "address " + hex(addr) + ": beyond the CTA's " + std::to_string(cta->shared.size()) + " bytes of shared memory");
+        fault(pc, lane,
+              "address " + hex(addr) + ": beyond the CTA's " + std::to_string(cta->shared.size()) +
+                  " bytes of shared memory");
       p = cta->shared.data() + off;
       break;
     case Space::Local:
       if (off + bytes > kernel->local_bytes || off + bytes < off)
-        fault(pc, lane, "address " + hex(addr) + ": beyond the thread's " + std::to_string(kernel->local_bytes) + " bytes of local memory");
+        fault(pc, lane,
+              "address " + hex(addr) + ": beyond the thread's " + std::to_string(kernel->local_bytes) +
+                  " bytes of local memory");
       p = local.data() + size_t(lane) * kernel->local_bytes + off;
       break;
     case Space::Param:
       if (off + bytes > launch->params.size() || off + bytes < off)
-        fault(pc, lane, "address " + hex(addr) + ": beyond the " + std::to_string(launch->params.size()) + " bytes of kernel parameters");
+        fault(pc, lane,
+              "address " + hex(addr) + ": beyond the " + std::to_string(launch->params.size()) +
+                  " bytes of kernel parameters");
       p = const_cast<uint8_t*>(launch->params.data()) + off;
       break;
     case Space::Generic: break;
@@ -343,9 +359,7 @@ void Warp::Impl::note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, 
         add_line(line.div(timing), res);
       }
       break;
-    case Space::Shared:
-      note_shared_words(at.offset, bytes, n_words);
-      break;
+    case Space::Shared: note_shared_words(at.offset, bytes, n_words); break;
     default: break;
   }
 }
@@ -424,8 +438,8 @@ bool lane_span(const uint64_t* base, int64_t offset, uint32_t active, uint32_t b
 // a is at p0 + (a - lo), with the element size and direction fixed at compile
 // time: the lane loop keeps no switch.
 template <uint32_t kElem, bool kStore>
-void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0,
-                uint64_t lo, int shift) {
+void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo,
+                int shift) {
   for (uint32_t left = active; left != 0; left &= left - 1) {
     const uint32_t lane = uint32_t(__builtin_ctz(left));
     uint8_t* p = p0 + (base[lane] + uint64_t(in.offset) - lo);
@@ -444,8 +458,8 @@ void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const ui
 }
 
 template <bool kStore>
-void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0,
-                uint64_t lo, uint32_t elem, int shift) {
+void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo,
+                uint32_t elem, int shift) {
   switch (elem) {  // access_lane()'s widths: 8 for any other
     case 1: return move_lanes<1, kStore>(regs, in, active, base, p0, lo, shift);
     case 2: return move_lanes<2, kStore>(regs, in, active, base, p0, lo, shift);
@@ -470,7 +484,7 @@ void Warp::Impl::coalesce(const uint64_t* base, int64_t offset, uint32_t active,
                           uint64_t hi, StepResult& res) {
   const uint64_t first_line = line.div(lo);
   const bool narrow = line.div(hi + bytes - 1) - first_line < 64 && res.n_lines == 0;
-  uint64_t seen = 0;  // narrow: bit l - first_line for line l listed
+  uint64_t seen = 0;                          // narrow: bit l - first_line for line l listed
   if (narrow && line.value() % bytes == 0) {  // aligned accesses that divide a line: one line each
     for (uint32_t left = active; left != 0; left &= left - 1) {
       const uint64_t l = line.div(base[__builtin_ctz(left)] + uint64_t(offset));
@@ -519,8 +533,7 @@ bool Warp::Impl::shared_fast(const Instruction& in, uint32_t active, StepResult&
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
   const uint64_t* base = &regs[size_t(in.base) * 32];
   uint64_t lo, hi;
-  if (!lane_span(base, in.offset, active, bytes, lo, hi) || hi >= cta->shared.size() ||
-      hi + bytes > cta->shared.size())
+  if (!lane_span(base, in.offset, active, bytes, lo, hi) || hi >= cta->shared.size() || hi + bytes > cta->shared.size())
     return false;
   uint32_t n_words = 0;
   for (uint32_t left = active; left != 0; left &= left - 1)

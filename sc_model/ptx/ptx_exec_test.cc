@@ -14,7 +14,8 @@ std::string kernel(const std::string& body, const std::string& module_vars = "")
   return ".version 7.0\n.target sm_70\n.address_size 64\n" + module_vars +
          "\n.visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1)\n{\n" + test_registers() +
          "  ld.param.u64 %rd1, [k_param_0];\n  ld.param.u64 %rd2, [k_param_1];\n  mov.u32 %r1, %tid.x;\n"
-         "  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd7, %rd2, %rd4;\n" + body + "\n  ret;\n}\n";
+         "  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd7, %rd2, %rd4;\n" +
+         body + "\n  ret;\n}\n";
 }
 
 TEST(PtxControl, DivergenceInsideLoopReconverges) {
@@ -37,7 +38,8 @@ $L__next:
 $L__done:
   activemask.b32 %r21;
   setp.ne.u32 %p3, %r21, -1;
-  @%p3 mov.u32 %r20, 12345;)", V(32));
+  @%p3 mov.u32 %r20, 12345;)",
+                    V(32));
   for (uint32_t t = 0; t < 32; ++t) {
     int32_t expect = 0;
     for (uint32_t i = 0; i < t; ++i) expect += (i & 1) ? -1 : int32_t(i);
@@ -66,7 +68,8 @@ $L__C:
 $L__J:
   activemask.b32 %r21;
   setp.ne.u32 %p4, %r21, -1;
-  @%p4 mov.u32 %r20, 99;)", V(32));
+  @%p4 mov.u32 %r20, 99;)",
+                    V(32));
   for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(out[t], t / 8) << "lane " << t;
 }
 
@@ -86,7 +89,8 @@ $L__loop:
   @%p2 bra $L__loop;
   activemask.b32 %r21;
   setp.ne.u32 %p3, %r21, 0x55555555;
-  @%p3 mov.u32 %r20, 12345;)", V(32));
+  @%p3 mov.u32 %r20, 12345;)",
+                    V(32));
   for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(out[t], t & 1 ? 7u : 2 * std::max(1u, t)) << "lane " << t;
 }
 
@@ -106,7 +110,8 @@ $L__odd:
   mul.wide.u32 %rd12, %r6, 4;
   add.s64 %rd13, %rd10, %rd12;
   ld.shared.u32 %r7, [%rd13];
-  st.global.u32 [%rd7], %r7;)", "");
+  st.global.u32 [%rd7], %r7;)",
+                           "");
   ptx.insert(ptx.find("  ld.param"), "  .shared .align 4 .b8 sdata[256];\n");
   Launch l(ptx, "k", Dim3{2, 1, 1}, Dim3{64, 1, 1});
   uint64_t out = l.buffer(V(64, 0));
@@ -142,7 +147,8 @@ $L__fill:
   ld.local.u32 %r6, [%SPL+4];
   add.u32 %r7, %r5, %r6;
   st.global.u32 [%rd7], %r7;)");
-  ptx.insert(ptx.find("  ld.param"), "  .local .align 4 .b8 __local_depot0[64];\n  .reg .b64 %SP;\n  .reg .b64 %SPL;\n");
+  ptx.insert(ptx.find("  ld.param"),
+             "  .local .align 4 .b8 __local_depot0[64];\n  .reg .b64 %SP;\n  .reg .b64 %SPL;\n");
   Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
   uint64_t out = l.buffer(V(32, 0));
   l.param(1, out);
@@ -185,7 +191,8 @@ TEST(PtxMemory, SpacesVectorsAndModuleVariables) {
   ld.v2.u32 {%r15, %r16}, [%rd21];
   st.v4.u32 [%rd17], {%r3, %r4, %r5, %r14};
   add.u32 %r17, %r15, %r16;
-  st.global.u32 [%rd7], %r17;)", vars);
+  st.global.u32 [%rd7], %r17;)",
+                           vars);
   Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
   V in(128);
   for (uint32_t i = 0; i < 128; ++i) in[i] = i;
@@ -255,7 +262,8 @@ TEST(PtxMemory, SharedCasAndExchInLaneOrder) {
   atom.shared.cas.b32 %r3, [%rd30], %r1, %r2;
   atom.shared.exch.b32 %r4, [slot+4], %r1;
   shl.b32 %r5, %r4, 8;
-  or.b32 %r20, %r3, %r5;)", V(32));
+  or.b32 %r20, %r3, %r5;)",
+                    V(32));
   for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(out[t], t | (t == 0 ? 0 : (t - 1) << 8)) << t;
 }
 

@@ -90,10 +90,15 @@ inline void by_type(ScalarType t, F&& f) {
     case ScalarType::S16: return f(int16_t{});
     case ScalarType::S32: return f(int32_t{});
     case ScalarType::S64: return f(int64_t{});
-    case ScalarType::B8: case ScalarType::U8: case ScalarType::Pred: return f(uint8_t{});
-    case ScalarType::B16: case ScalarType::U16: return f(uint16_t{});
-    case ScalarType::B32: case ScalarType::U32: return f(uint32_t{});
-    case ScalarType::B64: case ScalarType::U64: return f(uint64_t{});
+    case ScalarType::B8:
+    case ScalarType::U8:
+    case ScalarType::Pred: return f(uint8_t{});
+    case ScalarType::B16:
+    case ScalarType::U16: return f(uint16_t{});
+    case ScalarType::B32:
+    case ScalarType::U32: return f(uint32_t{});
+    case ScalarType::B64:
+    case ScalarType::U64: return f(uint64_t{});
     case ScalarType::F32: return f(float{});
     case ScalarType::F64: return f(double{});
   }

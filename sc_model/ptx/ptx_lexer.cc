@@ -70,8 +70,8 @@ class Lexer {
     }
     if (std::string(",;:[]{}()<>+-@!|=").find(c) != std::string::npos) return take(Token::Kind::Punct, j);
     throw ParseError(file_ + ":" + std::to_string(line_) + ":" + std::to_string(col()) +
-                     ": unexpected character (at '" + std::string(1, c) + "'); supported opcode families: " +
-                     kSupportedFamilies);
+                     ": unexpected character (at '" + std::string(1, c) +
+                     "'); supported opcode families: " + kSupportedFamilies);
   }
 
   const std::string& s_;
@@ -82,8 +82,6 @@ class Lexer {
 
 }  // namespace
 
-std::vector<Token> tokenize(const std::string& text, const std::string& file) {
-  return Lexer(text, file).run();
-}
+std::vector<Token> tokenize(const std::string& text, const std::string& file) { return Lexer(text, file).run(); }
 
 }  // namespace gpupm::ptx

@@ -9,9 +9,9 @@ namespace gpupm::ptx {
 namespace {
 
 const std::pair<const char*, ScalarType> kTypeNames[] = {
-    {"b8", ScalarType::B8},   {"b16", ScalarType::B16}, {"b32", ScalarType::B32}, {"b64", ScalarType::B64},
-    {"u8", ScalarType::U8},   {"u16", ScalarType::U16}, {"u32", ScalarType::U32}, {"u64", ScalarType::U64},
-    {"s8", ScalarType::S8},   {"s16", ScalarType::S16}, {"s32", ScalarType::S32}, {"s64", ScalarType::S64},
+    {"b8", ScalarType::B8},   {"b16", ScalarType::B16}, {"b32", ScalarType::B32},   {"b64", ScalarType::B64},
+    {"u8", ScalarType::U8},   {"u16", ScalarType::U16}, {"u32", ScalarType::U32},   {"u64", ScalarType::U64},
+    {"s8", ScalarType::S8},   {"s16", ScalarType::S16}, {"s32", ScalarType::S32},   {"s64", ScalarType::S64},
     {"f32", ScalarType::F32}, {"f64", ScalarType::F64}, {"pred", ScalarType::Pred},
 };
 
@@ -87,8 +87,8 @@ uint64_t negate_bits(uint64_t bits, ScalarType t) {
 }
 
 void TokenCursor::fail(const Token& t, const std::string& what) const {
-  throw ParseError(file_ + ":" + std::to_string(t.line) + ":" + std::to_string(t.col) + ": " + what +
-                   " (at '" + t.text + "'); supported opcode families: " + kSupportedFamilies);
+  throw ParseError(file_ + ":" + std::to_string(t.line) + ":" + std::to_string(t.col) + ": " + what + " (at '" +
+                   t.text + "'); supported opcode families: " + kSupportedFamilies);
 }
 
 void TokenCursor::expect(const char* text) {
@@ -192,8 +192,7 @@ void KernelScope::add_local(const std::string& name, uint32_t align, uint32_t si
 }
 
 void KernelScope::add_label(const Token& label) {
-  if (!labels_.emplace(label.text, uint32_t(kernel.code.size())).second)
-    cursor->fail(label, "label defined twice");
+  if (!labels_.emplace(label.text, uint32_t(kernel.code.size())).second) cursor->fail(label, "label defined twice");
 }
 
 KernelScope::SymbolKind KernelScope::find_symbol(const std::string& name, uint32_t* offset) {

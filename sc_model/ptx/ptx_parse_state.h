@@ -40,9 +40,7 @@ class TokenCursor {
   [[noreturn]] void fail(const Token& t, const std::string& what) const;
 
  protected:
-  const Token& peek(size_t ahead = 0) const {
-    return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
-  }
+  const Token& peek(size_t ahead = 0) const { return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)]; }
   const Token& take() {
     const Token& t = peek();
     if (pos_ < tokens_.size() - 1) ++pos_;
@@ -70,8 +68,8 @@ struct Operand {
   std::string name;  // Name: register/special/symbol/label; Address: base register or symbol ("" = none)
   bool negated = false;
   Literal literal;
-  int64_t offset = 0;           // Address
-  std::vector<Operand> elems;   // Vector elements; Name: the `|%q` second destination
+  int64_t offset = 0;          // Address
+  std::vector<Operand> elems;  // Vector elements; Name: the `|%q` second destination
 };
 
 struct RawInstruction {

@@ -34,7 +34,8 @@ class Parser : public TokenCursor {
       const Token& v = take();
       const size_t dot = v.text.find('.');
       if (v.kind != Token::Kind::Number || dot == std::string::npos || dot == 0 || dot + 1 == v.text.size() ||
-          v.text.find_first_not_of("0123456789.") != std::string::npos || v.text.find('.', dot + 1) != std::string::npos)
+          v.text.find_first_not_of("0123456789.") != std::string::npos ||
+          v.text.find('.', dot + 1) != std::string::npos)
         fail(v, "expected a PTX ISA version MAJOR.MINOR such as 6.4");
       module_->version = v.text;
     } else if (t.text == ".target") {
@@ -356,8 +357,6 @@ class Parser : public TokenCursor {
 
 }  // namespace
 
-std::unique_ptr<Module> parse(const std::string& text, const std::string& file) {
-  return Parser(text, file).run();
-}
+std::unique_ptr<Module> parse(const std::string& text, const std::string& file) { return Parser(text, file).run(); }
 
 }  // namespace gpupm::ptx

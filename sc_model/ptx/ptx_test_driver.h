@@ -28,7 +28,7 @@ inline CtaRun run_cta(const LaunchState& launch, uint32_t linear_cta, bool keep_
   std::vector<bool> waiting(n_warps, false);
   for (uint32_t w = 0; w < n_warps; ++w) warps[w].start(cta, w, 0, line_bytes);
   CtaRun run;
-  for (uint64_t clock = 0;; ) {
+  for (uint64_t clock = 0;;) {
     uint32_t live = 0, arrived = 0;
     for (uint32_t w = 0; w < n_warps; ++w) {
       if (warps[w].done() || waiting[w]) continue;
@@ -100,8 +100,9 @@ inline const char* test_registers() {
 // A kernel k(a, b, out) (u64 pointers): each thread loads a[tid], b[tid] into
 // %r10/%r11 (%f10/%f11 hold the same bits), runs `body` and stores %r20 to out[tid].
 inline std::string lane_kernel(const std::string& body) {
-  return std::string(".version 7.0\n.target sm_70\n.address_size 64\n"
-                     ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1, .param .u64 k_param_2)\n{\n") +
+  return std::string(
+             ".version 7.0\n.target sm_70\n.address_size 64\n"
+             ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1, .param .u64 k_param_2)\n{\n") +
          test_registers() + "  .shared .align 4 .b8 slot[8];\n" +
          "  ld.param.u64 %rd1, [k_param_0];\n  ld.param.u64 %rd2, [k_param_1];\n  ld.param.u64 %rd3, [k_param_2];\n"
          "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd5, %rd1, %rd4;\n"
@@ -112,8 +113,7 @@ inline std::string lane_kernel(const std::string& body) {
 
 // Runs lane_kernel(body) on one warp with a (and b) as the lanes' inputs
 // (fewer than 32 values: the rest are 0); returns out[0..n).
-inline std::vector<uint32_t> run_lanes(const std::string& body, std::vector<uint32_t> a,
-                                       std::vector<uint32_t> b = {}) {
+inline std::vector<uint32_t> run_lanes(const std::string& body, std::vector<uint32_t> a, std::vector<uint32_t> b = {}) {
   const size_t n = std::max(a.size(), b.size());
   a.resize(32, 0);
   b.resize(32, 0);

@@ -97,8 +97,11 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
         insts += launch_instructions(*k.launch);
         if (++count == per_pass) first_pass_end = &k;
       }
-      Json j = {{"app", a}, {"name", gpu.workload().apps[a].name}, {"kernels_done", count},
-                {"kernels_total", per_pass}, {"instructions", insts}};
+      Json j = {{"app", a},
+                {"name", gpu.workload().apps[a].name},
+                {"kernels_done", count},
+                {"kernels_total", per_pass},
+                {"instructions", insts}};
       if (gpu.workload().respawn) {  // a queue pair: kernels_done counts every pass
         j["passes"] = per_pass ? count / per_pass : 0;
         if (first_pass_end) j["first_pass_s"] = first_pass_end->end.time_s;
@@ -128,12 +131,13 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
     const Json& net = config_echo.at("gpu").at("pdn").value("network", Json::object());
     vn["network"] = net.is_string() ? net.get<std::string>() : net.value("name", std::string("default"));
     const GlobalStagger* st = gpu.stagger();
-    vn["smoothing"] = {
-        {"local", {{"enabled", gpu.config().smoothing.local.enabled},
-                   {"throttled_cycles", gpu.finish().sm.throttled_cycles - gpu.start().sm.throttled_cycles}}},
-        {"global", {{"enabled", st != nullptr},
-                    {"triggers", st ? st->triggers() : 0},
-                    {"held_sm_cycles", st ? st->held_sm_cycles() : 0}}}};
+    vn["smoothing"] = {{"local",
+                        {{"enabled", gpu.config().smoothing.local.enabled},
+                         {"throttled_cycles", gpu.finish().sm.throttled_cycles - gpu.start().sm.throttled_cycles}}},
+                       {"global",
+                        {{"enabled", st != nullptr},
+                         {"triggers", st ? st->triggers() : 0},
+                         {"held_sm_cycles", st ? st->held_sm_cycles() : 0}}}};
     report[report_key::kVoltageNoise] = vn;
   }
   Json trace = gpu.policy().trace();
@@ -143,9 +147,17 @@ Json build_report(Gpu& gpu, const Json& config_echo) {
 
 std::string build_epochs_csv(const Gpu& gpu, const DvfsConfig& dvfs) {
   CsvWriter out(9);
-  out.row({"epoch", "end_time_us", "sm_cycle", "kernel", "sm_level", "sm_mhz", "mem_level", "mem_mhz", "v_sm", "v_mem",
-           "instructions", "ipc", "power_sm_w", "power_mem_w", "power_total_w", "mean_ctas_per_sm", "active",
-           "waiting", "excess_alu", "excess_mem", "l1_hit_rate", "dram_bandwidth_utilisation"});
+  out.row({"epoch",         "end_time_us",
+           "sm_cycle",      "kernel",
+           "sm_level",      "sm_mhz",
+           "mem_level",     "mem_mhz",
+           "v_sm",          "v_mem",
+           "instructions",  "ipc",
+           "power_sm_w",    "power_mem_w",
+           "power_total_w", "mean_ctas_per_sm",
+           "active",        "waiting",
+           "excess_alu",    "excess_mem",
+           "l1_hit_rate",   "dram_bandwidth_utilisation"});
   MetricContext ctx = gpu.metric_context();
   const Snapshot* prev = &gpu.start();
   for (const EpochRecord& e : gpu.epochs()) {
@@ -169,7 +181,10 @@ std::string build_epochs_csv(const Gpu& gpu, const DvfsConfig& dvfs) {
 std::string build_sm_epochs_csv(const Gpu& gpu) {
   const size_t sms = gpu.config().sm.count;
   CsvWriter out(9);
-  out << "epoch" << "end_time_us" << "sm_cycle" << "kernel";
+  out << "epoch"
+      << "end_time_us"
+      << "sm_cycle"
+      << "kernel";
   for (size_t i = 0; i < sms; ++i) out << "power_sm" + std::to_string(i) + "_w";
   for (size_t i = 0; i < sms; ++i) out << "energy_sm" + std::to_string(i) + "_j";
   out.end_row();
@@ -188,8 +203,8 @@ std::string build_sm_epochs_csv(const Gpu& gpu) {
 std::string summary_table(const Json& report) {
   std::ostringstream out;
   char line[256];
-  std::snprintf(line, sizeof line, "%-22s %12s %7s %11s %9s %7s %7s %7s %6s\n", "kernel", "time_us", "IPC",
-                "energy_mJ", "power_W", "L1_hit", "L2_hit", "DRAM_bw", "CTAs");
+  std::snprintf(line, sizeof line, "%-22s %12s %7s %11s %9s %7s %7s %7s %6s\n", "kernel", "time_us", "IPC", "energy_mJ",
+                "power_W", "L1_hit", "L2_hit", "DRAM_bw", "CTAs");
   out << line;
   auto row = [&](const std::string& name, const Json& m) {
     std::snprintf(line, sizeof line, "%-22s %12.2f %7.3f %11.4f %9.2f %7.3f %7.3f %7.3f %6.2f\n",

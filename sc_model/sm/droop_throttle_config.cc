@@ -10,7 +10,8 @@ void describe(ParamVisitor& v, LocalSmoothingConfig& x, const uint32_t& schedule
   v.integer("t2", x.t2, 0, 255, "1/4 nJ", "increment threshold over 2 cycles");
   v.integer("t3", x.t3, 0, 255, "1/4 nJ", "increment threshold over 3 cycles");
   v.integer("t4", x.t4, 0, 255, "1/4 nJ", "increment threshold over 4 cycles");
-  v.integer("max_block", x.max_block, 0, 7, "cycles", "consecutive fully throttled cycles before one instruction passes");
+  v.integer("max_block", x.max_block, 0, 7, "cycles",
+            "consecutive fully throttled cycles before one instruction passes");
   v.rule("predictor_slots", "the droop predictor serves at most 4 issue slots", [&] {
     return problem_unless(!x.enabled || schedulers <= kDroopPredMaxSlots, "enabled",
                           "the droop predictor serves at most 4 issue slots (sm.schedulers <= 4)");

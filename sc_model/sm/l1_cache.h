@@ -14,8 +14,12 @@ namespace gpupm {
 
 class L1Cache {
  public:
-  L1Cache(uint32_t sets, uint32_t ways) : sets_(sets), ways_(ways), active_ways_(ways),
-                                          tags_(size_t(sets) * ways, kEmpty), stamps_(size_t(sets) * ways, 0) {}
+  L1Cache(uint32_t sets, uint32_t ways)
+      : sets_(sets),
+        ways_(ways),
+        active_ways_(ways),
+        tags_(size_t(sets) * ways, kEmpty),
+        stamps_(size_t(sets) * ways, 0) {}
   uint32_t active_ways() const { return active_ways_; }
   // Keeps lines in the first `n` ways of every set (1..ways); the lines of the
   // ways given up are lost (the L1 is write-through: nothing to write back).

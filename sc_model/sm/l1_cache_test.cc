@@ -37,7 +37,7 @@ TEST(L1Cache, HitRefreshesLru) {
   c.fill(line(0, 4));
   EXPECT_TRUE(c.contains(line(0, 0)));
   EXPECT_FALSE(c.contains(line(0, 1)));
-  EXPECT_TRUE(c.access(line(0, 2)));   // order now 3, 0, 4, 2
+  EXPECT_TRUE(c.access(line(0, 2)));  // order now 3, 0, 4, 2
   c.fill(line(0, 5));
   EXPECT_FALSE(c.contains(line(0, 3)));
   c.fill(line(0, 6));
@@ -97,7 +97,7 @@ TEST(L1Cache, ActiveWaysBoundWhatASetHolds) {
   EXPECT_TRUE(c.contains(line(0, 1)));
   EXPECT_FALSE(c.contains(line(0, 2)));  // its way went to shared memory
   EXPECT_FALSE(c.contains(line(0, 3)));
-  c.fill(line(0, 4));                     // two ways: evicts the LRU of 0, 1
+  c.fill(line(0, 4));  // two ways: evicts the LRU of 0, 1
   EXPECT_FALSE(c.contains(line(0, 0)));
   EXPECT_TRUE(c.contains(line(0, 1)));
   EXPECT_TRUE(c.contains(line(0, 4)));

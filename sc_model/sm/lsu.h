@@ -101,7 +101,7 @@ class Lsu {
   Entry latch_, slot_;
   std::array<uint64_t, 32> latch_list_, slot_list_;
   std::vector<Mshr> mshrs_;
-  LineTable mshr_of_;               // line -> MSHR, for the MSHRs in use
+  LineTable mshr_of_;                // line -> MSHR, for the MSHRs in use
   std::vector<uint64_t> mshr_free_;  // bit per MSHR: free
   uint32_t mshrs_in_use_ = 0;
   std::vector<Tracker> trackers_;

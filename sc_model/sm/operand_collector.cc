@@ -5,9 +5,7 @@
 
 namespace gpupm {
 
-OperandCollector::OperandCollector(const SmConfig& cfg)
-    : banks_(cfg.register_banks),
-      booked_(cfg.register_banks) {
+OperandCollector::OperandCollector(const SmConfig& cfg) : banks_(cfg.register_banks), booked_(cfg.register_banks) {
   for (auto& b : booked_) b.fill(0);
   unit_free_[size_t(Pool::Alu)].assign(cfg.collector_units_alu, 0);
   unit_free_[size_t(Pool::Sfu)].assign(cfg.collector_units_sfu, 0);

@@ -56,7 +56,7 @@ class OperandCollector {
   std::array<std::vector<uint64_t>, 3> unit_free_;      // per pool: the cycle each unit frees
   std::array<uint64_t, 3> issue_ready_{};               // per pool: from its earliest-free unit
   std::array<uint32_t, 3> first_free_{};                // per pool: that unit (the lowest index on a tie)
-  uint64_t now_ = 0;                                     // the latest issue cycle seen
+  uint64_t now_ = 0;                                    // the latest issue cycle seen
 };
 
 }  // namespace gpupm

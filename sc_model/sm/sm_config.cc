@@ -22,8 +22,8 @@ std::optional<ParamProblem> unified_problem(const SmConfig& c) {
       return ParamProblem{"shared_carveouts", "expected ascending multiples of one L1 way (" + std::to_string(way) +
                                                   " B) below l1_shared_bytes"};
   }
-  return problem_unless(!c.shared_carveouts.empty() && c.shared_carveouts.back() == c.shared_bytes,
-                        "shared_carveouts", "expected the largest carve-out to equal shared_bytes");
+  return problem_unless(!c.shared_carveouts.empty() && c.shared_carveouts.back() == c.shared_bytes, "shared_carveouts",
+                        "expected the largest carve-out to equal shared_bytes");
 }
 
 }  // namespace
@@ -43,8 +43,10 @@ void describe(ParamVisitor& v, SmConfig& c) {
   v.integer("count", c.count, 1, 1024, "SMs", "streaming multiprocessors on the chip");
   v.integer("max_warps", c.max_warps, 1, kSmMaxWarps, "warps", "resident warps per SM");
   v.integer("max_ctas", c.max_ctas, 1, 64, "CTAs", "resident CTAs per SM");
-  v.integer("schedulers", c.schedulers, 1, kSmMaxSchedulers, "", "warp schedulers (issue slots per cycle, GTO, one ALU pipe each)");
-  v.integer("operand_latency", c.operand_latency, 0, 1000, "cycles", "register read and operand collection before execution");
+  v.integer("schedulers", c.schedulers, 1, kSmMaxSchedulers, "",
+            "warp schedulers (issue slots per cycle, GTO, one ALU pipe each)");
+  v.integer("operand_latency", c.operand_latency, 0, 1000, "cycles",
+            "register read and operand collection before execution");
   v.integer("alu_latency", c.alu_latency, 1, 1000, "cycles", "ALU (MAD) latency");
   v.integer("alu_interval", c.alu_interval, 1, 1000, "cycles", "initiation interval of each scheduler's ALU pipe");
   v.integer("sfu_latency", c.sfu_latency, 1, 1000, "cycles", "SFU latency");
@@ -57,7 +59,8 @@ void describe(ParamVisitor& v, SmConfig& c) {
   v.integer("l1_mshr_merges", c.l1_mshr_merges, 1, 64, "requests", "requests merged into one MSHR");
   v.integer("miss_queue", c.miss_queue, 1, 1024, "lines", "line requests waiting for the interconnect");
   v.integer("cta_launch_latency", c.cta_launch_latency, 1, 100000, "cycles", "CTA set-up in the SM");
-  v.integer("icache_bytes", c.icache_bytes, 128, 1u << 20, "bytes", "instruction cache (kernels with a code footprint)");
+  v.integer("icache_bytes", c.icache_bytes, 128, 1u << 20, "bytes",
+            "instruction cache (kernels with a code footprint)");
   v.integer("icache_ways", c.icache_ways, 1, 64, "ways", "instruction cache associativity");
   v.rule("icache_geometry", "icache_bytes is a multiple of line_bytes x icache_ways", [&c] {
     return problem_unless(c.icache_bytes % (c.line_bytes * c.icache_ways) == 0, "icache_bytes",
@@ -69,7 +72,8 @@ void describe(ParamVisitor& v, SmConfig& c) {
             "unified L1/shared array per SM (0: separate L1 and shared memory)");
   v.integer_list("shared_carveouts", c.shared_carveouts, 0, 1u << 20,
                  "shared-memory sizes a unified array can give a kernel, bytes (the L1 keeps the rest)");
-  v.rule("unified_l1_shared", "a unified array is the L1's size, its carve-outs whole L1 ways, ascending, "
+  v.rule("unified_l1_shared",
+         "a unified array is the L1's size, its carve-outs whole L1 ways, ascending, "
          "below the array, the largest equal to shared_bytes",
          [&c] { return unified_problem(c); });
   v.integer("registers", c.registers, 1024, 1u << 20, "registers", "32-bit registers per SM (program workloads)");

@@ -19,31 +19,31 @@ struct SmConfig {
   uint32_t count = 15;
   uint32_t max_warps = 48;
   uint32_t max_ctas = 8;
-  uint32_t schedulers = 2;        // issue slots per cycle, GTO policy, one ALU pipe each
-  uint32_t operand_latency = 4;   // register read / operand collection before execution
-  uint32_t alu_latency = 5;       // MAD
-  uint32_t alu_interval = 1;      // initiation interval of each scheduler's ALU pipe
+  uint32_t schedulers = 2;       // issue slots per cycle, GTO policy, one ALU pipe each
+  uint32_t operand_latency = 4;  // register read / operand collection before execution
+  uint32_t alu_latency = 5;      // MAD
+  uint32_t alu_interval = 1;     // initiation interval of each scheduler's ALU pipe
   uint32_t sfu_latency = 20;
-  uint32_t sfu_interval = 4;      // one shared SFU pipe
+  uint32_t sfu_interval = 4;  // one shared SFU pipe
   uint32_t l1_sets = 64, l1_ways = 4, line_bytes = 128;
   uint32_t l1_hit_latency = 20;
   uint32_t l1_mshrs = 32, l1_mshr_merges = 8;
-  uint32_t miss_queue = 8;        // line requests waiting for the interconnect
+  uint32_t miss_queue = 8;  // line requests waiting for the interconnect
   uint32_t cta_launch_latency = 20;
-  uint32_t icache_bytes = 2048;   // instruction cache (kernels with a code footprint)
+  uint32_t icache_bytes = 2048;  // instruction cache (kernels with a code footprint)
   uint32_t icache_ways = 4;
   uint32_t warp_size = 32;
   // Program workloads (real kernels): occupancy resources and the shared memory.
-  uint32_t shared_bytes = 49152;     // shared memory per SM (Fermi: 48 KB of the 64 KB L1/shared)
+  uint32_t shared_bytes = 49152;  // shared memory per SM (Fermi: 48 KB of the 64 KB L1/shared)
   // A unified L1/shared array (Volta-style): l1_shared_bytes > 0 is its size (the L1's
   // l1_sets x l1_ways x line_bytes); each kernel gets one of shared_carveouts as its shared
   // memory (choose_carveout) and the L1 keeps the ways left. 0: separate arrays (Fermi).
   uint32_t l1_shared_bytes = 0;
   std::vector<uint32_t> shared_carveouts;  // bytes, ascending, whole L1 ways each
-  uint32_t registers = 32768;        // 32-bit registers per SM
+  uint32_t registers = 32768;              // 32-bit registers per SM
   uint32_t max_threads_per_cta = 1024;
-  uint32_t shared_latency = 24;      // shared-memory load to use, pipeline included
-  uint32_t shared_interval = 2;      // cycles per conflict-free access (16-lane LD/ST unit on Fermi)
+  uint32_t shared_latency = 24;  // shared-memory load to use, pipeline included
+  uint32_t shared_interval = 2;  // cycles per conflict-free access (16-lane LD/ST unit on Fermi)
   // Operand collection of program instructions (sm/operand_collector.h); GPGPU-Sim's GTX480 values.
   uint32_t register_banks = 16;
   uint32_t collector_units_alu = 6;

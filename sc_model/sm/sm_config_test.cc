@@ -78,7 +78,8 @@ TEST(SmConfig, UnifiedArrayRules) {
   EXPECT_EQ(error(R"({"l1_sets": 32, "l1_ways": 16, "l1_shared_bytes": 65536,
                       "shared_carveouts": [0, 32768], "shared_bytes": 49152})"),
             "g.json: sm.shared_carveouts: expected the largest carve-out to equal shared_bytes");
-  EXPECT_EQ(error(R"({"shared_carveouts": [0]})"), "g.json: sm.shared_carveouts: expected none without l1_shared_bytes");
+  EXPECT_EQ(error(R"({"shared_carveouts": [0]})"),
+            "g.json: sm.shared_carveouts: expected none without l1_shared_bytes");
 }
 
 }  // namespace

@@ -107,8 +107,9 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
   };
   // Fewer lanes than the warp has threads: a divergent path or lanes already exited.
   const bool divergent = r.active != w.lanes;
-  const bool to_lsu = (r.cls == ptx::TimingClass::Load || r.cls == ptx::TimingClass::Store ||
-                       r.cls == ptx::TimingClass::Atomic) && r.n_lines > 0;
+  const bool to_lsu =
+      (r.cls == ptx::TimingClass::Load || r.cls == ptx::TimingClass::Store || r.cls == ptx::TimingClass::Atomic) &&
+      r.n_lines > 0;
   w.issued_mem = to_lsu;
   switch (r.cls) {
     case ptx::TimingClass::Alu:
@@ -157,9 +158,7 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
       }
       break;
     }
-    case ptx::TimingClass::Barrier:
-      arrive_at_barrier(w);
-      break;
+    case ptx::TimingClass::Barrier: arrive_at_barrier(w); break;
   }
   fetch_head(slot);
   refresh_wake(slot);

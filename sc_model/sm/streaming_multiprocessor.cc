@@ -7,8 +7,8 @@ namespace gpupm {
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, uint32_t id,
-                                                 const SmConfig& cfg, ClockDomain& clock)
+StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, uint32_t id, const SmConfig& cfg,
+                                                 ClockDomain& clock)
     : sc_module(name),
       mem_out("mem_out"),
       gwde_out("gwde_out"),
@@ -41,8 +41,8 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
 
 // ---------------------------------------------------------------- sockets
 
-tlm::tlm_sync_enum StreamingMultiprocessor::nb_transport_bw(tlm::tlm_generic_payload& gp,
-                                                            tlm::tlm_phase& phase, sc_time&) {
+tlm::tlm_sync_enum StreamingMultiprocessor::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                                            sc_time&) {
   if (phase == tlm::END_REQ) {
     end_req_seen_ = true;
     end_req_time_ = sc_time_stamp();
@@ -137,8 +137,7 @@ uint32_t StreamingMultiprocessor::active_warps() const { return resident_unpause
 uint32_t StreamingMultiprocessor::unstalled_warps() const {
   uint32_t n = 0;
   for (const Warp& w : warps_)
-    n += schedulable(w) && !w.ifetch && !(w.has_head && !w.at_barrier &&
-                                          head_ready(w) == Scoreboard::kPending);
+    n += schedulable(w) && !w.ifetch && !(w.has_head && !w.at_barrier && head_ready(w) == Scoreboard::kPending);
   return n;
 }
 
@@ -178,12 +177,8 @@ WarpStateCounts StreamingMultiprocessor::sample_states() const {
       continue;
     }
     switch (readiness(w, c)) {
-      case Readiness::Blocked:
-        ++s.others;
-        break;
-      case Readiness::Waiting:
-        ++s.waiting;
-        break;
+      case Readiness::Blocked: ++s.others; break;
+      case Readiness::Waiting: ++s.waiting; break;
       case Readiness::Ready:
         if (w.head.is_mem()) {
           ++s.excess_mem;
@@ -276,10 +271,9 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   // When may this SM next do anything without outside input?
   uint64_t next = min_ready_;
   // A stalled LSU waits for a fill or END_REQ, which wake us: no need to tick.
-  if (issued_any_ || progressed || (lsu_.busy() && !lsu_.waiting_for_memory()) ||
-      (mem_blocked_ && lsu_.can_accept()) ||
-      ((lsu_.has_request() || icache_.has_request()) && !req_blocked_) || throttled_ ||
-      !inbox_.empty() || end_req_seen_)
+  if (issued_any_ || progressed || (lsu_.busy() && !lsu_.waiting_for_memory()) || (mem_blocked_ && lsu_.can_accept()) ||
+      ((lsu_.has_request() || icache_.has_request()) && !req_blocked_) || throttled_ || !inbox_.empty() ||
+      end_req_seen_)
     next = c + 1;
   if (c < hold_until_ && resident_unpaused_warps_ > 0) next = std::min(next, hold_until_);
   for (const PendingLaunch& p : launches_) next = std::min(next, p.ready_cycle == kNever ? c + 1 : p.ready_cycle);
@@ -404,15 +398,9 @@ bool StreamingMultiprocessor::can_issue(const Warp& w, uint32_t sched, uint64_t 
   if (r == Scoreboard::kPending) return false;
   if (w.program) r = std::max(r, collector_ready(w));
   switch (w.head.op) {
-    case InstClass::Alu:
-      r = std::max(r, alu_free_[sched]);
-      break;
-    case InstClass::Sfu:
-      r = std::max(r, sfu_free_);
-      break;
-    case InstClass::Shared:
-      r = std::max(r, shared_free_);
-      break;
+    case InstClass::Alu: r = std::max(r, alu_free_[sched]); break;
+    case InstClass::Sfu: r = std::max(r, sfu_free_); break;
+    case InstClass::Shared: r = std::max(r, shared_free_); break;
     case InstClass::Load:
     case InstClass::Store:
       if (!lsu_.can_accept() && r <= c) {
@@ -420,8 +408,7 @@ bool StreamingMultiprocessor::can_issue(const Warp& w, uint32_t sched, uint64_t 
         return false;
       }
       break;
-    case InstClass::Barrier:
-      break;
+    case InstClass::Barrier: break;
   }
   ready_at = r;
   return r <= c;
@@ -447,8 +434,9 @@ void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
 // cycle a warp it passed over may issue, and whether a ready memory instruction
 // met the full LSU. `greedy_ready`: what can_issue() said of the greedy warp (0:
 // not asked, quick_no refused it). Inlined: it runs in most ticked cycles.
-[[gnu::always_inline]] inline StreamingMultiprocessor::Scan StreamingMultiprocessor::scan(
-    uint32_t s, uint64_t c, bool lsu_full, uint64_t greedy_ready) const {
+[[gnu::always_inline]] inline StreamingMultiprocessor::Scan StreamingMultiprocessor::scan(uint32_t s, uint64_t c,
+                                                                                          bool lsu_full,
+                                                                                          uint64_t greedy_ready) const {
   Scan out;
   // Cheap tests first, without touching the warp: operands not there yet, or a
   // memory instruction facing a full LSU (tick() knows when that frees up).
@@ -525,7 +513,8 @@ void StreamingMultiprocessor::issue(uint64_t c) {
       mem_blocked_ = mem_blocked_ || r.mem_blocked;
       pick = r.pick;
       // Not after an issue this cycle: lsu_full may be stale then.
-      if (pick < 0 && lsu_full && !issued_any_) memo = {changes_, own_changes_[s], r.min_ready, r.mem_blocked, !r.asked};
+      if (pick < 0 && lsu_full && !issued_any_)
+        memo = {changes_, own_changes_[s], r.min_ready, r.mem_blocked, !r.asked};
     }
     if (pick < 0) continue;
     if (pred_ && !dispatch_admitted(s, warps_[pick].head)) break;  // admission is a prefix in slot order
@@ -612,8 +601,7 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
       w.board.set(index, c + 1);
       arrive_at_barrier(w);
       break;
-    case InstClass::Shared:
-      break;  // program warps only
+    case InstClass::Shared: break;  // program warps only
   }
   fetch_head(slot);
   refresh_wake(slot);

@@ -34,8 +34,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   tlm_utils::simple_target_socket<StreamingMultiprocessor> cta_in;       // launch, pause, gating
   tlm_utils::simple_target_socket<StreamingMultiprocessor> ctrl_in;      // issue hold
 
-  StreamingMultiprocessor(sc_core::sc_module_name name, uint32_t id, const SmConfig& cfg,
-                          ClockDomain& clock);
+  StreamingMultiprocessor(sc_core::sc_module_name name, uint32_t id, const SmConfig& cfg, ClockDomain& clock);
 
   void tick(uint64_t cycle) override;
   uint64_t next_busy_cycle(uint64_t now) const override;
@@ -60,9 +59,9 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   // (what a run that did not finish reports).
   struct ProgramWarpPlace {
     const KernelLaunch* launch;
-    uint32_t cta;      // linear index in the grid
+    uint32_t cta;  // linear index in the grid
     ptx::Dim3 cta_id;
-    uint32_t warp;     // index in its CTA
+    uint32_t warp;  // index in its CTA
     uint32_t pc;
     bool at_barrier;
   };
@@ -75,7 +74,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     bool at_barrier = false;
     bool paused = false;
     bool has_head = false;
-    bool ifetch = false;   // waiting for an instruction-cache miss
+    bool ifetch = false;  // waiting for an instruction-cache miss
     uint16_t cta_slot = 0;
     uint32_t pending_loads = 0;
     uint64_t issued_at = kNever;
@@ -135,8 +134,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   enum class Readiness { Ready, Waiting, Blocked };  // Blocked: no instruction / barrier / done
 
   // sockets
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                     sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void cta_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void ctrl_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void apply_hold(const IssueHoldMsg& h);
@@ -204,25 +202,25 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   ClockDomain& clock_;
   Lsu lsu_;
   InstructionCache icache_;
-  OperandCollector collector_;     // register banks and collector units (program warps only)
+  OperandCollector collector_;  // register banks and collector units (program warps only)
   std::unique_ptr<DroopPredController> pred_;
-  DroopPredIn pred_in_;            // this cycle's candidates (and the CSR fields)
-  uint64_t pred_next_ = 0;         // the predictor has seen every cycle before this one
-  bool throttled_ = false;         // the predictor refused a candidate this cycle
+  DroopPredIn pred_in_;     // this cycle's candidates (and the CSR fields)
+  uint64_t pred_next_ = 0;  // the predictor has seen every cycle before this one
+  bool throttled_ = false;  // the predictor refused a candidate this cycle
   std::vector<Warp> warps_;
-  std::vector<uint64_t> wake_;      // per warp slot, see refresh_wake()
-  std::vector<uint8_t> head_mem_;   // per warp slot: the head is a load/store
-  std::vector<uint8_t> head_class_; // per warp slot: issue_class() of the head
+  std::vector<uint64_t> wake_;       // per warp slot, see refresh_wake()
+  std::vector<uint8_t> head_mem_;    // per warp slot: the head is a load/store
+  std::vector<uint8_t> head_class_;  // per warp slot: issue_class() of the head
   std::vector<Cta> ctas_;
   std::vector<std::vector<uint16_t>> order_;  // per scheduler, oldest first
   std::vector<int> greedy_;
-  std::vector<ScanMemo> memo_;      // per scheduler
-  uint64_t changes_ = 0;            // refresh_wake() calls and finished warps
+  std::vector<ScanMemo> memo_;  // per scheduler
+  uint64_t changes_ = 0;        // refresh_wake() calls and finished warps
   // Arrays in the object (SmConfig's limits), not vectors: refresh_wake() counts
   // in them on every issue without loading a buffer pointer first.
   std::array<uint64_t, kSmMaxSchedulers> own_changes_{};  // per scheduler: changes_ of its own warps
-  std::array<uint8_t, kSmMaxWarps> sched_of_{};            // per warp slot: its scheduler (slot mod schedulers)
-  std::vector<uint64_t> alu_free_;  // per scheduler pipe
+  std::array<uint8_t, kSmMaxWarps> sched_of_{};           // per warp slot: its scheduler (slot mod schedulers)
+  std::vector<uint64_t> alu_free_;                        // per scheduler pipe
   uint64_t sfu_free_ = 0;
   uint64_t shared_free_ = 0;  // the shared-memory pipe (program workloads)
   std::deque<PendingLaunch> launches_;
@@ -232,18 +230,18 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   std::vector<std::unique_ptr<tlm::tlm_generic_payload>> payloads_;
   std::vector<tlm::tlm_generic_payload*> free_payloads_;
   std::vector<unsigned char> dummy_data_;
-  Divisor line_;                   // by line_bytes
-  bool req_blocked_ = false;       // waiting for END_REQ
+  Divisor line_;              // by line_bytes
+  bool req_blocked_ = false;  // waiting for END_REQ
   bool end_req_seen_ = false;
   sc_core::sc_time end_req_time_;
   // state
   bool gated_ = false;
   uint64_t hold_until_ = 0;
-  bool hold_ctas_ = false;         // the hold delays CTA activation too (stagger)
+  bool hold_ctas_ = false;  // the hold delays CTA activation too (stagger)
   uint64_t age_counter_ = 0;
-  uint64_t last_cycle_ = 0;        // last cycle ticked
-  uint64_t accounted_ = 0;         // cycles accounted in counters
-  uint64_t lsu_counted_ = 0;       // cycles whose LSU stall state is counted
+  uint64_t last_cycle_ = 0;   // last cycle ticked
+  uint64_t accounted_ = 0;    // cycles accounted in counters
+  uint64_t lsu_counted_ = 0;  // cycles whose LSU stall state is counted
   uint64_t next_busy_ = 0;
   uint32_t resident_unpaused_ctas_ = 0;
   uint32_t resident_ctas_total_ = 0;  // paused ones included
@@ -251,8 +249,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   bool lsu_full_at_issue_ = false;    // the LD/ST latch was full after last_cycle_'s issue stage
   bool poked_ = false;
   bool issued_any_ = false;
-  bool mem_blocked_ = false;          // a ready memory instruction met a full LSU this cycle
-  uint64_t min_ready_ = kNever;       // earliest cycle a waiting warp may issue
+  bool mem_blocked_ = false;     // a ready memory instruction met a full LSU this cycle
+  uint64_t min_ready_ = kNever;  // earliest cycle a waiting warp may issue
   uint32_t resident_unpaused_warps_ = 0;
   SmCounters c_;
 };

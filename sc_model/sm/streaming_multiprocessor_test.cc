@@ -240,12 +240,18 @@ class SmBench : public sc_core::sc_module {
   StreamingMultiprocessor sm;
   FakeMemory mem;
   SmFakeGwde gwde;
-  tlm_utils::simple_initiator_socket<SmBench> ctrl;       // -> sm.ctrl_in
+  tlm_utils::simple_initiator_socket<SmBench> ctrl;        // -> sm.ctrl_in
   tlm_utils::simple_initiator_socket<SmBench> clock_ctrl;  // -> clock.period_in (unused)
 
   SmBench(sc_core::sc_module_name name, const SmConfig& cfg, sc_time p)
-      : sc_module(name), period(p), clock("clock", p), sm("sm", 0, cfg, clock), mem("mem"), gwde("gwde"),
-        ctrl("ctrl"), clock_ctrl("clock_ctrl") {
+      : sc_module(name),
+        period(p),
+        clock("clock", p),
+        sm("sm", 0, cfg, clock),
+        mem("mem"),
+        gwde("gwde"),
+        ctrl("ctrl"),
+        clock_ctrl("clock_ctrl") {
     sm.mem_out.bind(mem.in);
     sm.gwde_out.bind(gwde.done_in);
     gwde.cta_out.bind(sm.cta_in);
@@ -398,8 +404,7 @@ TEST_F(SmTest, WarpStatesPartitionActiveWarps) {
     uint64_t act = v.valid & ~v.paused, rdy = act & v.ready & ~v.issued;
     ok = ok && pop(act & ~v.ready) == w.waiting && pop(act & v.issued) == w.issued &&
          pop(rdy & v.is_alu) == w.excess_alu && pop(rdy & v.is_mem) == w.excess_mem &&
-         pop(act) == w.active - w.others &&
-         (w.excess_mem == 0 || v.lsu_can_accept == (w.excess_mem_lsu_blocked == 0));
+         pop(act) == w.active - w.others && (w.excess_mem == 0 || v.lsu_can_accept == (w.excess_mem_lsu_blocked == 0));
     if (!ok && bad++ < 5)
       ADD_FAILURE() << "active " << w.active << " waiting " << w.waiting << " issued " << w.issued << " excess_alu "
                     << w.excess_alu << " excess_mem " << w.excess_mem << " others " << w.others << " resident CTAs "
@@ -613,7 +618,6 @@ TEST_F(SmTest, QueuedLaunchesBecomeResidentInTurn) {
   EXPECT_EQ(tb.done_cycle(1), 21 + (n - 1) * step);
 }
 
-
 // ------------------------------------------------------------------ instruction cache
 
 // A kernel with a code footprint fetches through the I-cache: one warp's ALU chain
@@ -695,10 +699,14 @@ struct ProgramKernel {
 std::unique_ptr<ProgramKernel> program_kernel(const std::string& body, const std::string& params, uint32_t threads,
                                               const std::vector<uint64_t>& args = {}) {
   auto pk = std::make_unique<ProgramKernel>();
-  pk->module = ptx::parse(".version 6.4\n.target sm_70\n.address_size 64\n.shared .align 4 .b8 buf[4096];\n"
-                          ".visible .entry k(" + params + ")\n{\n.reg .pred %p<4>;\n.reg .b32 %r<8>;\n"
-                          ".reg .b64 %rd<8>;\n" + body + "}\n",
-                          "k.ptx");
+  pk->module = ptx::parse(
+      ".version 6.4\n.target sm_70\n.address_size 64\n.shared .align 4 .b8 buf[4096];\n"
+      ".visible .entry k(" +
+          params +
+          ")\n{\n.reg .pred %p<4>;\n.reg .b32 %r<8>;\n"
+          ".reg .b64 %rd<8>;\n" +
+          body + "}\n",
+      "k.ptx");
   auto state = std::make_shared<ptx::LaunchState>();
   state->kernel = pk->module->find("k");
   state->block.x = threads;
@@ -836,8 +844,8 @@ TEST_F(SmTest, ProgramCollectorUnitsBoundTheIssueRate) {
     benches_.push_back(std::make_unique<SmBench>(name, c, period_));
     std::string body = ".reg .f32 %f<136>;\n";
     for (int i = 0; i < 24; ++i)
-      body += "fma.rn.f32 %f" + std::to_string(105 + i) + ", %f" + std::to_string(i) + ", %f" +
-              std::to_string(24 + i) + ", %f" + std::to_string(48 + i) + ";\n";
+      body += "fma.rn.f32 %f" + std::to_string(105 + i) + ", %f" + std::to_string(i) + ", %f" + std::to_string(24 + i) +
+              ", %f" + std::to_string(48 + i) + ";\n";
     body += "ret;\n";
     auto pk = program_kernel(body, "", 64);
     benches_.back()->gwde.run(pk->launch, 1);

@@ -37,10 +37,11 @@ Json policy_schema() {
     o["required"] = required;
     variants.push_back(o);
   }
-  Json s = {{"oneOf", variants},
-            {"description", std::string("a run's \"policy\" object (policy.* of gpupm run --set); V/F level names "
-                                        "and SM-count ranges are those of ") +
-                                kPolicySchemaGpu + ": gpupm params --policy NAME --gpu FILE lists them for another GPU"}};
+  Json s = {
+      {"oneOf", variants},
+      {"description", std::string("a run's \"policy\" object (policy.* of gpupm run --set); V/F level names "
+                                  "and SM-count ranges are those of ") +
+                          kPolicySchemaGpu + ": gpupm params --policy NAME --gpu FILE lists them for another GPU"}};
   return schema_document("policy.schema.json", "gpupm policy settings", s);
 }
 
@@ -52,9 +53,11 @@ const std::vector<std::string>& config_schema_kinds() {
 }
 
 Json config_schema(const std::string& kind) {
-  if (kind == "gpu_config") return schema_document("gpu_config.schema.json", "gpupm GPU config", schema_of<GpuConfig>());
+  if (kind == "gpu_config")
+    return schema_document("gpu_config.schema.json", "gpupm GPU config", schema_of<GpuConfig>());
   if (kind == "workload") return workload_schema();
-  if (kind == "sweep_spec") return schema_document("sweep_spec.schema.json", "gpupm sweep spec", schema_of<SweepSpecParams>());
+  if (kind == "sweep_spec")
+    return schema_document("sweep_spec.schema.json", "gpupm sweep spec", schema_of<SweepSpecParams>());
   if (kind == "policy") return policy_schema();
   throw InputError("--schema", kind, "expected one of {gpu_config, workload, sweep_spec, policy}");
 }

@@ -246,8 +246,7 @@ class ProgressLine {
 // Says how many complete runs are stale and why, and what happens to them.
 void report_stale(const std::map<rundir::State, size_t>& stale, bool reuse) {
   for (const auto& [state, count] : stale)
-    std::fprintf(stderr, "gpupm: %zu run%s stale: %s; %s\n", count, count == 1 ? "" : "s",
-                 rundir::stale_reason(state),
+    std::fprintf(stderr, "gpupm: %zu run%s stale: %s; %s\n", count, count == 1 ? "" : "s", rundir::stale_reason(state),
                  reuse ? "reused as they are (--reuse-stale)" : "running again (--reuse-stale keeps them)");
 }
 
@@ -359,7 +358,8 @@ std::vector<RunOutcome> run_slurm(const std::vector<RunSpec>& specs, const std::
   // running: wait for it rather than submit the same runs twice.
   const std::string old_job = trim(read_all((sdir / "job_id").string()));
   if (!old_job.empty() && slurm_job_active(old_job, &squeue_errors)) {
-    std::fprintf(stderr, "[gpupm] waiting for Slurm job %s (submitted earlier into %s)\n", old_job.c_str(), out_dir.c_str());
+    std::fprintf(stderr, "[gpupm] waiting for Slurm job %s (submitted earlier into %s)\n", old_job.c_str(),
+                 out_dir.c_str());
     while (slurm_job_active(old_job, &squeue_errors)) std::this_thread::sleep_for(period);
   }
   std::vector<RunOutcome> out(specs.size());
@@ -396,7 +396,8 @@ std::vector<RunOutcome> run_slurm(const std::vector<RunSpec>& specs, const std::
   int rc = capture(sbatch, &text);
   std::string job = trim(text.substr(0, text.find(';')));
   if (rc != 0 || job.empty() || job.find_first_not_of("0123456789") != std::string::npos)
-    throw std::runtime_error("sbatch failed (exit " + std::to_string(rc) + "): " + join_args(sbatch) + "\n" + trim(text));
+    throw std::runtime_error("sbatch failed (exit " + std::to_string(rc) + "): " + join_args(sbatch) + "\n" +
+                             trim(text));
   write_atomic((sdir / "job_id").string(), job + "\n");
   std::fprintf(stderr, "[gpupm] submitted Slurm array job %s (%zu tasks; manifest %s)\n", job.c_str(), todo.size(),
                manifest.c_str());
@@ -433,8 +434,8 @@ std::vector<RunOutcome> run_slurm(const std::vector<RunSpec>& specs, const std::
     RunOutcome r = rundir::read(out[i].id, out[i].dir);
     finish_outcome(out[i], r.status);
     if (r.status == -1)
-      out[i].log_tail = "no exit status: the array task did not finish (see " + (sdir / ("task-" + job + "_*.out")).string() +
-                        ")\n" + out[i].log_tail;
+      out[i].log_tail = "no exit status: the array task did not finish (see " +
+                        (sdir / ("task-" + job + "_*.out")).string() + ")\n" + out[i].log_tail;
   }
   return out;
 }
@@ -497,7 +498,9 @@ State state(const std::string& dir, const RunFingerprint& want) {
 }
 
 const char* stale_reason(State s) {
-  return s == State::kStaleBuild ? "built by a different gpupm" : s == State::kStaleInputs ? "an input file changed" : "";
+  return s == State::kStaleBuild    ? "built by a different gpupm"
+         : s == State::kStaleInputs ? "an input file changed"
+                                    : "";
 }
 
 bool complete(const std::string& dir, const RunFingerprint& fingerprint, bool reuse_stale) {
@@ -511,7 +514,9 @@ void prepare(const std::string& dir, const RunFingerprint& fingerprint) {
   write_atomic(dir + "/inputs.fingerprint", fingerprint.text());
 }
 
-void write_status(const std::string& dir, int status) { write_atomic(dir + "/exit_status", std::to_string(status) + "\n"); }
+void write_status(const std::string& dir, int status) {
+  write_atomic(dir + "/exit_status", std::to_string(status) + "\n");
+}
 
 void write_cpu_seconds(const std::string& dir, double seconds) {
   char text[32];
@@ -567,9 +572,10 @@ void lock_output_dir(const std::string& out_dir) {
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const std::string holder = trim(read_all(path));
     ::close(fd);
-    throw InputError(out_dir, "", "another gpupm sweep or experiment (pid " + (holder.empty() ? "unknown" : holder) +
-                                      ") is running in this directory; expected a directory no live sweep holds "
-                                      "(wait for it, or choose another --out)");
+    throw InputError(out_dir, "",
+                     "another gpupm sweep or experiment (pid " + (holder.empty() ? "unknown" : holder) +
+                         ") is running in this directory; expected a directory no live sweep holds "
+                         "(wait for it, or choose another --out)");
   }
   const std::string pid = std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd, 0) != 0 || ::write(fd, pid.data(), pid.size()) != ssize_t(pid.size()))

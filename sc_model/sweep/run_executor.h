@@ -55,7 +55,7 @@ class InputDigests {
  private:
   std::vector<std::string> files_of(const std::vector<std::string>& args);
   std::map<std::string, std::set<std::string>> loaded_files_;  // by load key
-  std::map<std::string, std::string> digests_;                  // by the list of files
+  std::map<std::string, std::string> digests_;                 // by the list of files
 };
 // A digest of the contents of every file the run reads.
 std::string input_files_fingerprint(const std::vector<std::string>& args);
@@ -77,29 +77,29 @@ void lock_output_dir(const std::string& out_dir);
 struct RunOutcome {
   std::string id;
   std::string dir;
-  int status = -1;       // exit status (0 ok); 128+N if killed by signal N; -1 no result at all
-  bool reused = false;   // its report was already there
+  int status = -1;         // exit status (0 ok); 128+N if killed by signal N; -1 no result at all
+  bool reused = false;     // its report was already there
   bool submitted = false;  // handed to a batch system that will finish it later (slurm, detached)
-  std::string log_tail;  // for a failed run: the last lines of its log
+  std::string log_tail;    // for a failed run: the last lines of its log
 };
 
 struct SlurmOptions {
-  std::string partition;               // sbatch --partition (empty: the cluster's default)
-  std::string time_limit;              // sbatch --time, per array task (empty: the partition's default)
-  int throttle = 0;                    // at most this many array tasks at once (--array=0-N%K); 0: no limit
+  std::string partition;                // sbatch --partition (empty: the cluster's default)
+  std::string time_limit;               // sbatch --time, per array task (empty: the partition's default)
+  int throttle = 0;                     // at most this many array tasks at once (--array=0-N%K); 0: no limit
   std::vector<std::string> extra_args;  // further sbatch arguments, passed as given
   std::string job_name = "gpupm";
-  double poll_seconds = 2.0;           // squeue polling period
+  double poll_seconds = 2.0;  // squeue polling period
   // Detached: submit the array and then this shell command as a job depending on
   // it (--dependency=afterany), and return at once. Empty: wait for the array.
   std::string detach_collect_command;
 };
 
 struct ExecutorOptions {
-  std::string kind = "local";  // "local" or "slurm"
-  int jobs = 0;                // local: worker processes; 0: the number of cores
-  std::string binary;          // the gpupm program to run; empty: this process's own executable
-  bool reuse_stale = false;    // keep complete runs made by another build or from changed input files
+  std::string kind = "local";        // "local" or "slurm"
+  int jobs = 0;                      // local: worker processes; 0: the number of cores
+  std::string binary;                // the gpupm program to run; empty: this process's own executable
+  bool reuse_stale = false;          // keep complete runs made by another build or from changed input files
   std::vector<std::string> plugins;  // policy plugins (--plugin) every run loads: see pass_plugins
   SlurmOptions slurm;
 };

@@ -154,7 +154,8 @@ class Parser {
       throw InputError(file_, "base.workload", "missing (required unless an axis gives every run a workload)");
     try {
       LoadedRun run = load_standalone_run(in);
-      p.id = hex64(fnv1a("gpupm-sweep-run-v1\n" + run.doc.dump() + (run.scale.is_null() ? "" : "\n" + run.scale.dump())));
+      p.id =
+          hex64(fnv1a("gpupm-sweep-run-v1\n" + run.doc.dump() + (run.scale.is_null() ? "" : "\n" + run.scale.dump())));
     } catch (const std::exception& e) {
       throw InputError(file_, where, "the run {" + desc + "} is not valid: " + e.what());
     }

@@ -31,7 +31,8 @@ void describe(ParamVisitor& v, SweepBaseParams& b, const std::string& dir) {
   v.text("gpu", b.gpu, "GPU config: a file, relative to the spec", Presence::kRequired);
   v.rule("gpu_exists", "gpu names an existing file", [&] { return missing_file(dir, b.gpu, "gpu"); });
   v.text("workload", b.workload, "workload file (required unless an axis gives every run one)");
-  v.rule("workload_exists", "workload names an existing file", [&] { return missing_file(dir, b.workload, "workload"); });
+  v.rule("workload_exists", "workload names an existing file",
+         [&] { return missing_file(dir, b.workload, "workload"); });
   v.text("policy", b.policy, "policy name");
   v.integer("seed", b.seed, 0, UINT64_MAX, "", "random seed of every run (default: the GPU config's)");
   b.seed_given = v.given("seed");  // the reader knows; listings and schemas leave it false
@@ -42,7 +43,8 @@ void describe(ParamVisitor& v, SweepPointParams& p, const std::string& dir) {
   v.text("label", p.label, "what results.csv shows", Presence::kRequired);
   v.text_list("set", p.sets, 0, 10000, kOverride, kOverrideWords, "--set overrides");
   v.text("workload", p.workload, kPathHelp);
-  v.rule("workload_exists", "workload names an existing file", [&] { return missing_file(dir, p.workload, "workload"); });
+  v.rule("workload_exists", "workload names an existing file",
+         [&] { return missing_file(dir, p.workload, "workload"); });
   v.text("policy", p.policy, "policy name");
   v.rule("changes_something", "a point gives set, workload or policy", [&p] {
     return problem_unless(!p.sets.empty() || !p.workload.empty() || !p.policy.empty(), "label",
@@ -69,8 +71,9 @@ void describe(ParamVisitor& v, SweepAxisParams& a, const std::string& dir) {
            {{"set", "values"}, {"workloads"}, {"policies"}, {"points"}}, [&v] {
              int kinds = 0;
              for (const char* k : {"set", "workloads", "policies", "points"}) kinds += v.given(k);
-             return problem_unless(kinds == 1 && v.given("set") == v.given("values"), "",
-                                   "give exactly one of \"set\" (with \"values\"), \"workloads\", \"policies\", \"points\"");
+             return problem_unless(
+                 kinds == 1 && v.given("set") == v.given("values"), "",
+                 "give exactly one of \"set\" (with \"values\"), \"workloads\", \"policies\", \"points\"");
            });
   v.text_matching("set", a.set, "^[^=]+$", "a dotted path such as gpu.sm.count", "the --set path the values go to");
   v.json_list("values", a.values, 1, kMaxSweepRuns, JsonItems::kValues, "values of the set path");
@@ -104,7 +107,8 @@ std::optional<ParamProblem> product_too_large(const std::vector<SweepAxisParams>
   size_t n = 1;
   for (const auto& a : axes) {
     n *= axis_labels(a).size();
-    if (n > kMaxSweepRuns) return ParamProblem{"axes", "the product has more than " + std::to_string(kMaxSweepRuns) + " runs"};
+    if (n > kMaxSweepRuns)
+      return ParamProblem{"axes", "the product has more than " + std::to_string(kMaxSweepRuns) + " runs"};
   }
   return std::nullopt;
 }
@@ -150,7 +154,8 @@ void describe(ParamVisitor& v, SweepSpecParams& s) {
               "combine list: the runs, each axis name -> one of its values (an axis left out keeps the base)");
   v.rule("runs_with_list", "runs are given exactly when combine is list", [&] {
     if (s.combine == "product")
-      return problem_unless(!v.given("runs"), "runs", "only read with \"combine\": \"list\" (this spec combines as a product)");
+      return problem_unless(!v.given("runs"), "runs",
+                            "only read with \"combine\": \"list\" (this spec combines as a product)");
     return problem_unless(!s.runs.empty(), "runs", "missing (required with \"combine\": \"list\")");
   });
   v.rule("product_size", "a product of at most 100000 runs",

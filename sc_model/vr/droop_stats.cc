@@ -120,12 +120,9 @@ void DroopStats::classify(const Events& e) {
     top_.insert(at, t);
     if (top_.size() > kTopEvents) top_.pop_back();
   }
-  if (e.peak_first / total > cfg_.dominance)
-    ++classes_[0];
-  else if (e.peak_second / total > cfg_.dominance)
-    ++classes_[1];
-  else
-    ++classes_[2];
+  if (e.peak_first / total > cfg_.dominance) ++classes_[0];
+  else if (e.peak_second / total > cfg_.dominance) ++classes_[1];
+  else ++classes_[2];
 }
 
 void DroopStats::settle(bool final) {
@@ -173,7 +170,8 @@ void DroopStats::settle(bool final) {
     track(margin_events_, w, w_first, w_second);
     if (track(split_events_, w, w_first, w_second, wi)) classify(split_events_);
     for (Events& e : level_events_) track(e, w, w_first, w_second);
-    if (settled_ >= cfg_.trace_start && settled_ - cfg_.trace_start < cfg_.trace_cycles) trace_row(n, w, wi, w_first, w_second);
+    if (settled_ >= cfg_.trace_start && settled_ - cfg_.trace_start < cfg_.trace_cycles)
+      trace_row(n, w, wi, w_first, w_second);
     ++settled_;
   }
   if (final) {
@@ -198,7 +196,14 @@ void DroopStats::trace_row(size_t n, double w, uint32_t wi, double first, double
   };
   CsvWriter row;
   if (trace_.empty()) {
-    row << "cycle" << "time_ns" << "v_set" << "amps" << "droop" << "worst_sm" << "first_order" << "second_order";
+    row << "cycle"
+        << "time_ns"
+        << "v_set"
+        << "amps"
+        << "droop"
+        << "worst_sm"
+        << "first_order"
+        << "second_order";
     for (const char* column : {"v_sm", "v2_sm", "p_sm"})
       for (uint32_t i = 0; i < n_; ++i) row << column + std::to_string(i);
     row.end_row();

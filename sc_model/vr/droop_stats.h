@@ -89,7 +89,7 @@ class DroopStats {
   std::vector<double> ref_, dt_, amps_;
   std::vector<std::vector<uint8_t>> dispatch_;  // per SM, kept only with a trace
   std::string trace_;
-  size_t pending_ = 0;  // first unsettled sample in the window
+  size_t pending_ = 0;                   // first unsettled sample in the window
   std::vector<std::vector<double>> lp_;  // scratch: filtered window per SM
   // results
   uint64_t settled_ = 0;

@@ -27,8 +27,7 @@ class RlcPdn : public PowerDeliveryNetwork {
  public:
   RlcPdn(const PdnNetwork& net, uint32_t sm_count);
 
-  void step(double dt, double v_supply, const std::vector<double>& sm_amps,
-            std::vector<double>& sm_volts) override;
+  void step(double dt, double v_supply, const std::vector<double>& sm_amps, std::vector<double>& sm_volts) override;
   // Puts the network at its DC operating point for these inputs (the first
   // step() does this by itself).
   void reset(double v_supply, const std::vector<double>& sm_amps);

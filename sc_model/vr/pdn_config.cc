@@ -32,7 +32,8 @@ void describe(ParamVisitor& v, PdnStage& s) {
 void describe(ParamVisitor& v, PdnNetwork& n) {
   v.text("name", n.name, "the package's name");
   v.text("description", n.description, "free text for people");
-  v.number("vrm_bandwidth_hz", n.vrm_bandwidth_hz, 0.0, 1e6, "Hz", "VRM remote-sense loop bandwidth (0: no regulation)");
+  v.number("vrm_bandwidth_hz", n.vrm_bandwidth_hz, 0.0, 1e6, "Hz",
+           "VRM remote-sense loop bandwidth (0: no regulation)");
   v.section("pcb", Presence::kOptional, "board stage", [&](ParamVisitor& s) { describe(s, n.pcb); });
   v.section("package", Presence::kOptional, "package stage", [&](ParamVisitor& s) { describe(s, n.package); });
   v.number("bump_r_ohm", n.bump_r_ohm, 1e-9, 10.0, "ohm", "package-to-die path resistance (loop total)");
@@ -54,8 +55,10 @@ void describe(ParamVisitor& v, DroopStatsConfig& s) {
   v.number("dominance", s.dominance, 0.5, 1.0, "", "share of a droop that makes a component dominant");
   v.number("histogram_bin", s.histogram_bin, 1e-4, 0.1, "", "droop histogram bin, of the set-point");
   v.number("histogram_max", s.histogram_max, 0.01, 1.0, "", "droop histogram range, of the set-point");
-  v.integer("event_gap_cycles", s.event_gap_cycles, 1, 100000, "SM cycles", "an event ends after this many cycles below its threshold");
-  v.integer("start_cycle", s.start_cycle, 0, ~uint64_t(0) >> 1, "SM cycles", "statistics leave out the cycles before it");
+  v.integer("event_gap_cycles", s.event_gap_cycles, 1, 100000, "SM cycles",
+            "an event ends after this many cycles below its threshold");
+  v.integer("start_cycle", s.start_cycle, 0, ~uint64_t(0) >> 1, "SM cycles",
+            "statistics leave out the cycles before it");
   v.integer("trace_start", s.trace_start, 0, ~uint64_t(0) >> 1, "SM cycles", "first cycle of pdn_trace.csv");
   v.integer("trace_cycles", s.trace_cycles, 0, 1000000, "SM cycles", "cycles in pdn_trace.csv (0: no trace)");
 }

@@ -15,8 +15,8 @@ namespace gpupm {
 
 // One series stage (R, L) feeding a shunt decoupling capacitor with ESR.
 struct PdnStage {
-  double r_ohm = 0, l_h = 0;        // series, loop
-  double c_f = 0, esr_ohm = 0;      // shunt capacitor at the stage's output node
+  double r_ohm = 0, l_h = 0;    // series, loop
+  double c_f = 0, esr_ohm = 0;  // shunt capacitor at the stage's output node
 };
 
 struct PdnNetwork {
@@ -46,11 +46,11 @@ struct PdnNetwork {
 };
 
 struct DroopStatsConfig {
-  double margin = 0.08;            // emergency: droop beyond this fraction of the set-point
-  double split_threshold = 0.04;   // droops classified first/second-order above this
-  double split_cutoff_hz = 10e6;   // zero-phase low-pass between the two resonances
-  double dominance = 0.60;         // share of the droop that makes a component dominant
-  double histogram_bin = 0.005;    // of the set-point
+  double margin = 0.08;           // emergency: droop beyond this fraction of the set-point
+  double split_threshold = 0.04;  // droops classified first/second-order above this
+  double split_cutoff_hz = 10e6;  // zero-phase low-pass between the two resonances
+  double dominance = 0.60;        // share of the droop that makes a component dominant
+  double histogram_bin = 0.005;   // of the set-point
   double histogram_max = 0.20;
   uint64_t start_cycle = 0;        // statistics leave out the cycles before it (e.g. the first launch)
   uint64_t trace_start = 0;        // per-cycle trace (pdn_trace.csv): first SM cycle

@@ -281,7 +281,8 @@ TEST(PdnConfig, BuiltInDefaultsAreTheDefaultPackage) {
   for (double f : {1e6, 1.3e6, 1e8}) {
     EXPECT_DOUBLE_EQ(std::abs(RlcPdn(file, kSms).chip_impedance(f)), std::abs(RlcPdn(code, kSms).chip_impedance(f)))
         << f;
-    EXPECT_DOUBLE_EQ(std::abs(RlcPdn(file, kSms).local_impedance(f, 5)), std::abs(RlcPdn(code, kSms).local_impedance(f, 5)))
+    EXPECT_DOUBLE_EQ(std::abs(RlcPdn(file, kSms).local_impedance(f, 5)),
+                     std::abs(RlcPdn(code, kSms).local_impedance(f, 5)))
         << f;
   }
 }

@@ -22,8 +22,7 @@ class PowerDeliveryNetwork {
   virtual ~PowerDeliveryNetwork() = default;
   // One step of `dt` seconds with supply `v_supply` and per-SM load currents (A);
   // writes per-SM node voltages.
-  virtual void step(double dt, double v_supply, const std::vector<double>& sm_amps,
-                    std::vector<double>& sm_volts) = 0;
+  virtual void step(double dt, double v_supply, const std::vector<double>& sm_amps, std::vector<double>& sm_volts) = 0;
 };
 
 class VoltageRegulator : public sc_core::sc_module, public VoltageStatus {

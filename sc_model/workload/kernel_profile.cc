@@ -36,17 +36,20 @@ void describe(ParamVisitor& v, InstructionMix& m) {
   v.number("sfu_fraction", m.sfu_fraction, 0.0, 1.0, "", "SFU share of the non-memory instructions");
   v.number("store_fraction", m.store_fraction, 0.0, 1.0, "", "store share of the memory instructions");
   v.integer("mem_burst", m.mem_burst, 1, 32, "instructions", "memory instructions issued back to back");
-  v.number("alu_run_jitter", m.alu_run_jitter, 0.0, 1.0, "", "ALU runs vary uniformly by +-this fraction of their mean");
+  v.number("alu_run_jitter", m.alu_run_jitter, 0.0, 1.0, "",
+           "ALU runs vary uniformly by +-this fraction of their mean");
   v.integer("dep_min", m.dep_min, 1, 63, "instructions", "shortest dependency distance");
   v.integer("dep_max", m.dep_max, 1, 63, "instructions", "longest dependency distance");
   v.rule("dependency_range", "dep_max >= dep_min",
          [&m] { return problem_unless(m.dep_max >= m.dep_min, "dep_max", "expected dep_max >= dep_min"); });
-  v.integer("barrier_interval", m.barrier_interval, 0, 1u << 30, "instructions", "a CTA barrier every N instructions (0: none)");
+  v.integer("barrier_interval", m.barrier_interval, 0, 1u << 30, "instructions",
+            "a CTA barrier every N instructions (0: none)");
   v.number("divergence", m.divergence, 0.0, 1.0, "", "share of ALU/SFU instructions under a divergent branch");
 }
 
 void describe(ParamVisitor& v, MemoryPattern& p) {
-  v.integer("lines_per_access", p.lines_per_access, 1, 32, "lines", "128 B lines one warp instruction touches (coalescing)");
+  v.integer("lines_per_access", p.lines_per_access, 1, 32, "lines",
+            "128 B lines one warp instruction touches (coalescing)");
   v.number("stream", p.stream, 0.0, 1e6, "", "weight of unique sequential addresses (no reuse)");
   v.number("warp_reuse", p.warp_reuse, 0.0, 1e6, "", "weight of a private per-warp set");
   v.number("cta_reuse", p.cta_reuse, 0.0, 1e6, "", "weight of a per-CTA set shared by its warps");
@@ -56,9 +59,11 @@ void describe(ParamVisitor& v, MemoryPattern& p) {
                           "the weights stream, warp_reuse, cta_reuse, global_reuse must not all be 0");
   });
   v.integer("warp_set_bytes", p.warp_set_bytes, kLineBytes, kMaxBytes, "bytes", "per-warp set");
-  v.rule("warp_set_lines", "warp_set_bytes a multiple of 128", [&p] { return whole_lines(p.warp_set_bytes, "warp_set_bytes"); });
+  v.rule("warp_set_lines", "warp_set_bytes a multiple of 128",
+         [&p] { return whole_lines(p.warp_set_bytes, "warp_set_bytes"); });
   v.integer("cta_set_bytes", p.cta_set_bytes, kLineBytes, kMaxBytes, "bytes", "per-CTA set");
-  v.rule("cta_set_lines", "cta_set_bytes a multiple of 128", [&p] { return whole_lines(p.cta_set_bytes, "cta_set_bytes"); });
+  v.rule("cta_set_lines", "cta_set_bytes a multiple of 128",
+         [&p] { return whole_lines(p.cta_set_bytes, "cta_set_bytes"); });
   v.integer("global_set_bytes", p.global_set_bytes, kLineBytes, kMaxBytes, "bytes", "kernel-wide set");
   v.rule("global_set_lines", "global_set_bytes a multiple of 128",
          [&p] { return whole_lines(p.global_set_bytes, "global_set_bytes"); });
@@ -91,7 +96,8 @@ void describe_kernel(ParamVisitor& v, KernelLaunch& k, Phase& single) {
   v.rule("code_lines", "code_bytes a multiple of 128", [&k] { return whole_lines(k.code_bytes, "code_bytes"); });
   v.integer("vgprs", k.vgprs, 0, 256, "registers", "vector registers per work-item (0: not given)");
   v.integer("sgprs", k.sgprs, 0, 102, "registers", "scalar registers per wavefront (0: not given)");
-  v.section("mix", Presence::kOptional, "instruction mix (one phase)", [&](ParamVisitor& s) { describe(s, single.mix); });
+  v.section("mix", Presence::kOptional, "instruction mix (one phase)",
+            [&](ParamVisitor& s) { describe(s, single.mix); });
   v.section("memory", Presence::kOptional, "memory access pattern (one phase)",
             [&](ParamVisitor& s) { describe(s, single.memory); });
   v.list("phases", k.phases, 1, 64, Presence::kOptional, "phases, each with its share of the instructions",
@@ -122,9 +128,7 @@ uint64_t launch_instructions(const KernelLaunch& k) {
 namespace {
 
 // The JSON path of application ai's object ("" in the kernels form).
-std::string app_prefix(const Workload& w, size_t ai) {
-  return w.apps_form ? "apps[" + std::to_string(ai) + "]." : "";
-}
+std::string app_prefix(const Workload& w, size_t ai) { return w.apps_form ? "apps[" + std::to_string(ai) + "]." : ""; }
 
 // Hands out the launches' address regions (in lines, 1 Mi-line aligned) and
 // counts the launches, refusing a workload that would not fit the model.
@@ -149,9 +153,10 @@ struct Regions {
     launches += !e.patches.empty() ? e.patches.size() : e.repeat ? e.repeat : iterations;
     const std::string path = kpath + (!e.patches.empty() ? ".launches" : e.repeat ? ".repeat" : "");
     if (launches > kMaxWorkloadLaunches)
-      throw InputError(file, path, "more than " + std::to_string(kMaxWorkloadLaunches) +
-                                       " kernel launches in the workload (repeat, launches and iterations multiply; "
-                                       "the limit)");
+      throw InputError(file, path,
+                       "more than " + std::to_string(kMaxWorkloadLaunches) +
+                           " kernel launches in the workload (repeat, launches and iterations multiply; "
+                           "the limit)");
   }
 };
 
@@ -200,7 +205,8 @@ void add_app_launches(const AppParams& a, const std::string& file, const std::st
       k->code_base = code_base;
       double longest = k->long_ctas ? k->long_cta_scale : 1.0;
       uint64_t warps = uint64_t(k->grid_ctas) * k->warps_per_cta;
-      const double stream_lines = std::floor(double(warps) * double(k->insts_per_warp) * longest) * double(max_lines) + 32;
+      const double stream_lines =
+          std::floor(double(warps) * double(k->insts_per_warp) * longest) * double(max_lines) + 32;
       const double sets_lines = double(warps) * double(warp_lines + 32) + double(k->grid_ctas) * double(cta_lines + 32);
       k->address_base = regions.take(stream_lines + sets_lines, file, where);  // refuses before any overflow
       k->stream_lines = uint64_t(double(warps) * double(k->insts_per_warp) * longest) * max_lines + 32;
@@ -212,9 +218,10 @@ void add_app_launches(const AppParams& a, const std::string& file, const std::st
   w.kernel_count = first + uint32_t(nk);
   for (size_t kj = 0; kj < nk && iterations > 1; ++kj)
     if (per_kernel[kj].size() != iterations && per_kernel[kj].size() != 1)
-      throw InputError(file, prefix + "kernels[" + std::to_string(kj) + "]",
-                       "expected " + std::to_string(iterations) +
-                           " launches (repeat or launches) to match \"iterations\", or \"repeat\": 1 (first iteration only)");
+      throw InputError(
+          file, prefix + "kernels[" + std::to_string(kj) + "]",
+          "expected " + std::to_string(iterations) +
+              " launches (repeat or launches) to match \"iterations\", or \"repeat\": 1 (first iteration only)");
   auto add = [&](const std::shared_ptr<const KernelLaunch>& k) {
     out.launches.push_back(k);
     w.launches.push_back(k);

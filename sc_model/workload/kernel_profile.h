@@ -19,11 +19,11 @@ struct LaunchState;
 }
 
 struct InstructionMix {
-  double alu_per_mem = 8.0;      // ALU/SFU instructions per memory instruction
-  double sfu_fraction = 0.0;     // of the non-memory instructions
-  double store_fraction = 0.0;   // of the memory instructions
-  uint32_t mem_burst = 1;        // memory instructions issued back to back (memory-level parallelism)
-  double alu_run_jitter = 0.5;   // ALU runs vary uniformly by +-this fraction of their mean
+  double alu_per_mem = 8.0;           // ALU/SFU instructions per memory instruction
+  double sfu_fraction = 0.0;          // of the non-memory instructions
+  double store_fraction = 0.0;        // of the memory instructions
+  uint32_t mem_burst = 1;             // memory instructions issued back to back (memory-level parallelism)
+  double alu_run_jitter = 0.5;        // ALU runs vary uniformly by +-this fraction of their mean
   uint32_t dep_min = 1, dep_max = 4;  // an instruction reads the result of the one dep instructions earlier
   uint32_t barrier_interval = 0;      // a CTA barrier every N instructions (0: none)
   // SIMD divergence: the fraction of ALU/SFU instructions issued under a divergent
@@ -53,36 +53,36 @@ constexpr uint64_t kInstBytes = 8;  // one SASS instruction (Fermi: 64 bits)
 
 // One launch (invocation) of a kernel, fully resolved.
 struct KernelLaunch {
-  std::string name;       // kernel name
+  std::string name;  // kernel name
   // For people (listed by `gpupm params --workload`); the model never reads them.
   std::string description;
   double kernel_fraction = 0.0;  // the kernel's share of its application (paper tables)
-  uint32_t launch = 0;    // invocation index within the kernel
-  uint32_t kernel_index = 0;  // unique across the workload (over all applications)
-  uint32_t app = 0;           // application (index in Workload::apps) this launch belongs to
+  uint32_t launch = 0;           // invocation index within the kernel
+  uint32_t kernel_index = 0;     // unique across the workload (over all applications)
+  uint32_t app = 0;              // application (index in Workload::apps) this launch belongs to
   uint32_t grid_ctas = 1;
   uint32_t warps_per_cta = 1;
   uint32_t max_ctas_per_sm = 1;  // resource limit (registers/shared memory)
   uint32_t l1_ways = 0;          // a unified L1/shared array: the L1 ways its carve-out leaves (0: all)
   uint64_t insts_per_warp = 1000;
-  uint32_t long_ctas = 0;         // the first long_ctas CTAs run long_cta_scale x longer
+  uint32_t long_ctas = 0;  // the first long_ctas CTAs run long_cta_scale x longer
   double long_cta_scale = 1.0;
   std::vector<Phase> phases;
   // Instruction footprint: the kernel's code, looped over by every warp
   // (instruction i at byte (i * kInstBytes) mod code_bytes). 0: not modelled,
   // every fetch hits (the instruction cache never misses).
   uint64_t code_bytes = 0;
-  uint64_t code_base = 0;     // the code's region, in lines (shared by the kernel's launches)
+  uint64_t code_base = 0;  // the code's region, in lines (shared by the kernel's launches)
   // Registers the compiled kernel uses (occupancy inputs, GCN terms): vector
   // registers per work-item (of 256) and scalar registers per wavefront (of 102);
   // 0: not given. The occupancy itself is max_ctas_per_sm.
   uint32_t vgprs = 0, sgprs = 0;
   uint64_t seed = 1;
   uint64_t address_base = 0;  // unique region per launch, in lines
-  uint64_t stream_lines = 0;    // offsets inside the launch region, in lines
+  uint64_t stream_lines = 0;  // offsets inside the launch region, in lines
   uint64_t warp_sets_base = 0;
   uint64_t cta_sets_base = 0;
-  uint64_t kernel_base = 0;   // region shared by all launches of the kernel, in lines
+  uint64_t kernel_base = 0;  // region shared by all launches of the kernel, in lines
   // A real program's launch (program workloads, program/): the SMs execute its
   // PTX instead of generating a stream from the profile fields above.
   std::shared_ptr<const ptx::LaunchState> program;
@@ -104,7 +104,7 @@ class LaunchSource {
 struct Application {
   std::string name;
   std::vector<std::shared_ptr<const KernelLaunch>> launches;  // in program order
-  std::shared_ptr<LaunchSource> source;  // a program: launches come from here instead
+  std::shared_ptr<LaunchSource> source;                       // a program: launches come from here instead
 };
 
 // At most this many kernel launches in one workload (repeat, launches and

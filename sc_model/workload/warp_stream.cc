@@ -68,8 +68,7 @@ uint64_t WarpStream::draw_line(const MemoryPattern& m) {
   if (u < m.cta_reuse) {
     uint64_t max_set = 0;
     for (const Phase& ph : k_->phases) max_set = std::max(max_set, ph.memory.cta_set_bytes / 128);
-    return k_->address_base + k_->cta_sets_base + uint64_t(cta_) * (max_set + 32) +
-           random_slot(m.cta_set_bytes);
+    return k_->address_base + k_->cta_sets_base + uint64_t(cta_) * (max_set + 32) + random_slot(m.cta_set_bytes);
   }
   return k_->kernel_base + random_slot(m.global_set_bytes);
 }

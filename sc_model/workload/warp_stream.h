@@ -16,10 +16,10 @@ enum class InstClass : uint8_t { Alu, Sfu, Load, Store, Barrier, Shared };
 
 struct Inst {
   InstClass op = InstClass::Alu;
-  uint8_t dep = 0;    // reads the result of the instruction `dep` earlier (0: none)
-  uint8_t lines = 0;  // memory: consecutive 128 B lines touched
+  uint8_t dep = 0;         // reads the result of the instruction `dep` earlier (0: none)
+  uint8_t lines = 0;       // memory: consecutive 128 B lines touched
   bool divergent = false;  // ALU/SFU under a divergent branch: both paths, half the lanes each
-  uint64_t line = 0;  // memory: first line address (in lines)
+  uint64_t line = 0;       // memory: first line address (in lines)
   // Program workloads: the lines a warp's lanes touch (not consecutive), and
   // global atomics (performed at the L2: no L1 lookup).
   const uint64_t* line_list = nullptr;
@@ -48,8 +48,8 @@ class WarpStream {
   uint32_t phase_ = 0;
   uint64_t phase_end_ = 0;
   uint32_t alu_left_ = 0, mem_left_ = 0;
-  uint64_t stream_k_ = 0;     // stream accesses made so far
-  uint64_t stream_cap_ = 0;   // stream accesses a warp may make (region size)
+  uint64_t stream_k_ = 0;       // stream accesses made so far
+  uint64_t stream_cap_ = 0;     // stream accesses a warp may make (region size)
   uint64_t stream_stride_ = 1;  // lines per stream slot: the largest lines_per_access of all phases
 };
 

@@ -19,8 +19,8 @@ struct KernelFields {
 };
 
 struct KernelEntryParams {
-  uint32_t repeat = 0;          // 0: not given (one launch, or one per iteration)
-  std::vector<Json> patches;    // "launches": one launch each, a change to the fields
+  uint32_t repeat = 0;                 // 0: not given (one launch, or one per iteration)
+  std::vector<Json> patches;           // "launches": one launch each, a change to the fields
   std::vector<KernelFields> launches;  // the fields of each patch (one without patches)
 };
 

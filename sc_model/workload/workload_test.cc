@@ -29,7 +29,8 @@ std::string error_of(const std::string& text) {
 // One kernel with the given JSON members added to a valid minimal kernel.
 std::string one_kernel(const std::string& extra) {
   return R"({"name": "w", "kernels": [{"name": "k", "grid_ctas": 4, "warps_per_cta": 2, "max_ctas_per_sm": 2,
-             "insts_per_warp": 100)" + (extra.empty() ? "" : ", " + extra) + "}]}";
+             "insts_per_warp": 100)" +
+         (extra.empty() ? "" : ", " + extra) + "}]}";
 }
 
 std::vector<Inst> all_of(const KernelLaunch& k, uint32_t cta, uint32_t warp) {
@@ -57,10 +58,10 @@ TEST(Workload, LaunchesMergePatchTheKernel) {
   const KernelLaunch& a1 = *w.launches[1];
   EXPECT_EQ(a0.grid_ctas, 10u);
   EXPECT_EQ(a1.grid_ctas, 20u);
-  EXPECT_EQ(a1.warps_per_cta, 4u);                       // inherited
+  EXPECT_EQ(a1.warps_per_cta, 4u);  // inherited
   EXPECT_EQ(a0.phases.at(0).mix.alu_per_mem, 6.0);
-  EXPECT_EQ(a1.phases.at(0).mix.alu_per_mem, 2.0);       // patched
-  EXPECT_EQ(a1.phases.at(0).mix.store_fraction, 0.25);   // merged, not replaced
+  EXPECT_EQ(a1.phases.at(0).mix.alu_per_mem, 2.0);      // patched
+  EXPECT_EQ(a1.phases.at(0).mix.store_fraction, 0.25);  // merged, not replaced
   EXPECT_EQ(a0.launch, 0u);
   EXPECT_EQ(a1.launch, 1u);
   EXPECT_EQ(a0.kernel_base, a1.kernel_base);  // the kernel's shared region
@@ -75,7 +76,9 @@ TEST(Workload, LaunchesMergePatchTheKernel) {
   }
   EXPECT_NE(w.launches[2]->kernel_base, a0.kernel_base);
   // The same seed gives the same launch seeds; another seed does not.
-  auto seed_with = [](uint64_t s) { return parse_workload(Json::parse(one_kernel("")), "w.json", s).launches[0]->seed; };
+  auto seed_with = [](uint64_t s) {
+    return parse_workload(Json::parse(one_kernel("")), "w.json", s).launches[0]->seed;
+  };
   EXPECT_EQ(seed_with(5), seed_with(5));
   EXPECT_NE(seed_with(5), seed_with(6));
 }
@@ -93,7 +96,8 @@ TEST(Workload, RejectsBadInputWithThePath) {
             "w.json: kernels[0].grid_ctas: expected an integer in [1, 16777216], got a string");
   EXPECT_EQ(error_of(one_kernel(R"("launches": [{}, {"mix": {"store_fraction": 2}}])")),
             "w.json: kernels[0].launches[1].mix.store_fraction: expected a number in [0, 1], got 2");
-  EXPECT_EQ(error_of(one_kernel(R"("repeat": 0)")), "w.json: kernels[0].repeat: expected an integer in [1, 100000], got 0");
+  EXPECT_EQ(error_of(one_kernel(R"("repeat": 0)")),
+            "w.json: kernels[0].repeat: expected an integer in [1, 100000], got 0");
   EXPECT_EQ(error_of(one_kernel(R"("repeat": 2, "launches": [{}])")),
             "w.json: kernels[0].repeat: give either launches or repeat, not both");
   EXPECT_EQ(error_of(one_kernel(R"("mix": {"dep_min": 5, "dep_max": 2})")),
@@ -112,7 +116,8 @@ TEST(Workload, PhasesAreValidated) {
             "w.json: kernels[0].phases: give either phases or mix/memory, not both");
   EXPECT_EQ(error_of(one_kernel(R"("phases": [])")),
             "w.json: kernels[0].phases: expected an array of 1 to 64 elements, got 0");
-  EXPECT_EQ(error_of(one_kernel(R"("phases": [{"mix": {}}])")), "w.json: kernels[0].phases[0].fraction: missing (required)");
+  EXPECT_EQ(error_of(one_kernel(R"("phases": [{"mix": {}}])")),
+            "w.json: kernels[0].phases[0].fraction: missing (required)");
   EXPECT_TRUE(starts_with(error_of(one_kernel(R"("phases": [{"fraction": 1, "mix": {"sfu": 1}}])")),
                           "w.json: kernels[0].phases[0].mix.sfu: unknown key"));
 }
@@ -123,13 +128,15 @@ TEST(WarpStream, SameSeedSameStreamOtherWarpsDiffer) {
   auto same = [](const std::vector<Inst>& a, const std::vector<Inst>& b) {
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i)
-      if (a[i].op != b[i].op || a[i].dep != b[i].dep || a[i].lines != b[i].lines || a[i].line != b[i].line) return false;
+      if (a[i].op != b[i].op || a[i].dep != b[i].dep || a[i].lines != b[i].lines || a[i].line != b[i].line)
+        return false;
     return true;
   };
   EXPECT_TRUE(same(all_of(*k, 1, 1), all_of(*k2, 1, 1)));
   EXPECT_FALSE(same(all_of(*k, 1, 1), all_of(*k, 1, 0)));
   EXPECT_FALSE(same(all_of(*k, 1, 1), all_of(*k, 2, 1)));
-  EXPECT_FALSE(same(all_of(*k, 1, 1), all_of(*launch_of(R"("memory": {"stream": 0.5, "global_reuse": 0.5})", 8), 1, 1)));
+  EXPECT_FALSE(
+      same(all_of(*k, 1, 1), all_of(*launch_of(R"("memory": {"stream": 0.5, "global_reuse": 0.5})", 8), 1, 1)));
 }
 
 TEST(WarpStream, LengthIsInstsPerWarpScaledForLongCtas) {
@@ -226,7 +233,8 @@ namespace gpupm {
 namespace {
 
 std::string two_apps(const std::string& app0_extra, const std::string& app1_extra = "") {
-  const std::string k = R"({"name": "k", "grid_ctas": 4, "warps_per_cta": 2, "max_ctas_per_sm": 2, "insts_per_warp": 100})";
+  const std::string k =
+      R"({"name": "k", "grid_ctas": 4, "warps_per_cta": 2, "max_ctas_per_sm": 2, "insts_per_warp": 100})";
   return R"({"name": "w", "apps": [{"name": "a", "kernels": [)" + k + ", " + k + "]" + app0_extra +
          R"(}, {"name": "b", "kernels": [)" + k + "]" + app1_extra + "}]}";
 }
@@ -262,8 +270,7 @@ TEST(Workload, AppsAreValidatedWithThePath) {
   EXPECT_EQ(error_of(two_apps("")), "");
   EXPECT_TRUE(starts_with(error_of(two_apps(R"(, "sms": 3)")), "w.json: apps[0].sms: unknown key"));
   EXPECT_TRUE(starts_with(error_of(two_apps("", R"(, "kernels2": [])")), "w.json: apps[1].kernels2: unknown key"));
-  EXPECT_EQ(error_of(R"({"name": "w", "apps": []})"),
-            "w.json: apps: expected an array of 1 to 2 elements, got 0");
+  EXPECT_EQ(error_of(R"({"name": "w", "apps": []})"), "w.json: apps: expected an array of 1 to 2 elements, got 0");
   std::string three = two_apps("");
   three.insert(three.size() - 2, R"(, {"name": "c", "kernels": [{"name": "k", "grid_ctas": 1, "warps_per_cta": 1,
        "max_ctas_per_sm": 1, "insts_per_warp": 1}]})");

@@ -89,10 +89,19 @@ std::vector<unsigned char> hex_bytes(const std::string& hex) {
 
 // Element 0 of a while_nonzero buffer, read as its type: -0.0 is zero.
 bool element_nonzero(const unsigned char* p, const std::string& type) {
-  if (type == "f32") { float v; std::memcpy(&v, p, 4); return v != 0.0f; }
-  if (type == "f64") { double v; std::memcpy(&v, p, 8); return v != 0.0; }
+  if (type == "f32") {
+    float v;
+    std::memcpy(&v, p, 4);
+    return v != 0.0f;
+  }
+  if (type == "f64") {
+    double v;
+    std::memcpy(&v, p, 8);
+    return v != 0.0;
+  }
   size_t n = type == "u8" ? 1 : (type == "s64" || type == "u64") ? 8 : 4;
-  for (size_t i = 0; i < n; ++i) if (p[i]) return true;
+  for (size_t i = 0; i < n; ++i)
+    if (p[i]) return true;
   return false;
 }
 
@@ -142,7 +151,8 @@ Plan read_plan(const char* path) {
         std::string tag, kind, value;
         a >> tag >> kind >> value;
         Arg arg;
-        if (kind == "buffer") arg.buffer = value; else arg.raw = hex_bytes(value);
+        if (kind == "buffer") arg.buffer = value;
+        else arg.raw = hex_bytes(value);
         l.args.push_back(arg);
       }
       plan.launches.push_back(l);
@@ -218,8 +228,8 @@ int main(int argc, char** argv) {
   Plan plan = read_plan(argv[1]);
   for (auto& [index, name] : plan.kernels) {
     if (index < 0 || index >= int(sizeof g_kernel_keys)) fail("kernel index out of range");
-    __cudaRegisterFunction(handle, &g_kernel_keys[index], const_cast<char*>(name.c_str()), name.c_str(), -1,
-                           nullptr, nullptr, nullptr, nullptr, nullptr);
+    __cudaRegisterFunction(handle, &g_kernel_keys[index], const_cast<char*>(name.c_str()), name.c_str(), -1, nullptr,
+                           nullptr, nullptr, nullptr, nullptr);
   }
   __cudaRegisterFatBinaryEnd(handle);
   unsigned launch_number = 0;

@@ -23,4 +23,6 @@ class SmLowestPolicy : public gpupm::Policy {
 }  // namespace
 
 GPUPM_REGISTER_POLICY("plugin-sm-lowest", "test plugin: the SM domain at its lowest V/F level",
-                      [](const gpupm::PolicyArgs& a) { return std::make_unique<SmLowestPolicy>(a.params.get_string("note", "")); })
+                      [](const gpupm::PolicyArgs& a) {
+                        return std::make_unique<SmLowestPolicy>(a.params.get_string("note", ""));
+                      })

@@ -40,18 +40,25 @@ class ProgramRun {
                        " --policy baseline --out " + dir_ + "/out --dump-inputs " + dir_ + "/in --dump-buffers " +
                        dir_ + "/final --quiet" + (scale && *scale ? std::string(" --scale ") + scale : "");
     status_ = run_gpupm(args, &output_);
-    workload_ = scale && *scale && status_ == 0 ? gpupm::load_json_file(dir_ + "/out/report.json").at("config").at("workload")
-                                               : gpupm::load_json_file(workload);
+    workload_ = scale && *scale && status_ == 0
+                    ? gpupm::load_json_file(dir_ + "/out/report.json").at("config").at("workload")
+                    : gpupm::load_json_file(workload);
   }
   bool ok() const { return status_ == 0; }
   const std::string& output() const { return output_; }
 
   template <class T>
-  std::vector<T> initial(const std::string& buffer) const { return load<T>(dir_ + "/in/" + buffer + ".npy", buffer); }
+  std::vector<T> initial(const std::string& buffer) const {
+    return load<T>(dir_ + "/in/" + buffer + ".npy", buffer);
+  }
   template <class T>
-  std::vector<T> final(const std::string& buffer) const { return load<T>(dir_ + "/final/" + buffer + ".npy", buffer); }
+  std::vector<T> final(const std::string& buffer) const {
+    return load<T>(dir_ + "/final/" + buffer + ".npy", buffer);
+  }
   // A launch argument from the workload file (so sizes are stated once, there).
-  const gpupm::Json& arg(size_t launch, size_t index) const { return workload_.at("launches").at(launch).at("args").at(index); }
+  const gpupm::Json& arg(size_t launch, size_t index) const {
+    return workload_.at("launches").at(launch).at("args").at(index);
+  }
   size_t launch_count() const { return workload_.at("launches").size(); }
   const gpupm::Json& launch(size_t l) const { return workload_.at("launches").at(l); }
 

@@ -11,10 +11,10 @@ RunResult run_sim(const std::string& workload, const std::string& extra_args, co
   static int counter = 0;
   RunResult r;
   r.out_dir = temp_dir(tag + std::to_string(counter++));
-  std::string wl = workload.find('/') == std::string::npos ? source_path("configs/workloads/" + workload + ".json")
-                                                            : workload;
-  std::string args = "run --quiet --gpu " + source_path(gpu) + " --workload " + wl + " --out " +
-                     r.out_dir + " " + extra_args;
+  std::string wl =
+      workload.find('/') == std::string::npos ? source_path("configs/workloads/" + workload + ".json") : workload;
+  std::string args =
+      "run --quiet --gpu " + source_path(gpu) + " --workload " + wl + " --out " + r.out_dir + " " + extra_args;
   r.status = run_gpupm(args, &r.output);
   if (r.status == 0) {
     std::ifstream f(r.out_dir + "/report.json");
@@ -46,10 +46,12 @@ CtaSweep sweep_cta_limits(int max, const std::function<nlohmann::json(int)>& tot
 std::string compute_stream_pair(int compute_ctas, int stream_ctas) {
   const std::string compute = std::to_string(compute_ctas), stream = std::to_string(stream_ctas);
   return R"({"name": "pair", "respawn": true, "apps": [
- {"name": "compute", "kernels": [{"name": "compute", "grid_ctas": )" + compute + R"(, "warps_per_cta": 8, "max_ctas_per_sm": 6,
+ {"name": "compute", "kernels": [{"name": "compute", "grid_ctas": )" +
+         compute + R"(, "warps_per_cta": 8, "max_ctas_per_sm": 6,
    "insts_per_warp": 1200, "mix": {"alu_per_mem": 24, "dep_min": 2, "dep_max": 8},
    "memory": {"stream": 0.05, "global_reuse": 0.95, "global_set_bytes": 8192}}]},
- {"name": "stream", "kernels": [{"name": "stream", "grid_ctas": )" + stream + R"(, "warps_per_cta": 8, "max_ctas_per_sm": 6,
+ {"name": "stream", "kernels": [{"name": "stream", "grid_ctas": )" +
+         stream + R"(, "warps_per_cta": 8, "max_ctas_per_sm": 6,
    "insts_per_warp": 160, "mix": {"alu_per_mem": 3, "store_fraction": 0.2, "mem_burst": 2, "dep_min": 2, "dep_max": 6},
    "memory": {"lines_per_access": 4, "stream": 1.0}}]}]})";
 }

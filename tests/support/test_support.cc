@@ -18,9 +18,7 @@
 
 namespace gpupm::test {
 
-std::string source_path(const std::string& relative) {
-  return std::string(GPUPM_SOURCE_DIR) + "/" + relative;
-}
+std::string source_path(const std::string& relative) { return std::string(GPUPM_SOURCE_DIR) + "/" + relative; }
 
 std::string cuda_workload(const std::string& program) {
   return source_path("configs/workloads/cuda/" + program + "/" + program.substr(program.rfind('/') + 1) + ".json");
@@ -33,8 +31,7 @@ std::string test_plugin_path(const std::string& name) {
 }
 
 std::string temp_dir(const std::string& tag) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("gpupm_test_" + tag + "_" + std::to_string(::getpid()));
+  auto dir = std::filesystem::temp_directory_path() / ("gpupm_test_" + tag + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
@@ -67,13 +64,16 @@ std::string read_file(const std::string& path) {
 
 std::string fake_gpupm(const std::string& dir) {
   std::string path = dir + "/fake_gpupm.sh";
-  std::ofstream(path) << "#!/bin/sh\nout=''; fail=''\n"
-                         "while [ $# -gt 0 ]; do case \"$1\" in --out) out=\"$2\"; shift;; --fail) fail=\"$2\"; shift;; "
-                         "esac; shift; done\n"
-                         "echo \"$out\" >> " + dir + "/counter\n"
-                         "if [ \"$fail\" = kill ]; then kill -9 $$; fi\n"
-                         "if [ -n \"$fail\" ]; then echo 'some output'; echo \"gpupm: error: boom $fail\" >&2; exit \"$fail\"; fi\n"
-                         "printf '{\"total\": {\"sim_time_s\": 1.5}}' > \"$out/report.json\"\n";
+  std::ofstream(path)
+      << "#!/bin/sh\nout=''; fail=''\n"
+         "while [ $# -gt 0 ]; do case \"$1\" in --out) out=\"$2\"; shift;; --fail) fail=\"$2\"; shift;; "
+         "esac; shift; done\n"
+         "echo \"$out\" >> " +
+             dir +
+             "/counter\n"
+             "if [ \"$fail\" = kill ]; then kill -9 $$; fi\n"
+             "if [ -n \"$fail\" ]; then echo 'some output'; echo \"gpupm: error: boom $fail\" >&2; exit \"$fail\"; fi\n"
+             "printf '{\"total\": {\"sim_time_s\": 1.5}}' > \"$out/report.json\"\n";
   ::chmod(path.c_str(), 0755);
   return path;
 }

@@ -6,12 +6,12 @@
 
 namespace gpupm::test {
 
-std::string source_path(const std::string& relative);  // path inside the repo
+std::string source_path(const std::string& relative);   // path inside the repo
 std::string cuda_workload(const std::string& program);  // configs/workloads/cuda/PROGRAM/<last name>.json
-std::string binary_path();  // the gpupm program under test
+std::string binary_path();                              // the gpupm program under test
 // A policy plugin tests/plugin/ builds beside the program, e.g. "sm_lowest_plugin".
 std::string test_plugin_path(const std::string& name);
-std::string temp_dir(const std::string& tag);           // fresh, per process
+std::string temp_dir(const std::string& tag);  // fresh, per process
 // Runs the gpupm binary with `args` (shell-quoted by the caller); returns the
 // exit status and fills `output` with stdout+stderr.
 int run_gpupm(const std::string& args, std::string* output = nullptr);

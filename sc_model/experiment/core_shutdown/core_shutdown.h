@@ -18,16 +18,16 @@ namespace gpupm {
 // or a program of the real one (its class measured, core_shutdown_real.h).
 struct CoreShutdownApp {
   std::string name, cls, file;
-  bool memory = true;  // the paper's MEM / MEM-COMP kernels
+  bool memory = true;                // the paper's MEM / MEM-COMP kernels
   std::vector<std::string> kernels;  // real suite: the program's kernels (.entry names), in launch order
 };
 
 // How a real suite's programs are classified from their counters (the config's "classification").
 struct CoreShutdownClassification {
-  double mbu_min = 0.5;           // a kernel is memory-intensive above this MBU (the paper's Sec. 4.2 rule)
-  double kernel_share_min = 0;    // kernels below this share of their program's baseline time are not counted
-  double thrash_gain_min = 1;     // cache-thrash: the best static SM count this much faster than all SMs
-  uint32_t phase_knee_span = 0;   // phase-changing: a kernel's per-launch static knees span this many SMs
+  double mbu_min = 0.5;            // a kernel is memory-intensive above this MBU (the paper's Sec. 4.2 rule)
+  double kernel_share_min = 0;     // kernels below this share of their program's baseline time are not counted
+  double thrash_gain_min = 1;      // cache-thrash: the best static SM count this much faster than all SMs
+  uint32_t phase_knee_span = 0;    // phase-changing: a kernel's per-launch static knees span this many SMs
   uint32_t phase_min_windows = 0;  // ... over launches through which the policy sampled this many windows
 };
 
@@ -35,7 +35,7 @@ struct CoreShutdownConfig {
   std::string gpu, suite;
   bool real = false;
   CoreShutdownClassification classification;  // real suite only
-  std::vector<std::string> policy_sets;  // --set policy.k=v for the dynamic policies
+  std::vector<std::string> policy_sets;       // --set policy.k=v for the dynamic policies
   Json policy_params = Json::object();
   std::vector<OracleSpace> oracles;
   std::vector<CoreShutdownApp> apps;
@@ -68,7 +68,8 @@ struct CoreShutdown {
   using Params = CoreShutdownParams;
   static Config load(const ExperimentOptions& opt, const std::string& shipped_config);
   static std::vector<RunSpec> plan(const Config& c, const RunReports& done, size_t stage);
-  static ExperimentSummary analyse(const Config& c, const RunReports& reports, const std::vector<ExperimentRuns>& stages);
+  static ExperimentSummary analyse(const Config& c, const RunReports& reports,
+                                   const std::vector<ExperimentRuns>& stages);
 };
 
 }  // namespace gpupm

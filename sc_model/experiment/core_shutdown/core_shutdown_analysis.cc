@@ -69,7 +69,7 @@ Json CoreShutdownAnalysis::oracles_json(const CoreShutdownApp& a, double base_ti
     double best_speedup = beaten ? base_time / xs[size_t(best)].time_s : 1.0;
     std::string label = beaten ? point_label(pts[size_t(best)]) : "baseline";
     oj[o.name] = {{"objective", o.objective.kind}, {"max_loss", o.objective.max_loss}, {"best", label},
-                  {"energy", best_energy}, {"speedup", best_speedup}, {"sweep", sweep}};
+                  {"energy", best_energy},         {"speedup", best_speedup},          {"sweep", sweep}};
   }
   return oj;
 }
@@ -77,8 +77,10 @@ Json CoreShutdownAnalysis::oracles_json(const CoreShutdownApp& a, double base_ti
 // Launch I's search, and its knee from the static SM sweep: the smallest count
 // whose time for this launch is within alpha of the best time (the rule the search applies).
 Json CoreShutdownAnalysis::launch_json(const CoreShutdownApp& a, const LaunchTrace& l, size_t i) const {
-  Json lj = {{"kernel", l.kernel}, {"launch", l.launch}, {"final_sms", l.final_sms}, {"settles", l.settles},
-             {"steps", l.steps}, {"searches", l.searches}, {"drifts", l.drifts}, {"windows", l.windows},
+  Json lj = {{"kernel", l.kernel},         {"launch", l.launch},
+             {"final_sms", l.final_sms},   {"settles", l.settles},
+             {"steps", l.steps},           {"searches", l.searches},
+             {"drifts", l.drifts},         {"windows", l.windows},
              {"woke_early", l.woke_early}, {"settle_time_us", l.settle_time_us}};
   for (const OracleSpace& o : config.oracles) {
     if (o.axes.size() != 1 || o.axes[0].param != "sms") continue;
@@ -114,10 +116,12 @@ void CoreShutdownAnalysis::collect_claim_material(const CoreShutdownApp& a, cons
 }
 
 // C1 (compute applications untouched), C3, C4 and C6 (savings and speed-ups).
-void CoreShutdownAnalysis::collect_savings(const CoreShutdownApp& a, const Json& j, const std::vector<LaunchTrace>& lt) {
+void CoreShutdownAnalysis::collect_savings(const CoreShutdownApp& a, const Json& j,
+                                           const std::vector<LaunchTrace>& lt) {
   const ClaimBook& book = config.claims;
   const Json& oj = j["oracles"];
-  double shutdown_energy = j["core-shutdown"]["energy"].get<double>(), shutdown_speedup = j["core-shutdown"]["speedup"].get<double>();
+  double shutdown_energy = j["core-shutdown"]["energy"].get<double>(),
+         shutdown_speedup = j["core-shutdown"]["speedup"].get<double>();
   double dvfs_energy = j["core-dvfs"]["energy"].get<double>();
   double oracle_energy = oj.contains("oracle-sm") ? oj["oracle-sm"]["energy"].get<double>() : 1.0;
   bool thrash = a.cls.find("CACHE") != std::string::npos;
@@ -147,7 +151,8 @@ void CoreShutdownAnalysis::collect_savings(const CoreShutdownApp& a, const Json&
 }
 
 // C2 (each search against the launch's knee) and C3 (the static peak gain of cache-thrash launches).
-void CoreShutdownAnalysis::collect_searches(const CoreShutdownApp& a, const Json& j, const std::vector<LaunchTrace>& lt) {
+void CoreShutdownAnalysis::collect_searches(const CoreShutdownApp& a, const Json& j,
+                                            const std::vector<LaunchTrace>& lt) {
   const ClaimBook& book = config.claims;
   const Json& launches = j["core_shutdown_launches"];
   const bool thrash = a.cls.find("CACHE") != std::string::npos;

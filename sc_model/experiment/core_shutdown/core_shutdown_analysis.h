@@ -17,13 +17,13 @@ struct CoreShutdownAnalysis {
   const CoreShutdownConfig& config;
   const RunReports& reports;
   uint32_t n_sms = 32;
-  double alpha = 0.05;            // the IPC margin of the policies
-  Json apps = Json::object();     // summary.json's "apps"
+  double alpha = 0.05;         // the IPC margin of the policies
+  Json apps = Json::object();  // summary.json's "apps"
 
   // Memory-intensive applications: energy savings and speed-ups.
   std::vector<double> mem_saving_shutdown, mem_saving_dvfs, mem_saving_oracle, mem_speedup_shutdown;
   std::vector<double> thrash_gain, thrash_peak_gain, nonthrash_loss;  // cache-thrash (C3) and the others (C4c)
-  std::vector<std::pair<double, double>> leak_vs_gated;  // (gated fraction, SM leakage power saving) (C5)
+  std::vector<std::pair<double, double>> leak_vs_gated;               // (gated fraction, SM leakage power saving) (C5)
   int knee_ok = 0, knee_n = 0, steps_bad = 0, l2_better = 0, thrash_n = 0;
   std::string knee_detail;
   double gap_cache = 0, gap_other = 0;  // DVFS minus core shut-down energy, summed (C6)

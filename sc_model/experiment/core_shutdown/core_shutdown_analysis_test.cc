@@ -43,10 +43,11 @@ struct CoreShutdownRuns {
     config.apps = {{"sp", "K-BW-sat", "", true, {}}};
     const CoreShutdownApp& a = config.apps.front();
     // The search settles on 16 SMs in 3 steps; at 16 SMs the launch takes as long as at 32.
-    const Json trace = Json::array({{{"event", "sample"}, {"why", "launch"}, {"kernel", "k"}, {"launch", 0}, {"time_us", 0.0}},
-                                    {{"event", "search"}, {"time_us", 1.0}},
-                                    {{"event", "settle"}, {"setting", 16}, {"steps", 3}, {"time_us", 2.0}},
-                                    {{"event", "end"}, {"setting", 16}, {"time_us", 10.0}}});
+    const Json trace =
+        Json::array({{{"event", "sample"}, {"why", "launch"}, {"kernel", "k"}, {"launch", 0}, {"time_us", 0.0}},
+                     {{"event", "search"}, {"time_us", 1.0}},
+                     {{"event", "settle"}, {"setting", 16}, {"steps", 3}, {"time_us", 2.0}},
+                     {{"event", "end"}, {"setting", 16}, {"time_us", 10.0}}});
     reports.add(core_shutdown_run_id(a, "baseline"), core_shutdown_report(1e-5, 1.0));
     reports.add(core_shutdown_run_id(a, "core-shutdown"), core_shutdown_report(1e-5, 0.8, trace));
     reports.add(core_shutdown_run_id(a, "core-dvfs"), core_shutdown_report(1.01e-5, 0.9));
@@ -68,21 +69,22 @@ TEST(CoreShutdownAnalysis, RatiosOracleAndKnee) {
   EXPECT_EQ(launch["knee_sms"], 16);  // the fewest SMs within alpha of the best time
   EXPECT_EQ(launch["settles"], Json::array({16}));
   EXPECT_EQ(out.json["sms"], 32);
-  EXPECT_NE(out.markdown.find("| sp | K-BW-sat | 10 | 0.70 | +0.0% | -20.0% | -1.0% | -10.0% | sms=16: +0.0% / -25.0% | "),
-            std::string::npos)
+  EXPECT_NE(
+      out.markdown.find("| sp | K-BW-sat | 10 | 0.70 | +0.0% | -20.0% | -1.0% | -10.0% | sms=16: +0.0% / -25.0% | "),
+      std::string::npos)
       << out.markdown;
 }
 
 TEST(CoreShutdownAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
   CoreShutdownRuns s;
   Json summary = CoreShutdown::analyse(s.config, s.reports, kOneStage).json;
-  EXPECT_EQ(claim(summary, "C1")["verdict"], "n/a");  // no compute application
+  EXPECT_EQ(claim(summary, "C1")["verdict"], "n/a");   // no compute application
   EXPECT_EQ(claim(summary, "C2")["verdict"], "pass");  // settled on the knee in 3 steps
   Json c4a = claim(summary, "C4a");
   EXPECT_EQ(c4a["measured"], "20.0% (max 20.0%)");
   EXPECT_EQ(c4a["verdict"], "pass");  // >= 15%
   EXPECT_EQ(c4a["tolerance"], ">= 15%");
-  EXPECT_EQ(claim(summary, "C4b")["verdict"], "pass");  // 5 points behind the oracle
+  EXPECT_EQ(claim(summary, "C4b")["verdict"], "pass");                    // 5 points behind the oracle
   EXPECT_EQ(claim(summary, "C3")["claim"], "cache-thrash kernels gain");  // none in this suite
 }
 
@@ -90,10 +92,10 @@ TEST(CoreShutdownAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
 // could be judged, never left out.
 TEST(CoreShutdownAnalysis, ClaimsWithNothingToJudgeAreListedNotApplicable) {
   CoreShutdownRuns s;
-  const Json no_search = Json::array({{{"event", "sample"}, {"why", "launch"}, {"kernel", "k"}, {"launch", 0},
-                                       {"setting", 32}, {"time_us", 0.0}},
-                                      {{"event", "tail"}, {"setting", 32}, {"time_us", 0.5}},
-                                      {{"event", "end"}, {"setting", 32}, {"time_us", 10.0}}});
+  const Json no_search = Json::array(
+      {{{"event", "sample"}, {"why", "launch"}, {"kernel", "k"}, {"launch", 0}, {"setting", 32}, {"time_us", 0.0}},
+       {{"event", "tail"}, {"setting", 32}, {"time_us", 0.5}},
+       {{"event", "end"}, {"setting", 32}, {"time_us", 10.0}}});
   s.reports = RunReports();
   const CoreShutdownApp& a = s.config.apps.front();
   s.reports.add(core_shutdown_run_id(a, "baseline"), core_shutdown_report(1e-5, 1.0));

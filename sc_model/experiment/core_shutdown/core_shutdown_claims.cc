@@ -31,8 +31,7 @@ struct CoreShutdownJudge {
 void CoreShutdownJudge::compute_kernels() {
   if (!a.compute_detail.empty())
     judged("C1", a.compute_detail, a.compute_untouched, "a compute kernel was searched or changed");
-  else
-    claims.push_back(book.not_judged("C1", "no compute application in this run"));
+  else claims.push_back(book.not_judged("C1", "no compute application in this run"));
 }
 
 // A claim with nothing to judge still gets its row (n/a and why), so a summary always lists every claim.
@@ -55,10 +54,11 @@ void CoreShutdownJudge::cache_thrash() {
   const std::vector<double>& peaks = a.thrash_peak_gain;
   double gain = geomean(a.thrash_gain), peak_gain = peaks.empty() ? 1.0 : geomean(peaks);
   double peak_max = peaks.empty() ? 1.0 : *std::max_element(peaks.begin(), peaks.end());
-  judged("C3",
-         "core shut-down " + pct(gain) + " perf (geomean); static peak vs 32 SMs " + pct(peak_gain) + " avg, " + pct(peak_max) +
-             " max; L2 hit rate up in " + std::to_string(a.l2_better) + "/" + std::to_string(a.thrash_n),
-         gain > 1.0 && peak_gain >= limit("C3", "static_peak_gain_min") && a.l2_better == a.thrash_n, "see the SM sweep");
+  judged(
+      "C3",
+      "core shut-down " + pct(gain) + " perf (geomean); static peak vs 32 SMs " + pct(peak_gain) + " avg, " +
+          pct(peak_max) + " max; L2 hit rate up in " + std::to_string(a.l2_better) + "/" + std::to_string(a.thrash_n),
+      gain > 1.0 && peak_gain >= limit("C3", "static_peak_gain_min") && a.l2_better == a.thrash_n, "see the SM sweep");
 }
 
 void CoreShutdownJudge::energy_savings() {
@@ -110,7 +110,8 @@ void CoreShutdownJudge::against_dvfs() {
   judged("C6",
          fixed(shutdown * 100, 1) + "% vs " + fixed(dvfs * 100, 1) + "%; gap " + fixed(gap_thrash * 100, 1) +
              " points on cache-thrash, " + fixed(gap_rest * 100, 1) + " on the others",
-         shutdown > dvfs && (a.n_cache == 0 || gap_thrash > gap_rest), "DVFS ahead or gap not largest on cache kernels");
+         shutdown > dvfs && (a.n_cache == 0 || gap_thrash > gap_rest),
+         "DVFS ahead or gap not largest on cache kernels");
 }
 
 void CoreShutdownJudge::invocations() {

@@ -6,37 +6,35 @@
 namespace gpupm {
 
 const std::vector<ClaimLimits>& core_shutdown_claim_limits() {
-  static const std::vector<ClaimLimits> limits = {
-      {"C1", {"within"}},
-      {"C2", {"knee_within_sms", "steps_max"}},
-      {"C3", {"static_peak_gain_min"}},
-      {"C4a", {"saving_min"}},
-      {"C4b", {"gap_max"}},
-      {"C4c", {"speedup_min"}},
-      {"C5", {"r2_min", "slope_min", "slope_max"}},
-      {"C6", {}},
-      {"C7", {"phase_span_min", "stable_span_max"}}};
+  static const std::vector<ClaimLimits> limits = {{"C1", {"within"}},
+                                                  {"C2", {"knee_within_sms", "steps_max"}},
+                                                  {"C3", {"static_peak_gain_min"}},
+                                                  {"C4a", {"saving_min"}},
+                                                  {"C4b", {"gap_max"}},
+                                                  {"C4c", {"speedup_min"}},
+                                                  {"C5", {"r2_min", "slope_min", "slope_max"}},
+                                                  {"C6", {}},
+                                                  {"C7", {"phase_span_min", "stable_span_max"}}};
   return limits;
 }
 
 namespace {
 
 void describe_classification(ParamVisitor& v, CoreShutdownClassification& c) {
-  v.section("classification", Presence::kOptional,
-            "a real suite's rules measuring each program's class from its runs (core_shutdown_real.h)",
-            [&](ParamVisitor& r) {
-              r.number("mbu_min", c.mbu_min, 0.0, 1.0, "", "a kernel is memory-intensive above this baseline MBU",
-                       Presence::kRequired);
-              r.number("kernel_share_min", c.kernel_share_min, 0.0, 1.0, "",
-                       "kernels below this share of their program's baseline time are not counted", Presence::kRequired);
-              r.number("thrash_gain_min", c.thrash_gain_min, 1.0, 10.0, "x",
-                       "cache-thrash: the fastest static SM count beats all SMs by this much", Presence::kRequired);
-              r.integer("phase_knee_span", c.phase_knee_span, 1, 1024, "SMs",
-                        "phase-changing: a kernel's per-launch knees span this many SMs", Presence::kRequired);
-              r.integer("phase_min_windows", c.phase_min_windows, 0, 64, "windows",
-                        "... over its launches through which the policy sampled this many windows",
-                        Presence::kRequired);
-            });
+  v.section(
+      "classification", Presence::kOptional,
+      "a real suite's rules measuring each program's class from its runs (core_shutdown_real.h)", [&](ParamVisitor& r) {
+        r.number("mbu_min", c.mbu_min, 0.0, 1.0, "", "a kernel is memory-intensive above this baseline MBU",
+                 Presence::kRequired);
+        r.number("kernel_share_min", c.kernel_share_min, 0.0, 1.0, "",
+                 "kernels below this share of their program's baseline time are not counted", Presence::kRequired);
+        r.number("thrash_gain_min", c.thrash_gain_min, 1.0, 10.0, "x",
+                 "cache-thrash: the fastest static SM count beats all SMs by this much", Presence::kRequired);
+        r.integer("phase_knee_span", c.phase_knee_span, 1, 1024, "SMs",
+                  "phase-changing: a kernel's per-launch knees span this many SMs", Presence::kRequired);
+        r.integer("phase_min_windows", c.phase_min_windows, 0, 64, "windows",
+                  "... over its launches through which the policy sampled this many windows", Presence::kRequired);
+      });
 }
 
 // A program of the real suite: no class (it is measured), its kernels read as `gpupm run` would.

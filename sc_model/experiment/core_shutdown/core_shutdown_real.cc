@@ -38,7 +38,9 @@ bool cache_thrash(const CoreShutdownConfig& c, const Json& app, Json& out) {
     if (p["time_s"].get<double>() < (*best)["time_s"].get<double>()) best = &p;
   const double gain = app["baseline"]["time_s"].get<double>() / (*best)["time_s"].get<double>();
   const bool l2_up = (*best)["l2_hit_rate"].get<double>() > app["baseline"]["l2_hit_rate"].get<double>();
-  out["static_best"] = {{"point", (*best)["point"]}, {"gain", gain}, {"l2_hit_rate", (*best)["l2_hit_rate"]},
+  out["static_best"] = {{"point", (*best)["point"]},
+                        {"gain", gain},
+                        {"l2_hit_rate", (*best)["l2_hit_rate"]},
                         {"baseline_l2_hit_rate", app["baseline"]["l2_hit_rate"]}};
   return gain >= c.classification.thrash_gain_min && l2_up;
 }

@@ -42,13 +42,13 @@ struct EqualizerTarget {
 // How a real suite's kernels are picked and classified (the config's "classification").
 struct EqualizerClassification {
   double kernel_share_min = 0;  // a kernel's least share of its program's baseline time
-  double cache_gain_min = 0;    // a memory kernel is cache-sensitive when its best CTA count is this much faster than max
+  double cache_gain_min = 0;  // a memory kernel is cache-sensitive when its best CTA count is this much faster than max
 };
 
 struct EqualizerConfig {
   std::string gpu;
-  std::vector<EqualizerKernel> kernels;  // those --only keeps, in the config's order
-  bool real = false;                     // kernels are programs (configs/workloads/cuda/<suite>/)
+  std::vector<EqualizerKernel> kernels;    // those --only keeps, in the config's order
+  bool real = false;                       // kernels are programs (configs/workloads/cuda/<suite>/)
   EqualizerClassification classification;  // real suite only
   ClaimBook claims;
   std::map<std::string, EqualizerTarget> targets;  // by key: perf_speedup, perf_energy, ...
@@ -87,7 +87,8 @@ struct Equalizer {
   using Params = EqualizerParams;
   static Config load(const ExperimentOptions& opt, const std::string& shipped_config);
   static std::vector<RunSpec> plan(const Config& c, const RunReports& done, size_t stage);
-  static ExperimentSummary analyse(const Config& c, const RunReports& reports, const std::vector<ExperimentRuns>& stages);
+  static ExperimentSummary analyse(const Config& c, const RunReports& reports,
+                                   const std::vector<ExperimentRuns>& stages);
 };
 
 }  // namespace gpupm

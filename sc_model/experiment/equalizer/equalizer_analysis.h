@@ -22,7 +22,7 @@ class EqualizerAnalysis {
   size_t lockstep_runs = 0;  // Equalizer runs made with the controllers in lockstep (C4)
 
   double time(const EqualizerKernel& k, const std::string& run) const;
-  double speedup(const EqualizerKernel& k, const std::string& run) const;  // speed-up over the baseline
+  double speedup(const EqualizerKernel& k, const std::string& run) const;       // speed-up over the baseline
   double energy_ratio(const EqualizerKernel& k, const std::string& run) const;  // energy over the baseline's
   IntervalView total(const EqualizerKernel& k, const std::string& run) const;
   double warp_state(const EqualizerKernel& k, const char* state) const;  // the baseline's
@@ -38,7 +38,7 @@ class EqualizerAnalysis {
   const EqualizerKernel* find(const std::string& name) const;
 
   double geomean_speedup(const std::string& cat, const std::string& policy) const;  // geomean speed-up
-  double geomean_energy(const std::string& cat, const std::string& policy) const;  // geomean energy
+  double geomean_energy(const std::string& cat, const std::string& policy) const;   // geomean energy
   bool has_cat(const std::string& cat) const;
 
  private:

@@ -16,7 +16,8 @@ using analysis_test::claim;
 using analysis_test::kOneStage;
 
 // A report with what the Equalizer analysis reads.
-Json equalizer_report(double time_s, double energy_j, const std::string& policy, double sm_high = 0.0, double mem_high = 0.0) {
+Json equalizer_report(double time_s, double energy_j, const std::string& policy, double sm_high = 0.0,
+                      double mem_high = 0.0) {
   Json total = {{"sim_time_s", time_s},
                 {"energy_j", {{"total", energy_j}}},
                 {"vf_residency", {{"sm", {{"high", sm_high}}}, {"mem", {{"high", mem_high}}}}},
@@ -52,7 +53,8 @@ struct EqualizerRuns {
       for (const char* p : {"baseline", "sm-low", "mem-high", "mem-low", "equalizer-perf", "equalizer-energy"})
         reports.add(equalizer_run_id(k, p), equalizer_report(1.0, 1.0, p));
       reports.add(equalizer_run_id(k, "sm-high"), equalizer_report(1.0 / 1.02, 1.1, "sm-high"));
-      for (const char* run : {"ctas1", "ctas2", "dyncta", "eqcta"}) reports.add(equalizer_run_id(k, run), equalizer_report(1.0, 1.0, "static"));
+      for (const char* run : {"ctas1", "ctas2", "dyncta", "eqcta"})
+        reports.add(equalizer_run_id(k, run), equalizer_report(1.0, 1.0, "static"));
     }
   }
   void speed_up(const std::string& kernel_name, const std::string& policy, double speedup, double energy = 1.0) {

@@ -24,17 +24,17 @@ struct EqualizerJudge {
   }
   // A claim whose kernels or categories this run does not have: --only left them out, or no kernel
   // of the suite stands for them (a real suite's kernels map to Table II names in its config).
-  void skip(const char* id, const char* what) {
-    claims.push_back(na_claim(id, what, "-", std::string(kNotInRun)));
-  }
-  static constexpr const char* kNotInRun = "not in this run (left out by --only, or no kernel of the suite stands for it)";
+  void skip(const char* id, const char* what) { claims.push_back(na_claim(id, what, "-", std::string(kNotInRun))); }
+  static constexpr const char* kNotInRun =
+      "not in this run (left out by --only, or no kernel of the suite stands for it)";
   double time(const Kernel& k, uint32_t ctas) const { return a.time(k, "ctas" + std::to_string(ctas)); }
   // One policy's geomean ratios over the baseline in the three categories the static study splits.
   struct ByCategory {
     double compute, memory, cache;
   };
   ByCategory speedups(const char* policy) const {
-    return {a.geomean_speedup("compute", policy), a.geomean_speedup("memory", policy), a.geomean_speedup("cache", policy)};
+    return {a.geomean_speedup("compute", policy), a.geomean_speedup("memory", policy),
+            a.geomean_speedup("cache", policy)};
   }
   ByCategory energies(const char* policy) const {
     return {a.geomean_energy("compute", policy), a.geomean_energy("memory", policy), a.geomean_energy("cache", policy)};
@@ -104,8 +104,8 @@ void EqualizerJudge::cta_counts() {
   }
   judged("S5",
          std::to_string(bad_max) + " compute/memory kernels >2% off max; " + std::to_string(plateau) + "/" +
-             std::to_string(mem_n) + " memory plateau; " + std::to_string(cache_below) + "/" +
-             std::to_string(cache_n) + " cache best < max",
+             std::to_string(mem_n) + " memory plateau; " + std::to_string(cache_below) + "/" + std::to_string(cache_n) +
+             " cache best < max",
          bad_max == 0 && plateau == mem_n && cache_below == cache_n, "see cta_sweep_time_s");
 }
 
@@ -146,13 +146,14 @@ void EqualizerJudge::counter_signatures() {
     const char* see = "see kernels.*.baseline.warp_states";
     judged("C1", std::to_string(compute_ok) + "/" + std::to_string(compute_n), compute_ok == compute_n, see);
     judged("C2", std::to_string(memory_ok) + "/" + std::to_string(memory_n), memory_ok == memory_n, see);
-    judged("C3", std::to_string(unsaturated_ok) + "/" + std::to_string(unsaturated_n),
-           unsaturated_ok == unsaturated_n, see);
+    judged("C3", std::to_string(unsaturated_ok) + "/" + std::to_string(unsaturated_n), unsaturated_ok == unsaturated_n,
+           see);
   }
   if (a.lockstep_runs > 0)  // every run compared RTL and C++ each cycle; a mismatch exits 1 and fails the experiment
     judged("C4", std::to_string(a.lockstep_runs) + " Equalizer runs in lockstep, 0 mismatches", true, "");
   else
-    claims.push_back(book.not_judged("C4", "judged only in lockstep: --set gpu.controller_impl=lockstep (rtl/README.md)"));
+    claims.push_back(
+        book.not_judged("C4", "judged only in lockstep: --set gpu.controller_impl=lockstep (rtl/README.md)"));
 }
 
 void EqualizerJudge::performance_mode() {
@@ -170,7 +171,8 @@ void EqualizerJudge::performance_mode() {
     double mem_high = a.geomean_speedup("cache", "mem-high");
     const Kernel* kmn = a.find("kmn-1");
     double kmn_speedup = kmn ? a.speedup(*kmn, "equalizer-perf") : 0.0;
-    judged("P3", pct(speedup) + " vs " + pct(mem_high) + ", energy " + pct(energy) + "; kmn " + fixed(kmn_speedup, 2) + "x",
+    judged("P3",
+           pct(speedup) + " vs " + pct(mem_high) + ", energy " + pct(energy) + "; kmn " + fixed(kmn_speedup, 2) + "x",
            speedup > mem_high && energy < 1.0 && kmn_speedup >= limit("P3", "kmn_min"), "see cache rows");
   } else {
     skip("P3", "cache");
@@ -178,7 +180,8 @@ void EqualizerJudge::performance_mode() {
   auto speedup = [&](const char* policy) { return a.geomean_speedup("all", policy); };
   auto energy = [&](const char* policy) { return a.geomean_energy("all", policy); };
   double perf = speedup("equalizer-perf"), sm_high = speedup("sm-high"), mem_high = speedup("mem-high");
-  double perf_energy = energy("equalizer-perf"), sm_high_energy = energy("sm-high"), mem_high_energy = energy("mem-high");
+  double perf_energy = energy("equalizer-perf"), sm_high_energy = energy("sm-high"),
+         mem_high_energy = energy("mem-high");
   judged("P4",
          pct(perf) + " vs " + pct(sm_high) + ", " + pct(mem_high) + "; energy " + pct(perf_energy) + " vs " +
              pct(sm_high_energy) + ", " + pct(mem_high_energy),
@@ -220,10 +223,8 @@ void EqualizerJudge::phase_kernels() {
                 fixed(sm_high * 100, 0) + "%, mem-high " + fixed(mem_high * 100, 0) + "%) ";
     ok += speedup > best && sm_high > 0 && mem_high > 0;
   }
-  if (n)
-    judged("P7", measured, ok == n, "see residency");
-  else
-    skip("P7", "phase kernels");
+  if (n) judged("P7", measured, ok == n, "see residency");
+  else skip("P7", "phase kernels");
 }
 
 void EqualizerJudge::energy_mode() {
@@ -280,17 +281,15 @@ void EqualizerJudge::bfs_spmv_ctas() {
       equalizer_down_up = lowest < equalizer.front() && equalizer.back() > lowest + margin;
     }
     if (!dyncta.empty())
-      dyncta_only_down = dyncta.back() <= *std::min_element(dyncta.begin(), dyncta.end()) + margin &&
-                         dyncta.back() < dyncta.front();
+      dyncta_only_down =
+          dyncta.back() <= *std::min_element(dyncta.begin(), dyncta.end()) + margin && dyncta.back() < dyncta.front();
     measured += std::string("spmv: Equalizer ") +
                 (equalizer_down_up ? "lowers then raises" : "does not lower-then-raise") + " CTAs, DynCTA " +
                 (dyncta_only_down ? "only lowers" : "does not only lower");
     ok &= equalizer_down_up && dyncta_only_down;
   }
-  if (parts)
-    judged("D6", measured, ok, "see traces");
-  else
-    skip("D6", "bfs/spmv");
+  if (parts) judged("D6", measured, ok, "see traces");
+  else skip("D6", "bfs/spmv");
 }
 
 void EqualizerJudge::cta_only_vs_dyncta() {

@@ -12,7 +12,7 @@ const std::vector<std::string> kCategories = {"compute", "memory", "cache", "uns
 
 // Each target's key and the name of its limit ("" for none).
 const std::vector<std::pair<std::string, std::string>> kTargets = {
-    {"perf_speedup", "min"}, {"perf_energy", "max"},  {"perf_vs_static", ""},
+    {"perf_speedup", "min"},  {"perf_energy", "max"}, {"perf_vs_static", ""},
     {"energy_saving", "max"}, {"energy_perf", "min"}, {"energy_vs_static_best", ""}};
 
 }  // namespace
@@ -38,15 +38,35 @@ void describe_equalizer_targets(ParamVisitor& v, std::map<std::string, Equalizer
 }  // namespace
 
 const std::vector<ClaimLimits>& equalizer_claim_limits() {
-  static const std::vector<ClaimLimits> limits = {
-    {"S1", {"compute_min", "others_max"}}, {"S2", {}}, {"S3", {"compute_within", "others_min"}},
-    {"S4", {"compute_within"}}, {"S5", {"off_max_factor", "plateau_factor"}}, {"S6", {"counts_min", "gain_min"}},
-    {"C1", {}}, {"C2", {"x_mem_min"}}, {"C3", {"x_mem_max", "waiting_over_active_min"}}, {"C4", {}},
-    {"P1", {"perf_min", "perf_max"}}, {"P2", {"perf_min", "perf_max"}}, {"P3", {"kmn_min"}}, {"P4", {}},
-    {"P5", {"sm_high_min"}}, {"P6", {"mem_high_max", "perf_max"}}, {"P7", {}},
-    {"E1", {"perf_min", "energy_max"}}, {"E2", {"perf_min", "energy_max"}}, {"E3", {"perf_min", "energy_max"}},
-    {"E4", {"perf_min", "energy_max"}}, {"E5", {}}, {"D1", {}}, {"D2", {}}, {"D3", {}}, {"D4", {}}, {"D5", {}},
-      {"D6", {"ratio_max", "ctas_margin"}}, {"D7", {"ratio_min"}}};
+  static const std::vector<ClaimLimits> limits = {{"S1", {"compute_min", "others_max"}},
+                                                  {"S2", {}},
+                                                  {"S3", {"compute_within", "others_min"}},
+                                                  {"S4", {"compute_within"}},
+                                                  {"S5", {"off_max_factor", "plateau_factor"}},
+                                                  {"S6", {"counts_min", "gain_min"}},
+                                                  {"C1", {}},
+                                                  {"C2", {"x_mem_min"}},
+                                                  {"C3", {"x_mem_max", "waiting_over_active_min"}},
+                                                  {"C4", {}},
+                                                  {"P1", {"perf_min", "perf_max"}},
+                                                  {"P2", {"perf_min", "perf_max"}},
+                                                  {"P3", {"kmn_min"}},
+                                                  {"P4", {}},
+                                                  {"P5", {"sm_high_min"}},
+                                                  {"P6", {"mem_high_max", "perf_max"}},
+                                                  {"P7", {}},
+                                                  {"E1", {"perf_min", "energy_max"}},
+                                                  {"E2", {"perf_min", "energy_max"}},
+                                                  {"E3", {"perf_min", "energy_max"}},
+                                                  {"E4", {"perf_min", "energy_max"}},
+                                                  {"E5", {}},
+                                                  {"D1", {}},
+                                                  {"D2", {}},
+                                                  {"D3", {}},
+                                                  {"D4", {}},
+                                                  {"D5", {}},
+                                                  {"D6", {"ratio_max", "ctas_margin"}},
+                                                  {"D7", {"ratio_min"}}};
   return limits;
 }
 
@@ -80,7 +100,8 @@ EqualizerKernel program_kernel(const std::string& gpu, const std::string& name, 
     auto same = [&](const EqualizerProgramKernel& k) { return k.kernel == l.kernel; };
     auto it = std::find_if(p.program_kernels.begin(), p.program_kernels.end(), same);
     if (it == p.program_kernels.end())
-      it = p.program_kernels.insert(it, {l.kernel, l.warps_per_cta, sweep_ctas(l.max_ctas_per_sm, l.warps_per_cta), {}});
+      it =
+          p.program_kernels.insert(it, {l.kernel, l.warps_per_cta, sweep_ctas(l.max_ctas_per_sm, l.warps_per_cta), {}});
     p.w_cta = std::max(p.w_cta, it->w_cta);
     p.max_ctas = std::max(p.max_ctas, it->max_ctas);
   }
@@ -117,8 +138,10 @@ void describe(ParamVisitor& v, EqualizerProgramParams& p) {
 
 void describe(ParamVisitor& v, EqualizerParams& p) {
   describe_suite(v, p.suite, "equalizer");
-  v.section("classification", Presence::kOptional, "a real suite's rules picking and classifying kernels "
-            "(equalizer_real.h)", [&](ParamVisitor& r) {
+  v.section("classification", Presence::kOptional,
+            "a real suite's rules picking and classifying kernels "
+            "(equalizer_real.h)",
+            [&](ParamVisitor& r) {
               r.number("kernel_share_min", p.classification.kernel_share_min, 0.0, 1.0, "",
                        "kernels below this share of their program's baseline time are left out", Presence::kRequired);
               r.number("cache_gain_min", p.classification.cache_gain_min, 1.0, 10.0, "x",

@@ -4,8 +4,8 @@
 namespace gpupm {
 
 const std::vector<std::string>& equalizer_policies() {
-  static const std::vector<std::string> policies = {"baseline", "sm-high", "sm-low", "mem-high", "mem-low",
-                                                    "equalizer-perf", "equalizer-energy"};
+  static const std::vector<std::string> policies = {"baseline", "sm-high",        "sm-low",          "mem-high",
+                                                    "mem-low",  "equalizer-perf", "equalizer-energy"};
   return policies;
 }
 

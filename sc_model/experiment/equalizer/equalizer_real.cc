@@ -32,7 +32,8 @@ double cta_gain(const EqualizerKernel& k, const RunReports& reports) {
   const std::string at_max = equalizer_run_id(k, "ctas" + std::to_string(k.max_ctas));
   if (!reports.has(at_max)) return 1.0;
   double fastest = reports.time(at_max);
-  for (uint32_t n = 1; n < k.max_ctas; ++n) fastest = std::min(fastest, reports.time(equalizer_run_id(k, "ctas" + std::to_string(n))));
+  for (uint32_t n = 1; n < k.max_ctas; ++n)
+    fastest = std::min(fastest, reports.time(equalizer_run_id(k, "ctas" + std::to_string(n))));
   return reports.time(at_max) / fastest;
 }
 
@@ -86,8 +87,8 @@ ProgramKernels split_program_kernels(const EqualizerConfig& programs, const RunR
       const double gain = cta_gain(k, out.reports);
       k.category = paper_category(x_alu, x_mem, k.w_cta, gain, rule.cache_gain_min);
       const bool kept = k.fraction >= rule.kernel_share_min;
-      measured[pk.kernel] = {{"time_share", k.fraction}, {"w_cta", k.w_cta},       {"x_alu", x_alu},
-                             {"x_mem", x_mem},           {"cta_gain", gain},        {"category", k.category},
+      measured[pk.kernel] = {{"time_share", k.fraction}, {"w_cta", k.w_cta},      {"x_alu", x_alu},
+                             {"x_mem", x_mem},           {"cta_gain", gain},      {"category", k.category},
                              {"analysed", kept},         {"summary_name", k.name}};
       if (kept) out.config.kernels.push_back(k);
     }

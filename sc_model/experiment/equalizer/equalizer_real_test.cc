@@ -83,7 +83,7 @@ TEST(EqualizerRealSplit, MeasuresEachKernelsCategoryAndLeavesOutSmallOnes) {
   ASSERT_EQ(cache.config.kernels.size(), 2u);  // tiny: 0.1 of 7.1 s < 5%
   EXPECT_EQ(cache.config.kernels[0].name, "prog:gather");
   EXPECT_EQ(cache.config.kernels[0].category, "cache");  // 2 CTAs 1.25x faster than 3
-  EXPECT_EQ(cache.config.kernels[1].name, "cutcp-1");  // the config maps it to a Table II kernel
+  EXPECT_EQ(cache.config.kernels[1].name, "cutcp-1");    // the config maps it to a Table II kernel
   EXPECT_EQ(cache.config.kernels[1].category, "compute");
   EXPECT_DOUBLE_EQ(cache.reports.time("prog:gather__baseline"), 4.0);
   EXPECT_DOUBLE_EQ(cache.reports.time("cutcp-1__ctas2"), 3.0);

@@ -34,8 +34,7 @@ Json targets(const EqualizerAnalysis& a) {
               "see overall table"),
        target("energy_saving", saver_energy <= t.at("energy_saving").limit, pct(saver_energy)),
        target("energy_perf", saver_speedup >= t.at("energy_perf").limit, pct(saver_speedup)),
-       target("energy_vs_static_best",
-              saver_energy < energy("static-best") && saver_speedup >= speedup("static-best"),
+       target("energy_vs_static_best", saver_energy < energy("static-best") && saver_speedup >= speedup("static-best"),
               pct(saver_energy) + " vs " + pct(energy("static-best")))});
 }
 
@@ -61,7 +60,8 @@ std::string table_md(const EqualizerAnalysis& a, const std::vector<std::string>&
   for (const char* cat : kCategoryRows) {
     if (!a.has_cat(cat)) continue;
     md << "| " << cat << " |";
-    for (const auto& p : cols) md << " " << pct(a.geomean_speedup(cat, p)) << " | " << pct(a.geomean_energy(cat, p)) << " |";
+    for (const auto& p : cols)
+      md << " " << pct(a.geomean_speedup(cat, p)) << " | " << pct(a.geomean_energy(cat, p)) << " |";
     md << "\n";
   }
   return md.str();
@@ -69,7 +69,8 @@ std::string table_md(const EqualizerAnalysis& a, const std::vector<std::string>&
 
 std::string per_kernel_md(const EqualizerAnalysis& a) {
   std::ostringstream md;
-  md << "| kernel | category | eq-perf | eq-perf energy | eq-energy | eq-energy energy | SM-high | mem-high | best CTAs / max |\n"
+  md << "| kernel | category | eq-perf | eq-perf energy | eq-energy | eq-energy energy | SM-high | mem-high | best "
+        "CTAs / max |\n"
      << "|---|---|---|---|---|---|---|---|---|\n";
   for (const EqualizerKernel& k : a.config.kernels) {
     const Json& j = a.kernels[k.name];
@@ -100,10 +101,11 @@ ExperimentSummary summarise(const EqualizerConfig& c, const RunReports& reports,
   if (!measured.is_null())
     md << "Each kernel's category is measured from its baseline counters by the paper's rule "
           "(sc_model/experiment/equalizer/equalizer_real.h), not assigned.\n\n";
-  md << "## Performance mode (paper Fig. 7)\n\n" << table_md(a, {"sm-high", "mem-high", "equalizer-perf"})
-     << "\n## Energy mode (paper Fig. 8)\n\n" << table_md(a, {"sm-low", "mem-low", "static-best", "equalizer-energy"})
-     << "\n## Targets\n\n" << targets_markdown(s.json["targets"])
-     << "\n## Claims (docs/papers.md#equalizer-claims)\n\n" << claims_markdown(claims) << "\n## Per kernel\n\n"
+  md << "## Performance mode (paper Fig. 7)\n\n"
+     << table_md(a, {"sm-high", "mem-high", "equalizer-perf"}) << "\n## Energy mode (paper Fig. 8)\n\n"
+     << table_md(a, {"sm-low", "mem-low", "static-best", "equalizer-energy"}) << "\n## Targets\n\n"
+     << targets_markdown(s.json["targets"]) << "\n## Claims (docs/papers.md#equalizer-claims)\n\n"
+     << claims_markdown(claims) << "\n## Per kernel\n\n"
      << per_kernel_md(a) << "\nPlots: speedup.png, energy.png, residency.png (scripts/plot_equalizer.py).\n";
   s.markdown = md.str();
   return s;

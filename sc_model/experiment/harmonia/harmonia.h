@@ -34,9 +34,9 @@ struct HarmoniaConfig {
   std::string gpu, suite;
   std::vector<HarmoniaVariant> variants;  // the first one is Harmonia itself
   OracleSpace oracle;
-  std::string core_sweep_app;                 // claim 7: that app at all CUs, top memory, every CU clock
+  std::string core_sweep_app;  // claim 7: that app at all CUs, top memory, every CU clock
   std::vector<std::string> core_sweep_levels;
-  std::vector<std::string> stress_apps;       // left out of geomean2 (the paper's MaxFlops, DeviceMemory)
+  std::vector<std::string> stress_apps;  // left out of geomean2 (the paper's MaxFlops, DeviceMemory)
   std::vector<HarmoniaApp> apps;
   std::map<std::string, double> sm_mhz, mem_mhz;  // the GPU's level names -> MHz
   uint32_t sms = 0;
@@ -83,7 +83,8 @@ struct Harmonia {
   using Params = HarmoniaParams;
   static Config load(const ExperimentOptions& opt, const std::string& shipped_config);
   static std::vector<RunSpec> plan(const Config& c, const RunReports& done, size_t stage);
-  static ExperimentSummary analyse(const Config& c, const RunReports& reports, const std::vector<ExperimentRuns>& stages);
+  static ExperimentSummary analyse(const Config& c, const RunReports& reports,
+                                   const std::vector<ExperimentRuns>& stages);
 };
 
 }  // namespace gpupm

@@ -31,7 +31,10 @@ Json relative_to(const Outcome& o, const Outcome& base) {
 }
 
 HarmoniaAnalysis::HarmoniaAnalysis(const HarmoniaConfig& c, const RunReports& r)
-    : config(c), reports(r), points(c.oracle.points()), H(c.variants.front().name),
+    : config(c),
+      reports(r),
+      points(c.oracle.points()),
+      H(c.variants.front().name),
       stress_(c.stress_apps.begin(), c.stress_apps.end()) {
   for (const HarmoniaVariant& v : c.variants) names.push_back(v.name);
   names.push_back("oracle");
@@ -57,7 +60,9 @@ void HarmoniaAnalysis::add_app(const HarmoniaApp& a) {
   const Outcome ob = outcome_of(base);
   Json j = {{"class", a.cls},
             {"baseline",
-             {{"time_s", ob.time}, {"energy_j", ob.energy}, {"power_w", ob.energy / ob.time},
+             {{"time_s", ob.time},
+              {"energy_j", ob.energy},
+              {"power_w", ob.energy / ob.time},
               {"l2_hit_rate", base.total().field(report_key::kL2HitRate)},
               {"dram_bandwidth_utilisation", base.total().field(report_key::kDramUtilisation)}}}};
   for (const HarmoniaVariant& v : config.variants) {
@@ -66,9 +71,9 @@ void HarmoniaAnalysis::add_app(const HarmoniaApp& a) {
     j[v.name] = r;
   }
   std::vector<OracleOutcome> whole;
-  for (const OraclePoint& p : points) whole.push_back(
-      {reports.time(harmonia_run_id(a, point_run_name(config.oracle, p))),
-       reports.energy(harmonia_run_id(a, point_run_name(config.oracle, p)))});
+  for (const OraclePoint& p : points)
+    whole.push_back({reports.time(harmonia_run_id(a, point_run_name(config.oracle, p))),
+                     reports.energy(harmonia_run_id(a, point_run_name(config.oracle, p)))});
   Json ro = oracle_json(a, ob);
   collect(a, "oracle", ro);
   j["oracle"] = ro;
@@ -130,7 +135,8 @@ void HarmoniaAnalysis::add_convergence(const std::map<std::string, KernelTrace>&
 // The per-invocation oracle: each launch at its ED^2-optimal grid point, combined.
 Json HarmoniaAnalysis::oracle_json(const HarmoniaApp& a, const Outcome& ob) const {
   std::vector<std::vector<Outcome>> per_point;  // [point][launch]
-  for (const OraclePoint& p : points) per_point.push_back(launches_of(reports[harmonia_run_id(a, point_run_name(config.oracle, p))]));
+  for (const OraclePoint& p : points)
+    per_point.push_back(launches_of(reports[harmonia_run_id(a, point_run_name(config.oracle, p))]));
   const size_t nl = per_point.front().size();
   Outcome ko;
   std::map<std::string, std::map<std::string, int>> picks;  // kernel -> point label -> launches

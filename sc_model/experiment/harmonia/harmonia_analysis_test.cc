@@ -17,8 +17,10 @@ using analysis_test::kOneStage;
 // A report with what the Harmonia analysis reads: one launch of kernel "k".
 Json harmonia_report(double time_s, double energy_j, const Json& trace = Json()) {
   Json energy = {{"total", energy_j}, {"by_domain", {{"sm", 0.6 * energy_j}, {"mem", 0.4 * energy_j}}}};
-  Json r = {{"kernels", Json::array({{{"name", "k"}, {"sim_time_s", time_s}, {"energy_j", {{"total", energy_j}}}}})},
-            {"total", {{"sim_time_s", time_s}, {"energy_j", energy}, {"l2_hit_rate", 0.3}, {"dram_bandwidth_utilisation", 0.5}}}};
+  Json r = {
+      {"kernels", Json::array({{{"name", "k"}, {"sim_time_s", time_s}, {"energy_j", {{"total", energy_j}}}}})},
+      {"total",
+       {{"sim_time_s", time_s}, {"energy_j", energy}, {"l2_hit_rate", 0.3}, {"dram_bandwidth_utilisation", 0.5}}}};
   if (!trace.is_null()) r["policy_trace"] = trace;
   return r;
 }
@@ -47,7 +49,8 @@ struct HarmoniaRuns {
     reports.add(harmonia_run_id(a, "harmonia"), harmonia_report(1.0, 0.8, trace));
     reports.add(harmonia_run_id(a, "harmonia-cg"), harmonia_report(1.1, 0.8, trace));
     for (const OraclePoint& p : config.oracle.points())
-      reports.add(harmonia_run_id(a, point_run_name(config.oracle, p)), harmonia_report(1.0, p[0].second == 16 ? 0.7 : 1.0));
+      reports.add(harmonia_run_id(a, point_run_name(config.oracle, p)),
+                  harmonia_report(1.0, p[0].second == 16 ? 0.7 : 1.0));
   }
 };
 
@@ -76,7 +79,7 @@ TEST(HarmoniaAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
   EXPECT_EQ(c2a["tolerance"], ">= 8%");
   EXPECT_EQ(claim(summary, "C2b")["measured"], "20.0% on bfs (H-THRASH)");
   EXPECT_EQ(claim(summary, "C2d")["verdict"], "fail");  // 10 points behind the oracle, 5 allowed
-  EXPECT_EQ(claim(summary, "C3")["verdict"], "pass");    // CG alone: same energy, slower
+  EXPECT_EQ(claim(summary, "C3")["verdict"], "pass");   // CG alone: same energy, slower
 }
 
 }  // namespace gpupm

@@ -98,14 +98,15 @@ void HarmoniaJudge::ed2p_overall() {
   std::string best_app;
   double best = 2;
   for (const HarmoniaApp& app : c.apps)
-    if (harmonia(app.name)["ed2p"].get<double>() < best) best = harmonia(app.name)["ed2p"].get<double>(), best_app = app.name;
+    if (harmonia(app.name)["ed2p"].get<double>() < best)
+      best = harmonia(app.name)["ed2p"].get<double>(), best_app = app.name;
   judged("C2a",
-         fixed((1 - ed2p) * 100, 1) + "% (geomean2 without the stress apps: " + fixed((1 - geomean(values_at(a.ed2p2, H))) * 100, 1) +
-             "%)",
+         fixed((1 - ed2p) * 100, 1) +
+             "% (geomean2 without the stress apps: " + fixed((1 - geomean(values_at(a.ed2p2, H))) * 100, 1) + "%)",
          1 - ed2p >= limit("C2a", "improvement_min"), "below 8%");
   std::string cls = a.apps[best_app]["class"].get<std::string>();
-  judged("C2b", fixed((1 - best) * 100, 1) + "% on " + best_app + " (" + cls + ")", cls.find("THRASH") != std::string::npos,
-         "the best is not a thrash application");
+  judged("C2b", fixed((1 - best) * 100, 1) + "% on " + best_app + " (" + cls + ")",
+         cls.find("THRASH") != std::string::npos, "the best is not a thrash application");
   judged("C2c", fixed(slow * 100, 2) + "% (geomean over all), " + fixed(slow2 * 100, 2) + "% (geomean2)",
          slow2 < limit("C2c", "slowdown_max"), "slower than 1% on average");
   judged("C2d",
@@ -154,7 +155,8 @@ void HarmoniaJudge::static_optima() {
   for (const HarmoniaApp& app : c.apps) {
     if (app.cls.find("H-MIXED") == std::string::npos && app.cls.find("H-STREAM") == std::string::npos) continue;
     const Json& e = a.energy_opt[app.name];
-    double energy_loss = e["energy_optimal_slowdown"].get<double>(), ed2p_loss = e["ed2p_optimal_slowdown"].get<double>();
+    double energy_loss = e["energy_optimal_slowdown"].get<double>(),
+           ed2p_loss = e["ed2p_optimal_slowdown"].get<double>();
     details.push_back(app.name + ": energy-optimal " + e["energy_optimal"].get<std::string>() + " loses " +
                       fixed(energy_loss * 100, 1) + "%, ED^2-optimal " + e["ed2p_optimal"].get<std::string>() +
                       " loses " + fixed(ed2p_loss * 100, 1) + "%");
@@ -162,9 +164,9 @@ void HarmoniaJudge::static_optima() {
     ++n;
   }
   if (n)
-    judged("C5", join(details, "; "), ok, "the grid's energy optimum loses less (grid floor: lowest CU count and clocks)");
-  else
-    not_judged_on_real("C5", "no program measured H-MIXED or H-STREAM (the paper's LUD and DeviceMemory)");
+    judged("C5", join(details, "; "), ok,
+           "the grid's energy optimum loses less (grid floor: lowest CU count and clocks)");
+  else not_judged_on_real("C5", "no program measured H-MIXED or H-STREAM (the paper's LUD and DeviceMemory)");
 }
 
 // C6: convergence.
@@ -180,7 +182,8 @@ void HarmoniaJudge::convergence() {
   fg_mean /= double(a.fg_iters.size());
   judged("C6",
          "median CG " + std::to_string(cg_median) + " (after the warm-up invocation), FG " + std::to_string(fg_median) +
-             " more (mean " + fixed(fg_mean, 1) + ") over " + std::to_string(a.fg_iters.size()) + " kernels with >= 5 iterations",
+             " more (mean " + fixed(fg_mean, 1) + ") over " + std::to_string(a.fg_iters.size()) +
+             " kernels with >= 5 iterations",
          cg_median == limit("C6", "cg_median") && fg_median <= limit("C6", "fg_median_max"), "slower to converge");
 }
 
@@ -212,10 +215,8 @@ std::vector<Claim> judge_harmonia_claims(const HarmoniaAnalysis& a) {
   HarmoniaJudge j{a, c, c.claims, {}};
   std::string comp, bw;
   for (const HarmoniaApp& app : c.apps)
-    if (app.cls.find("H-COMP") != std::string::npos)
-      comp = app.name;
-    else if (app.cls.find("H-STREAM") != std::string::npos)
-      bw = app.name;
+    if (app.cls.find("H-COMP") != std::string::npos) comp = app.name;
+    else if (app.cls.find("H-STREAM") != std::string::npos) bw = app.name;
   if (!comp.empty()) j.compute_bound(comp);
   else j.not_judged_on_real("C1a", "no program measured compute-bound (compute HIGH, bandwidth LOW)");
   if (!bw.empty()) j.bandwidth_bound(bw);

@@ -14,14 +14,17 @@ void describe_oracle(ParamVisitor& v, OracleSpaceParams& o) {
   v.section("oracle", Presence::kRequired, "the ED^2 oracle's static grid (oracle_search.h)", [&](ParamVisitor& ov) {
     describe(ov, o);
     ov.rule("ed2p_objective", "the oracle's objective is min_ed2p", [&o] {
-      return problem_unless(o.objective.kind == "min_ed2p", "objective", "expected the objective {\"kind\": \"min_ed2p\"}");
+      return problem_unless(o.objective.kind == "min_ed2p", "objective",
+                            "expected the objective {\"kind\": \"min_ed2p\"}");
     });
   });
 }
 
 void describe_core_sweep(ParamVisitor& v, HarmoniaParams& p) {
-  v.section("core_sweep", Presence::kOptional, "claim 7: one application at all CUs and the top memory clock, at "
-            "every CU clock", [&](ParamVisitor& s) {
+  v.section("core_sweep", Presence::kOptional,
+            "claim 7: one application at all CUs and the top memory clock, at "
+            "every CU clock",
+            [&](ParamVisitor& s) {
               s.text("app", p.core_sweep_app, "the application (an entry's name)", Presence::kRequired);
               s.text_list("sm_levels", p.core_sweep_levels, 1, 64, "", "an SM level name of the GPU config",
                           "the CU clocks, as SM level names", Presence::kRequired);
@@ -65,7 +68,8 @@ void describe(ParamVisitor& v, HarmoniaParams& p) {
 namespace {
 
 // Each variant's policy.* settings (policy_params, then its own), checked as the policy reads them on GPU.
-std::vector<HarmoniaVariant> harmonia_variants(const HarmoniaParams& p, const std::string& gpu, const std::string& file) {
+std::vector<HarmoniaVariant> harmonia_variants(const HarmoniaParams& p, const std::string& gpu,
+                                               const std::string& file) {
   const PolicyGpu on = load_policy_gpu(gpu);
   check_policy_settings(p.policy_params, "harmonia", on, file, "policy_params");
   std::vector<HarmoniaVariant> out;
@@ -148,10 +152,8 @@ HarmoniaConfig Harmonia::load(const ExperimentOptions& opt, const std::string& s
       c.real ? suite_entries_of(opt, sc, p.programs, "apps") : suite_entries_of(opt, sc, p.apps, "apps");
   for (const SuiteEntry& e : entries) {
     HarmoniaApp x{e.name, c.real ? "" : p.apps[e.index].cls, e.file};
-    if (c.real)
-      add_checked_program(c.apps, std::move(x), e.wanted, c.gpu, opt.scale);
-    else
-      add_checked_app(c.apps, std::move(x), e.wanted);
+    if (c.real) add_checked_program(c.apps, std::move(x), e.wanted, c.gpu, opt.scale);
+    else add_checked_app(c.apps, std::move(x), e.wanted);
   }
   read_gpu_levels(c, sc.file);
   return c;

@@ -60,9 +60,11 @@ Json grid_sensitivity(const HarmoniaConfig& c, const Grid& g, const HarmoniaApp&
   const PointValues &lc = g.values[size_t(g.compute_low)], &lm = g.values[size_t(g.memory_low)];
   const double comp = measured_sensitivity(top, grid_time(c, a, reports, size_t(g.compute_low), kernel),
                                            g.top.cus * g.top.sm_mhz, lc.cus * lc.sm_mhz);
-  const double bw = measured_sensitivity(top, grid_time(c, a, reports, size_t(g.memory_low), kernel), g.top.mem_mhz,
-                                         lm.mem_mhz);
-  return {{"comp", comp}, {"bw", bw}, {"comp_bin", bin_name(sensitivity_bin(comp))},
+  const double bw =
+      measured_sensitivity(top, grid_time(c, a, reports, size_t(g.memory_low), kernel), g.top.mem_mhz, lm.mem_mhz);
+  return {{"comp", comp},
+          {"bw", bw},
+          {"comp_bin", bin_name(sensitivity_bin(comp))},
           {"bw_bin", bin_name(sensitivity_bin(bw))}};
 }
 
@@ -81,14 +83,19 @@ Json predicted_sensitivity(const Json& trace, const std::string& kernel, const P
   }
   if (n == 0) return Json();
   bw /= n, comp /= n;
-  return {{"comp", comp}, {"bw", bw}, {"comp_bin", bin_name(sensitivity_bin(comp))},
-          {"bw_bin", bin_name(sensitivity_bin(bw))}, {"launches", n}};
+  return {{"comp", comp},
+          {"bw", bw},
+          {"comp_bin", bin_name(sensitivity_bin(comp))},
+          {"bw_bin", bin_name(sensitivity_bin(bw))},
+          {"launches", n}};
 }
 
 // The grid's time at all CUs over the best with fewer, both at the top clocks (1 without such points).
 double thrash_gain(const HarmoniaConfig& c, const Grid& g, const HarmoniaApp& a, const RunReports& reports) {
   if (g.at_top < 0) return 1.0;
-  auto time = [&](size_t i) { return reports.time(harmonia_run_id(a, point_run_name(c.oracle, c.oracle.points()[i]))); };
+  auto time = [&](size_t i) {
+    return reports.time(harmonia_run_id(a, point_run_name(c.oracle, c.oracle.points()[i])));
+  };
   double fewer = 0;
   for (size_t i = 0; i < g.values.size(); ++i) {
     const PointValues& v = g.values[i];
@@ -105,27 +112,28 @@ Json measure_program(const HarmoniaConfig& c, const Grid& g, const HarmoniaApp& 
   std::string longest;
   double longest_share = -1;
   for (const std::string& k : kernels_of(base)) {
-    const double share = IntervalView(kernel_interval(reports.document(harmonia_run_id(a, "baseline")), k)).sim_time_s() /
-                         base.sim_time_s();
+    const double share =
+        IntervalView(kernel_interval(reports.document(harmonia_run_id(a, "baseline")), k)).sim_time_s() /
+        base.sim_time_s();
     Json predicted = predicted_sensitivity(trace, k, g.top);
     kernels[k] = {{"time_share", share}, {"predicted", predicted}, {"grid", grid_sensitivity(c, g, a, reports, k)}};
-    if (!predicted.is_null()) kernels[k]["category"] = "compute " + predicted["comp_bin"].get<std::string>() +
-                                                       " / bandwidth " + predicted["bw_bin"].get<std::string>();
+    if (!predicted.is_null())
+      kernels[k]["category"] = "compute " + predicted["comp_bin"].get<std::string>() + " / bandwidth " +
+                               predicted["bw_bin"].get<std::string>();
     if (share > longest_share && !predicted.is_null()) longest = k, longest_share = share;
   }
   const double gain = thrash_gain(c, g, a, reports);
   const bool thrash = gain >= c.thrash_gain_min;
-  const std::string cls =
-      longest.empty() ? std::string("-")
-                      : harmonia_measured_class(kernels[longest]["predicted"]["comp_bin"],
-                                                kernels[longest]["predicted"]["bw_bin"], thrash);
+  const std::string cls = longest.empty() ? std::string("-")
+                                          : harmonia_measured_class(kernels[longest]["predicted"]["comp_bin"],
+                                                                    kernels[longest]["predicted"]["bw_bin"], thrash);
   return {{"kernels", kernels}, {"longest_kernel", longest}, {"thrash_gain", gain}, {"class", cls}};
 }
 
 }  // namespace
 
 std::string harmonia_measured_class(const std::string& comp_bin, const std::string& bw_bin, bool thrash) {
-  std::string cls = comp_bin == "HIGH" && bw_bin == "LOW"   ? "H-COMP"
+  std::string cls = comp_bin == "HIGH" && bw_bin == "LOW"    ? "H-COMP"
                     : bw_bin == "HIGH" && comp_bin != "HIGH" ? "H-STREAM"
                     : comp_bin != "LOW" && bw_bin != "LOW"   ? "H-MIXED"
                                                              : "H-LATENCY";

@@ -92,12 +92,14 @@ std::string intro_md(const HarmoniaConfig& c, const ExperimentRuns& runs, const 
   md << "# Harmonia on gpupm" << (c.real ? ": real programs" : "") << "\n\n"
      << runs_sentence(runs) << " HD7970-like GPU (`configs/gpu/hd7970_like.json`), "
      << (c.real ? "programs `configs/workloads/cuda/harmonia/`" : "suite `configs/workloads/harmonia/`") << ". "
-     << "Per application ED^2 / energy / performance relative to the baseline (boost clock, all CUs, top memory clock). "
+     << "Per application ED^2 / energy / performance relative to the baseline (boost clock, all CUs, top memory "
+        "clock). "
      << "`oracle`: the ED^2-optimal static point per kernel invocation over the grid " << join(axes, " x ")
      << " (the paper's oracle, transitions free); `static-oracle`: the best single grid point per application.\n\n";
   if (c.real)
     md << "Each program's class is measured, not assigned: Table 3's sensitivity bins of its longest kernel from "
-          "its counters at the top configuration, and the grid for THRASH (sc_model/experiment/harmonia/harmonia_real.h)."
+          "its counters at the top configuration, and the grid for THRASH "
+          "(sc_model/experiment/harmonia/harmonia_real.h)."
           "\n\n";
   return md.str();
 }
@@ -125,8 +127,9 @@ ExperimentSummary Harmonia::analyse(const HarmoniaConfig& config, const RunRepor
                  {"targets", targets_json(c.targets, claims)},
                  {"claims", claims_json(claims)}});
   std::ostringstream md;
-  md << intro_md(c, stages.front(), axes) << apps_md(a) << (c.real ? programs_md(measured) : "") << "\n## Targets\n\n" << targets_markdown(s.json["targets"])
-     << "\n## Claims (docs/papers.md#harmonia-claims)\n\n" << claims_markdown(claims)
+  md << intro_md(c, stages.front(), axes) << apps_md(a) << (c.real ? programs_md(measured) : "") << "\n## Targets\n\n"
+     << targets_markdown(s.json["targets"]) << "\n## Claims (docs/papers.md#harmonia-claims)\n\n"
+     << claims_markdown(claims)
      << "\nPlots: ed2p.png, energy.png, perf.png, residency.png, core_sweep.png (scripts/plot_harmonia.py).\n";
   s.markdown = md.str();
   return s;

@@ -10,8 +10,8 @@
 namespace gpupm {
 
 struct KernelTrace {
-  std::vector<Json> ran;           // configuration of each launch
-  std::vector<double> us;          // each launch's time
+  std::vector<Json> ran;   // configuration of each launch
+  std::vector<double> us;  // each launch's time
   std::vector<std::string> events;
   int first_cg = -1, last_change = -1;  // launch indices
 };

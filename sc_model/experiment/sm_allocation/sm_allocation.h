@@ -94,7 +94,8 @@ struct SmAllocation {
   static Config load(const ExperimentOptions& opt, const std::string& shipped_config);
   // Stage 0: the profiles; stage 1: writes them and the pair workloads, runs the pairs.
   static std::vector<RunSpec> plan(const Config& c, const RunReports& done, size_t stage);
-  static ExperimentSummary analyse(const Config& c, const RunReports& reports, const std::vector<ExperimentRuns>& stages);
+  static ExperimentSummary analyse(const Config& c, const RunReports& reports,
+                                   const std::vector<ExperimentRuns>& stages);
 };
 
 }  // namespace gpupm

@@ -20,7 +20,10 @@ bool ranked(const std::string& key) {
 }  // namespace
 
 SmAllocationAnalysis::SmAllocationAnalysis(const SmAllocationConfig& c, const RunReports& r)
-    : config(c), reports(r), profiles(sm_allocation_profiles(c, r)), profiles_file(gpupm::profiles_file(profiles)),
+    : config(c),
+      reports(r),
+      profiles(sm_allocation_profiles(c, r)),
+      profiles_file(gpupm::profiles_file(profiles)),
       pairs(sm_allocation_pairs(c, profiles)) {
   for (const PolicyRun& p : sm_allocation_policies()) labels.push_back(p.key);
   labels.push_back(kSequential);
@@ -85,11 +88,17 @@ void SmAllocationAnalysis::add_pair_runs(const SmAllocationQueue& q, std::map<st
       auto [k1, k2] = split_of(id, p.policy);
       Json per_app = Json::array();
       for (const Json& x : r.apps())
-        per_app.push_back({{"name", x["name"]}, {"passes", x["passes"]}, {"first_pass_s", x["first_pass_s"]},
+        per_app.push_back({{"name", x["name"]},
+                           {"passes", x["passes"]},
+                           {"first_pass_s", x["first_pass_s"]},
                            {"instructions", x["instructions"]}});
-      pair_json[id] = {{"pair", pn}, {"sms", {k1, k2}}, {"time_s", t.field(report_key::kSimTime)},
-                       {"ipc", t.field(report_key::kIpc)}, {"power_w", t.field(report_key::kAveragePower)},
-                       {"energy_j", t.field(report_key::kEnergy)[report_key::kEnergyTotal]}, {"apps", per_app}};
+      pair_json[id] = {{"pair", pn},
+                       {"sms", {k1, k2}},
+                       {"time_s", t.field(report_key::kSimTime)},
+                       {"ipc", t.field(report_key::kIpc)},
+                       {"power_w", t.field(report_key::kAveragePower)},
+                       {"energy_j", t.field(report_key::kEnergy)[report_key::kEnergyTotal]},
+                       {"apps", per_app}};
       pj.push_back({{"pair", pn}, {"sms", {k1, k2}}});
       if (p.key == "sm-allocation") {  // C5: gating only when opt1 + opt2 < K
         const AppProfile &pa = profile(a), &pb = profile(b);
@@ -113,10 +122,16 @@ void SmAllocationAnalysis::rank_queue(std::map<std::string, Totals>& tot, Json& 
     const Totals& t = tot[l];
     double throughput = t.throughput() / base.throughput(), power = t.power() / base.power();
     double efficiency = t.efficiency() / base.efficiency(), energy = t.energy_j / base.energy_j;
-    qj["policies"][l].update({{"throughput_ipc", t.throughput()}, {"power_w", t.power()},
-                              {"power_efficiency", t.efficiency()}, {"energy_j", t.energy_j}, {"time_s", t.time_s},
-                              {"instructions", t.insts}, {"throughput", throughput}, {"power", power},
-                              {"efficiency", efficiency}, {"energy", energy}});
+    qj["policies"][l].update({{"throughput_ipc", t.throughput()},
+                              {"power_w", t.power()},
+                              {"power_efficiency", t.efficiency()},
+                              {"energy_j", t.energy_j},
+                              {"time_s", t.time_s},
+                              {"instructions", t.insts},
+                              {"throughput", throughput},
+                              {"power", power},
+                              {"efficiency", efficiency},
+                              {"energy", energy}});
     throughput_ratios[l].push_back(throughput);
     power_ratios[l].push_back(power);
     efficiency_ratios[l].push_back(efficiency);
@@ -144,10 +159,14 @@ void SmAllocationAnalysis::rank_queue(std::map<std::string, Totals>& tot, Json& 
 
 void SmAllocationAnalysis::add_averages() {
   for (const std::string& l : labels)
-    averages[l] = {{"throughput", mean(throughput_ratios[l])}, {"power", mean(power_ratios[l])}, {"efficiency", mean(efficiency_ratios[l])},
-                   {"energy", mean(energy_ratios[l])}, {"throughput_geomean", geomean(throughput_ratios[l])},
+    averages[l] = {{"throughput", mean(throughput_ratios[l])},
+                   {"power", mean(power_ratios[l])},
+                   {"efficiency", mean(efficiency_ratios[l])},
+                   {"energy", mean(energy_ratios[l])},
+                   {"throughput_geomean", geomean(throughput_ratios[l])},
                    {"efficiency_geomean", geomean(efficiency_ratios[l])},
-                   {"best_throughput_queues", best_throughput[l]}, {"best_efficiency_queues", best_efficiency[l]}};
+                   {"best_throughput_queues", best_throughput[l]},
+                   {"best_efficiency_queues", best_efficiency[l]}};
 }
 
 }  // namespace gpupm

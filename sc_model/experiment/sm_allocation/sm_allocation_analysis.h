@@ -33,8 +33,10 @@ struct SmAllocationAnalysis {
   Json pairing = Json::array();     // predicted vs measured pair slowdown at the even split
   std::vector<double> pairing_err;
   Json queues = Json::object(), pair_json = Json::object(), averages = Json::object();
-  std::map<std::string, std::vector<double>> throughput_ratios, power_ratios, efficiency_ratios, energy_ratios;  // per policy, over queues
-  std::map<std::string, int> best_throughput, best_efficiency;  // queues where a policy is best among the concurrent ones
+  std::map<std::string, std::vector<double>> throughput_ratios, power_ratios, efficiency_ratios,
+      energy_ratios;  // per policy, over queues
+  std::map<std::string, int> best_throughput,
+      best_efficiency;  // queues where a policy is best among the concurrent ones
   int seq_below_sa_t = 0, seq_lowest_p = 0, seq_best_pe = 0, seq_below_sa_e = 0, gating_ok = 0, gating_n = 0;
   std::string gating_detail;
 

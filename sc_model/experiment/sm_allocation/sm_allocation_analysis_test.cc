@@ -14,10 +14,17 @@ namespace {
 using analysis_test::claim;
 
 Json total(double time_s, double energy_j, double instructions, double sm_cycles) {
-  return {{"sim_time_s", time_s}, {"energy_j", {{"total", energy_j}}}, {"instructions", instructions},
-          {"cycles", {{"sm", sm_cycles}}}, {"ipc", instructions / sm_cycles}, {"average_power_w", energy_j / time_s},
-          {"dram_bandwidth_gbps", 10.0}, {"dram_bandwidth_utilisation", 0.1}, {"l2_to_l1_gbps", 5.0},
-          {"l2_hit_rate", 0.9}, {"mem_compute_ratio", 0.1}};
+  return {{"sim_time_s", time_s},
+          {"energy_j", {{"total", energy_j}}},
+          {"instructions", instructions},
+          {"cycles", {{"sm", sm_cycles}}},
+          {"ipc", instructions / sm_cycles},
+          {"average_power_w", energy_j / time_s},
+          {"dram_bandwidth_gbps", 10.0},
+          {"dram_bandwidth_utilisation", 0.1},
+          {"l2_to_l1_gbps", 5.0},
+          {"l2_hit_rate", 0.9},
+          {"mem_compute_ratio", 0.1}};
 }
 
 // A pair run: K1/K2 SMs, both applications done once.
@@ -25,7 +32,9 @@ Json pair_report(uint32_t k1, uint32_t k2, double time_s, double energy_j, doubl
   Json apps = Json::array();
   for (const char* name : {"a", "b"})
     apps.push_back({{"name", name}, {"passes", 1}, {"first_pass_s", time_s}, {"instructions", instructions / 2}});
-  return {{"config", {{"policy", {{"split", {k1, k2}}}}}}, {"apps", apps}, {"total", total(time_s, energy_j, instructions, 1000)}};
+  return {{"config", {{"policy", {{"split", {k1, k2}}}}}},
+          {"apps", apps},
+          {"total", total(time_s, energy_j, instructions, 1000)}};
 }
 
 struct SmAllocationRuns {

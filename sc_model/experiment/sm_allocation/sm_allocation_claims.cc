@@ -37,13 +37,11 @@ void SmAllocationJudge::against_even_split() {
   int higher_everywhere = 0;
   for (double r : ratios) higher_everywhere += r > 1.0;
   // Bounded on both sides: the paper's order of magnitude, not a multiple of it.
-  judged("C1a",
-         pct(t_sa) + " (mean over " + std::to_string(nq) + " queues; geomean " + pct(geomean(ratios)) + ")",
+  judged("C1a", pct(t_sa) + " (mean over " + std::to_string(nq) + " queues; geomean " + pct(geomean(ratios)) + ")",
          t_sa >= limit("C1a", "throughput_min") && t_sa <= limit("C1a", "throughput_max"),
          t_sa < limit("C1a", "throughput_min") ? "below the band: see the per-queue table"
                                                : "above the band: see the per-queue table");
-  judged("C1b", pct(e_sa) + " (mean)",
-         e_sa >= limit("C1b", "efficiency_min") && e_sa <= limit("C1b", "efficiency_max"),
+  judged("C1b", pct(e_sa) + " (mean)", e_sa >= limit("C1b", "efficiency_min") && e_sa <= limit("C1b", "efficiency_max"),
          e_sa < limit("C1b", "efficiency_min") ? "below the band" : "above the band");
   judged("C1c", "power " + pct(p_sa) + ", energy " + pct(en_sa), p_sa > 1.0 && en_sa < 1.0,
          "power not higher or energy not lower");
@@ -69,7 +67,8 @@ void SmAllocationJudge::against_other_policies() {
   judged("C3c",
          std::to_string(best_throughput) + "/" + std::to_string(nq) + " and " + std::to_string(best_efficiency) + "/" +
              std::to_string(nq),
-         at_least_of_nine(best_throughput, "C3c", "of_nine_min") && at_least_of_nine(best_efficiency, "C3c", "of_nine_min"),
+         at_least_of_nine(best_throughput, "C3c", "of_nine_min") &&
+             at_least_of_nine(best_efficiency, "C3c", "of_nine_min"),
          "best on fewer queues");
 }
 

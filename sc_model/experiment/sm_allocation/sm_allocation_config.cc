@@ -14,22 +14,28 @@ const char kSequential[] = "sequential";
 
 const std::vector<PolicyRun>& sm_allocation_policies() {
   static const std::vector<PolicyRun> policies = {
-      {"baseline", "baseline", false, false, true},
-      {"sm-allocation", "sm-allocation", true, true, true},
-      {"ilp-smra", "ilp-smra", true, false, true},
-      {"aging-power", "aging-power", false, true, true},
-      {"perf-aging", "perf-aging", true, true, true},
-      {"sm-allocation-fcfs", "sm-allocation", false, true, false},
+      {"baseline", "baseline", false, false, true},   {"sm-allocation", "sm-allocation", true, true, true},
+      {"ilp-smra", "ilp-smra", true, false, true},    {"aging-power", "aging-power", false, true, true},
+      {"perf-aging", "perf-aging", true, true, true}, {"sm-allocation-fcfs", "sm-allocation", false, true, false},
   };
   return policies;
 }
 
 const std::vector<ClaimLimits>& sm_allocation_claim_limits() {
-  static const std::vector<ClaimLimits> limits = {
-      {"C1a", {"throughput_min", "throughput_max"}}, {"C1b", {"efficiency_min", "efficiency_max"}}, {"C1c", {}},   {"C1d", {}},
-      {"C2", {}},                  {"C3", {}},                  {"C3b", {}},   {"C3c", {"of_nine_min"}},
-      {"C4a", {}},                 {"C4b", {}},                 {"C4c", {"of_nine_min", "of_nine_max"}},
-      {"C4d", {"of_nine_min"}},    {"C5", {}},                  {"C6", {}}};
+  static const std::vector<ClaimLimits> limits = {{"C1a", {"throughput_min", "throughput_max"}},
+                                                  {"C1b", {"efficiency_min", "efficiency_max"}},
+                                                  {"C1c", {}},
+                                                  {"C1d", {}},
+                                                  {"C2", {}},
+                                                  {"C3", {}},
+                                                  {"C3b", {}},
+                                                  {"C3c", {"of_nine_min"}},
+                                                  {"C4a", {}},
+                                                  {"C4b", {}},
+                                                  {"C4c", {"of_nine_min", "of_nine_max"}},
+                                                  {"C4d", {"of_nine_min"}},
+                                                  {"C5", {}},
+                                                  {"C6", {}}};
   return limits;
 }
 
@@ -93,13 +99,15 @@ void describe(ParamVisitor& v, SmAllocationParams& p) {
   v.json_object("class_thresholds", p.class_thresholds,
                 "the thresholds classifying an application from its all-SM profile run (sm_profiles.h)");
   v.section("policy_params", Presence::kOptional, "policy.* settings of each policy's runs", [&](ParamVisitor& pp) {
-    for (const std::string& name : settable_policies()) pp.json_object(name.c_str(), p.policy_params[name], kPolicyParamsHelp);
+    for (const std::string& name : settable_policies())
+      pp.json_object(name.c_str(), p.policy_params[name], kPolicyParamsHelp);
   });
   v.list("apps", p.apps, 2, 1000, Presence::kOptional, "the synthetic suite's applications (kernel profiles)",
          [](ParamVisitor& a, SmAllocationAppParams& x) {
            a.text_matching("name", x.name, kFileNamePattern, kFileNameAllowed, "the profile: SUITE_DIR/NAME.json",
                            Presence::kRequired);
-           a.choice("class", x.cls, {"A", "M", "C", "MC"}, "the class it was written for; only compared with the measured one");
+           a.choice("class", x.cls, {"A", "M", "C", "MC"},
+                    "the class it was written for; only compared with the measured one");
          });
   v.list("programs", p.programs, 1, 1000, Presence::kOptional,
          "a real suite's CUDA programs (SUITE_DIR/NAME/NAME.json)",
@@ -136,8 +144,8 @@ void take_policy_params(const SmAllocationParams& p, SmAllocationConfig& c, cons
 }
 
 // A real suite's queues: those whose programs --only leaves in (all of them without --only).
-void keep_wanted_queues(SmAllocationConfig& c, std::vector<SmAllocationQueue> queues, const std::set<std::string>& wanted,
-                        const std::string& file) {
+void keep_wanted_queues(SmAllocationConfig& c, std::vector<SmAllocationQueue> queues,
+                        const std::set<std::string>& wanted, const std::string& file) {
   for (SmAllocationQueue& q : queues)
     if (std::all_of(q.apps.begin(), q.apps.end(), [&](const std::string& a) { return wanted.count(a) > 0; }))
       c.queues.push_back(std::move(q));
@@ -194,7 +202,8 @@ SmAllocationConfig SmAllocation::load(const ExperimentOptions& opt, const std::s
   c.gpu_name = gpu.name;
   c.sms = gpu.sm.count;
   if (c.sms % 12)
-    throw InputError(c.gpu, "sm.count", "the SM allocation experiment profiles n = K/12, 2K/12, ..., K SMs: expected a multiple of 12");
+    throw InputError(c.gpu, "sm.count",
+                     "the SM allocation experiment profiles n = K/12, 2K/12, ..., K SMs: expected a multiple of 12");
   c.step = c.sms / 12;
   return c;
 }

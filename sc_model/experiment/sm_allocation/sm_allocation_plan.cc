@@ -68,7 +68,8 @@ QueuePairs sm_allocation_pairs(const SmAllocationConfig& c, const ProfileSet& ps
     const auto matched = min_cost_pairs(q.apps.size(), cost);
     const auto fcfs = fcfs_pairs(q.apps.size());
     for (const PolicyRun& p : sm_allocation_policies())
-      for (const auto& [i, j] : p.min_slowdown_pairing ? matched : fcfs) pairs[q.name][p.key].push_back({q.apps[i], q.apps[j]});
+      for (const auto& [i, j] : p.min_slowdown_pairing ? matched : fcfs)
+        pairs[q.name][p.key].push_back({q.apps[i], q.apps[j]});
   }
   return pairs;
 }

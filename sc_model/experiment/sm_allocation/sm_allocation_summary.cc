@@ -18,10 +18,17 @@ Json apps_json(const SmAllocationAnalysis& a) {
   for (const SmAllocationApp& app : a.config.used) {
     const AppProfile& p = a.profile(app.name);
     const ProfilePoint& full = p.points.back();
-    apps[app.name] = {{"intended_class", app.cls}, {"class", p.cls}, {"opt", p.opt},
-                      {"pow_ef_at_opt", p.at(p.opt).pow_ef}, {"full_gpu", {{"ipc", full.ipc}, {"mbu", full.mbu},
-                      {"l2_hit_rate", full.l2_hit_rate}, {"l2_l1_gbps", full.l2_l1_gbps}, {"mcr", full.mcr},
-                      {"power_w", full.power_w}}}};
+    apps[app.name] = {{"intended_class", app.cls},
+                      {"class", p.cls},
+                      {"opt", p.opt},
+                      {"pow_ef_at_opt", p.at(p.opt).pow_ef},
+                      {"full_gpu",
+                       {{"ipc", full.ipc},
+                        {"mbu", full.mbu},
+                        {"l2_hit_rate", full.l2_hit_rate},
+                        {"l2_l1_gbps", full.l2_l1_gbps},
+                        {"mcr", full.mcr},
+                        {"power_w", full.power_w}}}};
     if (a.config.real) apps[app.name].erase("intended_class");  // a program's class is only measured
   }
   return apps;
@@ -37,10 +44,10 @@ std::string apps_md(const SmAllocationAnalysis& a, int& class_match) {
     uint32_t best_ipc_n = p.points.front().n;
     for (const ProfilePoint& x : p.points)
       if (x.ipc > p.at(best_ipc_n).ipc) best_ipc_n = x.n;
-    md << "| " << app.name << " | " << (a.config.real ? "-" : app.cls) << " | " << p.cls << (match ? "" : " (**differs**)") << " | "
-       << fixed(full.mbu, 2) << " | " << fixed(full.l2_hit_rate, 2) << " | " << fixed(full.l2_l1_gbps, 0) << " | "
-       << fixed(full.mcr, 3) << " | " << best_ipc_n << " | " << p.opt << " | " << fixed(p.at(p.opt).pow_ef * 1e3, 1)
-       << " | " << fixed(full.pow_ef * 1e3, 1) << " |\n";
+    md << "| " << app.name << " | " << (a.config.real ? "-" : app.cls) << " | " << p.cls
+       << (match ? "" : " (**differs**)") << " | " << fixed(full.mbu, 2) << " | " << fixed(full.l2_hit_rate, 2) << " | "
+       << fixed(full.l2_l1_gbps, 0) << " | " << fixed(full.mcr, 3) << " | " << best_ipc_n << " | " << p.opt << " | "
+       << fixed(p.at(p.opt).pow_ef * 1e3, 1) << " | " << fixed(full.pow_ef * 1e3, 1) << " |\n";
   }
   return md.str();
 }
@@ -89,8 +96,8 @@ std::string rankings_md(const SmAllocationAnalysis& a) {
   md << "\n\nPairing (sm-allocation, ilp-smra, perf-aging: exhaustive minimum predicted slowdown; even split and "
         "aging-power: first come, first served): the predicted pair slowdown at the even split is off by "
      << fixed(mean(err) * 100, 0) << "% on average (max "
-     << fixed(err.empty() ? 0.0 : *std::max_element(err.begin(), err.end()) * 100, 0) << "%) against the "
-     << err.size() << " even-split pair runs (`pairing_model` in summary.json). "
+     << fixed(err.empty() ? 0.0 : *std::max_element(err.begin(), err.end()) * 100, 0) << "%) against the " << err.size()
+     << " even-split pair runs (`pairing_model` in summary.json). "
      << "With the even split's first come, first served pairs the partition alone (sm-allocation-fcfs) gives "
      << pct(a.avg("sm-allocation-fcfs", "throughput")) << " throughput and "
      << pct(a.avg("sm-allocation-fcfs", "efficiency"))
@@ -110,11 +117,19 @@ ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunRe
   for (const SmAllocationQueue& q : c.queues) queue_order.push_back(q.name);
   ExperimentSummary s;
   s.json = summary_header("sm-allocation", runs);
-  s.json.update({{"gpu", c.gpu_name}, {"sms", K}, {"step", c.step},
-                 {"profiles", a.profiles_file.rel}, {"class_thresholds", class_thresholds_json(c.thresholds)},
-                 {"policy_params", c.policy_params}, {"policies", a.labels}, {"apps", apps_json(a)},
-                 {"queue_order", queue_order}, {"queues", a.queues},
-                 {"pairs", a.pair_json}, {"pairing_model", a.pairing}, {"averages", a.averages},
+  s.json.update({{"gpu", c.gpu_name},
+                 {"sms", K},
+                 {"step", c.step},
+                 {"profiles", a.profiles_file.rel},
+                 {"class_thresholds", class_thresholds_json(c.thresholds)},
+                 {"policy_params", c.policy_params},
+                 {"policies", a.labels},
+                 {"apps", apps_json(a)},
+                 {"queue_order", queue_order},
+                 {"queues", a.queues},
+                 {"pairs", a.pair_json},
+                 {"pairing_model", a.pairing},
+                 {"averages", a.averages},
                  {"targets", targets_json(c.targets, claims)},
                  {"claims", claims_json(claims)}});
   if (c.real) s.json["suite"] = "real";
@@ -122,27 +137,31 @@ ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunRe
   const std::string app_rows = apps_md(a, class_match);
   const ClassThresholds& t = c.thresholds;
   std::ostringstream md;
-  md << "# Power-aware SM allocation on gpupm" << (c.real ? ": real programs" : "") << "\n\n" << runs_sentence(runs)
-     << " " << K << "-SM GPU (`" << c.gpu_name << "`), profiles at n = " << c.step << ", " << 2 * c.step << ", ..., " << K << " SMs (`" << a.profiles_file.rel
-     << "`), suite "
-     << (c.real ? "of CUDA programs (`configs/experiments/sm_allocation_real.json`)" : "`configs/workloads/sm_allocation/`")
+  md << "# Power-aware SM allocation on gpupm" << (c.real ? ": real programs" : "") << "\n\n"
+     << runs_sentence(runs) << " " << K << "-SM GPU (`" << c.gpu_name << "`), profiles at n = " << c.step << ", "
+     << 2 * c.step << ", ..., " << K << " SMs (`" << a.profiles_file.rel << "`), suite "
+     << (c.real ? "of CUDA programs (`configs/experiments/sm_allocation_real.json`)"
+                : "`configs/workloads/sm_allocation/`")
      << ". Each pair runs until its slower member finishes, the other "
         "re-spawned meanwhile; a queue's throughput is its instructions over its SM cycles (pairs one after another), "
         "its power the energy over the time. Ratios are against the even split (`baseline`, "
      << K / 2 << "/" << K - K / 2 << ").\n\n## Applications (profiles)\n\n"
-     << "| app | intended class | class (on " << K << " SMs) | MBU | L2 hit | L2->L1 GB/s | MCR | best-IPC n | opt (best IPC/W) | "
-        "IPC/W at opt (x1e3) | IPC/W at " << K << " |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
-     << app_rows << "\nClasses (on " << K << " SMs): A if MBU < " << fixed(t.active_mbu, 2)
-     << " and L2->L1 < " << fixed(t.active_l2_l1_gbps, 0) << " GB/s; otherwise C if the L2 hit rate is >= "
-     << fixed(t.cache_l2_hit, 2) << ", MC if >= " << fixed(t.mixed_l2_hit, 2) << ", else M. "
+     << "| app | intended class | class (on " << K
+     << " SMs) | MBU | L2 hit | L2->L1 GB/s | MCR | best-IPC n | opt (best IPC/W) | "
+        "IPC/W at opt (x1e3) | IPC/W at "
+     << K << " |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
+     << app_rows << "\nClasses (on " << K << " SMs): A if MBU < " << fixed(t.active_mbu, 2) << " and L2->L1 < "
+     << fixed(t.active_l2_l1_gbps, 0) << " GB/s; otherwise C if the L2 hit rate is >= " << fixed(t.cache_l2_hit, 2)
+     << ", MC if >= " << fixed(t.mixed_l2_hit, 2) << ", else M. "
      << (c.real ? "Each program's class is measured by these rules, not assigned."
                 : std::to_string(class_match) + "/" + std::to_string(c.used.size()) +
                       " applications land in their intended class.")
      << "\n\n## Queues (throughput / power / power efficiency / energy vs even split)\n\n"
-     << queues_md(a) << rankings_md(a) << "\n\n## Targets\n\n" << targets_markdown(s.json["targets"])
-     << "\n## Claims (docs/papers.md#sm-allocation-claims)\n\n"
+     << queues_md(a) << rankings_md(a) << "\n\n## Targets\n\n"
+     << targets_markdown(s.json["targets"]) << "\n## Claims (docs/papers.md#sm-allocation-claims)\n\n"
      << claims_markdown(claims)
-     << "\nPlots: throughput.png, power.png, efficiency.png, energy.png, profiles.png (scripts/plot_sm_allocation.py).\n";
+     << "\nPlots: throughput.png, power.png, efficiency.png, energy.png, profiles.png "
+        "(scripts/plot_sm_allocation.py).\n";
   s.markdown = md.str();
   return s;
 }

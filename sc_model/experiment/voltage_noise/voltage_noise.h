@@ -32,7 +32,7 @@ struct VoltageNoiseConfig {
   std::vector<VoltageNoiseKernel> kernels;
   ClaimBook claims;
   std::vector<ClaimTarget> targets;  // the headline targets, judged by claims
-  bool real = false;  // kernels are programs (configs/workloads/cuda/), each run whole
+  bool real = false;                 // kernels are programs (configs/workloads/cuda/), each run whole
 };
 
 // The config as written (configs/experiments/voltage_noise*.json), declared once.
@@ -76,7 +76,8 @@ struct VoltageNoise {
   // Stage 0: every mode on the default package, baseline and hierarchical on
   // the others; stage 1: hierarchical at the lowered supply.
   static std::vector<RunSpec> plan(const Config& c, const RunReports& done, size_t stage);
-  static ExperimentSummary analyse(const Config& c, const RunReports& reports, const std::vector<ExperimentRuns>& stages);
+  static ExperimentSummary analyse(const Config& c, const RunReports& reports,
+                                   const std::vector<ExperimentRuns>& stages);
 };
 
 }  // namespace gpupm

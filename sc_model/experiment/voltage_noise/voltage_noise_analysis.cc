@@ -7,7 +7,6 @@
 
 namespace gpupm {
 
-
 std::string measured_droop_class(const Json& split) {
   double f = split.value("first_order", 0.0), s = split.value("second_order", 0.0), b = split.value("balanced", 0.0);
   double n = f + s + b;
@@ -31,12 +30,8 @@ void VoltageNoiseAnalysis::add_kernel(const VoltageNoiseKernel& k) {
     const Json& n = noise(id);
     double w = n["worst_droop"].get<double>(), dr = w / worst_b, tr = reports.time(id) / reports.time(b);
     double e = n["emergencies"].get<double>();
-    j[mode] = {{"worst_droop", w},
-               {"droop_ratio", dr},
-               {"time_ratio", tr},
-               {"emergencies", e},
-               {"split", n["split"]},
-               {"smoothing", n.value("smoothing", Json::object())}};
+    j[mode] = {{"worst_droop", w}, {"droop_ratio", dr},   {"time_ratio", tr},
+               {"emergencies", e}, {"split", n["split"]}, {"smoothing", n.value("smoothing", Json::object())}};
     droop_ratio[mode].push_back(dr);
     time_ratio[mode].push_back(tr);
     emergencies[mode] += e;
@@ -84,7 +79,8 @@ void VoltageNoiseAnalysis::add_packages() {
       double baseline = noise(voltage_noise_run_id(k, "baseline", p.name))["worst_droop"].get<double>();
       double hierarchical = noise(voltage_noise_run_id(k, "hierarchical", p.name))["worst_droop"].get<double>();
       ratios.push_back(hierarchical / baseline);
-      worst_baseline = std::max(worst_baseline, baseline), worst_hierarchical = std::max(worst_hierarchical, hierarchical);
+      worst_baseline = std::max(worst_baseline, baseline),
+      worst_hierarchical = std::max(worst_hierarchical, hierarchical);
     }
     packages[p.name] = {{"worst_baseline", worst_baseline},
                         {"worst_hierarchical", worst_hierarchical},
@@ -93,8 +89,12 @@ void VoltageNoiseAnalysis::add_packages() {
   }
 }
 
-double VoltageNoiseAnalysis::reduction(const std::string& mode) const { return 1.0 - geomean(values_at(droop_ratio, mode)); }
-double VoltageNoiseAnalysis::slowdown(const std::string& mode) const { return geomean(values_at(time_ratio, mode)) - 1.0; }
+double VoltageNoiseAnalysis::reduction(const std::string& mode) const {
+  return 1.0 - geomean(values_at(droop_ratio, mode));
+}
+double VoltageNoiseAnalysis::slowdown(const std::string& mode) const {
+  return geomean(values_at(time_ratio, mode)) - 1.0;
+}
 double VoltageNoiseAnalysis::class_reduction(const std::string& cls, const std::string& mode) const {
   auto it = ratio_by_class.find(cls + ":" + mode);
   return it == ratio_by_class.end() ? std::nan("") : 1.0 - geomean(it->second);

@@ -14,7 +14,7 @@ struct VoltageNoiseAnalysis {
 
   const VoltageNoiseConfig& config;
   const RunReports& reports;
-  Json kernels = Json::object();  // summary.json's "kernels"
+  Json kernels = Json::object();                                       // summary.json's "kernels"
   std::map<std::string, std::vector<double>> droop_ratio, time_ratio;  // mode -> per kernel
   std::map<std::string, double> emergencies, chip_worst;               // mode -> over the suite
   std::map<std::string, std::vector<double>> ratio_by_class;           // "first_order:local" -> droop ratios
@@ -22,8 +22,8 @@ struct VoltageNoiseAnalysis {
   Json energy = Json::object();    // the hierarchical design at the lowered supply (empty without those runs)
   Json packages = Json::object();  // package -> worst and mean reductions
 
-  double reduction(const std::string& mode) const;  // 1 - geomean droop ratio
-  double slowdown(const std::string& mode) const;   // geomean time ratio - 1
+  double reduction(const std::string& mode) const;                                // 1 - geomean droop ratio
+  double slowdown(const std::string& mode) const;                                 // geomean time ratio - 1
   double class_reduction(const std::string& cls, const std::string& mode) const;  // NaN when no kernel has the class
   const Json& noise(const std::string& id) const { return reports[id].voltage_noise(); }
 

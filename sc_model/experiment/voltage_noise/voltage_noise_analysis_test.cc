@@ -13,16 +13,19 @@ namespace {
 using analysis_test::claim;
 
 // A report with what the voltage-noise analysis reads.
-Json voltage_noise_report(double worst_droop, double emergencies, double time_s, const std::string& controller = "cpp") {
+Json voltage_noise_report(double worst_droop, double emergencies, double time_s,
+                          const std::string& controller = "cpp") {
   Json noise = {{"worst_droop", worst_droop},
                 {"emergencies", emergencies},
                 {"split", {{"first_order", 7.0}, {"second_order", 2.0}, {"balanced", 1.0}}},
-                {"events_by_threshold", Json::array({{{"threshold", 0.02}, {"events", 100.0}},
-                                                     {{"threshold", 0.05}, {"events", 4.0}}})}};
-  Json sm_dvfs = {{"nominal", "s1"}, {"levels", Json::array({{{"name", "s0"}, {"volts", 0.9}}, {{"name", "s1"}, {"volts", 1.0}}})}};
-  return {{"config", {{"gpu", {{"controller_impl", controller}, {"dvfs", {{"sm", sm_dvfs}}}}}}},
-          {"total", {{"sim_time_s", time_s}, {"energy_j", {{"total", 2.0}, {"by_domain", {{"sm", 1.0}, {"mem", 0.5}}}}}}},
-          {"voltage_noise", noise}};
+                {"events_by_threshold",
+                 Json::array({{{"threshold", 0.02}, {"events", 100.0}}, {{"threshold", 0.05}, {"events", 4.0}}})}};
+  Json sm_dvfs = {{"nominal", "s1"},
+                  {"levels", Json::array({{{"name", "s0"}, {"volts", 0.9}}, {{"name", "s1"}, {"volts", 1.0}}})}};
+  return {
+      {"config", {{"gpu", {{"controller_impl", controller}, {"dvfs", {{"sm", sm_dvfs}}}}}}},
+      {"total", {{"sim_time_s", time_s}, {"energy_j", {{"total", 2.0}, {"by_domain", {{"sm", 1.0}, {"mem", 0.5}}}}}}},
+      {"voltage_noise", noise}};
 }
 
 struct VoltageNoiseRuns {
@@ -96,7 +99,8 @@ TEST(VoltageNoiseAnalysis, LoweredSupplyFromTheRemovedWorstDroop) {
     s.reports.add(voltage_noise_run_id(k, "hierarchical-lowv"), r);
   }
   s.stages.emplace_back();
-  s.stages[1].outcomes = {RunOutcome{"kmn__hierarchical-lowv", {}, -1, false, false, {}}, RunOutcome{"cfd__hierarchical-lowv", {}, -1, false, false, {}}};
+  s.stages[1].outcomes = {RunOutcome{"kmn__hierarchical-lowv", {}, -1, false, false, {}},
+                          RunOutcome{"cfd__hierarchical-lowv", {}, -1, false, false, {}}};
   Json summary = VoltageNoise::analyse(s.config, s.reports, s.stages).json;
   EXPECT_EQ(summary["runs"], 10);
   EXPECT_NEAR(summary["guardband"]["core_energy_saving_mean"].get<double>(), 0.1, 1e-12);

@@ -38,10 +38,8 @@ void VoltageNoiseJudge::droop_range_and_classes() {
     least = std::min(least, worst), most = std::max(most, worst);
     if (k.paper_class == "-") continue;
     ++class_n;
-    if (j["measured_class"] == k.paper_class)
-      ++class_ok;
-    else
-      miss += " " + k.name + "=" + j["measured_class"].get<std::string>();
+    if (j["measured_class"] == k.paper_class) ++class_ok;
+    else miss += " " + k.name + "=" + j["measured_class"].get<std::string>();
   }
   judged("13a", percent(least) + " .. " + percent(most),
          least >= limit("13a", "low_min") && least <= limit("13a", "low_max") && most >= limit("13a", "high_min") &&
@@ -69,7 +67,8 @@ void VoltageNoiseJudge::large_droop_share() {
 
 void VoltageNoiseJudge::smoothing_levels() {
   // Each smoothing level's droop reduction on the kernels whose noise is of one order.
-  double local_first = a.class_reduction("first_order", "local"), global_first = a.class_reduction("first_order", "global");
+  double local_first = a.class_reduction("first_order", "local"),
+         global_first = a.class_reduction("first_order", "global");
   double local_second = a.class_reduction("second_order", "local");
   double global_second = a.class_reduction("second_order", "global");
   if (a.config.real && (std::isnan(local_first) || std::isnan(local_second)))
@@ -128,8 +127,7 @@ void VoltageNoiseJudge::packages() {
 }
 
 void VoltageNoiseJudge::lockstep(size_t runs) {
-  if (runs)
-    judged("24", std::to_string(runs) + " runs in lockstep, 0 mismatches", true);
+  if (runs) judged("24", std::to_string(runs) + " runs in lockstep, 0 mismatches", true);
   else
     claims.push_back(book.not_judged("24",
                                      "rerun with --set gpu.controller_impl=lockstep (a mismatch stops the run); the "

@@ -7,22 +7,21 @@ const std::vector<std::string> kClasses = {"first_order", "second_order", "balan
 }  // namespace
 
 const std::vector<ClaimLimits>& voltage_noise_claim_limits() {
-  static const std::vector<ClaimLimits> limits = {
-      {"13a", {"low_min", "low_max", "high_min", "high_max"}},
-      {"13b", {}},
-      {"12", {"small_droop", "large_droop", "share_min", "share_max"}},
-      {"15", {}},
-      {"16a", {"reduction_min"}},
-      {"16b", {"reduction_min"}},
-      {"16c", {"removed_min"}},
-      {"17", {"slowdown_max"}},
-      {"15b", {}},
-      {"20", {"core_min", "processor_min"}},
-      {"22", {}},
-      {"24", {}},
-      {"1-7", {}},
-      {"14", {}},
-      {"19", {}}};
+  static const std::vector<ClaimLimits> limits = {{"13a", {"low_min", "low_max", "high_min", "high_max"}},
+                                                  {"13b", {}},
+                                                  {"12", {"small_droop", "large_droop", "share_min", "share_max"}},
+                                                  {"15", {}},
+                                                  {"16a", {"reduction_min"}},
+                                                  {"16b", {"reduction_min"}},
+                                                  {"16c", {"removed_min"}},
+                                                  {"17", {"slowdown_max"}},
+                                                  {"15b", {}},
+                                                  {"20", {"core_min", "processor_min"}},
+                                                  {"22", {}},
+                                                  {"24", {}},
+                                                  {"1-7", {}},
+                                                  {"14", {}},
+                                                  {"19", {}}};
   return limits;
 }
 
@@ -80,10 +79,8 @@ VoltageNoiseConfig VoltageNoise::load(const ExperimentOptions& opt, const std::s
       c.real ? std::vector<VoltageNoiseEntryParams>(p.programs.begin(), p.programs.end()) : p.kernels;
   for (const SuiteEntry& e : suite_entries_of(opt, sc, entries, "kernels")) {
     VoltageNoiseKernel kernel{e.name, entries[e.index].paper_class, e.file};
-    if (c.real)
-      add_checked_program(c.kernels, std::move(kernel), e.wanted, c.gpu, opt.scale);
-    else
-      add_checked_app(c.kernels, std::move(kernel), e.wanted);
+    if (c.real) add_checked_program(c.kernels, std::move(kernel), e.wanted, c.gpu, opt.scale);
+    else add_checked_app(c.kernels, std::move(kernel), e.wanted);
   }
   return c;
 }

@@ -35,7 +35,8 @@ std::string designs_md(const VoltageNoiseAnalysis& a) {
 std::string kernels_md(const VoltageNoiseAnalysis& a) {
   std::ostringstream md;
   md << "| kernel | paper class | our class | baseline worst | local | global | hierarchical | "
-        "local time | global time | hier. time | emergencies base / hier. |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+        "local time | global time | hier. time | emergencies base / hier. "
+        "|\n|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const VoltageNoiseKernel& k : a.config.kernels) {
     const Json& j = a.kernels[k.name];
     md << "| " << k.name << " | " << k.paper_class << " | " << j["measured_class"].get<std::string>() << " | "
@@ -55,10 +56,13 @@ std::string guardband_md(const VoltageNoiseAnalysis& a) {
   std::ostringstream md;
   md << "\n## Guardband and energy (Fig. 20)\n\nWorst case over the suite " << percent(e["worst_baseline"]) << " -> "
      << percent(e["worst_hierarchical"]) << ": the SM supply drops from " << fixed(g.v_nom, 2) << " V to "
-     << fixed(g.v_new, 3) << " V (V x (1 - removed droop), docs/papers.md#voltage-noise-results). Hierarchical smoothing at that voltage against "
-     << "the baseline at " << fixed(g.v_nom, 2) << " V: core (SM domain) energy " << percent(e["core_energy_saving_mean"])
-     << " saved, processor (SM + L2/NoC/MC) " << percent(e["processor_energy_saving_mean"]) << " saved (means), time "
-     << pct(e["time_ratio_geomean"]) << " (paper: 11.8% and 7.8%).\n";
+     << fixed(g.v_new, 3)
+     << " V (V x (1 - removed droop), docs/papers.md#voltage-noise-results). Hierarchical smoothing at that voltage "
+        "against "
+     << "the baseline at " << fixed(g.v_nom, 2) << " V: core (SM domain) energy "
+     << percent(e["core_energy_saving_mean"]) << " saved, processor (SM + L2/NoC/MC) "
+     << percent(e["processor_energy_saving_mean"]) << " saved (means), time " << pct(e["time_ratio_geomean"])
+     << " (paper: 11.8% and 7.8%).\n";
   return md.str();
 }
 
@@ -108,9 +112,11 @@ ExperimentSummary VoltageNoise::analyse(const VoltageNoiseConfig& c, const RunRe
                   "its baseline droops by the paper's rule (a kind > 60% of them, measured_droop_class in "
                   "voltage_noise_analysis.h); the paper class is the Fig. 6 class of the program it stands for.\n\n"
                 : "")
-     << "## Summary (Fig. 19)\n\n" << designs_md(a) << "\n## Per kernel\n\n" << kernels_md(a) << guardband_md(a)
-     << packages_md(a.packages) << "\n## Targets\n\n" << targets_markdown(s.json["targets"])
-     << "\n## Claims (docs/papers.md#voltage-noise-claims)\n\n" << claims_markdown(claims)
+     << "## Summary (Fig. 19)\n\n"
+     << designs_md(a) << "\n## Per kernel\n\n"
+     << kernels_md(a) << guardband_md(a) << packages_md(a.packages) << "\n## Targets\n\n"
+     << targets_markdown(s.json["targets"]) << "\n## Claims (docs/papers.md#voltage-noise-claims)\n\n"
+     << claims_markdown(claims)
      << "\nPlots: droop.png (Fig. 19a), time.png (Fig. 19b), packages.png (scripts/plot_voltage_noise.py).\n";
   s.markdown = md.str();
   return s;

@@ -19,10 +19,8 @@ void KneeSearch::start(uint32_t lo, uint32_t hi) {
 void KneeSearch::report(bool same) {
   if (done()) return;
   uint32_t mid = candidate();
-  if (same)
-    hi_ = mid;
-  else
-    lo_ = mid + 1;
+  if (same) hi_ = mid;
+  else lo_ = mid + 1;
   ++steps_;
 }
 
@@ -160,7 +158,9 @@ void KnobSearchPolicy::enter_tail(PolicyContext& ctx) {
   pending_open_ = false;
 }
 
-void KnobSearchPolicy::open_window(PolicyContext& ctx, uint64_t ctas) { window_.open(ctx, std::max<uint64_t>(1, ctas)); }
+void KnobSearchPolicy::open_window(PolicyContext& ctx, uint64_t ctas) {
+  window_.open(ctx, std::max<uint64_t>(1, ctas));
+}
 
 void KnobSearchPolicy::on_epoch(PolicyContext& ctx, uint64_t) {
   if (!kernel_ || state_ == State::kIdle) return;
@@ -187,8 +187,8 @@ void KnobSearchPolicy::on_epoch(PolicyContext& ctx, uint64_t) {
     pending_open_ = false;
   }
   if (window_.full(ctx)) {
-    WindowStats act = KernelCounters::between(window_.start(), KernelCounters::take(ctx), ctx.mem_channels(),
-                                              active_sms(ctx));
+    WindowStats act =
+        KernelCounters::between(window_.start(), KernelCounters::take(ctx), ctx.mem_channels(), active_sms(ctx));
     if (act.avg_cta_cycles > 0) avg_cta_cycles_ = act.avg_cta_cycles;
     WindowStats w = window_.finish(ctx);
     window_closed(ctx, w);
@@ -197,8 +197,12 @@ void KnobSearchPolicy::on_epoch(PolicyContext& ctx, uint64_t) {
 
 void KnobSearchPolicy::window_closed(PolicyContext& ctx, const WindowStats& w) {
   double perf = performance(w);
-  Json m = {{"perf", perf}, {"ipc", w.ipc}, {"mbu", w.mbu}, {"l2_hit_rate", w.l2_hit_rate},
-            {"ctas", w.ctas_completed}, {"avg_cta_cycles", avg_cta_cycles_}};
+  Json m = {{"perf", perf},
+            {"ipc", w.ipc},
+            {"mbu", w.mbu},
+            {"l2_hit_rate", w.l2_hit_rate},
+            {"ctas", w.ctas_completed},
+            {"avg_cta_cycles", avg_cta_cycles_}};
   auto reopen = [&] {
     pending_open_ = true;
     pending_ctas_ = window_ctas(ctx, setting_);
@@ -264,8 +268,7 @@ void KnobSearchPolicy::window_closed(PolicyContext& ctx, const WindowStats& w) {
         reopen();
       }
       break;
-    default:
-      break;
+    default: break;
   }
 }
 

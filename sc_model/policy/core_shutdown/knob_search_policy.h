@@ -104,17 +104,17 @@ class KnobSearchPolicy : public Policy {
   // The knob. top(): everything on; settings below it go down to min().
   virtual uint32_t top(const PolicyContext& ctx) const = 0;
   virtual uint32_t min(const PolicyContext& ctx) const = 0;
-  virtual void apply_top(PolicyContext& ctx) = 0;                   // kernel start, re-sampling
-  virtual void apply_search(PolicyContext& ctx, uint32_t v) = 0;    // a candidate while searching
-  virtual void apply_final(PolicyContext& ctx, uint32_t v) = 0;     // the converged setting
+  virtual void apply_top(PolicyContext& ctx) = 0;                    // kernel start, re-sampling
+  virtual void apply_search(PolicyContext& ctx, uint32_t v) = 0;     // a candidate while searching
+  virtual void apply_final(PolicyContext& ctx, uint32_t v) = 0;      // the converged setting
   virtual bool applied(const PolicyContext&) const { return true; }  // the setting is in effect
-  virtual double performance(const WindowStats& w) const = 0;       // higher is better
+  virtual double performance(const WindowStats& w) const = 0;        // higher is better
   virtual uint64_t window_ctas(const PolicyContext& ctx, uint32_t v) const = 0;
   virtual uint32_t ctas_in_flight(const PolicyContext& ctx, uint32_t v) const = 0;
   // Nothing left to dispatch: by default a running search stops at its best known setting.
   virtual void tail_reached(PolicyContext& ctx);
   void enter_tail(PolicyContext& ctx);
-  virtual void near_end(PolicyContext&) {}            // early wake-up point
+  virtual void near_end(PolicyContext&) {}                               // early wake-up point
   virtual std::vector<bool> active_sms(const PolicyContext& ctx) const;  // for the average CTA time
 
   const KernelLaunch* kernel() const { return kernel_; }
@@ -140,8 +140,8 @@ class KnobSearchPolicy : public Policy {
   uint64_t pending_ctas_ = 0;
   CtaWindow window_;
   KneeSearch search_;
-  double ref_perf_ = 0, ref_mbu_ = 0;      // the top setting's (search reference)
-  double mon_perf_ = 0, mon_mbu_ = 0;      // the settled reference (drift)
+  double ref_perf_ = 0, ref_mbu_ = 0;  // the top setting's (search reference)
+  double mon_perf_ = 0, mon_mbu_ = 0;  // the settled reference (drift)
   bool have_mon_ = false;
   uint32_t mon_windows_ = 0;
   uint32_t drift_count_ = 0;

@@ -26,12 +26,9 @@ void DynCtaPolicy::on_epoch(PolicyContext& ctx, uint64_t cycle) {
     uint64_t c_mem = stall - p.stall_at_start;
     uint64_t c_idle = p.idle_samples * (s_.period / samples_per_period);
     uint32_t next = p.limit;
-    if (c_idle >= s_.t_idle)
-      next = std::min(max_, p.limit + 1);
-    else if (c_mem >= s_.t_mem_high)
-      next = std::max(1u, p.limit - 1);
-    else if (c_mem < s_.t_mem_low)
-      next = std::min(max_, p.limit + 1);
+    if (c_idle >= s_.t_idle) next = std::min(max_, p.limit + 1);
+    else if (c_mem >= s_.t_mem_high) next = std::max(1u, p.limit - 1);
+    else if (c_mem < s_.t_mem_low) next = std::min(max_, p.limit + 1);
     if (next != p.limit) {
       p.limit = next;
       ctx.set_cta_limit(i, next);

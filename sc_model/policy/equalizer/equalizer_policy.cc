@@ -65,8 +65,7 @@ EqualizerSettings read_equalizer_settings(JsonReader& p, const PolicyTarget& t) 
   return s;
 }
 
-EqualizerPolicy::EqualizerPolicy(std::string name, const EqualizerSettings& s)
-    : name_(std::move(name)), s_(s) {}
+EqualizerPolicy::EqualizerPolicy(std::string name, const EqualizerSettings& s) : name_(std::move(name)), s_(s) {}
 
 void EqualizerPolicy::on_start(PolicyContext& ctx) {
   s_.params.warps = uint8_t(std::min<uint32_t>(64, ctx.max_warps()));
@@ -129,7 +128,8 @@ void EqualizerPolicy::on_epoch(PolicyContext& ctx, uint64_t cycle) {
     // A model failure: reported, not thrown on (SystemC would wrap it in an
     // uncaught-exception report and lose its type). No outputs: they are only
     // written after a complete run.
-    const std::string where = "; in the Equalizer policy call at SM cycle " + std::to_string(cycle) + " of the platform";
+    const std::string where =
+        "; in the Equalizer policy call at SM cycle " + std::to_string(cycle) + " of the platform";
     SC_REPORT_ERROR(kLockstepReportId, (e.what() + where).c_str());
   }
 }
@@ -204,7 +204,8 @@ bool EqualizerPolicy::csr_read(uint32_t addr, uint32_t& d) const {
     switch (addr & 0xf) {
       case 0x0: d = o.sums.active | uint32_t(o.sums.waiting) << 16; break;
       case 0x4: d = o.sums.xalu | uint32_t(o.sums.xmem) << 16; break;
-      default: d = uint32_t(o.branch) | uint32_t(o.vote) << 4 | (uint32_t(o.blk_req) & 3) << 8 | uint32_t(o.num_blocks) << 16;
+      default:
+        d = uint32_t(o.branch) | uint32_t(o.vote) << 4 | (uint32_t(o.blk_req) & 3) << 8 | uint32_t(o.num_blocks) << 16;
     }
   } else {
     return false;

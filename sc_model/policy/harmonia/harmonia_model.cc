@@ -75,7 +75,8 @@ Json HarmoniaKernel::observe(const HarmoniaSensitivity& sens, double perf) {
   bool bins_changed = !have_bins_ || sens.bw_bin != prev_bw_ || sens.comp_bin != prev_comp_;
   Json r = {{"perf", perf}, {"changed_last", changed_last}};
   const bool no_loss = perf >= (1.0 - s_.fg_tolerance) * ref_perf_;
-  if (bins_changed && changed_last && (!lowered_last || (s_.keep_good_fg_steps && last_event_ == "fg-down" && no_loss))) {
+  if (bins_changed && changed_last &&
+      (!lowered_last || (s_.keep_good_fg_steps && last_event_ == "fg-down" && no_loss))) {
     // Bins moved after tunables were only raised back (a revert): the kernel is back
     // in a state it has been in. Or after an FG step that cost nothing: the step
     // moved the kernel's balance without slowing it (fewer CUs relieving a

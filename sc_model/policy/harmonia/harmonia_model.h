@@ -92,14 +92,14 @@ struct HarmoniaSpace {
 };
 
 struct HarmoniaSettings {
-  bool fine_grain = true;                                  // false: CG only
+  bool fine_grain = true;                                     // false: CG only
   std::array<bool, kHTunables> controlled{true, true, true};  // the others stay at their top value
   // SetCU_Freq_MemBW: per tunable, the value index for each bin (LOW, MED, HIGH);
   // CU count and CU clock follow the compute bin, the memory clock the bandwidth bin.
   std::array<std::array<int, 3>, kHTunables> cg{};
-  uint32_t max_dither = 3;    // [P2: unspecified] MAX_DITHER
-  double fg_tolerance = 0.02; // [P2: "gradient >= 0"] relative loss of P still read as a zero gradient
-  bool fg_skip_high = true;   // FG does not step down a tunable whose sensitivity bin is HIGH
+  uint32_t max_dither = 3;     // [P2: unspecified] MAX_DITHER
+  double fg_tolerance = 0.02;  // [P2: "gradient >= 0"] relative loss of P still read as a zero gradient
+  bool fg_skip_high = true;    // FG does not step down a tunable whose sensitivity bin is HIGH
   // An FG step down that moves the bins without a loss is kept (its bins adopted);
   // false: the literal Algorithm 1, which reverts it as an artificial change.
   bool keep_good_fg_steps = true;
@@ -138,9 +138,9 @@ class HarmoniaKernel {
 
   HarmoniaSettings s_;
   HarmoniaSpace space_;
-  HConfig cfg_;            // for the next invocation
-  HConfig applied_;        // the invocation just measured ran at this
-  HConfig prev_applied_;   // ... and the one before at this
+  HConfig cfg_;           // for the next invocation
+  HConfig applied_;       // the invocation just measured ran at this
+  HConfig prev_applied_;  // ... and the one before at this
   bool have_bins_ = false;
   std::string last_event_;
   HBin prev_bw_ = HBin::kLow, prev_comp_ = HBin::kLow;

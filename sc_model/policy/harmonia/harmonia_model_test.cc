@@ -89,9 +89,9 @@ HarmoniaSpace space() {
 
 HarmoniaSettings settings() {
   HarmoniaSettings s;
-  s.cg[kCuCount] = {1, 3, 7};   // 8, 16, 32 CUs
-  s.cg[kCuFreq] = {4, 6, 7};    // 700, 900, 1000 MHz
-  s.cg[kMemFreq] = {0, 3, 6};   // 475, 925, 1375 MHz
+  s.cg[kCuCount] = {1, 3, 7};  // 8, 16, 32 CUs
+  s.cg[kCuFreq] = {4, 6, 7};   // 700, 900, 1000 MHz
+  s.cg[kMemFreq] = {0, 3, 6};  // 475, 925, 1375 MHz
   s.max_dither = 3;
   s.fg_tolerance = 0.02;
   s.warmup = 0;  // decide from the first invocation, as Algorithm 1 does
@@ -245,9 +245,9 @@ TEST(HarmoniaKernel, TooManyDithersSettleAtTheLastZeroGradientState) {
   s.fg_skip_high = false;
   s.max_dither = 1;
   HarmoniaKernel k(s, space());
-  k.observe(sens(0.5, 0.5), 10.0);  // CG -> (3,6,3)
-  k.observe(sens(0.5, 0.5), 10.0);  // good -> (2,5,2)
-  k.observe(sens(0.5, 0.5), 9.0);   // dither 1: CU back -> (3,5,2)
+  k.observe(sens(0.5, 0.5), 10.0);          // CG -> (3,6,3)
+  k.observe(sens(0.5, 0.5), 10.0);          // good -> (2,5,2)
+  k.observe(sens(0.5, 0.5), 9.0);           // dither 1: CU back -> (3,5,2)
   Json e = k.observe(sens(0.5, 0.5), 9.0);  // dither 2 > 1: settle
   EXPECT_EQ(e["event"], "settle");
   EXPECT_EQ(k.config(), cfg(3, 6, 3));  // the last state with zero gradient
@@ -267,7 +267,7 @@ TEST(HarmoniaKernel, CgOvershootIsUndoneForTheResponsibleTunable) {
   ASSERT_EQ(k.config(), cfg(1, 4, 6));
   Json e = k.observe(sens(0.9, 0.1), 5.0);  // half the performance
   EXPECT_EQ(e["event"], "fg-up");
-  EXPECT_EQ(e["responsible"], "cus");  // 0.1 x 24/32 = 0.075 > 0.1 x 300/1000 = 0.03
+  EXPECT_EQ(e["responsible"], "cus");   // 0.1 x 24/32 = 0.075 > 0.1 x 300/1000 = 0.03
   EXPECT_EQ(k.config(), cfg(7, 4, 6));  // back to its last good value (32 CUs)
   EXPECT_FALSE(k.held(kCuCount));       // a multi-step jump: FG may try below it
   e = k.observe(sens(0.9, 0.1), 10.0);
@@ -304,7 +304,8 @@ TEST(HarmoniaPolicy, ParsesTheBinTableAndRejectsBadValues) {
   DvfsConfig d;
   for (int f = 300; f <= 1000; f += 100) d.domain[0].levels.push_back({"f" + std::to_string(f), double(f), 1.0});
   for (int m = 475; m <= 1375; m += 150) d.domain[1].levels.push_back({"m" + std::to_string(m), double(m), 1.5});
-  Json doc = {{"cg_cus", {12, 16, 32}}, {"cg_mem_mhz", {475, 1075, 1375}}, {"mode", "cg"}, {"tunables", {"cus", "mem_mhz"}}};
+  Json doc = {
+      {"cg_cus", {12, 16, 32}}, {"cg_mem_mhz", {475, 1075, 1375}}, {"mode", "cg"}, {"tunables", {"cus", "mem_mhz"}}};
   JsonReader r(doc, "run.json", "policy");
   const std::string name = "harmonia";
   ControllerSetup ctl;

@@ -81,8 +81,10 @@ void describe(ParamVisitor& v, HarmoniaPolicySettings& s, const PolicyTarget& t)
       "level, one below the top, the top)"};
   for (int k = 0; k < kHTunables; ++k)
     v.json_list(kBinKeys[k], s.cg_values[size_t(k)], 3, 3, JsonItems::kValues, bin_text[k]);
-  v.rule("bin_values", "each bin value is one of its tunable's on this GPU (CU counts of cu_step, clocks of its levels), "
-         "LOW <= MED <= HIGH", [&s, &t, n]() -> std::optional<ParamProblem> {
+  v.rule("bin_values",
+         "each bin value is one of its tunable's on this GPU (CU counts of cu_step, clocks of its levels), "
+         "LOW <= MED <= HIGH",
+         [&s, &t, n]() -> std::optional<ParamProblem> {
            const HarmoniaSpace sp = harmonia_space(t.dvfs, n, s.cu_step);
            for (int k = 0; k < kHTunables; ++k)
              if (auto problem = bin_problem(kBinKeys[k], s.cg_values[size_t(k)], sp, k)) return problem;
@@ -100,7 +102,8 @@ void describe(ParamVisitor& v, HarmoniaPolicySettings& s, const PolicyTarget& t)
     if (m.bin_high >= m.bin_low) return std::nullopt;
     return ParamProblem{"bin_high", "expected a number >= bin_low (" + number_text(m.bin_low) + ")"};
   });
-  v.integer("check_cycles", s.check_cycles, 1, 1u << 24, "SM cycles", "cycles between retries of a refused V/F request");
+  v.integer("check_cycles", s.check_cycles, 1, 1u << 24, "SM cycles",
+            "cycles between retries of a refused V/F request");
 }
 
 HarmoniaPolicySettings read_harmonia_settings(JsonReader& p, const PolicyTarget& t) {
@@ -196,10 +199,17 @@ Json HarmoniaPolicy::describe() const {
     cg[tunable_name(t)] = v;
     if (m.controlled[size_t(t)]) tun.push_back(tunable_name(t));
   }
-  return {{"name", name()},         {"mode", m.fine_grain ? "cg+fg" : "cg"}, {"tunables", tun},
-          {"cu_step", s_.cu_step},  {"cg_table", cg},                         {"max_dither", m.max_dither},
-          {"fg_tolerance", m.fg_tolerance}, {"fg_skip_high", m.fg_skip_high},
-          {"keep_good_fg_steps", m.keep_good_fg_steps}, {"warmup", m.warmup}, {"bin_low", m.bin_low},
+  return {{"name", name()},
+          {"mode", m.fine_grain ? "cg+fg" : "cg"},
+          {"tunables", tun},
+          {"cu_step", s_.cu_step},
+          {"cg_table", cg},
+          {"max_dither", m.max_dither},
+          {"fg_tolerance", m.fg_tolerance},
+          {"fg_skip_high", m.fg_skip_high},
+          {"keep_good_fg_steps", m.keep_good_fg_steps},
+          {"warmup", m.warmup},
+          {"bin_low", m.bin_low},
           {"bin_high", m.bin_high}};
 }
 

@@ -32,12 +32,9 @@ Split partition(const PartitionInput& in) {
     uint32_t& keep = c == 1 ? s.k1 : s.k2;
     // Guard for opts that are not multiples of step (profiles always are): the
     // yielding app keeps at least `step` SMs, then the favoured one gives way.
-    if (yield > step)
-      yield = std::max(step, yield - step);
-    else if (keep > step)
-      keep = std::max(step, keep - step);
-    else
-      break;
+    if (yield > step) yield = std::max(step, yield - step);
+    else if (keep > step) keep = std::max(step, keep - step);
+    else break;
   }
   return s;
 }
@@ -45,7 +42,7 @@ Split partition(const PartitionInput& in) {
 Split partition_as_printed(const PartitionInput& in) {
   const int c = partition_case(in);  // lines 4-8
   const uint32_t K = in.k_tot, step = in.step;
-  Split s{0, 0};  // lines 2-3: kappa_App1 = kappa_App2 = 0
+  Split s{0, 0};                 // lines 2-3: kappa_App1 = kappa_App2 = 0
   if (in.opt1 + in.opt2 <= K) {  // lines 9-11
     s.k1 = in.opt1;
     s.k2 = in.opt2;
@@ -53,10 +50,8 @@ Split partition_as_printed(const PartitionInput& in) {
     if (in.opt1 == K) s.k1 = K - step;  // lines 13-16
     if (in.opt2 == K) s.k2 = K - step;
     while (s.k1 + s.k2 > K) {  // lines 17-21
-      if (c == 1)
-        s.k2 -= step;
-      else
-        s.k1 -= step;
+      if (c == 1) s.k2 -= step;
+      else s.k1 -= step;
     }
   }
   return s;
@@ -149,9 +144,8 @@ std::vector<std::pair<size_t, size_t>> min_cost_pairs(size_t n, const std::funct
   std::vector<std::pair<size_t, size_t>> pairs;
   for (size_t i = 0; i < best_partner.size(); ++i)
     if (best_partner[i] > int(i)) pairs.push_back({i, size_t(best_partner[i])});
-  std::stable_sort(pairs.begin(), pairs.end(), [&](const auto& a, const auto& b) {
-    return cost(a.first, a.second) < cost(b.first, b.second);
-  });
+  std::stable_sort(pairs.begin(), pairs.end(),
+                   [&](const auto& a, const auto& b) { return cost(a.first, a.second) < cost(b.first, b.second); });
   return pairs;
 }
 

@@ -34,7 +34,10 @@ void apply_split(PolicyContext& ctx, const Split& s, LeftoverGating gating, SmCo
 void StaticSplitPolicy::on_start(PolicyContext& ctx) {
   apply_split(ctx, split_, gating_, actuator_);
   uint32_t left = ctx.sm_count() - split_.k1 - split_.k2;
-  trace_.push_back({{"event", "split"}, {"time_us", now_us()}, {"sms", {split_.k1, split_.k2}}, {"leftover", left},
+  trace_.push_back({{"event", "split"},
+                    {"time_us", now_us()},
+                    {"sms", {split_.k1, split_.k2}},
+                    {"leftover", left},
                     {"gated", gating_ == LeftoverGating::kPower ? left : 0}});
 }
 
@@ -62,7 +65,7 @@ void IlpSmraPolicy::on_start(PolicyContext& ctx) {
 }
 
 void IlpSmraPolicy::on_epoch(PolicyContext& ctx, uint64_t sm_cycle) {
-  if (!sms_) return;  // before the first kernel
+  if (!sms_) return;         // before the first kernel
   if (pending_.from >= 0) {  // hand the drained SMs over, all at once
     for (uint32_t i = transit_lo_; i < transit_hi_; ++i)
       if (ctx.sm(i).resident_ctas()) return;
@@ -97,8 +100,12 @@ void IlpSmraPolicy::on_epoch(PolicyContext& ctx, uint64_t sm_cycle) {
   snap_ = now;
   window_start_ = sm_cycle;
   SmraMove m = smra_decide(w, step_, s_.imbalance);
-  trace_.push_back({{"event", "window"}, {"time_us", now_us()}, {"sms", {w.sms[0], w.sms[1]}},
-                    {"ipc", {w.ipc[0], w.ipc[1]}}, {"idle", {w.idle[0], w.idle[1]}}, {"move_from", m.from}});
+  trace_.push_back({{"event", "window"},
+                    {"time_us", now_us()},
+                    {"sms", {w.sms[0], w.sms[1]}},
+                    {"ipc", {w.ipc[0], w.ipc[1]}},
+                    {"idle", {w.idle[0], w.idle[1]}},
+                    {"move_from", m.from}});
   if (m.from < 0) return;
   // The donor lets go of the SMs next to the boundary; they drain its CTAs first.
   pending_ = m;
@@ -114,13 +121,18 @@ void IlpSmraPolicy::on_epoch(PolicyContext& ctx, uint64_t sm_cycle) {
 }
 
 Json IlpSmraPolicy::describe() const {
-  return {{"name", name()}, {"window_cycles", s_.window_cycles}, {"check_cycles", s_.check_cycles},
-          {"imbalance", s_.imbalance}, {"step", s_.step}};
+  return {{"name", name()},
+          {"window_cycles", s_.window_cycles},
+          {"check_cycles", s_.check_cycles},
+          {"imbalance", s_.imbalance},
+          {"step", s_.step}};
 }
 
 // ------------------------------------------------------------------- factory
 
-std::vector<std::string> sm_allocation_policy_names() { return {"sm-allocation", "ilp-smra", "aging-power", "perf-aging"}; }
+std::vector<std::string> sm_allocation_policy_names() {
+  return {"sm-allocation", "ilp-smra", "aging-power", "perf-aging"};
+}
 
 void describe(ParamVisitor& v, SmraSettings& s, const PolicyTarget& t) {
   const uint32_t K = t.ctl.sm_count;

@@ -73,9 +73,9 @@ void describe(ParamVisitor& v, SmraSettings& s, const PolicyTarget& t);
 // The static splits' settings: sm-allocation (profiles, gating), aging-power
 // (profiles, gating, margin) and perf-aging (profiles, margin, max_cut).
 struct SplitSettings {
-  std::string profiles;      // the profiles file (gpupm experiment sm-allocation writes it)
+  std::string profiles;  // the profiles file (gpupm experiment sm-allocation writes it)
   LeftoverGating gating = LeftoverGating::kPower;
-  double margin = -1;        // < 0: the policy's default (aging-power 0.08, perf-aging 0.10)
+  double margin = -1;  // < 0: the policy's default (aging-power 0.08, perf-aging 0.10)
   double max_cut = 0.20;
 };
 void describe(ParamVisitor& v, SplitSettings& s, const PolicyTarget& t);

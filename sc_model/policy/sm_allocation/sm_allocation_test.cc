@@ -56,7 +56,7 @@ TEST(SmPartition, OptsThatFitAreGivenAndTheSurplusIsLeftOver) {
 TEST(SmPartition, CaseIsThePowerEfficiencyAtOptAndTheLessEfficientAppYields) {
   EXPECT_EQ(partition_case(in(40, 30, 2.0, 1.0)), 1);
   EXPECT_EQ(partition_case(in(40, 30, 1.0, 2.0)), 2);
-  EXPECT_EQ(partition_case(in(40, 30, 1.5, 1.5)), 2);  // a tie is case 2, as printed (">")
+  EXPECT_EQ(partition_case(in(40, 30, 1.5, 1.5)), 2);           // a tie is case 2, as printed (">")
   EXPECT_EQ(partition(in(40, 30, 2.0, 1.0)), (Split{40, 20}));  // App2 gives up 5 SMs at a time
   EXPECT_EQ(partition(in(40, 30, 1.0, 2.0)), (Split{30, 30}));  // App1 does
   EXPECT_EQ(partition(in(45, 45, 1.0, 2.0)), (Split{15, 45}));
@@ -246,18 +246,21 @@ TEST(SmProfiles, RoundTripAndEveryBadInputNamesFilePathAndWhatIsAllowed) {
 
   std::string e = input_error([&] { profiles_for_apps(good, {"a", "zz"}, 15, nullptr); });
   EXPECT_NE(e.find(good + ": apps: no profile named \"zz\" (application 1 of the workload); the file has {a, b}"),
-            std::string::npos) << e;
+            std::string::npos)
+      << e;
   e = input_error([&] { profiles_for_apps(good, {"a", "b"}, 60, nullptr); });
   EXPECT_NE(e.find("sms: the profiles were made on 15 SMs; this GPU has 60"), std::string::npos) << e;
   std::string bad_n = write_temp("prof_bad_n.json", profiles_text(15, "7"));
   e = input_error([&] { load_profiles(bad_n); });
   EXPECT_NE(e.find(bad_n + ": apps[1].points[1].n: expected 10 (points at n = step, 2 step, ..., sms in order)"),
-            std::string::npos) << e;
+            std::string::npos)
+      << e;
   Json j = load_json_file(good);
   j["apps"][0]["opt"] = 7;
   std::string bad_opt = write_temp("prof_bad_opt.json", j.dump());
   e = input_error([&] { load_profiles(bad_opt); });
-  EXPECT_NE(e.find("apps[0].opt: expected one of the profiled SM counts (a multiple of step 5)"), std::string::npos) << e;
+  EXPECT_NE(e.find("apps[0].opt: expected one of the profiled SM counts (a multiple of step 5)"), std::string::npos)
+      << e;
   j = load_json_file(good);
   j["apps"][0]["class"] = "X";
   std::string bad_class = write_temp("prof_bad_class.json", j.dump());
@@ -289,8 +292,10 @@ TEST(SmAllocationFactory, PoliciesNeedTwoAppsAndReadableProfiles) {
   one.app_names = {"a"};
   JsonReader p1(doc, "--policy/--set", "policy");
   std::string e = input_error([&] { make_sm_allocation_policy(p1, target(aging, one)); });
-  EXPECT_NE(e.find("policy.name: \"aging-power\" shares the SMs between two co-running applications; the workload has 1"),
-            std::string::npos) << e;
+  EXPECT_NE(
+      e.find("policy.name: \"aging-power\" shares the SMs between two co-running applications; the workload has 1"),
+      std::string::npos)
+      << e;
   Json missing = Json::object();
   JsonReader p2(missing, "--policy/--set", "policy");
   e = input_error([&] { make_sm_allocation_policy(p2, target(perf, ctl)); });

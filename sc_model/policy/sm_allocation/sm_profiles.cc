@@ -23,7 +23,9 @@ ClassThresholds parse_class_thresholds(JsonReader& parent, const std::string& ke
 }
 
 Json class_thresholds_json(const ClassThresholds& t) {
-  return {{"active_mbu", t.active_mbu}, {"active_l2_l1_gbps", t.active_l2_l1_gbps}, {"cache_l2_hit", t.cache_l2_hit},
+  return {{"active_mbu", t.active_mbu},
+          {"active_l2_l1_gbps", t.active_l2_l1_gbps},
+          {"cache_l2_hit", t.cache_l2_hit},
           {"mixed_l2_hit", t.mixed_l2_hit}};
 }
 
@@ -80,7 +82,8 @@ ProfileSet parse_profiles(const Json& doc, const std::string& file) {
     AppProfile p;
     p.name = a.get_string("name");
     for (size_t bi = 0; bi < ai; ++bi)
-      if (s.apps[bi].name == p.name) a.fail("name", "expected a name different from apps[" + std::to_string(bi) + "]'s");
+      if (s.apps[bi].name == p.name)
+        a.fail("name", "expected a name different from apps[" + std::to_string(bi) + "]'s");
     p.cls = a.get_enum("class", {"A", "M", "C", "MC"}, "A");
     a.for_each("points", count, count, [&](JsonReader& pr, size_t i) {
       ProfilePoint pt = parse_point(pr);
@@ -90,7 +93,8 @@ ProfileSet parse_profiles(const Json& doc, const std::string& file) {
       p.points.push_back(pt);
     });
     p.opt = uint32_t(a.get_uint("opt", s.step, s.sms));
-    if (p.opt % s.step) a.fail("opt", "expected one of the profiled SM counts (a multiple of step " + std::to_string(s.step) + ")");
+    if (p.opt % s.step)
+      a.fail("opt", "expected one of the profiled SM counts (a multiple of step " + std::to_string(s.step) + ")");
     s.apps.push_back(std::move(p));
   });
   r.finish();
@@ -104,29 +108,42 @@ Json profiles_json(const ProfileSet& s) {
   for (const AppProfile& a : s.apps) {
     Json pts = Json::array();
     for (const ProfilePoint& p : a.points)
-      pts.push_back({{"n", p.n}, {"time_s", p.time_s}, {"ipc", p.ipc}, {"power_w", p.power_w}, {"pow_ef", p.pow_ef},
-                     {"dram_gbps", p.dram_gbps}, {"mbu", p.mbu}, {"l2_l1_gbps", p.l2_l1_gbps},
-                     {"l2_hit_rate", p.l2_hit_rate}, {"mcr", p.mcr}});
+      pts.push_back({{"n", p.n},
+                     {"time_s", p.time_s},
+                     {"ipc", p.ipc},
+                     {"power_w", p.power_w},
+                     {"pow_ef", p.pow_ef},
+                     {"dram_gbps", p.dram_gbps},
+                     {"mbu", p.mbu},
+                     {"l2_l1_gbps", p.l2_l1_gbps},
+                     {"l2_hit_rate", p.l2_hit_rate},
+                     {"mcr", p.mcr}});
     apps.push_back({{"name", a.name}, {"class", a.cls}, {"opt", a.opt}, {"points", pts}});
   }
-  return {{"format", "gpupm-sm-profiles"}, {"gpu", s.gpu}, {"sms", s.sms}, {"step", s.step},
-          {"class_thresholds", class_thresholds_json(s.thresholds)}, {"apps", apps}};
+  return {{"format", "gpupm-sm-profiles"},
+          {"gpu", s.gpu},
+          {"sms", s.sms},
+          {"step", s.step},
+          {"class_thresholds", class_thresholds_json(s.thresholds)},
+          {"apps", apps}};
 }
 
 std::vector<AppProfile> profiles_for_apps(const std::string& file, const std::vector<std::string>& app_names,
                                           uint32_t sm_count, uint32_t* step) {
   ProfileSet s = load_profiles(file);
   if (sm_count && s.sms != sm_count)
-    throw InputError(file, "sms", "the profiles were made on " + std::to_string(s.sms) + " SMs; this GPU has " +
-                                      std::to_string(sm_count));
+    throw InputError(
+        file, "sms",
+        "the profiles were made on " + std::to_string(s.sms) + " SMs; this GPU has " + std::to_string(sm_count));
   std::vector<AppProfile> out;
   for (size_t i = 0; i < app_names.size(); ++i) {
     const AppProfile* p = s.find(app_names[i]);
     if (!p) {
       std::string have;
       for (const AppProfile& a : s.apps) have += (have.empty() ? "" : ", ") + a.name;
-      throw InputError(file, "apps", "no profile named \"" + app_names[i] + "\" (application " + std::to_string(i) +
-                                         " of the workload); the file has {" + have + "}");
+      throw InputError(file, "apps",
+                       "no profile named \"" + app_names[i] + "\" (application " + std::to_string(i) +
+                           " of the workload); the file has {" + have + "}");
     }
     out.push_back(*p);
   }

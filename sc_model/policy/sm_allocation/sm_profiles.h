@@ -25,16 +25,16 @@
 namespace gpupm {
 
 struct ProfilePoint {
-  uint32_t n = 0;        // SMs the application ran on
-  double time_s = 0;     // its run time
-  double ipc = 0;        // warp instructions per SM-domain cycle (whole GPU)
-  double power_w = 0;    // average power
-  double pow_ef = 0;     // IPC / W
-  double dram_gbps = 0;  // MB: DRAM bandwidth
-  double mbu = 0;        // DRAM data-bus utilisation, 0..1
+  uint32_t n = 0;         // SMs the application ran on
+  double time_s = 0;      // its run time
+  double ipc = 0;         // warp instructions per SM-domain cycle (whole GPU)
+  double power_w = 0;     // average power
+  double pow_ef = 0;      // IPC / W
+  double dram_gbps = 0;   // MB: DRAM bandwidth
+  double mbu = 0;         // DRAM data-bus utilisation, 0..1
   double l2_l1_gbps = 0;  // L2 -> L1 bandwidth (read data returned to the SMs)
   double l2_hit_rate = 0;
-  double mcr = 0;        // memory / compute instructions
+  double mcr = 0;  // memory / compute instructions
 };
 
 // Thresholds of the class assignment (the paper follows [7], whose thresholds
@@ -58,9 +58,9 @@ Json class_thresholds_json(const ClassThresholds& t);
 
 struct AppProfile {
   std::string name;
-  std::string cls;   // A, M, C or MC
-  uint32_t opt = 0;  // the n with the highest pow_ef
-  std::vector<ProfilePoint> points;  // n = step, 2 step, ..., K
+  std::string cls;                           // A, M, C or MC
+  uint32_t opt = 0;                          // the n with the highest pow_ef
+  std::vector<ProfilePoint> points;          // n = step, 2 step, ..., K
   const ProfilePoint& at(uint32_t n) const;  // throws std::out_of_range for an n not profiled
 };
 

@@ -11,7 +11,8 @@ struct StaticPoint {
   const char* mem;
 };
 constexpr StaticPoint kStaticPoints[] = {
-    {"baseline", "", ""}, {"sm-high", "high", ""}, {"sm-low", "low", ""}, {"mem-high", "", "high"}, {"mem-low", "", "low"},
+    {"baseline", "", ""},     {"sm-high", "high", ""}, {"sm-low", "low", ""},
+    {"mem-high", "", "high"}, {"mem-low", "", "low"},
 };
 
 StaticPoint preset_of(const std::string& name) {

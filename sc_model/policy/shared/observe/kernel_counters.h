@@ -40,28 +40,27 @@ struct SmActivity {
 struct CounterSnapshot {
   double time_s = 0;
   uint64_t sm_cycle = 0, mem_cycle = 0;
-  uint32_t schedulers = 1;  // issue slots per SM
+  uint32_t schedulers = 1;                                           // issue slots per SM
   std::vector<uint64_t> insts, ctas_completed, resident_cta_cycles;  // per SM
-  std::vector<SmActivity> activity;                                   // per SM
-  uint64_t dram_bus_busy = 0;      // data-bus cycles, summed over channels
-  uint64_t dram_transactions = 0;  // 128 B bursts (reads + writes)
+  std::vector<SmActivity> activity;                                  // per SM
+  uint64_t dram_bus_busy = 0;                                        // data-bus cycles, summed over channels
+  uint64_t dram_transactions = 0;                                    // 128 B bursts (reads + writes)
   uint64_t l2_hits = 0, l2_misses = 0;
 };
 
 struct WindowStats {
   double seconds = 0;
   uint64_t sm_cycles = 0, mem_cycles = 0;
-  uint64_t insts = 0;            // over the SMs of the set
-  uint64_t ctas_completed = 0;   // over the SMs of the set
-  double ipc = 0;                // insts / SM cycles: the set's instructions per SM-domain cycle
-  double ips = 0;                // insts / second (comparable across SM clocks)
-  double mbu = 0;                // DRAM data-bus utilisation, 0..1
-  double avg_cta_cycles = 0;     // resident CTA-cycles / CTAs completed (0: none completed)
+  uint64_t insts = 0;           // over the SMs of the set
+  uint64_t ctas_completed = 0;  // over the SMs of the set
+  double ipc = 0;               // insts / SM cycles: the set's instructions per SM-domain cycle
+  double ips = 0;               // insts / second (comparable across SM clocks)
+  double mbu = 0;               // DRAM data-bus utilisation, 0..1
+  double avg_cta_cycles = 0;    // resident CTA-cycles / CTAs completed (0: none completed)
   double l2_hit_rate = 0;
-  std::vector<double> sm_ipc;    // per SM of the whole GPU (0 outside the set)
+  std::vector<double> sm_ipc;  // per SM of the whole GPU (0 outside the set)
   // Table 2 (docs/papers.md#harmonia-counters), in % over the set's powered CU time; icActivity is mbu.
-  double valu_busy = 0, valu_utilization = 100, mem_unit_busy = 0, mem_unit_stalled = 0,
-         write_unit_stalled = 0;
+  double valu_busy = 0, valu_utilization = 100, mem_unit_busy = 0, mem_unit_stalled = 0, write_unit_stalled = 0;
   uint64_t valu_busy_cycles = 0;  // over the set
   uint32_t schedulers = 1;
 };
