@@ -335,6 +335,11 @@ struct GeneratorCase {
   bool slow;  // over 10 s to generate: only with GPUPM_TEST_SCALE=paper (its reduced row runs always)
 };
 
+// How ctest lists a case (gtest_discover_tests prints the parameter): its program.
+void PrintTo(const GeneratorCase& c, std::ostream* os) {
+  *os << c.program << (c.reduced.empty() ? "" : ", reduced sizes");
+}
+
 class EqualizerPaperGenerator : public ::testing::TestWithParam<GeneratorCase> {};
 
 TEST_P(EqualizerPaperGenerator, SizesAndDigest) {

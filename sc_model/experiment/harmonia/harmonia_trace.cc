@@ -20,14 +20,14 @@ std::map<std::string, KernelTrace> read_harmonia_trace(const Json& trace) {
   return m;
 }
 
-Json harmonia_residency(const std::map<std::string, KernelTrace>& ks) {
+Json harmonia_residency(const std::map<std::string, KernelTrace>& kernels) {
   Json r = Json::object();
   double total = 0;
-  for (const auto& [name, k] : ks)
+  for (const auto& [name, k] : kernels)
     for (double t : k.us) total += t;
   for (const char* key : {"cus", "sm_mhz", "mem_mhz"}) {
     std::map<double, double> share;
-    for (const auto& [name, k] : ks)
+    for (const auto& [name, k] : kernels)
       for (size_t i = 0; i < k.ran.size(); ++i) share[k.ran[i][key].get<double>()] += total > 0 ? k.us[i] / total : 0;
     Json j = Json::object();
     for (auto& [v, s] : share) j[fixed(v, 0)] = s;
