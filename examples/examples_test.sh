@@ -9,7 +9,11 @@
 #   policy_plugin/  listed by `gpupm policies --plugin`; under `gpupm run
 #                   --plugin` it takes a memory-bound kernel to the lowest SM
 #                   level and leaves a compute-bound one at nominal (report.json);
-#                   a parameter out of its range exits 2 naming it.
+#                   a parameter out of its range exits 2 naming it;
+# and the snippets of docs/embedding.md as written (scripts/doc_snippet.py):
+# the minimal sc_main built with pkg-config and run from a folder of its own;
+# the policy and its registration built as a plugin by the CMake snippet, then
+# the shell snippet's commands run on it.
 # Usage: examples_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 test_name="examples test"
@@ -86,3 +90,36 @@ fi
 expect "plugin: exit status of policy.threshold=2" "$status" 2
 grep -q "threshold" <<< "$err" || fail "policy.threshold=2: the message does not name it: $err"
 echo "examples test: policy_plugin built, listed, ran (streaming at the lowest level, compute at nominal)"
+
+# The documented snippets, as written in docs/embedding.md.
+snippet() { python3 "$src/scripts/doc_snippet.py" "$src/docs/embedding.md" "$@" || fail "docs/embedding.md: $*: no such snippet"; }
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+mkdir "$work/doc_sc_main" "$work/doc_plugin"
+snippet "A minimal sc_main" cpp > "$work/doc_sc_main/main.cc"
+# shellcheck disable=SC2046  # pkg-config's flags are words
+c++ -std=c++17 $(pkg-config --cflags gpupm) "$work/doc_sc_main/main.cc" -o "$work/doc_sc_main/main" \
+  $(pkg-config --libs gpupm) > "$work/doc_sc_main.log" 2>&1 || { cat "$work/doc_sc_main.log"; fail "the minimal sc_main did not build"; }
+# Its relative config names, from a folder that has none: found under the installed data ($GPUPM_DATA_DIR).
+(cd "$work/doc_sc_main" && GPUPM_DATA_DIR=$share ./main) > "$work/doc_sc_main.out" 2>&1 ||
+  { cat "$work/doc_sc_main.out"; fail "the documented minimal sc_main failed"; }
+echo "examples test: docs/embedding.md's minimal sc_main built and ran"
+
+# The policy (Writing a policy) and its registration (Registering a policy), in one source,
+# built by the CMake snippet (Policy plugins) as a plugin; then the shell snippet's commands.
+registration=$(snippet "Registering a policy: GPUPM_REGISTER_POLICY" cpp)
+{ grep '^#include' <<< "$registration"; snippet "Writing a policy" cpp; grep -v '^#include' <<< "$registration"; } \
+  > "$work/doc_plugin/my_policy.cc"
+{ printf 'cmake_minimum_required(VERSION 3.22)\nproject(mine CXX)\n'; snippet "Policy plugins" cmake; } > "$work/doc_plugin/CMakeLists.txt"
+{ cmake -S "$work/doc_plugin" -B "$work/doc_plugin/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" &&
+  cmake --build "$work/doc_plugin/build"; } > "$work/doc_plugin.log" 2>&1 || { cat "$work/doc_plugin.log"; fail "the documented plugin did not build"; }
+cd "$work/doc_plugin/build"
+[ -f libmine.so ] || fail "the CMake snippet made no libmine.so"
+snippet "Policy plugins" sh | sed -n 1,2p |
+  sed "s#--gpu \.\.\. --workload \.\.\.#--gpu $share/configs/gpu/gtx480.json --workload $share/configs/workloads/compute.json#" > commands.sh
+grep -q -- '--gpu \.\.\.' commands.sh && fail "the shell snippet's placeholders were not filled: $(cat commands.sh)"
+PATH=$prefix/bin:$PATH bash -e commands.sh > commands.out 2>&1 || { cat commands.out; fail "the shell snippet's commands failed"; }
+grep -qE '^ *sm-level ' commands.out || fail "gpupm policies --plugin does not list sm-level: $(cat commands.out)"
+expect "documented plugin: config.policy" "$(json out/x/report.json 'json.dumps(r["config"]["policy"], sort_keys=True)')" \
+  '{"level": 2, "name": "sm-level"}'
+expect "documented plugin: time at SM level 2 (high)" "$(json out/x/report.json 'r["total"]["vf_residency"]["sm"]["high"] > 0.99')" True
+echo "examples test: docs/embedding.md's policy, registration, CMake and shell snippets built and ran"
