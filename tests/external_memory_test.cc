@@ -96,6 +96,29 @@ class FixedLatencyDram : public sc_core::sc_module {
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> due_{"due"};
 };
 
+// A loosely-timed memory (memory.protocol "lt"): b_transport only. Each call
+// adds `latency` to the annotation; with a `hold`, the call also waits that
+// long inside (a target that serves one request at a time).
+class LtDram : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<LtDram> in{"in"};
+  uint64_t reads = 0, writes = 0;
+
+  LtDram(sc_core::sc_module_name name, sc_time latency, sc_time hold = sc_core::SC_ZERO_TIME)
+      : sc_module(name), latency_(latency), hold_(hold) {
+    in.register_b_transport(this, &LtDram::b_transport);
+  }
+
+ private:
+  void b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
+    ++(gp.is_write() ? writes : reads);
+    if (hold_ != sc_core::SC_ZERO_TIME) sc_core::wait(hold_);
+    delay += latency_;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+  sc_time latency_, hold_;
+};
+
 RunInputs run_of(const std::string& workload, std::vector<std::string> sets) {
   RunInputs in;
   in.gpu_file = test::source_path("configs/gpu/gtx480.json");
@@ -182,6 +205,49 @@ TEST_F(ExternalMemory, AProgramRunsOnTheUsersDramWithImplicitEndReq) {
   ASSERT_GT(dst.size(), copied);
   EXPECT_TRUE(std::equal(src.begin(), src.begin() + copied, dst.begin()));
   EXPECT_EQ(test::read_file(dir + "/external/dst.npy"), test::read_file(dir + "/internal/dst.npy"));
+}
+
+// memory.protocol "lt": the same requests through b_transport. A fixed-latency
+// LT memory and an AT memory of the same latency that never pushes back give
+// the same run, cycle for cycle; an LT memory that waits inside its calls holds
+// each SM's next request back, so the run is slower and the lines the same.
+TEST_F(ExternalMemory, ALooselyTimedMemoryGivesTheRunOfAnAtMemoryOfTheSameLatency) {
+  const RunInputs at_in = SideBySide::external(
+      run_of("configs/workloads/cuda/stream_copy/stream_copy.json", {"workload.launches[0].args[2]=16384"}));
+  RunInputs lt_in = at_in;
+  lt_in.sets.push_back("gpu.memory.protocol=lt");
+  LoadedRun at_run = load_run(at_in), lt_run = load_run(lt_in), held_run = load_run(lt_in);
+  Gpu at("at", at_run.gpu, at_run.workload, std::move(at_run.policy));
+  Gpu lt("lt", lt_run.gpu, lt_run.workload, std::move(lt_run.policy));
+  Gpu held("held", held_run.gpu, held_run.workload, std::move(held_run.policy));
+  FixedLatencyDram at_dram("at_dram", sc_time(300, SC_NS), size_t(1) << 20, false);
+  LtDram lt_dram("lt_dram", sc_time(300, SC_NS));
+  LtDram held_dram("held_dram", sc_time(300, SC_NS), sc_time(20, SC_NS));
+  for (auto& socket : at.mem_out()) socket.bind(at_dram.in);
+  for (auto& socket : lt.mem_out()) socket.bind(lt_dram.in);
+  for (auto& socket : held.mem_out()) socket.bind(held_dram.in);
+  sc_core::sc_start();
+  ASSERT_TRUE(at.done() && lt.done() && held.done());
+  EXPECT_GT(at_dram.reads, 0u);
+  EXPECT_EQ(lt_dram.reads, at_dram.reads);
+  EXPECT_EQ(lt_dram.writes, at_dram.writes);
+  EXPECT_EQ(at_dram.waited, 0u);
+  const Json at_report = build_report(at, at_run.doc), lt_report = build_report(lt, lt_run.doc);
+  EXPECT_EQ(lt_report.at("total"), at_report.at("total"));
+  EXPECT_EQ(lt_report.at("kernels"), at_report.at("kernels"));
+  EXPECT_EQ(held_dram.reads, at_dram.reads);
+  EXPECT_GT(held.finish().time_s, 1.2 * lt.finish().time_s) << "a target waiting in b_transport held nothing back";
+  EXPECT_EQ(held.finish().sm.insts, lt.finish().sm.insts);
+}
+
+TEST(ExternalMemoryCli, ALooselyTimedProtocolNeedsAnExternalMemory) {
+  const std::string out = test::temp_dir("external_memory_lt_cli") + "/out";
+  test::ProcessResult r = test::run_gpupm_argv({"run", "--gpu", test::source_path("configs/gpu/gtx480.json"),
+                                                "--workload", test::source_path("configs/workloads/streaming.json"),
+                                                "--set", "gpu.memory.protocol=lt", "--out", out, "--quiet"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("memory.protocol"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("needs system \"external\""), std::string::npos) << r.err;
 }
 
 TEST(ExternalMemoryCli, TheProgramRefusesAnExternalMemory) {

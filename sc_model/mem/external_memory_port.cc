@@ -1,3 +1,5 @@
+// sc_spawn (one thread per SM for memory.protocol "lt"): declared by <systemc> only with this.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "gpupm/mem/external_memory_port.h"
 
 #include <string>
@@ -8,16 +10,30 @@ using tlm::tlm_generic_payload;
 using tlm::tlm_phase;
 using tlm::tlm_sync_enum;
 
-ExternalMemoryPort::ExternalMemoryPort(sc_core::sc_module_name name, uint32_t sms)
+ExternalMemoryPort::ExternalMemoryPort(sc_core::sc_module_name name, uint32_t sms, bool loosely_timed)
     : sc_module(name), sm_in("sm_in"), mem_out("mem_out", sms), awaiting_end_req_(sms, nullptr) {
   sm_in.register_nb_transport_fw(this, &ExternalMemoryPort::nb_transport_fw);
   for (uint32_t i = 0; i < sms; ++i)
     mem_out[i].register_nb_transport_bw(this, &ExternalMemoryPort::nb_transport_bw, int(i));
+  if (!loosely_timed) return;
+  lt_ = std::vector<LtPort>(sms);
+  for (uint32_t i = 0; i < sms; ++i)
+    sc_core::sc_spawn([this, i] { lt_requests(int(i)); }, ("lt_requests_" + std::to_string(i)).c_str());
+  SC_HAS_PROCESS(ExternalMemoryPort);
+  SC_METHOD(lt_responses);
+  sensitive << lt_due_.get_event();
+  dont_initialize();
 }
 
 tlm_sync_enum ExternalMemoryPort::nb_transport_fw(int port, tlm_generic_payload& gp, tlm_phase& phase,
                                                   sc_core::sc_time& delay) {
   if (phase == tlm::BEGIN_REQ) awaiting_end_req_[size_t(port)] = &gp;
+  if (!lt_.empty()) {  // "lt": the port's thread makes the call
+    require_zero_delay(delay, "BEGIN_REQ");
+    lt_[size_t(port)].request = &gp;
+    lt_[size_t(port)].arrived.notify();
+    return tlm::TLM_ACCEPTED;
+  }
   const tlm_sync_enum status = mem_out[size_t(port)]->nb_transport_fw(gp, phase, delay);
   if (status != tlm::TLM_UPDATED) return status;  // TLM_COMPLETED: the SM reports the response status
   if (phase != tlm::END_REQ)
@@ -44,6 +60,36 @@ tlm_sync_enum ExternalMemoryPort::nb_transport_bw(int port, tlm_generic_payload&
     responded(gp);
   }
   return sm_in[port]->nb_transport_bw(gp, phase, delay);
+}
+
+// One request at a time per SM (it sends the next after END_REQ): the call,
+// then END_REQ, then the response queued for the call's time plus its delay.
+void ExternalMemoryPort::lt_requests(int port) {
+  LtPort& lt = lt_[size_t(port)];
+  for (;;) {
+    if (!lt.request) sc_core::wait(lt.arrived);
+    tlm_generic_payload& gp = *lt.request;
+    lt.request = nullptr;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    mem_out[size_t(port)]->b_transport(gp, delay);
+    lt_port_of_[&gp] = port;
+    lt_due_.notify(gp, delay);
+    accepted(port, gp);
+    tlm_phase end_req = tlm::END_REQ;
+    sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+    sm_in[port]->nb_transport_bw(gp, end_req, zero);
+  }
+}
+
+void ExternalMemoryPort::lt_responses() {
+  while (tlm_generic_payload* gp = lt_due_.get_next_transaction()) {
+    const int port = lt_port_of_.at(gp);
+    lt_port_of_.erase(gp);
+    responded(*gp);
+    tlm_phase begin_resp = tlm::BEGIN_RESP;
+    sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+    sm_in[port]->nb_transport_bw(*gp, begin_resp, zero);
+  }
 }
 
 void ExternalMemoryPort::accepted(int port, const tlm_generic_payload& gp) {

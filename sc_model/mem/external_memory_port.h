@@ -12,6 +12,13 @@
 // base protocol's implicit END_REQ). Timing is the target's: it calls the
 // backward path at the time the phase happens, with a zero delay annotation.
 //
+// With memory.protocol "lt" the platform's memory is loosely timed instead:
+// each BEGIN_REQ becomes one b_transport call on mem_out[i] (the same payload,
+// a zero delay in), made from that SM's thread at the time of the request; the
+// SM gets END_REQ when the call returns (a target that waits inside holds the
+// SM's next request back, as a late END_REQ does) and BEGIN_RESP after the
+// call's annotated delay. The target's nb_transport is never called.
+//
 // Counted on the way (activity()): line reads and writes at END_REQ, read
 // responses and their END_REQ -> BEGIN_RESP latency. Nothing behind the socket
 // (L2 hits, interconnect flits, DRAM commands) is seen: those counters stay 0.
@@ -20,6 +27,7 @@
 #include "gpupm/protocol/memory_status.h"
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/peq_with_get.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <unordered_map>
@@ -34,7 +42,7 @@ class ExternalMemoryPort : public sc_core::sc_module, public MemoryStatus {
   tlm_utils::multi_passthrough_target_socket<ExternalMemoryPort> sm_in;  // bound by SM i in order i
   sc_core::sc_vector<Socket> mem_out;                                    // SM i's requests: mem_out[i]
 
-  ExternalMemoryPort(sc_core::sc_module_name name, uint32_t sms);
+  ExternalMemoryPort(sc_core::sc_module_name name, uint32_t sms, bool loosely_timed = false);
 
   const MemActivity& activity() const override { return act_; }
 
@@ -46,10 +54,21 @@ class ExternalMemoryPort : public sc_core::sc_module, public MemoryStatus {
   void accepted(int port, const tlm::tlm_generic_payload& gp);  // END_REQ
   void responded(const tlm::tlm_generic_payload& gp);           // BEGIN_RESP
   void require_zero_delay(const sc_core::sc_time& delay, const char* phase) const;
+  // memory.protocol "lt": SM `port`'s requests, one b_transport each; responses at their time.
+  void lt_requests(int port);
+  void lt_responses();
 
   MemActivity act_;
   std::vector<const tlm::tlm_generic_payload*> awaiting_end_req_;  // per port
   std::unordered_map<const tlm::tlm_generic_payload*, sc_core::sc_time> accepted_at_;
+  // memory.protocol "lt"
+  struct LtPort {
+    tlm::tlm_generic_payload* request = nullptr;  // the SM's request not yet handed to b_transport
+    sc_core::sc_event arrived;
+  };
+  std::vector<LtPort> lt_;  // per port; empty with "at"
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> lt_due_{"lt_due"};
+  std::unordered_map<const tlm::tlm_generic_payload*, int> lt_port_of_;
 };
 
 }  // namespace gpupm

@@ -25,6 +25,10 @@ struct MemConfig {
   // embeds the GPU binds its own memory to the SMs' requests (Gpu::mem_out());
   // only line_bytes applies then.
   bool external = false;
+  // "protocol" of the external memory: "at" (nb_transport, the platform's target
+  // paces END_REQ and BEGIN_RESP) or "lt" (one b_transport per request; the
+  // response comes back after the call's annotated delay).
+  bool loosely_timed = false;
   uint32_t channels = 6;
   uint32_t line_bytes = 128;
   uint32_t interleave_bytes = 256;  // consecutive bytes mapped to one channel
