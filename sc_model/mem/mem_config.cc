@@ -129,9 +129,10 @@ void describe(ParamVisitor& v, MemConfig& c) {
   v.choice_of("system", c.external, {"internal", "external"},
               "the memory behind the SMs: this model's interconnect, L2 and DRAM, or an embedding platform's own, "
               "bound to gpupm::Gpu::mem_out() (docs/embedding.md#external-memory; the gpupm program refuses it)");
-  v.choice_of("protocol", c.loosely_timed, {"at", "lt"},
-              "with system external: how mem_out talks to the platform's memory: approximately timed "
-              "(nb_transport) or loosely timed (b_transport with an annotated delay; docs/embedding.md#external-memory)");
+  v.choice_of(
+      "protocol", c.loosely_timed, {"at", "lt"},
+      "with system external: how mem_out talks to the platform's memory: approximately timed "
+      "(nb_transport) or loosely timed (b_transport with an annotated delay; docs/embedding.md#external-memory)");
   v.integer("channels", c.channels, 1, 64, "channels", "memory controllers, each with its DRAM and L2 slice");
   v.integer("line_bytes", c.line_bytes, 32, 4096, "bytes", "cache line (equal to sm.line_bytes)");
   v.integer("interleave_bytes", c.interleave_bytes, 32, uint64_t(1) << 30, "bytes",

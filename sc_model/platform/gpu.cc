@@ -52,7 +52,9 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
       mem_clock_("mem_clock", period_of(cfg.dvfs[Domain::Mem])),
       sms_(make_sms(cfg.sm, sm_clock_)),
       mem_(cfg.mem.external ? nullptr : std::make_unique<MemorySystem>("memory", cfg.mem, mem_clock_)),
-      external_mem_(cfg.mem.external ? std::make_unique<ExternalMemoryPort>("memory", cfg.sm.count, cfg.mem.loosely_timed) : nullptr),
+      external_mem_(cfg.mem.external
+                        ? std::make_unique<ExternalMemoryPort>("memory", cfg.sm.count, cfg.mem.loosely_timed)
+                        : nullptr),
       gwde_("gwde", SmSlots{cfg.sm.count, cfg.sm.max_ctas, cfg.sm.max_warps}, cfg.gwde, workload, host.host_launches),
       fm_("freq", cfg.dvfs),
       vr_("vr"),
