@@ -1,9 +1,26 @@
 #include "gpupm/sm/operand_collector.h"
 
+#include "gpupm/common/exhaustive_switch.h"
+
 #include <algorithm>
 #include <stdexcept>
 
 namespace gpupm {
+
+namespace {
+// kPools counts the pools up to Mem: a new pool must enter this switch, and then this assert.
+GPUPM_EXHAUSTIVE_SWITCHES_BEGIN
+constexpr bool last_pool(OperandCollector::Pool p) {
+  switch (p) {
+    case OperandCollector::Pool::Alu:
+    case OperandCollector::Pool::Sfu: return false;
+    case OperandCollector::Pool::Mem: return true;
+  }
+  return false;
+}
+GPUPM_EXHAUSTIVE_SWITCHES_END
+static_assert(last_pool(OperandCollector::Pool::Mem), "kPools is sized by the last pool");
+}  // namespace
 
 OperandCollector::OperandCollector(const SmConfig& cfg) : banks_(cfg.register_banks), booked_(cfg.register_banks) {
   for (auto& b : booked_) b.fill(0);

@@ -26,6 +26,7 @@ namespace gpupm {
 class OperandCollector {
  public:
   enum class Pool : uint8_t { Alu, Sfu, Mem };
+  static constexpr size_t kPools = size_t(Pool::Mem) + 1;  // Mem last: operand_collector.cc checks it
 
   explicit OperandCollector(const SmConfig& cfg);
 
@@ -52,11 +53,11 @@ class OperandCollector {
   void book(uint32_t bank, uint64_t t);
 
   Divisor banks_;
-  std::vector<std::array<uint64_t, kHorizon>> booked_;  // per bank
-  std::array<std::vector<uint64_t>, 3> unit_free_;      // per pool: the cycle each unit frees
-  std::array<uint64_t, 3> issue_ready_{};               // per pool: from its earliest-free unit
-  std::array<uint32_t, 3> first_free_{};                // per pool: that unit (the lowest index on a tie)
-  uint64_t now_ = 0;                                    // the latest issue cycle seen
+  std::vector<std::array<uint64_t, kHorizon>> booked_;   // per bank
+  std::array<std::vector<uint64_t>, kPools> unit_free_;  // per pool: the cycle each unit frees
+  std::array<uint64_t, kPools> issue_ready_{};           // per pool: from its earliest-free unit
+  std::array<uint32_t, kPools> first_free_{};            // per pool: that unit (the lowest index on a tie)
+  uint64_t now_ = 0;                                     // the latest issue cycle seen
 };
 
 }  // namespace gpupm

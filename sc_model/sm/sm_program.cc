@@ -3,6 +3,8 @@
 // the LSU, a banked shared-memory pipe and global atomics at the L2.
 #include "gpupm/sm/streaming_multiprocessor.h"
 
+#include "gpupm/common/exhaustive_switch.h"
+
 #include <stdexcept>
 
 namespace gpupm {
@@ -59,14 +61,22 @@ Inst StreamingMultiprocessor::program_head_of(const Warp& w) {
 
 namespace {
 
-// The collector-unit pool of an instruction class (a barrier reads no register).
+// The collector-unit pool of an instruction class (a barrier reads no register):
+// every class named, so a new one cannot fall into a pool unnoticed.
+GPUPM_EXHAUSTIVE_SWITCHES_BEGIN
 OperandCollector::Pool collector_pool(ptx::TimingClass cls) {
   switch (cls) {
     case ptx::TimingClass::Alu: return OperandCollector::Pool::Alu;
     case ptx::TimingClass::Sfu: return OperandCollector::Pool::Sfu;
-    default: return OperandCollector::Pool::Mem;
+    case ptx::TimingClass::Load:
+    case ptx::TimingClass::Store:
+    case ptx::TimingClass::Atomic:
+    case ptx::TimingClass::Shared:
+    case ptx::TimingClass::Barrier: return OperandCollector::Pool::Mem;
   }
+  return OperandCollector::Pool::Mem;
 }
+GPUPM_EXHAUSTIVE_SWITCHES_END
 
 }  // namespace
 

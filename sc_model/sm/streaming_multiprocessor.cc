@@ -1,8 +1,43 @@
 #include "gpupm/sm/streaming_multiprocessor.h"
 
+#include "gpupm/common/exhaustive_switch.h"
+
 #include <algorithm>
 
 namespace gpupm {
+
+namespace {
+// kProfileClasses and kIssueClasses count InstClass up to Shared and TimingClass up
+// to Barrier: a new enumerator must enter these switches, and then these asserts.
+GPUPM_EXHAUSTIVE_SWITCHES_BEGIN
+constexpr bool last_inst_class(InstClass c) {
+  switch (c) {
+    case InstClass::Alu:
+    case InstClass::Sfu:
+    case InstClass::Load:
+    case InstClass::Store:
+    case InstClass::Barrier: return false;
+    case InstClass::Shared: return true;
+  }
+  return false;
+}
+constexpr bool last_timing_class(ptx::TimingClass c) {
+  using ptx::TimingClass;
+  switch (c) {
+    case TimingClass::Alu:
+    case TimingClass::Sfu:
+    case TimingClass::Load:
+    case TimingClass::Store:
+    case TimingClass::Atomic:
+    case TimingClass::Shared: return false;
+    case TimingClass::Barrier: return true;
+  }
+  return false;
+}
+GPUPM_EXHAUSTIVE_SWITCHES_END
+static_assert(last_inst_class(InstClass::Shared) && last_timing_class(ptx::TimingClass::Barrier),
+              "kProfileClasses / kIssueClasses are sized by the last enumerators");
+}  // namespace
 
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
