@@ -29,6 +29,11 @@ bool writable(uint32_t addr) {
   }
 }
 
+// What a debugger may write: the registers that only hold a value (no action on write).
+bool plain_storage(uint32_t addr) { return addr == kLaunchFirst || addr == kLaunchCount || addr == kIrqEnable; }
+
+bool in_policy_window(uint64_t addr) { return addr >= kPolicyCsr && addr < kPolicyCsr + kPolicyCsrSize; }
+
 bool read_only(uint32_t addr) {
   switch (addr) {
     case kId:
@@ -71,7 +76,7 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, const HostInter
 // aligned 32-bit word; the policy's window is checked by the policy's host.
 void CommandProcessor::host_b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
   const uint64_t addr = gp.get_address();
-  const bool in_window = addr >= kPolicyCsr && addr < kPolicyCsr + kPolicyCsrSize;
+  const bool in_window = in_policy_window(addr);
   const bool well_formed = gp.get_data_length() == 4 && !(addr & 3) && !gp.get_byte_enable_ptr();
   if (gp.is_write() && (in_window || (well_formed && addr <= UINT32_MAX && writable(uint32_t(addr)))))
     act_at_local_time(delay);
@@ -110,13 +115,13 @@ void CommandProcessor::act_at_local_time(sc_time& delay) {
 }
 
 // Debug access (a register viewer, a debugger): no time, no latency, no side
-// effects. Reads of whole aligned words; writes to the plain storage registers
-// only (LAUNCH_FIRST, LAUNCH_COUNT, IRQ_ENABLE): a transfer stops at the first
+// effects. Reads of whole aligned words; writes to plain_storage() registers
+// only: a transfer stops at the first
 // word it cannot do, and the count of bytes done is returned, as TLM-2.0 says.
 unsigned CommandProcessor::host_transport_dbg(tlm::tlm_generic_payload& gp) {
   const uint64_t addr = gp.get_address();
   const unsigned length = gp.get_data_length();
-  if (addr >= kPolicyCsr && addr < kPolicyCsr + kPolicyCsrSize) {
+  if (in_policy_window(addr)) {
     gp.set_address(addr - kPolicyCsr);
     const unsigned done = csr_out->transport_dbg(gp);
     gp.set_address(addr);
@@ -131,7 +136,7 @@ unsigned CommandProcessor::host_transport_dbg(tlm::tlm_generic_payload& gp) {
       if (read(reg, value) != tlm::TLM_OK_RESPONSE) break;
       std::memcpy(gp.get_data_ptr() + done, &value, 4);
     } else if (gp.is_write()) {
-      if (reg != kLaunchFirst && reg != kLaunchCount && reg != kIrqEnable) break;
+      if (!plain_storage(reg)) break;
       std::memcpy(&value, gp.get_data_ptr() + done, 4);
       write(reg, value);
     } else {
