@@ -111,6 +111,45 @@ TEST(SmAllocationExperiment, RealProgramsPair) {
   EXPECT_NE(log.find("no queue uses only programs --only names"), std::string::npos) << log;
 }
 
+// The config's pascal_gpu (a 12-SM copy of the Pascal config): every profile and pair
+// runs on both GPUs, one queue built from the classes measured on the first, and C6
+// judged on the second.
+TEST(SmAllocationExperiment, BuiltQueueOnTwoGpus) {
+  const std::string dir = small_setup(R"(["c", "s"])"), out = dir + "/out";
+  json pascal = gpupm::load_json_file(source_path("configs/gpu/pascal_60sm.json"));
+  pascal["sm"]["count"] = 12;
+  pascal["pdn"]["network"] = {{"rows", 3}, {"cols", 4}};
+  std::ofstream(dir + "/pascal.json") << pascal.dump();
+  json exp = gpupm::load_json_file(dir + "/exp.json");
+  exp["pascal_gpu"] = dir + "/pascal.json";
+  exp["queues"] = json::array({{{"name", "E"}, {"equal", true}}});
+  std::ofstream(dir + "/two.json") << exp.dump();
+  std::string log;
+  ASSERT_EQ(run_gpupm("experiment sm-allocation --jobs 2 --config " + dir + "/two.json --out " + out, &log), 0) << log;
+  const json s = gpupm::load_json_file(out + "/summary.json");
+  EXPECT_EQ(s["queues"]["E"]["apps"], (json{"s", "c", "s", "c"}));  // two of each class: s measured M, c A
+  EXPECT_EQ(s["queues"]["E"]["kind"], "equal: 2 of each measured class (M, A)");
+  ASSERT_TRUE(s.contains("pascal")) << s.dump(1);
+  EXPECT_EQ(s["pascal"]["sms"], 12);
+  EXPECT_EQ(s["pascal"]["queues"]["E"]["apps"], s["queues"]["E"]["apps"]);
+  EXPECT_TRUE(s["pascal"]["pairs"].contains("pair__s+c__sm-allocation"));
+  EXPECT_TRUE(std::filesystem::exists(out + "/runs/pascal__profile__c__n12/report.json"));
+  EXPECT_TRUE(std::filesystem::exists(out + "/pascal_profiles.json"));
+  // Pascal's SMs are faster: the compute application takes less time alone on all of them.
+  EXPECT_LT(s["pascal"]["queues"]["E"]["policies"]["sequential"]["time_s"].get<double>(),
+            s["queues"]["E"]["policies"]["sequential"]["time_s"].get<double>());
+  json c6;
+  for (const json& c : s["claims"])
+    if (c["id"] == "C6") c6 = c;
+  EXPECT_NE(c6["verdict"], "n/a") << c6;
+  EXPECT_EQ(
+      c6["measured"].get<std::string>().rfind("on " + pascal["name"].get<std::string>() + ": power efficiency", 0), 0u)
+      << c6;
+  EXPECT_EQ(s["paper_columns"].size(), 16u);
+  const std::string md = gpupm::test::read_file(out + "/summary.md");
+  EXPECT_NE(md.find("## Both GPUs beside the paper's columns"), std::string::npos) << md;
+}
+
 TEST(SmAllocationExperiment, BadConfigExitsTwoNamingThePath) {
   std::string log;
   std::string dir = small_setup(R"(["c", "s", "c"])");
@@ -123,6 +162,13 @@ TEST(SmAllocationExperiment, BadConfigExitsTwoNamingThePath) {
   EXPECT_NE(log.find("elements 0 and 1 are the same application"), std::string::npos) << log;
   EXPECT_EQ(run_gpupm("experiment sm-allocation --only nope --out " + temp_dir("smaexp_bad"), &log), 2);
   EXPECT_NE(log.find("queues: no entry named \"nope\" (from --only)"), std::string::npos) << log;
+  // A queue is written or built, not both.
+  dir = small_setup(R"(["c", "s"], "oriented": "A")");
+  EXPECT_EQ(run_gpupm("experiment sm-allocation --config " + dir + "/exp.json --out " + temp_dir("smaexp_bad"), &log),
+            2);
+  EXPECT_NE(log.find("queues[0].apps: expected exactly one of apps, oriented, equal, random_seed (2 given)"),
+            std::string::npos)
+      << log;
   // The shipped suite and config validate.
   std::string files = source_path("configs/gpu/gtx480_60sm.json");
   for (const char* a :

@@ -11,9 +11,11 @@
 #include "gpupm/experiment/claims.h"
 #include "gpupm/experiment/experiment_params.h"
 #include "gpupm/experiment/runner.h"
+#include "gpupm/experiment/sm_allocation/sm_allocation_queues.h"
 #include "gpupm/policy/sm_allocation/sm_profiles.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,25 +39,28 @@ extern const char kSequential[];  // each application alone on all SMs, one afte
 struct SmAllocationApp {
   std::string name, cls, file;
 };
-struct SmAllocationQueue {
-  std::string name, kind;
-  std::vector<std::string> apps;
-};
 
 struct SmAllocationConfig {
   std::string gpu, suite, out_dir;  // out_dir: where the profiles and pair workloads are written
-  std::string scale = "ci";         // --scale: the pair workloads are written from the programs at it
-  bool real = false;                // programs (configs/workloads/cuda/), no intended class
+  // The GPU's role: "" the config's `gpu` (claims C1-C5), "pascal" its `pascal_gpu`
+  // (the paper's Pascal column, claim C6), whose run ids and profiles file it prefixes.
+  std::string label;
+  std::string scale = "ci";  // --scale: the pair workloads are written from the programs at it
+  bool real = false;         // programs (configs/workloads/cuda/), no intended class
   ClassThresholds thresholds;
   std::map<std::string, std::vector<std::string>> policy_sets;  // --set policy.k=v per policy
   Json policy_params = Json::object();
-  std::vector<SmAllocationApp> apps;  // every application of the suite
-  std::vector<SmAllocationQueue> queues;
-  std::vector<SmAllocationApp> used;  // the applications the selected queues use, in suite order
+  std::vector<SmAllocationApp> apps;      // every application of the suite
+  std::vector<SmAllocationQueue> queues;  // as written: a queue to build has no apps yet
+  std::vector<SmAllocationApp> used;      // the applications the selected queues use, in suite order
   std::string gpu_name;
   uint32_t sms = 0, step = 0;  // K, and the profiles' step K/12
   ClaimBook claims;
   std::vector<ClaimTarget> targets;  // the headline targets, judged by claims
+  // The same experiment on `pascal_gpu` (label "pascal"), null without one. It runs
+  // the queues built from this GPU's profiles: the paper runs the same queues on both.
+  std::shared_ptr<const SmAllocationConfig> pascal;
+  std::string run_id(const std::string& id) const { return label.empty() ? id : label + "__" + id; }
 };
 
 // The config as written (configs/experiments/sm_allocation*.json), declared once.
@@ -64,6 +69,7 @@ struct SmAllocationAppParams {
 };
 struct SmAllocationProgramParams : EntryParams {};
 struct SmAllocationParams : ExperimentParamsBase<> {
+  std::string pascal_gpu;
   Json class_thresholds = Json::object();
   std::map<std::string, Json> policy_params;  // by policy; null: not given
   std::vector<SmAllocationAppParams> apps;
@@ -79,14 +85,19 @@ std::string pair_id(const std::string& pair, const std::string& policy);
 
 // The profiles from the profile runs' reports.
 ProfileSet sm_allocation_profiles(const SmAllocationConfig& c, const RunReports& reports);
+// The queues run: the written ones and those built from the profiles of the config's `gpu`.
+BuiltQueues sm_allocation_queues(const SmAllocationConfig& c, const RunReports& reports);
 // profiles.json's text and its content-addressed path under the output directory.
 struct ProfilesFile {
   std::string text, name, rel;  // rel: "profiles/profiles-HASH.json"
 };
 ProfilesFile profiles_file(const ProfileSet& ps);
+// The profiles' copy at the output directory's top: profiles.json (pascal_profiles.json on `pascal_gpu`).
+std::string profiles_json_name(const SmAllocationConfig& c);
 // Per queue and policy key: the pairs (queue order inside a pair: the first is App1).
 using QueuePairs = std::map<std::string, std::map<std::string, std::vector<std::pair<std::string, std::string>>>>;
-QueuePairs sm_allocation_pairs(const SmAllocationConfig& c, const ProfileSet& ps);
+QueuePairs sm_allocation_pairs(const SmAllocationConfig& c, const std::vector<SmAllocationQueue>& queues,
+                               const ProfileSet& ps);
 
 struct SmAllocation {
   using Config = SmAllocationConfig;

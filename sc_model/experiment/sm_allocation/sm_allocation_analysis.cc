@@ -19,22 +19,23 @@ bool ranked(const std::string& key) {
 
 }  // namespace
 
-SmAllocationAnalysis::SmAllocationAnalysis(const SmAllocationConfig& c, const RunReports& r)
+SmAllocationAnalysis::SmAllocationAnalysis(const SmAllocationConfig& c, const RunReports& r, const BuiltQueues& q)
     : config(c),
       reports(r),
+      built(q),
       profiles(sm_allocation_profiles(c, r)),
       profiles_file(gpupm::profiles_file(profiles)),
-      pairs(sm_allocation_pairs(c, profiles)) {
+      pairs(sm_allocation_pairs(c, q.queues, profiles)) {
   for (const PolicyRun& p : sm_allocation_policies()) labels.push_back(p.key);
   labels.push_back(kSequential);
   add_pairing_model();
-  for (const SmAllocationQueue& q : c.queues) add_queue(q);
+  for (const SmAllocationQueue& queue : q.queues) add_queue(queue);
   add_averages();
 }
 
 std::pair<uint32_t, uint32_t> SmAllocationAnalysis::split_of(const std::string& id, const std::string& policy) const {
   const uint32_t K = config.sms;
-  const ReportView r = reports[id];
+  const ReportView r = reports[config.run_id(id)];
   const Json& pol = r.config()["policy"];
   if (pol.contains("split")) return {pol["split"][0].get<uint32_t>(), pol["split"][1].get<uint32_t>()};
   if (policy == "ilp-smra" && !r.policy_trace().is_null()) {  // the last split it reached
@@ -52,11 +53,11 @@ std::pair<uint32_t, uint32_t> SmAllocationAnalysis::split_of(const std::string& 
 void SmAllocationAnalysis::add_pairing_model() {
   const uint32_t K = config.sms;
   std::set<std::string> seen;
-  for (const SmAllocationQueue& q : config.queues)
+  for (const SmAllocationQueue& q : queues_run())
     for (const auto& [a, b] : pairs.at(q.name).at("baseline")) {
       const std::string pn = pair_name(a, b);
       if (!seen.insert(pn).second) continue;
-      const Json& apps = reports[pair_id(pn, "baseline")].apps();
+      const Json& apps = pair_report(pn, "baseline").apps();
       double measured = apps[0]["first_pass_s"].get<double>() / profile(a).at(K).time_s +
                         apps[1]["first_pass_s"].get<double>() / profile(b).at(K).time_s;
       double predicted = pair_slowdown(profile(a), profile(b), K, config.step);
@@ -69,7 +70,7 @@ void SmAllocationAnalysis::add_queue(const SmAllocationQueue& q) {
   std::map<std::string, Totals> tot;
   Json qj = {{"kind", q.kind}, {"apps", q.apps}, {"policies", Json::object()}};
   add_pair_runs(q, tot, qj);
-  for (const std::string& a : q.apps) tot[kSequential].add(reports[profile_id(a, config.sms)].total());
+  for (const std::string& a : q.apps) tot[kSequential].add(profile_total(a, config.sms));
   qj["policies"][kSequential] = {{"pairs", Json::array()}};
   rank_queue(tot, qj);
   queues[q.name] = qj;
@@ -82,7 +83,7 @@ void SmAllocationAnalysis::add_pair_runs(const SmAllocationQueue& q, std::map<st
     Json pj = Json::array();
     for (const auto& [a, b] : pairs.at(q.name).at(p.key)) {
       const std::string pn = pair_name(a, b), id = pair_id(pn, p.policy);
-      const ReportView r = reports[id];
+      const ReportView r = pair_report(pn, p.policy);
       const IntervalView t = r.total();
       tot[p.key].add(t);
       auto [k1, k2] = split_of(id, p.policy);

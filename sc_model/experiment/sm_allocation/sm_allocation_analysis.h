@@ -22,10 +22,12 @@ struct Totals {
 };
 
 struct SmAllocationAnalysis {
-  SmAllocationAnalysis(const SmAllocationConfig& config, const RunReports& reports);
+  // QUEUES: those run (sm_allocation_queues of the config's first GPU).
+  SmAllocationAnalysis(const SmAllocationConfig& config, const RunReports& reports, const BuiltQueues& queues);
 
   const SmAllocationConfig& config;
   const RunReports& reports;
+  const BuiltQueues& built;
   ProfileSet profiles;
   ProfilesFile profiles_file;
   QueuePairs pairs;
@@ -41,6 +43,13 @@ struct SmAllocationAnalysis {
   std::string gating_detail;
 
   const AppProfile& profile(const std::string& app) const { return *profiles.find(app); }
+  const std::vector<SmAllocationQueue>& queues_run() const { return built.queues; }
+  IntervalView profile_total(const std::string& app, uint32_t n) const {
+    return reports[config.run_id(profile_id(app, n))].total();
+  }
+  ReportView pair_report(const std::string& pair, const std::string& policy) const {
+    return reports[config.run_id(pair_id(pair, policy))];
+  }
   double avg(const std::string& label, const char* key) const { return averages[label][key].get<double>(); }
 
  private:
@@ -52,6 +61,7 @@ struct SmAllocationAnalysis {
   void add_averages();
 };
 
-std::vector<Claim> judge_sm_allocation_claims(const SmAllocationAnalysis& a);
+// C1-C5 on A (the config's gpu), C6 on PASCAL (its pascal_gpu; null: not judged).
+std::vector<Claim> judge_sm_allocation_claims(const SmAllocationAnalysis& a, const SmAllocationAnalysis* pascal);
 
 }  // namespace gpupm

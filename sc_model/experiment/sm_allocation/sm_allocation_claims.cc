@@ -1,5 +1,6 @@
 // The SM-allocation paper's claims (docs/papers.md#sm-allocation-claims)
-// judged on the runs; each claim's text and tolerance come from the config.
+// judged on the runs (C1-C5 on the config's gpu, C6 on its pascal_gpu); each claim's text and tolerance come from the
+// config.
 #include "gpupm/experiment/sm_allocation/sm_allocation_analysis.h"
 
 #include "gpupm/experiment/format_stats.h"
@@ -28,6 +29,7 @@ struct SmAllocationJudge {
   void against_even_split();
   void against_other_policies();
   void against_sequential();
+  void on_pascal(const SmAllocationAnalysis& pascal);
 };
 
 void SmAllocationJudge::against_even_split() {
@@ -87,16 +89,37 @@ void SmAllocationJudge::against_sequential() {
          "sm-allocation lower on most queues");
 }
 
+// C6 on the Pascal column: power efficiency over the even split within the band, lower
+// energy, best throughput on most queues.
+void SmAllocationJudge::on_pascal(const SmAllocationAnalysis& pascal) {
+  const double e = pascal.avg("sm-allocation", "efficiency"), en = pascal.avg("sm-allocation", "energy");
+  const double t = pascal.avg("sm-allocation", "throughput");
+  const int best = count(pascal.best_throughput, "sm-allocation");
+  const bool in_band = e >= limit("C6", "efficiency_min") && e <= limit("C6", "efficiency_max");
+  const bool most = at_least_of_nine(best, "C6", "of_nine_min");
+  std::string why;
+  if (!in_band)
+    why +=
+        e < limit("C6", "efficiency_min") ? "power efficiency below the band; " : "power efficiency above the band; ";
+  if (en >= 1.0) why += "energy not lower; ";
+  if (!most) why += "best throughput on fewer queues; ";
+  judged("C6",
+         "on " + pascal.config.gpu_name + ": power efficiency " + pct(e) + ", energy " + pct(en) + ", throughput " +
+             pct(t) + " (means); best throughput on " + std::to_string(best) + "/" + std::to_string(nq) + " queues",
+         in_band && en < 1.0 && most, why.empty() ? why : why.substr(0, why.size() - 2));
+}
+
 }  // namespace
 
-std::vector<Claim> judge_sm_allocation_claims(const SmAllocationAnalysis& a) {
-  SmAllocationJudge j{a, a.config.claims, int(a.config.queues.size()), {}};
+std::vector<Claim> judge_sm_allocation_claims(const SmAllocationAnalysis& a, const SmAllocationAnalysis* pascal) {
+  SmAllocationJudge j{a, a.config.claims, int(a.queues_run().size()), {}};
   j.against_even_split();
   j.against_other_policies();
   j.against_sequential();
   j.judged("C5", std::to_string(a.gating_ok) + "/" + std::to_string(a.gating_n) + " sm-allocation pairs",
            a.gating_ok == a.gating_n, a.gating_detail);
-  j.claims.push_back(a.config.claims.not_judged("C6", "only the Fermi-like 60-SM configuration is modelled here"));
+  if (pascal) j.on_pascal(*pascal);
+  else j.claims.push_back(a.config.claims.not_judged("C6", "no pascal_gpu in the experiment config: one GPU ran"));
   return j.claims;
 }
 

@@ -35,7 +35,7 @@ const std::vector<ClaimLimits>& sm_allocation_claim_limits() {
                                                   {"C4c", {"of_nine_min", "of_nine_max"}},
                                                   {"C4d", {"of_nine_min"}},
                                                   {"C5", {}},
-                                                  {"C6", {}}};
+                                                  {"C6", {"efficiency_min", "efficiency_max", "of_nine_min"}}};
   return limits;
 }
 
@@ -76,18 +76,39 @@ std::optional<ParamProblem> queues_problem(const SmAllocationParams& p) {
       return ParamProblem{"apps[" + std::to_string(i) + "].name", "\"" + p.apps[i].name + "\" is listed twice"};
   if (p.suite.suite == "real")
     for (const SmAllocationProgramParams& x : p.programs) names.insert(x.name);
-  for (size_t i = 0; i < p.queues.size(); ++i)
+  for (size_t i = 0; i < p.queues.size(); ++i) {
+    if (p.queues[i].to_build()) continue;
     if (auto q = queue_problem(p.queues[i], names))
       return ParamProblem{"queues[" + std::to_string(i) + "]." + q->key, q->what};
+  }
   return std::nullopt;
 }
 
 void describe_queue(ParamVisitor& v, SmAllocationQueue& q) {
   v.text("name", q.name, "the queue's name (--only names it in the synthetic suite)", Presence::kRequired);
-  v.text("kind", q.kind, "what the queue is made of, in words");
+  v.text("kind", q.kind, "what the queue is made of, in words (a built queue says it when absent)");
   v.text_list("apps", q.apps, 0, 1000, "", "an entry's name",
-              "the arrival order: an even number of entries' names (pairs first come, first served)",
-              Presence::kRequired);
+              "the arrival order: an even number of entries' names (pairs first come, first served)");
+  v.text_matching("oriented", q.oriented, "^(A|M|C|MC)$", "one of A, M, C, MC",
+                  "build it from the measured classes: ceil(60%) of `length` from this class, the rest from the "
+                  "others in turn");
+  v.flag("equal", q.equal, "build it from the measured classes: two applications of every class measured");
+  v.integer("random_seed", q.random_seed, 1, 0xffffffffu, "",
+            "build it as a random mix: `length` applications drawn from all with this seed");
+  v.integer("length", q.length, 2, 1000, "applications", "the length of an oriented or random queue (even)");
+  v.one_of("one_form", "exactly one of apps, oriented, equal, random_seed",
+           {{"apps"}, {"oriented"}, {"equal"}, {"random_seed"}}, [&v] {
+             int n = v.given("apps") + v.given("oriented") + v.given("equal") + v.given("random_seed");
+             return problem_unless(
+                 n == 1, "apps",
+                 "expected exactly one of apps, oriented, equal, random_seed (" + std::to_string(n) + " given)");
+           });
+  v.rule("even_length", "length: even, and only for an oriented or random queue", [&v, &q] {
+    if (!v.given("length")) return std::optional<ParamProblem>();
+    if (!v.given("oriented") && !v.given("random_seed"))
+      return problem_unless(false, "length", "only an oriented or random queue has a length");
+    return problem_unless(q.length % 2 == 0, "length", "expected an even number (the queue runs as pairs)");
+  });
 }
 
 }  // namespace
@@ -96,6 +117,9 @@ void describe(ParamVisitor& v, SmAllocationProgramParams& a) { describe_entry(v,
 
 void describe(ParamVisitor& v, SmAllocationParams& p) {
   describe_suite(v, p.suite, "sm-allocation");
+  v.text("pascal_gpu", p.pascal_gpu,
+         "a second GPU config (the paper's Pascal column, claim C6): every profile and pair runs on it too, the queues "
+         "built from the first GPU's profiles (a path relative to the data root, or absolute)");
   v.json_object("class_thresholds", p.class_thresholds,
                 "the thresholds classifying an application from its all-SM profile run (sm_profiles.h)");
   v.section("policy_params", Presence::kOptional, "policy.* settings of each policy's runs", [&](ParamVisitor& pp) {
@@ -115,7 +139,8 @@ void describe(ParamVisitor& v, SmAllocationParams& p) {
   check_suite_lists(v, p.suite, "apps");
   v.list("queues", p.queues, 1, 1000, Presence::kRequired, "the queues, each run as first come, first served pairs",
          [](ParamVisitor& q, SmAllocationQueue& x) { describe_queue(q, x); });
-  v.rule("queues_of_entries", "every queue names the suite's entries, an even number, none more than half of it",
+  v.rule("queues_of_entries",
+         "every written queue names the suite's entries, an even number, none more than half of it",
          [&p] { return queues_problem(p); });
   describe_claims_and_targets(v, p, sm_allocation_claim_limits());
 }
@@ -143,7 +168,8 @@ void take_policy_params(const SmAllocationParams& p, SmAllocationConfig& c, cons
   }
 }
 
-// A real suite's queues: those whose programs --only leaves in (all of them without --only).
+// A real suite's queues: those whose programs --only leaves in (all of them without --only),
+// and every queue to build (from the programs --only leaves in).
 void keep_wanted_queues(SmAllocationConfig& c, std::vector<SmAllocationQueue> queues,
                         const std::set<std::string>& wanted, const std::string& file) {
   for (SmAllocationQueue& q : queues)
@@ -151,6 +177,30 @@ void keep_wanted_queues(SmAllocationConfig& c, std::vector<SmAllocationQueue> qu
       c.queues.push_back(std::move(q));
   if (c.queues.empty())
     throw InputError(file, "queues", "no queue uses only programs --only names (a real suite's --only names programs)");
+}
+
+// The GPU config FILE's name and SM count (a multiple of 12), and the profiles' step.
+void take_gpu(SmAllocationConfig& c, const std::string& file) {
+  const InputFileScope gpu_file_scope(file);
+  const GpuConfig gpu = parse_gpu_config(load_json_file(file), file);
+  c.gpu = file;
+  c.gpu_name = gpu.name;
+  c.sms = gpu.sm.count;
+  if (c.sms % 12)
+    throw InputError(file, "sm.count",
+                     "the SM allocation experiment profiles n = K/12, 2K/12, ..., K SMs: expected a multiple of 12");
+  c.step = c.sms / 12;
+}
+
+// The experiment C on the second GPU FILE: its programs checked there.
+std::shared_ptr<const SmAllocationConfig> pascal_column(const SmAllocationConfig& c, const std::string& file,
+                                                        const std::string& scale) {
+  auto pascal = std::make_shared<SmAllocationConfig>(c);
+  pascal->label = "pascal";
+  take_gpu(*pascal, file);
+  if (c.real)
+    for (const SmAllocationApp& a : c.used) check_program(file, a.file, scale);
+  return pascal;
 }
 
 }  // namespace
@@ -187,9 +237,13 @@ SmAllocationConfig SmAllocation::load(const ExperimentOptions& opt, const std::s
     for (SmAllocationApp& a : c.apps) a.file = c.suite + "/" + a.name + ".json";
   }
   std::set<std::string> used_names;
-  for (const SmAllocationQueue& q : c.queues) used_names.insert(q.apps.begin(), q.apps.end());
+  bool builds = false;  // a queue to build may use any application (of those --only leaves in)
+  for (const SmAllocationQueue& q : c.queues) {
+    used_names.insert(q.apps.begin(), q.apps.end());
+    builds |= q.to_build();
+  }
   for (const SmAllocationApp& a : c.apps) {
-    const bool used = used_names.count(a.name) > 0;
+    const bool used = used_names.count(a.name) > 0 || (builds && (!c.real || wanted_programs.count(a.name)));
     if (!c.real) {
       add_checked_app(c.used, a, used);
     } else if (used) {
@@ -197,14 +251,8 @@ SmAllocationConfig SmAllocation::load(const ExperimentOptions& opt, const std::s
       c.used.push_back(a);
     }
   }
-  const InputFileScope gpu_file_scope(c.gpu);
-  const GpuConfig gpu = parse_gpu_config(load_json_file(c.gpu), c.gpu);
-  c.gpu_name = gpu.name;
-  c.sms = gpu.sm.count;
-  if (c.sms % 12)
-    throw InputError(c.gpu, "sm.count",
-                     "the SM allocation experiment profiles n = K/12, 2K/12, ..., K SMs: expected a multiple of 12");
-  c.step = c.sms / 12;
+  take_gpu(c, c.gpu);
+  if (!p.pascal_gpu.empty()) c.pascal = pascal_column(c, source_relative(p.pascal_gpu), opt.scale);
   return c;
 }
 

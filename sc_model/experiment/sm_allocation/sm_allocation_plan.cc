@@ -27,7 +27,7 @@ ProfileSet sm_allocation_profiles(const SmAllocationConfig& c, const RunReports&
     AppProfile p;
     p.name = a.name;
     for (uint32_t n = c.step; n <= c.sms; n += c.step) {
-      const IntervalView t = reports[profile_id(a.name, n)].total();
+      const IntervalView t = reports[c.run_id(profile_id(a.name, n))].total();
       ProfilePoint x;
       x.n = n;
       x.time_s = t.sim_time_s();
@@ -48,6 +48,10 @@ ProfileSet sm_allocation_profiles(const SmAllocationConfig& c, const RunReports&
   return ps;
 }
 
+BuiltQueues sm_allocation_queues(const SmAllocationConfig& c, const RunReports& reports) {
+  return build_queues(c.queues, sm_allocation_profiles(c, reports));
+}
+
 // Content-addressed, so a run reads the profiles its fingerprint names (a
 // re-run with other profiles is a new run); profiles.json is the same text.
 ProfilesFile profiles_file(const ProfileSet& ps) {
@@ -58,9 +62,10 @@ ProfilesFile profiles_file(const ProfileSet& ps) {
   return f;
 }
 
-QueuePairs sm_allocation_pairs(const SmAllocationConfig& c, const ProfileSet& ps) {
+QueuePairs sm_allocation_pairs(const SmAllocationConfig& c, const std::vector<SmAllocationQueue>& queues,
+                               const ProfileSet& ps) {
   QueuePairs pairs;
-  for (const SmAllocationQueue& q : c.queues) {
+  for (const SmAllocationQueue& q : queues) {
     auto cost = [&](size_t i, size_t j) {
       if (q.apps[i] == q.apps[j]) return 1e300;  // an application never pairs with itself
       return pair_slowdown(*ps.find(q.apps[i]), *ps.find(q.apps[j]), c.sms, c.step);
@@ -76,12 +81,16 @@ QueuePairs sm_allocation_pairs(const SmAllocationConfig& c, const ProfileSet& ps
 
 namespace {
 
+void append(std::vector<RunSpec>& to, std::vector<RunSpec> more) {
+  for (RunSpec& r : more) to.push_back(std::move(r));
+}
+
 // The static point of n SMs (the others power-gated) for every used application.
 std::vector<RunSpec> profile_runs(const SmAllocationConfig& c) {
   std::vector<RunSpec> specs;
   for (const SmAllocationApp& a : c.used)
     for (uint32_t n = c.step; n <= c.sms; n += c.step)
-      specs.push_back(workload_run(profile_id(a.name, n), c.gpu, a.file, point_args({{"sms", Json(n)}})));
+      specs.push_back(workload_run(c.run_id(profile_id(a.name, n)), c.gpu, a.file, point_args({{"sms", Json(n)}})));
   return specs;
 }
 
@@ -126,23 +135,25 @@ void write_pair_workload(const SmAllocationConfig& c, const std::string& a, cons
   write_outputs(c.out_dir + "/pairs", {{pn + ".json", doc.dump(1) + "\n"}});
 }
 
-std::vector<RunSpec> pair_runs(const SmAllocationConfig& c, const RunReports& done) {
+// The pair runs of QUEUES on C's GPU, after its profiles (written beside).
+std::vector<RunSpec> pair_runs(const SmAllocationConfig& c, const std::vector<SmAllocationQueue>& queues,
+                               const RunReports& done) {
   const ProfileSet ps = sm_allocation_profiles(c, done);
   const ProfilesFile prof = profiles_file(ps);
   fs::create_directories(c.out_dir + "/profiles");
   write_outputs(c.out_dir + "/profiles", {{prof.name, prof.text}});
-  write_outputs(c.out_dir, {{"profiles.json", prof.text}});
+  write_outputs(c.out_dir, {{profiles_json_name(c), prof.text}});
   const std::string prof_file = fs::absolute(c.out_dir + "/" + prof.rel).string();
-  const QueuePairs pairs = sm_allocation_pairs(c, ps);
+  const QueuePairs pairs = sm_allocation_pairs(c, queues, ps);
   std::set<std::string> pair_files, planned;
   fs::create_directories(c.out_dir + "/pairs");
   std::vector<RunSpec> specs;
-  for (const SmAllocationQueue& q : c.queues)
+  for (const SmAllocationQueue& q : queues)
     for (const PolicyRun& p : sm_allocation_policies())
       for (const auto& [a, b] : pairs.at(q.name).at(p.key)) {
         const std::string pn = pair_name(a, b);
         if (pair_files.insert(pn).second) write_pair_workload(c, a, b);
-        const std::string id = pair_id(pn, p.policy);
+        const std::string id = c.run_id(pair_id(pn, p.policy));
         if (!planned.insert(id).second) continue;
         std::vector<std::string> args = {"--policy", p.policy};
         if (p.profiles) args.insert(args.end(), {"--set", "policy.profiles=" + prof_file});
@@ -156,10 +167,22 @@ std::vector<RunSpec> pair_runs(const SmAllocationConfig& c, const RunReports& do
 
 }  // namespace
 
+std::string profiles_json_name(const SmAllocationConfig& c) {
+  return c.label.empty() ? "profiles.json" : c.label + "_profiles.json";
+}
+
+// Stage 0: the profiles on each GPU; stage 1: the pairs of the queues built from the first GPU's, on each.
 std::vector<RunSpec> SmAllocation::plan(const SmAllocationConfig& c, const RunReports& done, size_t stage) {
-  if (stage == 0) return profile_runs(c);
-  if (stage == 1) return pair_runs(c, done);
-  return {};
+  std::vector<RunSpec> specs;
+  if (stage == 0) {
+    specs = profile_runs(c);
+    if (c.pascal) append(specs, profile_runs(*c.pascal));
+  } else if (stage == 1) {
+    const BuiltQueues built = sm_allocation_queues(c, done);
+    specs = pair_runs(c, built.queues, done);
+    if (c.pascal) append(specs, pair_runs(*c.pascal, built.queues, done));
+  }
+  return specs;
 }
 
 }  // namespace gpupm

@@ -6,6 +6,7 @@
 #include "gpupm/experiment/format_stats.h"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 namespace gpupm {
@@ -60,7 +61,7 @@ std::string queues_md(const SmAllocationAnalysis& a) {
   md << "\n|---|---|";
   for (size_t i = 1; i < a.labels.size(); ++i) md << "---|";
   md << "\n";
-  for (const SmAllocationQueue& q : a.config.queues) {
+  for (const SmAllocationQueue& q : a.queues_run()) {
     const Json& qj = a.queues[q.name];
     md << "| " << q.name << " | ";
     for (const Json& p : qj["policies"]["sm-allocation"]["pairs"])
@@ -105,34 +106,126 @@ std::string rankings_md(const SmAllocationAnalysis& a) {
   return md.str();
 }
 
+// What summary.json holds per GPU (the config's gpu at its top, pascal_gpu under "pascal").
+Json gpu_json(const SmAllocationAnalysis& a) {
+  Json queue_order = Json::array();
+  for (const SmAllocationQueue& q : a.queues_run()) queue_order.push_back(q.name);
+  return {{"gpu", a.config.gpu_name},   {"sms", a.config.sms},
+          {"step", a.config.step},      {"profiles", a.profiles_file.rel},
+          {"apps", apps_json(a)},       {"queue_order", queue_order},
+          {"queues", a.queues},         {"pairs", a.pair_json},
+          {"pairing_model", a.pairing}, {"averages", a.averages}};
+}
+
+// The queues as run, each with what it is made of; those the measured classes could not fill.
+std::string queue_list_md(const SmAllocationAnalysis& a) {
+  std::ostringstream md;
+  for (const SmAllocationQueue& q : a.queues_run()) {
+    md << "- **" << q.name << "**" << (q.kind.empty() ? "" : " (" + q.kind + ")") << ":";
+    for (const std::string& app : q.apps) md << " " << app;
+    md << "\n";
+  }
+  for (const std::string& why : a.built.unbuilt) md << "- not built: " << why << "\n";
+  return md.str();
+}
+
+// The paper's results table (docs/papers.md#sm-allocation-results): sm-allocation against
+// each policy, each figure given for one of its two GPUs; ours on both.
+struct PaperFigure {
+  const char* against;  // a policy key
+  const char* metric;   // an averages key
+  const char* fermi;
+  const char* pascal;
+};
+const PaperFigure kPaperFigures[] = {
+    {"baseline", "throughput", "+25%", "-"},    {"baseline", "power", "+11%", "-"},
+    {"baseline", "efficiency", "-", "+11%"},    {"baseline", "energy", "-", "-9%"},
+    {"ilp-smra", "throughput", "+18%", "-"},    {"ilp-smra", "power", "about +3%", "-10%"},
+    {"ilp-smra", "efficiency", "+16%", "-"},    {"ilp-smra", "energy", "-", "-8%"},
+    {"aging-power", "throughput", "-", "+16%"}, {"aging-power", "power", "+4.5%", "-"},
+    {"aging-power", "efficiency", "-", "+18%"}, {"aging-power", "energy", "-14%", "-"},
+    {"perf-aging", "throughput", "-", "+3%"},   {"perf-aging", "power", "-", "-7%"},
+    {"perf-aging", "efficiency", "+12%", "-"},  {"perf-aging", "energy", "-11%", "-"},
+};
+
+// sm-allocation's mean METRIC over AGAINST's (both as ratios to the even split).
+double against(const SmAllocationAnalysis& a, const char* policy, const char* metric) {
+  return a.avg("sm-allocation", metric) / a.avg(policy, metric);
+}
+
+std::string queues_best(const SmAllocationAnalysis& a, const char* key) {
+  return std::to_string(a.averages["sm-allocation"][key].get<int>()) + "/" + std::to_string(a.queues_run().size());
+}
+
+std::string two_gpus_md(const SmAllocationAnalysis& a, const SmAllocationAnalysis& pascal, Json& rows) {
+  std::ostringstream md;
+  md << "| sm-allocation against | metric (mean) | paper, Fermi | gpupm, " << a.config.gpu_name
+     << " | paper, Pascal | gpupm, " << pascal.config.gpu_name << " |\n|---|---|---|---|---|---|\n";
+  for (const PaperFigure& f : kPaperFigures) {
+    const double ours = against(a, f.against, f.metric), theirs = against(pascal, f.against, f.metric);
+    md << "| " << f.against << " | " << f.metric << " | " << f.fermi << " | " << pct(ours) << " | " << f.pascal << " | "
+       << pct(theirs) << " |\n";
+    rows.push_back({{"against", f.against},
+                    {"metric", f.metric},
+                    {"paper_fermi", f.fermi},
+                    {"paper_pascal", f.pascal},
+                    {"gpu", ours - 1.0},
+                    {"pascal_gpu", theirs - 1.0}});
+  }
+  md << "| (best among the concurrent policies) | throughput, queues | 7/9 | "
+     << queues_best(a, "best_throughput_queues") << " | 5/9 | " << queues_best(pascal, "best_throughput_queues")
+     << " |\n"
+     << "| | power efficiency, queues | 7/9 | " << queues_best(a, "best_efficiency_queues") << " | 6/9 | "
+     << queues_best(pascal, "best_efficiency_queues") << " |\n";
+  return md.str();
+}
+
+// summary.md's part on `pascal_gpu`: its profiles and queues, and both GPUs beside the paper's columns.
+std::string pascal_md(const SmAllocationAnalysis& a, const SmAllocationAnalysis& pascal, Json& rows) {
+  int class_match = 0;
+  const uint32_t K = pascal.config.sms;
+  std::ostringstream md;
+  md << "\n## The second GPU: " << pascal.config.gpu_name << " (`pascal_gpu`)\n\n"
+     << "The same queues (built from the first GPU's classes), profiles at n = " << pascal.config.step << ", ..., " << K
+     << " SMs (`" << pascal.profiles_file.rel << "`), the even split " << K / 2 << "/" << K - K / 2
+     << ".\n\n| app | intended class | class (on " << K
+     << " SMs) | MBU | L2 hit | L2->L1 GB/s | MCR | best-IPC n | opt (best IPC/W) | IPC/W at opt (x1e3) | IPC/W at "
+     << K << " |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
+     << apps_md(pascal, class_match) << "\n"
+     << queues_md(pascal) << rankings_md(pascal) << "\n\n## Both GPUs beside the paper's columns\n\n"
+     << "Each figure is sm-allocation's mean ratio to the even split over the other policy's (as C2 computes it); "
+        "the paper gives each for one of its GPUs.\n\n"
+     << two_gpus_md(a, pascal, rows);
+  return md.str();
+}
+
 }  // namespace
 
 ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunReports& reports,
                                         const std::vector<ExperimentRuns>& stages) {
-  const SmAllocationAnalysis a(c, reports);
-  const std::vector<Claim> claims = judge_sm_allocation_claims(a);
+  const BuiltQueues built = sm_allocation_queues(c, reports);
+  const SmAllocationAnalysis a(c, reports, built);
+  std::optional<SmAllocationAnalysis> pascal;
+  if (c.pascal) pascal.emplace(*c.pascal, reports, built);
+  const std::vector<Claim> claims = judge_sm_allocation_claims(a, pascal ? &*pascal : nullptr);
   const ExperimentRuns runs = all_stages(stages);
   const uint32_t K = c.sms;
-  Json queue_order = Json::array();
-  for (const SmAllocationQueue& q : c.queues) queue_order.push_back(q.name);
   ExperimentSummary s;
   s.json = summary_header("sm-allocation", runs);
-  s.json.update({{"gpu", c.gpu_name},
-                 {"sms", K},
-                 {"step", c.step},
-                 {"profiles", a.profiles_file.rel},
-                 {"class_thresholds", class_thresholds_json(c.thresholds)},
+  s.json.update(gpu_json(a));
+  s.json.update({{"class_thresholds", class_thresholds_json(c.thresholds)},
                  {"policy_params", c.policy_params},
                  {"policies", a.labels},
-                 {"apps", apps_json(a)},
-                 {"queue_order", queue_order},
-                 {"queues", a.queues},
-                 {"pairs", a.pair_json},
-                 {"pairing_model", a.pairing},
-                 {"averages", a.averages},
                  {"targets", targets_json(c.targets, claims)},
                  {"claims", claims_json(claims)}});
+  if (!built.unbuilt.empty()) s.json["unbuilt_queues"] = built.unbuilt;
   if (c.real) s.json["suite"] = "real";
+  Json paper_columns = Json::array();
+  const std::string second = pascal ? pascal_md(a, *pascal, paper_columns) : std::string();
+  if (pascal) {
+    s.json["pascal"] = gpu_json(*pascal);
+    s.json["paper_columns"] = paper_columns;
+  }
   int class_match = 0;
   const std::string app_rows = apps_md(a, class_match);
   const ClassThresholds& t = c.thresholds;
@@ -157,7 +250,8 @@ ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunRe
                 : std::to_string(class_match) + "/" + std::to_string(c.used.size()) +
                       " applications land in their intended class.")
      << "\n\n## Queues (throughput / power / power efficiency / energy vs even split)\n\n"
-     << queues_md(a) << rankings_md(a) << "\n\n## Targets\n\n"
+     << queue_list_md(a) << "\n"
+     << queues_md(a) << rankings_md(a) << second << "\n\n## Targets\n\n"
      << targets_markdown(s.json["targets"]) << "\n## Claims (docs/papers.md#sm-allocation-claims)\n\n"
      << claims_markdown(claims)
      << "\nPlots: throughput.png, power.png, efficiency.png, energy.png, profiles.png "
