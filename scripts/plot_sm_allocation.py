@@ -4,6 +4,7 @@ throughput.png, power.png, efficiency.png, energy.png
              per queue, each policy normalised to the even split (baseline)
 profiles.png power efficiency (IPC/W) and IPC against the SM count of every
              application alone (the offline profiles), opt marked
+With a second GPU (the config's pascal_gpu) the same five as pascal_*.png.
 Usage: plot_sm_allocation.py DIR  (reads DIR/summary.json and DIR/profiles.json, writes DIR/*.png)"""
 import json
 import os
@@ -41,14 +42,22 @@ def profiles(s, prof, path):
     save_grid(fig, "offline profiles: power efficiency (blue, left) and IPC (orange, right) alone on n SMs", path)
 
 
+def plots(s, policies, d, prefix):
+    """The five plots of one GPU's part of summary.json (S), named PREFIX*.png."""
+    s = dict(s, policies=policies)
+    bars(s, "throughput", os.path.join(d, prefix + "throughput.png"), "throughput / even split")
+    bars(s, "power", os.path.join(d, prefix + "power.png"), "average power / even split")
+    bars(s, "efficiency", os.path.join(d, prefix + "efficiency.png"), "power efficiency / even split")
+    bars(s, "energy", os.path.join(d, prefix + "energy.png"), "energy / even split")
+    profiles(s, json.load(open(os.path.join(d, prefix + "profiles.json"))), os.path.join(d, prefix + "profiles.png"))
+
+
 def main():
     d = sys.argv[1]
     s = json.load(open(os.path.join(d, "summary.json")))
-    bars(s, "throughput", os.path.join(d, "throughput.png"), "throughput / even split")
-    bars(s, "power", os.path.join(d, "power.png"), "average power / even split")
-    bars(s, "efficiency", os.path.join(d, "efficiency.png"), "power efficiency / even split")
-    bars(s, "energy", os.path.join(d, "energy.png"), "energy / even split")
-    profiles(s, json.load(open(os.path.join(d, "profiles.json"))), os.path.join(d, "profiles.png"))
+    plots(s, s["policies"], d, "")
+    if "pascal" in s:
+        plots(s["pascal"], s["policies"], d, "pascal_")
 
 
 if __name__ == "__main__":
