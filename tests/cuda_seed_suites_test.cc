@@ -1,5 +1,5 @@
 // The seed suites' CUDA programs (configs/workloads/cuda/harmonia/,
-// voltage_noise/, core_shutdown/) end to end: gpupm compiles and runs each on the
+// voltage_noise/, core_shutdown/, sm_allocation/) end to end: gpupm compiles and runs each on the
 // GTX 480 model with --dump-inputs/--dump-buffers, and the host recomputes every
 // output buffer from the dumped inputs. Integers must match exactly; kernels that
 // spell every float operation out (explicit fmaf, fixed order) are repeated bit
@@ -904,4 +904,87 @@ TEST(CoreShutdownSuite, pvr) {
     bool first = i == 0 || (sorted[i - 1] >> 32) != (sorted[i] >> 32);
     m_visitors.exact(i, visitors[i], first ? int(url_clients[url_of_hash[uint32_t(sorted[i] >> 32)]].size()) : 0);
   }
+}
+
+// ---- SM allocation ----
+
+TEST(SmAllocationSuite, gups) {
+  ProgramRun run("sm_allocation/gups");
+  RUN_OR_FAIL(run);
+  constexpr uint64_t kPoly = 0x7;  // HPCC: x^64 = x^2 + x + 1
+  std::vector<uint64_t> table = run.initial<uint64_t>("table");
+  const std::vector<uint64_t> starts = run.initial<uint64_t>("starts");
+  const uint64_t per_thread = run.arg(0, 2).get<uint64_t>();
+  ASSERT_EQ(table.size(), uint64_t(1) << run.arg(0, 3).get<int>());
+  ASSERT_EQ(run.arg(0, 4).get<uint64_t>(), kPoly);  // the kernel's feedback (a parameter: gups.cu says why)
+  // HPCC's own verification: the whole stream from 1, update by update. The threads'
+  // pieces, each from its start, are this stream cut in order, and xor commutes, so the
+  // atomic updates leave exactly this table (a wrong start file fails here too).
+  const uint64_t mask = table.size() - 1;
+  uint64_t ran = 1;
+  for (uint64_t i = 0; i < starts.size() * per_thread; ++i) {
+    ran = (ran << 1) ^ (int64_t(ran) < 0 ? kPoly : 0);
+    table[ran & mask] ^= ran;
+  }
+  const std::vector<uint64_t> got = run.final<uint64_t>("table");
+  ASSERT_EQ(got.size(), table.size());
+  Mismatches m("table");
+  for (size_t i = 0; i < got.size(); ++i) m.exact(i, got[i], table[i]);
+}
+
+namespace {
+
+// Rodinia hotspot's time step of the whole grid as hotspot.cu computes each cell:
+// the same fmaf chain, edge cells their own missing neighbour. The pyramid computes
+// every cell of a launch's iterations from correct neighbours, so it is this, bit for bit.
+struct HotspotStep {
+  int rows, cols;
+  float step_div_cap, rx_1, ry_1, rz_1;  // the kernel's divisions (div.rn: correctly rounded)
+
+  explicit HotspotStep(const gpupm::Json& args)
+      : rows(args.at(5).get<int>()),
+        cols(args.at(4).get<int>()),
+        step_div_cap(args.at(12).get<float>() / args.at(8).get<float>()),
+        rx_1(1.0f / args.at(9).get<float>()),
+        ry_1(1.0f / args.at(10).get<float>()),
+        rz_1(1.0f / args.at(11).get<float>()) {}
+
+  std::vector<float> operator()(const std::vector<float>& temp, const std::vector<float>& power) const {
+    auto at = [&](int r, int c) {
+      return temp[size_t(std::clamp(r, 0, rows - 1)) * size_t(cols) + size_t(std::clamp(c, 0, cols - 1))];
+    };
+    std::vector<float> next(temp.size());
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) {
+        const size_t i = size_t(r) * size_t(cols) + size_t(c);
+        const float t = temp[i];
+        const float vertical = std::fma(-2.0f, t, at(r + 1, c) + at(r - 1, c));
+        const float horizontal = std::fma(-2.0f, t, at(r, c + 1) + at(r, c - 1));
+        const float flow = std::fma(80.0f - t, rz_1, std::fma(horizontal, rx_1, std::fma(vertical, ry_1, power[i])));
+        next[i] = std::fma(step_div_cap, flow, t);
+      }
+    return next;
+  }
+};
+
+}  // namespace
+
+TEST(SmAllocationSuite, hotspot) {
+  ProgramRun run("sm_allocation/hotspot");
+  RUN_OR_FAIL(run);
+  const std::vector<float> power = run.initial<float>("power");
+  std::vector<float> temp = run.initial<float>("temp0");
+  // Every launch advances the previous launch's result by its pyramid's steps into its
+  // destination buffer (temp0 -> temp1 -> temp0 ...); each buffer ends as its last writer left it.
+  std::map<std::string, std::vector<float>> want;
+  std::string previous = "temp0";
+  for (size_t l = 0; l < run.launch_count(); ++l) {
+    const gpupm::Json& args = run.launch(l).at("args");
+    ASSERT_EQ(args.at(2).get<std::string>(), previous) << "launch " << l << " does not read the last result";
+    const HotspotStep step(args);
+    for (int i = 0; i < args.at(0).get<int>(); ++i) temp = step(temp, power);
+    previous = args.at(3).get<std::string>();
+    want[previous] = temp;
+  }
+  for (const auto& [name, values] : want) expect_bits(name, run.final<float>(name), values);
 }

@@ -1,10 +1,10 @@
-// The paper-scale inputs of the core shut-down, Harmonia and voltage-noise
-// suites (configs/workloads/cuda/<suite>/gen_paper.py; the protocol is
+// The paper-scale inputs of the core shut-down, Harmonia, voltage-noise and
+// SM-allocation suites (configs/workloads/cuda/<suite>/gen_paper.py; the protocol is
 // program/workload_scale.h): each program's generator, run with the arguments
 // its ci workload declares, writes the sizes the suite README's "Paper scale"
 // states (the facts ending the generated description; the launch entries) and
 // the same bytes on every machine (the content digest). Generation only, no
-// simulation: 0.2-2.5 s a program, about 15 s in all. A deliberate change to a
+// simulation: 0.2-2.5 s a program, about 20 s in all. A deliberate change to a
 // generator, or to a cut in a workload's "args", updates its row.
 #include <gtest/gtest.h>
 
@@ -79,7 +79,10 @@ const std::vector<SuiteGeneratorCase>& cases() {
       SuiteGeneratorCase{"voltage_noise/convolution_separable", "image 3072x3072, passes 3", "1ff7d5790f35708e", 6},
       SuiteGeneratorCase{"voltage_noise/convolution_texture", "image 3072x1536, passes 3", "5db2387cde0c5db7", 6},
       SuiteGeneratorCase{"voltage_noise/dct8x8", "image 512x512, forward 10", "28c6221d6e09f444", 3},
-      SuiteGeneratorCase{"voltage_noise/nn", "records 42764", "0e3af5a7198c5224", 1}};
+      SuiteGeneratorCase{"voltage_noise/nn", "records 42764", "0e3af5a7198c5224", 1},
+      SuiteGeneratorCase{"sm_allocation/gups", "log_size 25, updates 16777216, threads 262144", "1f019d47e6513b9c", 1},
+      SuiteGeneratorCase{"sm_allocation/hotspot", "grid 1024x1024, pyramid_height 2, iterations 2", "5cc09d577dec006a",
+                         1}};
   return all;
 }
 
@@ -88,12 +91,12 @@ INSTANTIATE_TEST_SUITE_P(PaperScale, SuitePaperGenerator, ::testing::ValuesIn(ca
                            return stem_of(info.param.program);
                          });
 
-// Every program folder of the three suites has its row above, so a program
+// Every program folder of the four suites has its row above, so a program
 // added without a paper scale fails here.
 TEST(PaperScaleSuites, EveryProgramHasAGeneratorRow) {
   std::set<std::string> rows, folders;
   for (const SuiteGeneratorCase& c : cases()) rows.insert(c.program);
-  for (const std::string suite : {"core_shutdown", "harmonia", "voltage_noise"})
+  for (const std::string suite : {"core_shutdown", "harmonia", "voltage_noise", "sm_allocation"})
     for (const auto& entry : std::filesystem::directory_iterator(source_path("configs/workloads/cuda/" + suite)))
       if (entry.is_directory()) folders.insert(suite + "/" + entry.path().filename().string());
   EXPECT_EQ(rows, folders);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measures a program of the core shut-down, Harmonia or voltage-noise suite at
+"""Measures a program of the core shut-down, Harmonia, voltage-noise or SM-allocation suite at
 a scale for its suite README (README.md beside this file, "Scales"), as
 measure_scale.py does for the Equalizer suite, with the decision windows of
 the suite's policy instead of Equalizer's epochs: runs it once under the
@@ -19,6 +19,8 @@ one Markdown row:
     voltage_noise  nothing more: its predictor acts every cycle and its stagger
                    unit in 30-cycle windows, inside any launch; waves count the
                    CTA-dispatch alignments.
+    sm_allocation  nothing more: the policies split the SMs once per pair (the
+                   ILP-SMRA comparison moves them in 8192-cycle windows).
   and the host CPU seconds of the run.
 
     configs/workloads/cuda/measure_suite.py WORKLOAD --suite SUITE [--scale paper]
@@ -36,6 +38,7 @@ SUITES = {  # the experiment's GPU and PDN (configs/experiments/<suite>_real.jso
     "core_shutdown": ("configs/gpu/gtx480_32sm.json", None),
     "harmonia": ("configs/gpu/hd7970_like.json", None),
     "voltage_noise": ("configs/gpu/gtx480.json", "configs/pdn/package_default.json"),
+    "sm_allocation": ("configs/gpu/gtx480_60sm.json", None),
 }
 MEMORY_INTENSIVE_MBU = 0.5
 
@@ -100,6 +103,7 @@ HEADERS = {
     "core_shutdown": "memory-intensive launches (share of cycles), sampling windows each (min / median)",
     "harmonia": "invocations per kernel (min / max)",
     "voltage_noise": "-",
+    "sm_allocation": "-",
 }
 
 
