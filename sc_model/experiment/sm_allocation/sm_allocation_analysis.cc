@@ -33,9 +33,8 @@ SmAllocationAnalysis::SmAllocationAnalysis(const SmAllocationConfig& c, const Ru
   add_averages();
 }
 
-std::pair<uint32_t, uint32_t> SmAllocationAnalysis::split_of(const std::string& id, const std::string& policy) const {
+std::pair<uint32_t, uint32_t> SmAllocationAnalysis::split_of(const ReportView& r, const std::string& policy) const {
   const uint32_t K = config.sms;
-  const ReportView r = reports[config.run_id(id)];
   const Json& pol = r.config()["policy"];
   if (pol.contains("split")) return {pol["split"][0].get<uint32_t>(), pol["split"][1].get<uint32_t>()};
   if (policy == "ilp-smra" && !r.policy_trace().is_null()) {  // the last split it reached
@@ -82,11 +81,11 @@ void SmAllocationAnalysis::add_pair_runs(const SmAllocationQueue& q, std::map<st
   for (const PolicyRun& p : sm_allocation_policies()) {
     Json pj = Json::array();
     for (const auto& [a, b] : pairs.at(q.name).at(p.key)) {
-      const std::string pn = pair_name(a, b), id = pair_id(pn, p.policy);
+      const std::string pn = pair_name(a, b), id = config.run_id(pair_id(pn, p.policy));
       const ReportView r = pair_report(pn, p.policy);
       const IntervalView t = r.total();
       tot[p.key].add(t);
-      auto [k1, k2] = split_of(id, p.policy);
+      auto [k1, k2] = split_of(r, p.policy);
       Json per_app = Json::array();
       for (const Json& x : r.apps())
         per_app.push_back({{"name", x["name"]},

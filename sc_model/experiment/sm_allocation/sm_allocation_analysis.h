@@ -27,7 +27,7 @@ struct SmAllocationAnalysis {
 
   const SmAllocationConfig& config;
   const RunReports& reports;
-  const BuiltQueues& built;
+  const BuiltQueues built;
   ProfileSet profiles;
   ProfilesFile profiles_file;
   QueuePairs pairs;
@@ -53,7 +53,7 @@ struct SmAllocationAnalysis {
   double avg(const std::string& label, const char* key) const { return averages[label][key].get<double>(); }
 
  private:
-  std::pair<uint32_t, uint32_t> split_of(const std::string& id, const std::string& policy) const;
+  std::pair<uint32_t, uint32_t> split_of(const ReportView& r, const std::string& policy) const;
   void add_pairing_model();
   void add_queue(const SmAllocationQueue& q);
   void add_pair_runs(const SmAllocationQueue& q, std::map<std::string, Totals>& tot, Json& qj);

@@ -76,7 +76,10 @@ std::optional<ParamProblem> queues_problem(const SmAllocationParams& p) {
       return ParamProblem{"apps[" + std::to_string(i) + "].name", "\"" + p.apps[i].name + "\" is listed twice"};
   if (p.suite.suite == "real")
     for (const SmAllocationProgramParams& x : p.programs) names.insert(x.name);
+  std::set<std::string> queue_names;
   for (size_t i = 0; i < p.queues.size(); ++i) {
+    if (!queue_names.insert(p.queues[i].name).second)
+      return ParamProblem{"queues[" + std::to_string(i) + "].name", "\"" + p.queues[i].name + "\" is listed twice"};
     if (p.queues[i].to_build()) continue;
     if (auto q = queue_problem(p.queues[i], names))
       return ParamProblem{"queues[" + std::to_string(i) + "]." + q->key, q->what};
@@ -84,18 +87,23 @@ std::optional<ParamProblem> queues_problem(const SmAllocationParams& p) {
   return std::nullopt;
 }
 
+// The pairing tries every perfect matching of a queue, (n - 1)!! of them: 135,135 at 14.
+constexpr size_t kMaxQueue = 14;
+
 void describe_queue(ParamVisitor& v, SmAllocationQueue& q) {
   v.text("name", q.name, "the queue's name (--only names it in the synthetic suite)", Presence::kRequired);
   v.text("kind", q.kind, "what the queue is made of, in words (a built queue says it when absent)");
-  v.text_list("apps", q.apps, 0, 1000, "", "an entry's name",
+  v.text_list("apps", q.apps, 0, kMaxQueue, "", "an entry's name",
               "the arrival order: an even number of entries' names (pairs first come, first served)");
   v.text_matching("oriented", q.oriented, "^(A|M|C|MC)$", "one of A, M, C, MC",
                   "build it from the measured classes: ceil(60%) of `length` from this class, the rest from the "
                   "others in turn");
-  v.flag("equal", q.equal, "build it from the measured classes: two applications of every class measured");
+  v.flag("equal", q.equal,
+         "true: build it from the measured classes, two applications of every class measured (a class of one gives "
+         "it twice)");
   v.integer("random_seed", q.random_seed, 1, 0xffffffffu, "",
             "build it as a random mix: `length` applications drawn from all with this seed");
-  v.integer("length", q.length, 2, 1000, "applications", "the length of an oriented or random queue (even)");
+  v.integer("length", q.length, 2, kMaxQueue, "applications", "the length of an oriented or random queue (even)");
   v.one_of("one_form", "exactly one of apps, oriented, equal, random_seed",
            {{"apps"}, {"oriented"}, {"equal"}, {"random_seed"}}, [&v] {
              int n = v.given("apps") + v.given("oriented") + v.given("equal") + v.given("random_seed");
@@ -103,6 +111,10 @@ void describe_queue(ParamVisitor& v, SmAllocationQueue& q) {
                  n == 1, "apps",
                  "expected exactly one of apps, oriented, equal, random_seed (" + std::to_string(n) + " given)");
            });
+  v.rule("equal_true", "equal: only true", [&v, &q] {
+    return problem_unless(!v.given("equal") || q.equal, "equal",
+                          "expected true (a queue with two applications of every class); leave it out otherwise");
+  });
   v.rule("even_length", "length: even, and only for an oriented or random queue", [&v, &q] {
     if (!v.given("length")) return std::optional<ParamProblem>();
     if (!v.given("oriented") && !v.given("random_seed"))
@@ -117,9 +129,10 @@ void describe(ParamVisitor& v, SmAllocationProgramParams& a) { describe_entry(v,
 
 void describe(ParamVisitor& v, SmAllocationParams& p) {
   describe_suite(v, p.suite, "sm-allocation");
-  v.text("pascal_gpu", p.pascal_gpu,
-         "a second GPU config (the paper's Pascal column, claim C6): every profile and pair runs on it too, the queues "
-         "built from the first GPU's profiles (a path relative to the data root, or absolute)");
+  v.text_matching(
+      "pascal_gpu", p.pascal_gpu, ".", "a path",
+      "a second GPU config (the paper's Pascal column, claim C6): every profile and pair runs on it too, the queues "
+      "built from the first GPU's profiles (a path relative to the data root, or absolute)");
   v.json_object("class_thresholds", p.class_thresholds,
                 "the thresholds classifying an application from its all-SM profile run (sm_profiles.h)");
   v.section("policy_params", Presence::kOptional, "policy.* settings of each policy's runs", [&](ParamVisitor& pp) {
@@ -153,16 +166,23 @@ ClassThresholds class_thresholds_of(const SmAllocationParams& p, const std::stri
   return parse_class_thresholds(r, "class_thresholds");
 }
 
-// Each policy's policy_params, checked as the policy reads them on the experiment's GPU (the profiles
+// Each policy's policy_params, checked as the policy reads them on GPU (the profiles
 // file, which the experiment gives the policies that read one, stands in as a name).
-void take_policy_params(const SmAllocationParams& p, SmAllocationConfig& c, const SuiteConfig& sc) {
-  const PolicyGpu on = load_policy_gpu(sc.gpu);
+void check_policy_params(const SmAllocationParams& p, const std::string& gpu, const std::string& file) {
+  const PolicyGpu on = load_policy_gpu(gpu);
   for (const auto& [policy, params] : p.policy_params) {
     if (params.is_null()) continue;
     bool reads_profiles = false;
     for (const PolicyRun& r : sm_allocation_policies()) reads_profiles |= r.policy == policy && r.profiles;
     const Json given = reads_profiles ? Json{{"profiles", "profiles.json"}} : Json::object();
-    check_policy_settings(params, policy, on, sc.file, "policy_params." + policy, given);
+    check_policy_settings(params, policy, on, file, "policy_params." + policy, given);
+  }
+}
+
+void take_policy_params(const SmAllocationParams& p, SmAllocationConfig& c, const SuiteConfig& sc) {
+  check_policy_params(p, sc.gpu, sc.file);
+  for (const auto& [policy, params] : p.policy_params) {
+    if (params.is_null()) continue;
     c.policy_params[policy] = params;
     c.policy_sets[policy] = policy_sets(params);
   }
@@ -172,11 +192,16 @@ void take_policy_params(const SmAllocationParams& p, SmAllocationConfig& c, cons
 // and every queue to build (from the programs --only leaves in).
 void keep_wanted_queues(SmAllocationConfig& c, std::vector<SmAllocationQueue> queues,
                         const std::set<std::string>& wanted, const std::string& file) {
-  for (SmAllocationQueue& q : queues)
-    if (std::all_of(q.apps.begin(), q.apps.end(), [&](const std::string& a) { return wanted.count(a) > 0; }))
-      c.queues.push_back(std::move(q));
+  for (SmAllocationQueue& q : queues) {
+    const bool keep =
+        q.to_build() ? wanted.size() >= 2
+                     : std::all_of(q.apps.begin(), q.apps.end(), [&](const auto& a) { return wanted.count(a) > 0; });
+    if (keep) c.queues.push_back(std::move(q));
+  }
   if (c.queues.empty())
-    throw InputError(file, "queues", "no queue uses only programs --only names (a real suite's --only names programs)");
+    throw InputError(file, "queues",
+                     "no queue uses only programs --only names, and a queue to build needs two of them (a real "
+                     "suite's --only names programs)");
 }
 
 // The GPU config FILE's name and SM count (a multiple of 12), and the profiles' step.
@@ -192,9 +217,12 @@ void take_gpu(SmAllocationConfig& c, const std::string& file) {
   c.step = c.sms / 12;
 }
 
-// The experiment C on the second GPU FILE: its programs checked there.
-std::shared_ptr<const SmAllocationConfig> pascal_column(const SmAllocationConfig& c, const std::string& file,
-                                                        const std::string& scale) {
+// The experiment C on its pascal_gpu: the file, the policies' settings and the programs checked there.
+std::shared_ptr<const SmAllocationConfig> pascal_column(const SmAllocationConfig& c, const SmAllocationParams& p,
+                                                        const SuiteConfig& sc, const std::string& scale) {
+  const std::string file = source_relative(p.pascal_gpu);
+  if (const std::string why = regular_file_problem(file); !why.empty()) throw InputError(sc.file, "pascal_gpu", why);
+  check_policy_params(p, file, sc.file);
   auto pascal = std::make_shared<SmAllocationConfig>(c);
   pascal->label = "pascal";
   take_gpu(*pascal, file);
@@ -252,7 +280,7 @@ SmAllocationConfig SmAllocation::load(const ExperimentOptions& opt, const std::s
     }
   }
   take_gpu(c, c.gpu);
-  if (!p.pascal_gpu.empty()) c.pascal = pascal_column(c, source_relative(p.pascal_gpu), opt.scale);
+  if (!p.pascal_gpu.empty()) c.pascal = pascal_column(c, p, sc, opt.scale);
   return c;
 }
 

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <set>
+#include <stdexcept>
 
 namespace gpupm {
 
@@ -49,7 +50,13 @@ ProfileSet sm_allocation_profiles(const SmAllocationConfig& c, const RunReports&
 }
 
 BuiltQueues sm_allocation_queues(const SmAllocationConfig& c, const RunReports& reports) {
-  return build_queues(c.queues, sm_allocation_profiles(c, reports));
+  BuiltQueues built = build_queues(c.queues, sm_allocation_profiles(c, reports));
+  if (built.queues.empty()) {  // a run-time outcome (the classes measured), not bad input
+    std::string why;
+    for (const std::string& w : built.unbuilt) why += "; " + w;
+    throw std::runtime_error("sm-allocation: the measured classes fill none of the queues" + why);
+  }
+  return built;
 }
 
 // Content-addressed, so a run reads the profiles its fingerprint names (a

@@ -36,37 +36,36 @@ std::vector<std::string> take_in_turn(const Members& members, const std::vector<
   return picks;
 }
 
-// PICKS in an arrival order whose first come, first served pairs never hold one
-// application twice: each pair takes the two applications with the most copies
-// left (ties: the earlier in PICKS). None when one fills more than half.
-std::optional<std::vector<std::string>> pairable_order(const std::vector<std::string>& picks) {
-  std::vector<std::pair<std::string, size_t>> left;  // first-appearance order
-  for (const std::string& p : picks) {
-    auto it = std::find_if(left.begin(), left.end(), [&](const auto& x) { return x.first == p; });
-    if (it == left.end()) left.push_back({p, 1});
-    else ++it->second;
-  }
-  for (const auto& [app, n] : left)
-    if (n * 2 > picks.size()) return std::nullopt;
-  std::vector<std::string> order;
-  while (order.size() < picks.size()) {
-    size_t first = left.size(), second = left.size();
-    for (size_t i = 0; i < left.size(); ++i) {
-      if (left[i].second == 0) continue;
-      if (first == left.size() || left[i].second > left[first].second) {
-        second = first;
-        first = i;
-      } else if (second == left.size() || left[i].second > left[second].second) {
-        second = i;
-      }
-    }
-    if (second == left.size()) return std::nullopt;  // an odd count: cannot happen for an even queue
-    order.push_back(left[first].first);
-    order.push_back(left[second].first);
-    --left[first].second;
-    --left[second].second;
+// PICKS in their order but for a first come, first served pair of one application
+// twice, whose second swaps with the nearest later (else earlier) element that
+// pairs with neither. None when an application fills more than half.
+std::optional<std::vector<std::string>> pairable_order(std::vector<std::string> order) {
+  std::map<std::string, size_t> count;
+  for (const std::string& p : order)
+    if (++count[p] * 2 > order.size()) return std::nullopt;
+  auto partner = [](size_t i) { return i ^ size_t(1); };
+  for (size_t i = 1; i < order.size(); i += 2) {
+    if (order[i] != order[i - 1]) continue;
+    const std::string& v = order[i];
+    auto fits = [&](size_t j) { return j / 2 != i / 2 && order[j] != v && order[partner(j)] != v; };
+    size_t j = i + 1;
+    while (j < order.size() && !fits(j)) ++j;
+    if (j == order.size())
+      for (j = 0; j < i && !fits(j);) ++j;
+    if (j == i) return std::nullopt;
+    std::swap(order[i], order[j]);
   }
   return order;
+}
+
+// A and B alternating, then the rest of the longer.
+std::vector<std::string> interleave(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+    if (i < a.size()) out.push_back(a[i]);
+    if (i < b.size()) out.push_back(b[i]);
+  }
+  return out;
 }
 
 std::string count_of(size_t n, size_t of) { return std::to_string(n) + " of " + std::to_string(of); }
@@ -79,11 +78,10 @@ std::variant<SmAllocationQueue, std::string> build_oriented(SmAllocationQueue q,
   std::vector<std::string> others;
   for (const std::string& c : kClassOrder)
     if (c != q.oriented) others.push_back(c);
-  std::vector<std::string> picks = take_in_turn(members, {q.oriented}, of_class);
+  const std::vector<std::string> picks = take_in_turn(members, {q.oriented}, of_class);
   const std::vector<std::string> rest = take_in_turn(members, others, q.length - of_class);
   if (rest.size() < q.length - of_class) return "every application is measured " + q.oriented;
-  picks.insert(picks.end(), rest.begin(), rest.end());
-  const auto order = pairable_order(picks);
+  const auto order = pairable_order(interleave(picks, rest));
   if (!order)
     return std::to_string(it->second.size()) + " application(s) measured " + q.oriented + " cannot fill " +
            count_of(of_class, q.length) + " with none more than half the queue";
@@ -93,16 +91,12 @@ std::variant<SmAllocationQueue, std::string> build_oriented(SmAllocationQueue q,
 }
 
 std::variant<SmAllocationQueue, std::string> build_equal(SmAllocationQueue q, const Members& members) {
-  std::vector<std::string> picks, classes;
-  for (const std::string& c : kClassOrder) {
-    auto it = members.find(c);
-    if (it == members.end()) continue;
-    classes.push_back(c);
-    for (size_t k = 0; k < 2; ++k) picks.push_back(it->second[k % it->second.size()]);
-  }
-  const auto order = pairable_order(picks);
-  if (!order || classes.size() < 2) return "fewer than two classes are measured";
-  q.apps = *order;
+  std::vector<std::string> classes;
+  for (const std::string& c : kClassOrder)
+    if (members.count(c)) classes.push_back(c);
+  if (classes.size() < 2) return "fewer than two classes are measured";
+  // Two of every class, the classes in turn: a class of one application gives it twice.
+  q.apps = *pairable_order(take_in_turn(members, classes, 2 * classes.size()));
   if (q.kind.empty()) {
     q.kind = "equal: 2 of each measured class (";
     for (size_t i = 0; i < classes.size(); ++i) q.kind += (i ? ", " : "") + classes[i];
@@ -129,17 +123,21 @@ std::variant<SmAllocationQueue, std::string> build_random(SmAllocationQueue q, c
   return q;
 }
 
+std::variant<SmAllocationQueue, std::string> build_one(const SmAllocationQueue& q, const Members& members,
+                                                       const ProfileSet& profiles) {
+  if (!q.oriented.empty()) return build_oriented(q, members);
+  if (q.equal) return build_equal(q, members);
+  if (q.random_seed > 0) return build_random(q, profiles);
+  return q;  // as written
+}
+
 }  // namespace
 
 BuiltQueues build_queues(const std::vector<SmAllocationQueue>& written, const ProfileSet& profiles) {
   const Members members = members_by_class(profiles);
   BuiltQueues out;
   for (const SmAllocationQueue& q : written) {
-    std::variant<SmAllocationQueue, std::string> built = q;
-    if (!q.to_build()) built = q;
-    else if (!q.oriented.empty()) built = build_oriented(q, members);
-    else if (q.equal) built = build_equal(q, members);
-    else built = build_random(q, profiles);
+    const std::variant<SmAllocationQueue, std::string> built = build_one(q, members, profiles);
     if (auto* why = std::get_if<std::string>(&built)) out.unbuilt.push_back(q.name + ": " + *why);
     else out.queues.push_back(std::get<SmAllocationQueue>(built));
   }

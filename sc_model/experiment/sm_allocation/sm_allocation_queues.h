@@ -18,7 +18,7 @@ struct SmAllocationQueue {
   bool equal = false;             // build: two applications of every class measured
   uint32_t random_seed = 0;       // build (> 0): `length` applications drawn from all with this seed
   uint32_t length = 6;            // of an oriented or random queue
-  bool to_build() const { return apps.empty(); }
+  bool to_build() const { return !oriented.empty() || equal || random_seed > 0; }
 };
 
 struct BuiltQueues {
@@ -28,8 +28,9 @@ struct BuiltQueues {
 
 // The written queues as they are and the others built from PROFILES (their
 // classes, in the profiles' order). Deterministic: the same profiles give the
-// same queues. In a built queue no application fills more than half of it and no
-// first come, first served pair is one application twice.
+// same queues. A built queue arrives interleaved (the classes in turn; an oriented
+// queue's class with the others), no application fills more than half of it and
+// no first come, first served pair is one application twice.
 BuiltQueues build_queues(const std::vector<SmAllocationQueue>& written, const ProfileSet& profiles);
 
 }  // namespace gpupm

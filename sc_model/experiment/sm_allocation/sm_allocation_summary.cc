@@ -53,6 +53,12 @@ std::string apps_md(const SmAllocationAnalysis& a, int& class_match) {
   return md.str();
 }
 
+std::string apps_header_md(uint32_t sms) {
+  return "| app | intended class | class (on " + std::to_string(sms) +
+         " SMs) | MBU | L2 hit | L2->L1 GB/s | MCR | best-IPC n | opt (best IPC/W) | IPC/W at opt (x1e3) | IPC/W at " +
+         std::to_string(sms) + " |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+}
+
 std::string queues_md(const SmAllocationAnalysis& a) {
   std::ostringstream md;
   md << "| queue | sm-allocation pairs (SMs) |";
@@ -187,11 +193,8 @@ std::string pascal_md(const SmAllocationAnalysis& a, const SmAllocationAnalysis&
   std::ostringstream md;
   md << "\n## The second GPU: " << pascal.config.gpu_name << " (`pascal_gpu`)\n\n"
      << "The same queues (built from the first GPU's classes), profiles at n = " << pascal.config.step << ", ..., " << K
-     << " SMs (`" << pascal.profiles_file.rel << "`), the even split " << K / 2 << "/" << K - K / 2
-     << ".\n\n| app | intended class | class (on " << K
-     << " SMs) | MBU | L2 hit | L2->L1 GB/s | MCR | best-IPC n | opt (best IPC/W) | IPC/W at opt (x1e3) | IPC/W at "
-     << K << " |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
-     << apps_md(pascal, class_match) << "\n"
+     << " SMs (`" << pascal.profiles_file.rel << "`), the even split " << K / 2 << "/" << K - K / 2 << ".\n\n"
+     << apps_header_md(K) << apps_md(pascal, class_match) << "\n"
      << queues_md(pascal) << rankings_md(pascal) << "\n\n## Both GPUs beside the paper's columns\n\n"
      << "Each figure is sm-allocation's mean ratio to the even split over the other policy's (as C2 computes it); "
         "the paper gives each for one of its GPUs.\n\n"
@@ -239,12 +242,9 @@ ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunRe
         "re-spawned meanwhile; a queue's throughput is its instructions over its SM cycles (pairs one after another), "
         "its power the energy over the time. Ratios are against the even split (`baseline`, "
      << K / 2 << "/" << K - K / 2 << ").\n\n## Applications (profiles)\n\n"
-     << "| app | intended class | class (on " << K
-     << " SMs) | MBU | L2 hit | L2->L1 GB/s | MCR | best-IPC n | opt (best IPC/W) | "
-        "IPC/W at opt (x1e3) | IPC/W at "
-     << K << " |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
-     << app_rows << "\nClasses (on " << K << " SMs): A if MBU < " << fixed(t.active_mbu, 2) << " and L2->L1 < "
-     << fixed(t.active_l2_l1_gbps, 0) << " GB/s; otherwise C if the L2 hit rate is >= " << fixed(t.cache_l2_hit, 2)
+     << apps_header_md(K) << app_rows << "\nClasses (on " << K << " SMs): A if MBU < " << fixed(t.active_mbu, 2)
+     << " and L2->L1 < " << fixed(t.active_l2_l1_gbps, 0)
+     << " GB/s; otherwise C if the L2 hit rate is >= " << fixed(t.cache_l2_hit, 2)
      << ", MC if >= " << fixed(t.mixed_l2_hit, 2) << ", else M. "
      << (c.real ? "Each program's class is measured by these rules, not assigned."
                 : std::to_string(class_match) + "/" + std::to_string(c.used.size()) +
@@ -253,9 +253,8 @@ ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunRe
      << queue_list_md(a) << "\n"
      << queues_md(a) << rankings_md(a) << second << "\n\n## Targets\n\n"
      << targets_markdown(s.json["targets"]) << "\n## Claims (docs/papers.md#sm-allocation-claims)\n\n"
-     << claims_markdown(claims)
-     << "\nPlots: throughput.png, power.png, efficiency.png, energy.png, profiles.png "
-        "(scripts/plot_sm_allocation.py).\n";
+     << claims_markdown(claims) << "\nPlots: throughput.png, power.png, efficiency.png, energy.png, profiles.png"
+     << (pascal ? " (the second GPU's: pascal_*.png)" : "") << " (scripts/plot_sm_allocation.py).\n";
   s.markdown = md.str();
   return s;
 }
