@@ -5,7 +5,8 @@ throughput.png, power.png, efficiency.png, energy.png
 profiles.png power efficiency (IPC/W) and IPC against the SM count of every
              application alone (the offline profiles), opt marked
 With a second GPU (the config's pascal_gpu) the same five as pascal_*.png.
-Usage: plot_sm_allocation.py DIR  (reads DIR/summary.json and DIR/profiles.json, writes DIR/*.png)"""
+Usage: plot_sm_allocation.py DIR  (reads DIR/summary.json, DIR/profiles.json and DIR/pascal_profiles.json
+if any, writes DIR/*.png)"""
 import json
 import os
 import sys

@@ -132,7 +132,7 @@ TEST(SmAllocationExperiment, BuiltQueueOnTwoGpus) {
   ASSERT_TRUE(s.contains("pascal")) << s.dump(1);
   EXPECT_EQ(s["pascal"]["sms"], 12);
   EXPECT_EQ(s["pascal"]["queues"]["E"]["apps"], s["queues"]["E"]["apps"]);
-  EXPECT_TRUE(s["pascal"]["pairs"].contains("pair__s+c__sm-allocation"));
+  EXPECT_TRUE(s["pascal"]["pairs"].contains("pascal__pair__s+c__sm-allocation"));
   EXPECT_TRUE(std::filesystem::exists(out + "/runs/pascal__profile__c__n12/report.json"));
   EXPECT_TRUE(std::filesystem::exists(out + "/pascal_profiles.json"));
   // Pascal's SMs are faster: the compute application takes less time alone on all of them.
@@ -169,6 +169,19 @@ TEST(SmAllocationExperiment, BadConfigExitsTwoNamingThePath) {
   EXPECT_NE(log.find("queues[0].apps: expected exactly one of apps, oriented, equal, random_seed (2 given)"),
             std::string::npos)
       << log;
+  // A built queue's keys, and the second GPU's file, checked before anything runs.
+  json bad = gpupm::load_json_file(dir + "/exp.json");
+  bad["queues"] = json::array({{{"name", "E"}, {"equal", false}}});
+  std::ofstream(dir + "/bad.json") << bad.dump();
+  EXPECT_EQ(run_gpupm("experiment sm-allocation --config " + dir + "/bad.json --out " + temp_dir("smaexp_bad"), &log),
+            2);
+  EXPECT_NE(log.find("queues[0].equal: expected true"), std::string::npos) << log;
+  bad["queues"] = json::array({{{"name", "E"}, {"equal", true}}});
+  bad["pascal_gpu"] = dir + "/no_such_gpu.json";
+  std::ofstream(dir + "/bad.json") << bad.dump();
+  EXPECT_EQ(run_gpupm("experiment sm-allocation --config " + dir + "/bad.json --out " + temp_dir("smaexp_bad"), &log),
+            2);
+  EXPECT_NE(log.find("bad.json: pascal_gpu: "), std::string::npos) << log;
   // The shipped suite and config validate.
   std::string files = source_path("configs/gpu/gtx480_60sm.json");
   for (const char* a :

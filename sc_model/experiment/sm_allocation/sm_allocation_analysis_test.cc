@@ -61,6 +61,23 @@ struct SmAllocationRuns {
 
 const std::vector<ExperimentRuns> kTwoStages(2);
 
+// The same queue on a second GPU (pascal__ runs): sm-allocation at ENERGY_J and
+// INSTRUCTIONS against the even split's 20 J and 2000.
+void add_pascal(SmAllocationRuns& s, double energy_j, double instructions) {
+  auto pascal = std::make_shared<SmAllocationConfig>(s.config);
+  pascal->label = "pascal";
+  pascal->gpu_name = "test_pascal";
+  for (const char* app : {"a", "b"})
+    for (uint32_t n = 1; n <= 12; ++n)
+      s.reports.add(pascal->run_id(profile_id(app, n)),
+                    {{"total", total(6.0 / n, 6.0 / n * (10 + n), 1000, 1000.0 / n)}});
+  s.reports.add(pascal->run_id(pair_id("a+b", "baseline")), pair_report(6, 6, 1.0, 20, 2000));
+  for (const char* p : {"ilp-smra", "aging-power", "perf-aging"})
+    s.reports.add(pascal->run_id(pair_id("a+b", p)), pair_report(6, 6, 1.0, 20, 2050));
+  s.reports.add(pascal->run_id(pair_id("a+b", "sm-allocation")), pair_report(4, 6, 1.0, energy_j, instructions));
+  s.config.pascal = pascal;
+}
+
 }  // namespace
 
 TEST(SmAllocationAnalysis, QueueRatiosAgainstTheEvenSplit) {
@@ -104,6 +121,36 @@ TEST(SmAllocationAnalysis, ThroughputAboveTheBandFails) {
   EXPECT_EQ(summary["targets"][0]["measured"].get<std::string>().rfind("C1a: +20.0%", 0), 0u) << summary["targets"];
   EXPECT_FALSE(summary["targets"][1]["pass"].get<bool>());  // +33.3% efficiency: above +30% too
   EXPECT_EQ(summary["targets"][1]["measured"], "C1b: +33.3% (mean)");
+}
+
+}  // namespace gpupm
+
+namespace gpupm {
+
+// C6 on the second GPU: +15.8% power efficiency (1.1 / 0.95) in [+5%, +25%], 5% less
+// energy, best throughput on 1/1 queues; its figures come from the pascal__ runs.
+TEST(SmAllocationAnalysis, C6IsJudgedOnTheSecondGpusRuns) {
+  SmAllocationRuns s;
+  add_pascal(s, 19, 2200);
+  const Json summary = SmAllocation::analyse(s.config, s.reports, kTwoStages).json;
+  const Json c6 = claim(summary, "C6");
+  EXPECT_EQ(c6["verdict"], "pass") << c6;
+  EXPECT_EQ(c6["measured"],
+            "on test_pascal: power efficiency +15.8%, energy -5.0%, throughput +10.0% (means); best throughput on 1/1 "
+            "queues");
+  EXPECT_EQ(summary["pascal"]["pairs"]["pascal__pair__a+b__sm-allocation"]["sms"], Json::array({4, 6}));
+  EXPECT_EQ(summary["pairs"]["pair__a+b__sm-allocation"]["sms"], Json::array({5, 6}));
+  EXPECT_EQ(claim(summary, "C1a")["verdict"], "pass");  // the first GPU's +20%, as without a second
+  ASSERT_EQ(summary["paper_columns"].size(), 16u);
+  EXPECT_NEAR(summary["paper_columns"][0]["pascal_gpu"].get<double>(), 0.1, 1e-12);  // throughput vs even split
+}
+
+TEST(SmAllocationAnalysis, C6FailsSayingWhich) {
+  SmAllocationRuns s;
+  add_pascal(s, 21, 2000);  // power efficiency -4.8%, energy +5%, tied with the even split on throughput
+  const Json c6 = claim(SmAllocation::analyse(s.config, s.reports, kTwoStages).json, "C6");
+  EXPECT_EQ(c6["verdict"], "fail");
+  EXPECT_EQ(c6["note"], "power efficiency below the band; energy not lower; best throughput on fewer queues") << c6;
 }
 
 }  // namespace gpupm

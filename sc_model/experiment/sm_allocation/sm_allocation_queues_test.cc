@@ -57,8 +57,8 @@ TEST(SmAllocationQueues, AnOrientedQueueIsSixtyPercentItsClassAndTheRestFromTheO
   ASSERT_EQ(b.queues.size(), 2u);
   EXPECT_EQ(of_class(b.queues[0], "C"), 4u);  // ceil(3.6)
   EXPECT_EQ(of_class(b.queues[1], "MC"), 6u);
-  const auto others = counts(b.queues[0].apps);
-  EXPECT_EQ(others.count("x1") + others.count("m1"), 2u);  // MC then M: the other classes in turn
+  // C's programs in turn interleaved with the others (MC, then M) in turn.
+  EXPECT_EQ(b.queues[0].apps, (std::vector<std::string>{"c1", "x1", "c2", "m1", "c3", "c1"}));
   EXPECT_EQ(b.queues[0].kind, "C-oriented: 4 of 6 measured C");
   for (const SmAllocationQueue& q : b.queues) expect_pairable(q);
 }
@@ -71,6 +71,13 @@ TEST(SmAllocationQueues, AClassOfOneApplicationCannotOrientAQueue) {
   EXPECT_EQ(b.unbuilt[0], "M: 1 application(s) measured M cannot fill 4 of 6 with none more than half the queue");
   const BuiltQueues none = build_queues({oriented("A")}, profiles_of({{"m1", "M"}, {"c1", "C"}}));
   EXPECT_EQ(none.unbuilt, std::vector<std::string>{"A: no application is measured A"});
+  const BuiltQueues all_a = build_queues({oriented("A")}, profiles_of({{"a1", "A"}, {"a2", "A"}}));
+  EXPECT_EQ(all_a.unbuilt, std::vector<std::string>{"A: every application is measured A"});
+  SmAllocationQueue equal;
+  equal.name = "E";
+  equal.equal = true;
+  EXPECT_EQ(build_queues({equal}, profiles_of({{"a1", "A"}, {"a2", "A"}})).unbuilt,
+            std::vector<std::string>{"E: fewer than two classes are measured"});
 }
 
 TEST(SmAllocationQueues, AnEqualQueueTakesTwoOfEveryClassMeasured) {
@@ -80,6 +87,8 @@ TEST(SmAllocationQueues, AnEqualQueueTakesTwoOfEveryClassMeasured) {
   const BuiltQueues b = build_queues({q}, kSuite);
   ASSERT_EQ(b.queues.size(), 1u);
   for (const char* cls : {"A", "M", "C", "MC"}) EXPECT_EQ(of_class(b.queues[0], cls), 2u) << cls;
+  // The classes in turn; M's one program twice.
+  EXPECT_EQ(b.queues[0].apps, (std::vector<std::string>{"x1", "m1", "c1", "a1", "x2", "m1", "c2", "a2"}));
   EXPECT_EQ(b.queues[0].kind, "equal: 2 of each measured class (MC, M, C, A)");
   expect_pairable(b.queues[0]);
 }
@@ -90,18 +99,20 @@ TEST(SmAllocationQueues, ARandomQueueIsItsSeedsDrawAndWrittenQueuesStayAsWritten
   r1.random_seed = r1_again.random_seed = 1;
   r2.name = "R2";
   r2.random_seed = 2;
-  r2.length = 8;
   written.name = "W";
   written.apps = {"c3", "c3"};  // as written: written queues are checked where they are read
   const BuiltQueues b = build_queues({r1, r2, written, r1_again}, kSuite);
   ASSERT_EQ(b.queues.size(), 4u);
   EXPECT_EQ(b.queues[0].apps, b.queues[3].apps);
-  EXPECT_NE(b.queues[0].apps, b.queues[1].apps);
-  EXPECT_EQ(b.queues[1].apps.size(), 8u);
+  EXPECT_NE(b.queues[0].apps, b.queues[1].apps);  // same length, another seed
+  EXPECT_EQ(b.queues[0].apps,
+            (std::vector<std::string>{"c2", "a2", "a2", "x1", "c2", "m1"}));  // the seed's draw, on every platform
   EXPECT_EQ(b.queues[2].apps, written.apps);
   expect_pairable(b.queues[0]);
   expect_pairable(b.queues[1]);
   EXPECT_EQ(b.queues[0].kind, "random mix, seed 1");
+  r2.length = 14;  // the longest: the pairing tries all its matchings
+  EXPECT_EQ(build_queues({r2}, kSuite).queues.at(0).apps.size(), 14u);
 }
 
 }  // namespace
