@@ -161,11 +161,21 @@ module stagger_unit #(
   logic [HoldW*N_SMS-1:0] hold_val;
 
   for (genvar i = 0; i < N_SMS; i++) begin : gen_hold
-    stagger_mult #(.MULT_W(RankW)) u_mult (
-      .step_i(step_q),
-      .mult_i(mult_q[RankW*i +: RankW]),
-      .hold_o(hold_val[HoldW*i +: HoldW])
-    );
+    // Up to 32 SMs the multiplier at its default width (no parameter override: the same
+    // module as before MULT_W existed, so the <= 32-SM netlists did not change).
+    if (RankW == 5) begin : gen_mult
+      stagger_mult u_mult (
+        .step_i(step_q),
+        .mult_i(mult_q[RankW*i +: RankW]),
+        .hold_o(hold_val[HoldW*i +: HoldW])
+      );
+    end else begin : gen_mult
+      stagger_mult #(.MULT_W(RankW)) u_mult (
+        .step_i(step_q),
+        .mult_i(mult_q[RankW*i +: RankW]),
+        .hold_o(hold_val[HoldW*i +: HoldW])
+      );
+    end
   end
 
   // ---------------------------------------------------------------------------
