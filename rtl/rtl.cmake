@@ -25,15 +25,18 @@ set(GPUPM_RTL_CONFIGS
   "Veq_sm_block|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|"
   "Veq_sm_block_w64s2e3|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|-GWARPS=64,-GSAMPLE_LOG2=2,-GEPOCH_LOG2=3"
   "Veq_sm_block_w13s0e1|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|-GWARPS=13,-GSAMPLE_LOG2=0,-GEPOCH_LOG2=1"
+  "Veq_sm_block_w64|eq_sm_block|GPUPM_EQ_SM_BLOCK_SV|-GWARPS=64"
   "Vvote_arbiter|vote_arbiter|GPUPM_VOTE_ARBITER_SV|"
   "Vvote_arbiter_n4|vote_arbiter|GPUPM_VOTE_ARBITER_SV|-GN_SMS=4"
   "Vvote_arbiter_n64|vote_arbiter|GPUPM_VOTE_ARBITER_SV|-GN_SMS=64"
+  "Vvote_arbiter_n60|vote_arbiter|GPUPM_VOTE_ARBITER_SV|-GN_SMS=60"
   "Vdroop_predictor|droop_predictor|GPUPM_DROOP_PREDICTOR_SV|"
   "Vdroop_predictor_s1|droop_predictor|GPUPM_DROOP_PREDICTOR_SV|-GSLOTS=1"
   "Vdroop_predictor_s4|droop_predictor|GPUPM_DROOP_PREDICTOR_SV|-GSLOTS=4"
   "Vstagger_unit|stagger_unit|GPUPM_STAGGER_UNIT_SV|"
   "Vstagger_unit_n32r16|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=32,-GREPORT_PERIOD=16"
-  "Vstagger_unit_n4r1w1|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=4,-GREPORT_PERIOD=1,-GWINDOW_SLOTS=1")
+  "Vstagger_unit_n4r1w1|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=4,-GREPORT_PERIOD=1,-GWINDOW_SLOTS=1"
+  "Vstagger_unit_n60|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=60")
 # Tops verilated for their testbench only (not in the platform, not in rtl_configs.h):
 # eq_decision alone at the default sums, the widest (16-bit sums, ThrW < SUM_W) and a
 # narrow one (5-bit sums, ThrW > SUM_W).
@@ -201,7 +204,7 @@ set(GPUPM_RTL_BAD_PARAMS
   "eq_decision|GPUPM_EQ_DECISION_SV|SUM_W=17|eq_decision: SUM_W must be 1..16"
   "vote_arbiter|GPUPM_VOTE_ARBITER_SV|N_SMS=65|vote_arbiter: N_SMS must be 1..64"
   "droop_predictor|GPUPM_DROOP_PREDICTOR_SV|SLOTS=5|droop_predictor: SLOTS must be 1..4"
-  "stagger_unit|GPUPM_STAGGER_UNIT_SV|N_SMS=33|stagger_unit: N_SMS must be 1..32"
+  "stagger_unit|GPUPM_STAGGER_UNIT_SV|N_SMS=65|stagger_unit: N_SMS must be 1..64"
   "stagger_unit|GPUPM_STAGGER_UNIT_SV|REPORT_PERIOD=17|stagger_unit: REPORT_PERIOD must be 1..16"
   "stagger_unit|GPUPM_STAGGER_UNIT_SV|WINDOW_SLOTS=4|stagger_unit: WINDOW_SLOTS must be 1..3")
 foreach(bad IN LISTS GPUPM_RTL_BAD_PARAMS)

@@ -22,7 +22,7 @@
 // hold_count_o[14*i+13:14*i] and age_o[2*i+1:2*i] are SM i's counter and age.
 // Ranks: one population count per SM over the SMs ranked ahead it (eq_popcount).
 // policy_i codes: gpupm_pkg's Policy*. Parameter ranges (checked at elaboration):
-// 1 <= N_SMS <= 32 (5-bit ranks), 1 <= REPORT_PERIOD <= 16 (4-bit report counter),
+// 1 <= N_SMS <= 64 (5-bit ranks up to 32, 6-bit above), 1 <= REPORT_PERIOD <= 16 (4-bit report counter),
 // 1 <= WINDOW_SLOTS <= 3 (2-bit ages).
 module stagger_unit #(
   parameter int unsigned N_SMS         = 15,
@@ -48,11 +48,13 @@ module stagger_unit #(
 );
 
   localparam int unsigned HoldW = 14;
-  localparam int unsigned RankW = 5;   // ranks 0 .. N_SMS-1 <= 31
-  localparam int unsigned CntW  = 6;   // pending count 0 .. 32, compared with k_min_i
+  // Ranks 0 .. N_SMS-1 and the pending count 0 .. N_SMS (compared with k_min_i, 6 bits): 5 and
+  // 6 bits up to 32 SMs, 6 and 7 bits above (the widths of the <= 32-SM sets stay as they were).
+  localparam int unsigned RankW = (N_SMS > 32) ? 6 : 5;
+  localparam int unsigned CntW  = (N_SMS > 63) ? 7 : 6;
 
-  if (N_SMS < 1 || N_SMS > 32) begin : gen_bad_n_sms
-    $error("stagger_unit: N_SMS must be 1..32");
+  if (N_SMS < 1 || N_SMS > 64) begin : gen_bad_n_sms
+    $error("stagger_unit: N_SMS must be 1..64");
   end
   if (REPORT_PERIOD < 1 || REPORT_PERIOD > 16) begin : gen_bad_report_period
     $error("stagger_unit: REPORT_PERIOD must be 1..16");
@@ -102,7 +104,7 @@ module stagger_unit #(
     .count_o(n_pending)
   );
 
-  assign detect = strobe && enable_i && n_pending >= k_min_i;
+  assign detect = strobe && enable_i && n_pending >= CntW'(k_min_i);
 
   // ---------------------------------------------------------------------------
   // Stage 1 (the strobe's edge): ranks of the pending set and their multipliers
@@ -139,12 +141,12 @@ module stagger_unit #(
         mult_n[RankW*i +: RankW] = RankW'(1);
       end else if (policy_i == gpupm_pkg::PolicyGrouped) begin
         unique case (groups)
-          3'd2:    mult_n[RankW*i +: RankW] = {4'd0, rank[0]};
-          3'd3:    mult_n[RankW*i +: RankW] = rank % 5'd3;
-          3'd4:    mult_n[RankW*i +: RankW] = {3'd0, rank[1:0]};
-          3'd5:    mult_n[RankW*i +: RankW] = rank % 5'd5;
-          3'd6:    mult_n[RankW*i +: RankW] = rank % 5'd6;
-          3'd7:    mult_n[RankW*i +: RankW] = rank % 5'd7;
+          3'd2:    mult_n[RankW*i +: RankW] = RankW'(rank[0]);
+          3'd3:    mult_n[RankW*i +: RankW] = rank % RankW'(3);
+          3'd4:    mult_n[RankW*i +: RankW] = RankW'(rank[1:0]);
+          3'd5:    mult_n[RankW*i +: RankW] = rank % RankW'(5);
+          3'd6:    mult_n[RankW*i +: RankW] = rank % RankW'(6);
+          3'd7:    mult_n[RankW*i +: RankW] = rank % RankW'(7);
           default: mult_n[RankW*i +: RankW] = '0;
         endcase
       end else begin
@@ -159,11 +161,21 @@ module stagger_unit #(
   logic [HoldW*N_SMS-1:0] hold_val;
 
   for (genvar i = 0; i < N_SMS; i++) begin : gen_hold
-    stagger_mult u_mult (
-      .step_i(step_q),
-      .mult_i(mult_q[RankW*i +: RankW]),
-      .hold_o(hold_val[HoldW*i +: HoldW])
-    );
+    // Up to 32 SMs the multiplier at its default width (no parameter override: the same
+    // module as before MULT_W existed, so the <= 32-SM netlists did not change).
+    if (RankW == 5) begin : gen_mult
+      stagger_mult u_mult (
+        .step_i(step_q),
+        .mult_i(mult_q[RankW*i +: RankW]),
+        .hold_o(hold_val[HoldW*i +: HoldW])
+      );
+    end else begin : gen_mult
+      stagger_mult #(.MULT_W(RankW)) u_mult (
+        .step_i(step_q),
+        .mult_i(mult_q[RankW*i +: RankW]),
+        .hold_o(hold_val[HoldW*i +: HoldW])
+      );
+    end
   end
 
   // ---------------------------------------------------------------------------

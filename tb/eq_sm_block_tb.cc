@@ -18,6 +18,7 @@
 // see tb_common.h.
 #include "Veq_sm_block.h"
 #include "Veq_sm_block_w13s0e1.h"
+#include "Veq_sm_block_w64.h"
 #include "Veq_sm_block_w64s2e3.h"
 #include "gpupm/controllers/eq_decision.h"
 #include "gpupm/controllers/eq_sm_block.h"
@@ -675,6 +676,11 @@ TEST(EqSmBlockRtl, LockstepDefault48Warps128x32) {
 
 TEST(EqSmBlockRtl, Lockstep64Warps4x8) {
   run_lockstep<Veq_sm_block_w64s2e3>(EqSmParams{64, 2, 3}, "eq_sm_block_w64s2e3");
+}
+
+// The Pascal config's block (configs/gpu/pascal_60sm.json: 64 warps per SM, the default sampling).
+TEST(EqSmBlockRtl, Lockstep64Warps128x32Pascal) {
+  run_lockstep<Veq_sm_block_w64>(EqSmParams{64, 7, 5}, "eq_sm_block_w64s7e5");
 }
 
 TEST(EqSmBlockRtl, Lockstep13WarpsEveryCycle2Samples) {

@@ -1,9 +1,10 @@
 // Lock-step cross-check: rtl/stagger_unit.sv (Verilated, C++ mode) against the
 // golden model gpupm::StaggerUnit, same inputs every cycle, every output (each
-// SM's hold counter and age included) compared every cycle. Three parameter
+// SM's hold counter and age included) compared every cycle. Four parameter
 // sets: the GTX480's (15 SMs, a report every 10 cycles, a 3-slot window), 32
-// SMs every 16 cycles (the widest ranks), and 4 SMs reporting every cycle with
-// a 1-slot window (back-to-back detections, reloads in the load cycle).
+// SMs every 16 cycles (the widest 5-bit ranks), 4 SMs reporting every cycle with
+// a 1-slot window (back-to-back detections, reloads in the load cycle), and the
+// Pascal config's 60 SMs (6-bit ranks, 7-bit pending count).
 //
 // Stimulus, per report: bursts in which many SMs go 0 -> 1 together, within
 // the window or spread just outside it, sized around k_min (k_min - 1, k_min,
@@ -19,6 +20,7 @@
 #include "Vstagger_unit.h"
 #include "Vstagger_unit_n32r16.h"
 #include "Vstagger_unit_n4r1w1.h"
+#include "Vstagger_unit_n60.h"
 #include "gpupm/controllers/stagger_unit.h"
 #include "gpupm/controllers/stagger_unit_ports.h"
 #include "tb_common.h"
@@ -36,10 +38,10 @@ class StaggerStimulus {
   StaggerStimulus(const StaggerParams& p, uint64_t seed) : p_(p), rng_(seed), all_(StaggerPorts::sm_mask(p.n_sms)) {}
 
   // The inputs of a cycle; `strobe`: the unit reads them.
-  StaggerIn next(bool strobe, uint32_t last_active) {
+  StaggerIn next(bool strobe, uint64_t last_active) {
     StaggerIn in;
     if (!strobe) {  // ignored: anything
-      in.sm_active = uint32_t(rng_());
+      in.sm_active = rng_();
       in.enable = coin();
       in.k_min = uint8_t(rng_());
       in.step_cycles = uint8_t(rng_());
@@ -70,12 +72,12 @@ class StaggerStimulus {
   }
 
   // The next report's sm_active.
-  uint32_t activity(uint32_t last) {
+  uint64_t activity(uint64_t last) {
     if (burst_left_ > 0) {  // a burst: idle SMs waking up, spread over a few reports
       --burst_left_;
-      uint32_t wake = 0;
+      uint64_t wake = 0;
       for (int i = 0; i < p_.n_sms; ++i)
-        if ((burst_set_ >> i & 1) && coin(burst_p_)) wake |= 1u << i;
+        if ((burst_set_ >> i & 1) && coin(burst_p_)) wake |= 1ull << i;
       burst_set_ &= ~wake;
       return (last & ~burst_sleep_) | wake;
     }
@@ -86,25 +88,25 @@ class StaggerStimulus {
       burst_set_ = 0;
       for (int placed = 0; placed < size;) {
         const int i = uni(0, p_.n_sms - 1);
-        if (!(burst_set_ >> i & 1)) burst_set_ |= 1u << i, ++placed;
+        if (!(burst_set_ >> i & 1)) burst_set_ |= 1ull << i, ++placed;
       }
       burst_sleep_ = burst_set_;
       burst_left_ = uni(1, p_.window_slots + 2);  // within or just outside the window
       burst_p_ = coin(0.5) ? 1.0 : 0.5;
       return last & ~burst_set_;  // the burst's SMs go idle first
     }
-    if (r < 45) return 0;                                    // all idle
-    if (r < 60) return last ^ (1u << uni(0, p_.n_sms - 1));  // one SM toggles
-    if (r < 70) return last;                                 // steady
-    return uint32_t(rng_()) & all_;                          // random
+    if (r < 45) return 0;                                      // all idle
+    if (r < 60) return last ^ (1ull << uni(0, p_.n_sms - 1));  // one SM toggles
+    if (r < 70) return last;                                   // steady
+    return rng_() & all_;                                      // random
   }
 
   StaggerParams p_;
   std::mt19937_64 rng_;
-  uint32_t all_;
+  uint64_t all_;
   StaggerIn csr_;
   int burst_left_ = 0;
-  uint32_t burst_set_ = 0, burst_sleep_ = 0;
+  uint64_t burst_set_ = 0, burst_sleep_ = 0;
   double burst_p_ = 1.0;
 };
 
@@ -168,7 +170,7 @@ void run_lockstep(const StaggerParams& p, const std::string& name) {
     StaggerUnit probe = gold;
     StaggerIn quiet = in;
     quiet.enable = false;
-    const uint32_t seen = strobe ? probe.step(quiet).pending : 0;
+    const uint64_t seen = strobe ? probe.step(quiet).pending : 0;
     const StaggerOut before = gold.out();
     StaggerPorts::drive(h.top(), in, p);
     const StaggerOut& o = gold.step(in);
@@ -176,9 +178,9 @@ void run_lockstep(const StaggerParams& p, const std::string& name) {
     if (!check(t, "after the edge ending", &in)) return;
 
     // Coverage.
-    const unsigned n_seen = unsigned(__builtin_popcount(seen)), k = in.k_min & 0x3f;
+    const unsigned n_seen = unsigned(__builtin_popcountll(seen)), k = in.k_min & 0x3f;
     if (strobe) {
-      const uint32_t rising = in.sm_active & StaggerPorts::sm_mask(p.n_sms) & ~before.last_active;
+      const uint64_t rising = in.sm_active & StaggerPorts::sm_mask(p.n_sms) & ~before.last_active;
       if (p.window_slots >= 2) cov.hit_if((rising & before.pending) != 0, "restamp");
       cov.hit_if((before.pending & ~rising & ~seen) != 0, "expiry");
       cov.hit_if(in.enable && o.trigger && n_seen == k && k > 0, "trigger.at_k_min");
@@ -215,6 +217,8 @@ void run_lockstep(const StaggerParams& p, const std::string& name) {
 TEST(StaggerRtl, Lockstep15Sms) { run_lockstep<Vstagger_unit>({15, 10, 3}, "stagger_unit_n15"); }
 TEST(StaggerRtl, Lockstep32SmsPeriod16) { run_lockstep<Vstagger_unit_n32r16>({32, 16, 3}, "stagger_unit_n32r16"); }
 TEST(StaggerRtl, Lockstep4SmsPeriod1Window1) { run_lockstep<Vstagger_unit_n4r1w1>({4, 1, 1}, "stagger_unit_n4r1w1"); }
+// The Pascal config's unit (configs/gpu/pascal_60sm.json: 60 SMs; the default report period and window).
+TEST(StaggerRtl, Lockstep60SmsPascal) { run_lockstep<Vstagger_unit_n60>({60, 10, 3}, "stagger_unit_n60"); }
 
 }  // namespace
 }  // namespace gpupm::tb

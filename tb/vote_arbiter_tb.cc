@@ -17,6 +17,7 @@
 // see tb_common.h.
 #include "Vvote_arbiter.h"
 #include "Vvote_arbiter_n4.h"
+#include "Vvote_arbiter_n60.h"
 #include "Vvote_arbiter_n64.h"
 #include "gpupm/controllers/vote_arbiter.h"
 #include "gpupm/controllers/vote_arbiter_ports.h"
@@ -307,6 +308,7 @@ void run_lockstep(uint8_t n_sms, const std::string& name) {
 TEST(VoteArbiterRtl, Lockstep15Sms) { run_lockstep<Vvote_arbiter>(15, "vote_arbiter_n15"); }
 TEST(VoteArbiterRtl, Lockstep4Sms) { run_lockstep<Vvote_arbiter_n4>(4, "vote_arbiter_n4"); }
 TEST(VoteArbiterRtl, Lockstep64Sms) { run_lockstep<Vvote_arbiter_n64>(64, "vote_arbiter_n64"); }
+TEST(VoteArbiterRtl, Lockstep60SmsPascal) { run_lockstep<Vvote_arbiter_n60>(60, "vote_arbiter_n60"); }
 
 }  // namespace
 }  // namespace gpupm::tb

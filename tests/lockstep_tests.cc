@@ -33,9 +33,11 @@ std::string read(const std::string& path) { return gpupm::test::read_file(path);
 
 std::string eq_kernel(const std::string& name) { return source_path("configs/workloads/equalizer/" + name + ".json"); }
 
+const char* const kPascal = "configs/gpu/pascal_60sm.json";  // 60 SMs, 64 warps per SM
+
 RunResult run_impl(const std::string& workload, const std::string& policy, const std::string& impl,
-                   const std::string& extra = "") {
-  return run_sim(workload, "--policy " + policy + " --set gpu.controller_impl=" + impl + " " + extra, impl);
+                   const std::string& extra = "", const std::string& gpu = "configs/gpu/gtx480.json") {
+  return run_sim(workload, "--policy " + policy + " --set gpu.controller_impl=" + impl + " " + extra, impl, gpu);
 }
 
 // What the Equalizer did in a run (from the report's policy trace).
@@ -58,9 +60,9 @@ Activity activity(const nlohmann::json& report) {
 
 // cpp and lockstep runs of one kernel and policy: both succeed and agree bit for bit.
 Activity expect_lockstep_equals_cpp(const std::string& workload, const std::string& policy,
-                                    const std::string& extra = "") {
-  const RunResult cpp = run_impl(workload, policy, "cpp", extra);
-  const RunResult ls = run_impl(workload, policy, "lockstep", extra);
+                                    const std::string& extra = "", const std::string& gpu = "configs/gpu/gtx480.json") {
+  const RunResult cpp = run_impl(workload, policy, "cpp", extra, gpu);
+  const RunResult ls = run_impl(workload, policy, "lockstep", extra, gpu);
   EXPECT_EQ(cpp.status, 0) << cpp.output;
   EXPECT_EQ(ls.status, 0) << ls.output;
   if (cpp.status != 0 || ls.status != 0) return {};
@@ -122,6 +124,28 @@ TEST(Lockstep, SmoothingBlocksMatchCppBitForBit) {
     EXPECT_GT(s["global"]["held_sm_cycles"].get<uint64_t>(), 0u) << k;
     EXPECT_GT(s["local"]["throttled_cycles"].get<uint64_t>(), 0u) << k;
   }
+}
+
+// The Pascal config (60 SMs, 64 warps per SM): its 60 Equalizer blocks (Veq_sm_block_w64) and the
+// 60-vote arbiter (Vvote_arbiter_n60) under both modes, then its 60 droop predictors
+// (Vdroop_predictor_s4: 4 schedulers) and the 60-SM stagger unit (Vstagger_unit_n60) with both
+// smoothing levels on (the config's ideal supply: the blocks act on dispatch and activity alone).
+TEST(Lockstep, PascalEqualizerMatchesCppBitForBit) {
+  const Activity perf = expect_lockstep_equals_cpp(eq_kernel("cutcp-1"), "equalizer-perf", "", kPascal);
+  const Activity energy = expect_lockstep_equals_cpp(eq_kernel("kmn-1"), "equalizer-energy", "", kPascal);
+  EXPECT_GE(perf.epochs, 1u);
+  EXPECT_GE(energy.epochs, 1u);
+}
+
+TEST(Lockstep, PascalSmoothingBlocksMatchCppBitForBit) {
+  const std::string extra = "--set gpu.smoothing.local.enabled=true --set gpu.smoothing.global.enabled=true";
+  const std::string wl = source_path("configs/workloads/voltage_noise/kmn.json");
+  expect_lockstep_equals_cpp(wl, "baseline", extra, kPascal);
+  const RunResult cpp = run_impl(wl, "baseline", "cpp", extra, kPascal);
+  ASSERT_EQ(cpp.status, 0) << cpp.output;
+  const nlohmann::json s = cpp.report["voltage_noise"]["smoothing"];
+  EXPECT_GE(s["global"]["triggers"].get<uint64_t>(), 1u);
+  EXPECT_GT(s["global"]["held_sm_cycles"].get<uint64_t>(), 0u);
 }
 
 // The RTL alone gives the same report too.

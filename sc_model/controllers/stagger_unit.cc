@@ -11,14 +11,14 @@ StaggerUnit::StaggerUnit(const StaggerParams& p) : p_(p) {
       p.window_slots > 3)
     throw std::invalid_argument("StaggerUnit: n_sms " + std::to_string(p.n_sms) + ", report_period " +
                                 std::to_string(p.report_period) + ", window_slots " + std::to_string(p.window_slots) +
-                                " outside 1..32, 1..16, 1..3");
+                                " outside 1..64, 1..16, 1..3");
 }
 
 uint32_t StaggerUnit::cycles_to_strobe() const { return uint32_t(p_.report_period - 1 - out_.report_count); }
 
 const StaggerOut& StaggerUnit::step(const StaggerIn& in) {
   const bool strobe = out_.report_count == p_.report_period - 1;
-  const uint32_t all = p_.n_sms >= 32 ? ~0u : (1u << p_.n_sms) - 1;
+  const uint64_t all = p_.n_sms >= 64 ? ~0ull : (1ull << p_.n_sms) - 1;
   StaggerOut& o = out_;
   // Hold counters count down; the last edge's detection loads its SMs' holds.
   for (unsigned i = 0; i < p_.n_sms; ++i) {
@@ -28,12 +28,12 @@ const StaggerOut& StaggerUnit::step(const StaggerIn& in) {
   o.trigger = false;
   o.report_count = strobe ? 0 : uint8_t(o.report_count + 1);
   if (strobe) {
-    const uint32_t active = in.sm_active & all;
-    const uint32_t rising = active & ~o.last_active;
+    const uint64_t active = in.sm_active & all;
+    const uint64_t rising = active & ~o.last_active;
     o.last_active = active;
     // Age the pending transitions (expiring at WINDOW_SLOTS), then add this slot's.
     for (unsigned i = 0; i < p_.n_sms; ++i) {
-      const uint32_t b = 1u << i;
+      const uint64_t b = 1ull << i;
       if (rising & b) {
         o.pending |= b;
         o.age[i] = 0;
@@ -44,7 +44,7 @@ const StaggerOut& StaggerUnit::step(const StaggerIn& in) {
         o.age[i] = 0;
       }
     }
-    const unsigned n = unsigned(__builtin_popcount(o.pending));
+    const unsigned n = unsigned(__builtin_popcountll(o.pending));
     if (in.enable && n >= (in.k_min & 0x3fu)) {
       // Rank: oldest transition first, then lowest SM id.
       std::array<uint8_t, kStaggerMaxSms> order{};
@@ -68,7 +68,7 @@ const StaggerOut& StaggerUnit::step(const StaggerIn& in) {
   }
   o.hold = 0;
   for (unsigned i = 0; i < p_.n_sms; ++i)
-    if (o.hold_count[i]) o.hold |= 1u << i;
+    if (o.hold_count[i]) o.hold |= 1ull << i;
   return o;
 }
 
@@ -83,7 +83,7 @@ void StaggerUnit::advance(uint32_t n) {
     const bool load = out_.trigger && (load_mask_ >> i & 1);  // at the first of the n edges
     const uint32_t v = load ? load_val_[i] : out_.hold_count[i], down = load ? n - 1 : n;
     out_.hold_count[i] = uint16_t(v > down ? v - down : 0);
-    if (out_.hold_count[i]) out_.hold |= 1u << i;
+    if (out_.hold_count[i]) out_.hold |= 1ull << i;
   }
   out_.trigger = false;
 }

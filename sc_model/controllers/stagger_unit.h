@@ -46,10 +46,10 @@
 // (every SM reads as inactive, so SMs that start working within the first
 // window count as transitions: a kernel launch is a global alignment).
 //
-// Widths: sm_active N_SMS bits (<= 32, bits above ignored); age 2 bits + pending
+// Widths: sm_active N_SMS bits (<= 64, bits above ignored); age 2 bits + pending
 // 1 bit per SM (age reads 0 while not pending, also after a trigger);
 // k_min 6 bits; step_cycles 8 bits; groups 3 bits (0 reads as 1); hold counters
-// HOLD_BITS = 14 bits (a hold is at most step * rank <= 255 * 31 = 7905, so they
+// HOLD_BITS = 14 bits (a hold is at most step * rank <= 255 * 63 = 16065, so they
 // never saturate); trigger
 // count 16 bits, saturating; report counter 4 bits (REPORT_PERIOD <= 16).
 #pragma once
@@ -59,20 +59,20 @@
 
 namespace gpupm {
 
-constexpr uint8_t kStaggerMaxSms = 32;
+constexpr uint8_t kStaggerMaxSms = 64;
 constexpr uint16_t kStaggerHoldMax = 16383;
 
 enum class StaggerPolicy : uint8_t { kUniform = 0, kCumulative = 1, kGrouped = 2 };  // RTL: rtl/gpupm_pkg.sv
 
 struct StaggerParams {         // elaboration-time (Verilog parameters); outside the ranges the constructor throws
                                // std::invalid_argument
-  uint8_t n_sms = 15;          // 1..32
+  uint8_t n_sms = 15;          // 1..64
   uint8_t report_period = 10;  // 1..16 cycles between reports
   uint8_t window_slots = 3;    // 1..3 report slots a transition stays pending
 };
 
 struct StaggerIn {
-  uint32_t sm_active = 0;  // bit i: SM i reports >= 1 active warp (read on the strobe)
+  uint64_t sm_active = 0;  // bit i: SM i reports >= 1 active warp (read on the strobe)
   // CSR fields, held between writes.
   bool enable = true;
   uint8_t k_min = 9;         // [5:0] SMs transitioning within the window that predict a global droop
@@ -82,10 +82,10 @@ struct StaggerIn {
 };
 
 struct StaggerOut {
-  uint32_t hold = 0;                                  // bit i: SM i held (counter non-zero)
+  uint64_t hold = 0;                                  // bit i: SM i held (counter non-zero)
   bool trigger = false;                               // the previous edge predicted a global droop
-  uint32_t pending = 0;                               // bit i: SM i's transition is pending
-  uint32_t last_active = 0;                           // the last report's sm_active
+  uint64_t pending = 0;                               // bit i: SM i's transition is pending
+  uint64_t last_active = 0;                           // the last report's sm_active
   uint16_t triggers = 0;                              // triggers since reset, saturating
   uint8_t report_count = 0;                           // the report counter (t mod REPORT_PERIOD in the next cycle)
   std::array<uint16_t, kStaggerMaxSms> hold_count{};  // per SM
@@ -111,7 +111,7 @@ class StaggerUnit {
   StaggerOut out_;
   // The pipeline register: the last detection's SMs and hold values, loaded at
   // the edge after it (while out_.trigger is high).
-  uint32_t load_mask_ = 0;
+  uint64_t load_mask_ = 0;
   std::array<uint16_t, kStaggerMaxSms> load_val_{};
 };
 

@@ -1,7 +1,7 @@
 // The stagger unit's port map (rtl/stagger_unit.sv <-> StaggerIn / StaggerOut)
 // and its traits for Controller<> (controller.h); also the testbench's (tb/).
 // hold_count_o[14*i+13:14*i] and age_o[2*i+1:2*i] are SM i's; the raw vector is
-// the six scalar outputs, then hold_count of SMs 0..31, then age of SMs 0..31
+// the six scalar outputs, then hold_count of SMs 0..63, then age of SMs 0..63
 // (zero beyond N_SMS).
 #pragma once
 
@@ -54,7 +54,7 @@ struct StaggerPorts : ControllerPortsBase {
 
   static Out from_raw(const Raw& r) {
     Out o;
-    o.hold = uint32_t(r[0]), o.trigger = r[1] != 0, o.pending = uint32_t(r[2]), o.last_active = uint32_t(r[3]);
+    o.hold = r[0], o.trigger = r[1] != 0, o.pending = r[2], o.last_active = r[3];
     o.triggers = uint16_t(r[4]), o.report_count = uint8_t(r[5]);
     for (unsigned i = 0; i < kStaggerMaxSms; ++i) {
       o.hold_count[i] = uint16_t(r[kScalars + i]);
@@ -77,11 +77,11 @@ struct StaggerPorts : ControllerPortsBase {
     return uint32_t(p.report_period - 1 - o.report_count);
   }
 
-  static uint32_t sm_mask(uint8_t n_sms) { return n_sms >= 32 ? ~0u : (1u << n_sms) - 1; }
+  static uint64_t sm_mask(uint8_t n_sms) { return n_sms >= 64 ? ~0ull : (1ull << n_sms) - 1; }
 
   static std::string describe(const In& in, const Params& p, uint64_t /*cycle*/) {
-    char active[16];
-    std::snprintf(active, sizeof active, "%x", in.sm_active & sm_mask(p.n_sms));
+    char active[24];
+    std::snprintf(active, sizeof active, "%llx", (unsigned long long)(in.sm_active & sm_mask(p.n_sms)));
     return "inputs: sm_active=0x" + std::string(active) + " enable=" + std::to_string(in.enable) +
            " k_min=" + std::to_string(in.k_min & 0x3f) + " step=" + std::to_string(in.step_cycles) +
            " policy=" + std::to_string(int(in.policy) & 3) + " groups=" + std::to_string(in.groups & 7);

@@ -188,6 +188,19 @@ TEST_F(StaggerTest, MaximumHoldFitsWithoutSaturation) {
   EXPECT_EQ(o.hold, 0xfffffffeu);
 }
 
+// 64 SMs (6-bit ranks): step x 63 still fits the 14-bit counters.
+TEST_F(StaggerTest, MaximumHoldFitsWithoutSaturationAt64Sms) {
+  u = StaggerUnit(StaggerParams{64, 10, 3});
+  in.step_cycles = 255;
+  in.k_min = 63;
+  for (unsigned t = 0; t < 9; ++t) u.step(in);
+  in.sm_active = ~0ull;
+  ASSERT_TRUE(u.step(in).trigger);
+  const StaggerOut& o = u.step(in);
+  EXPECT_EQ(o.hold_count[63], 255 * 63);
+  EXPECT_EQ(o.hold, ~1ull);
+}
+
 TEST_F(StaggerTest, ReloadWhileHoldingAndCountdown) {
   in.step_cycles = 100;
   report(first(9));
@@ -284,7 +297,7 @@ TEST_F(StaggerTest, AdvanceRefusesToSkipAStrobe) {
 
 TEST_F(StaggerTest, RejectsParametersOutOfRange) {
   EXPECT_THROW(StaggerUnit(StaggerParams{0, 10, 3}), std::invalid_argument);
-  EXPECT_THROW(StaggerUnit(StaggerParams{33, 10, 3}), std::invalid_argument);
+  EXPECT_THROW(StaggerUnit(StaggerParams{65, 10, 3}), std::invalid_argument);
   EXPECT_THROW(StaggerUnit(StaggerParams{15, 0, 3}), std::invalid_argument);
   EXPECT_THROW(StaggerUnit(StaggerParams{15, 17, 3}), std::invalid_argument);
   EXPECT_THROW(StaggerUnit(StaggerParams{15, 10, 4}), std::invalid_argument);

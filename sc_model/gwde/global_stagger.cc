@@ -13,7 +13,7 @@ void GlobalStagger::report(uint64_t cycle) {
   if (cycle > stepped_) ctrl_->advance(uint32_t(cycle - stepped_));
   in_.sm_active = 0;
   for (size_t i = 0; i < sms_.size(); ++i)
-    if (sms_[i]->unstalled_warps() > 0) in_.sm_active |= uint32_t(1) << i;
+    if (sms_[i]->unstalled_warps() > 0) in_.sm_active |= uint64_t(1) << i;
   StaggerOut before = ctrl_->out();
   const bool detected = ctrl_->step(in_).trigger;
   stepped_ = cycle + 1;

@@ -18,9 +18,9 @@ void describe(ParamVisitor& v, GlobalSmoothingConfig& x, const uint32_t& sm_coun
   v.integer("step_cycles", x.step_cycles, 0, 255, "cycles", "stagger step");
   v.choice_of("policy", x.policy, policy_names(), "how the stagger spreads the SMs");
   v.integer("groups", x.groups, 1, 7, "groups", "for the grouped policy");
-  v.rule("stagger_sms", "the stagger unit serves at most 32 SMs", [&] {
+  v.rule("stagger_sms", "the stagger unit serves at most 64 SMs", [&] {
     return problem_unless(!x.enabled || sm_count <= kStaggerMaxSms, "enabled",
-                          "the stagger unit serves at most 32 SMs (sm.count <= 32)");
+                          "the stagger unit serves at most 64 SMs (sm.count <= 64)");
   });
 }
 

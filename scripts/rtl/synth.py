@@ -30,6 +30,8 @@ Usage: scripts/rtl/synth.py [--blocks eq_sm_block vote_arbiter droop_predictor s
        [--render-only]   (rewrite the Markdown from an existing JSON)
 Takes one to a few minutes, most of it the equivalence proofs (stagger_unit is proven at
 its "equiv_params", 4 SMs: the 15-SM induction does not finish in 10 minutes).
+--gpu pascal_60sm: the blocks at the Pascal config's size (docs/rtl_report_pascal.md; the 60-SM
+stagger unit's synthesis alone takes about 4 minutes), not part of the rtl_synth_report ctest.
 """
 
 import argparse
@@ -94,6 +96,50 @@ BLOCKS = {
                      "area is the 15 rank popcounts and the 15 multipliers.",
     },
 }
+# The blocks at the Pascal config's size (configs/gpu/pascal_60sm.json: 60 SMs, 64 warps per SM; the
+# parameter sets Veq_sm_block_w64, Vvote_arbiter_n60, Vstagger_unit_n60 of rtl/rtl.cmake), judged against
+# its clock: `--gpu pascal_60sm`, written to docs/rtl_report_pascal.md (not part of the ctest's report).
+PASCAL_BLOCKS = {
+    "eq_sm_block_w64": {
+        "top": "eq_sm_block",
+        "sources": BLOCKS["eq_sm_block"]["sources"],
+        "params": {"WARPS": 64, "SAMPLE_LOG2": 7, "EPOCH_LOG2": 5},
+        "scope": "one per SM",
+        "path_note": "The GTX480 row's structure (registered per-sample popcounts) at 64 warps: 64-bit "
+                     "popcounts on the sample front end, 12-bit epoch sums.",
+    },
+    "vote_arbiter_n60": {
+        "top": "vote_arbiter",
+        "sources": BLOCKS["vote_arbiter"]["sources"],
+        "params": {"N_SMS": 60},
+        "scope": "one per GPU",
+        "path_note": "The GTX480 row's structure with 60 votes: the COMP/MEM counters are 60-input popcounts, "
+                     "the path 42 stages against 32. Equivalence: equiv_simple proves 747 of the 867 $equiv "
+                     "cells; equiv_induct on the other 120 had not finished when the 600 s limit stopped it "
+                     "(the 15-SM block: 5 s in all).",
+    },
+    "stagger_unit_n60": {
+        "top": "stagger_unit",
+        "sources": BLOCKS["stagger_unit"]["sources"],
+        "params": {"N_SMS": 60, "REPORT_PERIOD": 10, "WINDOW_SLOTS": 3},
+        "scope": "one per GPU",
+        "path_note": "The GTX480 row's two-stage pipeline with 60 SMs: 60 rank popcounts of 60 bits (6-bit "
+                     "ranks), a 7-bit pending count, 60 multipliers of 8 x 6 bits. The worst path is stage 2, "
+                     "and most of it is one net: the step register step_q drives the partial products of all 60 "
+                     "multipliers (about 360 gate inputs) with no buffer, since flip-flop outputs are outside "
+                     "ABC's network and so outside its buffering (about 11.6 ns of the 17.7 before the first "
+                     "gate; the multiply and the counter load are about 6 ns). Flattening the multipliers into "
+                     "the top (no equivalence cut points) gives the same 17.7 ns. Replicating step_q (one copy "
+                     "per 8 SMs) is the fix to try; Yosys merges identical flip-flops unless the always_ff "
+                     "block carries (* keep *). Not done yet.",
+    },
+}
+GPUS = {
+    # name: rows, SM clock and boosted clock (MHz), process node (nm), SM area basis
+    "gtx480": {"blocks": BLOCKS, "mhz": 700.0, "boost_mhz": 805.0, "node_nm": 40.0},
+    "pascal_60sm": {"blocks": PASCAL_BLOCKS, "mhz": 1417.0, "boost_mhz": 1629.55, "node_nm": 16.0},
+}
+ALL_BLOCKS = {**BLOCKS, **PASCAL_BLOCKS}
 KEEP_HIERARCHY = ["eq_popcount8", "stagger_mult"]  # equivalence cut points (rtl/eq_popcount.sv, rtl/stagger_mult.sv)
 
 # Scaling assumptions, stated in the report.
@@ -201,11 +247,16 @@ def sta_version():
 # Yosys synthesis
 # ---------------------------------------------------------------------------
 
+def top_of(block):
+    return ALL_BLOCKS[block].get("top", block)
+
+
 def read_cmds(block, params=None):
-    srcs = " ".join(str(RTL / s) for s in BLOCKS[block]["sources"])
-    params = BLOCKS[block]["params"] if params is None else params
-    chparams = "".join(f"chparam -set {k} {v} {block}\n" for k, v in params.items())
-    return f"read_verilog -sv {srcs}\n{chparams}hierarchy -check -top {block}\n"
+    srcs = " ".join(str(RTL / s) for s in ALL_BLOCKS[block]["sources"])
+    params = ALL_BLOCKS[block]["params"] if params is None else params
+    top = top_of(block)
+    chparams = "".join(f"chparam -set {k} {v} {top}\n" for k, v in params.items())
+    return f"read_verilog -sv {srcs}\n{chparams}hierarchy -check -top {top}\n"
 
 
 def parse_stat(text, module):
@@ -227,12 +278,14 @@ def parse_stat(text, module):
 def synthesize(block, lib, work, params=None):
     abc = work / "abc_speed.scr"
     abc.write_text(ABC_SCRIPT.format(d=ABC_TARGET_PS))
-    keep = "".join(f"setattr -mod -set keep_hierarchy 1 {m}\n" for m in KEEP_HIERARCHY)
+    top = top_of(block)
+    # A leaf instantiated with parameters is a derived module ($paramod\<name>\<PARAM>=...).
+    keep = "".join(f"setattr -mod -set keep_hierarchy 1 {m} $paramod\\{m}\\*\n" for m in KEEP_HIERARCHY)
     ys = (
         f"read_liberty -lib {lib}\n"  # cell port directions for `check`
         + read_cmds(block, params)
         + keep
-        + f"synth -top {block} -flatten\n"
+        + f"synth -top {top} -flatten\n"
         + "tee -o generic_cmos.txt stat -tech cmos\n"
         + f"dfflibmap -liberty {lib}\n"
         + f"abc -liberty {lib} -script {abc}\n"
@@ -242,7 +295,7 @@ def synthesize(block, lib, work, params=None):
         + "write_verilog -noattr net_keep.v\n"   # names kept: equivalence check
         + "design -save mapped\n"
         + "setattr -mod -unset keep_hierarchy\n"
-        + f"flatten\nhierarchy -top {block}\n"
+        + f"flatten\nhierarchy -top {top}\n"
         + f"tee -o stat_flat.txt stat -liberty {lib}\n"
         + "design -load mapped\n"
         + "opt_clean -purge\n"
@@ -252,11 +305,11 @@ def synthesize(block, lib, work, params=None):
     rc, secs = run(["yosys", "-q", "-l", "synth.log", "synth.ys"], work, work / "synth.stdout")
     if rc != 0:
         sys.exit(f"yosys synthesis of {block} failed, see {work}/synth.log")
-    cells, area, total = parse_stat((work / "stat_flat.txt").read_text(), block)
+    cells, area, total = parse_stat((work / "stat_flat.txt").read_text(), top)
     ffs = {k: v for k, v in cells.items() if k.startswith("DFF") or k == "LATCH"}
     cmos = (work / "generic_cmos.txt").read_text()
     cmos = cmos.split("=== design hierarchy ===")[-1] if "=== design hierarchy ===" in cmos else \
-        cmos.split(f"=== {block} ===")[-1]
+        cmos.split(f"=== {top} ===")[-1]
     m = re.search(r"Estimated number of transistors:\s+(\d+)(\+?)", cmos)
     return {
         "cells": total,
@@ -301,7 +354,7 @@ def timing(block, lib, work, period):
     inputs = "[delete_from_list [all_inputs] [get_ports {clk_i rst_ni}]]"
     tcl = f"""read_liberty {lib}
 read_verilog net_sta.v
-link_design {block}
+link_design {top_of(block)}
 create_clock -name clk -period {period} [get_ports clk_i]
 set_input_delay 0 -clock clk [delete_from_list [all_inputs] [get_ports clk_i]]
 set_output_delay 0 -clock clk [all_outputs]
@@ -358,11 +411,11 @@ def equivalence(block, lib, work, timeout, params=None):
     ys = (
         read_cmds(block, params)
         + "proc\nflatten\nopt_clean\n"
-        + f"rename {block} gold\ndesign -stash gold\n"
+        + f"rename {top_of(block)} gold\ndesign -stash gold\n"
         + f"read_liberty -ignore_miss_func {lib}\n"
         + "read_verilog net_keep.v\n"
-        + f"hierarchy -check -top {block}\nflatten\nopt_clean\n"
-        + f"rename {block} gate\ndesign -stash gate\n"
+        + f"hierarchy -check -top {top_of(block)}\nflatten\nopt_clean\n"
+        + f"rename {top_of(block)} gate\ndesign -stash gate\n"
         + "design -copy-from gold -as gold gold\n"
         + "design -copy-from gate -as gate gate\n"
         + "equiv_make gold gate equiv\n"
@@ -407,6 +460,115 @@ def clock_targets_180nm():
 def sm_area_um2_scaled():
     sm_mm2 = FERMI_DIE_MM2 / FERMI_SMS
     return sm_mm2 * (NODE_NM / FERMI_NODE_NM) ** 2 * 1e6
+
+
+# The Pascal config's GPU: GP102 (TITAN X Pascal), 16 nm, 471 mm^2, 30 SMs (pascal_60sm.json's SMs are GP102's).
+PASCAL_DIE_MM2 = 471.0
+PASCAL_SMS = 30
+
+
+def pascal_clock_targets_180nm():
+    g = GPUS["pascal_60sm"]
+    scale = NODE_NM / g["node_nm"]
+    return {"nominal": 1000.0 / g["mhz"] * scale, "boost": 1000.0 / g["boost_mhz"] * scale}
+
+
+def pascal_sm_area_um2_scaled():
+    return PASCAL_DIE_MM2 / PASCAL_SMS * (NODE_NM / GPUS["pascal_60sm"]["node_nm"]) ** 2 * 1e6
+
+
+def pascal_timing(t):
+    """The critical path against the Pascal config's SM clock, scaled from 16 nm to 0.18 um."""
+    out = {}
+    if "min_period_ns" not in t:
+        return out
+    scaled = t["min_period_ns"] * GPUS["pascal_60sm"]["node_nm"] / NODE_NM
+    out["fmax_mhz_scaled_16nm"] = round(1000.0 / scaled, 1)
+    for name, target in pascal_clock_targets_180nm().items():
+        out[f"target_period_ns_180nm_{name}"] = round(target, 3)
+        out[f"slack_ns_180nm_{name}"] = round(target - t["min_period_ns"], 3)
+        out[f"slack_ns_180nm_gtx480_{name}"] = t.get("slack_ns_180nm_700MHz" if name == "nominal" else
+                                                     "slack_ns_180nm_805MHz")
+    return out
+
+
+def markdown_pascal(report):
+    g = GPUS["pascal_60sm"]
+    tg = pascal_clock_targets_180nm()
+    lines = [
+        "# RTL synthesis, timing and equivalence at the Pascal config's size",
+        "",
+        f"Generated by `scripts/rtl/synth.py --gpu pascal_60sm` on {report['generated']} "
+        f"({report['tools']['yosys']}, {report['tools']['opensta']}, "
+        f"OSU 0.18 um standard cells `{Path(report['liberty']).name}`). The blocks whose parameters follow "
+        "the SM count and the warps per SM, at `configs/gpu/pascal_60sm.json`'s (60 SMs, 64 warps per SM, "
+        f"{g['mhz']:.0f} MHz): the parameter sets the platform runs there (`rtl/rtl.cmake`). The flow, the "
+        "cells and the equivalence method are [rtl_report.md](rtl_report.md)'s; only the clock differs.",
+        "",
+        f"| block | parameters | scope | cells | flip-flops | area (um^2, 0.18 um) | share of one GP102 SM | "
+        f"critical path (ns) | {g['mhz']:.0f} / {g['boost_mhz']:.0f} MHz scaled to 0.18 um (ns) | slack (ns) | "
+        f"Fmax 0.18 um (MHz) | Fmax scaled to 16 nm (MHz) | slack at the GTX480 rows' 700 / 805 MHz (ns) | "
+        "equivalence |",
+        "|---|---|---|---:|---:|---:|---:|---:|---|---|---:|---:|---|---|",
+    ]
+    for name, b in report["blocks"].items():
+        s, t, e = b["synthesis"], b["timing"], b.get("equivalence", {"status": "skipped"})
+        p = t.get("pascal", {})
+        params = ", ".join(f"{k}={v}" for k, v in b["parameters"].items())
+        eq = e["status"]
+        if "equiv_cells" in e or e["status"] == "timeout":
+            eq += " (" + (f"{e['proven']}/{e['equiv_cells']} $equiv proven, " if "equiv_cells" in e else "")
+            eq += f"{e['seconds']:.0f} s"
+            if e.get("parameters"):
+                eq += ", at " + ", ".join(f"{k}={v}" for k, v in e["parameters"].items())
+            eq += ")"
+        lines.append(
+            f"| `{ALL_BLOCKS[name].get('top', name)}` | {params} | {b['scope']} | {s['cells']} | {s['flip_flops']} | "
+            f"{s['area_um2']:.0f} | {b['area_share_of_sm_percent']:.4f} % | {t.get('min_period_ns', float('nan')):.2f} | "
+            f"{p.get('target_period_ns_180nm_nominal', float('nan')):.2f} / "
+            f"{p.get('target_period_ns_180nm_boost', float('nan')):.2f} | "
+            f"{p.get('slack_ns_180nm_nominal', float('nan')):+.2f} / {p.get('slack_ns_180nm_boost', float('nan')):+.2f} | "
+            f"{t.get('fmax_mhz', float('nan')):.0f} | {p.get('fmax_mhz_scaled_16nm', float('nan')):.0f} | "
+            f"{t.get('slack_ns_180nm_700MHz', float('nan')):+.2f} / {t.get('slack_ns_180nm_805MHz', float('nan')):+.2f} | "
+            f"{eq} |")
+    lines += ["", "| block | worst path (setup) | stages | register-to-register path | "
+              "register-to-register min period (ns) | transistors (Yosys `stat -tech cmos`, generic gates) |",
+              "|---|---|---:|---|---:|---:|"]
+    for name, b in report["blocks"].items():
+        t, s = b["timing"], b["synthesis"]
+        w = t["worst"]
+        tr = s.get("transistors_generic_estimate")
+        tr_s = f"{tr}" + (" + flip-flops" if s.get("transistors_estimate_excludes_flops") else "") if tr else "?"
+        lines.append(
+            f"| `{ALL_BLOCKS[name].get('top', name)}` | {w.get('startpoint', '?')} -> {w.get('endpoint', '?')}, "
+            f"arrival {w.get('arrival_ns', 0):.3f} ns | {w.get('stages', '?')} | "
+            f"{t['reg2reg'].get('startpoint', '?').split(' ')[0]} -> {t['reg2reg'].get('endpoint', '?').split(' ')[0]} | "
+            f"{t.get('reg2reg_min_period_ns', float('nan')):.2f} | {tr_s} |")
+    lines.append("")
+    for name, b in report["blocks"].items():
+        if b.get("path_note"):
+            lines.append(f"- `{ALL_BLOCKS[name].get('top', name)}`: {b['path_note']}")
+    lines += [
+        "",
+        "## Clock and area basis",
+        "",
+        f"- Clock targets: the Pascal config's SM clock {g['mhz']:.0f} MHz and its `high` DVFS level "
+        f"{g['boost_mhz']:.2f} MHz (+15 %), GP102's {g['node_nm']:.0f} nm scaled to 0.18 um by the feature size "
+        f"(x {NODE_NM / g['node_nm']:.2f}, the report's first-order constant-field rule; a 16 nm FinFET "
+        f"library departs from it further than 40 nm does): {tg['nominal']:.2f} ns and {tg['boost']:.2f} ns. "
+        "Those targets are looser than the GTX480 rows' (6.43 / 5.59 ns: 700 MHz at 40 nm is a slower clock "
+        "per feature size than 1417 MHz at 16 nm), so the table also gives each block's slack against the "
+        "GTX480 rows' targets, the stricter test.",
+        f"- Share of one SM: GP102's die, {PASCAL_DIE_MM2:.0f} mm^2 at 16 nm, over its {PASCAL_SMS} SMs "
+        f"({PASCAL_DIE_MM2 / PASCAL_SMS:.1f} mm^2), x (180/16)^2 = {pascal_sm_area_um2_scaled() / 1e6:.0f} mm^2 "
+        "at 0.18 um; a lower bound for the same reasons as in rtl_report.md.",
+        "- Synthesis, timing (relaxed analysis clock, ideal clock and reset nets) and equivalence: as in "
+        "[rtl_report.md](rtl_report.md#how-the-numbers-are-made).",
+        "",
+        "Work files: `build/rtl_synth/<block>_<size>/`. Machine-readable: `build/rtl_report_pascal.json`.",
+        "",
+    ]
+    return "\n".join(lines)
 
 
 def markdown(report):
@@ -504,7 +666,8 @@ def markdown(report):
         "`equiv_status -assert`.",
         "",
         "Work files (Yosys/OpenSTA scripts, logs, netlists): `build/rtl_synth/<block>/`. "
-        "Machine-readable: `build/rtl_report.json`.",
+        "Machine-readable: `build/rtl_report.json`. The blocks at the Pascal config's size (60 SMs, 64 warps "
+        "per SM): [rtl_report_pascal.md](rtl_report_pascal.md) (`--gpu pascal_60sm`).",
         "",
     ]
     return "\n".join(lines)
@@ -512,23 +675,33 @@ def markdown(report):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--blocks", nargs="+", default=list(BLOCKS), choices=list(BLOCKS))
+    ap.add_argument("--gpu", choices=list(GPUS), default="gtx480",
+                    help="gtx480: the report's rows (docs/rtl_report.md); pascal_60sm: the blocks at the Pascal "
+                         "config's size, judged against its clock (docs/rtl_report_pascal.md)")
+    ap.add_argument("--blocks", nargs="+", default=None, choices=list(ALL_BLOCKS),
+                    help="default: every row of --gpu")
     ap.add_argument("--build-dir", default=str(REPO / "build"))
     ap.add_argument("--liberty", help="OSU 0.18 um Liberty file (default: cached/fetched)")
     ap.add_argument("--period-ns", type=float, default=10.0, help="analysis clock period (relaxed)")
     ap.add_argument("--no-equiv", action="store_true", help="skip the equivalence check")
     ap.add_argument("--equiv-timeout", type=float, default=3600.0, help="seconds per block")
     ap.add_argument("--json", default=None, help="default: <build-dir>/rtl_report.json")
-    ap.add_argument("--markdown", default=str(REPO / "docs" / "rtl_report.md"))
+    ap.add_argument("--markdown", default=None, help="default: docs/rtl_report.md (docs/rtl_report_pascal.md)")
     ap.add_argument("--render-only", action="store_true", help="only rewrite the Markdown from the JSON")
     ap.add_argument("--check", metavar="COMMITTED",
                     help="then fail (exit 1, with a diff) unless the Markdown equals COMMITTED "
                          "(e.g. docs/rtl_report.md) but for the date and the equivalence checks' seconds")
     args = ap.parse_args()
+    pascal = args.gpu == "pascal_60sm"
+    if args.blocks is None:
+        args.blocks = list(GPUS[args.gpu]["blocks"])
+    if args.markdown is None:
+        args.markdown = str(REPO / "docs" / ("rtl_report_pascal.md" if pascal else "rtl_report.md"))
+    render = markdown_pascal if pascal else markdown
     build = Path(args.build_dir)
-    json_path = Path(args.json) if args.json else build / "rtl_report.json"
+    json_path = Path(args.json) if args.json else build / ("rtl_report_pascal.json" if pascal else "rtl_report.json")
     if args.render_only:
-        Path(args.markdown).write_text(markdown(json.loads(json_path.read_text())))
+        Path(args.markdown).write_text(render(json.loads(json_path.read_text())))
         log(f"wrote {args.markdown} from {json_path}")
         return 0
 
@@ -567,18 +740,21 @@ def main():
         tim = timing(block, lib, work, args.period_ns)
         log(f"{block}: critical path {tim.get('min_period_ns')} ns, Fmax {tim.get('fmax_mhz')} MHz "
             f"({tim.get('fmax_mhz_scaled_40nm')} MHz scaled to 40 nm)")
+        if pascal:
+            tim["pascal"] = pascal_timing(tim)
         entry = {
-            "parameters": BLOCKS[block]["params"],
-            "scope": BLOCKS[block]["scope"],
-            "path_note": BLOCKS[block].get("path_note", ""),
+            "parameters": ALL_BLOCKS[block]["params"],
+            "scope": ALL_BLOCKS[block]["scope"],
+            "path_note": ALL_BLOCKS[block].get("path_note", ""),
             "synthesis": syn,
             "timing": tim,
-            "area_share_of_sm_percent": 100.0 * syn["area_um2"] / sm_area_um2_scaled(),
+            "area_share_of_sm_percent": 100.0 * syn["area_um2"] / (pascal_sm_area_um2_scaled() if pascal
+                                                                   else sm_area_um2_scaled()),
             "work_dir": str(work),
         }
         if not args.no_equiv:
             log(f"{block}: equivalence (minutes)")
-            eq_params = BLOCKS[block].get("equiv_params")
+            eq_params = ALL_BLOCKS[block].get("equiv_params")
             if eq_params:  # a smaller instance of the same RTL, synthesized the same way
                 eq_work = work / "equiv_params"
                 eq_work.mkdir(parents=True, exist_ok=True)
@@ -594,7 +770,7 @@ def main():
     json_path.write_text(json.dumps(report, indent=2) + "\n")
     md = Path(args.markdown)
     md.parent.mkdir(parents=True, exist_ok=True)
-    md.write_text(markdown(report))
+    md.write_text(render(report))
     log(f"wrote {json_path} and {md}")
     failed = [b for b, e in report["blocks"].items() if e.get("equivalence", {}).get("status", "pass") != "pass"]
     if failed:
