@@ -129,7 +129,7 @@ TEST(Lockstep, SmoothingBlocksMatchCppBitForBit) {
 // The Pascal config (60 SMs, 64 warps per SM): its 60 Equalizer blocks (Veq_sm_block_w64) and the
 // 60-vote arbiter (Vvote_arbiter_n60) under both modes, then its 60 droop predictors
 // (Vdroop_predictor_s4: 4 schedulers) and the 60-SM stagger unit (Vstagger_unit_n60) with both
-// smoothing levels on (the config's ideal supply: the blocks act on dispatch and activity alone).
+// smoothing levels on, the PDN on.
 TEST(Lockstep, PascalEqualizerMatchesCppBitForBit) {
   const Activity perf = expect_lockstep_equals_cpp(eq_kernel("cutcp-1"), "equalizer-perf", "", kPascal);
   const Activity energy = expect_lockstep_equals_cpp(eq_kernel("kmn-1"), "equalizer-energy", "", kPascal);
@@ -138,12 +138,16 @@ TEST(Lockstep, PascalEqualizerMatchesCppBitForBit) {
 }
 
 TEST(Lockstep, PascalSmoothingBlocksMatchCppBitForBit) {
-  const std::string extra = "--set gpu.smoothing.local.enabled=true --set gpu.smoothing.global.enabled=true";
+  // The PDN on (the package's file names a 4 x 4 grid: Pascal's 60 SMs need its own 6 x 10).
+  const std::string extra = "--pdn " + source_path("configs/pdn/package_default.json") +
+                            " --set gpu.pdn.network.rows=6 --set gpu.pdn.network.cols=10"
+                            " --set gpu.smoothing.local.enabled=true --set gpu.smoothing.global.enabled=true";
   const std::string wl = source_path("configs/workloads/voltage_noise/kmn.json");
   expect_lockstep_equals_cpp(wl, "baseline", extra, kPascal);
   const RunResult cpp = run_impl(wl, "baseline", "cpp", extra, kPascal);
   ASSERT_EQ(cpp.status, 0) << cpp.output;
   const nlohmann::json s = cpp.report["voltage_noise"]["smoothing"];
+  ASSERT_FALSE(s.is_null()) << cpp.report.dump(1);
   EXPECT_GE(s["global"]["triggers"].get<uint64_t>(), 1u);
   EXPECT_GT(s["global"]["held_sm_cycles"].get<uint64_t>(), 0u);
 }
