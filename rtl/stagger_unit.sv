@@ -21,6 +21,9 @@
 //
 // hold_count_o[14*i+13:14*i] and age_o[2*i+1:2*i] are SM i's counter and age.
 // Ranks: one population count per SM over the SMs ranked ahead it (eq_popcount).
+// Above 32 SMs (timing; the behaviour is the same): the step register, policy_i and groups are
+// registered in one copy per 8 SMs (gen_step_copy), all loaded on the detect edge, and mult_q
+// holds the rank, mapped to m in the trigger cycle from those copies.
 // policy_i codes: gpupm_pkg's Policy*. Parameter ranges (checked at elaboration):
 // 1 <= N_SMS <= 64 (5-bit ranks up to 32, 6-bit above), 1 <= REPORT_PERIOD <= 16 (4-bit report counter),
 // 1 <= WINDOW_SLOTS <= 3 (2-bit ages).
@@ -136,22 +139,28 @@ module stagger_unit #(
       .count_o(rank)
     );
 
-    always_comb begin
-      if (policy_i == gpupm_pkg::PolicyUniform) begin
-        mult_n[RankW*i +: RankW] = RankW'(1);
-      end else if (policy_i == gpupm_pkg::PolicyGrouped) begin
-        unique case (groups)
-          3'd2:    mult_n[RankW*i +: RankW] = RankW'(rank[0]);
-          3'd3:    mult_n[RankW*i +: RankW] = rank % RankW'(3);
-          3'd4:    mult_n[RankW*i +: RankW] = RankW'(rank[1:0]);
-          3'd5:    mult_n[RankW*i +: RankW] = rank % RankW'(5);
-          3'd6:    mult_n[RankW*i +: RankW] = rank % RankW'(6);
-          3'd7:    mult_n[RankW*i +: RankW] = rank % RankW'(7);
-          default: mult_n[RankW*i +: RankW] = '0;
-        endcase
-      end else begin
-        mult_n[RankW*i +: RankW] = rank;
+    if (RankW == 5) begin : gen_mult_n
+      always_comb begin
+        if (policy_i == gpupm_pkg::PolicyUniform) begin
+          mult_n[RankW*i +: RankW] = RankW'(1);
+        end else if (policy_i == gpupm_pkg::PolicyGrouped) begin
+          unique case (groups)
+            3'd2:    mult_n[RankW*i +: RankW] = RankW'(rank[0]);
+            3'd3:    mult_n[RankW*i +: RankW] = rank % RankW'(3);
+            3'd4:    mult_n[RankW*i +: RankW] = RankW'(rank[1:0]);
+            3'd5:    mult_n[RankW*i +: RankW] = rank % RankW'(5);
+            3'd6:    mult_n[RankW*i +: RankW] = rank % RankW'(6);
+            3'd7:    mult_n[RankW*i +: RankW] = rank % RankW'(7);
+            default: mult_n[RankW*i +: RankW] = '0;
+          endcase
+        end else begin
+          mult_n[RankW*i +: RankW] = rank;
+        end
       end
+    end else begin : gen_mult_n
+      // Above 32 SMs mult_q holds the rank; stage 2 maps it to m with policy_i and groups
+      // registered on the same edge (gen_step_copy), the same m in the same cycle.
+      assign mult_n[RankW*i +: RankW] = rank;
     end
   end
 
@@ -162,19 +171,79 @@ module stagger_unit #(
 
   for (genvar i = 0; i < N_SMS; i++) begin : gen_hold
     // Up to 32 SMs the multiplier at its default width (no parameter override: the same
-    // module as before MULT_W existed, so the <= 32-SM netlists did not change).
+    // module as before MULT_W existed, so the <= 32-SM netlists did not change), fed by step_q.
     if (RankW == 5) begin : gen_mult
       stagger_mult u_mult (
         .step_i(step_q),
         .mult_i(mult_q[RankW*i +: RankW]),
         .hold_o(hold_val[HoldW*i +: HoldW])
       );
-    end else begin : gen_mult
-      stagger_mult #(.MULT_W(RankW)) u_mult (
-        .step_i(step_q),
-        .mult_i(mult_q[RankW*i +: RankW]),
-        .hold_o(hold_val[HoldW*i +: HoldW])
-      );
+    end
+  end
+
+  // Above 32 SMs the step register is replicated, one copy per StepGroup SMs: step_q alone would
+  // drive the partial products of every multiplier (about 360 gate inputs at 60 SMs) with no
+  // buffer, since flip-flop outputs are outside ABC's network. Each copy loads step_cycles_i in
+  // the same cycle as step_q (detect), so every copy always equals step_q and the cycle behaviour
+  // is unchanged; (* keep *) on each copy's always_ff stops Yosys (opt_merge) from merging the
+  // identical flip-flops back into one. The copies also hold policy_i and groups from the same
+  // edge, and mult_q the rank (gen_mult_n): rank -> m is done here, in the trigger cycle, from
+  // the same values stage 1 would have used (stage 1's rank popcount was the longer path).
+  if (RankW != 5) begin : gen_step_copy
+    localparam int unsigned StepGroup  = 8;
+    localparam int unsigned StepCopies = (N_SMS + StepGroup - 1) / StepGroup;
+
+    logic unused_step_q;  // step_q itself: the copies serve every multiplier
+    assign unused_step_q = ^step_q;
+
+    for (genvar g = 0; g < StepCopies; g++) begin : gen_group
+      logic [7:0] step_copy_q;
+      logic [1:0] policy_copy_q;
+      logic [2:0] groups_copy_q;
+
+      (* keep *)
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          step_copy_q   <= 8'd0;
+          policy_copy_q <= 2'd0;
+          groups_copy_q <= 3'd0;
+        end else if (detect) begin
+          step_copy_q   <= step_cycles_i;
+          policy_copy_q <= policy_i;
+          groups_copy_q <= groups;
+        end
+      end
+
+      for (genvar k = 0; k < StepGroup && g * StepGroup + k < N_SMS; k++) begin : gen_mult
+        localparam int unsigned Sm = g * StepGroup + k;
+        logic [RankW-1:0] rank, mult;
+
+        assign rank = mult_q[RankW*Sm +: RankW];
+
+        always_comb begin
+          if (policy_copy_q == gpupm_pkg::PolicyUniform) begin
+            mult = RankW'(1);
+          end else if (policy_copy_q == gpupm_pkg::PolicyGrouped) begin
+            unique case (groups_copy_q)
+              3'd2:    mult = RankW'(rank[0]);
+              3'd3:    mult = rank % RankW'(3);
+              3'd4:    mult = RankW'(rank[1:0]);
+              3'd5:    mult = rank % RankW'(5);
+              3'd6:    mult = rank % RankW'(6);
+              3'd7:    mult = rank % RankW'(7);
+              default: mult = '0;
+            endcase
+          end else begin
+            mult = rank;
+          end
+        end
+
+        stagger_mult #(.MULT_W(RankW)) u_mult (
+          .step_i(step_copy_q),
+          .mult_i(mult),
+          .hold_o(hold_val[HoldW*Sm +: HoldW])
+        );
+      end
     end
   end
 
