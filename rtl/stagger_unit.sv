@@ -52,7 +52,7 @@ module stagger_unit #(
 
   localparam int unsigned HoldW = 14;
   // Ranks 0 .. N_SMS-1 and the pending count 0 .. N_SMS (compared with k_min_i, 6 bits): 5 and
-  // 6 bits up to 32 SMs, 6 and 7 bits above (the widths of the <= 32-SM sets stay as they were).
+  // 6 bits up to 32 SMs, 6 and 6 bits above but 7 for the count at 64 SMs (the <= 32-SM widths stay as they were).
   localparam int unsigned RankW = (N_SMS > 32) ? 6 : 5;
   localparam int unsigned CntW  = (N_SMS > 63) ? 7 : 6;
 

@@ -4,7 +4,7 @@
 // sets: the GTX480's (15 SMs, a report every 10 cycles, a 3-slot window), 32
 // SMs every 16 cycles (the widest 5-bit ranks), 4 SMs reporting every cycle with
 // a 1-slot window (back-to-back detections, reloads in the load cycle), and the
-// Pascal config's 60 SMs (6-bit ranks, 7-bit pending count).
+// Pascal config's 60 SMs (6-bit ranks and pending count).
 //
 // Stimulus, per report: bursts in which many SMs go 0 -> 1 together, within
 // the window or spread just outside it, sized around k_min (k_min - 1, k_min,

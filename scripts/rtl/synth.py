@@ -124,7 +124,7 @@ PASCAL_BLOCKS = {
         "params": {"N_SMS": 60, "REPORT_PERIOD": 10, "WINDOW_SLOTS": 3},
         "scope": "one per GPU",
         "path_note": "The GTX480 row's two-stage pipeline with 60 SMs: 60 rank popcounts of 60 bits (6-bit "
-                     "ranks), a 7-bit pending count, 60 multipliers of 8 x 6 bits. Two changes above 32 SMs, "
+                     "ranks), a 6-bit pending count, 60 multipliers of 8 x 6 bits. Two changes above 32 SMs, "
                      "neither changing a cycle: (1) the step register is replicated, one copy per 8 SMs (8 "
                      "copies, each always_ff with (* keep *), or Yosys merges the identical flip-flops; all load "
                      "on the same detect edge): a single step_q drove the partial products of all 60 multipliers "
