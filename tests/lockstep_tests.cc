@@ -135,6 +135,9 @@ TEST(Lockstep, PascalEqualizerMatchesCppBitForBit) {
   const Activity energy = expect_lockstep_equals_cpp(eq_kernel("kmn-1"), "equalizer-energy", "", kPascal);
   EXPECT_GE(perf.epochs, 1u);
   EXPECT_GE(energy.epochs, 1u);
+  EXPECT_GE(perf.vf_steps, 1u);         // the compute kernel boosts the SMs
+  EXPECT_GE(energy.vf_steps, 1u);       // the cache-sensitive one lowers a clock ...
+  EXPECT_GE(energy.block_changes, 1u);  // ... and Algorithm 1 changes numBlocks
 }
 
 TEST(Lockstep, PascalSmoothingBlocksMatchCppBitForBit) {
