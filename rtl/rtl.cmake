@@ -43,7 +43,11 @@ set(GPUPM_RTL_CONFIGS
 set(GPUPM_RTL_TB_CONFIGS
   "Veq_decision|eq_decision|GPUPM_EQ_DECISION_SV|"
   "Veq_decision_s16e9|eq_decision|GPUPM_EQ_DECISION_SV|-GSUM_W=16,-GEPOCH_LOG2=9"
-  "Veq_decision_s5e1|eq_decision|GPUPM_EQ_DECISION_SV|-GSUM_W=5,-GEPOCH_LOG2=1")
+  "Veq_decision_s5e1|eq_decision|GPUPM_EQ_DECISION_SV|-GSUM_W=5,-GEPOCH_LOG2=1"
+  # The stagger unit's widest (64 SMs: the 7-bit pending count, a report every cycle) and
+  # 33 SMs (the smallest above 32: a last step copy of one SM).
+  "Vstagger_unit_n64r1w1|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=64,-GREPORT_PERIOD=1,-GWINDOW_SLOTS=1"
+  "Vstagger_unit_n33|stagger_unit|GPUPM_STAGGER_UNIT_SV|-GN_SMS=33")
 
 # The parameter sets as C++ (build/generated/rtl_configs.h) for the blocks'
 # factories (sc_model/controllers/*_controller.cc, the only sources that include it),

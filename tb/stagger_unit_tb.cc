@@ -20,7 +20,9 @@
 #include "Vstagger_unit.h"
 #include "Vstagger_unit_n32r16.h"
 #include "Vstagger_unit_n4r1w1.h"
+#include "Vstagger_unit_n33.h"
 #include "Vstagger_unit_n60.h"
+#include "Vstagger_unit_n64r1w1.h"
 #include "gpupm/controllers/stagger_unit.h"
 #include "gpupm/controllers/stagger_unit_ports.h"
 #include "tb_common.h"
@@ -219,6 +221,12 @@ TEST(StaggerRtl, Lockstep32SmsPeriod16) { run_lockstep<Vstagger_unit_n32r16>({32
 TEST(StaggerRtl, Lockstep4SmsPeriod1Window1) { run_lockstep<Vstagger_unit_n4r1w1>({4, 1, 1}, "stagger_unit_n4r1w1"); }
 // The Pascal config's unit (configs/gpu/pascal_60sm.json: 60 SMs; the default report period and window).
 TEST(StaggerRtl, Lockstep60SmsPascal) { run_lockstep<Vstagger_unit_n60>({60, 10, 3}, "stagger_unit_n60"); }
+// The widest (7-bit pending count, a report every cycle: a detect in the trigger cycle) and
+// the smallest above 32 SMs (a last step copy of one SM).
+TEST(StaggerRtl, Lockstep64SmsPeriod1Window1) {
+  run_lockstep<Vstagger_unit_n64r1w1>({64, 1, 1}, "stagger_unit_n64r1w1");
+}
+TEST(StaggerRtl, Lockstep33Sms) { run_lockstep<Vstagger_unit_n33>({33, 10, 3}, "stagger_unit_n33"); }
 
 }  // namespace
 }  // namespace gpupm::tb
