@@ -48,7 +48,11 @@ struct SmAllocationRuns {
     config.sms = 12;
     config.step = 1;
     config.apps = config.used = {{"a", "A", ""}, {"b", "A", ""}};
-    config.queues = {{"q1", "AA", {"a", "b"}}};
+    SmAllocationQueue q1;
+    q1.name = "q1";
+    q1.kind = "AA";
+    q1.apps = {"a", "b"};
+    config.queues = {q1};
     // Alone, each application runs 1 s on all 12 SMs, its IPC growing with the SMs.
     for (const char* app : {"a", "b"})
       for (uint32_t n = 1; n <= 12; ++n)
