@@ -12,21 +12,17 @@ format, the client a 32-bit id from a pool of 1024) and pvr.json; SP's random
 Deterministic (numpy's PCG64 with fixed seeds; .npy through numpy.save).
 Run from anywhere:  /usr/bin/python3 configs/workloads/cuda/core_shutdown/gen_inputs.py
 """
-import json
 import os
+import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # workload_file.py, shared by the suites
+import workload_file  # noqa: E402
 
 # Each workload's paper scale (gen_paper.py): the program, then the cuts of README.md's "Paper scale".
 PAPER_ARGS = {"mst": ["mst"], "pvc": ["pvc"], "pvr": ["pvr"]}
-
-
-def scales_line(name):
-    """The workload's "scales" declaration, a line after "program"."""
-    paper = {"generator": "../gen_paper.py", "args": PAPER_ARGS[name]}
-    return '  "scales": {"paper": %s},  // README.md "Paper scale"\n' % json.dumps(paper)
 
 
 def save(folder, name, values, dtype=np.int32):
@@ -141,15 +137,9 @@ def write_mst_workload(nodes, entries, edges, rounds, width, height):
         "in_tree": {"type": "u32", "count": edges},
         "changed": {"type": "u32", "count": 1},
     }
-    lines = [json.dumps(name) + ": " + json.dumps(spec) for name, spec in buffers.items()]
-    lines_l = [json.dumps(launch) for launch in one_round * rounds]
-    text = (f"// MST: Boruvka on a {width} x {height} road-like graph ({edges} weighted undirected edges),\n"
-            f"// {rounds} rounds (the last merges nothing). Written by gen_inputs.py.\n")
-    text += '{\n  "name": "mst",\n  "program": "mst.cu",\n' + scales_line("mst")
-    text += '  "buffers": {\n    ' + ",\n    ".join(lines)
-    text += '\n  },\n  "launches": [\n    ' + ",\n    ".join(lines_l) + "\n  ]\n}\n"
-    with open(os.path.join(HERE, "mst", "mst.json"), "w") as f:
-        f.write(text)
+    header = (f"// MST: Boruvka on a {width} x {height} road-like graph ({edges} weighted undirected edges),\n"
+              f"// {rounds} rounds (the last merges nothing). Written by gen_inputs.py.\n")
+    write_workload("mst", header, buffers, one_round * rounds)
 
 
 def sp_formula(variables=1024, clauses=4096):
@@ -193,12 +183,7 @@ def bitonic_launches(kernel, grid, block, buffers, count):
 
 
 def write_workload(name, header, buffers, launches):
-    text = header + '{\n  "name": "' + name + '",\n  "program": "' + name + '.cu",\n' + scales_line(name)
-    text += '  "buffers": {\n    '
-    text += ",\n    ".join(json.dumps(n) + ": " + json.dumps(b) for n, b in buffers.items())
-    text += '\n  },\n  "launches": [\n    ' + ",\n    ".join(json.dumps(l) for l in launches) + "\n  ]\n}\n"
-    with open(os.path.join(HERE, name, name + ".json"), "w") as f:
-        f.write(text)
+    workload_file.write(HERE, name, header, PAPER_ARGS[name], buffers, launches)
 
 
 def map_sort_reduce(name, log, lines, line_bytes, key_type, out, header):

@@ -8,12 +8,14 @@ concentrations, the material distribution).
 Deterministic (numpy's PCG64 with fixed seeds; .npy through numpy.save).
 Run from anywhere:  /usr/bin/python3 configs/workloads/cuda/harmonia/gen_inputs.py
 """
-import json
 import os
+import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # workload_file.py, shared by the suites
+import workload_file  # noqa: E402
 
 # Each workload's paper scale (gen_paper.py): the program, then the cuts of README.md's "Paper scale".
 PAPER_ARGS = {"sort": ["sort"], "lud": ["lud"], "srad": ["srad"], "bpt": ["bpt"], "graph500": ["graph500"],
@@ -21,19 +23,9 @@ PAPER_ARGS = {"sort": ["sort"], "lud": ["lud"], "srad": ["srad"], "bpt": ["bpt"]
 
 
 def write_workload(program, header, workload):
-    """<program>/<program>.json with a comment header (the loader accepts //), a line per buffer and launch."""
-    def block(items):
-        return ",\n    ".join(items)
-    buffers = [json.dumps(name) + ": " + json.dumps(spec) for name, spec in workload["buffers"].items()]
-    launches = [json.dumps(launch) for launch in workload["launches"]]
-    text = "".join("// " + line + "\n" for line in header)
-    text += '{\n  "name": %s,\n  "program": %s,\n' % (json.dumps(workload["name"]), json.dumps(workload["program"]))
-    paper = {"generator": "../gen_paper.py", "args": PAPER_ARGS[program]}
-    text += '  "scales": {"paper": %s},  // README.md "Paper scale"\n' % json.dumps(paper)
-    text += '  "buffers": {\n    ' + block(buffers) + '\n  },\n'
-    text += '  "launches": [\n    ' + block(launches) + '\n  ]\n}\n'
-    with open(os.path.join(HERE, program, program + ".json"), "w") as f:
-        f.write(text)
+    """<program>/<program>.json: the comment HEADER (lines), its buffers and launches."""
+    workload_file.write(HERE, program, workload_file.comment(header), PAPER_ARGS[program], workload["buffers"],
+                        workload["launches"])
 
 
 def sort_workload(keys=65536, tile=1024, passes=8):
