@@ -85,8 +85,9 @@ std::string pair_id(const std::string& pair, const std::string& policy);
 
 // The profiles from the profile runs' reports.
 ProfileSet sm_allocation_profiles(const SmAllocationConfig& c, const RunReports& reports);
-// The queues run: the written ones and those built from the profiles of the config's `gpu`.
-BuiltQueues sm_allocation_queues(const SmAllocationConfig& c, const RunReports& reports);
+// The queues run: the written ones and those built from FIRST_GPU, the profiles of the config's
+// `gpu` (sm_allocation_profiles); none built is a run-time error naming why.
+BuiltQueues sm_allocation_queues(const SmAllocationConfig& c, const ProfileSet& first_gpu);
 // profiles.json's text and its content-addressed path under the output directory.
 struct ProfilesFile {
   std::string text, name, rel;  // rel: "profiles/profiles-HASH.json"

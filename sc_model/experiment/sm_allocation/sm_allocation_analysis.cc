@@ -19,17 +19,17 @@ bool ranked(const std::string& key) {
 
 }  // namespace
 
-SmAllocationAnalysis::SmAllocationAnalysis(const SmAllocationConfig& c, const RunReports& r, const BuiltQueues& q)
+SmAllocationAnalysis::SmAllocationAnalysis(const SmAllocationConfig& c, const RunReports& r, const BuiltQueues* q)
     : config(c),
       reports(r),
-      built(q),
       profiles(sm_allocation_profiles(c, r)),
+      built(q ? *q : sm_allocation_queues(c, profiles)),
       profiles_file(gpupm::profiles_file(profiles)),
-      pairs(sm_allocation_pairs(c, q.queues, profiles)) {
+      pairs(sm_allocation_pairs(c, built.queues, profiles)) {
   for (const PolicyRun& p : sm_allocation_policies()) labels.push_back(p.key);
   labels.push_back(kSequential);
   add_pairing_model();
-  for (const SmAllocationQueue& queue : q.queues) add_queue(queue);
+  for (const SmAllocationQueue& queue : built.queues) add_queue(queue);
   add_averages();
 }
 

@@ -22,13 +22,15 @@ struct Totals {
 };
 
 struct SmAllocationAnalysis {
-  // QUEUES: those run (sm_allocation_queues of the config's first GPU).
-  SmAllocationAnalysis(const SmAllocationConfig& config, const RunReports& reports, const BuiltQueues& queues);
+  // QUEUES: the first GPU's, on a second GPU (pascal_gpu); null on the first GPU, whose
+  // queues are built from its own profiles.
+  SmAllocationAnalysis(const SmAllocationConfig& config, const RunReports& reports,
+                       const BuiltQueues* queues = nullptr);
 
   const SmAllocationConfig& config;
   const RunReports& reports;
-  const BuiltQueues built;
   ProfileSet profiles;
+  const BuiltQueues built;
   ProfilesFile profiles_file;
   QueuePairs pairs;
   std::vector<std::string> labels;  // the policies' keys, then "sequential"

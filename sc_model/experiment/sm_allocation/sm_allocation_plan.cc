@@ -49,8 +49,8 @@ ProfileSet sm_allocation_profiles(const SmAllocationConfig& c, const RunReports&
   return ps;
 }
 
-BuiltQueues sm_allocation_queues(const SmAllocationConfig& c, const RunReports& reports) {
-  BuiltQueues built = build_queues(c.queues, sm_allocation_profiles(c, reports));
+BuiltQueues sm_allocation_queues(const SmAllocationConfig& c, const ProfileSet& first_gpu) {
+  BuiltQueues built = build_queues(c.queues, first_gpu);
   if (built.queues.empty()) {  // a run-time outcome (the classes measured), not bad input
     std::string why;
     for (const std::string& w : built.unbuilt) why += "; " + w;
@@ -142,10 +142,9 @@ void write_pair_workload(const SmAllocationConfig& c, const std::string& a, cons
   write_outputs(c.out_dir + "/pairs", {{pn + ".json", doc.dump(1) + "\n"}});
 }
 
-// The pair runs of QUEUES on C's GPU, after its profiles (written beside).
+// The pair runs of QUEUES on C's GPU, after its profiles PS (written beside).
 std::vector<RunSpec> pair_runs(const SmAllocationConfig& c, const std::vector<SmAllocationQueue>& queues,
-                               const RunReports& done) {
-  const ProfileSet ps = sm_allocation_profiles(c, done);
+                               const ProfileSet& ps) {
   const ProfilesFile prof = profiles_file(ps);
   fs::create_directories(c.out_dir + "/profiles");
   write_outputs(c.out_dir + "/profiles", {{prof.name, prof.text}});
@@ -185,9 +184,10 @@ std::vector<RunSpec> SmAllocation::plan(const SmAllocationConfig& c, const RunRe
     specs = profile_runs(c);
     if (c.pascal) append(specs, profile_runs(*c.pascal));
   } else if (stage == 1) {
-    const BuiltQueues built = sm_allocation_queues(c, done);
-    specs = pair_runs(c, built.queues, done);
-    if (c.pascal) append(specs, pair_runs(*c.pascal, built.queues, done));
+    const ProfileSet first_gpu = sm_allocation_profiles(c, done);
+    const BuiltQueues built = sm_allocation_queues(c, first_gpu);
+    specs = pair_runs(c, built.queues, first_gpu);
+    if (c.pascal) append(specs, pair_runs(*c.pascal, built.queues, sm_allocation_profiles(*c.pascal, done)));
   }
   return specs;
 }

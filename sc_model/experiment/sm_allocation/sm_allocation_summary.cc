@@ -206,10 +206,10 @@ std::string pascal_md(const SmAllocationAnalysis& a, const SmAllocationAnalysis&
 
 ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunReports& reports,
                                         const std::vector<ExperimentRuns>& stages) {
-  const BuiltQueues built = sm_allocation_queues(c, reports);
-  const SmAllocationAnalysis a(c, reports, built);
+  const SmAllocationAnalysis a(c, reports);
+  const BuiltQueues& built = a.built;
   std::optional<SmAllocationAnalysis> pascal;
-  if (c.pascal) pascal.emplace(*c.pascal, reports, built);
+  if (c.pascal) pascal.emplace(*c.pascal, reports, &built);
   const std::vector<Claim> claims = judge_sm_allocation_claims(a, pascal ? &*pascal : nullptr);
   const ExperimentRuns runs = all_stages(stages);
   const uint32_t K = c.sms;
