@@ -120,6 +120,28 @@ module stagger_unit #(
 
   assign groups = (groups_i == 3'd0) ? 3'd1 : groups_i;
 
+  // A rank's multiplier m: policy 0: 1; 2: rank mod groups (1..7); 1, 3: rank. Stage 1 maps the
+  // ranks up to 32 SMs, stage 2 above (gen_step_copy).
+  function automatic logic [RankW-1:0] multiplier(input logic [1:0]       policy,
+                                                    input logic [2:0]       grp,
+                                                    input logic [RankW-1:0] rank);
+    if (policy == gpupm_pkg::PolicyUniform) begin
+      multiplier = RankW'(1);
+    end else if (policy == gpupm_pkg::PolicyGrouped) begin
+      unique case (grp)
+        3'd2:    multiplier = RankW'(rank[0]);
+        3'd3:    multiplier = rank % RankW'(3);
+        3'd4:    multiplier = RankW'(rank[1:0]);
+        3'd5:    multiplier = rank % RankW'(5);
+        3'd6:    multiplier = rank % RankW'(6);
+        3'd7:    multiplier = rank % RankW'(7);
+        default: multiplier = '0;
+      endcase
+    end else begin
+      multiplier = rank;
+    end
+  endfunction
+
   for (genvar i = 0; i < N_SMS; i++) begin : gen_rank
     logic [N_SMS-1:0] ahead;  // pending SMs ranked ahead of SM i
     logic [RankW-1:0] rank;
@@ -140,23 +162,7 @@ module stagger_unit #(
     );
 
     if (RankW == 5) begin : gen_mult_n
-      always_comb begin
-        if (policy_i == gpupm_pkg::PolicyUniform) begin
-          mult_n[RankW*i +: RankW] = RankW'(1);
-        end else if (policy_i == gpupm_pkg::PolicyGrouped) begin
-          unique case (groups)
-            3'd2:    mult_n[RankW*i +: RankW] = RankW'(rank[0]);
-            3'd3:    mult_n[RankW*i +: RankW] = rank % RankW'(3);
-            3'd4:    mult_n[RankW*i +: RankW] = RankW'(rank[1:0]);
-            3'd5:    mult_n[RankW*i +: RankW] = rank % RankW'(5);
-            3'd6:    mult_n[RankW*i +: RankW] = rank % RankW'(6);
-            3'd7:    mult_n[RankW*i +: RankW] = rank % RankW'(7);
-            default: mult_n[RankW*i +: RankW] = '0;
-          endcase
-        end else begin
-          mult_n[RankW*i +: RankW] = rank;
-        end
-      end
+      assign mult_n[RankW*i +: RankW] = multiplier(policy_i, groups, rank);
     end else begin : gen_mult_n
       // Above 32 SMs mult_q holds the rank; stage 2 maps it to m with policy_i and groups
       // registered on the same edge (gen_step_copy), the same m in the same cycle.
@@ -220,23 +226,7 @@ module stagger_unit #(
 
         assign rank = mult_q[RankW*Sm +: RankW];
 
-        always_comb begin
-          if (policy_copy_q == gpupm_pkg::PolicyUniform) begin
-            mult = RankW'(1);
-          end else if (policy_copy_q == gpupm_pkg::PolicyGrouped) begin
-            unique case (groups_copy_q)
-              3'd2:    mult = RankW'(rank[0]);
-              3'd3:    mult = rank % RankW'(3);
-              3'd4:    mult = RankW'(rank[1:0]);
-              3'd5:    mult = rank % RankW'(5);
-              3'd6:    mult = rank % RankW'(6);
-              3'd7:    mult = rank % RankW'(7);
-              default: mult = '0;
-            endcase
-          end else begin
-            mult = rank;
-          end
-        end
+        assign mult = multiplier(policy_copy_q, groups_copy_q, rank);
 
         stagger_mult #(.MULT_W(RankW)) u_mult (
           .step_i(step_copy_q),
