@@ -274,7 +274,7 @@ void StreamingMultiprocessor::record_sample() {
 void StreamingMultiprocessor::tick(uint64_t c) {
   // The domain ticks every SM when any has work; an SM with nothing to do
   // this cycle returns at once (its counters catch up lazily).
-  if (c < next_busy_ && !poked_) return;
+  if (asleep(c)) return;
   poked_ = false;
   account_until(c);
   last_cycle_ = c;
@@ -303,16 +303,21 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   if (!done_.empty()) apply_done_loads();
   send_requests();
 
-  // When may this SM next do anything without outside input?
-  uint64_t next = min_ready_;
-  // A stalled LSU waits for a fill or END_REQ, which wake us: no need to tick.
-  if (issued_any_ || progressed || (lsu_.busy() && !lsu_.waiting_for_memory()) || (mem_blocked_ && lsu_.can_accept()) ||
-      ((lsu_.has_request() || icache_.has_request()) && !req_blocked_) || throttled_ || !inbox_.empty() ||
-      end_req_seen_)
-    next = c + 1;
-  if (c < hold_until_ && resident_unpaused_warps_ > 0) next = std::min(next, hold_until_);
-  for (const PendingLaunch& p : launches_) next = std::min(next, p.ready_cycle == kNever ? c + 1 : p.ready_cycle);
-  next_busy_ = std::max(next, c + 1);
+  // When may this SM next do anything without outside input? (A stalled LSU waits
+  // for a fill or END_REQ, which wake it.)
+  NextEdgeCauses causes;
+  causes.issued = issued_any_;
+  causes.drained_responses = progressed;
+  causes.lsu_advances = lsu_.busy() && !lsu_.waiting_for_memory();
+  causes.mem_head_unblocked = mem_blocked_ && lsu_.can_accept();
+  causes.request_can_go = (lsu_.has_request() || icache_.has_request()) && !req_blocked_;
+  causes.throttled = throttled_;
+  causes.response_pending = !inbox_.empty();
+  causes.end_req_pending = end_req_seen_;
+  uint64_t earliest_launch = kNever;
+  for (const PendingLaunch& p : launches_)
+    earliest_launch = std::min(earliest_launch, p.ready_cycle == kNever ? c + 1 : p.ready_cycle);
+  next_busy_ = next_busy_cycle_after(c, min_ready_, causes, hold_until_, resident_unpaused_warps_ > 0, earliest_launch);
 }
 
 uint64_t StreamingMultiprocessor::next_busy_cycle(uint64_t now) const {

@@ -14,6 +14,7 @@
 #include "gpupm/sm/operand_collector.h"
 #include "gpupm/sm/scoreboard.h"
 #include "gpupm/sm/sm_config.h"
+#include "gpupm/sm/tick_condition.h"
 #include "gpupm/protocol/sm_status.h"
 #include "gpupm/workload/warp_stream.h"
 
@@ -190,6 +191,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   static uint8_t issue_class(const Warp& w) {
     return uint8_t(w.program ? kProfileClasses + size_t(w.head_info->cls) : size_t(w.head.op));
   }
+  // Nothing to do in cycle c: before the next busy cycle with no outside input since.
+  bool asleep(uint64_t c) const { return c < next_busy_ && !poked_; }
   // Outside input arrived: tick at the next edge.
   void poke() {
     poked_ = true;
