@@ -303,21 +303,25 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   if (!done_.empty()) apply_done_loads();
   send_requests();
 
-  // When may this SM next do anything without outside input? (A stalled LSU waits
-  // for a fill or END_REQ, which wake it.)
-  NextEdgeCauses causes;
-  causes.issued = issued_any_;
-  causes.drained_responses = progressed;
-  causes.lsu_advances = lsu_.busy() && !lsu_.waiting_for_memory();
-  causes.mem_head_unblocked = mem_blocked_ && lsu_.can_accept();
-  causes.request_can_go = (lsu_.has_request() || icache_.has_request()) && !req_blocked_;
-  causes.throttled = throttled_;
-  causes.response_pending = !inbox_.empty();
-  causes.end_req_pending = end_req_seen_;
+  // When may this SM next do anything without outside input?
   uint64_t earliest_launch = kNever;
   for (const PendingLaunch& p : launches_)
     earliest_launch = std::min(earliest_launch, p.ready_cycle == kNever ? c + 1 : p.ready_cycle);
-  next_busy_ = next_busy_cycle_after(c, min_ready_, causes, hold_until_, resident_unpaused_warps_ > 0, earliest_launch);
+  next_busy_ = next_busy_cycle_after(c, ticks_next_edge(progressed), min_ready_, hold_until_,
+                                     resident_unpaused_warps_ > 0, earliest_launch);
+}
+
+// Read after the issue stage, the LSU's cycle and the line requests. A stalled LSU
+// waits for a fill or END_REQ, which wake the SM: no cause by itself.
+bool StreamingMultiprocessor::ticks_next_edge(bool drained_responses) const {
+  return issued_any_                                     // pipes, heads and the LSU latch changed
+         || drained_responses                            // fills were taken in this cycle
+         || (lsu_.busy() && !lsu_.waiting_for_memory())  // the LSU has work that does not wait for memory
+         || (mem_blocked_ && lsu_.can_accept())          // a ready memory head met the full latch, drained since
+         || ((lsu_.has_request() || icache_.has_request()) && !req_blocked_)  // a line request can go
+         || throttled_                                                        // the droop predictor refused: ask again
+         || !inbox_.empty()  // a response of this very time, seen from the next edge
+         || end_req_seen_;   // an END_REQ not consumed yet (only after its time)
 }
 
 uint64_t StreamingMultiprocessor::next_busy_cycle(uint64_t now) const {

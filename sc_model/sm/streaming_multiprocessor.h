@@ -191,6 +191,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   static uint8_t issue_class(const Warp& w) {
     return uint8_t(w.program ? kProfileClasses + size_t(w.head_info->cls) : size_t(w.head.op));
   }
+  bool ticks_next_edge(bool drained_responses) const;  // see tick_condition.h
   // Nothing to do in cycle c: before the next busy cycle with no outside input since.
   bool asleep(uint64_t c) const { return c < next_busy_ && !poked_; }
   // Outside input arrived: tick at the next edge.
