@@ -1,43 +1,8 @@
 #include "gpupm/sm/streaming_multiprocessor.h"
 
-#include "gpupm/common/exhaustive_switch.h"
-
 #include <algorithm>
 
 namespace gpupm {
-
-namespace {
-// kProfileClasses and kIssueClasses count InstClass up to Shared and TimingClass up
-// to Barrier: a new enumerator must enter these switches, and then these asserts.
-GPUPM_EXHAUSTIVE_SWITCHES_BEGIN
-constexpr bool last_inst_class(InstClass c) {
-  switch (c) {
-    case InstClass::Alu:
-    case InstClass::Sfu:
-    case InstClass::Load:
-    case InstClass::Store:
-    case InstClass::Barrier: return false;
-    case InstClass::Shared: return true;
-  }
-  return false;
-}
-constexpr bool last_timing_class(ptx::TimingClass c) {
-  using ptx::TimingClass;
-  switch (c) {
-    case TimingClass::Alu:
-    case TimingClass::Sfu:
-    case TimingClass::Load:
-    case TimingClass::Store:
-    case TimingClass::Atomic:
-    case TimingClass::Shared: return false;
-    case TimingClass::Barrier: return true;
-  }
-  return false;
-}
-GPUPM_EXHAUSTIVE_SWITCHES_END
-static_assert(last_inst_class(InstClass::Shared) && last_timing_class(ptx::TimingClass::Barrier),
-              "kProfileClasses / kIssueClasses are sized by the last enumerators");
-}  // namespace
 
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
@@ -171,7 +136,7 @@ uint32_t StreamingMultiprocessor::active_warps() const { return resident_unpause
 
 uint32_t StreamingMultiprocessor::unstalled_warps() const {
   uint32_t n = 0;
-  for (const Warp& w : warps_)
+  for (const WarpSlot& w : warps_)
     n += schedulable(w) && !w.ifetch && !(w.has_head && !w.at_barrier && head_ready(w) == Scoreboard::kPending);
   return n;
 }
@@ -183,23 +148,13 @@ void StreamingMultiprocessor::attach_droop_predictor(std::unique_ptr<DroopPredCo
   pred_in_.cand_valid = 0;
 }
 
-uint64_t StreamingMultiprocessor::head_ready(const Warp& w) const {
-  return w.program ? w.head_ready_at : w.board.ready_at(w.stream.index() - 1, w.head.dep);
-}
-
-StreamingMultiprocessor::Readiness StreamingMultiprocessor::readiness(const Warp& w, uint64_t c) const {
-  if (w.finished || w.at_barrier || !w.has_head) return Readiness::Blocked;
-  uint64_t r = head_ready(w);
-  return r <= c ? Readiness::Ready : Readiness::Waiting;
-}
-
 WarpStateCounts StreamingMultiprocessor::sample_states() const {
   WarpStateCounts s;
   // The domain's current cycle; if this SM skipped it, nothing issued in it.
   const uint64_t c = clock_.cycle();
   const bool ticked = c == last_cycle_;
   const bool lsu_blocked = ticked ? lsu_full_at_issue_ : !lsu_.can_accept();
-  for (const Warp& w : warps_) {
+  for (const WarpSlot& w : warps_) {
     if (!w.valid) continue;
     if (w.paused) {
       ++s.paused;
@@ -239,7 +194,7 @@ WarpVectors StreamingMultiprocessor::warp_vectors() const {
   const bool ticked = c == last_cycle_;
   v.lsu_can_accept = ticked ? !lsu_full_at_issue_ : lsu_.can_accept();
   for (size_t i = 0; i < warps_.size(); ++i) {
-    const Warp& w = warps_[i];
+    const WarpSlot& w = warps_[i];
     const uint64_t bit = uint64_t(1) << i;
     if (!w.valid) continue;
     if (w.paused) v.paused |= bit;
@@ -375,17 +330,17 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
   if (cfg_.l1_shared_bytes) fit_l1_to_carveouts();
   for (uint16_t s = 0; s < warps_.size() && cta.warps.size() < p.launch->warps_per_cta; ++s) {
     if (warps_[s].valid) continue;
-    Warp& w = warps_[s];
-    reset_warp(w);
+    WarpSlot& w = warps_[s];
+    w.reset_for_cta();
     w.valid = true;
     w.paused = p.paused;
     w.cta_slot = cs;
-    w.age = age_counter_++;
     if (p.launch->program) {
-      start_program_warp(s, cta, uint32_t(cta.warps.size()));
+      w.kind = WarpKind::Program;
+      w.program.start(cta.program, uint32_t(cta.warps.size()), id_, cfg_.line_bytes, cfg_.warp_size);
     } else {
-      w.stream.start(p.launch.get(), p.cta, uint32_t(cta.warps.size()));
-      w.board.reset();
+      w.profile.stream.start(p.launch.get(), p.cta, uint32_t(cta.warps.size()));
+      w.profile.board.reset();
     }
     fetch_head(s);
     refresh_wake(s);
@@ -403,12 +358,13 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
 // cache when the kernel has a code footprint (a miss leaves the slot empty
 // until instruction_fill()).
 void StreamingMultiprocessor::fetch_head(uint16_t slot) {
-  Warp& w = warps_[slot];
+  WarpSlot& w = warps_[slot];
   w.has_head = false;
-  if (w.program ? w.exec.done() : w.stream.done()) return;
+  if (w.is_program() ? w.program.exec.done() : w.profile.stream.done()) return;
   const KernelLaunch& k = *ctas_[w.cta_slot].launch;
   if (k.code_bytes) {
-    const uint64_t offset = w.program ? w.exec.pc() * kInstBytes : w.stream.index() * kInstBytes % k.code_bytes;
+    const uint64_t offset =
+        w.is_program() ? w.program.exec.pc() * kInstBytes : w.profile.stream.index() * kInstBytes % k.code_bytes;
     const uint64_t line = k.code_base + line_.div(offset);
     if (!icache_.fetch(line, slot)) {
       w.ifetch = true;
@@ -417,30 +373,30 @@ void StreamingMultiprocessor::fetch_head(uint16_t slot) {
     }
   }
   w.has_head = true;
-  if (!w.program) {
-    w.head = w.stream.next();
+  if (!w.is_program()) {
+    w.head = w.profile.stream.next();
     return;
   }
-  w.head_info = &w.exec.next();
-  w.head = program_head_of(w);
-  w.head_ready_at = registers_ready(w);
+  w.program.head_info = &w.program.exec.next();
+  w.head = program_head(w.program);
+  w.program.head_ready_at = registers_ready(w);
 }
 
 void StreamingMultiprocessor::instruction_fill(uint64_t line) {
   for (uint16_t slot : icache_.fill(line)) {
-    Warp& w = warps_[slot];
+    WarpSlot& w = warps_[slot];
     w.ifetch = false;
     fetch_head(slot);
     refresh_wake(slot);
   }
 }
 
-bool StreamingMultiprocessor::can_issue(const Warp& w, uint32_t sched, uint64_t c, uint64_t& ready_at) const {
+bool StreamingMultiprocessor::can_issue(const WarpSlot& w, uint32_t sched, uint64_t c, uint64_t& ready_at) const {
   ready_at = kNever;
   if (!schedulable(w) || w.at_barrier || !w.has_head) return false;
   uint64_t r = head_ready(w);
   if (r == Scoreboard::kPending) return false;
-  if (w.program) r = std::max(r, collector_ready(w));
+  if (w.is_program()) r = std::max(r, collector_ready(w));
   switch (w.head.op) {
     case InstClass::Alu: r = std::max(r, alu_free_[sched]); break;
     case InstClass::Sfu: r = std::max(r, sfu_free_); break;
@@ -461,7 +417,7 @@ bool StreamingMultiprocessor::can_issue(const Warp& w, uint32_t sched, uint64_t 
 // Readiness ignoring execution units: the cycle the head's operands are there,
 // kNever while it waits on a load, a barrier, a pause or has nothing to issue.
 void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
-  const Warp& w = warps_[slot];
+  const WarpSlot& w = warps_[slot];
   uint64_t r = kNever;
   if (schedulable(w) && !w.at_barrier && w.has_head) {
     r = head_ready(w);
@@ -601,10 +557,10 @@ bool StreamingMultiprocessor::dispatch_admitted(uint32_t sched, const Inst& in) 
 }
 
 void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
-  Warp& w = warps_[slot];
-  if (w.program) return issue_program(slot, c);
+  WarpSlot& w = warps_[slot];
+  if (w.is_program()) return issue_program(slot, c);
   const Inst in = w.head;
-  const uint64_t index = w.stream.index() - 1;
+  const uint64_t index = w.profile.head_index();
   issued_any_ = true;
   w.issued_at = c;
   w.issued_mem = in.is_mem();
@@ -617,7 +573,7 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
       c_.valu_busy_cycles += busy;
       c_.divergent_insts += in.divergent;
       alu_free_[slot % cfg_.schedulers] = c + busy;
-      w.board.set(index, c + cfg_.operand_latency + cfg_.alu_latency + busy - cfg_.alu_interval);
+      w.profile.board.set(index, c + cfg_.operand_latency + cfg_.alu_latency + busy - cfg_.alu_interval);
       break;
     }
     case InstClass::Sfu: {
@@ -626,7 +582,7 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
       c_.valu_busy_cycles += busy;
       c_.divergent_insts += in.divergent;
       sfu_free_ = c + busy;
-      w.board.set(index, c + cfg_.operand_latency + cfg_.sfu_latency + busy - cfg_.sfu_interval);
+      w.profile.board.set(index, c + cfg_.operand_latency + cfg_.sfu_latency + busy - cfg_.sfu_interval);
       break;
     }
     case InstClass::Load:
@@ -635,14 +591,14 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
       ++issued_mem_at_last_;
       lsu_.accept(slot, index, in);
       if (in.op == InstClass::Load) {
-        w.board.set_pending(index);
+        w.profile.board.set_pending(index);
         ++w.pending_loads;
       } else {
-        w.board.set(index, c + 1);
+        w.profile.board.set(index, c + 1);
       }
       break;
     case InstClass::Barrier:
-      w.board.set(index, c + 1);
+      w.profile.board.set(index, c + 1);
       arrive_at_barrier(w);
       break;
     case InstClass::Shared: break;  // program warps only
@@ -652,7 +608,7 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
   warp_progress(slot);
 }
 
-void StreamingMultiprocessor::arrive_at_barrier(Warp& w) {
+void StreamingMultiprocessor::arrive_at_barrier(WarpSlot& w) {
   ++c_.barrier_insts;
   w.at_barrier = true;
   Cta& cta = ctas_[w.cta_slot];
@@ -669,11 +625,11 @@ void StreamingMultiprocessor::release_barrier(Cta& cta) {
 
 void StreamingMultiprocessor::apply_done_loads() {
   for (const Lsu::LoadDone& d : done_) {
-    Warp& w = warps_[d.warp];
-    if (w.program) {
+    WarpSlot& w = warps_[d.warp];
+    if (w.is_program()) {
       program_load_done(w, d.inst_index, d.ready_cycle);
     } else {
-      w.board.set(d.inst_index, d.ready_cycle);
+      w.profile.board.set(d.inst_index, d.ready_cycle);
     }
     --w.pending_loads;
     refresh_wake(d.warp);
@@ -684,7 +640,7 @@ void StreamingMultiprocessor::apply_done_loads() {
 
 // A warp is finished once its last instruction has issued and its loads are back.
 void StreamingMultiprocessor::warp_progress(uint16_t slot) {
-  Warp& w = warps_[slot];
+  WarpSlot& w = warps_[slot];
   if (w.finished || w.has_head || w.ifetch || w.pending_loads > 0) return;
   w.finished = true;
   wake_[slot] = kNever;
