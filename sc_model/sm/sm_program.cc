@@ -64,7 +64,7 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
       ready += bank_wait;
       write_back(slot, ready, n_bank_dst, dst.data());
     }
-    for (uint8_t i = 0; i < n_dst; ++i) p.reg_ready[dst[i]] = ready;
+    p.regs.set(dst.data(), n_dst, ready);
   };
   // Fewer lanes than the warp has threads: a divergent path or lanes already exited.
   const bool divergent = r.active != p.lanes;
@@ -108,13 +108,12 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
       in.lines = uint8_t(r.n_lines);
       in.line = r.lines[0];
       in.line_list = r.lines.data();
-      const uint64_t tag = p.next_tag++;
+      const uint64_t tag = p.regs.new_tag();
       lsu_.accept(slot, tag, in);
       if (in.op == InstClass::Store) {
         set_dst(c + 1);
       } else {
-        set_dst(Scoreboard::kPending);
-        p.loads.push_back({tag, n_dst, dst});
+        p.regs.expect_load(tag, n_dst, dst);
         ++w.pending_loads;
       }
       break;
@@ -126,27 +125,12 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
   warp_progress(slot);
 }
 
-// Every source register, and every destination (a value still on its way
-// from memory must not be overwritten): the latest of their ready cycles.
-uint64_t StreamingMultiprocessor::registers_ready(const WarpSlot& w) {
-  const ptx::InstInfo& in = *w.program.head_info;
-  const std::vector<uint64_t>& ready = w.program.reg_ready;
-  uint64_t r = 0;
-  for (uint8_t i = 0; i < in.n_src; ++i) r = std::max(r, ready[in.src[i]]);
-  for (uint8_t i = 0; i < in.n_dst; ++i) r = std::max(r, ready[in.dst[i]]);
-  return r;
-}
-
 void StreamingMultiprocessor::program_load_done(WarpSlot& w, uint64_t tag, uint64_t ready_cycle) {
   ProgramWarp& p = w.program;
-  for (size_t i = 0; i < p.loads.size(); ++i) {
-    if (p.loads[i].tag != tag) continue;
-    for (uint8_t r = 0; r < p.loads[i].n; ++r) p.reg_ready[p.loads[i].regs[r]] = ready_cycle;
-    write_back(uint16_t(&w - warps_.data()), ready_cycle, p.loads[i].n, p.loads[i].regs.data());
-    p.loads.erase(p.loads.begin() + long(i));
-    if (w.has_head) p.head_ready_at = registers_ready(w);
-    return;
-  }
+  const std::optional<RegisterScoreboard::PendingLoad> done = p.regs.complete(tag, ready_cycle);
+  if (!done) return;
+  write_back(uint16_t(&w - warps_.data()), ready_cycle, done->n, done->regs.data());
+  if (w.has_head) p.head_ready_at = registers_ready(p);
 }
 
 std::vector<StreamingMultiprocessor::ProgramWarpPlace> StreamingMultiprocessor::program_warp_places() const {

@@ -379,7 +379,7 @@ void StreamingMultiprocessor::fetch_head(uint16_t slot) {
   }
   w.program.head_info = &w.program.exec.next();
   w.head = program_head(w.program);
-  w.program.head_ready_at = registers_ready(w);
+  w.program.head_ready_at = registers_ready(w.program);
 }
 
 void StreamingMultiprocessor::instruction_fill(uint64_t line) {

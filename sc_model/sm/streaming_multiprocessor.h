@@ -125,7 +125,6 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void issue_program(uint16_t slot, uint64_t c);
   void arrive_at_barrier(WarpSlot& w);
   void program_load_done(WarpSlot& w, uint64_t tag, uint64_t ready_cycle);
-  static uint64_t registers_ready(const WarpSlot& w);
   uint64_t collector_ready(const WarpSlot& w) const;  // a collector unit for the program head's class
   uint32_t collect_operands(uint16_t slot, uint64_t c);
   void write_back(uint16_t slot, uint64_t ready, uint8_t n, const uint16_t* regs);

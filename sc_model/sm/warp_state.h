@@ -26,21 +26,13 @@ struct ProfileWarp {
   uint64_t head_index() const { return stream.index() - 1; }  // of the instruction in the head
 };
 
-// A program warp (KernelLaunch::program): executes its PTX at issue; the
-// scoreboard is per register (the cycle each value is there, kPending while a
-// load or atomic that writes it is outstanding).
+// A program warp (KernelLaunch::program): executes its PTX at issue, with a
+// per-register scoreboard.
 struct ProgramWarp {
   uint32_t lanes = 0;  // mask of the warp's threads
   ptx::Warp exec;
   const ptx::InstInfo* head_info = nullptr;  // exec.next() while has_head, kept for the schedulers
-  std::vector<uint64_t> reg_ready;
-  struct PendingLoad {
-    uint64_t tag;
-    uint8_t n;
-    std::array<uint16_t, 4> regs;
-  };
-  std::vector<PendingLoad> loads;
-  uint64_t next_tag = 0;
+  RegisterScoreboard regs;
   // When the head's registers are all there: only this warp's own issues and
   // load completions change it, so it is computed then, not at every look.
   uint64_t head_ready_at = 0;
@@ -67,7 +59,7 @@ struct WarpSlot {
   bool has_head = false;
   bool ifetch = false;  // waiting for an instruction-cache miss
   uint16_t cta_slot = 0;
-  uint32_t pending_loads = 0;  // a program warp's equal program.loads.size()
+  uint32_t pending_loads = 0;  // a program warp's equal program.regs.pending_loads()
   uint64_t issued_at = kNever;
   bool issued_mem = false;  // what issued at issued_at was a load/store
   Inst head;                // a program warp's derived from program.head_info (program_head())
@@ -155,6 +147,9 @@ constexpr InstClass inst_class_of(ptx::TimingClass cls) {
   return InstClass::Alu;  // not reached: every class is listed
 }
 GPUPM_EXHAUSTIVE_SWITCHES_END
+
+// When a program warp's head may issue as far as its registers go (kPending: a load).
+inline uint64_t registers_ready(const ProgramWarp& p) { return p.regs.ready_for(*p.head_info); }
 
 // A program warp's head as the schedulers see it: the timing class of its PTX instruction.
 inline Inst program_head(const ProgramWarp& p) {

@@ -95,20 +95,20 @@ TEST(WarpState, ResetForACtaKeepsTheProgramStorageOnly) {
   w.kind = WarpKind::Program;
   w.finished = true;
   w.issued_at = 5;
-  w.program.reg_ready.assign(200, 7);
-  w.program.loads.push_back({3, 1, {4, 0, 0, 0}});
-  w.program.next_tag = 4;
-  const uint64_t* regs = w.program.reg_ready.data();
-  const size_t loads_capacity = w.program.loads.capacity();
+  w.program.regs.start(200);
+  ptx::InstInfo head;
+  head.n_src = 1;
+  head.src[0] = 150;
+  w.program.regs.set(head.src.data(), 1, 77);
+  w.program.regs.expect_load(w.program.regs.new_tag(), 1, {4, 0, 0, 0});
   w.reset_for_cta();
   EXPECT_FALSE(w.valid);
   EXPECT_FALSE(w.finished);
   EXPECT_FALSE(w.is_program());
   EXPECT_EQ(w.issued_at, kNever);
-  EXPECT_EQ(w.program.next_tag, 0u);
-  EXPECT_EQ(w.program.reg_ready.data(), regs);  // not reallocated
-  EXPECT_TRUE(w.program.loads.empty());
-  EXPECT_EQ(w.program.loads.capacity(), loads_capacity);
+  EXPECT_EQ(w.program.regs.pending_loads(), 0u);
+  EXPECT_EQ(w.program.regs.new_tag(), 0u);         // tags from 0 again
+  EXPECT_EQ(w.program.regs.ready_for(head), 77u);  // the register file kept (start() clears it)
 }
 
 TEST(WarpState, TheLastWarpOfACtaHasItsThreadsOnly) {
