@@ -133,18 +133,4 @@ void StreamingMultiprocessor::program_load_done(WarpSlot& w, uint64_t tag, uint6
   if (w.has_head) p.head_ready_at = registers_ready(p);
 }
 
-std::vector<StreamingMultiprocessor::ProgramWarpPlace> StreamingMultiprocessor::program_warp_places() const {
-  std::vector<ProgramWarpPlace> places;
-  for (const Cta& cta : ctas_) {
-    if (!cta.valid || !cta.launch || !cta.launch->program) continue;
-    for (size_t i = 0; i < cta.warps.size(); ++i) {
-      const WarpSlot& w = warps_[cta.warps[i]];
-      if (w.finished || !w.is_program() || w.program.exec.done()) continue;
-      places.push_back(
-          {cta.launch.get(), cta.program.cta, cta.program.cta_id, uint32_t(i), w.program.exec.pc(), w.at_barrier});
-    }
-  }
-  return places;
-}
-
 }  // namespace gpupm
