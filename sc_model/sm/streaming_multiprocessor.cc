@@ -131,6 +131,20 @@ void StreamingMultiprocessor::attach_droop_predictor(std::unique_ptr<DroopPredCo
 
 // ---------------------------------------------------------------- tick
 
+// Read after the issue stage, the LSU's cycle and the line requests. A stalled LSU
+// waits for a fill or END_REQ, which wake the SM: no cause by itself. Inlined into
+// tick(): called, it cost 0.4% of kmeans' instructions.
+[[gnu::always_inline]] inline bool StreamingMultiprocessor::ticks_next_edge(bool drained_responses) const {
+  return issued_any_                                     // pipes, heads and the LSU latch changed
+         || drained_responses                            // fills were taken in this cycle
+         || (lsu_.busy() && !lsu_.waiting_for_memory())  // the LSU has work that does not wait for memory
+         || (mem_blocked_ && lsu_.can_accept())          // a ready memory head met the full latch, drained since
+         || ((lsu_.has_request() || icache_.has_request()) && !req_blocked_)  // a line request can go
+         || throttled_                                                        // the droop predictor refused: ask again
+         || !inbox_.empty()  // a response of this very time, seen from the next edge
+         || end_req_seen_;   // an END_REQ not consumed yet (only after its time)
+}
+
 void StreamingMultiprocessor::tick(uint64_t c) {
   // The domain ticks every SM when any has work; an SM with nothing to do
   // this cycle returns at once (its counters catch up lazily).
@@ -169,19 +183,6 @@ void StreamingMultiprocessor::tick(uint64_t c) {
     earliest_launch = std::min(earliest_launch, p.ready_cycle == kNever ? c + 1 : p.ready_cycle);
   next_busy_ = next_busy_cycle_after(c, ticks_next_edge(progressed), min_ready_, hold_until_,
                                      resident_unpaused_warps_ > 0, earliest_launch);
-}
-
-// Read after the issue stage, the LSU's cycle and the line requests. A stalled LSU
-// waits for a fill or END_REQ, which wake the SM: no cause by itself.
-bool StreamingMultiprocessor::ticks_next_edge(bool drained_responses) const {
-  return issued_any_                                     // pipes, heads and the LSU latch changed
-         || drained_responses                            // fills were taken in this cycle
-         || (lsu_.busy() && !lsu_.waiting_for_memory())  // the LSU has work that does not wait for memory
-         || (mem_blocked_ && lsu_.can_accept())          // a ready memory head met the full latch, drained since
-         || ((lsu_.has_request() || icache_.has_request()) && !req_blocked_)  // a line request can go
-         || throttled_                                                        // the droop predictor refused: ask again
-         || !inbox_.empty()  // a response of this very time, seen from the next edge
-         || end_req_seen_;   // an END_REQ not consumed yet (only after its time)
 }
 
 uint64_t StreamingMultiprocessor::next_busy_cycle(uint64_t now) const {
