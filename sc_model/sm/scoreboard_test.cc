@@ -1,8 +1,11 @@
 // Scoreboard: instruction i reads the result of i - dep; a pending load blocks
 // its dependents and the instruction 64 later that reuses its slot.
+// RegisterScoreboard: the latest of an instruction's registers; loads by tag.
 #include "gpupm/sm/scoreboard.h"
 
 #include <gtest/gtest.h>
+
+#include <initializer_list>
 
 namespace gpupm {
 namespace {
@@ -52,6 +55,50 @@ TEST(Scoreboard, SlotReuseWaitsForPendingLoad) {
   EXPECT_EQ(b.ready_at(5 + Scoreboard::kWindow, 0), 0u);
   b.set(5 + Scoreboard::kWindow - 2, 40);
   EXPECT_EQ(b.ready_at(5 + Scoreboard::kWindow, 2), 40u);
+}
+
+ptx::InstInfo reads_writes(std::initializer_list<uint16_t> src, std::initializer_list<uint16_t> dst) {
+  ptx::InstInfo in;
+  for (uint16_t r : src) in.src[in.n_src++] = r;
+  for (uint16_t r : dst) in.dst[in.n_dst++] = r;
+  return in;
+}
+
+TEST(RegisterScoreboard, AnInstructionWaitsForItsSourcesAndDestinations) {
+  RegisterScoreboard b;
+  b.start(16);
+  const uint16_t r3 = 3, r5 = 5, r9 = 9;
+  b.set(&r3, 1, 40);
+  b.set(&r5, 1, 60);
+  b.set(&r9, 1, 90);
+  EXPECT_EQ(b.ready_for(reads_writes({3}, {})), 40u);
+  EXPECT_EQ(b.ready_for(reads_writes({3, 5}, {1})), 60u);
+  EXPECT_EQ(b.ready_for(reads_writes({3}, {9})), 90u);  // must not overwrite a value still coming
+  EXPECT_EQ(b.ready_for(reads_writes({}, {})), 0u);
+}
+
+TEST(RegisterScoreboard, APendingLoadBlocksUntilItsTagCompletes) {
+  RegisterScoreboard b;
+  b.start(16);
+  const uint64_t first = b.new_tag(), second = b.new_tag();
+  EXPECT_NE(first, second);
+  b.expect_load(first, 2, {1, 2, 0, 0});
+  b.expect_load(second, 1, {7, 0, 0, 0});
+  EXPECT_EQ(b.ready_for(reads_writes({2}, {})), kPending);
+  EXPECT_EQ(b.ready_for(reads_writes({}, {7})), kPending);
+  // Out of tag order: the second load is back first.
+  const auto back = b.complete(second, 300);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->n, 1u);
+  EXPECT_EQ(back->regs[0], 7u);
+  EXPECT_EQ(b.ready_for(reads_writes({7}, {})), 300u);
+  EXPECT_EQ(b.ready_for(reads_writes({1}, {})), kPending);
+  EXPECT_EQ(b.pending_loads(), 1u);
+  EXPECT_FALSE(b.complete(second, 400).has_value());  // not outstanding any more: ignored
+  EXPECT_EQ(b.ready_for(reads_writes({7}, {})), 300u);
+  ASSERT_TRUE(b.complete(first, 350).has_value());
+  EXPECT_EQ(b.ready_for(reads_writes({1, 2}, {})), 350u);
+  EXPECT_EQ(b.pending_loads(), 0u);
 }
 
 }  // namespace

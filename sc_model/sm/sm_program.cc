@@ -9,56 +9,6 @@
 
 namespace gpupm {
 
-// A warp slot made ready for a new CTA, keeping the executor's and the
-// scoreboard's storage (a CTA launch should not reallocate register files).
-void StreamingMultiprocessor::reset_warp(Warp& w) {
-  ptx::Warp exec = std::move(w.exec);
-  std::vector<uint64_t> regs = std::move(w.reg_ready);
-  std::vector<Warp::PendingLoad> loads = std::move(w.loads);
-  w = Warp();
-  w.exec = std::move(exec);
-  w.reg_ready = std::move(regs);
-  w.loads = std::move(loads);
-  w.loads.clear();
-}
-
-void StreamingMultiprocessor::start_program_warp(uint16_t slot, Cta& cta, uint32_t warp) {
-  Warp& w = warps_[slot];
-  const ptx::LaunchState& l = *cta.launch->program;
-  const uint64_t threads = l.block.count() - uint64_t(warp) * cfg_.warp_size;
-  w.program = true;
-  w.lanes = threads >= 32 ? ~uint32_t(0) : (uint32_t(1) << threads) - 1;
-  w.exec.start(cta.program, warp, id_, cfg_.line_bytes);
-  w.reg_ready.assign(l.kernel->num_regs, 0);
-}
-
-namespace {
-
-// A PTX timing class as the schedulers see it (an atomic goes through the LSU as a load).
-constexpr InstClass inst_class_of(ptx::TimingClass cls) {
-  switch (cls) {
-    case ptx::TimingClass::Alu: return InstClass::Alu;
-    case ptx::TimingClass::Sfu: return InstClass::Sfu;
-    case ptx::TimingClass::Load: return InstClass::Load;
-    case ptx::TimingClass::Store: return InstClass::Store;
-    case ptx::TimingClass::Atomic: return InstClass::Load;
-    case ptx::TimingClass::Shared: return InstClass::Shared;
-    case ptx::TimingClass::Barrier: return InstClass::Barrier;
-  }
-  return InstClass::Alu;  // not reached: every class is listed (-Wswitch)
-}
-
-}  // namespace
-
-// The head as the schedulers see it: the timing class of the PTX instruction.
-Inst StreamingMultiprocessor::program_head_of(const Warp& w) {
-  const ptx::TimingClass cls = w.head_info->cls;
-  Inst head;
-  head.op = inst_class_of(cls);
-  head.atomic = cls == ptx::TimingClass::Atomic;
-  return head;
-}
-
 namespace {
 
 // The collector-unit pool of an instruction class (a barrier reads no register):
@@ -80,14 +30,14 @@ GPUPM_EXHAUSTIVE_SWITCHES_END
 
 }  // namespace
 
-uint64_t StreamingMultiprocessor::collector_ready(const Warp& w) const {
-  const ptx::TimingClass cls = w.head_info->cls;
+uint64_t StreamingMultiprocessor::collector_ready(const WarpSlot& w) const {
+  const ptx::TimingClass cls = w.program.head_info->cls;
   return cls == ptx::TimingClass::Barrier ? 0 : collector_.issue_ready(collector_pool(cls));
 }
 
 // Reads the head's register sources through the banks: the cycles its dispatch waits.
 uint32_t StreamingMultiprocessor::collect_operands(uint16_t slot, uint64_t c) {
-  const ptx::InstInfo& info = *warps_[slot].head_info;
+  const ptx::InstInfo& info = *warps_[slot].program.head_info;
   if (info.cls == ptx::TimingClass::Barrier) return 0;
   return collector_.collect(collector_pool(info.cls), c, slot, info.src.data(), info.n_bank_src);
 }
@@ -97,12 +47,13 @@ void StreamingMultiprocessor::write_back(uint16_t slot, uint64_t ready, uint8_t 
 }
 
 void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
-  Warp& w = warps_[slot];
-  const ptx::InstInfo& info = *w.head_info;
+  WarpSlot& w = warps_[slot];
+  ProgramWarp& p = w.program;
+  const ptx::InstInfo& info = *p.head_info;
   const uint8_t n_dst = info.n_dst, n_bank_dst = info.n_bank_dst;
   const std::array<uint16_t, 4> dst = info.dst;
   const uint32_t bank_wait = collect_operands(slot, c);
-  const ptx::StepResult r = w.exec.step(c);  // ptx::ExecError: a run failure naming the lane and address
+  const ptx::StepResult r = p.exec.step(c);  // ptx::ExecError: a run failure naming the lane and address
   ++ctas_[w.cta_slot].launch->executed_insts;
   issued_any_ = true;
   w.issued_at = c;
@@ -113,10 +64,10 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
       ready += bank_wait;
       write_back(slot, ready, n_bank_dst, dst.data());
     }
-    for (uint8_t i = 0; i < n_dst; ++i) w.reg_ready[dst[i]] = ready;
+    p.regs.set(dst.data(), n_dst, ready);
   };
   // Fewer lanes than the warp has threads: a divergent path or lanes already exited.
-  const bool divergent = r.active != w.lanes;
+  const bool divergent = r.active != p.lanes;
   const bool to_lsu =
       (r.cls == ptx::TimingClass::Load || r.cls == ptx::TimingClass::Store || r.cls == ptx::TimingClass::Atomic) &&
       r.n_lines > 0;
@@ -157,13 +108,12 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
       in.lines = uint8_t(r.n_lines);
       in.line = r.lines[0];
       in.line_list = r.lines.data();
-      const uint64_t tag = w.next_tag++;
+      const uint64_t tag = p.regs.new_tag();
       lsu_.accept(slot, tag, in);
       if (in.op == InstClass::Store) {
         set_dst(c + 1);
       } else {
-        set_dst(Scoreboard::kPending);
-        w.loads.push_back({tag, n_dst, dst});
+        p.regs.expect_load(tag, n_dst, dst);
         ++w.pending_loads;
       }
       break;
@@ -175,38 +125,12 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
   warp_progress(slot);
 }
 
-// Every source register, and every destination (a value still on its way
-// from memory must not be overwritten): the latest of their ready cycles.
-uint64_t StreamingMultiprocessor::registers_ready(const Warp& w) {
-  const ptx::InstInfo& in = *w.head_info;
-  uint64_t r = 0;
-  for (uint8_t i = 0; i < in.n_src; ++i) r = std::max(r, w.reg_ready[in.src[i]]);
-  for (uint8_t i = 0; i < in.n_dst; ++i) r = std::max(r, w.reg_ready[in.dst[i]]);
-  return r;
-}
-
-void StreamingMultiprocessor::program_load_done(Warp& w, uint64_t tag, uint64_t ready_cycle) {
-  for (size_t i = 0; i < w.loads.size(); ++i) {
-    if (w.loads[i].tag != tag) continue;
-    for (uint8_t r = 0; r < w.loads[i].n; ++r) w.reg_ready[w.loads[i].regs[r]] = ready_cycle;
-    write_back(uint16_t(&w - warps_.data()), ready_cycle, w.loads[i].n, w.loads[i].regs.data());
-    w.loads.erase(w.loads.begin() + long(i));
-    if (w.has_head) w.head_ready_at = registers_ready(w);
-    return;
-  }
-}
-
-std::vector<StreamingMultiprocessor::ProgramWarpPlace> StreamingMultiprocessor::program_warp_places() const {
-  std::vector<ProgramWarpPlace> places;
-  for (const Cta& cta : ctas_) {
-    if (!cta.valid || !cta.launch || !cta.launch->program) continue;
-    for (size_t i = 0; i < cta.warps.size(); ++i) {
-      const Warp& w = warps_[cta.warps[i]];
-      if (w.finished || !w.program || w.exec.done()) continue;
-      places.push_back({cta.launch.get(), cta.program.cta, cta.program.cta_id, uint32_t(i), w.exec.pc(), w.at_barrier});
-    }
-  }
-  return places;
+void StreamingMultiprocessor::program_load_done(WarpSlot& w, uint64_t tag, uint64_t ready_cycle) {
+  ProgramWarp& p = w.program;
+  const std::optional<RegisterScoreboard::PendingLoad> done = p.regs.complete(tag, ready_cycle);
+  if (!done) return;
+  write_back(uint16_t(&w - warps_.data()), ready_cycle, done->n, done->regs.data());
+  if (w.has_head) p.head_ready_at = registers_ready(p);
 }
 
 }  // namespace gpupm

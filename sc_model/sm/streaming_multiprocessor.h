@@ -14,6 +14,8 @@
 #include "gpupm/sm/operand_collector.h"
 #include "gpupm/sm/scoreboard.h"
 #include "gpupm/sm/sm_config.h"
+#include "gpupm/sm/tick_condition.h"
+#include "gpupm/sm/warp_state.h"
 #include "gpupm/protocol/sm_status.h"
 #include "gpupm/workload/warp_stream.h"
 
@@ -68,40 +70,6 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   std::vector<ProgramWarpPlace> program_warp_places() const;
 
  private:
-  struct Warp {
-    bool valid = false;
-    bool finished = false;
-    bool at_barrier = false;
-    bool paused = false;
-    bool has_head = false;
-    bool ifetch = false;  // waiting for an instruction-cache miss
-    uint16_t cta_slot = 0;
-    uint32_t pending_loads = 0;
-    uint64_t issued_at = kNever;
-    bool issued_mem = false;  // what issued at issued_at was a load/store
-    uint64_t age = 0;
-    Inst head;
-    WarpStream stream;
-    Scoreboard board;
-    // A program warp (KernelLaunch::program): executes its PTX at issue; the
-    // scoreboard is per register (the cycle each value is there, kPending while
-    // a load or atomic that writes it is outstanding).
-    bool program = false;
-    uint32_t lanes = 0;  // mask of the warp's threads
-    ptx::Warp exec;
-    const ptx::InstInfo* head_info = nullptr;  // exec.next() while has_head, kept for the schedulers
-    std::vector<uint64_t> reg_ready;
-    struct PendingLoad {
-      uint64_t tag;
-      uint8_t n;
-      std::array<uint16_t, 4> regs;
-    };
-    std::vector<PendingLoad> loads;
-    uint64_t next_tag = 0;
-    // When the head's registers are all there: only this warp's own issues and
-    // load completions change it, so it is computed then, not at every look.
-    uint64_t head_ready_at = 0;
-  };
   struct Cta {
     bool valid = false;
     bool paused = false;
@@ -131,7 +99,6 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     bool mem_blocked = false;  // it met a ready memory instruction facing the full LSU
     bool own_only = false;     // every warp was passed over on its own state (no pipe or unit asked)
   };
-  enum class Readiness { Ready, Waiting, Blocked };  // Blocked: no instruction / barrier / done
 
   // sockets
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
@@ -153,17 +120,12 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     bool asked = false;  // a warp got as far as its pipe, collector units or the LSU
   };
   Scan scan(uint32_t sched, uint64_t c, bool lsu_full, uint64_t greedy_ready) const;
-  bool can_issue(const Warp& w, uint32_t sched, uint64_t c, uint64_t& ready_at) const;  // sched: w's scheduler
-  uint64_t head_ready(const Warp& w) const;  // the head's operands are there (Scoreboard::kPending: a load)
+  bool can_issue(const WarpSlot& w, uint32_t sched, uint64_t c, uint64_t& ready_at) const;  // sched: w's scheduler
   void issue_warp(uint16_t slot, uint64_t c);
   void issue_program(uint16_t slot, uint64_t c);
-  void arrive_at_barrier(Warp& w);
-  void start_program_warp(uint16_t slot, Cta& cta, uint32_t warp);
-  void program_load_done(Warp& w, uint64_t tag, uint64_t ready_cycle);
-  static uint64_t registers_ready(const Warp& w);
-  static void reset_warp(Warp& w);
-  static Inst program_head_of(const Warp& w);
-  uint64_t collector_ready(const Warp& w) const;  // a collector unit for the program head's class
+  void arrive_at_barrier(WarpSlot& w);
+  void program_load_done(WarpSlot& w, uint64_t tag, uint64_t ready_cycle);
+  uint64_t collector_ready(const WarpSlot& w) const;  // a collector unit for the program head's class
   uint32_t collect_operands(uint16_t slot, uint64_t c);
   void write_back(uint16_t slot, uint64_t ready, uint8_t n, const uint16_t* regs);
   void apply_done_loads();
@@ -182,20 +144,14 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void release_barrier(Cta& cta);
   void finish_cta(uint16_t cta_slot);
   void fit_l1_to_carveouts();
-  Readiness readiness(const Warp& w, uint64_t c) const;
-  // The head's kind as far as issue resources go: InstClass for a profile warp, after
-  // those the PTX timing class for a program warp (which also waits for a collector unit).
-  static constexpr size_t kProfileClasses = size_t(InstClass::Shared) + 1;
-  static constexpr size_t kIssueClasses = kProfileClasses + size_t(ptx::TimingClass::Barrier) + 1;
-  static uint8_t issue_class(const Warp& w) {
-    return uint8_t(w.program ? kProfileClasses + size_t(w.head_info->cls) : size_t(w.head.op));
-  }
+  bool ticks_next_edge(bool drained_responses) const;  // see tick_condition.h
+  // Nothing to do in cycle c: before the next busy cycle with no outside input since.
+  bool asleep(uint64_t c) const { return c < next_busy_ && !poked_; }
   // Outside input arrived: tick at the next edge.
   void poke() {
     poked_ = true;
     clock_.wake();
   }
-  bool schedulable(const Warp& w) const { return w.valid && !w.paused && !w.finished; }
 
   const uint32_t id_;
   const SmConfig& cfg_;
@@ -207,7 +163,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   DroopPredIn pred_in_;     // this cycle's candidates (and the CSR fields)
   uint64_t pred_next_ = 0;  // the predictor has seen every cycle before this one
   bool throttled_ = false;  // the predictor refused a candidate this cycle
-  std::vector<Warp> warps_;
+  std::vector<WarpSlot> warps_;
   std::vector<uint64_t> wake_;       // per warp slot, see refresh_wake()
   std::vector<uint8_t> head_mem_;    // per warp slot: the head is a load/store
   std::vector<uint8_t> head_class_;  // per warp slot: issue_class() of the head
@@ -237,8 +193,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   // state
   bool gated_ = false;
   uint64_t hold_until_ = 0;
-  bool hold_ctas_ = false;  // the hold delays CTA activation too (stagger)
-  uint64_t age_counter_ = 0;
+  bool hold_ctas_ = false;    // the hold delays CTA activation too (stagger)
   uint64_t last_cycle_ = 0;   // last cycle ticked
   uint64_t accounted_ = 0;    // cycles accounted in counters
   uint64_t lsu_counted_ = 0;  // cycles whose LSU stall state is counted
