@@ -23,8 +23,8 @@
 // Ranks: per byte of 8 SMs, the pending SMs of age >= k (one 8-bit count per byte and age), their
 // sums per byte (shared by its SMs) and one 8-bit count per SM within its byte (see stage 1).
 // Above 32 SMs (timing; the behaviour is the same): the step register, policy_i and groups are
-// registered in one copy per 8 SMs (gen_step_copy), all loaded on the detect edge, and mult_q
-// holds the rank, mapped to m in the trigger cycle from those copies.
+// registered in one copy per 8 SMs (gen_step_copy), all loaded on the detect edge, as is the strobe
+// (every cycle); mult_q holds the rank's two terms, added and mapped to m in the trigger cycle.
 // policy_i codes: gpupm_pkg's Policy*. Parameter ranges (checked at elaboration):
 // 1 <= N_SMS <= 64 (5-bit ranks up to 32, 6-bit above), 1 <= REPORT_PERIOD <= 16 (4-bit report counter),
 // 1 <= WINDOW_SLOTS <= 3 (2-bit ages).
@@ -255,7 +255,7 @@ module stagger_unit #(
 
   for (genvar i = 0; i < N_SMS; i++) begin : gen_hold
     // Up to 32 SMs the multiplier at its default width (no parameter override: the same
-    // module as before MULT_W existed, so the <= 32-SM netlists did not change), fed by step_q.
+    // module as before MULT_W existed), fed by step_q.
     if (RankW == 5) begin : gen_mult
       assign strobe_sm[i] = strobe;
 
