@@ -147,8 +147,9 @@ PASCAL_BLOCKS = {
                      "a report_q bit drove about 160 gates: flip-flop outputs are unbuffered inputs to ABC), each "
                      "always_ff with (* keep *), or Yosys merges the identical flip-flops; mult_q holds the "
                      "rank's two terms (the byte sum, the in-byte count) and stage 2 adds them and maps the rank "
-                     "to m (rank mod groups from a constant table). The worst path is stage 1: a pending "
-                     "register, the age classes, an 8-bit count, a byte sum, the in-byte add into mult_q. "
+                     "to m (rank mod groups from a constant table). The worst path is now the detection: a "
+                     "pending register, an 8-bit count, the pending count (the byte counts' sum), the k_min "
+                     "comparison and detect's buffers into the trigger counter. "
                      "Equivalence: one-step induction over all $equiv cells at once (equiv_induct -seq 1, as "
                      "vote_arbiter's).",
     },
@@ -551,7 +552,9 @@ def markdown_pascal(report):
         f"OSU 0.18 um standard cells `{Path(report['liberty']).name}`). The blocks whose parameters follow "
         "the SM count and the warps per SM, at `configs/gpu/pascal_60sm.json`'s (60 SMs, 64 warps per SM, "
         f"{g['mhz']:.0f} MHz): the parameter sets the platform runs there (`rtl/rtl.cmake`). The flow, the "
-        "cells and the equivalence method are [rtl_report.md](rtl_report.md)'s; only the clock differs.",
+        "cells and the equivalence check are [rtl_report.md](rtl_report.md)'s, but for the proof of the 60-SM "
+        "rows (a one-step induction over all $equiv cells at once, `equiv_induct -seq 1`: see their notes); only "
+        "the clock differs.",
         "",
         f"| block | parameters | scope | cells | flip-flops | area (um^2, 0.18 um) | share of one GP102 SM | "
         f"critical path (ns) | {g['mhz']:.0f} / {g['boost_mhz']:.0f} MHz scaled to 0.18 um (ns) | slack (ns) | "
