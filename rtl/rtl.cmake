@@ -87,7 +87,6 @@ set(GPUPM_DROOP_PREDICTOR_SV
 set(GPUPM_STAGGER_UNIT_SV
   ${GPUPM_RTL_DIR}/gpupm_pkg.sv
   ${GPUPM_RTL_DIR}/eq_popcount8.sv
-  ${GPUPM_RTL_DIR}/eq_popcount.sv
   ${GPUPM_RTL_DIR}/stagger_mult.sv
   ${GPUPM_RTL_DIR}/stagger_unit.sv)
 

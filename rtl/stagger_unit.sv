@@ -20,10 +20,11 @@
 //  - Every output is a register or a function of registers only. Reset: all 0.
 //
 // hold_count_o[14*i+13:14*i] and age_o[2*i+1:2*i] are SM i's counter and age.
-// Ranks: one population count per SM over the SMs ranked ahead it (eq_popcount).
+// Ranks: per byte of 8 SMs, the pending SMs of age >= k (one 8-bit count per byte and age), their
+// sums per byte (shared by its SMs) and one 8-bit count per SM within its byte (see stage 1).
 // Above 32 SMs (timing; the behaviour is the same): the step register, policy_i and groups are
-// registered in one copy per 8 SMs (gen_step_copy), all loaded on the detect edge, and mult_q
-// holds the rank, mapped to m in the trigger cycle from those copies.
+// registered in one copy per 8 SMs (gen_step_copy), all loaded on the detect edge, as is the strobe
+// (every cycle); mult_q holds the rank's two terms, added and mapped to m in the trigger cycle.
 // policy_i codes: gpupm_pkg's Policy*. Parameter ranges (checked at elaboration):
 // 1 <= N_SMS <= 64 (5-bit ranks up to 32, 6-bit above), 1 <= REPORT_PERIOD <= 16 (4-bit report counter),
 // 1 <= WINDOW_SLOTS <= 3 (2-bit ages).
@@ -73,7 +74,9 @@ module stagger_unit #(
   logic                 trigger_q;
   logic [15:0]          triggers_q;
 
-  logic strobe;
+  logic             strobe;
+  logic [N_SMS-1:0] strobe_sm;  // the strobe as SM i's next-state logic sees it (gen_step_copy)
+  logic [3:0]       report_d;
   assign strobe = report_q == 4'(REPORT_PERIOD - 1);
 
   // ---------------------------------------------------------------------------
@@ -99,26 +102,98 @@ module stagger_unit #(
     end
   end
 
+  // ---------------------------------------------------------------------------
+  // Stage 1 (the strobe's edge): ranks of the pending set and their multipliers m.
+  // SM i's rank (a = its age, SM i in byte bi of 8 SMs) is the pending SMs older than i anywhere
+  // plus those of age a below i:
+  //   rank_i = sum_{b < bi} older[a][b] + sum_{b >= bi} older[a+1][b] + same_i,
+  // older[k][b] = the pending SMs of age >= k in byte b (older[WINDOW_SLOTS] = 0), same_i = the
+  // pending SMs of age a below i in byte bi. The byte sums (rank_base) are shared by a byte's SMs,
+  // and each SM's age fans out within its byte only (not into one comparison per SM pair).
+  // ---------------------------------------------------------------------------
+  localparam int unsigned NumBytes = (N_SMS + 7) / 8;
+  localparam int unsigned Ages     = WINDOW_SLOTS;
+
+  logic [8*NumBytes-1:0]          pend_pad;   // pend_n and age_n, zero-extended to whole bytes
+  logic [16*NumBytes-1:0]         age_pad;
+  logic [4*(Ages+1)*NumBytes-1:0] older;      // older[k][b]: 4 bits at 4*(k*NumBytes+b)
+  logic [RankW*Ages*NumBytes-1:0] rank_base;  // rank_base[a][b]: the rank of an age-a SM first in byte b
+
+  assign pend_pad = (8 * NumBytes)'(pend_n);
+  assign age_pad  = (16 * NumBytes)'(age_n);
+  assign older[4*Ages*NumBytes +: 4*NumBytes] = '0;
+
+  for (genvar k = 0; k < Ages; k++) begin : gen_older
+    for (genvar b = 0; b < NumBytes; b++) begin : gen_byte
+      logic [7:0] bits;  // byte b's pending SMs of age >= k
+
+      always_comb begin
+        for (int s = 0; s < 8; s++) begin
+          bits[s] = pend_pad[8*b+s] && {1'b0, age_pad[2*(8*b+s) +: 2]} + 3'd1 > 3'(k);
+        end
+      end
+
+      eq_popcount8 u_cnt (
+        .bits_i (bits),
+        .count_o(older[4*(k*NumBytes+b) +: 4])
+      );
+    end
+  end
+
+  // Each sum adds its bytes from b - 1 down, wrapping round: no two sums (nor n_pending) then
+  // start with the same pair, so Yosys shares no partial sum between them and each stays one
+  // multi-operand adder (alumacc) instead of a chain of shared two-operand adds.
+  always_comb begin
+    for (int a = 0; a < Ages; a++) begin
+      for (int b = 0; b < NumBytes; b++) begin
+        rank_base[RankW*(a*NumBytes+b) +: RankW] = '0;
+        for (int t = 0; t < NumBytes; t++) begin
+          int c;
+          c = (b + 2 * NumBytes - 1 - t) % NumBytes;
+          rank_base[RankW*(a*NumBytes+b) +: RankW] = rank_base[RankW*(a*NumBytes+b) +: RankW] +
+              RankW'(older[4*(((c < b) ? a : a + 1)*NumBytes+c) +: 4]);
+        end
+      end
+    end
+  end
+
   logic [CntW-1:0] n_pending;
   logic            detect;
 
-  eq_popcount #(.WIDTH(N_SMS), .CNT_W(CntW)) u_pop_pending (
-    .bits_i (pend_n),
-    .count_o(n_pending)
-  );
+  always_comb begin
+    n_pending = '0;
+    for (int b = NumBytes - 1; b >= 0; b--) begin
+      n_pending = n_pending + CntW'(older[4*b +: 4]);
+    end
+  end
 
   assign detect = strobe && enable_i && n_pending >= CntW'(k_min_i);
 
-  // ---------------------------------------------------------------------------
-  // Stage 1 (the strobe's edge): ranks of the pending set and their multipliers
-  // m (policy 0: 1; 2: rank mod groups; 1, 3: rank).
-  // ---------------------------------------------------------------------------
-  logic [2:0]             groups;
-  logic [RankW*N_SMS-1:0] mult_n, mult_q;
+  // mult_q per SM: up to 32 SMs its m; above, its rank's two terms {same_cnt[2:0], base}, added in
+  // stage 2 (gen_step_copy): same_cnt <= 7 (an SM counts only SMs below it in its byte).
+  localparam int unsigned MultQW = (RankW == 5) ? RankW : RankW + 3;
+
+  logic [2:0]              groups;
+  logic [MultQW*N_SMS-1:0] mult_n, mult_q;
   logic [N_SMS-1:0]       sel_q;
   logic [7:0]             step_q;
 
   assign groups = (groups_i == 3'd0) ? 3'd1 : groups_i;
+
+  // rank mod g for every g (0: 0) and rank as a constant table: the grouped policy's m is one
+  // lookup, a small function of the rank and g, instead of a divider ($mod), the longest part of
+  // stage 2 at 60 SMs.
+  localparam int unsigned Ranks = 1 << RankW;
+
+  function automatic logic [3*8*Ranks-1:0] rank_mod_table();
+    for (int unsigned g = 0; g < 8; g++) begin
+      for (int unsigned r = 0; r < Ranks; r++) begin
+        rank_mod_table[3*(g*Ranks+r) +: 3] = (g == 0) ? 3'd0 : 3'(r % g);
+      end
+    end
+  endfunction
+
+  localparam logic [3*8*Ranks-1:0] RankMod = rank_mod_table();
 
   // A rank's multiplier m: policy 0: 1; 2: rank mod groups (1..7); 1, 3: rank. Stage 1 maps the
   // ranks up to 32 SMs, stage 2 above (gen_step_copy).
@@ -128,45 +203,48 @@ module stagger_unit #(
     if (policy == gpupm_pkg::PolicyUniform) begin
       multiplier = RankW'(1);
     end else if (policy == gpupm_pkg::PolicyGrouped) begin
-      unique case (grp)
-        3'd2:    multiplier = RankW'(rank[0]);
-        3'd3:    multiplier = rank % RankW'(3);
-        3'd4:    multiplier = RankW'(rank[1:0]);
-        3'd5:    multiplier = rank % RankW'(5);
-        3'd6:    multiplier = rank % RankW'(6);
-        3'd7:    multiplier = rank % RankW'(7);
-        default: multiplier = '0;
-      endcase
+      multiplier = RankW'(RankMod[3*{grp, rank} +: 3]);
     end else begin
       multiplier = rank;
     end
   endfunction
 
   for (genvar i = 0; i < N_SMS; i++) begin : gen_rank
-    logic [N_SMS-1:0] ahead;  // pending SMs ranked ahead of SM i
-    logic [RankW-1:0] rank;
+    localparam int unsigned Byte = i / 8;
+    localparam int          Pos  = i % 8;  // SM i's place in its byte
+    logic [7:0]       same;  // pending SMs of SM i's age below it in its byte
+    logic [3:0]       same_cnt;
+    logic [RankW-1:0] base;
 
     always_comb begin
-      for (int j = 0; j < N_SMS; j++) begin
-        if (j < i) begin
-          ahead[j] = pend_n[j] && age_n[2*j +: 2] >= age_n[2*i +: 2];
-        end else begin
-          ahead[j] = pend_n[j] && age_n[2*j +: 2] > age_n[2*i +: 2];
+      for (int s = 0; s < 8; s++) begin
+        same[s] = s < Pos && pend_pad[8*Byte+s] && age_pad[2*(8*Byte+s) +: 2] == age_n[2*i +: 2];
+      end
+    end
+
+    eq_popcount8 u_same (
+      .bits_i (same),
+      .count_o(same_cnt)
+    );
+
+    always_comb begin
+      base = '0;
+      for (int a = 0; a < Ages; a++) begin
+        if (age_n[2*i +: 2] == 2'(a)) begin
+          base = rank_base[RankW*(a*NumBytes+Byte) +: RankW];
         end
       end
     end
 
-    eq_popcount #(.WIDTH(N_SMS), .CNT_W(RankW)) u_rank (
-      .bits_i (ahead),
-      .count_o(rank)
-    );
-
     if (RankW == 5) begin : gen_mult_n
-      assign mult_n[RankW*i +: RankW] = multiplier(policy_i, groups, rank);
+      assign mult_n[MultQW*i +: MultQW] = multiplier(policy_i, groups, base + RankW'(same_cnt));
     end else begin : gen_mult_n
-      // Above 32 SMs mult_q holds the rank; stage 2 maps it to m with policy_i and groups
-      // registered on the same edge (gen_step_copy), the same m in the same cycle.
-      assign mult_n[RankW*i +: RankW] = rank;
+      // Above 32 SMs mult_q holds the rank's two terms; stage 2 adds them and maps the rank to m
+      // with policy_i and groups registered on the same edge (gen_step_copy): the same m in the
+      // same cycle.
+      logic unused_same_msb;
+      assign unused_same_msb = same_cnt[3];
+      assign mult_n[MultQW*i +: MultQW] = {same_cnt[2:0], base};
     end
   end
 
@@ -177,11 +255,13 @@ module stagger_unit #(
 
   for (genvar i = 0; i < N_SMS; i++) begin : gen_hold
     // Up to 32 SMs the multiplier at its default width (no parameter override: the same
-    // module as before MULT_W existed, so the <= 32-SM netlists did not change), fed by step_q.
+    // module as before MULT_W existed), fed by step_q.
     if (RankW == 5) begin : gen_mult
+      assign strobe_sm[i] = strobe;
+
       stagger_mult u_mult (
         .step_i(step_q),
-        .mult_i(mult_q[RankW*i +: RankW]),
+        .mult_i(mult_q[MultQW*i +: MultQW]),
         .hold_o(hold_val[HoldW*i +: HoldW])
       );
     end
@@ -207,6 +287,20 @@ module stagger_unit #(
       logic [1:0] policy_copy_q;
       logic [2:0] groups_copy_q;
 
+      logic       strobe_copy_q;
+
+      // The strobe, one copy per group, for the group's next-state muxes: decoded from report_q
+      // in every one, ABC (for which flip-flop outputs are unbuffered inputs) let a report_q bit
+      // drive about 160 gates, 4.9 ns. Always report_q == REPORT_PERIOD - 1, reset included.
+      (* keep *)
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          strobe_copy_q <= 1'(REPORT_PERIOD == 1);
+        end else begin
+          strobe_copy_q <= report_d == 4'(REPORT_PERIOD - 1);
+        end
+      end
+
       (* keep *)
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
@@ -224,7 +318,8 @@ module stagger_unit #(
         localparam int unsigned Sm = g * StepGroup + k;
         logic [RankW-1:0] rank, mult;
 
-        assign rank = mult_q[RankW*Sm +: RankW];
+        assign strobe_sm[Sm] = strobe_copy_q;
+        assign rank = mult_q[MultQW*Sm +: RankW] + RankW'(mult_q[MultQW*Sm+RankW +: 3]);
 
         assign mult = multiplier(policy_copy_q, groups_copy_q, rank);
 
@@ -240,7 +335,6 @@ module stagger_unit #(
   // ---------------------------------------------------------------------------
   // Next state.
   // ---------------------------------------------------------------------------
-  logic [3:0]             report_d;
   logic [N_SMS-1:0]       last_d, pending_d;
   logic [2*N_SMS-1:0]     age_d;
   logic [HoldW*N_SMS-1:0] hold_cnt_d;
@@ -248,12 +342,15 @@ module stagger_unit #(
 
   always_comb begin
     report_d   = strobe ? 4'd0 : report_q + 4'd1;
-    last_d     = strobe ? sm_active_i : last_q;
+    last_d     = last_q;
     pending_d  = pending_q;
     age_d      = age_q;
-    if (strobe) begin
-      pending_d = detect ? '0 : pend_n;
-      age_d     = detect ? '0 : age_n;
+    for (int i = 0; i < N_SMS; i++) begin
+      if (strobe_sm[i]) begin  // detect implies the strobe
+        last_d[i]         = sm_active_i[i];
+        pending_d[i]      = pend_n[i] && !detect;
+        age_d[2*i +: 2]   = detect ? 2'd0 : age_n[2*i +: 2];
+      end
     end
     triggers_d = (detect && triggers_q != 16'hffff) ? triggers_q + 16'd1 : triggers_q;
     for (int i = 0; i < N_SMS; i++) begin

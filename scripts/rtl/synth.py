@@ -50,6 +50,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 RTL = REPO / "rtl"
 
+# The proof after equiv_make: equiv_simple (each $equiv cell on its own) then equiv_induct (the rest, default
+# 4 steps). A block may set "equiv_proof" instead (the 60-SM blocks: see their path notes).
+EQUIV_PROOF = ["equiv_simple", "equiv_induct"]
+# One-step induction over every $equiv cell at once, no equiv_simple: every flip-flop has its $equiv cell, so
+# "all equal in one cycle -> all equal in the next, for every input, the reset included" is the whole proof; it
+# assumes less than the default 4-step induction (one equal cycle, not four), so it claims more.
+EQUIV_PROOF_INDUCT1 = ["equiv_induct -seq 1"]
 BLOCKS = {
     "eq_sm_block": {
         "sources": ["gpupm_pkg.sv", "eq_popcount8.sv", "eq_popcount.sv", "eq_warp_sample.sv", "eq_decision.sv",
@@ -82,18 +89,20 @@ BLOCKS = {
                      "the dispatch unit's mask) and into h0_q through the admitted-estimate adder.",
     },
     "stagger_unit": {
-        "sources": ["gpupm_pkg.sv", "eq_popcount8.sv", "eq_popcount.sv", "stagger_mult.sv", "stagger_unit.sv"],
+        "sources": ["gpupm_pkg.sv", "eq_popcount8.sv", "stagger_mult.sv", "stagger_unit.sv"],
         "params": {"N_SMS": 15, "REPORT_PERIOD": 10, "WINDOW_SLOTS": 3},
         # Yosys's equiv_induct on the 15-SM netlist (2774 $equiv cells, 1475 left for induction) did not
         # finish in 10 minutes; the same RTL at 4 SMs is proven instead (same generate code per SM).
         "equiv_params": {"N_SMS": 4, "REPORT_PERIOD": 10, "WINDOW_SLOTS": 3},
         "scope": "one per GPU",
-        "path_note": "Two-stage pipeline. Stage 1 (the strobe's edge): age/transition update, per-SM age "
-                     "comparisons, one 15-bit population count per SM (its rank), rank mod groups, into the "
-                     "registered multipliers mult_q; stage 2 (the trigger cycle): step x m (8 x 5 bits) into "
-                     "the 14-bit hold counters. In one cycle (rank, mod, multiply, counter load) the path was "
-                     "9.36 ns (7629 cells, 291 flip-flops, 288210 um^2), over both scaled periods. Most of the "
-                     "area is the 15 rank popcounts and the 15 multipliers.",
+        "path_note": "Two-stage pipeline. Stage 1 (the strobe's edge): age/transition update, per byte of 8 "
+                     "SMs the pending SMs of age >= k (8-bit counts), their byte sums and each SM's count of "
+                     "same-age SMs below it in its byte (its rank), rank -> m (rank mod groups from a constant "
+                     "table), into the registered multipliers mult_q; stage 2 (the trigger cycle): step x m "
+                     "(8 x 5 bits) into the 14-bit hold counters. In one cycle (rank, mod, multiply, counter "
+                     "load) the path was 9.36 ns (7629 cells, 291 flip-flops, 288210 um^2); pipelined with one "
+                     "15-bit popcount per SM over pairwise age comparisons and rank mod groups as a divider, "
+                     "5.98 ns (7408 cells, 389 flip-flops, 295068 um^2).",
     },
 }
 # The blocks at the Pascal config's size (configs/gpu/pascal_60sm.json: 60 SMs, 64 warps per SM; the
@@ -113,30 +122,36 @@ PASCAL_BLOCKS = {
         "sources": BLOCKS["vote_arbiter"]["sources"],
         "params": {"N_SMS": 60},
         "scope": "one per GPU",
+        "equiv_proof": EQUIV_PROOF_INDUCT1,
         "path_note": "The GTX480 row's structure with 60 votes: the COMP/MEM counters are 60-input popcounts, "
-                     "the path 42 stages against 32. Equivalence: equiv_simple proves 747 of the 867 $equiv "
-                     "cells; equiv_induct on the other 120 had not finished when the 600 s limit stopped it "
-                     "(the 15-SM block: 5 s in all).",
+                     "the path 42 stages against 32. Equivalence: one-step induction over all 867 $equiv cells at "
+                     "once (equiv_induct -seq 1). The default proof (equiv_simple, then a 4-step equiv_induct) "
+                     "did not finish in 600 s: equiv_simple tries each cell alone, with the other cycle's "
+                     "flip-flops free, so each busy-counter cell is a SAT problem over the 60-vote counts.",
     },
     "stagger_unit_n60": {
         "top": "stagger_unit",
         "sources": BLOCKS["stagger_unit"]["sources"],
         "params": {"N_SMS": 60, "REPORT_PERIOD": 10, "WINDOW_SLOTS": 3},
         "scope": "one per GPU",
-        "path_note": "The GTX480 row's two-stage pipeline with 60 SMs: 60 rank popcounts of 60 bits (6-bit "
-                     "ranks), a 6-bit pending count, 60 multipliers of 8 x 6 bits. Two changes above 32 SMs, "
-                     "neither changing a cycle: (1) the step register is replicated, one copy per 8 SMs (8 "
-                     "copies, each always_ff with (* keep *), or Yosys merges the identical flip-flops; all load "
-                     "on the same detect edge): a single step_q drove the partial products of all 60 multipliers "
-                     "(about 360 gate inputs) with no buffer, since flip-flop outputs are outside ABC's network, "
-                     "and made a 17.70 ns path (about 11.6 ns of it that one net); with the copies alone the "
-                     "path was 10.11 ns, stage 1 (the rank popcount and rank mod groups into mult_q). (2) "
-                     "mult_q holds the rank and policy_i / groups_i are registered on the same edge (in the same "
-                     "per-8-SM copies), so rank -> m (rank mod groups, the policy mux) moves into stage 2. Now "
-                     "the worst path is stage 2 (a groups copy, rank -> m, step x m, the counter load), 7.85 ns "
-                     "(stage 1 measured 6.96 ns before rank -> m became one function of both stages; ABC's "
-                     "results move by a few hundredths of a ns with such rewrites). 96 more flip-flops, 678 fewer "
-                     "cells than the single-step_q netlist (57586 cells, 1529 flip-flops, 2112096 um^2).",
+        "equiv_proof": EQUIV_PROOF_INDUCT1,
+        "path_note": "The GTX480 row's two-stage pipeline with 60 SMs (6-bit ranks). Ranks: per byte of 8 SMs, "
+                     "the pending SMs of age >= k (3 x 8 counts of 8 bits), 24 byte sums (an age-a SM's rank "
+                     "counts age >= a in the bytes below its own, age > a from its own byte up) shared by the "
+                     "byte's SMs, plus one 8-bit count per SM of the same-age SMs below it in its byte. Before, "
+                     "each SM had a 60-bit popcount over 60 pairwise age comparisons: every age "
+                     "register fed about 120 comparators (a 1.80 ns clock-to-Q), stage 1 was 6.87 ns and stage "
+                     "2 (rank mod groups as a divider, then step x m) 7.85 ns in 56908 cells. Above 32 SMs, none "
+                     "changing a cycle: per 8 SMs one copy of the step, policy_i and groups (loaded on the detect "
+                     "edge) and of the strobe (report_q == REPORT_PERIOD - 1, registered; decoded from report_q, "
+                     "a report_q bit drove about 160 gates: flip-flop outputs are unbuffered inputs to ABC), each "
+                     "always_ff with (* keep *), or Yosys merges the identical flip-flops; mult_q holds the "
+                     "rank's two terms (the byte sum, the in-byte count) and stage 2 adds them and maps the rank "
+                     "to m (rank mod groups from a constant table). The worst path is now the detection: a "
+                     "pending register, an 8-bit count, the pending count (the byte counts' sum), the k_min "
+                     "comparison and detect's buffers into the trigger counter. "
+                     "Equivalence: one-step induction over all $equiv cells at once (equiv_induct -seq 1, as "
+                     "vote_arbiter's).",
     },
 }
 GPUS = {
@@ -413,6 +428,7 @@ puts "=== end"
 # ---------------------------------------------------------------------------
 
 def equivalence(block, lib, work, timeout, params=None):
+    proof = ALL_BLOCKS[block].get("equiv_proof", EQUIV_PROOF)
     ys = (
         read_cmds(block, params)
         + "proc\nflatten\nopt_clean\n"
@@ -426,8 +442,7 @@ def equivalence(block, lib, work, timeout, params=None):
         + "equiv_make gold gate equiv\n"
         + "hierarchy -top equiv\n"
         + "async2sync\n"
-        + "equiv_simple\n"
-        + "equiv_induct\n"
+        + "".join(f"{step}\n" for step in proof)
         + "equiv_status -assert\n"
     )
     (work / "equiv.ys").write_text(ys)
@@ -436,7 +451,7 @@ def equivalence(block, lib, work, timeout, params=None):
     m = re.findall(r"Found (\d+) \$equiv cells in equiv:\s*\n\s*Of those cells (\d+) are proven and (\d+) are unproven",
                    text)
     res = {
-        "method": "yosys equiv_make/equiv_simple/equiv_induct/equiv_status -assert, RTL (proc+flatten) vs "
+        "method": f"yosys equiv_make, {', '.join(proof)}, equiv_status -assert, RTL (proc+flatten) vs "
                   "mapped netlist with Liberty cell functions, async resets via async2sync",
         "seconds": round(secs, 1),
     }
@@ -537,7 +552,9 @@ def markdown_pascal(report):
         f"OSU 0.18 um standard cells `{Path(report['liberty']).name}`). The blocks whose parameters follow "
         "the SM count and the warps per SM, at `configs/gpu/pascal_60sm.json`'s (60 SMs, 64 warps per SM, "
         f"{g['mhz']:.0f} MHz): the parameter sets the platform runs there (`rtl/rtl.cmake`). The flow, the "
-        "cells and the equivalence method are [rtl_report.md](rtl_report.md)'s; only the clock differs.",
+        "cells and the equivalence check are [rtl_report.md](rtl_report.md)'s, but for the proof of the 60-SM "
+        "rows (a one-step induction over all $equiv cells at once, `equiv_induct -seq 1`: see their notes); only "
+        "the clock differs.",
         "",
         f"| block | parameters | scope | cells | flip-flops | area (um^2, 0.18 um) | share of one GP102 SM | "
         f"critical path (ns) | {g['mhz']:.0f} / {g['boost_mhz']:.0f} MHz scaled to 0.18 um (ns) | slack (ns) | "
