@@ -29,7 +29,9 @@ Usage: scripts/rtl/synth.py [--blocks eq_sm_block vote_arbiter droop_predictor s
        [--period-ns 10] [--json PATH] [--markdown PATH] [--build-dir DIR]
        [--render-only]   (rewrite the Markdown from an existing JSON)
 Takes one to a few minutes, most of it the equivalence proofs (stagger_unit is proven at
-its "equiv_params", 4 SMs: the 15-SM induction does not finish in 10 minutes).
+its "equiv_params", 4 SMs: the default 15-SM proof does not finish in 10 minutes).
+--full-size-equiv proves such blocks at their row's size instead, by one-step induction
+(the 15-SM stagger_unit: about 15 minutes), into build/rtl_report_full_equiv.{json,md}.
 --gpu pascal_60sm: the blocks at the Pascal config's size (docs/rtl_report_pascal.md; the 60-SM
 stagger unit's synthesis alone takes about 4 minutes), not part of the rtl_synth_report ctest.
 """
@@ -427,8 +429,8 @@ puts "=== end"
 # Equivalence
 # ---------------------------------------------------------------------------
 
-def equivalence(block, lib, work, timeout, params=None):
-    proof = ALL_BLOCKS[block].get("equiv_proof", EQUIV_PROOF)
+def equivalence(block, lib, work, timeout, params=None, proof=None):
+    proof = proof or ALL_BLOCKS[block].get("equiv_proof", EQUIV_PROOF)
     ys = (
         read_cmds(block, params)
         + "proc\nflatten\nopt_clean\n"
@@ -714,6 +716,11 @@ def main():
     ap.add_argument("--period-ns", type=float, default=10.0, help="analysis clock period (relaxed)")
     ap.add_argument("--no-equiv", action="store_true", help="skip the equivalence check")
     ap.add_argument("--equiv-timeout", type=float, default=3600.0, help="seconds per block")
+    ap.add_argument("--full-size-equiv", action="store_true",
+                    help="prove the blocks that the report proves at a smaller instance (\"equiv_params\": "
+                         "stagger_unit) at their row's own size, by one-step induction over all $equiv cells "
+                         "(equiv_induct -seq 1; the 15-SM stagger_unit takes about 15 minutes); writes "
+                         "<build-dir>/rtl_report_full_equiv.{json,md} unless --json/--markdown say otherwise")
     ap.add_argument("--json", default=None, help="default: <build-dir>/rtl_report.json")
     ap.add_argument("--markdown", default=None, help="default: docs/rtl_report.md (docs/rtl_report_pascal.md)")
     ap.add_argument("--render-only", action="store_true", help="only rewrite the Markdown from the JSON")
@@ -724,11 +731,18 @@ def main():
     pascal = args.gpu == "pascal_60sm"
     if args.blocks is None:
         args.blocks = list(GPUS[args.gpu]["blocks"])
-    if args.markdown is None:
-        args.markdown = str(REPO / "docs" / ("rtl_report_pascal.md" if pascal else "rtl_report.md"))
-    render = markdown_pascal if pascal else markdown
     build = Path(args.build_dir)
-    json_path = Path(args.json) if args.json else build / ("rtl_report_pascal.json" if pascal else "rtl_report.json")
+    report_name = "rtl_report_pascal" if pascal else "rtl_report"
+    if args.full_size_equiv:  # not the committed report's proofs: its own files, outside docs/ unless asked
+        if args.no_equiv:
+            ap.error("--full-size-equiv needs the equivalence check (drop --no-equiv)")
+        report_name += "_full_equiv"
+        if args.markdown is None:
+            args.markdown = str(build / f"{report_name}.md")
+    if args.markdown is None:
+        args.markdown = str(REPO / "docs" / f"{report_name}.md")
+    render = markdown_pascal if pascal else markdown
+    json_path = Path(args.json) if args.json else build / f"{report_name}.json"
     if args.render_only:
         Path(args.markdown).write_text(render(json.loads(json_path.read_text())))
         log(f"wrote {args.markdown} from {json_path}")
@@ -784,7 +798,10 @@ def main():
         if not args.no_equiv:
             log(f"{block}: equivalence (minutes)")
             eq_params = ALL_BLOCKS[block].get("equiv_params")
-            if eq_params:  # a smaller instance of the same RTL, synthesized the same way
+            if eq_params and args.full_size_equiv:
+                entry["equivalence"] = equivalence(block, lib, work, args.equiv_timeout,
+                                                   proof=EQUIV_PROOF_INDUCT1)
+            elif eq_params:  # a smaller instance of the same RTL, synthesized the same way
                 eq_work = work / "equiv_params"
                 eq_work.mkdir(parents=True, exist_ok=True)
                 synthesize(block, lib, eq_work, eq_params)
