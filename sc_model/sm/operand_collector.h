@@ -15,6 +15,8 @@
 #pragma once
 
 #include "gpupm/common/divisor.h"
+#include "gpupm/common/exhaustive_switch.h"
+#include "gpupm/ptx/ptx.h"
 #include "gpupm/sm/sm_config.h"
 
 #include <array>
@@ -59,5 +61,23 @@ class OperandCollector {
   std::array<uint32_t, kPools> first_free_{};            // per pool: that unit (the lowest index on a tie)
   uint64_t now_ = 0;                                     // the latest issue cycle seen
 };
+
+// The collector-unit pool of a PTX instruction class (a barrier reads no register,
+// its pool is never asked): every class named, so a new one cannot fall into a pool
+// unnoticed. Inline: the schedulers ask it for every program warp they consider.
+GPUPM_EXHAUSTIVE_SWITCHES_BEGIN
+inline OperandCollector::Pool collector_pool(ptx::TimingClass cls) {
+  switch (cls) {
+    case ptx::TimingClass::Alu: return OperandCollector::Pool::Alu;
+    case ptx::TimingClass::Sfu: return OperandCollector::Pool::Sfu;
+    case ptx::TimingClass::Load:
+    case ptx::TimingClass::Store:
+    case ptx::TimingClass::Atomic:
+    case ptx::TimingClass::Shared:
+    case ptx::TimingClass::Barrier: return OperandCollector::Pool::Mem;
+  }
+  return OperandCollector::Pool::Mem;
+}
+GPUPM_EXHAUSTIVE_SWITCHES_END
 
 }  // namespace gpupm

@@ -11,7 +11,6 @@
 #include <array>
 #include <cstdint>
 #include <limits>
-#include <optional>
 #include <vector>
 
 namespace gpupm {
@@ -72,17 +71,20 @@ class RegisterScoreboard {
     set(regs.data(), n, Scoreboard::kPending);
     loads_.push_back({tag, n, regs});
   }
-  // Load `tag` is back: its registers are there at `cycle`. Returns what it wrote
-  // (nothing for a tag not outstanding).
-  std::optional<PendingLoad> complete(uint64_t tag, uint64_t cycle) {
+  // Load `tag` is back: its registers are there at `cycle`. Calls `wrote(n, regs)`
+  // with the registers it wrote, read in place (not copied out: this runs for every
+  // load a program warp makes). False for a tag not outstanding (nothing called).
+  template <class Wrote>
+  bool complete(uint64_t tag, uint64_t cycle, Wrote&& wrote) {
     for (size_t i = 0; i < loads_.size(); ++i) {
       if (loads_[i].tag != tag) continue;
-      const PendingLoad done = loads_[i];
+      const PendingLoad& done = loads_[i];
       set(done.regs.data(), done.n, cycle);
+      wrote(done.n, done.regs.data());
       loads_.erase(loads_.begin() + long(i));
-      return done;
+      return true;
     }
-    return std::nullopt;
+    return false;
   }
   size_t pending_loads() const { return loads_.size(); }
 

@@ -3,37 +3,9 @@
 // the LSU, a banked shared-memory pipe and global atomics at the L2.
 #include "gpupm/sm/streaming_multiprocessor.h"
 
-#include "gpupm/common/exhaustive_switch.h"
-
 #include <stdexcept>
 
 namespace gpupm {
-
-namespace {
-
-// The collector-unit pool of an instruction class (a barrier reads no register):
-// every class named, so a new one cannot fall into a pool unnoticed.
-GPUPM_EXHAUSTIVE_SWITCHES_BEGIN
-OperandCollector::Pool collector_pool(ptx::TimingClass cls) {
-  switch (cls) {
-    case ptx::TimingClass::Alu: return OperandCollector::Pool::Alu;
-    case ptx::TimingClass::Sfu: return OperandCollector::Pool::Sfu;
-    case ptx::TimingClass::Load:
-    case ptx::TimingClass::Store:
-    case ptx::TimingClass::Atomic:
-    case ptx::TimingClass::Shared:
-    case ptx::TimingClass::Barrier: return OperandCollector::Pool::Mem;
-  }
-  return OperandCollector::Pool::Mem;
-}
-GPUPM_EXHAUSTIVE_SWITCHES_END
-
-}  // namespace
-
-uint64_t StreamingMultiprocessor::collector_ready(const WarpSlot& w) const {
-  const ptx::TimingClass cls = w.program.head_info->cls;
-  return cls == ptx::TimingClass::Barrier ? 0 : collector_.issue_ready(collector_pool(cls));
-}
 
 // Reads the head's register sources through the banks: the cycles its dispatch waits.
 uint32_t StreamingMultiprocessor::collect_operands(uint16_t slot, uint64_t c) {
@@ -80,7 +52,8 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
       ++(alu ? c_.alu_insts : c_.sfu_insts);
       c_.valu_busy_cycles += busy;
       c_.divergent_insts += divergent;
-      (alu ? alu_free_[slot % cfg_.schedulers] : sfu_free_) = c + busy;
+      if (alu) issue_.occupy_alu(slot, c + busy);
+      else issue_.occupy_sfu(c + busy);
       set_dst(c + cfg_.operand_latency + (alu ? cfg_.alu_latency : cfg_.sfu_latency));
       break;
     }
@@ -88,7 +61,7 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
       // Bank conflicts replay the access: the pipe is busy once per conflicting word.
       const uint32_t busy = cfg_.shared_interval * std::max<uint32_t>(1, r.shared_cycles);
       ++c_.mem_insts;
-      shared_free_ = c + busy;
+      issue_.occupy_shared(c + busy);
       set_dst(c + cfg_.operand_latency + cfg_.shared_latency + busy - cfg_.shared_interval);
       break;
     }
@@ -121,16 +94,16 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
     case ptx::TimingClass::Barrier: arrive_at_barrier(w); break;
   }
   fetch_head(slot);
-  refresh_wake(slot);
+  refresh_issue(slot);
   warp_progress(slot);
 }
 
 void StreamingMultiprocessor::program_load_done(WarpSlot& w, uint64_t tag, uint64_t ready_cycle) {
   ProgramWarp& p = w.program;
-  const std::optional<RegisterScoreboard::PendingLoad> done = p.regs.complete(tag, ready_cycle);
-  if (!done) return;
-  write_back(uint16_t(&w - warps_.data()), ready_cycle, done->n, done->regs.data());
-  if (w.has_head) p.head_ready_at = registers_ready(p);
+  const uint16_t slot = uint16_t(&w - warps_.data());
+  const bool back = p.regs.complete(tag, ready_cycle,
+                                    [&](uint8_t n, const uint16_t* regs) { write_back(slot, ready_cycle, n, regs); });
+  if (back && w.has_head) p.head_ready_at = registers_ready(p);
 }
 
 }  // namespace gpupm

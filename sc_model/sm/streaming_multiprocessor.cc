@@ -21,21 +21,13 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
       icache_(cfg.icache_bytes, cfg.icache_ways, cfg.line_bytes),
       collector_(cfg),
       warps_(cfg.max_warps),
-      wake_(cfg.max_warps, kNever),
-      head_mem_(cfg.max_warps, 0),
-      head_class_(cfg.max_warps, 0),
+      issue_(cfg),
       ctas_(cfg.max_ctas),
-      order_(cfg.schedulers),
-      greedy_(cfg.schedulers, -1),
-      memo_(cfg.schedulers),
-      alu_free_(cfg.schedulers, 0),
       dummy_data_(cfg.line_bytes, 0),
       line_(cfg.line_bytes) {
   mem_out.register_nb_transport_bw(this, &StreamingMultiprocessor::nb_transport_bw);
   cta_in.register_b_transport(this, &StreamingMultiprocessor::cta_b_transport);
   ctrl_in.register_b_transport(this, &StreamingMultiprocessor::ctrl_b_transport);
-  for (auto& o : order_) o.reserve(cfg.max_warps);
-  for (uint32_t s = 0; s < cfg.max_warps; ++s) sched_of_[s] = uint8_t(s % cfg.schedulers);
   clock.add(this);
 }
 
@@ -66,7 +58,7 @@ void StreamingMultiprocessor::cta_b_transport(tlm::tlm_generic_payload& gp, sc_t
       cta.paused = p->pause;
       for (uint16_t w : cta.warps) {
         warps_[w].paused = p->pause;
-        refresh_wake(w);
+        refresh_issue(w);
         if (!warps_[w].finished) resident_unpaused_warps_ += p->pause ? -1 : 1;
       }
       resident_unpaused_ctas_ += p->pause ? -1 : 1;
@@ -138,7 +130,7 @@ void StreamingMultiprocessor::attach_droop_predictor(std::unique_ptr<DroopPredCo
   return issued_any_                                     // pipes, heads and the LSU latch changed
          || drained_responses                            // fills were taken in this cycle
          || (lsu_.busy() && !lsu_.waiting_for_memory())  // the LSU has work that does not wait for memory
-         || (mem_blocked_ && lsu_.can_accept())          // a ready memory head met the full latch, drained since
+         || (issue_.mem_blocked() && lsu_.can_accept())  // a ready memory head met the full latch, drained since
          || ((lsu_.has_request() || icache_.has_request()) && !req_blocked_)  // a line request can go
          || throttled_                                                        // the droop predictor refused: ask again
          || !inbox_.empty()  // a response of this very time, seen from the next edge
@@ -167,8 +159,7 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   if (!done_.empty()) apply_done_loads();
 
   issued_any_ = false;
-  mem_blocked_ = false;
-  min_ready_ = kNever;
+  issue_.start_cycle();
   if (!gated_ && c >= hold_until_) issue(c);
   lsu_full_at_issue_ = !lsu_.can_accept();
   count_skipped_stalls(c - 1);
@@ -177,12 +168,18 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   if (!done_.empty()) apply_done_loads();
   send_requests();
 
-  // When may this SM next do anything without outside input?
+  // When may this SM next do anything without outside input? A cause to tick at
+  // the next edge settles it (next_busy_cycle_after() gives c + 1 then, whatever
+  // else): in most ticked cycles, the hold and the launches are not looked at.
+  if (ticks_next_edge(progressed)) {
+    next_busy_ = c + 1;
+    return;
+  }
   uint64_t earliest_launch = kNever;
   for (const PendingLaunch& p : launches_)
     earliest_launch = std::min(earliest_launch, p.ready_cycle == kNever ? c + 1 : p.ready_cycle);
-  next_busy_ = next_busy_cycle_after(c, ticks_next_edge(progressed), min_ready_, hold_until_,
-                                     resident_unpaused_warps_ > 0, earliest_launch);
+  next_busy_ =
+      next_busy_cycle_after(c, false, issue_.min_ready(), hold_until_, resident_unpaused_warps_ > 0, earliest_launch);
 }
 
 uint64_t StreamingMultiprocessor::next_busy_cycle(uint64_t now) const {
@@ -249,9 +246,9 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
       w.profile.board.reset();
     }
     fetch_head(s);
-    refresh_wake(s);
+    refresh_issue(s);
     cta.warps.push_back(s);
-    order_[s % cfg_.schedulers].push_back(s);  // youngest last
+    issue_.add(s);  // youngest last
   }
   if (cta.warps.size() < p.launch->warps_per_cta) SC_REPORT_FATAL("gpupm/sm", "CTA launched without free warp slots");
   ++resident_ctas_total_;
@@ -293,100 +290,11 @@ void StreamingMultiprocessor::instruction_fill(uint64_t line) {
     WarpSlot& w = warps_[slot];
     w.ifetch = false;
     fetch_head(slot);
-    refresh_wake(slot);
+    refresh_issue(slot);
   }
 }
 
-bool StreamingMultiprocessor::can_issue(const WarpSlot& w, uint32_t sched, uint64_t c, uint64_t& ready_at) const {
-  ready_at = kNever;
-  if (!schedulable(w) || w.at_barrier || !w.has_head) return false;
-  uint64_t r = head_ready(w);
-  if (r == Scoreboard::kPending) return false;
-  if (w.is_program()) r = std::max(r, collector_ready(w));
-  switch (w.head.op) {
-    case InstClass::Alu: r = std::max(r, alu_free_[sched]); break;
-    case InstClass::Sfu: r = std::max(r, sfu_free_); break;
-    case InstClass::Shared: r = std::max(r, shared_free_); break;
-    case InstClass::Load:
-    case InstClass::Store:
-      if (!lsu_.can_accept() && r <= c) {
-        ready_at = kNever;  // back-pressure: tick() decides when the LSU frees up
-        return false;
-      }
-      break;
-    case InstClass::Barrier: break;
-  }
-  ready_at = r;
-  return r <= c;
-}
-
-// Readiness ignoring execution units: the cycle the head's operands are there,
-// kNever while it waits on a load, a barrier, a pause or has nothing to issue.
-void StreamingMultiprocessor::refresh_wake(uint16_t slot) {
-  const WarpSlot& w = warps_[slot];
-  uint64_t r = kNever;
-  if (schedulable(w) && !w.at_barrier && w.has_head) {
-    r = head_ready(w);
-    if (r == Scoreboard::kPending) r = kNever;
-  }
-  wake_[slot] = r;
-  note_warp_changed(slot);
-  head_mem_[slot] = w.has_head && w.head.is_mem();
-  head_class_[slot] = w.has_head ? issue_class(w) : 0;
-  min_ready_ = std::min(min_ready_, r);  // a load completed after the issue stage must still wake us
-}
-
-// Scheduler `s`'s pick when its greedy warp cannot issue (-1: none), the earliest
-// cycle a warp it passed over may issue, and whether a ready memory instruction
-// met the full LSU. `greedy_ready`: what can_issue() said of the greedy warp (0:
-// not asked, quick_no refused it). Inlined: it runs in most ticked cycles.
-[[gnu::always_inline]] inline StreamingMultiprocessor::Scan StreamingMultiprocessor::scan(uint32_t s, uint64_t c,
-                                                                                          bool lsu_full,
-                                                                                          uint64_t greedy_ready) const {
-  Scan out;
-  // Cheap tests first, without touching the warp: operands not there yet, or a
-  // memory instruction facing a full LSU (tick() knows when that frees up).
-  auto quick_no = [&](uint16_t slot) {
-    if (wake_[slot] > c) {
-      out.min_ready = std::min(out.min_ready, wake_[slot]);
-      return true;
-    }
-    if (head_mem_[slot] && lsu_full) {
-      out.mem_blocked = true;
-      return true;
-    }
-    return false;
-  };
-  // A warp past quick_no has its operands; what else it waits for (pipe, collector
-  // units, LSU) is the same for every head of its class until this scheduler issues,
-  // so one refusal answers for the rest of the class (0: not asked yet).
-  std::array<uint64_t, kIssueClasses> class_ready{};
-  const int g = greedy_[s];
-  if (g >= 0 && greedy_ready == 0) {
-    quick_no(uint16_t(g));
-  } else if (g >= 0) {
-    out.min_ready = std::min(out.min_ready, greedy_ready);
-    class_ready[head_class_[g]] = greedy_ready;
-    out.asked = true;
-  }
-  uint64_t ready_at;
-  for (uint16_t slot : order_[s]) {
-    if (int(slot) == g || quick_no(slot)) continue;
-    uint64_t& known = class_ready[head_class_[slot]];
-    if (known == 0) {
-      if (can_issue(warps_[slot], s, c, ready_at)) {
-        out.pick = slot;
-        return out;
-      }
-      known = ready_at;
-      out.asked = true;
-    }
-    out.min_ready = std::min(out.min_ready, known);
-  }
-  return out;
-}
-
-// Each scheduler issues its greedy warp if it can, else the oldest that can (GTO).
+// Each scheduler issues its pick (issue_stage.h) if the droop predictor admits it.
 void StreamingMultiprocessor::issue(uint64_t c) {
   const bool lsu_full = !lsu_.can_accept();
   throttled_ = false;
@@ -394,37 +302,12 @@ void StreamingMultiprocessor::issue(uint64_t c) {
     if (c > pred_next_) pred_->advance(c - pred_next_);
     pred_in_.cand_valid = 0;
   }
+  const IssueStage::Inputs in{warps_.data(), lsu_, collector_};
   for (uint32_t s = 0; s < cfg_.schedulers; ++s) {
-    // With the LSU full (memory-bound phases: every ready memory warp is passed
-    // over), a scan that picked nothing is not repeated until a warp changes
-    // (refresh_wake(), which every issue calls: pipes, collector units and the LSU
-    // change only then), the LSU accepts again or the earliest cycle the scan found
-    // a warp may issue comes: until then it would pick nothing again and find the
-    // same earliest cycle. A scan that passed over every warp on the warp's own
-    // state (operands, a memory head facing the full LSU) stands until one of its
-    // own warps changes: other schedulers' issues change only pipes and units.
-    ScanMemo& memo = memo_[s];
-    if (lsu_full && c < memo.until &&
-        (memo.changes == changes_ || (memo.own_only && memo.own_changes == own_changes_[s]))) {
-      min_ready_ = std::min(min_ready_, memo.until);
-      mem_blocked_ = mem_blocked_ || memo.mem_blocked;
-      continue;
-    }
-    const int g = greedy_[s];
-    uint64_t greedy_ready = 0;
-    int pick = g;
-    if (g < 0 || wake_[g] > c || (head_mem_[g] && lsu_full) || !can_issue(warps_[g], s, c, greedy_ready)) {
-      const Scan r = scan(s, c, lsu_full, greedy_ready);
-      min_ready_ = std::min(min_ready_, r.min_ready);
-      mem_blocked_ = mem_blocked_ || r.mem_blocked;
-      pick = r.pick;
-      // Not after an issue this cycle: lsu_full may be stale then.
-      if (pick < 0 && lsu_full && !issued_any_)
-        memo = {changes_, own_changes_[s], r.min_ready, r.mem_blocked, !r.asked};
-    }
+    const int pick = issue_.pick(s, c, lsu_full, issued_any_, in);
     if (pick < 0) continue;
     if (pred_ && !dispatch_admitted(s, warps_[pick].head)) break;  // admission is a prefix in slot order
-    greedy_[s] = pick;
+    issue_.issued(s, uint16_t(pick));
     issue_warp(uint16_t(pick), c);
   }
   if (pred_) {
@@ -478,7 +361,7 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
       ++c_.alu_insts;
       c_.valu_busy_cycles += busy;
       c_.divergent_insts += in.divergent;
-      alu_free_[slot % cfg_.schedulers] = c + busy;
+      issue_.occupy_alu(slot, c + busy);
       w.profile.board.set(index, c + cfg_.operand_latency + cfg_.alu_latency + busy - cfg_.alu_interval);
       break;
     }
@@ -487,7 +370,7 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
       ++c_.sfu_insts;
       c_.valu_busy_cycles += busy;
       c_.divergent_insts += in.divergent;
-      sfu_free_ = c + busy;
+      issue_.occupy_sfu(c + busy);
       w.profile.board.set(index, c + cfg_.operand_latency + cfg_.sfu_latency + busy - cfg_.sfu_interval);
       break;
     }
@@ -510,7 +393,7 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
     case InstClass::Shared: break;  // program warps only
   }
   fetch_head(slot);
-  refresh_wake(slot);
+  refresh_issue(slot);
   warp_progress(slot);
 }
 
@@ -525,7 +408,7 @@ void StreamingMultiprocessor::release_barrier(Cta& cta) {
   cta.at_barrier = 0;
   for (uint16_t s : cta.warps) {
     warps_[s].at_barrier = false;
-    refresh_wake(s);
+    refresh_issue(s);
   }
 }
 
@@ -538,7 +421,7 @@ void StreamingMultiprocessor::apply_done_loads() {
       w.profile.board.set(d.inst_index, d.ready_cycle);
     }
     --w.pending_loads;
-    refresh_wake(d.warp);
+    refresh_issue(d.warp);
     warp_progress(d.warp);
   }
   done_.clear();
@@ -549,13 +432,9 @@ void StreamingMultiprocessor::warp_progress(uint16_t slot) {
   WarpSlot& w = warps_[slot];
   if (w.finished || w.has_head || w.ifetch || w.pending_loads > 0) return;
   w.finished = true;
-  wake_[slot] = kNever;
-  note_warp_changed(slot);
+  issue_.retire(slot);
   Cta& cta = ctas_[w.cta_slot];
   if (!cta.paused) --resident_unpaused_warps_;
-  auto& ord = order_[slot % cfg_.schedulers];
-  ord.erase(std::find(ord.begin(), ord.end(), slot));
-  if (greedy_[slot % cfg_.schedulers] == int(slot)) greedy_[slot % cfg_.schedulers] = -1;
   --cta.warps_alive;
   if (cta.warps_alive == 0) {
     finish_cta(w.cta_slot);

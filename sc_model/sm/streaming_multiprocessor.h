@@ -10,6 +10,7 @@
 #include "gpupm/ptx/ptx.h"
 #include "gpupm/controllers/droop_predictor_controller.h"
 #include "gpupm/sm/instruction_cache.h"
+#include "gpupm/sm/issue_stage.h"
 #include "gpupm/sm/lsu.h"
 #include "gpupm/sm/operand_collector.h"
 #include "gpupm/sm/scoreboard.h"
@@ -22,7 +23,6 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include <array>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -91,14 +91,6 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     tlm::tlm_generic_payload* gp;
     sc_core::sc_time arrived;
   };
-  // A scheduler's last scan that picked nothing with the LSU full (see issue()).
-  struct ScanMemo {
-    uint64_t changes = 0;      // changes_ then
-    uint64_t own_changes = 0;  // own_changes_ of its scheduler then
-    uint64_t until = 0;        // the earliest cycle it found a warp may issue
-    bool mem_blocked = false;  // it met a ready memory instruction facing the full LSU
-    bool own_only = false;     // every warp was passed over on its own state (no pipe or unit asked)
-  };
 
   // sockets
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
@@ -113,19 +105,10 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void start_ctas(uint64_t c);
   void activate_cta(const PendingLaunch& p);
   void issue(uint64_t c);
-  struct Scan {
-    int pick = -1;
-    uint64_t min_ready = kNever;
-    bool mem_blocked = false;
-    bool asked = false;  // a warp got as far as its pipe, collector units or the LSU
-  };
-  Scan scan(uint32_t sched, uint64_t c, bool lsu_full, uint64_t greedy_ready) const;
-  bool can_issue(const WarpSlot& w, uint32_t sched, uint64_t c, uint64_t& ready_at) const;  // sched: w's scheduler
   void issue_warp(uint16_t slot, uint64_t c);
   void issue_program(uint16_t slot, uint64_t c);
   void arrive_at_barrier(WarpSlot& w);
   void program_load_done(WarpSlot& w, uint64_t tag, uint64_t ready_cycle);
-  uint64_t collector_ready(const WarpSlot& w) const;  // a collector unit for the program head's class
   uint32_t collect_operands(uint16_t slot, uint64_t c);
   void write_back(uint16_t slot, uint64_t ready, uint8_t n, const uint16_t* regs);
   void apply_done_loads();
@@ -133,13 +116,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void fetch_head(uint16_t slot);
   void instruction_fill(uint64_t line);
   bool dispatch_admitted(uint32_t sched, const Inst& in);
-  void refresh_wake(uint16_t slot);
-  // A warp's state changed: every scheduler's scan memo is stale (those that asked
-  // no pipe or unit: its own scheduler's only).
-  void note_warp_changed(uint16_t slot) {
-    ++changes_;
-    ++own_changes_[sched_of_[slot]];
-  }
+  // Warp `slot` changed: the issue stage reads it again.
+  void refresh_issue(uint16_t slot) { issue_.refresh(slot, warps_[slot]); }
   void warp_progress(uint16_t slot);
   void release_barrier(Cta& cta);
   void finish_cta(uint16_t cta_slot);
@@ -164,21 +142,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   uint64_t pred_next_ = 0;  // the predictor has seen every cycle before this one
   bool throttled_ = false;  // the predictor refused a candidate this cycle
   std::vector<WarpSlot> warps_;
-  std::vector<uint64_t> wake_;       // per warp slot, see refresh_wake()
-  std::vector<uint8_t> head_mem_;    // per warp slot: the head is a load/store
-  std::vector<uint8_t> head_class_;  // per warp slot: issue_class() of the head
+  IssueStage issue_;  // the schedulers' choice and the pipes
   std::vector<Cta> ctas_;
-  std::vector<std::vector<uint16_t>> order_;  // per scheduler, oldest first
-  std::vector<int> greedy_;
-  std::vector<ScanMemo> memo_;  // per scheduler
-  uint64_t changes_ = 0;        // refresh_wake() calls and finished warps
-  // Arrays in the object (SmConfig's limits), not vectors: refresh_wake() counts
-  // in them on every issue without loading a buffer pointer first.
-  std::array<uint64_t, kSmMaxSchedulers> own_changes_{};  // per scheduler: changes_ of its own warps
-  std::array<uint8_t, kSmMaxWarps> sched_of_{};           // per warp slot: its scheduler (slot mod schedulers)
-  std::vector<uint64_t> alu_free_;                        // per scheduler pipe
-  uint64_t sfu_free_ = 0;
-  uint64_t shared_free_ = 0;  // the shared-memory pipe (program workloads)
   std::deque<PendingLaunch> launches_;
   std::vector<Response> inbox_;
   std::vector<Lsu::LoadDone> done_;
@@ -204,8 +169,6 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   bool lsu_full_at_issue_ = false;    // the LD/ST latch was full after last_cycle_'s issue stage
   bool poked_ = false;
   bool issued_any_ = false;
-  bool mem_blocked_ = false;     // a ready memory instruction met a full LSU this cycle
-  uint64_t min_ready_ = kNever;  // earliest cycle a waiting warp may issue
   uint32_t resident_unpaused_warps_ = 0;
   SmCounters c_;
 };
