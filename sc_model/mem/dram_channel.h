@@ -39,10 +39,10 @@ class DramChannel {
  public:
   explicit DramChannel(const MemConfig& cfg);
 
-  size_t free_read_slots() const { return capacity_ - queued_[0]; }
-  size_t free_write_slots() const { return write_capacity_ - queued_[1]; }
-  bool has_queued() const { return !queue_.empty(); }
-  bool idle() const { return queue_.empty() && reads_in_flight_.empty(); }
+  size_t free_read_slots() const { return capacity_ - queue_[0].size(); }
+  size_t free_write_slots() const { return write_capacity_ - queue_[1].size(); }
+  bool has_queued() const { return !queue_[0].empty() || !queue_[1].empty(); }
+  bool idle() const { return !has_queued() && reads_in_flight_.empty(); }
   // `tag` comes back with the read's data (writes need no answer).
   void enqueue(uint32_t bank, uint64_t row, bool write, uint32_t tag);
   // Command cycle `cycle`: issues at most one command and returns it.
@@ -67,9 +67,8 @@ class DramChannel {
  private:
   static constexpr uint64_t kNoRow = ~uint64_t(0);
   struct Request {
-    uint32_t bank;
     uint64_t row;
-    bool write;
+    uint32_t bank;
     uint32_t tag;
   };
   struct Bank {
@@ -86,7 +85,7 @@ class DramChannel {
   DramCommand schedule(uint64_t cycle);        // step() past quiet_until_
   uint64_t column_ready_at(bool write) const;  // channel-wide; the bank's col_ready on top
   void choose_mode();
-  DramCommand issue_column(size_t index, uint64_t cycle);
+  DramCommand issue_column(size_t index, uint64_t cycle);  // of the current mode's queue
   DramCommand activate(uint32_t bank, uint64_t row, uint64_t cycle);
   DramCommand precharge(uint32_t bank, uint64_t cycle);
 
@@ -95,10 +94,11 @@ class DramChannel {
   size_t capacity_;
   size_t write_capacity_;
   size_t drain_high_, drain_low_;
-  size_t queued_[2] = {0, 0};   // reads, writes
-  bool draining_ = false;       // serving writes
-  uint64_t quiet_until_ = 0;    // step() issued nothing and nothing can issue before this
-  std::vector<Request> queue_;  // arrival order, oldest first
+  bool draining_ = false;     // serving writes
+  uint64_t quiet_until_ = 0;  // step() issued nothing and nothing can issue before this
+  // Reads and writes apart, each in arrival order, oldest first: the scheduler
+  // only ever looks at the current mode's requests, so only their order counts.
+  std::vector<Request> queue_[2];
   std::vector<Bank> banks_;
   uint64_t act_ready_ = 0;              // tRRD since the last ACT to any bank
   uint64_t col_ready_ = 0;              // tCCD since the last column command

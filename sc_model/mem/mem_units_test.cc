@@ -182,6 +182,47 @@ TEST(DramChannel, OldestFirstAmongRowHitsAndAcrossBanks) {
   EXPECT_EQ(run.read_tags, (std::vector<uint32_t>{1, 3, 2}));  // bank 0 opened first
 }
 
+// Of two row commands that can both go, the older request's goes first: a PRE
+// for an older row miss before a younger request's ACT, and the other way round.
+TEST(DramChannel, OldestRowCommandGoesFirst) {
+  for (bool pre_older : {true, false}) {
+    ChannelRun run{MemConfig{}};
+    run.ch.enqueue(0, 0, false, 1);
+    while (run.log.size() < 2) run.step();  // ACT row 0, RD: bank 0 stays open
+    run.run_until_idle(1000);
+    const uint64_t quiet = run.cycle + 100;  // every bank timing has expired by then
+    while (run.cycle < quiet) run.step();
+    if (pre_older) run.ch.enqueue(0, 1, false, 2);  // row miss on open bank 0: PRE first
+    run.ch.enqueue(1, 3, false, 3);                 // closed bank 1: ACT first
+    if (!pre_older) run.ch.enqueue(0, 1, false, 2);
+    while (run.log.size() < 3) run.step();
+    EXPECT_EQ(run.log[2].cmd.op, pre_older ? DramOp::kPrecharge : DramOp::kActivate) << pre_older;
+    EXPECT_EQ(run.log[2].cycle, quiet) << pre_older;
+  }
+}
+
+// A younger row hit keeps its bank open: an older row miss on that bank gets no
+// PRE while the hit waits for the data bus, though the PRE's own timing allows it.
+TEST(DramChannel, YoungerRowHitHoldsBackThePrechargeOfItsBank) {
+  ChannelRun run{MemConfig{}};
+  run.ch.enqueue(0, 0, false, 1);
+  run.ch.enqueue(1, 3, false, 2);
+  run.run_until_idle(1000);  // banks 0 and 1 stay open on rows 0 and 3
+  const uint64_t quiet = run.cycle + 100;
+  while (run.cycle < quiet) run.step();
+  run.ch.enqueue(0, 1, false, 3);  // oldest: row miss on bank 0
+  run.ch.enqueue(1, 3, false, 4);  // row hit on bank 1: goes first
+  run.ch.enqueue(0, 0, false, 5);  // youngest: row hit on bank 0, waits for the bus
+  run.run_until_idle(quiet + 1000);
+  ASSERT_EQ(run.log.size(), 9u);
+  std::vector<DramOp> expected = {DramOp::kRead, DramOp::kRead, DramOp::kPrecharge, DramOp::kActivate, DramOp::kRead};
+  const std::vector<DramOp> ops = run.ops();
+  EXPECT_EQ(std::vector<DramOp>(ops.begin() + 4, ops.end()), expected);
+  EXPECT_EQ(run.log[4].cmd.bank, 1u);
+  EXPECT_EQ(run.log[5].cmd.bank, 0u);
+  EXPECT_EQ(run.read_tags, (std::vector<uint32_t>{1, 2, 4, 5, 3}));
+}
+
 // Replays a command log and checks every DramTiming constraint independently.
 void check_timing(const MemConfig& cfg, const std::vector<ChannelRun::Issued>& log) {
   const DramTiming& t = cfg.t;
