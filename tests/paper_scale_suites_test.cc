@@ -57,9 +57,9 @@ const std::vector<SuiteGeneratorCase>& cases() {
   static const std::vector<SuiteGeneratorCase> all = {
       SuiteGeneratorCase{"core_shutdown/lib", "paths 4096", "4835406ff34fcc40", 1},
       SuiteGeneratorCase{"core_shutdown/mst", "nodes 264196, edges 366434, rounds 9", "7b39205ee4ddfe96", 45},
-      SuiteGeneratorCase{"core_shutdown/pvc", "lines 1048576, sort_steps 210", "1abccb99e4dc82d6", 212},
-      SuiteGeneratorCase{"core_shutdown/pvr", "lines 1048576, sort_steps 210", "0c1d838cd403efdf", 212},
-      SuiteGeneratorCase{"core_shutdown/sp", "variables 10000, clauses 42000, max_sweeps 20", "b0a054283728dd6d", 3},
+      SuiteGeneratorCase{"core_shutdown/pvc", "lines 524288, sort_steps 190", "295b735fa2b8ff91", 192},
+      SuiteGeneratorCase{"core_shutdown/pvr", "lines 524288, sort_steps 190", "5726a5d975981838", 192},
+      SuiteGeneratorCase{"core_shutdown/sp", "variables 10000, clauses 42000, max_sweeps 6", "829e09777a110c73", 3},
       SuiteGeneratorCase{"core_shutdown/sssp", "nodes 264196, arcs 734140, reached 260421, source 132355",
                          "5bfff77dc50c9ece", 2},
       SuiteGeneratorCase{"harmonia/bpt", "records 1048576, order 64, height 4, queries 50000", "0b690f9b2fdf60ac", 8},
