@@ -15,7 +15,9 @@ rtl/stagger_unit.sv; default parameters):
      (periods x 4.5: 6.43 / 5.59 ns), not against 1.43 ns at 0.18 um.
   3. Pre/post-synthesis equivalence with Yosys: the elaborated RTL (gold)
      against the mapped netlist (gate, Liberty cell functions), equiv_make,
-     equiv_simple, equiv_induct, equiv_status -assert.
+     equiv_simple, equiv_induct, equiv_status -assert; or, for a block whose
+     "equiv_method" is abc_dprove (or with --equiv-method), ABC's sequential
+     equivalence check (yosys-abc dprove) on a Yosys miter of the two.
 
 Outputs: build/rtl_report.json and docs/rtl_report.md (paths can be changed),
 work files under build/rtl_synth/<block>/.
@@ -32,6 +34,8 @@ Takes one to a few minutes, most of it the equivalence proofs (stagger_unit is p
 its "equiv_params", 4 SMs: the default 15-SM proof does not finish in 10 minutes).
 --full-size-equiv proves such blocks at their row's size instead, by one-step induction
 (the 15-SM stagger_unit: about 15 minutes), into build/rtl_report_full_equiv.{json,md}.
+--equiv-method abc_dprove proves every block that way; --equiv-netlist FILE proves FILE (e.g. a netlist with
+a planted difference) instead of the block's own net_keep.v.
 --gpu pascal_60sm: the blocks at the Pascal config's size (docs/rtl_report_pascal.md; the 60-SM
 stagger unit's synthesis alone takes about 4 minutes), not part of the rtl_synth_report ctest.
 """
@@ -136,6 +140,8 @@ PASCAL_BLOCKS = {
         "sources": BLOCKS["stagger_unit"]["sources"],
         "params": {"N_SMS": 60, "REPORT_PERIOD": 10, "WINDOW_SLOTS": 3},
         "scope": "one per GPU",
+        # Not proven by either method: equiv_induct -seq 1 had not finished after 22 minutes, abc_dprove (its
+        # default conflict limits) after 30 minutes of ABC on a 3619-latch, 158435-AND miter (docs/rtl.md).
         "equiv_proof": EQUIV_PROOF_INDUCT1,
         "path_note": "The GTX480 row's two-stage pipeline with 60 SMs (6-bit ranks). Ranks: per byte of 8 SMs, "
                      "the pending SMs of age >= k (3 x 8 counts of 8 bits), 24 byte sums (an age-a SM's rank "
@@ -429,18 +435,26 @@ puts "=== end"
 # Equivalence
 # ---------------------------------------------------------------------------
 
-def equivalence(block, lib, work, timeout, params=None, proof=None):
-    proof = proof or ALL_BLOCKS[block].get("equiv_proof", EQUIV_PROOF)
-    ys = (
+def gold_gate_cmds(block, lib, params=None, netlist="net_keep.v", gold_lowering=""):
+    """Yosys commands leaving two modules: gold (the RTL after proc, flatten, then gold_lowering) and gate (the
+    mapped netlist read with the Liberty cell functions, flattened)."""
+    return (
         read_cmds(block, params)
-        + "proc\nflatten\nopt_clean\n"
+        + "proc\nflatten\nopt_clean\n" + gold_lowering
         + f"rename {top_of(block)} gold\ndesign -stash gold\n"
         + f"read_liberty -ignore_miss_func {lib}\n"
-        + "read_verilog net_keep.v\n"
+        + f"read_verilog {netlist}\n"
         + f"hierarchy -check -top {top_of(block)}\nflatten\nopt_clean\n"
         + f"rename {top_of(block)} gate\ndesign -stash gate\n"
         + "design -copy-from gold -as gold gold\n"
         + "design -copy-from gate -as gate gate\n"
+    )
+
+
+def equivalence(block, lib, work, timeout, params=None, proof=None, netlist="net_keep.v"):
+    proof = proof or ALL_BLOCKS[block].get("equiv_proof", EQUIV_PROOF)
+    ys = (
+        gold_gate_cmds(block, lib, params, netlist)
         + "equiv_make gold gate equiv\n"
         + "hierarchy -top equiv\n"
         + "async2sync\n"
@@ -467,6 +481,84 @@ def equivalence(block, lib, work, timeout, params=None, proof=None):
         total, proven, unproven = map(int, m[-1])
         res.update({"equiv_cells": total, "proven": proven, "unproven": unproven})
     return res
+
+
+# Sequential equivalence by ABC (yosys-abc's dprove) on a miter of gold and gate: Yosys builds the miter (its
+# one output is 1 when any output differs), makes the asynchronous resets synchronous (async2sync: a reset
+# forces the flip-flops' outputs and next state to their reset values), gives every flip-flop of both designs
+# the initial value 0 and writes an AIGER file; dprove (BMC, then register correspondence by induction,
+# fraiging, k-step induction, interpolation, PDR) either proves the output 0 in every cycle, finds a
+# counterexample trace or gives up (undecided). Proven: from the state where every flip-flop of both designs is
+# 0, for every input sequence, rst_ni included, the outputs are equal in every cycle. A first cycle with rst_ni
+# low takes both designs to their reset states, so that covers every sequence after a reset.
+ABC_DPROVE = "dprove -v -C 100000 -G 100000000"
+
+
+# The RTL to generic gates before the miter, one module at a time: the 60-SM stagger unit's rank -> m table
+# lookups ($shiftx over 1536 constant bits, 60 of them) become 2.4 million cells in techmap before opt_expr
+# folds them to 155 thousand; in the miter, with the netlist beside them, Yosys passed 14 GB in that opt_expr.
+# wreduce first narrows the 32-bit index multiplications.
+GOLD_TO_GATES = "opt_expr\nwreduce\ntechmap\nopt_expr\nopt_clean\n"
+
+
+def miter_cmds(block, lib, params=None, netlist="net_keep.v"):
+    return (
+        gold_gate_cmds(block, lib, params, netlist, GOLD_TO_GATES)
+        + "miter -equiv -flatten gold gate miter\n"
+        + "hierarchy -top miter\n"
+        + "select -assert-none t:$dlatch t:$adlatch t:$_DLATCH* t:$_DLATCHSR*\n"
+        + "async2sync\ndffunmap\ntechmap\nopt -fast -nodffe -nosdff\ndffunmap\n"
+        + "setundef -zero -init\n"  # init 0; an x the RTL may hold becomes 0 (one of its values: a pass stays sound)
+        + "aigmap\nopt_clean\n"
+        # AIGER has one implicit clock: only AND/NOT gates and rising-edge flip-flops on in_clk_i may remain
+        + "select -assert-none t:* t:$_AND_ t:$_NOT_ t:$_DFF_P_ %u %u %d\n"
+        + "select -assert-none t:$_DFF_P_ %x:+[C] t:$_DFF_P_ %d w:in_clk_i %d\n"
+        + "tee -o miter_stat.txt stat\n"
+        + "write_aiger -zinit -map miter.aim miter.aig\n"
+    )
+
+
+def equivalence_abc(block, lib, work, timeout, params=None, netlist="net_keep.v"):
+    """Sequential equivalence of the RTL and the mapped netlist by ABC's dprove (see ABC_DPROVE)."""
+    (work / "miter.ys").write_text(miter_cmds(block, lib, params, netlist))
+    res = {
+        "method": f"ABC {ABC_DPROVE} (yosys-abc) on a Yosys miter (miter -equiv) of the RTL (proc, flatten, "
+                  "techmap) and the mapped netlist with Liberty cell functions, async resets via async2sync, every "
+                  "flip-flop of both initially 0: outputs equal in every cycle for every input sequence",
+    }
+    for f in ("miter.aig", "miter.aim"):
+        (work / f).unlink(missing_ok=True)
+    rc, miter_secs = run(["yosys", "-q", "-l", "miter.log", "miter.ys"], work, work / "miter.stdout", timeout)
+    res["miter_seconds"] = round(miter_secs, 1)
+    if rc != 0:
+        res.update({"status": "timeout" if rc is None else "fail", "seconds": res["miter_seconds"],
+                    "result": "miter not built, see miter.log"})
+        return res
+    # write_aiger -zinit adds an input per uninitialized flip-flop: none may be there (setundef -init)
+    names = [ln.split()[-1] for ln in (work / "miter.aim").read_text().splitlines() if ln.startswith("input")]
+    if any(not n.startswith("in_") for n in names):
+        sys.exit(f"{block}: the miter has inputs that are not the blocks' inputs, see {work}/miter.aim")
+    rc, abc_secs = run(["yosys-abc", "-c", f"read_aiger miter.aig; print_stats; {ABC_DPROVE}"], work,
+                       work / "dprove.log", None if timeout is None else max(1.0, timeout - miter_secs))
+    text = (work / "dprove.log").read_text()
+    res["abc_seconds"] = round(abc_secs, 1)
+    res["seconds"] = round(miter_secs + abc_secs, 1)
+    m = re.search(r"i/o =\s*(\d+)/\s*(\d+)\s+lat =\s*(\d+)\s+and =\s*(\d+)", text)
+    if m:
+        res["aig"] = dict(zip(("inputs", "outputs", "latches", "ands"), map(int, m.groups())))
+    cex = re.search(r"asserted in frame (\d+)", text)
+    if rc is None:
+        res.update({"status": "timeout", "result": "not finished"})
+    elif "Networks are equivalent" in text:
+        res.update({"status": "pass", "result": "equivalent"})
+    elif "Networks are not equivalent" in text:
+        res.update({"status": "fail", "result": "counterexample" + (f" in frame {cex.group(1)}" if cex else "")})
+    else:
+        res.update({"status": "fail", "result": "undecided" if "UNDECIDED" in text else f"abc exit {rc}"})
+    return res
+
+
+EQUIV_METHODS = {"yosys": equivalence, "abc_dprove": equivalence_abc}
 
 
 # ---------------------------------------------------------------------------
@@ -521,6 +613,9 @@ def params_cell(b):
 def equivalence_cell(e):
     """The check's status, with what it proved and in how long (a timeout's time too)."""
     eq = e["status"]
+    if "result" in e:  # ABC's dprove
+        latches = f", {e['aig']['latches']} latches" if "aig" in e else ""
+        return f"{eq} (ABC dprove: {e['result']}{latches}, {e['seconds']:.0f} s)"
     if "equiv_cells" in e or e["status"] == "timeout":
         eq += " (" + (f"{e['proven']}/{e['equiv_cells']} $equiv proven, " if "equiv_cells" in e else "")
         eq += f"{e['seconds']:.0f} s"
@@ -721,6 +816,13 @@ def main():
                          "stagger_unit) at their row's own size, by one-step induction over all $equiv cells "
                          "(equiv_induct -seq 1; the 15-SM stagger_unit takes about 15 minutes); writes "
                          "<build-dir>/rtl_report_full_equiv.{json,md} unless --json/--markdown say otherwise")
+    ap.add_argument("--equiv-method", choices=list(EQUIV_METHODS),
+                    help="the proof for every block, instead of each block's \"equiv_method\" (default yosys: "
+                         "equiv_make and the block's equiv_proof; abc_dprove: ABC's sequential equivalence "
+                         "on a miter, see ABC_DPROVE)")
+    ap.add_argument("--equiv-netlist", metavar="VERILOG",
+                    help="prove this netlist against the RTL instead of the block's own net_keep.v (e.g. one "
+                         "with a planted difference, to see the proof fail)")
     ap.add_argument("--json", default=None, help="default: <build-dir>/rtl_report.json")
     ap.add_argument("--markdown", default=None, help="default: docs/rtl_report.md (docs/rtl_report_pascal.md)")
     ap.add_argument("--render-only", action="store_true", help="only rewrite the Markdown from the JSON")
@@ -731,7 +833,7 @@ def main():
     pascal = args.gpu == "pascal_60sm"
     if args.blocks is None:
         args.blocks = list(GPUS[args.gpu]["blocks"])
-    build = Path(args.build_dir)
+    build = Path(args.build_dir).resolve()  # the Yosys scripts run in the work dirs and name files under it
     report_name = "rtl_report_pascal" if pascal else "rtl_report"
     if args.full_size_equiv:  # not the committed report's proofs: its own files, outside docs/ unless asked
         if args.no_equiv:
@@ -748,7 +850,9 @@ def main():
         log(f"wrote {args.markdown} from {json_path}")
         return 0
 
-    for tool in ("yosys", "sta"):
+    uses_abc = not args.no_equiv and any(
+        (args.equiv_method or ALL_BLOCKS[b].get("equiv_method")) == "abc_dprove" for b in args.blocks)
+    for tool in ("yosys", "sta") + (("yosys-abc",) if uses_abc else ()):
         if not shutil.which(tool):
             sys.exit(f"{tool} not found (apt-get install yosys opensta)")
     lib = find_liberty(args).resolve()
@@ -797,18 +901,7 @@ def main():
         }
         if not args.no_equiv:
             log(f"{block}: equivalence (minutes)")
-            eq_params = ALL_BLOCKS[block].get("equiv_params")
-            if eq_params and args.full_size_equiv:
-                entry["equivalence"] = equivalence(block, lib, work, args.equiv_timeout,
-                                                   proof=EQUIV_PROOF_INDUCT1)
-            elif eq_params:  # a smaller instance of the same RTL, synthesized the same way
-                eq_work = work / "equiv_params"
-                eq_work.mkdir(parents=True, exist_ok=True)
-                synthesize(block, lib, eq_work, eq_params)
-                entry["equivalence"] = equivalence(block, lib, eq_work, args.equiv_timeout, eq_params)
-                entry["equivalence"]["parameters"] = eq_params
-            else:
-                entry["equivalence"] = equivalence(block, lib, work, args.equiv_timeout)
+            entry["equivalence"] = prove(block, lib, work, args)
             log(f"{block}: equivalence {entry['equivalence']['status']} in {entry['equivalence']['seconds']} s")
         report["blocks"][block] = entry
 
@@ -823,6 +916,26 @@ def main():
         log(f"equivalence not proven for: {', '.join(failed)}")
         return 1
     return check_committed(md, Path(args.check)) if args.check else 0
+
+
+def prove(block, lib, work, args):
+    """The block's equivalence check: its method ("equiv_method", default Yosys's; --equiv-method overrides)
+    at its row's size, or at "equiv_params" (a smaller instance of the same RTL, synthesized the same way)
+    unless --full-size-equiv."""
+    method = args.equiv_method or ALL_BLOCKS[block].get("equiv_method", "yosys")
+    eq_params = ALL_BLOCKS[block].get("equiv_params")
+    netlist = str(Path(args.equiv_netlist).resolve()) if args.equiv_netlist else "net_keep.v"
+    if eq_params and args.full_size_equiv:
+        extra = {"proof": EQUIV_PROOF_INDUCT1} if method == "yosys" else {}
+        return EQUIV_METHODS[method](block, lib, work, args.equiv_timeout, netlist=netlist, **extra)
+    if eq_params:
+        eq_work = work / "equiv_params"
+        eq_work.mkdir(parents=True, exist_ok=True)
+        synthesize(block, lib, eq_work, eq_params)
+        res = EQUIV_METHODS[method](block, lib, eq_work, args.equiv_timeout, eq_params, netlist=netlist)
+        res["parameters"] = eq_params
+        return res
+    return EQUIV_METHODS[method](block, lib, work, args.equiv_timeout, netlist=netlist)
 
 
 def comparable(text):
