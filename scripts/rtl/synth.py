@@ -30,10 +30,8 @@ Override with --liberty or GPUPM_OSU018_LIB.
 Usage: scripts/rtl/synth.py [--blocks eq_sm_block vote_arbiter droop_predictor stagger_unit] [--no-equiv]
        [--period-ns 10] [--json PATH] [--markdown PATH] [--build-dir DIR]
        [--render-only]   (rewrite the Markdown from an existing JSON)
-Takes one to a few minutes, most of it the equivalence proofs (stagger_unit is proven at
-its "equiv_params", 4 SMs: the default 15-SM proof does not finish in 10 minutes).
---full-size-equiv proves such blocks at their row's size instead, by one-step induction
-(the 15-SM stagger_unit: about 15 minutes), into build/rtl_report_full_equiv.{json,md}.
+Takes a few minutes, most of it the equivalence proofs (stagger_unit's by ABC, about a minute;
+Yosys's default proof does not finish at 15 SMs in 10 minutes).
 --equiv-method abc_dprove proves every block that way; --equiv-netlist FILE proves FILE (e.g. a netlist with
 a planted difference) instead of the block's own net_keep.v.
 --gpu pascal_60sm: the blocks at the Pascal config's size (docs/rtl_report_pascal.md; the 60-SM
@@ -97,9 +95,9 @@ BLOCKS = {
     "stagger_unit": {
         "sources": ["gpupm_pkg.sv", "eq_popcount8.sv", "stagger_mult.sv", "stagger_unit.sv"],
         "params": {"N_SMS": 15, "REPORT_PERIOD": 10, "WINDOW_SLOTS": 3},
-        # Yosys's equiv_induct on the 15-SM netlist (2774 $equiv cells, 1475 left for induction) did not
-        # finish in 10 minutes; the same RTL at 4 SMs is proven instead (same generate code per SM).
-        "equiv_params": {"N_SMS": 4, "REPORT_PERIOD": 10, "WINDOW_SLOTS": 3},
+        # Proven at its own 15 SMs by ABC (about a minute): Yosys's default proof did not finish in 10
+        # minutes, its one-step induction (EQUIV_PROOF_INDUCT1) takes about 11.
+        "equiv_method": "abc_dprove",
         "scope": "one per GPU",
         "path_note": "Two-stage pipeline. Stage 1 (the strobe's edge): age/transition update, per byte of 8 "
                      "SMs the pending SMs of age >= k (8-bit counts), their byte sums and each SM's count of "
@@ -789,7 +787,10 @@ def markdown(report):
         f"The ABC delay target ({ABC_TARGET_PS} ps) only steers the mapper.",
         "- Equivalence: Yosys `equiv_make` between the elaborated RTL (`proc; flatten`) and the mapped netlist "
         "read back with the Liberty cell functions, `async2sync`, `equiv_simple`, `equiv_induct`, "
-        "`equiv_status -assert`.",
+        "`equiv_status -assert`; a row marked ABC (`stagger_unit`) instead by ABC's sequential equivalence "
+        "check: a Yosys miter of the RTL and the netlist, every flip-flop initially 0, `yosys-abc` `dprove` "
+        "(equivalent: the outputs are equal in every cycle of every input sequence, the reset included; "
+        "[rtl.md](rtl.md#area-and-timing)).",
         "",
         "Work files (Yosys/OpenSTA scripts, logs, netlists): `build/rtl_synth/<block>/`. "
         "Machine-readable: `build/rtl_report.json`. The blocks at the Pascal config's size (60 SMs, 64 warps "
@@ -811,11 +812,6 @@ def main():
     ap.add_argument("--period-ns", type=float, default=10.0, help="analysis clock period (relaxed)")
     ap.add_argument("--no-equiv", action="store_true", help="skip the equivalence check")
     ap.add_argument("--equiv-timeout", type=float, default=3600.0, help="seconds per block")
-    ap.add_argument("--full-size-equiv", action="store_true",
-                    help="prove the blocks that the report proves at a smaller instance (\"equiv_params\": "
-                         "stagger_unit) at their row's own size, by one-step induction over all $equiv cells "
-                         "(equiv_induct -seq 1; the 15-SM stagger_unit takes about 15 minutes); writes "
-                         "<build-dir>/rtl_report_full_equiv.{json,md} unless --json/--markdown say otherwise")
     ap.add_argument("--equiv-method", choices=list(EQUIV_METHODS),
                     help="the proof for every block, instead of each block's \"equiv_method\" (default yosys: "
                          "equiv_make and the block's equiv_proof; abc_dprove: ABC's sequential equivalence "
@@ -835,12 +831,6 @@ def main():
         args.blocks = list(GPUS[args.gpu]["blocks"])
     build = Path(args.build_dir).resolve()  # the Yosys scripts run in the work dirs and name files under it
     report_name = "rtl_report_pascal" if pascal else "rtl_report"
-    if args.full_size_equiv:  # not the committed report's proofs: its own files, outside docs/ unless asked
-        if args.no_equiv:
-            ap.error("--full-size-equiv needs the equivalence check (drop --no-equiv)")
-        report_name += "_full_equiv"
-        if args.markdown is None:
-            args.markdown = str(build / f"{report_name}.md")
     if args.markdown is None:
         args.markdown = str(REPO / "docs" / f"{report_name}.md")
     render = markdown_pascal if pascal else markdown
@@ -919,22 +909,10 @@ def main():
 
 
 def prove(block, lib, work, args):
-    """The block's equivalence check: its method ("equiv_method", default Yosys's; --equiv-method overrides)
-    at its row's size, or at "equiv_params" (a smaller instance of the same RTL, synthesized the same way)
-    unless --full-size-equiv."""
+    """The block's equivalence check at its row's size: its method ("equiv_method", default Yosys's;
+    --equiv-method overrides)."""
     method = args.equiv_method or ALL_BLOCKS[block].get("equiv_method", "yosys")
-    eq_params = ALL_BLOCKS[block].get("equiv_params")
     netlist = str(Path(args.equiv_netlist).resolve()) if args.equiv_netlist else "net_keep.v"
-    if eq_params and args.full_size_equiv:
-        extra = {"proof": EQUIV_PROOF_INDUCT1} if method == "yosys" else {}
-        return EQUIV_METHODS[method](block, lib, work, args.equiv_timeout, netlist=netlist, **extra)
-    if eq_params:
-        eq_work = work / "equiv_params"
-        eq_work.mkdir(parents=True, exist_ok=True)
-        synthesize(block, lib, eq_work, eq_params)
-        res = EQUIV_METHODS[method](block, lib, eq_work, args.equiv_timeout, eq_params, netlist=netlist)
-        res["parameters"] = eq_params
-        return res
     return EQUIV_METHODS[method](block, lib, work, args.equiv_timeout, netlist=netlist)
 
 
