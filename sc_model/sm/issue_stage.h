@@ -98,6 +98,7 @@ class IssueStage {
   };
   Scan scan(uint32_t s, uint64_t c, bool lsu_full, uint64_t greedy_ready, const Inputs& in) const;
   bool can_issue(const WarpSlot& w, uint32_t s, uint64_t c, const Inputs& in, uint64_t& ready_at) const;
+  static uint64_t operands_at(const WarpSlot& w);
   // When a collector unit for a program head's class is free (a barrier needs none).
   static uint64_t collector_ready(const ProgramWarp& p, const OperandCollector& collector) {
     const ptx::TimingClass cls = p.head_info->cls;
@@ -136,12 +137,14 @@ class IssueStage {
 
 // Readiness ignoring the pipes and units: the cycle the head's operands are there,
 // kNever while it waits on a load, a barrier, a pause or has nothing to issue.
+inline uint64_t IssueStage::operands_at(const WarpSlot& w) {
+  if (!schedulable(w) || w.at_barrier || !w.has_head) return kNever;
+  const uint64_t r = head_ready(w);
+  return r == Scoreboard::kPending ? kNever : r;
+}
+
 inline void IssueStage::refresh(uint16_t slot, const WarpSlot& w) {
-  uint64_t r = kNever;
-  if (schedulable(w) && !w.at_barrier && w.has_head) {
-    r = head_ready(w);
-    if (r == Scoreboard::kPending) r = kNever;
-  }
+  const uint64_t r = operands_at(w);
   wake_[slot] = r;
   note_changed(slot);
   head_mem_[slot] = w.has_head && w.head.is_mem();
@@ -155,9 +158,8 @@ inline void IssueStage::refresh(uint16_t slot, const WarpSlot& w) {
 [[gnu::always_inline]] inline bool IssueStage::can_issue(const WarpSlot& w, uint32_t s, uint64_t c, const Inputs& in,
                                                          uint64_t& ready_at) const {
   ready_at = kNever;
-  if (!schedulable(w) || w.at_barrier || !w.has_head) return false;
-  uint64_t r = head_ready(w);
-  if (r == Scoreboard::kPending) return false;
+  uint64_t r = operands_at(w);
+  if (r == kNever) return false;
   if (w.is_program()) r = std::max(r, collector_ready(w.program, in.collector));
   switch (w.head.op) {
     case InstClass::Alu: r = std::max(r, alu_free_[s]); break;
