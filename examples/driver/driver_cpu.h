@@ -23,8 +23,7 @@ struct KmeansData {
 // What the CPU saw, for sc_main to print and check.
 struct DriverReadings {
   uint32_t kernel_count = 0, launches = 0, commands_done = 0, irq_rises = 0;
-  bool platform_data = false;          // STATUS.PLATFORM_DATA
-  bool launches_by_interrupt = false;  // each launch's end seen in IRQ_STATUS after an irq edge
+  bool platform_data = false;  // STATUS.PLATFORM_DATA
   bool run_ended = false;
   uint32_t refused = 0;  // ERROR_CODE after a doorbell: 0 when all were taken
   uint64_t instructions = 0, time_fs = 0;

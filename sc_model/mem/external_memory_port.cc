@@ -34,10 +34,6 @@ ExternalMemoryPort::ExternalMemoryPort(sc_core::sc_module_name name, uint32_t sm
 tlm_sync_enum ExternalMemoryPort::nb_transport_fw(int port, tlm_generic_payload& gp, tlm_phase& phase,
                                                   sc_core::sc_time& delay) {
   if (phase == tlm::BEGIN_REQ) awaiting_end_req_[size_t(port)] = &gp;
-  if (phase == tlm::BEGIN_REQ && !no_bytes_.empty()) {  // platform data: a write's bytes went at execution
-    gp.set_byte_enable_ptr(gp.is_write() ? no_bytes_.data() : nullptr);
-    gp.set_byte_enable_length(gp.is_write() ? gp.get_data_length() : 0);
-  }
   if (!lt_.empty()) {  // "lt": the port's thread makes the call
     require_zero_delay(delay, "BEGIN_REQ");
     lt_[size_t(port)].request = &gp;

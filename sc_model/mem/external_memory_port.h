@@ -20,10 +20,7 @@
 // call's annotated delay. The target's nb_transport is never called.
 //
 // With memory.data "platform" a program's data is the platform's too (data(),
-// mem/platform_data.h): DMI or debug transport on the same sockets. Its line
-// writes then carry a byte-enable mask with every byte disabled: the stores'
-// bytes reached the memory when they executed, and a target that honours byte
-// enables (TLM-2.0: or answers TLM_BYTE_ENABLE_ERROR_RESPONSE) writes nothing.
+// mem/platform_data.h): DMI or debug transport on the same sockets.
 //
 // Counted on the way (activity()): line reads and writes at END_REQ, read
 // responses and their END_REQ -> BEGIN_RESP latency. Nothing behind the socket
@@ -54,8 +51,6 @@ class ExternalMemoryPort : public sc_core::sc_module, public MemoryStatus {
   const MemActivity& activity() const override { return act_; }
   // The platform's memory as a program's global memory (memory.data "platform").
   PlatformData& data() { return data_; }
-  // memory.data "platform": line writes enable no byte (above). Before the run.
-  void use_platform_data() { no_bytes_.assign(4096, TLM_BYTE_DISABLED); }
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
@@ -74,7 +69,6 @@ class ExternalMemoryPort : public sc_core::sc_module, public MemoryStatus {
 
   MemActivity act_;
   PlatformData data_;
-  std::vector<unsigned char> no_bytes_;  // memory.data "platform": a line write's byte enables, all disabled
   std::vector<const tlm::tlm_generic_payload*> awaiting_end_req_;  // per port
   std::unordered_map<const tlm::tlm_generic_payload*, sc_core::sc_time> accepted_at_;
   // memory.protocol "lt"

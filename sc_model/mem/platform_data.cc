@@ -15,21 +15,33 @@ uint8_t* PlatformData::begin_access(uint32_t sm, uint64_t addr, uint32_t bytes, 
     s.write |= write;
     return s.data.data() + (addr - s.addr);
   }
-  end_access(sm);
+  if (!write_back(sm)) s.refused = true;  // end_access() reports it
   s.data.resize(bytes);
   if (!debug(sm, tlm::TLM_READ_COMMAND, addr, s.data.data(), bytes)) return nullptr;
   ++counts_.debug_reads;
-  s = Staged{addr, bytes, write, true, std::move(s.data)};
+  s.addr = addr;
+  s.bytes = bytes;
+  s.write = write;
+  s.valid = true;
   return s.data.data();
 }
 
-void PlatformData::end_access(uint32_t sm) {
+bool PlatformData::end_access(uint32_t sm) {
+  const bool taken = write_back(sm) && !staged_[sm].refused;
+  staged_[sm].refused = false;
+  return taken;
+}
+
+// The staged bytes to the platform if the instruction wrote them; false if refused.
+bool PlatformData::write_back(uint32_t sm) {
   Staged& s = staged_[sm];
+  bool taken = true;
   if (s.valid && s.write) {
-    debug(sm, tlm::TLM_WRITE_COMMAND, s.addr, s.data.data(), s.bytes);  // read back just now: it answers
+    taken = debug(sm, tlm::TLM_WRITE_COMMAND, s.addr, s.data.data(), s.bytes);
     ++counts_.debug_writes;
   }
   s.valid = false;
+  return taken;
 }
 
 bool PlatformData::read(uint64_t addr, uint8_t* out, uint32_t bytes) {
@@ -45,31 +57,39 @@ void PlatformData::invalidate(uint32_t sm, uint64_t start, uint64_t end) {
           v.end());
 }
 
-// In place, where the target granted DMI for the whole access (and writing, if it writes).
+// In place, where the target granted DMI for the whole access and its kind.
 uint8_t* PlatformData::direct(uint32_t sm, uint64_t addr, uint32_t bytes, bool write) {
-  const Range& r = dmi_range(sm, addr);
-  if (!r.ptr || addr + bytes - 1 > r.end || (write && !r.writable)) return nullptr;
+  const Range& r = dmi_range(sm, addr, write);
+  if (!r.ptr || addr + bytes - 1 > r.end || !(write ? r.writable : r.readable)) return nullptr;
   ++counts_.dmi;
   return r.ptr + (addr - r.start);
 }
 
-// The target's DMI answer for `addr`: asked once per range it names.
-const PlatformData::Range& PlatformData::dmi_range(uint32_t sm, uint64_t addr) {
+// The target's DMI answer for `addr`, asked for reading (a load) or for
+// reading and writing (a store, an atomic): asked once per range and kind.
+const PlatformData::Range& PlatformData::dmi_range(uint32_t sm, uint64_t addr, bool write) {
   auto& v = ranges_[sm];
-  for (const Range& r : v)
-    if (addr >= r.start && addr <= r.end) return r;
+  auto known = std::find_if(v.begin(), v.end(), [&](const Range& r) { return addr >= r.start && addr <= r.end; });
+  if (known != v.end() && (write ? known->writable || known->asked_write : known->readable || known->asked_read))
+    return *known;
   tlm::tlm_generic_payload gp;
   tlm::tlm_dmi dmi;
-  gp.set_command(tlm::TLM_WRITE_COMMAND);  // asks for reading and writing
+  gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
   Range r{};
-  if (port_(sm).get_direct_mem_ptr(gp, dmi) && dmi.is_read_allowed() && dmi.get_start_address() <= addr &&
-      addr <= dmi.get_end_address()) {
-    r = Range{dmi.get_start_address(), dmi.get_end_address(), dmi.get_dmi_ptr(), dmi.is_write_allowed()};
+  if (port_(sm).get_direct_mem_ptr(gp, dmi) && dmi.get_start_address() <= addr && addr <= dmi.get_end_address()) {
+    r = Range{dmi.get_start_address(), dmi.get_end_address(), dmi.get_dmi_ptr(), dmi.is_read_allowed(),
+              dmi.is_write_allowed()};
+  } else if (known != v.end()) {  // denied for this kind only: what was granted for the other stands
+    (write ? known->asked_write : known->asked_read) = true;
+    return *known;
   } else {  // denied: the range the target names, at least this address
     r = Range{std::min<uint64_t>(dmi.get_start_address(), addr), std::max<uint64_t>(dmi.get_end_address(), addr),
-              nullptr, false};
+              nullptr, false, false};
   }
+  r.asked_read = !write || (known != v.end() && known->asked_read);
+  r.asked_write = write || (known != v.end() && known->asked_write);
+  invalidate(sm, r.start, r.end);  // a grant replaces what it covers
   v.push_back(r);
   return v.back();
 }

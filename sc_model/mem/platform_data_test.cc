@@ -1,8 +1,11 @@
 // PlatformData against a fake platform memory (a tlm_fw_transport_if with a
 // byte array): DMI used in place where granted, debug-transport copies where
 // not, writes reaching the memory at the instruction's end, and DMI withdrawn.
-// No simulation: the calls are all functional.
+// No simulation: the calls are all functional. Last, kernels run by the PTX
+// executor on it (ptx_test_driver.h): atomics, vector stores, module variables.
 #include "gpupm/mem/platform_data.h"
+
+#include "gpupm/ptx/ptx_test_driver.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +18,7 @@ constexpr uint64_t kBase = 0x80000000;
 
 struct FakeMemory : tlm::tlm_fw_transport_if<> {
   std::vector<uint8_t> bytes = std::vector<uint8_t>(4096, 0);
-  bool grant_dmi = true, dmi_writable = true;
+  bool grant_dmi = true, dmi_writable = true, dmi_for_reads_only = false, refuse_debug_writes = false;
   int dmi_asked = 0, debug_writes = 0;
 
   bool inside(uint64_t addr, uint64_t n) const { return addr >= kBase && addr + n <= kBase + bytes.size(); }
@@ -27,11 +30,16 @@ struct FakeMemory : tlm::tlm_fw_transport_if<> {
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) override {
     ++dmi_asked;
     if (!grant_dmi || !inside(gp.get_address(), 1)) return false;  // denied everywhere (tlm_dmi's defaults)
+    if (dmi_for_reads_only && gp.is_write()) {                     // a ROM: denied for writing, over the ROM only
+      dmi.set_start_address(kBase);
+      dmi.set_end_address(kBase + bytes.size() - 1);
+      return false;
+    }
     dmi.set_dmi_ptr(bytes.data());
     dmi.set_start_address(kBase);
     dmi.set_end_address(kBase + bytes.size() - 1);
     dmi.allow_read();
-    if (dmi_writable) dmi.allow_read_write();
+    if (dmi_writable && !dmi_for_reads_only) dmi.allow_read_write();
     return true;
   }
   unsigned transport_dbg(tlm::tlm_generic_payload& gp) override {
@@ -39,6 +47,7 @@ struct FakeMemory : tlm::tlm_fw_transport_if<> {
     if (!inside(gp.get_address(), n)) return 0;
     uint8_t* at = bytes.data() + (gp.get_address() - kBase);
     if (gp.is_write()) {
+      if (refuse_debug_writes) return 0;
       std::memcpy(at, gp.get_data_ptr(), n);
       ++debug_writes;
     } else {
@@ -104,6 +113,29 @@ TEST_F(PlatformDataTest, ReadOnlyDmiSendsWritesThroughDebugTransport) {
   EXPECT_EQ(memory.bytes[8], 1);
 }
 
+TEST_F(PlatformDataTest, ReadDmiServesLoadsAndDebugTransportStores) {
+  memory.dmi_for_reads_only = true;
+  EXPECT_EQ(data.begin_access(0, kBase, 4, false), memory.bytes.data());
+  uint8_t* p = data.begin_access(0, kBase + 8, 4, true);  // asked again, for writing: denied
+  ASSERT_NE(p, nullptr);
+  EXPECT_NE(p, memory.bytes.data() + 8);
+  p[0] = 3;
+  EXPECT_TRUE(data.end_access(0));
+  EXPECT_EQ(memory.bytes[8], 3);
+  EXPECT_EQ(data.begin_access(0, kBase + 16, 4, false), memory.bytes.data() + 16);  // the grant for reading stands
+  EXPECT_EQ(memory.dmi_asked, 2);
+}
+
+TEST_F(PlatformDataTest, ARefusedWriteBackIsReported) {
+  memory.grant_dmi = false;
+  memory.refuse_debug_writes = true;
+  data.begin_access(0, kBase, 4, true)[0] = 1;
+  data.begin_access(0, kBase + 64, 4, false);  // writes the first back (refused) before copying this one
+  EXPECT_FALSE(data.end_access(0));
+  EXPECT_TRUE(data.end_access(0));  // reported once
+  EXPECT_EQ(memory.bytes[0], 0);
+}
+
 TEST_F(PlatformDataTest, NoMemoryThereIsNull) {
   EXPECT_EQ(data.begin_access(0, kBase - 4, 4, false), nullptr);
   EXPECT_EQ(data.begin_access(0, kBase + 4094, 4, false), nullptr);  // runs past the end
@@ -129,6 +161,84 @@ TEST_F(PlatformDataTest, ReadCopiesAParameterBlock) {
   ASSERT_TRUE(data.read(kBase + 200, out, 16));
   EXPECT_EQ(out[15], 15);
   EXPECT_EQ(memory.debug_writes, 0);
+}
+
+// Each lane adds 1 to a counter (returning the old value) and to one of the
+// module's four variables, after loading it; the pairs are stored as vectors.
+const char* const kPlatformKernel = R"(.version 7.0
+.target sm_70
+.address_size 64
+.visible .global .align 4 .u32 gtab[4] = {5, 6, 7, 8};
+.visible .entry k(.param .u64 k_a, .param .u64 k_out)
+{
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<16>;
+  ld.param.u64 %rd1, [k_a];
+  ld.param.u64 %rd2, [k_out];
+  mov.u32 %r1, %tid.x;
+  atom.global.add.u32 %r2, [%rd1], 1;
+  and.b32 %r3, %r1, 3;
+  mul.wide.u32 %rd3, %r3, 4;
+  mov.u64 %rd4, gtab;
+  add.s64 %rd5, %rd4, %rd3;
+  ld.global.u32 %r4, [%rd5];
+  atom.global.add.u32 %r5, [%rd5], 1;
+  mul.wide.u32 %rd6, %r1, 8;
+  add.s64 %rd7, %rd2, %rd6;
+  st.global.v2.u32 [%rd7], {%r2, %r4};
+  ret;
+}
+)";
+
+struct PlatformKernel : PlatformDataTest {
+  ptx::test::Launch launch{kPlatformKernel, "k", ptx::Dim3{}, ptx::Dim3{32, 1, 1}};
+  static constexpr uint64_t counter = kBase, out = kBase + 256;
+  PlatformKernel() {
+    launch.memory = ptx::DeviceMemory(ptx::kGpuWindow);  // the module's variables: the GPU's own
+    launch.memory.load(*launch.module);
+    launch.state.platform = &data;
+    launch.param(0, counter);
+    launch.param(1, out);
+  }
+  uint32_t word(uint64_t addr) const {
+    uint32_t v;
+    std::memcpy(&v, memory.bytes.data() + (addr - kBase), 4);
+    return v;
+  }
+  void run_and_check() {
+    launch.run();
+    EXPECT_EQ(word(counter), 32u);
+    for (uint32_t t = 0; t < 32; ++t) {
+      EXPECT_EQ(word(out + 8 * t), t) << "lane order of the atomic, lane " << t;
+      EXPECT_EQ(word(out + 8 * t + 4), 5 + t % 4) << t;
+    }
+    EXPECT_EQ(launch.read<uint32_t>(launch.memory.symbol("gtab"), 4), (std::vector<uint32_t>{13, 14, 15, 16}));
+  }
+};
+
+TEST_F(PlatformKernel, RunsThroughDmi) {
+  run_and_check();
+  EXPECT_GT(data.counts().dmi, 0u);
+  EXPECT_EQ(data.counts().debug_reads, 0u);
+}
+
+TEST_F(PlatformKernel, RunsThroughDebugTransport) {
+  memory.grant_dmi = false;
+  run_and_check();
+  EXPECT_EQ(data.counts().dmi, 0u);
+  EXPECT_EQ(data.counts().debug_writes, 2u);  // the atomic (32 lanes on one word), then the vector store
+}
+
+TEST_F(PlatformKernel, StoresThePlatformDoesNotTakeAreAFault) {
+  memory.grant_dmi = false;
+  memory.refuse_debug_writes = true;
+  try {
+    launch.run();
+    FAIL() << "no fault";
+  } catch (const ptx::ExecError& e) {
+    EXPECT_NE(std::string(e.what()).find("atom.global.add.u32"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("did not take the instruction's stores back"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

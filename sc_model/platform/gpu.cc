@@ -137,7 +137,7 @@ void Gpu::enable_platform_data(bool host_launches) {
     throw std::invalid_argument(std::string(name()) +
                                 ": memory.data \"platform\" needs memory.system \"external\", a one-program workload "
                                 "and HostInterfaceOptions::host_launches (docs/embedding.md#data-through-the-sockets)");
-  external_mem_->use_platform_data();
+  for (auto& sm : sms_) sm->send_line_writes_without_data();
   PlatformData* data = &external_mem_->data();
   program->use_platform_memory(data, cfg_.sm);
   cp_.enable_kernel_launches(

@@ -85,7 +85,10 @@ ProgramOccupancy program_occupancy(const SmConfig& sm, const LaunchSpec& l) {
 LaunchShapeProblem fit_launch(const SmConfig& sm, LaunchSpec& l) {
   if (!l.grid.x || !l.grid.y || !l.grid.z || l.grid.x > 0x7fffffff || l.grid.y > 65535 || l.grid.z > 65535)
     return {"grid", "expected x in [1, 2^31 - 1], y and z in [1, 65535]"};
-  if (!l.block.x || !l.block.y || !l.block.z) return {"block", "expected at least 1 in each dimension"};
+  // Each extent first: the product of three 32-bit extents would wrap.
+  const uint32_t most = sm.max_threads_per_cta;
+  if (!l.block.x || !l.block.y || !l.block.z || l.block.x > most || l.block.y > most || l.block.z > most)
+    return {"block", "expected each dimension in [1, " + std::to_string(most) + "] (gpu.sm.max_threads_per_cta)"};
   if (l.grid.count() > 0xffffffffull) return {"grid", "expected at most 2^32 - 1 CTAs"};
   if (l.block.count() > sm.max_threads_per_cta || l.block.count() > uint64_t(sm.max_warps) * sm.warp_size)
     return {"block",
@@ -351,6 +354,10 @@ void ProgramHost::use_platform_memory(ptx::PlatformMemory* platform, const SmCon
   memory_ = ptx::DeviceMemory(ptx::kGpuWindow);  // the module's variables only: the buffers are the platform's
   memory_.load(*module_);
   addresses_.clear();
+  launches_.clear();  // the workload's entries do not run: the host's launches take entry 0 in turn
+  code_base_.clear();
+  kernel_of_entry_.clear();
+  end_entry_ = 0;
 }
 
 uint32_t ProgramHost::param_bytes(uint32_t kernel) const {
@@ -380,15 +387,15 @@ LaunchSpec ProgramHost::kernel_launch_spec(const KernelLaunchRequest& r) const {
   return l;
 }
 
-// A host's launch runs as one more launches entry of its own.
+// A host's launch runs as the one launches entry (the workload's are cleared).
 void ProgramHost::begin_kernel_launch(const KernelLaunchRequest& r) {
   LaunchSpec l = kernel_launch_spec(r);
   if (!platform_ || !fit_launch(sm_, l).key.empty() || l.params.size() != l.entry->param_bytes)
     throw std::logic_error(name_ + ": a kernel launch nobody checked (ProgramHost::kernel_launch_problem)");
-  code_base_.push_back(code_line_.at(l.entry));
-  kernel_of_entry_.push_back(r.kernel);
-  launches_.push_back(std::move(l));
-  begin_entry(launches_.size() - 1);
+  code_base_.assign(1, code_line_.at(l.entry));
+  kernel_of_entry_.assign(1, r.kernel);
+  launches_.assign(1, std::move(l));
+  begin_entry(0);
 }
 
 void ProgramHost::begin_entry(size_t entry) {

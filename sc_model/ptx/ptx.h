@@ -158,8 +158,9 @@ class PlatformMemory {
   // read or (write) to read and write; valid until the SM's next begin_access
   // or end_access. Null: no memory answers there (a fault of the program).
   virtual uint8_t* begin_access(uint32_t sm, uint64_t addr, uint32_t bytes, bool write) = 0;
-  // The instruction is done: its writes go to the platform.
-  virtual void end_access(uint32_t sm) = 0;
+  // The instruction is done: its writes go to the platform. False if the
+  // platform's memory did not take them all (a fault of the program).
+  virtual bool end_access(uint32_t sm) = 0;
   // Reads [addr, addr + bytes) now (a launch's parameter block); false if not all could be read.
   virtual bool read(uint64_t addr, uint8_t* out, uint32_t bytes) = 0;
 };

@@ -76,6 +76,7 @@ struct Warp::Impl {
     return launch->memory ? launch->memory->find(addr, bytes) : nullptr;
   }
   void memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res);
+  void platform_memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res);
   void access_lane(const Instruction& in, uint32_t lane, uint8_t* p, uint32_t elem, int shift);
   void note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, StepResult& res, uint32_t& n_words);
   void add_line(uint64_t line, StepResult& res);
@@ -247,8 +248,8 @@ StepResult Warp::Impl::step(uint64_t clock) {
           case Op::Ld:
           case Op::St:
           case Op::Atom:
-            memory(in, pc, active, res);
-            if (launch->platform) launch->platform->end_access(smid);  // the stores reach the platform
+            if (launch->platform) platform_memory(in, pc, active, res);
+            else memory(in, pc, active, res);
             break;
           case Op::Shfl: shuffle(in, active); break;
           case Op::Vote: vote(in, active); break;
@@ -537,7 +538,8 @@ bool Warp::Impl::global_fast(const Instruction& in, uint32_t active, StepResult&
   const uint64_t* base = &regs[size_t(in.base) * 32];
   uint64_t lo, hi;
   if (!lane_span(base, in.offset, active, bytes, lo, hi)) return false;
-  if (on_platform(lo) && hi - lo > kPlatformSpan) return false;  // scattered lanes: one platform access each
+  // Scattered lanes, or a span reaching the GPU's own window: one access per lane.
+  if (on_platform(lo) && (hi - lo > kPlatformSpan || hi + bytes > kGpuWindow)) return false;
   uint8_t* p0 = global_bytes(lo, uint32_t(hi - lo + bytes), in.op == Op::St);
   if (!p0) return false;
   coalesce(base, in.offset, active, bytes, lo, hi, res);  // before the loads may overwrite the base
@@ -580,6 +582,19 @@ uint32_t Warp::Impl::bank_conflict_degree(uint32_t n) {
     worst = std::max(worst, ++per_bank[w % 32]);
   }
   return worst;
+}
+
+// memory() with platform data: the instruction's stores reach the platform at
+// its end, a fault's too (as far as its lanes got: what DMI wrote in place stays).
+void Warp::Impl::platform_memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res) {
+  try {
+    memory(in, pc, active, res);
+  } catch (...) {
+    launch->platform->end_access(smid);
+    throw;
+  }
+  if (!launch->platform->end_access(smid))
+    fault(pc, uint32_t(__builtin_ctz(active)), "the platform's memory did not take the instruction's stores back");
 }
 
 void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res) {
