@@ -6,6 +6,9 @@
 #   platform/       its own checks pass (exit 0), and what it printed agrees
 #                   with its report.json and with the installed gpupm's run of
 #                   the same workload (the instructions);
+#   driver/         its own checks pass, and the buffers its CPU read back from
+#                   its RAM are byte for byte those `gpupm run --dump-buffers`
+#                   writes for the same program; its instructions are the CLI's;
 #   policy_plugin/  listed by `gpupm policies --plugin`; under `gpupm run
 #                   --plugin` it takes a memory-bound kernel to the lowest SM
 #                   level and leaves a compute-bound one at nominal (report.json);
@@ -32,6 +35,7 @@ build_example platform & platform_build=$!
 build_example policy_plugin & plugin_build=$!
 wait $platform_build || fail "platform example not built"
 wait $plugin_build || fail "policy_plugin example not built"
+build_example driver || fail "driver example not built"
 
 cd "$work"
 # A JSON value of FILE by a Python expression on `r` (the document).
@@ -58,6 +62,21 @@ expect "platform report kernels" "$(json $report 'len(r["kernels"])')" 2
 expect "platform instructions vs gpupm run on the model's own memory" "$(printed instructions)" \
   "$(json cli_platform/report.json 'r["total"]["instructions"]')"
 echo "examples test: platform built, ran, $(printed dram_reads) DRAM reads, checks passed"
+
+# The driver: its CPU's results against the CLI's run of the same program on its own buffers.
+out=$("$work/driver/driver" driver_out) || { echo "$out"; fail "the driver example failed its checks"; }
+kmeans=$share/configs/workloads/cuda/kmeans/kmeans.json
+"$gpupm" run --quiet --gpu "$share/configs/gpu/gtx480.json" --workload "$kmeans" --dump-buffers cli_kmeans_buffers \
+  --out cli_kmeans > /dev/null || fail "installed gpupm failed on kmeans"
+for buffer in assignment centroids; do
+  cmp -s "driver_out/$buffer.npy" "cli_kmeans_buffers/$buffer.npy" ||
+    fail "driver: $buffer.npy differs from gpupm run --dump-buffers'"
+done
+expect "driver instructions vs gpupm run" "$(printed instructions)" "$(json cli_kmeans/report.json 'r["total"]["instructions"]')"
+expect "driver instructions vs its report" "$(printed instructions)" "$(json driver_out/report.json 'r["total"]["instructions"]')"
+ratio=$(python3 -c "import json; a = json.load(open('driver_out/report.json')); b = json.load(open('cli_kmeans/report.json')); \
+print(f'{a[\"total\"][\"sim_time_s\"] / b[\"total\"][\"sim_time_s\"]:.3f}')")
+echo "examples test: driver built, ran, results equal to gpupm run's; run time $ratio x the CLI's (its RAM: 300 ns flat, no DRAM model)"
 
 # The plugin.
 plugin=$work/policy_plugin/libstall_threshold.so

@@ -129,8 +129,12 @@ void GlobalWorkDistributionEngine::run_commands() {
     while (commands_.empty()) wait(command_queued_);
     const LaunchCommandMsg command = commands_.front();
     commands_.pop_front();
-    if (!command.end_run)
+    if (command.kernel_launch) {
+      entry_source(workload_)->begin_kernel_launch(command.request);
+      while (const auto& launch = next_of(0)) run_launch(launch, 0);
+    } else if (!command.end_run) {
       for (uint32_t e = command.first; e < command.first + command.count; ++e) run_entry(e);
+    }
     LaunchCommandDoneMsg done;
     done.end_run = command.end_run;
     send(launch_done_out, done);
@@ -153,8 +157,9 @@ void GlobalWorkDistributionEngine::run_entry(uint32_t entry) {
 // would break the sequencer is refused.
 void GlobalWorkDistributionEngine::launch_b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
   auto* command = gp.get_extension<LaunchCommandMsg>();
-  if (!command || !host_launches_ ||
-      (!command->end_run && uint64_t(command->first) + command->count > launch_entries(workload_))) {
+  if (!command || !host_launches_ || (command->kernel_launch && !entry_source(workload_)) ||
+      (!command->end_run && !command->kernel_launch &&
+       uint64_t(command->first) + command->count > launch_entries(workload_))) {
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }

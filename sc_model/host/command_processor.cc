@@ -1,5 +1,6 @@
 #include "gpupm/host/command_processor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -17,7 +18,10 @@ sc_time latency_of(const HostInterfaceOptions& o) {
   return sc_time(o.access_latency_ns, sc_core::SC_NS);
 }
 
+bool in_descriptor(uint32_t addr) { return addr >= kKernel && addr <= kParamsSize; }
+
 bool writable(uint32_t addr) {
+  if (in_descriptor(addr)) return true;
   switch (addr) {
     case kLaunchFirst:
     case kLaunchCount:
@@ -30,7 +34,9 @@ bool writable(uint32_t addr) {
 }
 
 // What a debugger may write: the registers that only hold a value (no action on write).
-bool plain_storage(uint32_t addr) { return addr == kLaunchFirst || addr == kLaunchCount || addr == kIrqEnable; }
+bool plain_storage(uint32_t addr) {
+  return addr == kLaunchFirst || addr == kLaunchCount || addr == kIrqEnable || in_descriptor(addr);
+}
 
 bool in_policy_window(uint64_t addr) { return addr >= kPolicyCsr && addr < kPolicyCsr + kPolicyCsrSize; }
 
@@ -45,7 +51,8 @@ bool read_only(uint32_t addr) {
     case kVfSm:
     case kVfSmKhz:
     case kVfMem:
-    case kVfMemKhz: return true;
+    case kVfMemKhz:
+    case kKernelCount: return true;
     default: return addr >= kCounters && addr < kCounters + 4 * kCounterWords;
   }
 }
@@ -146,7 +153,34 @@ unsigned CommandProcessor::host_transport_dbg(tlm::tlm_generic_payload& gp) {
   return done;
 }
 
+void CommandProcessor::enable_kernel_launches(uint32_t kernels, PrepareKernelLaunch prepare) {
+  kernel_count_ = kernels;
+  prepare_kernel_launch_ = std::move(prepare);
+}
+
+const uint32_t* CommandProcessor::descriptor_register(uint32_t addr) const {
+  const KernelDescriptor& d = descriptor_;
+  switch (addr) {
+    case kKernel: return &d.kernel;
+    case kGrid: return &d.grid[0];
+    case kGrid + 4: return &d.grid[1];
+    case kGrid + 8: return &d.grid[2];
+    case kBlock: return &d.block[0];
+    case kBlock + 4: return &d.block[1];
+    case kBlock + 8: return &d.block[2];
+    case kSharedBytes: return &d.shared_bytes;
+    case kParamsLo: return &d.params_lo;
+    case kParamsHi: return &d.params_hi;
+    case kParamsSize: return &d.params_size;
+    default: return nullptr;
+  }
+}
+
 tlm::tlm_response_status CommandProcessor::read(uint32_t addr, uint32_t& value) const {
+  if (const uint32_t* reg = descriptor_register(addr)) {
+    value = *reg;
+    return tlm::TLM_OK_RESPONSE;
+  }
   switch (addr) {
     case kId: value = kIdValue; break;
     case kStatus: value = status(); break;
@@ -162,6 +196,7 @@ tlm::tlm_response_status CommandProcessor::read(uint32_t addr, uint32_t& value) 
     case kVfSmKhz: value = khz(Domain::Sm); break;
     case kVfMem: value = vf(Domain::Mem); break;
     case kVfMemKhz: value = khz(Domain::Mem); break;
+    case kKernelCount: value = kernel_count_; break;
     case kDoorbell:
     case kCountersLatch: return tlm::TLM_COMMAND_ERROR_RESPONSE;  // write-only
     default:
@@ -172,6 +207,10 @@ tlm::tlm_response_status CommandProcessor::read(uint32_t addr, uint32_t& value) 
 }
 
 tlm::tlm_response_status CommandProcessor::write(uint32_t addr, uint32_t value) {
+  if (uint32_t* reg = descriptor_register(addr)) {
+    *reg = value;
+    return tlm::TLM_OK_RESPONSE;
+  }
   switch (addr) {
     case kLaunchFirst: launch_first_ = value; break;
     case kLaunchCount: launch_count_ = value; break;
@@ -195,7 +234,8 @@ tlm::tlm_response_status CommandProcessor::write(uint32_t addr, uint32_t value) 
 
 uint32_t CommandProcessor::status() const {
   return (outstanding_ ? kStatusBusy : 0) | (run_ended_ ? kStatusRunEnded : 0) | (error_ ? kStatusError : 0) |
-         (options_.host_launches ? kStatusHostLaunches : 0) | (outstanding_ << 8);
+         (options_.host_launches ? kStatusHostLaunches : 0) | (prepare_kernel_launch_ ? kStatusPlatformData : 0) |
+         (outstanding_ << 8);
 }
 
 uint32_t CommandProcessor::vf(Domain d) const {
@@ -205,17 +245,12 @@ uint32_t CommandProcessor::vf(Domain d) const {
 uint32_t CommandProcessor::khz(Domain d) const { return uint32_t(std::llround(clocks_.mhz(d) * 1000.0)); }
 
 void CommandProcessor::ring(uint32_t command) {
-  const ErrorCode why = refusal(command);
+  LaunchCommandMsg msg;
+  const ErrorCode why = prepare(command, msg);
   if (why != kNoError) {
     error_ = why;
     raise(kIrqError);
     return;
-  }
-  LaunchCommandMsg msg;
-  msg.end_run = command == kCommandEndRun;
-  if (!msg.end_run) {
-    msg.first = launch_first_;
-    msg.count = launch_count_;
   }
   if (send(gwde_out, msg) != tlm::TLM_OK_RESPONSE)
     SC_REPORT_ERROR("gpupm/host_interface", "the GWDE refused a launch command the command processor had checked");
@@ -223,13 +258,33 @@ void CommandProcessor::ring(uint32_t command) {
   if (msg.end_run) end_queued_ = true;
 }
 
+// The command the doorbell asks for, or why it is refused.
+ErrorCode CommandProcessor::prepare(uint32_t command, LaunchCommandMsg& msg) {
+  if (const ErrorCode why = refusal(command); why != kNoError) return why;
+  msg.end_run = command == kCommandEndRun;
+  if (command == kCommandLaunch) {
+    msg.first = launch_first_;
+    msg.count = launch_count_;
+  }
+  if (command != kCommandLaunchKernel) return kNoError;
+  const KernelDescriptor& d = descriptor_;
+  msg.kernel_launch = true;
+  KernelLaunchRequest& r = msg.request;
+  r.kernel = d.kernel;
+  std::copy(d.grid, d.grid + 3, r.grid);
+  std::copy(d.block, d.block + 3, r.block);
+  r.shared_bytes = d.shared_bytes;
+  return prepare_kernel_launch_(r, uint64_t(d.params_hi) << 32 | d.params_lo, d.params_size);
+}
+
 ErrorCode CommandProcessor::refusal(uint32_t command) const {
-  if (command != kCommandLaunch && command != kCommandEndRun) return kBadCommand;
+  if (command != kCommandLaunch && command != kCommandEndRun && command != kCommandLaunchKernel) return kBadCommand;
   if (!options_.host_launches) return kNotHostLaunched;
   if (end_queued_) return kRunEnded;
   if (outstanding_ >= kQueueDepthValue) return kQueueFull;
   if (command == kCommandLaunch && (launch_count_ == 0 || uint64_t(launch_first_) + launch_count_ > launch_entries_))
     return kBadRange;
+  if (command == kCommandLaunchKernel && !prepare_kernel_launch_) return kNoPlatformData;
   return kNoError;
 }
 

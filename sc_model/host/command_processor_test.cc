@@ -264,6 +264,7 @@ TEST_F(CommandProcessorTest, RefusedDoorbellsSayWhy) {
       EXPECT_EQ(b.rd(kErrorCode), uint32_t(kNoError));
     };
     refused(7, kBadCommand);
+    refused(kCommandLaunchKernel, kNoPlatformData);  // no memory.data "platform"
     b.wr(kLaunchFirst, 4);
     b.wr(kLaunchCount, 2);  // entries 4 and 5 of 5
     refused(kCommandLaunch, kBadRange);
@@ -283,6 +284,63 @@ TEST_F(CommandProcessorTest, RefusedDoorbellsSayWhy) {
   };
   sc_core::sc_start();
   EXPECT_EQ(b.gwde.received.size(), kQueueDepthValue + 1);
+}
+
+TEST_F(CommandProcessorTest, AKernelLaunchDescriptorReachesTheGwdeWithItsParameters) {
+  CommandProcessorBench b("bench", host_launched(), 0);
+  std::vector<uint64_t> asked;  // parameter block addresses the platform was asked to read
+  b.cp.enable_kernel_launches(2, [&](KernelLaunchRequest& r, uint64_t params, uint32_t size) {
+    asked.push_back(params);
+    if (r.block[0] > 1024) return kBadShape;
+    if (size != 8) return kBadParams;
+    r.params.assign(8, uint8_t(params));
+    return kNoError;
+  });
+  b.body = [&] {
+    EXPECT_EQ(b.rd(kKernelCount), 2u);
+    EXPECT_TRUE(b.rd(kStatus) & kStatusPlatformData);
+    EXPECT_EQ(b.rd(kGrid + 4), 1u);  // reset: a 1 x 1 x 1 grid and block
+    EXPECT_EQ(b.rd(kBlock + 8), 1u);
+    b.wr(kKernel, 1);
+    b.wr(kGrid, 30);
+    b.wr(kGrid + 4, 2);
+    b.wr(kBlock, 256);
+    b.wr(kSharedBytes, 512);
+    b.wr(kParamsLo, 0x80001000);
+    b.wr(kParamsHi, 0x1);
+    b.wr(kParamsSize, 8);
+    EXPECT_EQ(b.rd(kParamsHi), 1u);
+    b.wr(kDoorbell, kCommandLaunchKernel);
+    EXPECT_EQ(b.rd(kErrorCode), uint32_t(kNoError));
+    b.wr(kBlock, 2048);
+    b.wr(kDoorbell, kCommandLaunchKernel);
+    EXPECT_EQ(b.rd(kErrorCode), uint32_t(kBadShape));
+    b.wr(kIrqStatus, kIrqError);
+    b.wr(kBlock, 32);
+    b.wr(kParamsSize, 4);
+    b.wr(kDoorbell, kCommandLaunchKernel);
+    EXPECT_EQ(b.rd(kErrorCode), uint32_t(kBadParams));
+    std::vector<uint32_t> words = {0, 7};  // a debugger may set the descriptor too
+    EXPECT_EQ(b.debug(tlm::TLM_WRITE_COMMAND, kKernel, words), 8u);
+    EXPECT_EQ(b.rd(kGrid), 7u);
+    EXPECT_EQ(b.access(tlm::TLM_WRITE_COMMAND, kKernelCount, 3).status, tlm::TLM_COMMAND_ERROR_RESPONSE);
+    b.wr(kDoorbell, kCommandLaunch);  // no launch entries with platform data
+    EXPECT_EQ(b.rd(kErrorCode), uint32_t(kBadRange));
+  };
+  sc_core::sc_start();
+  ASSERT_EQ(b.gwde.received.size(), 1u);
+  const LaunchCommandMsg& m = b.gwde.received[0];
+  EXPECT_TRUE(m.kernel_launch);
+  EXPECT_FALSE(m.end_run);
+  EXPECT_EQ(m.request.kernel, 1u);
+  EXPECT_EQ(m.request.grid[0], 30u);
+  EXPECT_EQ(m.request.grid[1], 2u);
+  EXPECT_EQ(m.request.grid[2], 1u);
+  EXPECT_EQ(m.request.block[0], 256u);
+  EXPECT_EQ(m.request.shared_bytes, 512u);
+  EXPECT_EQ(m.request.params, std::vector<uint8_t>(8, uint8_t(0x80001000)));
+  EXPECT_EQ(asked.size(), 3u);
+  EXPECT_EQ(asked[0], 0x180001000ull);
 }
 
 TEST_F(CommandProcessorTest, WithoutHostLaunchesTheDoorbellIsRefused) {

@@ -11,10 +11,16 @@ using tlm::tlm_phase;
 using tlm::tlm_sync_enum;
 
 ExternalMemoryPort::ExternalMemoryPort(sc_core::sc_module_name name, uint32_t sms, bool loosely_timed)
-    : sc_module(name), sm_in("sm_in"), mem_out("mem_out", sms), awaiting_end_req_(sms, nullptr) {
+    : sc_module(name),
+      sm_in("sm_in"),
+      mem_out("mem_out", sms),
+      data_(sms, [this](uint32_t sm) -> tlm::tlm_fw_transport_if<>& { return *mem_out[sm].operator->(); }),
+      awaiting_end_req_(sms, nullptr) {
   sm_in.register_nb_transport_fw(this, &ExternalMemoryPort::nb_transport_fw);
-  for (uint32_t i = 0; i < sms; ++i)
+  for (uint32_t i = 0; i < sms; ++i) {
     mem_out[i].register_nb_transport_bw(this, &ExternalMemoryPort::nb_transport_bw, int(i));
+    mem_out[i].register_invalidate_direct_mem_ptr(this, &ExternalMemoryPort::invalidate_dmi, int(i));
+  }
   if (!loosely_timed) return;
   lt_ = std::vector<LtPort>(sms);
   for (uint32_t i = 0; i < sms; ++i)

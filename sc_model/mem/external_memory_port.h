@@ -19,11 +19,15 @@
 // SM's next request back, as a late END_REQ does) and BEGIN_RESP after the
 // call's annotated delay. The target's nb_transport is never called.
 //
+// With memory.data "platform" a program's data is the platform's too (data(),
+// mem/platform_data.h): DMI or debug transport on the same sockets.
+//
 // Counted on the way (activity()): line reads and writes at END_REQ, read
 // responses and their END_REQ -> BEGIN_RESP latency. Nothing behind the socket
 // (L2 hits, interconnect flits, DRAM commands) is seen: those counters stay 0.
 #pragma once
 
+#include "gpupm/mem/platform_data.h"
 #include "gpupm/protocol/memory_status.h"
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -45,6 +49,8 @@ class ExternalMemoryPort : public sc_core::sc_module, public MemoryStatus {
   ExternalMemoryPort(sc_core::sc_module_name name, uint32_t sms, bool loosely_timed = false);
 
   const MemActivity& activity() const override { return act_; }
+  // The platform's memory as a program's global memory (memory.data "platform").
+  PlatformData& data() { return data_; }
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
@@ -53,12 +59,16 @@ class ExternalMemoryPort : public sc_core::sc_module, public MemoryStatus {
                                      sc_core::sc_time& delay);
   void accepted(int port, const tlm::tlm_generic_payload& gp);  // END_REQ
   void responded(const tlm::tlm_generic_payload& gp);           // BEGIN_RESP
+  void invalidate_dmi(int port, sc_dt::uint64 start, sc_dt::uint64 end) {
+    data_.invalidate(uint32_t(port), start, end);
+  }
   void require_zero_delay(const sc_core::sc_time& delay, const char* phase) const;
   // memory.protocol "lt": SM `port`'s requests, one b_transport each; responses at their time.
   void lt_requests(int port);
   void lt_responses();
 
   MemActivity act_;
+  PlatformData data_;
   std::vector<const tlm::tlm_generic_payload*> awaiting_end_req_;  // per port
   std::unordered_map<const tlm::tlm_generic_payload*, sc_core::sc_time> accepted_at_;
   // memory.protocol "lt"

@@ -22,6 +22,12 @@ const std::vector<MemConfigRule>& mem_config_rules() {
          return problem_unless(!c.loosely_timed || c.external, "protocol",
                                "\"lt\" is the protocol of a platform's memory: it needs system \"external\"");
        }},
+      {"data_of_external", "data platform only with system external",
+       [](const MemConfig& c) {
+         return problem_unless(
+             !c.platform_data || c.external, "data",
+             "\"platform\" puts a program's data in a platform's memory: it needs system \"external\"");
+       }},
       {"channels", "1 to 64 channels",
        [](const MemConfig& c) {
          return problem_unless(c.channels >= 1 && c.channels <= 64, "channels", "expected 1 to 64 channels");
@@ -133,6 +139,10 @@ void describe(ParamVisitor& v, MemConfig& c) {
       "protocol", c.loosely_timed, {"at", "lt"},
       "with system external: how mem_out talks to the platform's memory: approximately timed "
       "(nb_transport) or loosely timed (b_transport with an annotated delay; docs/embedding.md#external-memory)");
+  v.choice_of("data", c.platform_data, {"workload", "platform"},
+              "with system external: where a program's global memory is: the workload's buffers inside the GPU, or "
+              "the platform's memory through mem_out, kernels launched by a host with LAUNCH_KERNEL "
+              "(docs/embedding.md#data-through-the-sockets)");
   v.integer("channels", c.channels, 1, 64, "channels", "memory controllers, each with its DRAM and L2 slice");
   v.integer("line_bytes", c.line_bytes, 32, 4096, "bytes", "cache line (equal to sm.line_bytes)");
   v.integer("interleave_bytes", c.interleave_bytes, 32, uint64_t(1) << 30, "bytes",

@@ -29,6 +29,10 @@ struct MemConfig {
   // paces END_REQ and BEGIN_RESP) or "lt" (one b_transport per request; the
   // response comes back after the call's annotated delay).
   bool loosely_timed = false;
+  // "data": "workload" (a program's buffers are the workload's, inside the
+  // GPU) or "platform" (with system "external": its global memory is the
+  // platform's, reached through mem_out, and a host launches its kernels).
+  bool platform_data = false;
   uint32_t channels = 6;
   uint32_t line_bytes = 128;
   uint32_t interleave_bytes = 256;  // consecutive bytes mapped to one channel

@@ -1,5 +1,7 @@
 #include "gpupm/platform/gpu.h"
 
+#include "gpupm/program/program_workload.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -60,7 +62,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
       vr_("vr"),
       host_("policy", std::move(policy), statuses(sms_), memory(), fm_, sm_clock_, cfg.sm),
       power_(cfg.power, cfg.mem.data_rate, statuses(sms_), memory().activity(), vr_, fm_),
-      cp_("command_processor", host, uint32_t(launch_entries(workload)), fm_) {
+      cp_("command_processor", host, cfg.mem.platform_data ? 0 : uint32_t(launch_entries(workload)), fm_) {
   for (auto& sm : sms_) {
     if (mem_) sm->mem_out.bind(mem_->sm_in);
     else sm->mem_out.bind(external_mem_->sm_in);
@@ -82,6 +84,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
   gwde_.launch_done_out.bind(cp_.gwde_in);
   cp_.csr_out.bind(host_.host_csr_in);
   cp_.read_counters = [this] { return host_counters(); };
+  if (cfg.mem.platform_data) enable_platform_data(host.host_launches);
 
   start_.residency[0].assign(cfg.dvfs[Domain::Sm].levels.size(), 0.0);
   start_.residency[1].assign(cfg.dvfs[Domain::Mem].levels.size(), 0.0);
@@ -124,6 +127,36 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
 }
 
 Gpu::~Gpu() = default;
+
+// memory.data "platform": the program's global memory is the platform's, and
+// the host launches its kernels with descriptors (LAUNCH_KERNEL), the
+// parameter block read from the platform's memory at the doorbell.
+void Gpu::enable_platform_data(bool host_launches) {
+  auto* program = dynamic_cast<ProgramHost*>(entry_source(workload_));
+  if (!program || !host_launches || !external_mem_)
+    throw std::invalid_argument(std::string(name()) +
+                                ": memory.data \"platform\" needs memory.system \"external\", a one-program workload "
+                                "and HostInterfaceOptions::host_launches (docs/embedding.md#data-through-the-sockets)");
+  for (auto& sm : sms_) sm->send_line_writes_without_data();
+  PlatformData* data = &external_mem_->data();
+  program->use_platform_memory(data, cfg_.sm);
+  cp_.enable_kernel_launches(
+      program->kernel_count(), [this, program, data](KernelLaunchRequest& r, uint64_t params, uint32_t params_size) {
+        using namespace host_reg;
+        if (r.kernel >= program->kernel_count()) return kBadKernel;
+        const uint32_t bytes = program->param_bytes(r.kernel);  // a C struct of them may be padded at its end
+        if (params_size < bytes || params_size > kMaxParamsSize) return kBadParams;
+        r.params.resize(bytes);
+        if (bytes && !data->read(params, r.params.data(), bytes)) return kParamsUnreadable;
+        const LaunchShapeProblem problem = program->kernel_launch_problem(r);
+        if (problem.key.empty()) return kNoError;
+        SC_REPORT_WARNING("gpupm/host_interface",
+                          (std::string(name()) + ": LAUNCH_KERNEL of kernel " + std::to_string(r.kernel) +
+                           " refused: " + problem.key + ": " + problem.what)
+                              .c_str());
+        return problem.key == "params" ? kBadParams : kBadShape;
+      });
+}
 
 const MemoryStatus& Gpu::memory() const {
   if (mem_) return *mem_;

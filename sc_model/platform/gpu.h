@@ -121,6 +121,7 @@ class Gpu : public sc_core::sc_module {
   void all_done();
   void go_quiet();
   HostCounters host_counters();
+  void enable_platform_data(bool host_launches);
 
   const GpuConfig& cfg_;
   const Workload& workload_;

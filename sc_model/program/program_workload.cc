@@ -82,6 +82,37 @@ ProgramOccupancy program_occupancy(const SmConfig& sm, const LaunchSpec& l) {
   return {uint32_t(fit), carve.l1_ways};
 }
 
+LaunchShapeProblem fit_launch(const SmConfig& sm, LaunchSpec& l) {
+  if (!l.grid.x || !l.grid.y || !l.grid.z || l.grid.x > 0x7fffffff || l.grid.y > 65535 || l.grid.z > 65535)
+    return {"grid", "expected x in [1, 2^31 - 1], y and z in [1, 65535]"};
+  // Each extent first: the product of three 32-bit extents would wrap.
+  const uint32_t most = sm.max_threads_per_cta;
+  if (!l.block.x || !l.block.y || !l.block.z || l.block.x > most || l.block.y > most || l.block.z > most)
+    return {"block", "expected each dimension in [1, " + std::to_string(most) + "] (gpu.sm.max_threads_per_cta)"};
+  if (l.grid.count() > 0xffffffffull) return {"grid", "expected at most 2^32 - 1 CTAs"};
+  if (l.block.count() > sm.max_threads_per_cta || l.block.count() > uint64_t(sm.max_warps) * sm.warp_size)
+    return {"block",
+            "expected at most " +
+                std::to_string(std::min<uint64_t>(sm.max_threads_per_cta, uint64_t(sm.max_warps) * sm.warp_size)) +
+                " threads per CTA (gpu.sm.max_threads_per_cta, gpu.sm.max_warps x 32)"};
+  if (l.shared_bytes > sm.shared_bytes)
+    return {"shared_bytes", "expected an integer in [0, " + std::to_string(sm.shared_bytes) +
+                                "] (gpu.sm.shared_bytes), got " + std::to_string(l.shared_bytes)};
+  if (l.shared_bytes > 0 && !l.entry->uses_dynamic_shared)
+    return {"shared_bytes", "kernel " + l.kernel + " declares no extern __shared__ array"};
+  const ProgramOccupancy occupancy = program_occupancy(sm, l);
+  l.max_ctas_per_sm = occupancy.ctas;
+  l.l1_ways = occupancy.l1_ways;
+  if (l.max_ctas_per_sm == 0)
+    return {"block",
+            "one CTA needs more than an SM has: " + std::to_string(l.entry->shared_static_bytes + l.shared_bytes) +
+                " B shared memory of " + std::to_string(sm.shared_bytes) + ", " +
+                std::to_string(l.regs_per_thread ? l.regs_per_thread : l.entry->regs_per_thread) +
+                " registers per thread x " + std::to_string(l.block.count()) + " threads of " +
+                std::to_string(sm.registers)};
+  return {};
+}
+
 namespace {
 
 // One program with its buffers and launches (the document, or one of its apps
@@ -128,19 +159,9 @@ std::shared_ptr<ProgramHost> load_program(const ProgramParams& p, const std::str
     }
     l.grid = dim3_of(d.grid);
     l.block = dim3_of(d.block);
-    if (l.grid.count() > 0xffffffffull) fail("grid", "expected at most 2^32 - 1 CTAs");
-    if (l.block.count() > sm.max_threads_per_cta || l.block.count() > uint64_t(sm.max_warps) * sm.warp_size)
-      fail("block",
-           "expected at most " +
-               std::to_string(std::min<uint64_t>(sm.max_threads_per_cta, uint64_t(sm.max_warps) * sm.warp_size)) +
-               " threads per CTA (gpu.sm.max_threads_per_cta, gpu.sm.max_warps x 32)");
     l.shared_bytes = d.shared_bytes;
-    if (l.shared_bytes > sm.shared_bytes)
-      fail("shared_bytes", "expected an integer in [0, " + std::to_string(sm.shared_bytes) +
-                               "] (gpu.sm.shared_bytes), got " + std::to_string(l.shared_bytes));
-    if (l.shared_bytes > 0 && !l.entry->uses_dynamic_shared)
-      fail("shared_bytes", "kernel " + l.kernel + " declares no extern __shared__ array");
     l.regs_per_thread = d.regs_per_thread;
+    if (const LaunchShapeProblem problem = fit_launch(sm, l); !problem.key.empty()) fail(problem.key, problem.what);
     l.params = encode_args(d.args, fail, *l.entry, buffers, l.buffer_args);
     if (!d.while_buffer.empty()) {
       for (size_t b = 0; b < buffers.size(); ++b)
@@ -155,16 +176,6 @@ std::shared_ptr<ProgramHost> load_program(const ProgramParams& p, const std::str
       fail(l.while_buffer >= 0 ? "while_nonzero" : "repeat",
            "a program may launch at most " + std::to_string(kMaxWorkloadLaunches) +
                " kernels in all (repeat and while_nonzero max added up)");
-    const ProgramOccupancy occupancy = program_occupancy(sm, l);
-    l.max_ctas_per_sm = occupancy.ctas;
-    l.l1_ways = occupancy.l1_ways;
-    if (l.max_ctas_per_sm == 0)
-      fail("block",
-           "one CTA needs more than an SM has: " + std::to_string(l.entry->shared_static_bytes + l.shared_bytes) +
-               " B shared memory of " + std::to_string(sm.shared_bytes) + ", " +
-               std::to_string(l.regs_per_thread ? l.regs_per_thread : l.entry->regs_per_thread) +
-               " registers per thread x " + std::to_string(l.block.count()) + " threads of " +
-               std::to_string(sm.registers));
     launches.push_back(std::move(l));
   }
   std::vector<std::string> inputs = {program.string()};
@@ -240,13 +251,12 @@ ProgramHost::ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, 
     for (const auto& [offset, buffer] : l.buffer_args) std::memcpy(l.params.data() + offset, &addresses_[buffer], 8);
   // Each kernel's code at its own place, in module order.
   uint64_t line = kCodeBase / line_bytes_;
-  std::map<const ptx::Kernel*, uint64_t> base;
   for (const auto& k : module_->kernels) {
-    base[k.get()] = line;
+    code_line_[k.get()] = line;
     line += (k->info.size() * kInstBytes + line_bytes_ - 1) / line_bytes_ + 1;
   }
   for (const LaunchSpec& l : launches_) {
-    code_base_.push_back(base[l.entry]);
+    code_base_.push_back(code_line_[l.entry]);
     const auto known = std::find(kernel_names_.begin(), kernel_names_.end(), l.kernel);
     kernel_of_entry_.push_back(uint32_t(known - kernel_names_.begin()));
     if (known == kernel_names_.end()) kernel_names_.push_back(l.kernel);
@@ -338,6 +348,56 @@ size_t ProgramHost::planned_launches() const {
   return n;
 }
 
+void ProgramHost::use_platform_memory(ptx::PlatformMemory* platform, const SmConfig& sm) {
+  platform_ = platform;
+  sm_ = sm;
+  memory_ = ptx::DeviceMemory(ptx::kGpuWindow);  // the module's variables only: the buffers are the platform's
+  memory_.load(*module_);
+  addresses_.clear();
+  launches_.clear();  // the workload's entries do not run: the host's launches take entry 0 in turn
+  code_base_.clear();
+  kernel_of_entry_.clear();
+  end_entry_ = 0;
+}
+
+uint32_t ProgramHost::param_bytes(uint32_t kernel) const {
+  return module_->find(kernel_names_.at(kernel))->param_bytes;
+}
+
+LaunchShapeProblem ProgramHost::kernel_launch_problem(const KernelLaunchRequest& r) const {
+  if (r.kernel >= kernel_names_.size())
+    return {"kernel", "expected a kernel index below " + std::to_string(kernel_names_.size())};
+  LaunchSpec l = kernel_launch_spec(r);
+  if (LaunchShapeProblem problem = fit_launch(sm_, l); !problem.key.empty()) return problem;
+  if (r.params.size() != l.entry->param_bytes)
+    return {"params", "kernel " + l.kernel + " takes " + std::to_string(l.entry->param_bytes) +
+                          " bytes of parameters, not " + std::to_string(r.params.size())};
+  return {};
+}
+
+LaunchSpec ProgramHost::kernel_launch_spec(const KernelLaunchRequest& r) const {
+  LaunchSpec l;
+  l.kernel = kernel_names_.at(r.kernel);
+  l.entry = module_->find(l.kernel);
+  l.grid = {r.grid[0], r.grid[1], r.grid[2]};
+  l.block = {r.block[0], r.block[1], r.block[2]};
+  l.shared_bytes = r.shared_bytes;
+  l.params = r.params;
+  l.path = "LAUNCH_KERNEL";
+  return l;
+}
+
+// A host's launch runs as the one launches entry (the workload's are cleared).
+void ProgramHost::begin_kernel_launch(const KernelLaunchRequest& r) {
+  LaunchSpec l = kernel_launch_spec(r);
+  if (!platform_ || !fit_launch(sm_, l).key.empty() || l.params.size() != l.entry->param_bytes)
+    throw std::logic_error(name_ + ": a kernel launch nobody checked (ProgramHost::kernel_launch_problem)");
+  code_base_.assign(1, code_line_.at(l.entry));
+  kernel_of_entry_.assign(1, r.kernel);
+  launches_.assign(1, std::move(l));
+  begin_entry(0);
+}
+
 void ProgramHost::begin_entry(size_t entry) {
   entry_ = entry;
   end_entry_ = entry + 1;
@@ -348,6 +408,7 @@ void ProgramHost::begin_entry(size_t entry) {
 
 // Device memory as loaded: buffers zeroed then initialised, the module's variables their initialisers.
 void ProgramHost::restart() {
+  if (platform_) throw std::logic_error(name_ + ": with platform data only the host's kernel launches run");
   if (!first_pass_) first_pass_ = issued_.size();
   for (size_t i = 0; i < buffers_.size(); ++i) {
     std::memset(memory_.data(addresses_[i]), 0, memory_.size(addresses_[i]));
@@ -397,6 +458,7 @@ std::shared_ptr<const KernelLaunch> ProgramHost::next() {
   state->dynamic_shared_bytes = l.shared_bytes;
   state->params = l.params;
   state->memory = &memory_;
+  state->platform = platform_;
   state->local_base = kLocalBase;
   state->bounds = bounds_;
   state->grid_warps = l.grid.count() * ((l.block.count() + 31) / 32);
@@ -447,7 +509,7 @@ void ProgramHost::dump_buffers(const std::string& dir) const {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) throw std::runtime_error("cannot create " + dir + ": " + ec.message());
-  for (size_t i = 0; i < buffers_.size(); ++i) {
+  for (size_t i = 0; i < addresses_.size(); ++i) {  // none with platform data
     const BufferType& t = buffer_type(buffers_[i].type);
     NpyArray a;
     a.dtype = t.dtype;

@@ -10,6 +10,7 @@
 #include "gpupm/workload/kernel_profile.h"
 #include "gpupm/workload/launch_entries.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +33,14 @@ struct LaunchSpec {
   std::string path;              // "launches[i]" for messages
 };
 
+// Why launch `l` (its entry, grid, block, shared_bytes and regs_per_thread set)
+// cannot run on `sm`: the launch's key ("grid", "block", "shared_bytes") and the
+// rule; an empty key if it can, with max_ctas_per_sm and l1_ways then set.
+struct LaunchShapeProblem {
+  std::string key, what;
+};
+LaunchShapeProblem fit_launch(const SmConfig& sm, LaunchSpec& l);
+
 class ProgramHost : public LaunchSource, public EntryLaunchSource {
  public:
   ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, std::vector<BufferSpec> buffers,
@@ -50,7 +59,21 @@ class ProgramHost : public LaunchSource, public EntryLaunchSource {
   // policies and the report, numbered in order of first launch.
   uint32_t kernel_count() const { return uint32_t(kernel_names_.size()); }
 
-  // Every buffer as DIR/<name>.npy (creates DIR).
+  // Platform data (memory.data "platform", docs/embedding.md#data-through-the-sockets):
+  // from now on the program's global memory is `platform` below ptx::kGpuWindow
+  // and its kernels run only by begin_kernel_launch (the workload's buffers and
+  // launches entries are not used); the module's variables stay the GPU's, at
+  // ptx::kGpuWindow. Before the run starts.
+  void use_platform_memory(ptx::PlatformMemory* platform, const SmConfig& sm);
+  bool platform_data() const { return platform_ != nullptr; }
+  // Why a host's kernel launch cannot run: the descriptor's field ("kernel",
+  // "grid", "block", "shared_bytes", "params") and the rule; an empty field if it can.
+  LaunchShapeProblem kernel_launch_problem(const KernelLaunchRequest& r) const;
+  uint32_t param_bytes(uint32_t kernel) const;  // of kernel `kernel` (< kernel_count())
+  // Makes next() hand out `r`'s one launch, then null (r checked by kernel_launch_problem).
+  void begin_kernel_launch(const KernelLaunchRequest& r) override;
+
+  // Every buffer as DIR/<name>.npy (creates DIR; none with platform data).
   void dump_buffers(const std::string& dir) const;
   const ptx::Module& module() const { return *module_; }
   // The files the program's results depend on: the source and every init file.
@@ -58,6 +81,7 @@ class ProgramHost : public LaunchSource, public EntryLaunchSource {
   const std::vector<LaunchSpec>& launches() const { return launches_; }
 
  private:
+  LaunchSpec kernel_launch_spec(const KernelLaunchRequest& r) const;  // r.kernel < kernel_count()
   void init_buffer(size_t i);
   void restart();
   bool flag_set(size_t buffer) const;  // element 0 of a while_nonzero buffer is non-zero
@@ -70,7 +94,10 @@ class ProgramHost : public LaunchSource, public EntryLaunchSource {
   ptx::DeviceMemory memory_;
   uint32_t first_kernel_index_, app_, line_bytes_;
   ptx::RunawayBounds bounds_;
-  size_t entry_ = 0;      // the launches entry being run
+  ptx::PlatformMemory* platform_ = nullptr;           // platform data: the program's global memory
+  SmConfig sm_;                                       // platform data: what host launches are fitted to
+  std::map<const ptx::Kernel*, uint64_t> code_line_;  // each kernel's code, in lines
+  size_t entry_ = 0;                                  // the launches entry being run
   size_t end_entry_ = 0;  // next() stops before this entry (all of them, or one: begin_entry)
   uint32_t done_ = 0;     // launches of that entry handed out so far
   bool awaiting_flag_ = false;

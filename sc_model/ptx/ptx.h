@@ -118,6 +118,7 @@ std::unique_ptr<Module> parse(const std::string& text, const std::string& file);
 class DeviceMemory {
  public:
   static constexpr uint64_t kBase = 0x10000000;  // first allocation (256 MiB): far from address 0
+  explicit DeviceMemory(uint64_t base = kBase) : next_(base) {}
   // Returns the device address of a new zeroed allocation of `bytes` (>0).
   uint64_t allocate(uint64_t bytes, const std::string& name);
   uint8_t* data(uint64_t addr);  // start of an allocation
@@ -136,8 +137,32 @@ class DeviceMemory {
   };
   std::vector<Alloc> allocs_;  // sorted by addr
   std::map<std::string, uint64_t> symbols_;
-  uint64_t next_ = kBase;
+  uint64_t next_;
   size_t last_ = ~size_t(0);  // the allocation find() hit last
+};
+
+// With platform data (docs/embedding.md, "Data through the sockets") a
+// program's global memory is the platform's, except the GPU's own window at
+// kGpuWindow and above: the module's __device__ and __constant__ variables,
+// which the GPU keeps (a DeviceMemory based there).
+constexpr uint64_t kGpuWindow = uint64_t(0xFF) << 32;
+
+// The platform's memory as a program's global memory. An instruction asks for
+// host bytes standing for each access's addresses (begin_access) and uses them
+// before it asks for the next; at its end (end_access) what it wrote reaches
+// the platform. One instruction of an SM at a time.
+class PlatformMemory {
+ public:
+  virtual ~PlatformMemory() = default;
+  // Host bytes standing for [addr, addr + bytes) as SM `sm` reaches them, to
+  // read or (write) to read and write; valid until the SM's next begin_access
+  // or end_access. Null: no memory answers there (a fault of the program).
+  virtual uint8_t* begin_access(uint32_t sm, uint64_t addr, uint32_t bytes, bool write) = 0;
+  // The instruction is done: its writes go to the platform. False if the
+  // platform's memory did not take them all (a fault of the program).
+  virtual bool end_access(uint32_t sm) = 0;
+  // Reads [addr, addr + bytes) now (a launch's parameter block); false if not all could be read.
+  virtual bool read(uint64_t addr, uint8_t* out, uint32_t bytes) = 0;
 };
 
 struct Dim3 {
@@ -163,7 +188,8 @@ struct LaunchState {
   uint32_t dynamic_shared_bytes = 0;
   std::vector<uint8_t> params;  // param_bytes, filled by the caller
   DeviceMemory* memory = nullptr;
-  uint64_t local_base = 0;  // timing address of this launch's local memory (interleaved per lane)
+  PlatformMemory* platform = nullptr;  // set: global addresses below kGpuWindow are the platform's
+  uint64_t local_base = 0;             // timing address of this launch's local memory (interleaved per lane)
   uint64_t max_warp_insts = RunawayBounds().max_warp_insts;  // per warp: more is a runaway (ExecError)
   uint64_t max_launch_insts = ~uint64_t(0);                  // all warps together: bounds.launch_budget(grid_warps)
   RunawayBounds bounds;                                      // what max_launch_insts came from (for the message)

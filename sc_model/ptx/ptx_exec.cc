@@ -69,7 +69,14 @@ struct Warp::Impl {
   void pop_finished();
 
   Resolved resolve(const Instruction& in, uint32_t pc, uint32_t lane, uint64_t addr, uint32_t bytes);
+  // Global memory: the platform's (platform data, below kGpuWindow) or the program's DeviceMemory.
+  bool on_platform(uint64_t addr) const { return launch->platform && addr < kGpuWindow; }
+  uint8_t* global_bytes(uint64_t addr, uint32_t bytes, bool write) {
+    if (on_platform(addr)) return launch->platform->begin_access(smid, addr, bytes, write);
+    return launch->memory ? launch->memory->find(addr, bytes) : nullptr;
+  }
   void memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res);
+  void platform_memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res);
   void access_lane(const Instruction& in, uint32_t lane, uint8_t* p, uint32_t elem, int shift);
   void note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, StepResult& res, uint32_t& n_words);
   void add_line(uint64_t line, StepResult& res);
@@ -240,7 +247,10 @@ StepResult Warp::Impl::step(uint64_t clock) {
         switch (in.op) {
           case Op::Ld:
           case Op::St:
-          case Op::Atom: memory(in, pc, active, res); break;
+          case Op::Atom:
+            if (launch->platform) platform_memory(in, pc, active, res);
+            else memory(in, pc, active, res);
+            break;
           case Op::Shfl: shuffle(in, active); break;
           case Op::Vote: vote(in, active); break;
           case Op::Bar:
@@ -309,8 +319,11 @@ Resolved Warp::Impl::resolve(const Instruction& in, uint32_t pc, uint32_t lane, 
   switch (space) {
     case Space::Global:
     case Space::Const:
-      p = launch->memory ? launch->memory->find(off, bytes) : nullptr;
-      if (!p) fault(pc, lane, "address " + hex(addr) + ": outside every buffer");
+      p = global_bytes(off, bytes, in.op != Op::Ld);
+      if (!p)
+        fault(pc, lane,
+              "address " + hex(addr) +
+                  (on_platform(off) ? ": the platform's memory does not answer there" : ": outside every buffer"));
       break;
     case Space::Shared:
       if (off + bytes > cta->shared.size() || off + bytes < off)
@@ -511,16 +524,23 @@ void Warp::Impl::coalesce(const uint64_t* base, int64_t offset, uint32_t active,
   }
 }
 
+// The widest span of a warp's access the fast path asks the platform's memory
+// for at once (without DMI each is copied through debug transport).
+constexpr uint64_t kPlatformSpan = 4096;
+
 // The common case of a global load or store: every active lane aligned and
 // inside one allocation. False leaves everything untouched for the lane-by-lane
 // path, which also words the fault.
 bool Warp::Impl::global_fast(const Instruction& in, uint32_t active, StepResult& res) {
-  if (in.space != Space::Global || in.op == Op::Atom || !in.has_base || !launch->memory) return false;
+  if (in.space != Space::Global || in.op == Op::Atom || !in.has_base || !(launch->memory || launch->platform))
+    return false;
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
   const uint64_t* base = &regs[size_t(in.base) * 32];
   uint64_t lo, hi;
   if (!lane_span(base, in.offset, active, bytes, lo, hi)) return false;
-  uint8_t* p0 = launch->memory->find(lo, uint32_t(hi - lo + bytes));
+  // Scattered lanes, or a span reaching the GPU's own window: one access per lane.
+  if (on_platform(lo) && (hi - lo > kPlatformSpan || hi + bytes > kGpuWindow)) return false;
+  uint8_t* p0 = global_bytes(lo, uint32_t(hi - lo + bytes), in.op == Op::St);
   if (!p0) return false;
   coalesce(base, in.offset, active, bytes, lo, hi, res);  // before the loads may overwrite the base
   move_fast(in, active, base, p0, lo, elem);
@@ -562,6 +582,19 @@ uint32_t Warp::Impl::bank_conflict_degree(uint32_t n) {
     worst = std::max(worst, ++per_bank[w % 32]);
   }
   return worst;
+}
+
+// memory() with platform data: the instruction's stores reach the platform at
+// its end, a fault's too (as far as its lanes got: what DMI wrote in place stays).
+void Warp::Impl::platform_memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res) {
+  try {
+    memory(in, pc, active, res);
+  } catch (...) {
+    launch->platform->end_access(smid);
+    throw;
+  }
+  if (!launch->platform->end_access(smid))
+    fault(pc, uint32_t(__builtin_ctz(active)), "the platform's memory did not take the instruction's stores back");
 }
 
 void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res) {

@@ -485,7 +485,9 @@ void StreamingMultiprocessor::send_requests() {
   gp->set_data_ptr(dummy_data_.data());
   gp->set_data_length(cfg_.line_bytes);
   gp->set_streaming_width(cfg_.line_bytes);
-  gp->set_byte_enable_ptr(nullptr);
+  const bool no_data = r.write && !no_bytes_.empty();
+  gp->set_byte_enable_ptr(no_data ? no_bytes_.data() : nullptr);
+  gp->set_byte_enable_length(no_data ? cfg_.line_bytes : 0);
   gp->set_dmi_allowed(false);
   gp->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   if (inst) icache_.pop_request();

@@ -53,6 +53,10 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   // The local droop predictor at the dispatch unit (null: none). `csr` holds its
   // weights, thresholds and enable; its class/candidate fields are filled per cycle.
   void attach_droop_predictor(std::unique_ptr<DroopPredController> ctrl, const DroopPredIn& csr);
+  // memory.data "platform": a program's stores reach the platform's memory when
+  // they execute, so its line writes enable no byte (a target honouring byte
+  // enables writes nothing). Before the run.
+  void send_line_writes_without_data() { no_bytes_.assign(cfg_.line_bytes, TLM_BYTE_DISABLED); }
 
   uint32_t id() const { return id_; }
   bool gated() const { return gated_; }
@@ -151,8 +155,9 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   std::vector<std::unique_ptr<tlm::tlm_generic_payload>> payloads_;
   std::vector<tlm::tlm_generic_payload*> free_payloads_;
   std::vector<unsigned char> dummy_data_;
-  Divisor line_;              // by line_bytes
-  bool req_blocked_ = false;  // waiting for END_REQ
+  std::vector<unsigned char> no_bytes_;  // memory.data "platform": a line write's byte enables, all disabled
+  Divisor line_;                         // by line_bytes
+  bool req_blocked_ = false;             // waiting for END_REQ
   bool end_req_seen_ = false;
   sc_core::sc_time end_req_time_;
   // state

@@ -2,6 +2,7 @@
 // commands (host/command_processor.h) name entries of the loaded workload.
 #pragma once
 
+#include "gpupm/protocol/launch_messages.h"
 #include "gpupm/workload/kernel_profile.h"
 
 #include <cstddef>
@@ -16,6 +17,9 @@ class EntryLaunchSource {
   // Makes the LaunchSource's next() hand out entry `entry`'s launches (its
   // repeat or while_nonzero loop), then null.
   virtual void begin_entry(size_t entry) = 0;
+  // Makes next() hand out the one launch a host described (LAUNCH_KERNEL with
+  // platform data; the platform checked it), then null.
+  virtual void begin_kernel_launch(const KernelLaunchRequest& request) = 0;
 };
 
 // The entries: a one-application workload's launches, or its program's
