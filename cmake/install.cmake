@@ -1,7 +1,8 @@
 # `cmake --install build --prefix P` (docs/usage.md "Install"): the model library and
 # the Verilated controller models it links, the public headers (P/include/gpupm/,
 # included as <gpupm/...>: only P/include is on a consumer's include path),
-# gpupmConfig.cmake exporting gpupm::model and gpupm::plugin_api, gpupm.pc, the
+# gpupmConfig.cmake exporting gpupm::model (static), gpupm::model_shared and
+# gpupm::plugin_api, gpupm.pc (the static library), the
 # gpupm program, and the data under P/share/gpupm (same layout as the source
 # tree: configs/, scripts/).
 # Included from the top-level CMakeLists.txt after rtl/rtl.cmake.
@@ -33,7 +34,23 @@ target_compile_definitions(gpupm_model INTERFACE $<INSTALL_INTERFACE:SC_CPLUSPLU
 # A policy plugin's target: the same headers, without the library (the gpupm program has the symbols).
 target_include_directories(gpupm_plugin_api INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 set_target_properties(gpupm_plugin_api PROPERTIES EXPORT_NAME plugin_api)
-set(GPUPM_INSTALLED_LIBS gpupm_model gpupm_plugin_api)
+# The same position-independent objects as a shared library too (gpupm::model_shared,
+# libgpupm_model_shared.so: its own name, so -lgpupm_model still means the static one),
+# for a platform that loads its models as shared objects. The Verilated models are
+# inside it; what it needs from outside is the static library's.
+add_library(gpupm_model_shared SHARED $<TARGET_OBJECTS:gpupm_model>)
+set_target_properties(gpupm_model_shared PROPERTIES EXPORT_NAME model_shared)
+target_link_options(gpupm_model_shared PRIVATE -Wl,--no-undefined)  # whole: every symbol it uses is resolved
+target_link_libraries(gpupm_model_shared PUBLIC PkgConfig::SystemC nlohmann_json::nlohmann_json Eigen3::Eigen
+  ${CMAKE_DL_LIBS})
+if(TARGET gpupm_rtl_models)
+  target_link_libraries(gpupm_model_shared PRIVATE gpupm_rtl_models)
+  target_compile_definitions(gpupm_model_shared PUBLIC GPUPM_HAVE_RTL=1)
+endif()
+target_include_directories(gpupm_model_shared PUBLIC $<BUILD_INTERFACE:${GPUPM_BUILD_INCLUDE}>
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+target_compile_definitions(gpupm_model_shared INTERFACE $<INSTALL_INTERFACE:SC_CPLUSPLUS=201703L>)
+set(GPUPM_INSTALLED_LIBS gpupm_model gpupm_model_shared gpupm_plugin_api)
 if(TARGET gpupm_rtl_models)
   gpupm_build_only_includes(gpupm_rtl_models)  # installed headers do not need Verilator's
   get_target_property(libs gpupm_rtl_models INTERFACE_LINK_LIBRARIES)  # verilate() adds them once per model
@@ -43,7 +60,8 @@ if(TARGET gpupm_rtl_models)
   list(APPEND GPUPM_INSTALLED_LIBS gpupm_rtl_models)
 endif()
 
-install(TARGETS ${GPUPM_INSTALLED_LIBS} EXPORT gpupmTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS ${GPUPM_INSTALLED_LIBS} EXPORT gpupmTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS gpupm RUNTIME DESTINATION bin)
 # Every installed header compiles on its own (the install test checks it). Left out: the
 # two that pick and drive a Verilated model (they need Verilator's headers and the

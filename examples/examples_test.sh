@@ -9,6 +9,7 @@
 #   driver/         its own checks pass, and the buffers its CPU read back from
 #                   its RAM are byte for byte those `gpupm run --dump-buffers`
 #                   writes for the same program; its instructions are the CLI's;
+#                   built again against the shared library, the same run;
 #   policy_plugin/  listed by `gpupm policies --plugin`; under `gpupm run
 #                   --plugin` it takes a memory-bound kernel to the lowest SM
 #                   level and leaves a compute-bound one at nominal (report.json);
@@ -26,16 +27,18 @@ examples=$src/examples
 gpupm=$prefix/bin/gpupm
 
 # Both examples configured (at once) and built out of tree, as a user does.
-build_example() {
-  local name=$1 log=$work/$1.log
-  { cmake -S "$examples/$name" -B "$work/$name" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" &&
-    cmake --build "$work/$name"; } > "$log" 2>&1 || { cat "$log"; fail "$name: configure or build failed"; }
+build_example() {  # NAME [BUILD_NAME CMAKE_ARG...]
+  local name=$1 build=${2:-$1} log=$work/${2:-$1}.log
+  shift $(($# > 1 ? 2 : 1))
+  { cmake -S "$examples/$name" -B "$work/$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" "$@" &&
+    cmake --build "$work/$build"; } > "$log" 2>&1 || { cat "$log"; fail "$build: configure or build failed"; }
 }
 build_example platform & platform_build=$!
 build_example policy_plugin & plugin_build=$!
 wait $platform_build || fail "platform example not built"
 wait $plugin_build || fail "policy_plugin example not built"
 build_example driver || fail "driver example not built"
+build_example driver driver_shared -DDRIVER_SHARED_GPUPM=ON || fail "driver example on the shared library not built"
 
 cd "$work"
 # A JSON value of FILE by a Python expression on `r` (the document).
@@ -77,6 +80,15 @@ expect "driver instructions vs its report" "$(printed instructions)" "$(json dri
 ratio=$(python3 -c "import json; a = json.load(open('driver_out/report.json')); b = json.load(open('cli_kmeans/report.json')); \
 print(f'{a[\"total\"][\"sim_time_s\"] / b[\"total\"][\"sim_time_s\"]:.3f}')")
 echo "examples test: driver built, ran, results equal to gpupm run's; run time $ratio x the CLI's (its RAM: 300 ns flat, no DRAM model)"
+# The same platform linked against gpupm's shared library: the same run.
+ldd "$work/driver_shared/driver" | grep -q "libgpupm_model_shared.so => $prefix/" ||
+  fail "driver_shared does not load the installed libgpupm_model_shared.so: $(ldd "$work/driver_shared/driver")"
+shared_out=$("$work/driver_shared/driver" driver_shared_out) || { echo "$shared_out"; fail "driver on the shared library failed its checks"; }
+for file in assignment.npy centroids.npy; do
+  cmp -s "driver_out/$file" "driver_shared_out/$file" || fail "driver on the shared library: $file differs"
+done
+expect "driver on the shared library: its printout" "$shared_out" "$out"
+echo "examples test: driver linked against libgpupm_model_shared.so, the same run"
 
 # The plugin.
 plugin=$work/policy_plugin/libstall_threshold.so

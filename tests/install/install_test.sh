@@ -53,7 +53,7 @@ compare_run fma_loop configs/workloads/cuda/fma_loop/fma_loop.json
 # 2. No source path compiled in. Left out: Verilator writes its input files' and
 # generated files' paths into the Verilated models' fatal messages ("... did not
 # converge"); diagnostics only, never looked up.
-for file in "$prefix"/bin/gpupm "$prefix"/lib/*.a; do
+for file in "$prefix"/bin/gpupm "$prefix"/lib/*.a "$prefix"/lib/*.so; do
   found=$(strings "$file" | grep -F "$src/" | grep -vE '/rtl/[a-z0-9_]+\.sv$|/gpupm_rtl_models\.dir/' || true)
   [ -z "$found" ] || fail "$file holds the source path $src: $found"
 done
