@@ -49,22 +49,22 @@ module eq_warp_sample #(
     xmem     = ready & head_is_mem_i & mem_gate;
   end
 
-  eq_popcount #(.WIDTH(WARPS), .CNT_W(CNT_W)) u_pop_active (
+  popcount #(.WIDTH(WARPS), .CNT_W(CNT_W)) u_pop_active (
     .bits_i (active),
     .count_o(active_o)
   );
 
-  eq_popcount #(.WIDTH(WARPS), .CNT_W(CNT_W)) u_pop_waiting (
+  popcount #(.WIDTH(WARPS), .CNT_W(CNT_W)) u_pop_waiting (
     .bits_i (waiting),
     .count_o(waiting_o)
   );
 
-  eq_popcount #(.WIDTH(WARPS), .CNT_W(CNT_W)) u_pop_xalu (
+  popcount #(.WIDTH(WARPS), .CNT_W(CNT_W)) u_pop_xalu (
     .bits_i (xalu),
     .count_o(xalu_o)
   );
 
-  eq_popcount #(.WIDTH(WARPS), .CNT_W(CNT_W)) u_pop_xmem (
+  popcount #(.WIDTH(WARPS), .CNT_W(CNT_W)) u_pop_xmem (
     .bits_i (xmem),
     .count_o(xmem_o)
   );

@@ -70,15 +70,15 @@ set(GPUPM_EQ_DECISION_SV
   ${GPUPM_RTL_DIR}/eq_decision.sv)
 set(GPUPM_EQ_SM_BLOCK_SV
   ${GPUPM_RTL_DIR}/gpupm_pkg.sv
-  ${GPUPM_RTL_DIR}/eq_popcount8.sv
-  ${GPUPM_RTL_DIR}/eq_popcount.sv
+  ${GPUPM_RTL_DIR}/popcount8.sv
+  ${GPUPM_RTL_DIR}/popcount.sv
   ${GPUPM_RTL_DIR}/eq_warp_sample.sv
   ${GPUPM_RTL_DIR}/eq_decision.sv
   ${GPUPM_RTL_DIR}/eq_sm_block.sv)
 set(GPUPM_VOTE_ARBITER_SV
   ${GPUPM_RTL_DIR}/gpupm_pkg.sv
-  ${GPUPM_RTL_DIR}/eq_popcount8.sv
-  ${GPUPM_RTL_DIR}/eq_popcount.sv
+  ${GPUPM_RTL_DIR}/popcount8.sv
+  ${GPUPM_RTL_DIR}/popcount.sv
   ${GPUPM_RTL_DIR}/vote_count.sv
   ${GPUPM_RTL_DIR}/vote_arbiter.sv)
 set(GPUPM_DROOP_PREDICTOR_SV
@@ -86,7 +86,7 @@ set(GPUPM_DROOP_PREDICTOR_SV
   ${GPUPM_RTL_DIR}/droop_predictor.sv)
 set(GPUPM_STAGGER_UNIT_SV
   ${GPUPM_RTL_DIR}/gpupm_pkg.sv
-  ${GPUPM_RTL_DIR}/eq_popcount8.sv
+  ${GPUPM_RTL_DIR}/popcount8.sv
   ${GPUPM_RTL_DIR}/stagger_mult.sv
   ${GPUPM_RTL_DIR}/stagger_unit.sv)
 

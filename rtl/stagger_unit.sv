@@ -133,7 +133,7 @@ module stagger_unit #(
         end
       end
 
-      eq_popcount8 u_cnt (
+      popcount8 u_cnt (
         .bits_i (bits),
         .count_o(older[4*(k*NumBytes+b) +: 4])
       );
@@ -222,7 +222,7 @@ module stagger_unit #(
       end
     end
 
-    eq_popcount8 u_same (
+    popcount8 u_same (
       .bits_i (same),
       .count_o(same_cnt)
     );

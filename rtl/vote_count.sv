@@ -29,12 +29,12 @@ module vote_count #(
     end
   end
 
-  eq_popcount #(.WIDTH(N_SMS), .CNT_W(CNT_W)) u_pop_comp (
+  popcount #(.WIDTH(N_SMS), .CNT_W(CNT_W)) u_pop_comp (
     .bits_i (is_comp),
     .count_o(comp_o)
   );
 
-  eq_popcount #(.WIDTH(N_SMS), .CNT_W(CNT_W)) u_pop_mem (
+  popcount #(.WIDTH(N_SMS), .CNT_W(CNT_W)) u_pop_mem (
     .bits_i (is_mem),
     .count_o(mem_o)
   );

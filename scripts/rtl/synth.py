@@ -4,7 +4,7 @@
 For each block (rtl/eq_sm_block.sv, rtl/vote_arbiter.sv, rtl/droop_predictor.sv,
 rtl/stagger_unit.sv; default parameters):
   1. Yosys 0.23: read_verilog -sv, synth -flatten (the 8-bit popcount leaf
-     eq_popcount8 kept as a hierarchy boundary), dfflibmap + ABC with a
+     popcount8 kept as a hierarchy boundary), dfflibmap + ABC with a
      delay-targeted script (buffering and gate sizing) onto the OSU 0.18 um
      standard cells; cells, flip-flops and area (um^2) from `stat -liberty`,
      a transistor estimate from `stat -tech cmos` on the generic gates.
@@ -63,7 +63,7 @@ EQUIV_PROOF = ["equiv_simple", "equiv_induct"]
 EQUIV_PROOF_INDUCT1 = ["equiv_induct -seq 1"]
 BLOCKS = {
     "eq_sm_block": {
-        "sources": ["gpupm_pkg.sv", "eq_popcount8.sv", "eq_popcount.sv", "eq_warp_sample.sv", "eq_decision.sv",
+        "sources": ["gpupm_pkg.sv", "popcount8.sv", "popcount.sv", "eq_warp_sample.sv", "eq_decision.sv",
                     "eq_sm_block.sv"],
         "params": {"WARPS": 48, "SAMPLE_LOG2": 7, "EPOCH_LOG2": 5},
         "scope": "one per SM",
@@ -78,7 +78,7 @@ BLOCKS = {
                      "over the scaled 700 MHz period and 1.21 ns over 805 MHz.",
     },
     "vote_arbiter": {
-        "sources": ["gpupm_pkg.sv", "eq_popcount8.sv", "eq_popcount.sv", "vote_count.sv", "vote_arbiter.sv"],
+        "sources": ["gpupm_pkg.sv", "popcount8.sv", "popcount.sv", "vote_count.sv", "vote_arbiter.sv"],
         "params": {"N_SMS": 15},
         "scope": "one per GPU",
         "path_note": "The worst path runs from the votes through the COMP/MEM counters, the plurality / "
@@ -93,7 +93,7 @@ BLOCKS = {
                      "the dispatch unit's mask) and into h0_q through the admitted-estimate adder.",
     },
     "stagger_unit": {
-        "sources": ["gpupm_pkg.sv", "eq_popcount8.sv", "stagger_mult.sv", "stagger_unit.sv"],
+        "sources": ["gpupm_pkg.sv", "popcount8.sv", "stagger_mult.sv", "stagger_unit.sv"],
         "params": {"N_SMS": 15, "REPORT_PERIOD": 10, "WINDOW_SLOTS": 3},
         # Proven at its own 15 SMs by ABC (about a minute): Yosys's default proof did not finish in 10
         # minutes, its one-step induction (EQUIV_PROOF_INDUCT1) takes about 11.
@@ -166,7 +166,7 @@ GPUS = {
     "pascal_60sm": {"blocks": PASCAL_BLOCKS, "mhz": 1417.0, "boost_mhz": 1629.55, "node_nm": 16.0},
 }
 ALL_BLOCKS = {**BLOCKS, **PASCAL_BLOCKS}
-KEEP_HIERARCHY = ["eq_popcount8", "stagger_mult"]  # equivalence cut points (rtl/eq_popcount.sv, rtl/stagger_mult.sv)
+KEEP_HIERARCHY = ["popcount8", "stagger_mult"]  # equivalence cut points (rtl/popcount.sv, rtl/stagger_mult.sv)
 
 # Scaling assumptions, stated in the report.
 SM_CLOCK_MHZ = 700.0        # GTX480 core clock (GPGPU-Sim config)
@@ -754,7 +754,7 @@ def markdown(report):
         "",
         "## How the numbers are made",
         "",
-        f"- Synthesis: Yosys `synth -flatten` (the 8-bit popcount leaf `eq_popcount8` kept as a hierarchy "
+        f"- Synthesis: Yosys `synth -flatten` (the 8-bit popcount leaf `popcount8` kept as a hierarchy "
         f"boundary: it gives the equivalence check cut points), `dfflibmap`, then ABC with a delay-targeted "
         f"script (`&nf -D {ABC_TARGET_PS}`, `buffer -p`, `upsize`, `dnsize`) onto the 32 OSU 0.18 um cells. "
         f"Area = sum of Liberty cell areas (no wiring, no placement utilisation). All flip-flops have an "

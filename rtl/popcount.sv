@@ -1,13 +1,13 @@
 // Population count of a WIDTH-bit vector (combinational): byte counts
-// (eq_popcount8), then their sum. Yosys's alumacc/maccmap turn each
+// (popcount8), then their sum. Yosys's alumacc/maccmap turn each
 // accumulation loop into one multi-operand adder, so the loops cost no depth.
-// The byte boundary is also where scripts/rtl/synth.sh keeps hierarchy, which
+// The byte boundary is also where scripts/rtl/synth.py keeps hierarchy, which
 // gives the pre/post-synthesis equivalence check its cut points (a flat 48-bit
 // popcount against its ABC-restructured netlist is out of reach for SAT).
 // Parameters (checked at elaboration): WIDTH >= 1, CNT_W >= 1. A CNT_W below
 // $clog2(WIDTH + 1) keeps the count's low bits: for callers that know fewer
 // bits can be set (the stagger unit's ranks: at most N_SMS - 1 of N_SMS).
-module eq_popcount #(
+module popcount #(
   parameter int unsigned WIDTH = 48,
   parameter int unsigned CNT_W = $clog2(WIDTH + 1)
 ) (
@@ -16,7 +16,7 @@ module eq_popcount #(
 );
 
   if (WIDTH < 1 || CNT_W < 1) begin : gen_bad_width
-    $error("eq_popcount: WIDTH and CNT_W must be at least 1");
+    $error("popcount: WIDTH and CNT_W must be at least 1");
   end
 
   localparam int unsigned NumBytes = (WIDTH + 7) / 8;
@@ -27,7 +27,7 @@ module eq_popcount #(
   assign padded = (8 * NumBytes)'(bits_i);
 
   for (genvar b = 0; b < NumBytes; b++) begin : gen_byte
-    eq_popcount8 u_byte (
+    popcount8 u_byte (
       .bits_i (padded[8*b +: 8]),
       .count_o(byte_counts[4*b +: 4])
     );

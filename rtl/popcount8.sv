@@ -1,5 +1,5 @@
-// Population count of one byte (combinational): the leaf of eq_popcount.
-module eq_popcount8 (
+// Population count of one byte (combinational): the leaf of popcount.
+module popcount8 (
   input  logic [7:0] bits_i,
   output logic [3:0] count_o
 );
