@@ -71,6 +71,12 @@ TEST(Provenance, ReportCarriesVersionAndBuildId) {
   EXPECT_FALSE(std::string(gpupm_version()).empty());
 }
 
+TEST(Provenance, VersionFlagNamesTheBuild) {
+  auto r = gpupm::test::run_gpupm_argv({"--version"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, std::string("gpupm ") + gpupm_version() + " (build " + gpupm_build_id() + ")\n");
+}
+
 TEST(Provenance, FingerprintCoversTheBuildAndEveryInputFilesContents) {
   const std::string dir = temp_dir("prov_fp");
   Inputs in = copied_inputs(dir);

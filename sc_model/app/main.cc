@@ -1,6 +1,7 @@
 // gpupm: the command-line program (run, validate, bench, experiment, sweep, policies, ...).
 // Exit status: 0 success, 1 failure during simulation, 2 bad input.
 #include "gpupm/app/commands.h"
+#include "gpupm/common/build_info.h"
 #include "gpupm/common/data_dir.h"
 #include "gpupm/app/impedance_command.h"
 #include "gpupm/app/params_command.h"
@@ -34,6 +35,8 @@ int sc_main(int argc, char* argv[]) {
   if (int status = preload_plugins(argc, argv)) return status;
   CLI::App app{"gpupm: SystemC/TLM-2.0 virtual platform of GPU power and performance management"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("gpupm ") + gpupm_version() + " (build " + gpupm_build_id() + ")",
+                       "print the version (git describe when built) and the build id (a hash of the model's sources)");
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "simulate a workload on a GPU config under a policy");
