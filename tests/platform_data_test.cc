@@ -9,6 +9,7 @@
 // field for field, and the results byte for byte. Each test is its own process.
 #include <gtest/gtest.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/peq_with_get.h>
 
 #include "gpupm/platform/gpu.h"
 #include "gpupm/platform/run_setup.h"
@@ -20,6 +21,7 @@
 #include "support/test_support.h"
 
 #include <cstring>
+#include <map>
 
 namespace gpupm {
 namespace {
@@ -32,8 +34,10 @@ using test::HostModel;
 constexpr uint64_t kRamBase = ptx::DeviceMemory::kBase;
 constexpr uint64_t kRamBytes = 256 * 1024;
 
-// The platform's memory: loosely timed (a fixed latency added to the
-// annotation), its bytes reachable by debug transport and, if `dmi`, by DMI.
+// The platform's memory, a fixed 200 ns per line request: loosely timed
+// (b_transport, the latency added to the annotation) or approximately timed
+// (nb_transport: END_REQ at once, BEGIN_RESP 200 ns later); its bytes
+// reachable by debug transport and, if `dmi`, by DMI.
 class PlatformRam : public sc_core::sc_module {
  public:
   tlm_utils::multi_passthrough_target_socket<PlatformRam> in{"in"};
@@ -42,8 +46,13 @@ class PlatformRam : public sc_core::sc_module {
 
   PlatformRam(sc_core::sc_module_name name, bool dmi) : sc_module(name), dmi_(dmi) {
     in.register_b_transport(this, &PlatformRam::b_transport);
+    in.register_nb_transport_fw(this, &PlatformRam::nb_transport_fw);
     in.register_transport_dbg(this, &PlatformRam::transport_dbg);
     in.register_get_direct_mem_ptr(this, &PlatformRam::get_direct_mem_ptr);
+    SC_HAS_PROCESS(PlatformRam);
+    SC_METHOD(respond);
+    sensitive << due_.get_event();
+    dont_initialize();
   }
   uint8_t* at(uint64_t addr) { return bytes.data() + (addr - kRamBase); }
 
@@ -53,6 +62,25 @@ class PlatformRam : public sc_core::sc_module {
   // byte enables honoured (the GPU's line writes must enable none).
   void b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
     delay += sc_time(200, SC_NS);
+    serve(gp);
+  }
+  tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_time&) {
+    serve(gp);
+    port_of_[&gp] = port;
+    due_.notify(gp, sc_time(200, SC_NS));
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  void respond() {
+    while (tlm::tlm_generic_payload* gp = due_.get_next_transaction()) {
+      tlm::tlm_phase phase = tlm::BEGIN_RESP;
+      sc_time zero = sc_core::SC_ZERO_TIME;
+      const int port = port_of_.at(gp);
+      port_of_.erase(gp);
+      in[port]->nb_transport_bw(*gp, phase, zero);
+    }
+  }
+  void serve(tlm::tlm_generic_payload& gp) {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     const uint64_t addr = gp.get_address();
     const unsigned n = gp.get_data_length();
@@ -83,6 +111,8 @@ class PlatformRam : public sc_core::sc_module {
     return true;
   }
   bool dmi_;
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> due_{"due"};
+  std::map<const tlm::tlm_generic_payload*, int> port_of_;
 };
 
 // kmeans (configs/workloads/cuda/kmeans): its buffers where ptx::DeviceMemory
@@ -103,11 +133,11 @@ struct UpdateParams {  // kmeans_update(points, assignment, centroids, n)
   int32_t n;
 };
 
-RunInputs kmeans_run(bool platform_data) {
+RunInputs kmeans_run(bool platform_data, bool loosely_timed = true) {
   RunInputs in;
   in.gpu_file = test::source_path("configs/gpu/gtx480.json");
   in.workload_file = test::cuda_workload("kmeans");
-  in.sets = {"gpu.memory.system=external", "gpu.memory.protocol=lt"};
+  in.sets = {"gpu.memory.system=external", loosely_timed ? "gpu.memory.protocol=lt" : "gpu.memory.protocol=at"};
   if (platform_data) in.sets.push_back("gpu.memory.data=platform");
   return in;
 }
@@ -164,8 +194,9 @@ void queue_entries(HostModel& h) {
 
 std::vector<uint8_t> npy_bytes(const std::string& file) { return read_npy(file).bytes; }
 
-void the_same_run_and_results(bool dmi) {
-  LoadedRun workload_run = load_run(kmeans_run(false)), platform_run = load_run(kmeans_run(true));
+void the_same_run_and_results(bool dmi, bool loosely_timed = true) {
+  LoadedRun workload_run = load_run(kmeans_run(false, loosely_timed)),
+            platform_run = load_run(kmeans_run(true, loosely_timed));
   Gpu workload_gpu("workload_gpu", workload_run.gpu, workload_run.workload, std::move(workload_run.policy),
                    instant_host());
   Gpu platform_gpu("platform_gpu", platform_run.gpu, platform_run.workload, std::move(platform_run.policy),
@@ -210,6 +241,10 @@ class PlatformDataPath : public test::ScTest {};
 TEST_F(PlatformDataPath, ResultsAndTimingAreTheWorkloadsThroughDmi) { the_same_run_and_results(true); }
 
 TEST_F(PlatformDataPath, ResultsAndTimingAreTheWorkloadsThroughDebugTransport) { the_same_run_and_results(false); }
+
+// The same over an approximately-timed memory (nb_transport): the line writes'
+// byte enables and the data path do not depend on the timing protocol.
+TEST_F(PlatformDataPath, ResultsAndTimingAreTheWorkloadsOverAnAtMemory) { the_same_run_and_results(true, false); }
 
 // What the GPU refuses, each with its ERROR_CODE; a refused launch runs nothing.
 TEST_F(PlatformDataPath, BadDescriptorsAreRefused) {
