@@ -149,6 +149,25 @@ HostInterfaceOptions instant_host() {  // every launch queued at time 0
   return o;
 }
 
+// One GPU running kmeans on a PlatformRam of its own, driven by a host model
+// with no access latency; `name` prefixes the modules' names.
+struct PlatformBench {
+  LoadedRun run;
+  Gpu gpu;
+  PlatformRam ram;
+  HostModel host;
+  PlatformBench(const std::string& name, bool platform_data, bool dmi, bool loosely_timed = true)
+      : run(load_run(kmeans_run(platform_data, loosely_timed))),
+        gpu((name + "_gpu").c_str(), run.gpu, run.workload, std::move(run.policy), instant_host()),
+        ram((name + "_ram").c_str(), dmi),
+        host((name + "_host").c_str()) {
+    for (auto& socket : gpu.mem_out()) socket.bind(ram.in);
+    host.latency = sc_core::SC_ZERO_TIME;
+    host.bus.bind(gpu.host_in);
+    host.irq.bind(gpu.irq_o);
+  }
+};
+
 void wait_for_the_end(HostModel& h) {
   while (!(h.read(kStatus) & kStatusRunEnded)) sc_core::wait(1000, SC_NS);
   EXPECT_EQ(h.read(kErrorCode), 0u);
@@ -195,31 +214,18 @@ void queue_entries(HostModel& h) {
 std::vector<uint8_t> npy_bytes(const std::string& file) { return read_npy(file).bytes; }
 
 void the_same_run_and_results(bool dmi, bool loosely_timed = true) {
-  LoadedRun workload_run = load_run(kmeans_run(false, loosely_timed)),
-            platform_run = load_run(kmeans_run(true, loosely_timed));
-  Gpu workload_gpu("workload_gpu", workload_run.gpu, workload_run.workload, std::move(workload_run.policy),
-                   instant_host());
-  Gpu platform_gpu("platform_gpu", platform_run.gpu, platform_run.workload, std::move(platform_run.policy),
-                   instant_host());
-  PlatformRam workload_ram("workload_ram", dmi), platform_ram("platform_ram", dmi);
-  for (auto& socket : workload_gpu.mem_out()) socket.bind(workload_ram.in);
-  for (auto& socket : platform_gpu.mem_out()) socket.bind(platform_ram.in);
-  HostModel workload_host("workload_host"), platform_host("platform_host");
-  for (HostModel* h : {&workload_host, &platform_host}) h->latency = sc_core::SC_ZERO_TIME;
-  workload_host.bus.bind(workload_gpu.host_in);
-  workload_host.irq.bind(workload_gpu.irq_o);
-  platform_host.bus.bind(platform_gpu.host_in);
-  platform_host.irq.bind(platform_gpu.irq_o);
-  workload_host.script = queue_entries;
-  platform_host.script = [&](HostModel& h) { launch_kernels(h, platform_ram); };
+  PlatformBench own("workload", false, dmi, loosely_timed), platform("platform", true, dmi, loosely_timed);
+  own.host.script = queue_entries;
+  platform.host.script = [&](HostModel& h) { launch_kernels(h, platform.ram); };
   sc_core::sc_start();
-  ASSERT_TRUE(workload_gpu.done() && platform_gpu.done());
+  ASSERT_TRUE(own.gpu.done() && platform.gpu.done());
+  const PlatformRam &workload_ram = own.ram, &platform_ram = platform.ram;
 
   const std::string dir = test::temp_dir("platform_data");
-  dump_program_buffers(workload_run.workload, dir);
+  dump_program_buffers(own.run.workload, dir);
   using L = KmeansLayout;
-  const uint8_t* assignment = platform_ram.at(L::assignment);
-  const uint8_t* centroids = platform_ram.at(L::centroids);
+  const uint8_t* assignment = platform.ram.at(L::assignment);
+  const uint8_t* centroids = platform.ram.at(L::centroids);
   EXPECT_EQ(std::vector<uint8_t>(assignment, assignment + L::n * 4), npy_bytes(dir + "/assignment.npy"));
   EXPECT_EQ(std::vector<uint8_t>(centroids, centroids + L::k * 16), npy_bytes(dir + "/centroids.npy"));
   EXPECT_EQ(platform_ram.timing_reads, workload_ram.timing_reads);
@@ -231,7 +237,7 @@ void the_same_run_and_results(bool dmi, bool loosely_timed = true) {
     EXPECT_GT(platform_ram.debug_accesses, uint64_t(L::n));  // every load and store of every point
   }
 
-  Json a = build_report(workload_gpu, workload_run.doc), b = build_report(platform_gpu, platform_run.doc);
+  Json a = build_report(own.gpu, own.run.doc), b = build_report(platform.gpu, platform.run.doc);
   for (const char* part : {"total", "kernels", "memory"}) EXPECT_EQ(a[part], b[part]) << part;
   EXPECT_GT(a["total"]["instructions"].get<uint64_t>(), 0u);
 }
@@ -248,16 +254,9 @@ TEST_F(PlatformDataPath, ResultsAndTimingAreTheWorkloadsOverAnAtMemory) { the_sa
 
 // What the GPU refuses, each with its ERROR_CODE; a refused launch runs nothing.
 TEST_F(PlatformDataPath, BadDescriptorsAreRefused) {
-  LoadedRun run = load_run(kmeans_run(true));
-  Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy), instant_host());
-  PlatformRam ram("ram", true);
-  for (auto& socket : gpu.mem_out()) socket.bind(ram.in);
-  HostModel host("host");
-  host.latency = sc_core::SC_ZERO_TIME;
-  host.bus.bind(gpu.host_in);
-  host.irq.bind(gpu.irq_o);
+  PlatformBench b("bench", true, true);
   std::vector<uint32_t> codes;
-  host.script = [&](HostModel& h) {
+  b.host.script = [&](HostModel& h) {
     auto ring = [&] {
       h.write(kDoorbell, kCommandLaunchKernel);
       codes.push_back(h.read(kErrorCode));
@@ -290,21 +289,14 @@ TEST_F(PlatformDataPath, BadDescriptorsAreRefused) {
   };
   sc_core::sc_start();
   EXPECT_EQ(codes, (std::vector<uint32_t>{kBadKernel, kBadParams, kBadShape, kBadShape, kParamsUnreadable, kBadRange}));
-  EXPECT_EQ(gpu.kernels().size(), 0u);
+  EXPECT_EQ(b.gpu.kernels().size(), 0u);
 }
 
 TEST_F(PlatformDataPath, APointerNoMemoryAnswersIsAFaultOfTheProgram) {
-  LoadedRun run = load_run(kmeans_run(true));
-  Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy), instant_host());
-  PlatformRam ram("ram", false);
-  for (auto& socket : gpu.mem_out()) socket.bind(ram.in);
-  HostModel host("host");
-  host.latency = sc_core::SC_ZERO_TIME;
-  host.bus.bind(gpu.host_in);
-  host.irq.bind(gpu.irq_o);
-  host.script = [&](HostModel& h) {
+  PlatformBench b("bench", true, false);
+  b.host.script = [&](HostModel& h) {
     const AssignParams wild{0x1000, KmeansLayout::centroids, KmeansLayout::assignment, 8192, 8};
-    std::memcpy(ram.at(KmeansLayout::params), &wild, sizeof wild);
+    std::memcpy(b.ram.at(KmeansLayout::params), &wild, sizeof wild);
     h.write(kGrid, 64);
     h.write(kBlock, 128);
     h.write(kParamsLo, uint32_t(KmeansLayout::params));

@@ -115,32 +115,23 @@ void DriverCpu::memory(tlm::tlm_command command, uint64_t addr, unsigned char* b
   }
 }
 
-uint32_t DriverCpu::read(uint32_t addr) {
-  uint32_t value = 0;
+uint32_t DriverCpu::read(uint32_t addr) { return access(tlm::TLM_READ_COMMAND, addr, 0); }
+
+void DriverCpu::write(uint32_t addr, uint32_t value) { access(tlm::TLM_WRITE_COMMAND, addr, value); }
+
+// One 32-bit register access on host_in, waiting out its latency.
+uint32_t DriverCpu::access(tlm::tlm_command command, uint32_t addr, uint32_t value) {
   tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_command(command);
   gp.set_address(addr);
   gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
   gp.set_data_length(4);
   gp.set_streaming_width(4);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   gpu_bus->b_transport(gp, delay);
-  if (gp.is_response_error()) SC_REPORT_ERROR("example/driver", "a host interface read was refused");
+  if (gp.is_response_error()) SC_REPORT_ERROR("example/driver", "the host interface refused an access");
   sc_core::wait(delay);
   return value;
-}
-
-void DriverCpu::write(uint32_t addr, uint32_t value) {
-  tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_WRITE_COMMAND);
-  gp.set_address(addr);
-  gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-  gp.set_data_length(4);
-  gp.set_streaming_width(4);
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  gpu_bus->b_transport(gp, delay);
-  if (gp.is_response_error()) SC_REPORT_ERROR("example/driver", "a host interface write was refused");
-  sc_core::wait(delay);
 }
 
 uint64_t DriverCpu::counter(uint32_t index) {

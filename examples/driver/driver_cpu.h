@@ -48,6 +48,7 @@ class DriverCpu : public sc_core::sc_module {
   void launch(uint32_t kernel, uint32_t grid, uint32_t block, uint64_t params, uint32_t params_size);
   uint32_t read(uint32_t addr);
   void write(uint32_t addr, uint32_t value);
+  uint32_t access(tlm::tlm_command command, uint32_t addr, uint32_t value);
   uint64_t counter(uint32_t index);
   void count_irq() { ++readings_.irq_rises; }
 

@@ -143,18 +143,19 @@ void Gpu::enable_platform_data(bool host_launches) {
   cp_.enable_kernel_launches(
       program->kernel_count(), [this, program, data](KernelLaunchRequest& r, uint64_t params, uint32_t params_size) {
         using namespace host_reg;
-        if (r.kernel >= program->kernel_count()) return kBadKernel;
+        const LaunchShapeProblem problem = program->kernel_launch_problem(r);
+        if (problem.key == "kernel") return kBadKernel;
+        if (!problem.key.empty()) {
+          SC_REPORT_WARNING("gpupm/host_interface",
+                            (std::string(name()) + ": LAUNCH_KERNEL of kernel " + std::to_string(r.kernel) +
+                             " refused: " + problem.key + ": " + problem.what)
+                                .c_str());
+          return kBadShape;
+        }
         const uint32_t bytes = program->param_bytes(r.kernel);  // a C struct of them may be padded at its end
         if (params_size < bytes || params_size > kMaxParamsSize) return kBadParams;
         r.params.resize(bytes);
-        if (bytes && !data->read(params, r.params.data(), bytes)) return kParamsUnreadable;
-        const LaunchShapeProblem problem = program->kernel_launch_problem(r);
-        if (problem.key.empty()) return kNoError;
-        SC_REPORT_WARNING("gpupm/host_interface",
-                          (std::string(name()) + ": LAUNCH_KERNEL of kernel " + std::to_string(r.kernel) +
-                           " refused: " + problem.key + ": " + problem.what)
-                              .c_str());
-        return problem.key == "params" ? kBadParams : kBadShape;
+        return bytes && !data->read(params, r.params.data(), bytes) ? kParamsUnreadable : kNoError;
       });
 }
 

@@ -368,11 +368,7 @@ LaunchShapeProblem ProgramHost::kernel_launch_problem(const KernelLaunchRequest&
   if (r.kernel >= kernel_names_.size())
     return {"kernel", "expected a kernel index below " + std::to_string(kernel_names_.size())};
   LaunchSpec l = kernel_launch_spec(r);
-  if (LaunchShapeProblem problem = fit_launch(sm_, l); !problem.key.empty()) return problem;
-  if (r.params.size() != l.entry->param_bytes)
-    return {"params", "kernel " + l.kernel + " takes " + std::to_string(l.entry->param_bytes) +
-                          " bytes of parameters, not " + std::to_string(r.params.size())};
-  return {};
+  return fit_launch(sm_, l);
 }
 
 LaunchSpec ProgramHost::kernel_launch_spec(const KernelLaunchRequest& r) const {

@@ -67,7 +67,8 @@ class ProgramHost : public LaunchSource, public EntryLaunchSource {
   void use_platform_memory(ptx::PlatformMemory* platform, const SmConfig& sm);
   bool platform_data() const { return platform_ != nullptr; }
   // Why a host's kernel launch cannot run: the descriptor's field ("kernel",
-  // "grid", "block", "shared_bytes", "params") and the rule; an empty field if it can.
+  // "grid", "block", "shared_bytes") and the rule; an empty field if it can.
+  // Its parameters are the caller's to check (param_bytes).
   LaunchShapeProblem kernel_launch_problem(const KernelLaunchRequest& r) const;
   uint32_t param_bytes(uint32_t kernel) const;  // of kernel `kernel` (< kernel_count())
   // Makes next() hand out `r`'s one launch, then null (r checked by kernel_launch_problem).

@@ -532,15 +532,17 @@ constexpr uint64_t kPlatformSpan = 4096;
 // inside one allocation. False leaves everything untouched for the lane-by-lane
 // path, which also words the fault.
 bool Warp::Impl::global_fast(const Instruction& in, uint32_t active, StepResult& res) {
-  if (in.space != Space::Global || in.op == Op::Atom || !in.has_base || !(launch->memory || launch->platform))
-    return false;
+  if (in.space != Space::Global || in.op == Op::Atom || !in.has_base) return false;
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
   const uint64_t* base = &regs[size_t(in.base) * 32];
   uint64_t lo, hi;
   if (!lane_span(base, in.offset, active, bytes, lo, hi)) return false;
-  // Scattered lanes, or a span reaching the GPU's own window: one access per lane.
-  if (on_platform(lo) && (hi - lo > kPlatformSpan || hi + bytes > kGpuWindow)) return false;
-  uint8_t* p0 = global_bytes(lo, uint32_t(hi - lo + bytes), in.op == Op::St);
+  const uint32_t span = uint32_t(hi - lo + bytes);
+  uint8_t* p0 = nullptr;
+  if (!launch->platform) p0 = launch->memory ? launch->memory->find(lo, span) : nullptr;
+  // Platform data: scattered lanes, or a span reaching the GPU's own window, go one access per lane.
+  else if (!on_platform(lo) || (hi - lo <= kPlatformSpan && hi + bytes <= kGpuWindow))
+    p0 = global_bytes(lo, span, in.op == Op::St);
   if (!p0) return false;
   coalesce(base, in.offset, active, bytes, lo, hi, res);  // before the loads may overwrite the base
   move_fast(in, active, base, p0, lo, elem);
