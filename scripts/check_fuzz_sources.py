@@ -3,6 +3,7 @@
 READER_SOURCES, with the PTX library beside it) holds every source its targets reach, so the opt-in fuzz build
 (scripts/fuzz.sh) keeps linking as the readers grow: a header sc_model/X.h whose
 X.cc exists is taken to need X.cc, followed through both files' quoted includes.
+None of the files they reach may include SystemC or TLM, which these libraries do not link.
 Usage: check_fuzz_sources.py REPO_ROOT. Exit 1 and the missing/extra files if not."""
 import os
 import re
@@ -11,6 +12,8 @@ import sys
 # Linked against gpupm_fuzz_readers only; the program-workload targets also against the PTX library
 # (every sc_model/ptx/ source, globbed in fuzz/CMakeLists.txt).
 READER_TARGETS = ["gpu_config", "workload", "pdn_network", "program_workload", "program_npy"]
+# Linked without SystemC: the reader targets and the PTX library's own.
+SYSTEMC_FREE_TARGETS = READER_TARGETS + ["ptx_parse", "ptx_exec"]
 
 
 def listed_sources(root):
@@ -31,7 +34,15 @@ def includes(root, path):
                     break
 
 
-def needed_sources(root, start):
+SYSTEMC_INCLUDE = re.compile(r"\s*#include <(systemc|tlm)(\.h)?>|\s*#include <tlm_(core|utils)/")
+
+
+def systemc_lines(root, path):
+    return [n for n, line in enumerate(open(os.path.join(root, path)), 1) if SYSTEMC_INCLUDE.match(line)]
+
+
+def reached_files(root, start):
+    """Every file the target reaches (its includes and the sources of those), and the sources among them."""
     seen, todo, sources = set(), [start], set()
     while todo:
         path = todo.pop()
@@ -44,7 +55,7 @@ def needed_sources(root, start):
             if os.path.isfile(os.path.join(root, source)):
                 sources.add(source)
                 todo.append(source)
-    return sources
+    return seen, sources
 
 
 def main():
@@ -52,9 +63,15 @@ def main():
     listed = listed_sources(root)
     problems = [f"listed but missing: {s}" for s in sorted(listed) if not os.path.isfile(os.path.join(root, s))]
     for target in READER_TARGETS:
-        needed = {s for s in needed_sources(root, f"fuzz/{target}_fuzz.cc") if not s.startswith("sc_model/ptx/")}
+        _, sources = reached_files(root, f"fuzz/{target}_fuzz.cc")
+        needed = {s for s in sources if not s.startswith("sc_model/ptx/")}
         for s in sorted(needed - listed):
             problems.append(f"fuzz_{target} reaches {s}, which READER_SOURCES in fuzz/CMakeLists.txt does not list")
+    for target in SYSTEMC_FREE_TARGETS:
+        reached, _ = reached_files(root, f"fuzz/{target}_fuzz.cc")
+        for path in sorted(reached):
+            for n in systemc_lines(root, path):
+                problems.append(f"fuzz_{target} reaches {path}:{n}, which includes SystemC/TLM (the fuzz readers link none)")
     for p in problems:
         print(p)
     print(f"{len(listed)} reader sources listed; {len(problems)} problem(s)")

@@ -2,23 +2,12 @@
 // GWDE: the launches a host asks for through the host interface.
 #pragma once
 
+#include "gpupm/protocol/kernel_launch_request.h"
 #include "gpupm/protocol/message.h"
 
 #include <cstdint>
-#include <vector>
 
 namespace gpupm {
-
-// A driver-like launch (the host's LAUNCH_KERNEL, memory.data "platform"):
-// kernel `kernel` of the program (the workload's kernels in order of first
-// launch) on a grid and block of the host's choosing, with the parameter
-// block the host put in the platform's memory (read at the doorbell).
-struct KernelLaunchRequest {
-  uint32_t kernel = 0;
-  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
-  uint32_t shared_bytes = 0;
-  std::vector<uint8_t> params;
-};
 
 // Command processor -> GWDE (launch_in): after the commands queued before it,
 // run launch entries [first, first + count) of the workload in order (see

@@ -2,7 +2,7 @@
 // commands (host/command_processor.h) name entries of the loaded workload.
 #pragma once
 
-#include "gpupm/protocol/launch_messages.h"
+#include "gpupm/protocol/kernel_launch_request.h"
 #include "gpupm/workload/kernel_profile.h"
 
 #include <cstddef>
