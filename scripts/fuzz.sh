@@ -4,6 +4,7 @@
 #   scripts/fuzz.sh                      every target, GPUPM_FUZZ_RUNS executions each (default 20000): the CI smoke run
 #   scripts/fuzz.sh TARGET [ARGS...]     one target; ARGS go to libFuzzer (-runs=N, -max_total_time=S, ...)
 #   GPUPM_FUZZ_TARGETS="ptx_parse ptx_exec" scripts/fuzz.sh    a subset
+#   GPUPM_FUZZ_JOBS=1 scripts/fuzz.sh    build with one job (beside a running experiment)
 # Targets: gpu_config workload pdn_network sweep_spec program_workload ptx_parse ptx_exec.
 # A crash, a leak, an uncaught exception, a 10 s input or 2 GB of memory fails
 # the run; the input is kept in build-fuzz/artifacts/<target>/. New inputs go
@@ -52,7 +53,7 @@ fi
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
   -DGPUPM_FUZZ=ON >/dev/null
-cmake --build "$BUILD" -j "$(nproc)" --target "${targets[@]/#/fuzz_}"
+cmake --build "$BUILD" -j "${GPUPM_FUZZ_JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 for t in "${targets[@]}"; do
