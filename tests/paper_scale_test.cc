@@ -68,6 +68,34 @@ main({"reduce": reduce})
   return dir + "/reduce.json";
 }
 
+// A real SM-allocation suite in a fresh folder: programs r1 and r2 (the tiny
+// program, declaring values=3000 and values=5000 at paper scale), a 12-SM GPU
+// and exp.json with PROGRAMS as its "programs" and one queue of r1 and r2.
+std::string tiny_sm_allocation_suite(const std::string& tag,
+                                     const std::string& programs = R"([{"name": "r1"}, {"name": "r2"}])") {
+  const std::string dir = temp_dir(tag + "_suite");
+  const std::string tiny = tiny_program(tag + "_tiny");
+  for (const std::string name : {"r1", "r2"}) {  // two programs: a pair never runs one with itself
+    fs::create_directories(dir + "/" + name);
+    fs::copy_file(fs::path(tiny).parent_path() / "reduce.cu", dir + "/" + name + "/reduce.cu");
+    fs::copy_file(fs::path(tiny).parent_path() / "gen.py", dir + "/" + name + "/gen.py");
+    gpupm::Json doc = gpupm::load_json_file(tiny);
+    doc["name"] = name;
+    doc["scales"]["paper"]["args"][1] = name == "r1" ? "values=3000" : "values=5000";
+    write_file(dir + "/" + name + "/" + name + ".json", doc.dump());
+  }
+  gpupm::Json gpu12 = gpupm::load_json_file(source_path("configs/gpu/gtx480_60sm.json"));
+  gpu12["sm"]["count"] = 12;  // profiles step 1 SM
+  gpu12["pdn"]["network"] = {{"rows", 3}, {"cols", 4}};
+  write_file(dir + "/gpu.json", gpu12.dump());
+  write_file(dir + "/exp.json", R"({"name": "sm-allocation", "suite": "real", "gpu": ")" + dir + R"(/gpu.json",
+    "suite_dir": ")" + dir + R"(", "programs": )" +
+                                    programs + R"(,
+    "class_thresholds": {"active_mbu": 0.25, "active_l2_l1_gbps": 50, "cache_l2_hit": 0.5, "mixed_l2_hit": 0.25},
+    "queues": [{"name": "Q", "apps": ["r1", "r2"]}]})");
+  return dir;
+}
+
 std::string run_at(const std::string& workload, const std::string& out, const std::string& scale_option,
                    std::string* output) {
   run_gpupm("run --quiet --gpu " + gpupm::test::gtx480_config() + " --workload " + workload + " --out " + out + " " +
@@ -208,25 +236,7 @@ TEST(PaperScale, RefusedWithoutAPaperVariant) {
 // the pair runs exactly that (the profiles and the pairs see the same inputs).
 TEST(PaperScale, SmAllocationPairsRunTheGeneratedInputs) {
   const std::string cache = fresh_cache("pairs");
-  const std::string dir = temp_dir("pairs_suite"), out = dir + "/out";
-  const std::string tiny = tiny_program("pairs_tiny");
-  for (const std::string name : {"r1", "r2"}) {  // two programs: a pair never runs one with itself
-    fs::create_directories(dir + "/" + name);
-    fs::copy_file(fs::path(tiny).parent_path() / "reduce.cu", dir + "/" + name + "/reduce.cu");
-    fs::copy_file(fs::path(tiny).parent_path() / "gen.py", dir + "/" + name + "/gen.py");
-    gpupm::Json doc = gpupm::load_json_file(tiny);
-    doc["name"] = name;
-    doc["scales"]["paper"]["args"][1] = name == "r1" ? "values=3000" : "values=5000";
-    write_file(dir + "/" + name + "/" + name + ".json", doc.dump());
-  }
-  gpupm::Json gpu12 = gpupm::load_json_file(source_path("configs/gpu/gtx480_60sm.json"));
-  gpu12["sm"]["count"] = 12;  // profiles step 1 SM
-  gpu12["pdn"]["network"] = {{"rows", 3}, {"cols", 4}};
-  write_file(dir + "/gpu.json", gpu12.dump());
-  write_file(dir + "/exp.json", R"({"name": "sm-allocation", "suite": "real", "gpu": ")" + dir + R"(/gpu.json",
-    "suite_dir": ")" + dir + R"(", "programs": [{"name": "r1"}, {"name": "r2"}],
-    "class_thresholds": {"active_mbu": 0.25, "active_l2_l1_gbps": 50, "cache_l2_hit": 0.5, "mixed_l2_hit": 0.25},
-    "queues": [{"name": "Q", "apps": ["r1", "r2"]}]})");
+  const std::string dir = tiny_sm_allocation_suite("pairs"), out = dir + "/out";
   std::string output;
   ASSERT_EQ(
       run_gpupm("experiment sm-allocation --jobs 2 --scale paper --config " + dir + "/exp.json --out " + out, &output),
@@ -252,6 +262,44 @@ TEST(PaperScale, SmAllocationPairsRunTheGeneratedInputs) {
   EXPECT_EQ(grids, (std::set<int>{1, 8})) << report["kernels"].dump();
   const gpupm::Json summary = gpupm::load_json_file(out + "/summary.json");
   EXPECT_EQ(summary.value("scale", std::string()), "paper");
+}
+
+// Other generator arguments for one caller (an experiment's own cuts): a copy of
+// the workload in the cache, named by its content, whose paper scale generates
+// those arguments' inputs under their own key; the same workload at ci; the
+// shared workload untouched.
+TEST(PaperScale, OtherArgsInACopyKeyedByThem) {
+  const std::string cache = fresh_cache("args");
+  const std::string workload = tiny_program("args");
+  const std::string declared = read_file(workload);
+  EXPECT_EQ(gpupm::workload_with_paper_args(workload, {"reduce", "values=3000"}), workload);  // its own arguments
+  const std::vector<std::string> args = {"reduce", "values=2000"};
+  const std::string copy = gpupm::workload_with_paper_args(workload, args);
+  EXPECT_EQ(copy.rfind(cache + "/workloads/reduce-", 0), 0u) << copy;
+  EXPECT_EQ(fs::path(copy).filename(), "reduce.json");  // the stem names the inputs' folder
+  EXPECT_EQ(gpupm::workload_with_paper_args(workload, args), copy);
+  EXPECT_NE(gpupm::workload_with_paper_args(workload, {"reduce", "values=2001"}), copy);
+  EXPECT_EQ(read_file(workload), declared);
+
+  const gpupm::ScaleGenerator mine = gpupm::scale_generator(copy, "paper");
+  const gpupm::ScaleGenerator shared = gpupm::scale_generator(workload, "paper");
+  EXPECT_EQ(mine.args, args);
+  EXPECT_EQ(mine.generator, shared.generator);
+  EXPECT_NE(mine.key, shared.key);
+  EXPECT_EQ(fs::path(mine.dir).filename().string(), "reduce-paper-" + mine.key);
+  const gpupm::ScaledWorkload at_paper = gpupm::load_workload_at_scale(copy, "paper");
+  EXPECT_EQ(at_paper.inputs_dir, mine.dir);
+  EXPECT_EQ(at_paper.record.at("args"), gpupm::Json(args));
+  EXPECT_EQ(at_paper.doc.at("buffers").at("in").at("count"), 2000);
+  EXPECT_FALSE(fs::exists(shared.dir));  // the shared arguments' inputs were never made
+
+  gpupm::Json ci = gpupm::load_workload_at_scale(workload, "ci").doc;
+  const std::string dir = fs::absolute(fs::path(workload).parent_path()).string();
+  gpupm::make_workload_paths_absolute(ci, dir, dir);
+  EXPECT_EQ(gpupm::load_workload_at_scale(copy, "ci").doc, ci);
+
+  EXPECT_THROW(gpupm::workload_with_paper_args(source_path("configs/workloads/cuda/reduce/reduce.json"), {"reduce"}),
+               gpupm::InputError);
 }
 
 TEST(PaperScale, GeneratorProblemsAreClearErrors) {
