@@ -4,6 +4,7 @@
 // workload of the reduce program stands in for the suites' (seconds, not minutes).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <set>
 
 #include "gpupm/common/json_reader.h"
+#include "gpupm/experiment/sm_allocation/sm_allocation.h"
 #include "gpupm/program/workload_scale.h"
 #include "support/test_support.h"
 
@@ -300,6 +302,107 @@ TEST(PaperScale, OtherArgsInACopyKeyedByThem) {
 
   EXPECT_THROW(gpupm::workload_with_paper_args(source_path("configs/workloads/cuda/reduce/reduce.json"), {"reduce"}),
                gpupm::InputError);
+}
+
+namespace {
+
+gpupm::SmAllocationConfig load_sm_allocation(const std::string& config, const std::string& scale) {
+  gpupm::ExperimentOptions opt;
+  opt.name = "sm-allocation";
+  opt.suite = "real";
+  opt.config = config;
+  opt.scale = scale;
+  opt.out_dir = temp_dir("sma_load");
+  return gpupm::SmAllocation::load(opt, source_path("configs/experiments/sm_allocation.json"));
+}
+
+// What the experiment would run first: each program's workload file and the profile runs.
+std::string first_stage(const gpupm::SmAllocationConfig& c) {
+  std::string text;
+  for (const gpupm::SmAllocationApp& a : c.apps) text += a.name + " " + a.file + "\n";
+  for (const gpupm::RunSpec& r : gpupm::SmAllocation::plan(c, gpupm::RunReports(), 0)) {
+    text += r.id;
+    for (const std::string& a : r.args) text += " " + a;
+    text += "\n";
+  }
+  return text;
+}
+
+std::string workload_of_run(const gpupm::RunSpec& r) {
+  const auto at = std::find(r.args.begin(), r.args.end(), "--workload");
+  return at == r.args.end() || at + 1 == r.args.end() ? "" : *(at + 1);
+}
+
+}  // namespace
+
+// A program's paper_args in the SM-allocation config: at --scale paper its
+// profile runs (and so its pairs, written from the same file) run a copy
+// declaring them, whose inputs the load made under their key; the others run
+// their own workload. At ci nothing changes: the committed inputs, the same
+// runs as without paper_args, nothing generated.
+TEST(PaperScale, SmAllocationPaperArgsReachTheRunsAtPaperOnly) {
+  const std::string cache = fresh_cache("sma_args");
+  const std::string dir = tiny_sm_allocation_suite(
+      "sma_args", R"([{"name": "r1", "paper_args": ["reduce", "values=2000"]}, {"name": "r2"}])");
+  const std::string r1 = dir + "/r1/r1.json", r2 = dir + "/r2/r2.json";
+
+  const gpupm::SmAllocationConfig ci = load_sm_allocation(dir + "/exp.json", "ci");
+  ASSERT_EQ(ci.apps.size(), 2u);
+  EXPECT_EQ(ci.apps[0].file, r1);
+  EXPECT_FALSE(fs::exists(cache + "/workloads"));
+  EXPECT_FALSE(fs::exists(cache + "/inputs"));
+  gpupm::Json plain = gpupm::load_json_file(dir + "/exp.json");
+  plain["programs"][0].erase("paper_args");
+  write_file(dir + "/plain.json", plain.dump());
+  EXPECT_EQ(first_stage(ci), first_stage(load_sm_allocation(dir + "/plain.json", "ci")));
+
+  const gpupm::SmAllocationConfig paper = load_sm_allocation(dir + "/exp.json", "paper");
+  ASSERT_EQ(paper.apps.size(), 2u);
+  const std::string copy = paper.apps[0].file;
+  EXPECT_EQ(copy.rfind(cache + "/workloads/r1-", 0), 0u) << copy;
+  EXPECT_EQ(paper.apps[1].file, r2);
+  const gpupm::ScaleGenerator g = gpupm::scale_generator(copy, "paper");
+  EXPECT_EQ(g.args, (std::vector<std::string>{"reduce", "values=2000"}));
+  EXPECT_NE(g.key, gpupm::scale_generator(r1, "paper").key);
+  ASSERT_TRUE(fs::exists(g.dir + "/scale.json"));  // generated while the config was checked
+  EXPECT_EQ(gpupm::load_json_file(g.dir + "/scale.json").at("args"), gpupm::Json(g.args));
+  size_t r1_runs = 0;
+  for (const gpupm::RunSpec& r : gpupm::SmAllocation::plan(paper, gpupm::RunReports(), 0)) {
+    const bool of_r1 = r.id.find("__r1__") != std::string::npos;
+    r1_runs += of_r1;
+    EXPECT_EQ(workload_of_run(r), of_r1 ? copy : r2) << r.id;
+  }
+  EXPECT_EQ(r1_runs, 12u);
+}
+
+// paper_args where they cannot apply: exit 2 naming the config and the entry's
+// path, at either scale (the config is wrong whatever the scale).
+TEST(PaperScale, SmAllocationPaperArgsRefusedWithTheConfigPath) {
+  fresh_cache("sma_refused");
+  const std::string dir = tiny_sm_allocation_suite(
+      "sma_refused", R"([{"name": "r1"}, {"name": "r2", "paper_args": ["reduce", "values=2000"]}])");
+  gpupm::Json r2 = gpupm::load_json_file(dir + "/r2/r2.json");
+  r2.erase("scales");
+  write_file(dir + "/r2/r2.json", r2.dump());
+  std::string output;
+  for (const std::string scale : {"ci", "paper"}) {
+    EXPECT_EQ(run_gpupm("validate --scale " + scale + " " + dir + "/exp.json", &output), 2) << output;
+    EXPECT_NE(output.find(dir + "/exp.json"), std::string::npos) << output;
+    EXPECT_NE(output.find("programs[1].paper_args"), std::string::npos) << output;
+    EXPECT_NE(output.find("declares no paper scale"), std::string::npos) << output;
+  }
+  const std::string other = tiny_sm_allocation_suite(
+      "sma_other", R"([{"name": "r1", "paper_args": ["mummer", "values=2000"]}, {"name": "r2"}])");
+  EXPECT_EQ(run_gpupm("validate --scale paper " + other + "/exp.json", &output), 2) << output;
+  EXPECT_NE(output.find("programs[0].paper_args"), std::string::npos) << output;
+  EXPECT_NE(output.find("expected \"reduce\""), std::string::npos) << output;
+  EXPECT_EQ(run_gpupm("validate --scale paper " + tiny_sm_allocation_suite("sma_empty", R"([{"name": "r1",
+    "paper_args": []}, {"name": "r2"}])") +
+                          "/exp.json",
+                      &output),
+            2)
+      << output;
+  EXPECT_NE(output.find("paper_args"), std::string::npos) << output;
 }
 
 TEST(PaperScale, GeneratorProblemsAreClearErrors) {
