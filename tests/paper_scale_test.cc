@@ -405,6 +405,22 @@ TEST(PaperScale, SmAllocationPaperArgsRefusedWithTheConfigPath) {
   EXPECT_NE(output.find("paper_args"), std::string::npos) << output;
 }
 
+// The shipped real config's paper_args change nothing at ci: the first stage
+// (each program's file, every profile run) is that of the config without them.
+TEST(PaperScale, SmAllocationShippedCiRunsUnchangedByPaperArgs) {
+  const std::string cache = fresh_cache("sma_shipped");
+  const std::string shipped = source_path("configs/experiments/sm_allocation_real.json");
+  gpupm::Json plain = gpupm::load_json_file(shipped);
+  size_t with_args = 0;
+  for (gpupm::Json& p : plain["programs"]) with_args += p.erase("paper_args");
+  EXPECT_GT(with_args, 0u);
+  const std::string plain_file = write_file(temp_dir("sma_shipped") + "/plain.json", plain.dump());
+  const std::string shipped_runs = first_stage(load_sm_allocation(shipped, "ci"));
+  EXPECT_EQ(shipped_runs, first_stage(load_sm_allocation(plain_file, "ci")));
+  EXPECT_EQ(shipped_runs.find(cache), std::string::npos);  // no copy of a workload
+  EXPECT_FALSE(fs::exists(cache + "/workloads"));
+}
+
 TEST(PaperScale, GeneratorProblemsAreClearErrors) {
   const std::string cache = fresh_cache("fails");
   const std::string failing = tiny_program("fails", "import sys\nsys.exit('no disk for you')\n");
