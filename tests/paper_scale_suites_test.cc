@@ -10,7 +10,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "gpupm/common/json_reader.h"
 #include "gpupm/program/workload_scale.h"
@@ -100,6 +103,79 @@ TEST(PaperScaleSuites, EveryProgramHasAGeneratorRow) {
     for (const auto& entry : std::filesystem::directory_iterator(source_path("configs/workloads/cuda/" + suite)))
       if (entry.is_directory()) folders.insert(suite + "/" + entry.path().filename().string());
   EXPECT_EQ(rows, folders);
+}
+
+// The SM-allocation experiment's own cuts (configs/experiments/sm_allocation_real.json,
+// "paper_args", replacing the shared workloads' for that experiment only): each
+// program's input generated with them has the sizes and the first launch's CTAs
+// the config's comments state (at least 4 waves on 60 SMs where paper scale has
+// them) and its digest. spmv's JDS packing takes 15 s: with GPUPM_TEST_SCALE=paper.
+struct PaperArgsCase {
+  std::string program, facts, digest;
+  size_t launch_entries;
+  int first_launch_ctas;
+  bool slow;
+};
+
+void PrintTo(const PaperArgsCase& c, std::ostream* os) { *os << c.program; }
+
+// Each program of the experiment's config that gives paper_args: its workload file and those arguments.
+std::map<std::string, std::pair<std::string, std::vector<std::string>>> experiment_paper_args() {
+  const gpupm::Json config = gpupm::load_json_file(source_path("configs/experiments/sm_allocation_real.json"));
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>> out;
+  for (const gpupm::Json& p : config.at("programs")) {
+    if (!p.contains("paper_args")) continue;
+    const std::string name = p.at("name"), dir = p.value("suite_dir", config.at("suite_dir").get<std::string>());
+    out[name] = {source_path(dir + "/" + name + "/" + name + ".json"), p.at("paper_args")};
+  }
+  return out;
+}
+
+class SmAllocationPaperArgs : public ::testing::TestWithParam<PaperArgsCase> {};
+
+TEST_P(SmAllocationPaperArgs, SizesAndDigest) {
+  const PaperArgsCase& c = GetParam();
+  const char* scale = std::getenv("GPUPM_TEST_SCALE");
+  if (c.slow && !(scale && std::string(scale) == "paper")) GTEST_SKIP() << "over 10 s: GPUPM_TEST_SCALE=paper runs it";
+  ::setenv("GPUPM_CACHE_DIR", temp_dir("sma_args_" + c.program).c_str(), 1);
+  const auto [file, args] = experiment_paper_args().at(c.program);
+  const gpupm::ScaleGenerator g = gpupm::scale_generator(gpupm::workload_with_paper_args(file, args), "paper");
+  ASSERT_EQ(g.args, args);
+  const std::string dir = gpupm::ensure_generated(g);
+  const gpupm::Json doc = gpupm::load_json_file(dir + "/workload.json");
+  const std::string description = doc.at("description");
+  EXPECT_EQ(description.substr(description.rfind('[')), "[" + c.facts + "]") << description;
+  ASSERT_EQ(doc.at("launches").size(), c.launch_entries);
+  int ctas = 1;
+  for (const gpupm::Json& d : doc.at("launches").at(0).at("grid")) ctas *= d.get<int>();
+  EXPECT_EQ(ctas, c.first_launch_ctas);
+  EXPECT_EQ(gpupm::generated_inputs_digest(dir), c.digest) << c.program;
+  std::filesystem::remove_all(dir);
+}
+
+const std::vector<PaperArgsCase>& paper_args_cases() {
+  static const std::vector<PaperArgsCase> all = {
+      {"gups", "log_size 25, updates 2097152, threads 262144", "6643f5efe1b6771f", 1, 2048, false},
+      {"blackscholes", "options 4000000, iterations 3", "030ba4caea0c25e9", 1, 480, false},
+      {"spmv", "rows 146689, jds_entries 3601344, repeats 3", "be89f3a186b7a052", 1, 765, true},
+      {"kmeans", "points 184320, k 5, loop_iterations 6, iterations 3", "cb9b5283e27a1230", 6, 720, false},
+      {"bfs", "nodes 368640, edges 2211548, levels 11", "9d3f226259cb2fa5", 23, 720, false},
+      {"srad", "image 502x458, iterations 3", "f67a303dfbb1ff1b", 15, 899, false},
+      {"streamcluster", "points 65536, dim 256, calls 3", "336f158775407c09", 3, 128, false},
+      {"maxflops", "threads 524288, passes 3", "bd10f1ea60fd5927", 2, 4096, false},
+      {"device_memory", "words 8388608, threads 32768, passes 3", "9ec21d732839efab", 2, 128, false}};
+  return all;
+}
+
+INSTANTIATE_TEST_SUITE_P(PaperScale, SmAllocationPaperArgs, ::testing::ValuesIn(paper_args_cases()),
+                         [](const ::testing::TestParamInfo<PaperArgsCase>& info) { return info.param.program; });
+
+// Every program the experiment's config cuts has its row above.
+TEST(PaperScaleSuites, EverySmAllocationPaperArgsHasARow) {
+  std::set<std::string> rows, cut;
+  for (const PaperArgsCase& c : paper_args_cases()) rows.insert(c.program);
+  for (const auto& [name, entry] : experiment_paper_args()) cut.insert(name);
+  EXPECT_EQ(rows, cut);
 }
 
 }  // namespace

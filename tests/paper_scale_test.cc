@@ -4,6 +4,7 @@
 // workload of the reduce program stands in for the suites' (seconds, not minutes).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <set>
 
 #include "gpupm/common/json_reader.h"
+#include "gpupm/experiment/sm_allocation/sm_allocation.h"
 #include "gpupm/program/workload_scale.h"
 #include "support/test_support.h"
 
@@ -66,6 +68,34 @@ main({"reduce": reduce})
 )"
                                                      : generator_body);
   return dir + "/reduce.json";
+}
+
+// A real SM-allocation suite in a fresh folder: programs r1 and r2 (the tiny
+// program, declaring values=3000 and values=5000 at paper scale), a 12-SM GPU
+// and exp.json with PROGRAMS as its "programs" and one queue of r1 and r2.
+std::string tiny_sm_allocation_suite(const std::string& tag,
+                                     const std::string& programs = R"([{"name": "r1"}, {"name": "r2"}])") {
+  const std::string dir = temp_dir(tag + "_suite");
+  const std::string tiny = tiny_program(tag + "_tiny");
+  for (const std::string name : {"r1", "r2"}) {  // two programs: a pair never runs one with itself
+    fs::create_directories(dir + "/" + name);
+    fs::copy_file(fs::path(tiny).parent_path() / "reduce.cu", dir + "/" + name + "/reduce.cu");
+    fs::copy_file(fs::path(tiny).parent_path() / "gen.py", dir + "/" + name + "/gen.py");
+    gpupm::Json doc = gpupm::load_json_file(tiny);
+    doc["name"] = name;
+    doc["scales"]["paper"]["args"][1] = name == "r1" ? "values=3000" : "values=5000";
+    write_file(dir + "/" + name + "/" + name + ".json", doc.dump());
+  }
+  gpupm::Json gpu12 = gpupm::load_json_file(source_path("configs/gpu/gtx480_60sm.json"));
+  gpu12["sm"]["count"] = 12;  // profiles step 1 SM
+  gpu12["pdn"]["network"] = {{"rows", 3}, {"cols", 4}};
+  write_file(dir + "/gpu.json", gpu12.dump());
+  write_file(dir + "/exp.json", R"({"name": "sm-allocation", "suite": "real", "gpu": ")" + dir + R"(/gpu.json",
+    "suite_dir": ")" + dir + R"(", "programs": )" +
+                                    programs + R"(,
+    "class_thresholds": {"active_mbu": 0.25, "active_l2_l1_gbps": 50, "cache_l2_hit": 0.5, "mixed_l2_hit": 0.25},
+    "queues": [{"name": "Q", "apps": ["r1", "r2"]}]})");
+  return dir;
 }
 
 std::string run_at(const std::string& workload, const std::string& out, const std::string& scale_option,
@@ -208,25 +238,7 @@ TEST(PaperScale, RefusedWithoutAPaperVariant) {
 // the pair runs exactly that (the profiles and the pairs see the same inputs).
 TEST(PaperScale, SmAllocationPairsRunTheGeneratedInputs) {
   const std::string cache = fresh_cache("pairs");
-  const std::string dir = temp_dir("pairs_suite"), out = dir + "/out";
-  const std::string tiny = tiny_program("pairs_tiny");
-  for (const std::string name : {"r1", "r2"}) {  // two programs: a pair never runs one with itself
-    fs::create_directories(dir + "/" + name);
-    fs::copy_file(fs::path(tiny).parent_path() / "reduce.cu", dir + "/" + name + "/reduce.cu");
-    fs::copy_file(fs::path(tiny).parent_path() / "gen.py", dir + "/" + name + "/gen.py");
-    gpupm::Json doc = gpupm::load_json_file(tiny);
-    doc["name"] = name;
-    doc["scales"]["paper"]["args"][1] = name == "r1" ? "values=3000" : "values=5000";
-    write_file(dir + "/" + name + "/" + name + ".json", doc.dump());
-  }
-  gpupm::Json gpu12 = gpupm::load_json_file(source_path("configs/gpu/gtx480_60sm.json"));
-  gpu12["sm"]["count"] = 12;  // profiles step 1 SM
-  gpu12["pdn"]["network"] = {{"rows", 3}, {"cols", 4}};
-  write_file(dir + "/gpu.json", gpu12.dump());
-  write_file(dir + "/exp.json", R"({"name": "sm-allocation", "suite": "real", "gpu": ")" + dir + R"(/gpu.json",
-    "suite_dir": ")" + dir + R"(", "programs": [{"name": "r1"}, {"name": "r2"}],
-    "class_thresholds": {"active_mbu": 0.25, "active_l2_l1_gbps": 50, "cache_l2_hit": 0.5, "mixed_l2_hit": 0.25},
-    "queues": [{"name": "Q", "apps": ["r1", "r2"]}]})");
+  const std::string dir = tiny_sm_allocation_suite("pairs"), out = dir + "/out";
   std::string output;
   ASSERT_EQ(
       run_gpupm("experiment sm-allocation --jobs 2 --scale paper --config " + dir + "/exp.json --out " + out, &output),
@@ -252,6 +264,161 @@ TEST(PaperScale, SmAllocationPairsRunTheGeneratedInputs) {
   EXPECT_EQ(grids, (std::set<int>{1, 8})) << report["kernels"].dump();
   const gpupm::Json summary = gpupm::load_json_file(out + "/summary.json");
   EXPECT_EQ(summary.value("scale", std::string()), "paper");
+}
+
+// Other generator arguments for one caller (an experiment's own cuts): a copy of
+// the workload in the cache, named by its content, whose paper scale generates
+// those arguments' inputs under their own key; the same workload at ci; the
+// shared workload untouched.
+TEST(PaperScale, OtherArgsInACopyKeyedByThem) {
+  const std::string cache = fresh_cache("args");
+  const std::string workload = tiny_program("args");
+  const std::string declared = read_file(workload);
+  EXPECT_EQ(gpupm::workload_with_paper_args(workload, {"reduce", "values=3000"}), workload);  // its own arguments
+  const std::vector<std::string> args = {"reduce", "values=2000"};
+  const std::string copy = gpupm::workload_with_paper_args(workload, args);
+  EXPECT_EQ(copy.rfind(cache + "/workloads/reduce-", 0), 0u) << copy;
+  EXPECT_EQ(fs::path(copy).filename(), "reduce.json");  // the stem names the inputs' folder
+  EXPECT_EQ(gpupm::workload_with_paper_args(workload, args), copy);
+  EXPECT_NE(gpupm::workload_with_paper_args(workload, {"reduce", "values=2001"}), copy);
+  EXPECT_EQ(read_file(workload), declared);
+
+  const gpupm::ScaleGenerator mine = gpupm::scale_generator(copy, "paper");
+  const gpupm::ScaleGenerator shared = gpupm::scale_generator(workload, "paper");
+  EXPECT_EQ(mine.args, args);
+  EXPECT_EQ(mine.generator, shared.generator);
+  EXPECT_NE(mine.key, shared.key);
+  EXPECT_EQ(fs::path(mine.dir).filename().string(), "reduce-paper-" + mine.key);
+  const gpupm::ScaledWorkload at_paper = gpupm::load_workload_at_scale(copy, "paper");
+  EXPECT_EQ(at_paper.inputs_dir, mine.dir);
+  EXPECT_EQ(at_paper.record.at("args"), gpupm::Json(args));
+  EXPECT_EQ(at_paper.doc.at("buffers").at("in").at("count"), 2000);
+  EXPECT_FALSE(fs::exists(shared.dir));  // the shared arguments' inputs were never made
+
+  gpupm::Json ci = gpupm::load_workload_at_scale(workload, "ci").doc;
+  const std::string dir = fs::absolute(fs::path(workload).parent_path()).string();
+  gpupm::make_workload_paths_absolute(ci, dir, dir);
+  EXPECT_EQ(gpupm::load_workload_at_scale(copy, "ci").doc, ci);
+
+  EXPECT_THROW(gpupm::workload_with_paper_args(source_path("configs/workloads/cuda/reduce/reduce.json"), {"reduce"}),
+               gpupm::InputError);
+}
+
+namespace {
+
+gpupm::SmAllocationConfig load_sm_allocation(const std::string& config, const std::string& scale) {
+  gpupm::ExperimentOptions opt;
+  opt.name = "sm-allocation";
+  opt.suite = "real";
+  opt.config = config;
+  opt.scale = scale;
+  opt.out_dir = temp_dir("sma_load");
+  return gpupm::SmAllocation::load(opt, source_path("configs/experiments/sm_allocation.json"));
+}
+
+// What the experiment would run first: each program's workload file and the profile runs.
+std::string first_stage(const gpupm::SmAllocationConfig& c) {
+  std::string text;
+  for (const gpupm::SmAllocationApp& a : c.apps) text += a.name + " " + a.file + "\n";
+  for (const gpupm::RunSpec& r : gpupm::SmAllocation::plan(c, gpupm::RunReports(), 0)) {
+    text += r.id;
+    for (const std::string& a : r.args) text += " " + a;
+    text += "\n";
+  }
+  return text;
+}
+
+std::string workload_of_run(const gpupm::RunSpec& r) {
+  const auto at = std::find(r.args.begin(), r.args.end(), "--workload");
+  return at == r.args.end() || at + 1 == r.args.end() ? "" : *(at + 1);
+}
+
+}  // namespace
+
+// A program's paper_args in the SM-allocation config: at --scale paper its
+// profile runs (and so its pairs, written from the same file) run a copy
+// declaring them, whose inputs the load made under their key; the others run
+// their own workload. At ci nothing changes: the committed inputs, the same
+// runs as without paper_args, nothing generated.
+TEST(PaperScale, SmAllocationPaperArgsReachTheRunsAtPaperOnly) {
+  const std::string cache = fresh_cache("sma_args");
+  const std::string dir = tiny_sm_allocation_suite(
+      "sma_args", R"([{"name": "r1", "paper_args": ["reduce", "values=2000"]}, {"name": "r2"}])");
+  const std::string r1 = dir + "/r1/r1.json", r2 = dir + "/r2/r2.json";
+
+  const gpupm::SmAllocationConfig ci = load_sm_allocation(dir + "/exp.json", "ci");
+  ASSERT_EQ(ci.apps.size(), 2u);
+  EXPECT_EQ(ci.apps[0].file, r1);
+  EXPECT_FALSE(fs::exists(cache + "/workloads"));
+  EXPECT_FALSE(fs::exists(cache + "/inputs"));
+  gpupm::Json plain = gpupm::load_json_file(dir + "/exp.json");
+  plain["programs"][0].erase("paper_args");
+  write_file(dir + "/plain.json", plain.dump());
+  EXPECT_EQ(first_stage(ci), first_stage(load_sm_allocation(dir + "/plain.json", "ci")));
+
+  const gpupm::SmAllocationConfig paper = load_sm_allocation(dir + "/exp.json", "paper");
+  ASSERT_EQ(paper.apps.size(), 2u);
+  const std::string copy = paper.apps[0].file;
+  EXPECT_EQ(copy.rfind(cache + "/workloads/r1-", 0), 0u) << copy;
+  EXPECT_EQ(paper.apps[1].file, r2);
+  const gpupm::ScaleGenerator g = gpupm::scale_generator(copy, "paper");
+  EXPECT_EQ(g.args, (std::vector<std::string>{"reduce", "values=2000"}));
+  EXPECT_NE(g.key, gpupm::scale_generator(r1, "paper").key);
+  ASSERT_TRUE(fs::exists(g.dir + "/scale.json"));  // generated while the config was checked
+  EXPECT_EQ(gpupm::load_json_file(g.dir + "/scale.json").at("args"), gpupm::Json(g.args));
+  size_t r1_runs = 0;
+  for (const gpupm::RunSpec& r : gpupm::SmAllocation::plan(paper, gpupm::RunReports(), 0)) {
+    const bool of_r1 = r.id.find("__r1__") != std::string::npos;
+    r1_runs += of_r1;
+    EXPECT_EQ(workload_of_run(r), of_r1 ? copy : r2) << r.id;
+  }
+  EXPECT_EQ(r1_runs, 12u);
+}
+
+// paper_args where they cannot apply: exit 2 naming the config and the entry's
+// path, at either scale (the config is wrong whatever the scale).
+TEST(PaperScale, SmAllocationPaperArgsRefusedWithTheConfigPath) {
+  fresh_cache("sma_refused");
+  const std::string dir = tiny_sm_allocation_suite(
+      "sma_refused", R"([{"name": "r1"}, {"name": "r2", "paper_args": ["reduce", "values=2000"]}])");
+  gpupm::Json r2 = gpupm::load_json_file(dir + "/r2/r2.json");
+  r2.erase("scales");
+  write_file(dir + "/r2/r2.json", r2.dump());
+  std::string output;
+  for (const std::string scale : {"ci", "paper"}) {
+    EXPECT_EQ(run_gpupm("validate --scale " + scale + " " + dir + "/exp.json", &output), 2) << output;
+    EXPECT_NE(output.find(dir + "/exp.json"), std::string::npos) << output;
+    EXPECT_NE(output.find("programs[1].paper_args"), std::string::npos) << output;
+    EXPECT_NE(output.find("declares no paper scale"), std::string::npos) << output;
+  }
+  const std::string other = tiny_sm_allocation_suite(
+      "sma_other", R"([{"name": "r1", "paper_args": ["mummer", "values=2000"]}, {"name": "r2"}])");
+  EXPECT_EQ(run_gpupm("validate --scale paper " + other + "/exp.json", &output), 2) << output;
+  EXPECT_NE(output.find("programs[0].paper_args"), std::string::npos) << output;
+  EXPECT_NE(output.find("expected \"reduce\""), std::string::npos) << output;
+  EXPECT_EQ(run_gpupm("validate --scale paper " + tiny_sm_allocation_suite("sma_empty", R"([{"name": "r1",
+    "paper_args": []}, {"name": "r2"}])") +
+                          "/exp.json",
+                      &output),
+            2)
+      << output;
+  EXPECT_NE(output.find("paper_args"), std::string::npos) << output;
+}
+
+// The shipped real config's paper_args change nothing at ci: the first stage
+// (each program's file, every profile run) is that of the config without them.
+TEST(PaperScale, SmAllocationShippedCiRunsUnchangedByPaperArgs) {
+  const std::string cache = fresh_cache("sma_shipped");
+  const std::string shipped = source_path("configs/experiments/sm_allocation_real.json");
+  gpupm::Json plain = gpupm::load_json_file(shipped);
+  size_t with_args = 0;
+  for (gpupm::Json& p : plain["programs"]) with_args += p.erase("paper_args");
+  EXPECT_GT(with_args, 0u);
+  const std::string plain_file = write_file(temp_dir("sma_shipped") + "/plain.json", plain.dump());
+  const std::string shipped_runs = first_stage(load_sm_allocation(shipped, "ci"));
+  EXPECT_EQ(shipped_runs, first_stage(load_sm_allocation(plain_file, "ci")));
+  EXPECT_EQ(shipped_runs.find(cache), std::string::npos);  // no copy of a workload
+  EXPECT_FALSE(fs::exists(cache + "/workloads"));
 }
 
 TEST(PaperScale, GeneratorProblemsAreClearErrors) {

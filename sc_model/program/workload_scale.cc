@@ -16,6 +16,7 @@
 
 #include "gpupm/common/data_dir.h"
 #include "gpupm/common/fnv1a.h"
+#include "gpupm/common/output_files.h"
 #include "gpupm/common/param_reader.h"
 #include "gpupm/common/subprocess.h"
 #include "gpupm/program/program_workload.h"
@@ -262,6 +263,35 @@ std::string ensure_generated(const ScaleGenerator& g) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::fprintf(stderr, "gpupm: generated %s in %.1f s\n", megabytes(folder_bytes(g.dir)).c_str(), seconds);
   return g.dir;
+}
+
+void make_workload_paths_absolute(Json& doc, const std::string& dir, const std::string& inputs_dir) {
+  doc["program"] = (fs::path(dir) / doc["program"].get<std::string>()).string();
+  const Json buffers = doc.value("buffers", Json::object());
+  for (const auto& [buffer, spec] : buffers.items())
+    if (spec.contains("init") && spec["init"].contains("file"))
+      doc["buffers"][buffer]["init"]["file"] =
+          (fs::path(inputs_dir) / spec["init"]["file"].get<std::string>()).string();
+}
+
+std::string workload_with_paper_args(const std::string& workload_file, const std::vector<std::string>& args) {
+  if (scale_generator(workload_file, "paper").args == args) return workload_file;
+  Json doc = load_json_file(workload_file);
+  const std::string dir = fs::absolute(fs::path(workload_file).parent_path()).string();
+  make_workload_paths_absolute(doc, dir, dir);
+  Json& paper = doc["scales"]["paper"];
+  paper["generator"] = (fs::path(dir) / paper["generator"].get<std::string>()).lexically_normal().string();
+  paper["args"] = args;
+  const std::string text = doc.dump(1) + "\n";
+  const std::string stem = fs::path(workload_file).stem().string();
+  const std::string folder = gpupm_cache_dir() + "/workloads/" + stem + "-" + hex64(fnv1a(text));
+  const std::string file = folder + "/" + stem + ".json";
+  if (fs::is_regular_file(file) && read_input_file(file) == text) return file;
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) throw InputError(workload_file, "scales.paper.args", "cannot create " + folder + ": " + ec.message());
+  write_outputs(folder, {{stem + ".json", text}});
+  return file;
 }
 
 ScaledWorkload load_workload_at_scale(const std::string& workload_file, const std::string& scale) {

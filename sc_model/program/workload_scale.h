@@ -42,6 +42,21 @@ struct ScaledWorkload {
 // python3, a failing generator, a generated workload that names a program.
 ScaledWorkload load_workload_at_scale(const std::string& workload_file, const std::string& scale);
 
+// DOC, a program workload read from a file in DIR, with every file it names made
+// absolute, so that it can be written elsewhere: its program (relative to DIR)
+// and its buffers' init files (relative to INPUTS_DIR: DIR, or a generated scale's folder).
+void make_workload_paths_absolute(Json& doc, const std::string& dir, const std::string& inputs_dir);
+
+// WORKLOAD_FILE with ARGS in place of its paper scale's generator arguments, for
+// a caller that runs the program on other paper-scale inputs than the shared
+// workload declares (an experiment's own cuts) without editing it: a copy with
+// every path made absolute, written into the cache under a name its content
+// decides (workloads/<stem>-<digest>/<stem>.json: one per ARGS, never another's).
+// At ci it is the same workload; at paper ARGS enter the inputs' key
+// (scale_generator). Returns WORKLOAD_FILE itself when ARGS are its own.
+// InputError (scales.paper) when it declares no paper scale.
+std::string workload_with_paper_args(const std::string& workload_file, const std::vector<std::string>& args);
+
 // The pieces, for tests and tools.
 struct ScaleGenerator {
   std::string workload_file;  // the declaring workload

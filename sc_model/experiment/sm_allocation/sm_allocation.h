@@ -67,7 +67,11 @@ struct SmAllocationConfig {
 struct SmAllocationAppParams {
   std::string name, cls = "A";
 };
-struct SmAllocationProgramParams : EntryParams {};
+// paper_args: the program's paper-scale generator arguments for this experiment
+// (its own cuts, the shared workload's scales.paper.args left alone); empty: those.
+struct SmAllocationProgramParams : EntryParams {
+  std::vector<std::string> paper_args;
+};
 struct SmAllocationParams : ExperimentParamsBase<> {
   std::string pascal_gpu;
   Json class_thresholds = Json::object();

@@ -3,6 +3,7 @@
 
 #include "gpupm/platform/gpu_config.h"
 #include "gpupm/platform/run_setup.h"
+#include "gpupm/program/workload_scale.h"
 
 #include <algorithm>
 #include <optional>
@@ -125,7 +126,13 @@ void describe_queue(ParamVisitor& v, SmAllocationQueue& q) {
 
 }  // namespace
 
-void describe(ParamVisitor& v, SmAllocationProgramParams& a) { describe_entry(v, a, true); }
+void describe(ParamVisitor& v, SmAllocationProgramParams& a) {
+  describe_entry(v, a, true);
+  v.text_list("paper_args", a.paper_args, 1, 64, "", "a generator argument",
+              "at --scale paper, the program's generator arguments in this experiment (its own cuts), in place of its "
+              "workload's scales.paper.args, whose program (the first) they keep; ignored at ci (the committed "
+              "inputs). The workload must declare a paper scale");
+}
 
 void describe(ParamVisitor& v, SmAllocationParams& p) {
   describe_suite(v, p.suite, "sm-allocation");
@@ -231,6 +238,26 @@ std::shared_ptr<const SmAllocationConfig> pascal_column(const SmAllocationConfig
   return pascal;
 }
 
+// Program E's workload file at SCALE: its own, or at --scale paper with paper_args a copy
+// declaring them (workload_with_paper_args). paper_args are checked at every scale.
+std::string program_file(const SuiteEntry& e, const std::vector<std::string>& paper_args, const std::string& scale,
+                         const std::string& config_file) {
+  if (paper_args.empty()) return e.file;
+  const std::string path = "programs[" + std::to_string(e.index) + "].paper_args";
+  const Json doc = load_json_file(e.file);
+  if (!doc.contains("scales") || !doc["scales"].contains("paper"))
+    throw InputError(config_file, path,
+                     e.file +
+                         " declares no paper scale (\"scales\": {\"paper\": {\"generator\", \"args\"}}) whose "
+                         "generator arguments paper_args would replace");
+  const std::vector<std::string> declared = scale_generator(e.file, "paper").args;
+  if (!declared.empty() && paper_args[0] != declared[0])
+    throw InputError(config_file, path,
+                     "the first argument names the generator's program: expected \"" + declared[0] + "\" (as " +
+                         e.file + " declares it in scales.paper.args), got \"" + paper_args[0] + "\"");
+  return scale == "paper" ? workload_with_paper_args(e.file, paper_args) : e.file;
+}
+
 }  // namespace
 
 SmAllocationConfig SmAllocation::load(const ExperimentOptions& opt, const std::string& shipped_config) {
@@ -247,7 +274,7 @@ SmAllocationConfig SmAllocation::load(const ExperimentOptions& opt, const std::s
   std::set<std::string> wanted_programs;
   if (c.real) {
     for (const SuiteEntry& e : suite_entries_of(opt, sc, p.programs, "programs")) {
-      c.apps.push_back({e.name, "", e.file});
+      c.apps.push_back({e.name, "", program_file(e, p.programs[e.index].paper_args, opt.scale, sc.file)});
       if (e.wanted) wanted_programs.insert(e.name);
     }
   } else {

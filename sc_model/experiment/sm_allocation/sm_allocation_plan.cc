@@ -120,11 +120,7 @@ Json pair_app(const std::string& name, const std::string& file, const std::strin
   const fs::path inputs_dir = at_scale.inputs_dir.empty() ? dir : fs::absolute(at_scale.inputs_dir);
   doc.erase("description");
   doc["name"] = name;
-  doc["program"] = (dir / doc["program"].get<std::string>()).string();
-  const Json buffers = doc.value("buffers", Json::object());
-  for (const auto& [buffer, spec] : buffers.items())
-    if (spec.contains("init") && spec["init"].contains("file"))
-      doc["buffers"][buffer]["init"]["file"] = (inputs_dir / spec["init"]["file"].get<std::string>()).string();
+  make_workload_paths_absolute(doc, dir.string(), inputs_dir.string());
   return doc;
 }
 
