@@ -1,0 +1,275 @@
+// A test-only copy of the issue stage (sm/issue_stage.h at b96a704: a scan over
+// every warp of the scheduler, oldest first), the behaviour any rewrite of the stage
+// must keep (an event-driven one with ready masks and a wake wheel was tried and
+// measured slower: branch c2-lazy-rejected). issue_stage_differential_test.cc drives
+// it beside IssueStage on random scripts: both must pick the same warps and find the
+// same min_ready and mem_blocked. Kept verbatim but for its name.
+#pragma once
+
+#include "gpupm/clock/tickable.h"
+#include "gpupm/sm/lsu.h"
+#include "gpupm/sm/operand_collector.h"
+#include "gpupm/sm/scoreboard.h"
+#include "gpupm/sm/sm_config.h"
+#include "gpupm/sm/warp_state.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace gpupm::test {
+
+class ReferenceIssueStage {
+ public:
+  // What a pick reads of the rest of the SM. Passed to each pick rather than kept:
+  // inlined into the SM's issue loop, these read the SM's own members directly.
+  struct Inputs {
+    const WarpSlot* warps;  // by slot
+    const Lsu& lsu;
+    const OperandCollector& collector;
+  };
+
+  explicit ReferenceIssueStage(const SmConfig& cfg);
+
+  // ------------------------------------------------------------ the warps
+
+  uint32_t scheduler_of(uint16_t slot) const { return sched_of_[slot]; }
+  // A warp of a new CTA, the youngest of its scheduler (refresh() it too).
+  void add(uint16_t slot) { order_[sched_of_[slot]].push_back(slot); }
+  // Warp `slot` changed (`w` is it now): what the scan tests first without touching
+  // the warp is read again, and every scheduler's scan memo goes stale.
+  void refresh(uint16_t slot, const WarpSlot& w);
+  // Warp `slot` finished: no scheduler considers it again.
+  void retire(uint16_t slot);
+
+  // ------------------------------------------------------------ the pipes
+
+  // An issue occupies its pipe until `until` (the SM knows its interval).
+  void occupy_alu(uint16_t slot, uint64_t until) { alu_free_[sched_of_[slot]] = until; }
+  void occupy_sfu(uint64_t until) { sfu_free_ = until; }
+  void occupy_shared(uint64_t until) { shared_free_ = until; }
+
+  // ------------------------------------------------------------ a cycle
+
+  // Forgets the last cycle's findings (before the issue stage; also when it does not run).
+  void start_cycle() {
+    min_ready_ = kNever;
+    mem_blocked_ = false;
+  }
+  // Scheduler `s`'s warp to issue at cycle `c` (-1: none). `lsu_full`: the LSU's
+  // latch was full when the stage began; `issued_any`: a scheduler issued already
+  // in this cycle. The SM issues the pick (and then calls issued()) or not (the
+  // droop predictor refused it).
+  int pick(uint32_t s, uint64_t c, bool lsu_full, bool issued_any, const Inputs& in);
+  // GTO: scheduler `s` keeps to the warp it issued.
+  void issued(uint32_t s, uint16_t slot) { greedy_[s] = int(slot); }
+  // The cycle's findings. The earliest cycle a passed-over or changed warp may issue
+  // (kNever: none before outside input); the SM sleeps until then.
+  uint64_t min_ready() const { return min_ready_; }
+  // A ready memory instruction met the full LSU: the SM ticks once the LSU accepts.
+  bool mem_blocked() const { return mem_blocked_; }
+  // Scheduler `s`'s last scan, which picked nothing with the LSU full, stands at
+  // cycle `c`: a scan now would pick nothing again and find the same (see pick()).
+  bool memo_stands(uint32_t s, uint64_t c, bool lsu_full) const {
+    const ScanMemo& memo = memo_[s];
+    return lsu_full && c < memo.until &&
+           (memo.changes == changes_ || (memo.own_only && memo.own_changes == own_changes_[s]));
+  }
+
+ private:
+  // A scheduler's last scan that picked nothing with the LSU full (see pick()).
+  struct ScanMemo {
+    uint64_t changes = 0;      // changes_ then
+    uint64_t own_changes = 0;  // own_changes_ of its scheduler then
+    uint64_t until = 0;        // the earliest cycle it found a warp may issue
+    bool mem_blocked = false;  // it met a ready memory instruction facing the full LSU
+    bool own_only = false;     // every warp was passed over on its own state (no pipe or unit asked)
+  };
+  struct Scan {
+    int pick = -1;
+    uint64_t min_ready = kNever;
+    bool mem_blocked = false;
+    bool asked = false;  // a warp got as far as its pipe, collector units or the LSU
+  };
+  Scan scan(uint32_t s, uint64_t c, bool lsu_full, uint64_t greedy_ready, const Inputs& in) const;
+  bool can_issue(const WarpSlot& w, uint32_t s, uint64_t c, const Inputs& in, uint64_t& ready_at) const;
+  // When a collector unit for a program head's class is free (a barrier needs none).
+  static uint64_t collector_ready(const ProgramWarp& p, const OperandCollector& collector) {
+    const ptx::TimingClass cls = p.head_info->cls;
+    return cls == ptx::TimingClass::Barrier ? 0 : collector.issue_ready(collector_pool(cls));
+  }
+  // A warp's state changed: every scheduler's scan memo is stale (those that asked
+  // no pipe or unit: its own scheduler's only).
+  void note_changed(uint16_t slot) {
+    ++changes_;
+    ++own_changes_[sched_of_[slot]];
+  }
+
+  // Per warp slot: what the scan tests without touching the warp (see refresh()).
+  std::vector<uint64_t> wake_;       // the cycle the head's operands are there
+  std::vector<uint8_t> head_mem_;    // the head is a load/store
+  std::vector<uint8_t> head_class_;  // issue_class() of the head
+  // Per scheduler.
+  std::vector<std::vector<uint16_t>> order_;  // its warps, oldest first
+  std::vector<int> greedy_;                   // the warp it issued last (-1: none)
+  std::vector<ScanMemo> memo_;
+  uint64_t changes_ = 0;  // refresh() calls and finished warps
+  // Arrays in the object (SmConfig's limits), not vectors: refresh() counts in them
+  // on every issue, and the pipes are read for every warp asked, without loading a
+  // buffer pointer first.
+  std::array<uint64_t, kSmMaxSchedulers> own_changes_{};  // per scheduler: changes_ of its own warps
+  std::array<uint8_t, kSmMaxWarps> sched_of_{};           // per warp slot: its scheduler (slot mod schedulers)
+  std::array<uint64_t, kSmMaxSchedulers> alu_free_{};     // per scheduler: its ALU pipe's free cycle
+  uint64_t sfu_free_ = 0;
+  uint64_t shared_free_ = 0;  // the shared-memory pipe (program warps)
+  // The cycle's findings.
+  uint64_t min_ready_ = kNever;
+  bool mem_blocked_ = false;
+};
+
+// ---------------------------------------------------------------- inline: the hot path
+
+// Readiness ignoring the pipes and units: the cycle the head's operands are there,
+// kNever while it waits on a load, a barrier, a pause or has nothing to issue.
+inline void ReferenceIssueStage::refresh(uint16_t slot, const WarpSlot& w) {
+  // can_issue() asks the same first; spelled out in both because a shared helper
+  // cost 0.17% more instructions on cuda/kmeans (callgrind), in the hottest loop.
+  uint64_t r = kNever;
+  if (schedulable(w) && !w.at_barrier && w.has_head) {
+    r = head_ready(w);
+    if (r == Scoreboard::kPending) r = kNever;
+  }
+  wake_[slot] = r;
+  note_changed(slot);
+  head_mem_[slot] = w.has_head && w.head.is_mem();
+  head_class_[slot] = w.has_head ? issue_class(w) : 0;
+  min_ready_ = std::min(min_ready_, r);  // a load completed after the issue stage must still wake the SM
+}
+
+// `ready_at`: the cycle `w` (of scheduler `s`) may issue as far as its pipe and
+// units go, kNever for a memory instruction facing the full LSU. Inlined into the
+// scan, so that `in` needs no copy in memory (called, it cost 1% of kmeans').
+[[gnu::always_inline]] inline bool ReferenceIssueStage::can_issue(const WarpSlot& w, uint32_t s, uint64_t c,
+                                                                  const Inputs& in, uint64_t& ready_at) const {
+  ready_at = kNever;
+  if (!schedulable(w) || w.at_barrier || !w.has_head) return false;
+  uint64_t r = head_ready(w);
+  if (r == kNever) return false;
+  if (w.is_program()) r = std::max(r, collector_ready(w.program, in.collector));
+  switch (w.head.op) {
+    case InstClass::Alu: r = std::max(r, alu_free_[s]); break;
+    case InstClass::Sfu: r = std::max(r, sfu_free_); break;
+    case InstClass::Shared: r = std::max(r, shared_free_); break;
+    case InstClass::Load:
+    case InstClass::Store:
+      if (!in.lsu.can_accept() && r <= c) {
+        ready_at = kNever;  // back-pressure: the SM's tick decides when the LSU frees up
+        return false;
+      }
+      break;
+    case InstClass::Barrier: break;
+  }
+  ready_at = r;
+  return r <= c;
+}
+
+// Scheduler `s`'s pick when its greedy warp cannot issue (-1: none), the earliest
+// cycle a warp it passed over may issue, and whether a ready memory instruction
+// met the full LSU. `greedy_ready`: what can_issue() said of the greedy warp (0:
+// not asked, quick_no refused it).
+[[gnu::always_inline]] inline ReferenceIssueStage::Scan ReferenceIssueStage::scan(uint32_t s, uint64_t c, bool lsu_full,
+                                                                                  uint64_t greedy_ready,
+                                                                                  const Inputs& in) const {
+  Scan out;
+  // Cheap tests first, without touching the warp: operands not there yet, or a
+  // memory instruction facing a full LSU (the SM's tick knows when that frees up).
+  auto quick_no = [&](uint16_t slot) {
+    if (wake_[slot] > c) {
+      out.min_ready = std::min(out.min_ready, wake_[slot]);
+      return true;
+    }
+    if (head_mem_[slot] && lsu_full) {
+      out.mem_blocked = true;
+      return true;
+    }
+    return false;
+  };
+  // A warp past quick_no has its operands; what else it waits for (pipe, collector
+  // units, LSU) is the same for every head of its class until this scheduler issues,
+  // so one refusal answers for the rest of the class (0: not asked yet).
+  std::array<uint64_t, kIssueClasses> class_ready{};
+  const int g = greedy_[s];
+  if (g >= 0 && greedy_ready == 0) {
+    quick_no(uint16_t(g));
+  } else if (g >= 0) {
+    out.min_ready = std::min(out.min_ready, greedy_ready);
+    class_ready[head_class_[g]] = greedy_ready;
+    out.asked = true;
+  }
+  uint64_t ready_at;
+  for (uint16_t slot : order_[s]) {
+    if (int(slot) == g || quick_no(slot)) continue;
+    uint64_t& known = class_ready[head_class_[slot]];
+    if (known == 0) {
+      if (can_issue(in.warps[slot], s, c, in, ready_at)) {
+        out.pick = slot;
+        return out;
+      }
+      known = ready_at;
+      out.asked = true;
+    }
+    out.min_ready = std::min(out.min_ready, known);
+  }
+  return out;
+}
+
+// The greedy warp if it can issue, else the oldest that can (GTO).
+[[gnu::always_inline]] inline int ReferenceIssueStage::pick(uint32_t s, uint64_t c, bool lsu_full, bool issued_any,
+                                                            const Inputs& in) {
+  // With the LSU full (memory-bound phases: every ready memory warp is passed
+  // over), a scan that picked nothing is not repeated until a warp changes
+  // (refresh(), which every issue calls: pipes, collector units and the LSU
+  // change only then), the LSU accepts again or the earliest cycle the scan found
+  // a warp may issue comes: until then it would pick nothing again and find the
+  // same earliest cycle. A scan that passed over every warp on the warp's own
+  // state (operands, a memory head facing the full LSU) stands until one of its
+  // own warps changes: other schedulers' issues change only pipes and units.
+  ScanMemo& memo = memo_[s];
+  if (memo_stands(s, c, lsu_full)) {
+    min_ready_ = std::min(min_ready_, memo.until);
+    mem_blocked_ = mem_blocked_ || memo.mem_blocked;
+    return -1;
+  }
+  const int g = greedy_[s];
+  uint64_t greedy_ready = 0;
+  if (g >= 0 && wake_[g] <= c && !(head_mem_[g] && lsu_full) && can_issue(in.warps[g], s, c, in, greedy_ready))
+    return g;
+  const Scan r = scan(s, c, lsu_full, greedy_ready, in);
+  min_ready_ = std::min(min_ready_, r.min_ready);
+  mem_blocked_ = mem_blocked_ || r.mem_blocked;
+  // Not after an issue this cycle: lsu_full may be stale then.
+  if (r.pick < 0 && lsu_full && !issued_any) memo = {changes_, own_changes_[s], r.min_ready, r.mem_blocked, !r.asked};
+  return r.pick;
+}
+
+inline ReferenceIssueStage::ReferenceIssueStage(const SmConfig& cfg)
+    : wake_(cfg.max_warps, kNever),
+      head_mem_(cfg.max_warps, 0),
+      head_class_(cfg.max_warps, 0),
+      order_(cfg.schedulers),
+      greedy_(cfg.schedulers, -1),
+      memo_(cfg.schedulers) {
+  for (auto& o : order_) o.reserve(cfg.max_warps);
+  for (uint32_t s = 0; s < cfg.max_warps; ++s) sched_of_[s] = uint8_t(s % cfg.schedulers);
+}
+
+inline void ReferenceIssueStage::retire(uint16_t slot) {
+  wake_[slot] = kNever;
+  note_changed(slot);
+  const uint32_t s = sched_of_[slot];
+  order_[s].erase(std::find(order_[s].begin(), order_[s].end(), slot));
+  if (greedy_[s] == int(slot)) greedy_[s] = -1;
+}
+
+}  // namespace gpupm::test
