@@ -1,7 +1,7 @@
 // A test-only copy of the issue stage (sm/issue_stage.h at b96a704: a scan over
 // every warp of the scheduler, oldest first), the behaviour any rewrite of the stage
 // must keep (an event-driven one with ready masks and a wake wheel was tried and
-// measured slower: branch c2-lazy-rejected). issue_stage_differential_test.cc drives
+// measured slower: docs/speed.md). issue_stage_differential_test.cc drives
 // it beside IssueStage on random scripts: both must pick the same warps and find the
 // same min_ready and mem_blocked. Kept verbatim but for its name.
 #pragma once
