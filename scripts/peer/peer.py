@@ -205,14 +205,19 @@ def gpgpusim_lib_dir(root):
     return os.path.dirname(found[0])
 
 
+def gtx480_config_dir(args):
+    return os.path.join(args.gpgpusim, "configs", "tested-cfgs", "SM2_GTX480")
+
+
 def run_gpgpusim(args, out, exe):
     """Runs peer_host in OUT/gpgpusim with the GTX480 config (clock domains scaled);
     returns (its log path, the core clock in MHz)."""
     run_dir = os.path.join(out, "gpgpusim")
     shutil.rmtree(run_dir, ignore_errors=True)  # GPGPU-Sim's power report names carry the date: one per run
     os.makedirs(run_dir)
-    for name in CONFIG_FILES[1:]:
-        shutil.copy(os.path.join(args.config_dir, name), run_dir)
+    for name in CONFIG_FILES[1:]:  # a file the folder lacks (a variant's power model): SM2_GTX480's
+        own = os.path.join(args.config_dir, name)
+        shutil.copy(own if os.path.exists(own) else os.path.join(gtx480_config_dir(args), name), run_dir)
     with open(os.path.join(args.config_dir, CONFIG_FILES[0])) as f:
         config, core_mhz = gpgpusim_config(f.read(), args.sm_clock_scale, args.mem_clock_scale, not args.no_power)
     with open(os.path.join(run_dir, CONFIG_FILES[0]), "w") as f:
@@ -340,7 +345,8 @@ def main():
     p.add_argument("--program", help="the program's name in the rows (default: the workload file's stem)")
     p.add_argument("--gpupm", default=os.path.join(REPO, "build", "gpupm"))
     p.add_argument("--gpu", default=os.path.join(REPO, "configs", "gpu", "gtx480.json"))
-    p.add_argument("--config-dir", help="GPGPU-Sim config folder (default: its configs/tested-cfgs/SM2_GTX480)")
+    p.add_argument("--config-dir", help="GPGPU-Sim config folder (default: its configs/tested-cfgs/SM2_GTX480; the "
+                   "icnt and power files it lacks are taken from there), e.g. scripts/peer/configs/hd7970_like")
     p.add_argument("--cuda", default="/usr/local/cuda", help="CUDA toolkit (ptxas; libcudart.so.13 to link against)")
     p.add_argument("--ptx-sm", type=int, default=75, help="SM version ptxas counts registers for (CUDA 13: >= 75)")
     p.add_argument("--regs", choices=["gpupm", "ptxas"], default="gpupm",
@@ -359,7 +365,7 @@ def main():
         if not 0.1 <= getattr(args, name) <= 10:
             p.error(f"--{name.replace('_', '-')} must be in [0.1, 10]")
     check_toolkit(p, args.cuda)
-    args.config_dir = args.config_dir or os.path.join(args.gpgpusim, "configs", "tested-cfgs", "SM2_GTX480")
+    args.config_dir = args.config_dir or gtx480_config_dir(args)
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     report, gpupm_s, gpupm_cpu = timed(run_gpupm, args, out)
