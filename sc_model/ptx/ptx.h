@@ -225,9 +225,12 @@ class Warp {
   Warp& operator=(Warp&&) noexcept;
   // warp: index within the CTA; smid reported by %smid; line_bytes: coalescing granularity.
   void start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes);
-  bool done() const;
-  uint32_t pc() const;           // next instruction's index (valid when !done())
-  const InstInfo& next() const;  // its static view
+  bool done() const { return cursor_.done; }
+  uint32_t pc() const { return cursor_.pc; }  // next instruction's index (valid when !done())
+  const InstInfo& next() const {              // its static view
+    if (!cursor_.info) fell_off_end();
+    return *cursor_.info;
+  }
   // Executes the next instruction; `clock` is the value %clock/%clock64 read.
   // Throws ExecError on a fault.
   StepResult step(uint64_t clock);
@@ -235,7 +238,17 @@ class Warp {
 
  private:
   struct Impl;
+  // The SM asks for the next instruction several times per step: kept here,
+  // inline, and updated by start() and step().
+  struct Cursor {
+    uint32_t pc = 0;
+    const InstInfo* info = nullptr;  // null: past the kernel's end
+    bool done = true;
+  };
+  void update_cursor();
+  [[noreturn]] void fell_off_end() const;  // what step() would report, before the SM asks for timing
   std::unique_ptr<Impl> impl_;
+  Cursor cursor_;
 };
 
 }  // namespace gpupm::ptx

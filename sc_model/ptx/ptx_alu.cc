@@ -211,7 +211,7 @@ T reverse_bits(T a) {
 }
 
 template <class T>
-bool compare(T a, T b, Cmp cmp) {
+[[gnu::always_inline]] inline bool compare(T a, T b, Cmp cmp) {
   bool unordered = false;
   if constexpr (kFloat<T>) unordered = std::isnan(a) || std::isnan(b);
   switch (cmp) {
@@ -331,27 +331,47 @@ void pred_logic(const Instruction& in, const RegFile& r, uint32_t m) {
   }
 }
 
+// `cmp` is the instruction's, or that as a constant in a handler resolved at decode time.
 template <class T>
-void setp_lanes(const Instruction& in, const RegFile& r, uint32_t m) {
+[[gnu::always_inline]] inline void setp_cmp(const Instruction& in, const RegFile& r, uint32_t m, Cmp cmp) {
   const uint64_t *a = r.lanes(in.src[0]), *b = r.lanes(in.src[1]);
   uint32_t bits = 0;
-  for (int l = 0; l < 32; ++l) bits |= uint32_t(compare(get<T>(a[l]), get<T>(b[l]), in.cmp)) << l;
+  for (int l = 0; l < 32; ++l) bits |= uint32_t(compare(get<T>(a[l]), get<T>(b[l]), cmp)) << l;
   uint32_t c = 0;
   if (in.bool_op != BoolOp::None) c = in.src_negated ? ~r.pred[in.src[2]] : r.pred[in.src[2]];
   write_pred(r.pred[in.dst[0]], combine(bits, c, in.bool_op), m);
   if (in.has_dst2) write_pred(r.pred[in.dst2], combine(~bits, c, in.bool_op), m);
 }
-
-// Integer-only operations on type T (shifts, bit fields, counts, logic).
 template <class T>
-void int_only(const Instruction& in, const RegFile& r, uint32_t m) {
+void setp_lanes(const Instruction& in, const RegFile& r, uint32_t m) {
+  setp_cmp<T>(in, r, m, in.cmp);
+}
+
+void mov_lanes(const Instruction& in, const RegFile& r, uint32_t m) {
+  const uint64_t* a = r.lanes(in.src[0]);
+  lanes<uint64_t, uint64_t>(
+      r.lanes(in.dst[0]), m, [](uint64_t x) { return x; }, a);
+}
+
+void selp_lanes(const Instruction& in, const RegFile& r, uint32_t m) {
+  uint32_t c = in.src_negated ? ~r.pred[in.src[2]] : r.pred[in.src[2]];
+  const uint64_t *a = r.lanes(in.src[0]), *b = r.lanes(in.src[1]);
+  uint64_t* d = r.lanes(in.dst[0]);
+  for (int l = 0; l < 32; ++l)
+    if ((m >> l) & 1) d[l] = ((c >> l) & 1) ? a[l] : b[l];
+}
+
+// Integer-only operations on type T (shifts, bit fields, counts, logic). `op` is
+// the instruction's, or that as a constant in a handler resolved at decode time.
+template <class T>
+[[gnu::always_inline]] inline void int_only(const Instruction& in, const RegFile& r, uint32_t m, Op op) {
   uint64_t* d = r.lanes(in.dst[0]);
   const uint64_t* a = r.lanes(in.src[0]);
   const uint64_t* b = in.n_src > 1 ? r.lanes(in.src[1]) : a;
   const uint64_t* c = in.n_src > 2 ? r.lanes(in.src[2]) : a;
   const uint64_t* e = in.n_src > 3 ? r.lanes(in.src[3]) : a;
   using U = Unsigned<T>;
-  switch (in.op) {
+  switch (op) {
     case Op::And:
       return lanes<T, T>(
           d, m, [](T x, T y) { return T(x & y); }, a, b);
@@ -369,7 +389,7 @@ void int_only(const Instruction& in, const RegFile& r, uint32_t m) {
           d, m, [](T x) { return T(x == 0); }, a);
     case Op::Shl:
     case Op::Shr: {
-      bool left = in.op == Op::Shl;
+      bool left = op == Op::Shl;
       return lanes<T, uint64_t>(
           d, m, [=](uint64_t x, uint64_t n) { return shift(T(x), uint32_t(n), left); }, a, b);
     }
@@ -401,7 +421,7 @@ void int_only(const Instruction& in, const RegFile& r, uint32_t m) {
           d, m, [](T x, T y) { return int_rem(x, y); }, a, b);
     case Op::Mul24:
     case Op::Mad24: {
-      bool hi = in.mode == Mode::Hi, mad = in.op == Op::Mad24;
+      bool hi = in.mode == Mode::Hi, mad = op == Op::Mad24;
       return lanes<uint32_t, uint64_t>(
           d, m,
           [=](uint64_t x, uint64_t y, uint64_t z) {
@@ -417,16 +437,16 @@ void int_only(const Instruction& in, const RegFile& r, uint32_t m) {
   }
 }
 
-// Operations defined for integers and floats.
+// Operations defined for integers and floats (`op` as int_only's).
 template <class T>
-void arithmetic(const Instruction& in, const RegFile& r, uint32_t m) {
+[[gnu::always_inline]] inline void arithmetic_op(const Instruction& in, const RegFile& r, uint32_t m, Op op) {
   uint64_t* d = r.lanes(in.dst[0]);
   const uint64_t* a = r.lanes(in.src[0]);
   const uint64_t* b = in.n_src > 1 ? r.lanes(in.src[1]) : a;
   const uint64_t* c = in.n_src > 2 ? r.lanes(in.src[2]) : a;
   if constexpr (kFloat<T>) {
     RoundingScope rounding(in.rnd);
-    switch (in.op) {
+    switch (op) {
       case Op::Add:
         return float_lanes<T>(
             in, d, m, [](T x, T y) { return x + y; }, a, b);
@@ -485,7 +505,7 @@ void arithmetic(const Instruction& in, const RegFile& r, uint32_t m) {
   } else {
     using U = Unsigned<T>;
     bool sat32 = in.sat && std::is_same_v<T, int32_t>;
-    switch (in.op) {
+    switch (op) {
       case Op::Add:
         if (sat32)
           return lanes<int32_t, int64_t>(
@@ -536,9 +556,14 @@ void arithmetic(const Instruction& in, const RegFile& r, uint32_t m) {
       case Op::Max:
         return lanes<T, T>(
             d, m, [](T x, T y) { return pick(x, y, false); }, a, b);
-      default: return int_only<T>(in, r, m);
+      default: return int_only<T>(in, r, m, op);
     }
   }
+}
+
+template <class T>
+void arithmetic(const Instruction& in, const RegFile& r, uint32_t m) {
+  arithmetic_op<T>(in, r, m, in.op);
 }
 
 }  // namespace
@@ -546,20 +571,9 @@ void arithmetic(const Instruction& in, const RegFile& r, uint32_t m) {
 void execute_alu(const Instruction& in, const RegFile& r, uint32_t m) {
   if (in.type == ScalarType::Pred && in.op != Op::Setp && in.op != Op::Selp) return pred_logic(in, r, m);
   switch (in.op) {
-    case Op::Mov: {
-      const uint64_t* a = r.lanes(in.src[0]);
-      return lanes<uint64_t, uint64_t>(
-          r.lanes(in.dst[0]), m, [](uint64_t x) { return x; }, a);
-    }
+    case Op::Mov: return mov_lanes(in, r, m);
     case Op::Setp: return by_type(in.type, [&](auto z) { setp_lanes<decltype(z)>(in, r, m); });
-    case Op::Selp: {
-      uint32_t c = in.src_negated ? ~r.pred[in.src[2]] : r.pred[in.src[2]];
-      const uint64_t *a = r.lanes(in.src[0]), *b = r.lanes(in.src[1]);
-      uint64_t* d = r.lanes(in.dst[0]);
-      for (int l = 0; l < 32; ++l)
-        if ((m >> l) & 1) d[l] = ((c >> l) & 1) ? a[l] : b[l];
-      return;
-    }
+    case Op::Selp: return selp_lanes(in, r, m);
     case Op::Slct: {
       const uint64_t *a = r.lanes(in.src[0]), *b = r.lanes(in.src[1]), *c = r.lanes(in.src[2]);
       bool f32 = in.type2 == ScalarType::F32;
@@ -585,6 +599,79 @@ void execute_alu(const Instruction& in, const RegFile& r, uint32_t m) {
       return convert_lanes(in, r, m);
     }
     default: return by_type(in.type, [&](auto z) { arithmetic<decltype(z)>(in, r, m); });
+  }
+}
+
+// Handlers with the operation (and comparison) fixed at compile time: the same
+// code as execute_alu's path for that instruction, without its dispatch.
+namespace {
+
+template <class T, Op kOp>
+void arithmetic_fixed(const Instruction& in, const RegFile& r, uint32_t m) {
+  arithmetic_op<T>(in, r, m, kOp);
+}
+template <class T, Cmp kCmp>
+void setp_fixed(const Instruction& in, const RegFile& r, uint32_t m) {
+  setp_cmp<T>(in, r, m, kCmp);
+}
+
+template <Op kOp>
+AluFn arithmetic_for(ScalarType t) {
+  AluFn f = &execute_alu;
+  by_type(t, [&](auto z) { f = &arithmetic_fixed<decltype(z), kOp>; });
+  return f;
+}
+template <Cmp kCmp>
+AluFn setp_for(ScalarType t) {
+  AluFn f = &execute_alu;
+  by_type(t, [&](auto z) { f = &setp_fixed<decltype(z), kCmp>; });
+  return f;
+}
+
+AluFn resolve_setp(const Instruction& in) {
+  switch (in.cmp) {
+    case Cmp::Eq: return setp_for<Cmp::Eq>(in.type);
+    case Cmp::Ne: return setp_for<Cmp::Ne>(in.type);
+    case Cmp::Lt: return setp_for<Cmp::Lt>(in.type);
+    case Cmp::Le: return setp_for<Cmp::Le>(in.type);
+    case Cmp::Gt: return setp_for<Cmp::Gt>(in.type);
+    case Cmp::Ge: return setp_for<Cmp::Ge>(in.type);
+    case Cmp::Equ: return setp_for<Cmp::Equ>(in.type);
+    case Cmp::Neu: return setp_for<Cmp::Neu>(in.type);
+    case Cmp::Ltu: return setp_for<Cmp::Ltu>(in.type);
+    case Cmp::Leu: return setp_for<Cmp::Leu>(in.type);
+    case Cmp::Gtu: return setp_for<Cmp::Gtu>(in.type);
+    case Cmp::Geu: return setp_for<Cmp::Geu>(in.type);
+    case Cmp::Num: return setp_for<Cmp::Num>(in.type);
+    case Cmp::Nan: return setp_for<Cmp::Nan>(in.type);
+  }
+  return &execute_alu;
+}
+
+}  // namespace
+
+AluFn resolve_alu(const Instruction& in) {
+  if (in.type == ScalarType::Pred && in.op != Op::Setp && in.op != Op::Selp) return &execute_alu;  // pred_logic
+  switch (in.op) {
+    case Op::Mov: return &mov_lanes;
+    case Op::Selp: return &selp_lanes;
+    case Op::Setp: return resolve_setp(in);
+    case Op::Add: return arithmetic_for<Op::Add>(in.type);
+    case Op::Sub: return arithmetic_for<Op::Sub>(in.type);
+    case Op::Mul: return arithmetic_for<Op::Mul>(in.type);
+    case Op::Mad: return arithmetic_for<Op::Mad>(in.type);
+    case Op::Fma: return arithmetic_for<Op::Fma>(in.type);
+    case Op::Min: return arithmetic_for<Op::Min>(in.type);
+    case Op::Max: return arithmetic_for<Op::Max>(in.type);
+    case Op::Neg: return arithmetic_for<Op::Neg>(in.type);
+    case Op::Abs: return arithmetic_for<Op::Abs>(in.type);
+    case Op::And: return arithmetic_for<Op::And>(in.type);
+    case Op::Or: return arithmetic_for<Op::Or>(in.type);
+    case Op::Xor: return arithmetic_for<Op::Xor>(in.type);
+    case Op::Not: return arithmetic_for<Op::Not>(in.type);
+    case Op::Shl: return arithmetic_for<Op::Shl>(in.type);
+    case Op::Shr: return arithmetic_for<Op::Shr>(in.type);
+    default: return &execute_alu;  // the rest: rarer, or dispatch not worth a handler
   }
 }
 

@@ -61,6 +61,16 @@ constexpr uint64_t kWindowBytes = 1ull << 40;
 
 constexpr uint32_t kNever = 0xffffffffu;  // reconvergence PC of a branch whose paths never meet
 
+struct Instruction;
+struct RegFile;  // ptx_lanes.h
+// Arithmetic, logic, compare, select and convert instructions on the `active`
+// lanes (ptx_alu.cc): execute_alu dispatches on the instruction's fields;
+// resolve_alu picks, once per decoded instruction, a handler with its
+// operation and type fixed (execute_alu where none is worth it).
+using AluFn = void (*)(const Instruction& in, const RegFile& r, uint32_t active);
+void execute_alu(const Instruction& in, const RegFile& r, uint32_t active);
+AluFn resolve_alu(const Instruction& in);
+
 struct Instruction {
   Op op = Op::Nop;
   ScalarType type = ScalarType::B32;   // the instruction type (destination type for cvt)
@@ -87,6 +97,7 @@ struct Instruction {
   uint32_t target = 0;       // branch target PC
   uint32_t reconv = kNever;  // branch reconvergence PC (immediate post-dominator)
   uint32_t line = 0;
+  AluFn alu = &execute_alu;  // resolve_alu's choice, set when the kernel is decoded
 };
 
 // How a hidden slot gets its value when a warp starts.

@@ -294,7 +294,7 @@ StepResult Warp::Impl::step(uint64_t clock) {
             }
             break;
           }
-          default: execute_alu(in, file(), active);
+          default: in.alu(in, file(), active);
         }
       }
       stack.back().pc = pc + 1;
@@ -687,16 +687,22 @@ Warp& Warp::operator=(Warp&&) noexcept = default;
 
 void Warp::start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes) {
   impl_->start(cta, warp, smid, line_bytes);
+  update_cursor();
 }
-bool Warp::done() const { return impl_->stack.empty(); }
-uint32_t Warp::pc() const { return impl_->stack.empty() ? 0 : impl_->stack.back().pc; }
-const InstInfo& Warp::next() const {
-  const uint32_t pc = this->pc();
-  if (pc >= impl_->kernel->info.size())  // what step() would report, before the SM asks for timing
-    impl_->fault(pc - 1, uint32_t(__builtin_ctz(impl_->stack.back().mask)), "fell off the end of the kernel");
-  return impl_->kernel->info[pc];
+void Warp::update_cursor() {
+  const Impl& w = *impl_;
+  cursor_.done = w.stack.empty();
+  cursor_.pc = cursor_.done ? 0 : w.stack.back().pc;
+  cursor_.info = cursor_.pc < w.kernel->info.size() ? &w.kernel->info[cursor_.pc] : nullptr;
 }
-StepResult Warp::step(uint64_t clock) { return impl_->step(clock); }
+void Warp::fell_off_end() const {
+  impl_->fault(cursor_.pc - 1, uint32_t(__builtin_ctz(impl_->stack.back().mask)), "fell off the end of the kernel");
+}
+StepResult Warp::step(uint64_t clock) {
+  const StepResult r = impl_->step(clock);
+  update_cursor();
+  return r;
+}
 uint64_t Warp::executed() const { return impl_->executed; }
 
 }  // namespace gpupm::ptx

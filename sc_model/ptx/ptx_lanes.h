@@ -104,7 +104,4 @@ inline void by_type(ScalarType t, F&& f) {
   }
 }
 
-// Arithmetic, logic, compare, select and convert instructions (ptx_alu.cc).
-void execute_alu(const Instruction& in, const RegFile& r, uint32_t active);
-
 }  // namespace gpupm::ptx

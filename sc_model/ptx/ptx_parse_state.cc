@@ -269,6 +269,7 @@ void KernelScope::finish() {
     fix(in.base);
     fix(in.guard);
     fix(in.dst2);
+    in.alu = resolve_alu(in);
   }
   compute_reconvergence(kernel.code);
   kernel.regs_per_thread = estimate_registers(kernel);
