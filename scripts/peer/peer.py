@@ -328,6 +328,30 @@ def result_record(args, program, report, launches, verdicts, core_mhz, seconds):
     }
 
 
+def file_text(path):
+    with open(path) as f:
+        return f.read()
+
+
+def earlier_gpgpusim_side(parser, args, out):
+    """What --reuse-gpgpusim keeps of the earlier run in OUT: GPGPU-Sim's per-launch figures, the
+    earlier result record and the PTX GPGPU-Sim ran. Exit 2 unless that run is there, finished and
+    at the same clock scales."""
+    paths = {name: os.path.join(out, name) for name in ("gpgpusim.json", "result.json", "program.ptx")}
+    missing = [name for name, path in paths.items() if not os.path.exists(path)]
+    if missing:
+        parser.error(f"--reuse-gpgpusim: {out} has no earlier run ({', '.join(missing)} missing)")
+    with open(paths["result.json"]) as f:
+        record = json.load(f)
+    with open(paths["gpgpusim.json"]) as f:
+        launches = json.load(f)
+    for name in ("sm_clock_scale", "mem_clock_scale"):
+        if record.get(name) != getattr(args, name):
+            parser.error(f"--reuse-gpgpusim: the earlier run had {name} {record.get(name)}, "
+                         f"not {getattr(args, name)}")
+    return {"launches": launches, "record": record, "ptx": file_text(paths["program.ptx"])}
+
+
 def check_toolkit(parser, cuda):
     """Exit 2 before anything runs unless the NVIDIA toolkit this harness (and only it) uses is at CUDA."""
     needed = [os.path.join(cuda, "bin", "ptxas"), os.path.join(cuda, "lib64", "libcudart.so")]
@@ -360,6 +384,10 @@ def main():
                    help="GPGPU-Sim without its power model (GPUWattch), for runs whose power is not used")
     p.add_argument("--clean", action="store_true",
                    help="delete the buffer dumps and PTX cache at the end (kept when buffers differ)")
+    p.add_argument("--reuse-gpgpusim", action="store_true",
+                   help="run gpupm only and keep GPGPU-Sim's side of the earlier run in OUT (its per-launch "
+                        "figures, buffer verdicts and seconds): to re-measure gpupm after a change to its "
+                        "timing model; refused if the earlier run's clock scales or the PTX differ")
     args = p.parse_args()
     for name in ("sm_clock_scale", "mem_clock_scale"):
         if not 0.1 <= getattr(args, name) <= 10:
@@ -367,21 +395,36 @@ def main():
     check_toolkit(p, args.cuda)
     args.config_dir = args.config_dir or gtx480_config_dir(args)
     out = os.path.abspath(args.out)
+    earlier = earlier_gpgpusim_side(p, args, out) if args.reuse_gpgpusim else None
     os.makedirs(out, exist_ok=True)
     report, gpupm_s, gpupm_cpu = timed(run_gpupm, args, out)
     workload = report["config"]["workload"]
     program = args.program or os.path.splitext(os.path.basename(args.workload))[0]
-    write_plan(workload, out)
-    write_regs(args, workload, out)
-    exe = build_host(args, out)
-    (log, core_mhz), gpgpusim_s, gpgpusim_cpu = timed(run_gpgpusim, args, out, exe)
-    launches = gpgpusim_stats.per_launch(log, glob.glob(os.path.join(out, "gpgpusim", "gpgpusim_power_report__*.log")))
-    with open(os.path.join(out, "gpgpusim.json"), "w") as f:
-        json.dump(launches, f, indent=1)
-    verdicts = compare_buffers(workload, out)
+    if earlier:
+        if file_text(os.path.join(out, "program.ptx")) != earlier["ptx"]:
+            sys.exit("peer.py: --reuse-gpgpusim: gpupm now runs other PTX than GPGPU-Sim ran; run both again")
+        launches, record_before = earlier["launches"], earlier["record"]
+        core_mhz, gpgpusim_s = record_before["gpgpusim_core_mhz"], record_before["wall_s"]["gpgpusim"]
+        gpgpusim_cpu = record_before.get("cpu_s", {}).get("gpgpusim")
+        # GPGPU-Sim's final buffers are deleted by --clean: compare again only if they are still there.
+        if os.path.isdir(os.path.join(out, "gpgpusim-buffers")):
+            verdicts = compare_buffers(workload, out)
+        else:
+            verdicts = record_before["buffers"]
+    else:
+        write_plan(workload, out)
+        write_regs(args, workload, out)
+        exe = build_host(args, out)
+        (log, core_mhz), gpgpusim_s, gpgpusim_cpu = timed(run_gpgpusim, args, out, exe)
+        launches = gpgpusim_stats.per_launch(log,
+                                             glob.glob(os.path.join(out, "gpgpusim", "gpgpusim_power_report__*.log")))
+        with open(os.path.join(out, "gpgpusim.json"), "w") as f:
+            json.dump(launches, f, indent=1)
+        verdicts = compare_buffers(workload, out)
     record = result_record(args, program, report, launches, verdicts, core_mhz,
                            {"gpupm": gpupm_s, "gpgpusim": gpgpusim_s})
     record["cpu_s"] = {"gpupm": gpupm_cpu, "gpgpusim": gpgpusim_cpu}
+    record["gpupm_build"] = report["gpupm"]["build_id"]
     with open(os.path.join(out, "gpgpusim.csv"), "w", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(CSV_HEADER)

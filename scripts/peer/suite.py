@@ -70,13 +70,20 @@ def variants(scale):
     return [("base", 1.0, 1.0), ("sm15", scale, 1.0), ("mem15", 1.0, scale)]
 
 
+def gpupm_build(gpupm):
+    """The build id `gpupm --version` prints ("gpupm COMMIT (build ID)"): the model's sources."""
+    text = subprocess.run([gpupm, "--version"], capture_output=True, text=True, check=True).stdout
+    return text.rsplit("(build ", 1)[-1].split(")")[0].strip()
+
+
 def run_dir(out, program, variant):
     return os.path.join(out, "runs", program.replace("/", "__"), variant)
 
 
-def peer_command(args, program, workload, variant, directory):
+def peer_command(args, program, workload, variant, directory, refresh=False):
     """peer.py's command line for one run; the clock runs leave GPGPU-Sim's power model off (only
-    their time is used; it costs ~8% of GPGPU-Sim's CPU time on reduce, and changes no cycle)."""
+    their time is used; it costs ~8% of GPGPU-Sim's CPU time on reduce, and changes no cycle).
+    refresh: gpupm only, GPGPU-Sim's side kept from the earlier run (--refresh-gpupm)."""
     name, sm, mem = variant
     cmd = [sys.executable, os.path.join(HERE, "peer.py"), "--gpgpusim", args.gpgpusim, "--workload", workload,
            "--out", directory, "--program", program, "--gpupm", args.gpupm, "--gpu", args.gpu, "--regs", args.regs,
@@ -85,6 +92,8 @@ def peer_command(args, program, workload, variant, directory):
         cmd.append("--no-power")
     if args.config_dir:
         cmd += ["--config-dir", args.config_dir]
+    if refresh:
+        cmd.append("--reuse-gpgpusim")
     return cmd
 
 
@@ -101,20 +110,24 @@ def run_one(args, program, workload, variant):
     --retry-failed), else a fresh peer.py run's, or a failure record; None when stopped."""
     directory = run_dir(args.out, program, variant[0])
     result_path = os.path.join(directory, "result.json")
+    refresh = False
     if os.path.exists(result_path):
         with open(result_path) as f:
             record = json.load(f)
-        if not (args.retry_failed and record["status"] in ("failed", "timeout")):
+        finished = record["status"] not in ("failed", "timeout")
+        refresh = args.refresh_gpupm and finished and record.get("gpupm_build") != args.gpupm_build
+        if not refresh and not (args.retry_failed and not finished):
             record["reused"] = True
             return record
-        os.remove(result_path)
+        if not refresh:
+            os.remove(result_path)
     if STOPPING.is_set():
         return None
     os.makedirs(directory, exist_ok=True)
     log = os.path.join(directory, "peer.log")
     start = time.monotonic()
     with open(log, "w") as f:
-        child = subprocess.Popen(peer_command(args, program, workload, variant, directory), stdout=f,
+        child = subprocess.Popen(peer_command(args, program, workload, variant, directory, refresh), stdout=f,
                                  stderr=subprocess.STDOUT, start_new_session=True,
                                  preexec_fn=lambda: os.nice(args.nice))
         RUNNING.add(child.pid)
@@ -129,7 +142,9 @@ def run_one(args, program, workload, variant):
         return None
     if code in (0, 1) and os.path.exists(result_path):  # 1: buffers beyond tolerance, recorded
         with open(result_path) as f:
-            return json.load(f)
+            record = json.load(f)
+        if not refresh or record.get("gpupm_build") == args.gpupm_build:  # else the earlier run's file
+            return record
     record = {"program": program, "status": "timeout" if code is None else "failed", "exit": code,
               "wall_s": {"total": round(time.monotonic() - start, 1)},
               "detail": f"killed after {args.timeout} s" if code is None else tail(log)}
@@ -216,6 +231,9 @@ def parse_args():
     p.add_argument("--clock-scale", type=float, default=1.15, help="factor of the SM and memory clock runs")
     p.add_argument("--no-clock-runs", action="store_true", help="nominal runs only (no sensitivity.csv)")
     p.add_argument("--retry-failed", action="store_true", help="rerun the runs recorded as failed or timed out")
+    p.add_argument("--refresh-gpupm", action="store_true",
+                   help="rerun gpupm's side of every finished run that another gpupm build made (peer.py "
+                        "--reuse-gpgpusim: GPGPU-Sim's side is kept), e.g. after a change to gpupm's model")
     p.add_argument("--gpupm", default=os.path.join(peer.REPO, "build", "gpupm"))
     p.add_argument("--gpu", default=os.path.join(peer.REPO, "configs", "gpu", "gtx480.json"))
     p.add_argument("--config-dir", help="GPGPU-Sim config folder (default: peer.py's)")
@@ -231,6 +249,7 @@ def parse_args():
     if not glob.glob(os.path.join(args.gpgpusim, "lib", "*", "*", "release", "libcudart.so.13")):
         p.error(f"--gpgpusim: no lib/*/*/release/libcudart.so.13 under {args.gpgpusim}: build GPGPU-Sim (README.md)")
     args.gpupm, args.gpu = os.path.abspath(args.gpupm), os.path.abspath(args.gpu)
+    args.gpupm_build = gpupm_build(args.gpupm)
     args.out = os.path.abspath(args.out)
     return args
 
