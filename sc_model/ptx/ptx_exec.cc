@@ -437,13 +437,14 @@ namespace {
 // is aligned to `bytes` and they span at most 2 GiB (the fast paths' precondition).
 bool lane_span(const uint64_t* base, int64_t offset, uint32_t active, uint32_t bytes, uint64_t& lo, uint64_t& hi) {
   uint64_t misaligned = 0;
-  lo = ~uint64_t(0), hi = 0;
-  for (uint32_t left = active; left != 0; left &= left - 1) {
-    const uint64_t a = base[__builtin_ctz(left)] + uint64_t(offset);
-    lo = std::min(lo, a);
-    hi = std::max(hi, a);
+  uint64_t low = ~uint64_t(0), high = 0;
+  for_each_lane(active, [&](uint32_t lane) {
+    const uint64_t a = base[lane] + uint64_t(offset);
+    low = std::min(low, a);
+    high = std::max(high, a);
     misaligned |= a & (bytes - 1);
-  }
+  });
+  lo = low, hi = high;
   return !misaligned && hi - lo <= (uint64_t(1) << 31);
 }
 
@@ -453,8 +454,7 @@ bool lane_span(const uint64_t* base, int64_t offset, uint32_t active, uint32_t b
 template <uint32_t kElem, bool kStore>
 void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo,
                 int shift) {
-  for (uint32_t left = active; left != 0; left &= left - 1) {
-    const uint32_t lane = uint32_t(__builtin_ctz(left));
+  for_each_lane(active, [&](uint32_t lane) {
     uint8_t* p = p0 + (base[lane] + uint64_t(in.offset) - lo);
     for (uint32_t e = 0; e < in.vec; ++e, p += kElem) {
       if constexpr (kStore) {
@@ -467,7 +467,7 @@ void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const ui
         regs[size_t(in.dst[e]) * 32 + lane] = v;
       }
     }
-  }
+  });
 }
 
 template <bool kStore>
@@ -499,13 +499,13 @@ void Warp::Impl::coalesce(const uint64_t* base, int64_t offset, uint32_t active,
   const bool narrow = line.div(hi + bytes - 1) - first_line < 64 && res.n_lines == 0;
   uint64_t seen = 0;                          // narrow: bit l - first_line for line l listed
   if (narrow && line.value() % bytes == 0) {  // aligned accesses that divide a line: one line each
-    for (uint32_t left = active; left != 0; left &= left - 1) {
-      const uint64_t l = line.div(base[__builtin_ctz(left)] + uint64_t(offset));
+    for_each_lane(active, [&](uint32_t lane) {
+      const uint64_t l = line.div(base[lane] + uint64_t(offset));
       const uint64_t bit = uint64_t(1) << (l - first_line);
-      if (seen & bit) continue;
+      if (seen & bit) return;
       seen |= bit;
       res.lines[res.n_lines++] = l;  // at most 32 lanes: never saturates
-    }
+    });
     return;
   }
   for (uint32_t left = active; left != 0; left &= left - 1) {

@@ -82,6 +82,17 @@ inline void lanes(uint64_t* d, uint32_t mask, F f, const S*... s) {
 
 inline void write_pred(uint32_t& p, uint32_t value, uint32_t mask) { p = (p & ~mask) | (value & mask); }
 
+// f(lane) for each lane in `active`, in lane order; the full warp (the common
+// case) as a plain counted loop the compiler can unroll.
+template <class F>
+[[gnu::always_inline]] inline void for_each_lane(uint32_t active, F&& f) {
+  if (active == ~0u) {
+    for (uint32_t lane = 0; lane < 32; ++lane) f(lane);
+    return;
+  }
+  for (uint32_t left = active; left != 0; left &= left - 1) f(uint32_t(__builtin_ctz(left)));
+}
+
 // Calls f(T{}) with the C++ type of a PTX scalar type.
 template <class F>
 inline void by_type(ScalarType t, F&& f) {
