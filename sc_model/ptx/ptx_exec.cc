@@ -558,8 +558,7 @@ bool Warp::Impl::shared_fast(const Instruction& in, uint32_t active, StepResult&
   if (!lane_span(base, in.offset, active, bytes, lo, hi) || hi >= cta->shared.size() || hi + bytes > cta->shared.size())
     return false;
   uint32_t n_words = 0;
-  for (uint32_t left = active; left != 0; left &= left - 1)
-    note_shared_words(base[__builtin_ctz(left)] + uint64_t(in.offset), bytes, n_words);
+  for_each_lane(active, [&](uint32_t lane) { note_shared_words(base[lane] + uint64_t(in.offset), bytes, n_words); });
   move_fast(in, active, base, cta->shared.data(), 0, elem);
   res.shared_cycles = bank_conflict_degree(n_words);
   return true;

@@ -352,6 +352,38 @@ def earlier_gpgpusim_side(parser, args, out):
     return {"launches": launches, "record": record, "ptx": file_text(paths["program.ptx"])}
 
 
+def new_gpgpusim_side(args, workload, out):
+    """Runs the workload on GPGPU-Sim: (its per-launch figures, the buffer verdicts, core MHz,
+    wall and CPU seconds)."""
+    write_plan(workload, out)
+    write_regs(args, workload, out)
+    exe = build_host(args, out)
+    (log, core_mhz), seconds, cpu = timed(run_gpgpusim, args, out, exe)
+    launches = gpgpusim_stats.per_launch(log, glob.glob(os.path.join(out, "gpgpusim", "gpgpusim_power_report__*.log")))
+    with open(os.path.join(out, "gpgpusim.json"), "w") as f:
+        json.dump(launches, f, indent=1)
+    return launches, compare_buffers(workload, out), core_mhz, seconds, cpu
+
+
+def kept_gpgpusim_side(earlier, workload, out):
+    """new_gpgpusim_side's figures from the earlier run in OUT (--reuse-gpgpusim), once gpupm has run
+    again: it must have run the PTX GPGPU-Sim ran (else the earlier PTX is put back and it exits)."""
+    if file_text(os.path.join(out, "program.ptx")) != earlier["ptx"]:
+        with open(os.path.join(out, "program.ptx"), "w") as f:
+            f.write(earlier["ptx"])
+        with open(os.path.join(out, "program.gpgpusim.ptx"), "w") as f:
+            f.write(without_sections(earlier["ptx"]))
+        sys.exit("peer.py: --reuse-gpgpusim: gpupm now runs other PTX than GPGPU-Sim ran; run both again")
+    before = earlier["record"]
+    # GPGPU-Sim's final buffers are deleted by --clean: compare again only if they are still there.
+    if os.path.isdir(os.path.join(out, "gpgpusim-buffers")):
+        verdicts = compare_buffers(workload, out)
+    else:
+        verdicts = before["buffers"]
+    return (earlier["launches"], verdicts, before["gpgpusim_core_mhz"], before["wall_s"]["gpgpusim"],
+            before.get("cpu_s", {}).get("gpgpusim"))
+
+
 def check_toolkit(parser, cuda):
     """Exit 2 before anything runs unless the NVIDIA toolkit this harness (and only it) uses is at CUDA."""
     needed = [os.path.join(cuda, "bin", "ptxas"), os.path.join(cuda, "lib64", "libcudart.so")]
@@ -400,27 +432,8 @@ def main():
     report, gpupm_s, gpupm_cpu = timed(run_gpupm, args, out)
     workload = report["config"]["workload"]
     program = args.program or os.path.splitext(os.path.basename(args.workload))[0]
-    if earlier:
-        if file_text(os.path.join(out, "program.ptx")) != earlier["ptx"]:
-            sys.exit("peer.py: --reuse-gpgpusim: gpupm now runs other PTX than GPGPU-Sim ran; run both again")
-        launches, record_before = earlier["launches"], earlier["record"]
-        core_mhz, gpgpusim_s = record_before["gpgpusim_core_mhz"], record_before["wall_s"]["gpgpusim"]
-        gpgpusim_cpu = record_before.get("cpu_s", {}).get("gpgpusim")
-        # GPGPU-Sim's final buffers are deleted by --clean: compare again only if they are still there.
-        if os.path.isdir(os.path.join(out, "gpgpusim-buffers")):
-            verdicts = compare_buffers(workload, out)
-        else:
-            verdicts = record_before["buffers"]
-    else:
-        write_plan(workload, out)
-        write_regs(args, workload, out)
-        exe = build_host(args, out)
-        (log, core_mhz), gpgpusim_s, gpgpusim_cpu = timed(run_gpgpusim, args, out, exe)
-        launches = gpgpusim_stats.per_launch(log,
-                                             glob.glob(os.path.join(out, "gpgpusim", "gpgpusim_power_report__*.log")))
-        with open(os.path.join(out, "gpgpusim.json"), "w") as f:
-            json.dump(launches, f, indent=1)
-        verdicts = compare_buffers(workload, out)
+    side = kept_gpgpusim_side(earlier, workload, out) if earlier else new_gpgpusim_side(args, workload, out)
+    launches, verdicts, core_mhz, gpgpusim_s, gpgpusim_cpu = side
     record = result_record(args, program, report, launches, verdicts, core_mhz,
                            {"gpupm": gpupm_s, "gpgpusim": gpgpusim_s})
     record["cpu_s"] = {"gpupm": gpupm_cpu, "gpgpusim": gpgpusim_cpu}
