@@ -3,7 +3,8 @@
 namespace gpupm {
 
 IssueStage::IssueStage(const SmConfig& cfg)
-    : wake_(cfg.max_warps, kNever),
+    : oldest_first_(cfg.oldest_first),
+      wake_(cfg.max_warps, kNever),
       head_mem_(cfg.max_warps, 0),
       head_class_(cfg.max_warps, 0),
       order_(cfg.schedulers),

@@ -3,7 +3,9 @@
 // issue, else takes the oldest of its warps that can. A warp can issue when its
 // operands are there, its pipe is free (an ALU pipe per scheduler, one SFU and one
 // shared-memory pipe per SM, all kept here), a program warp's collector unit is
-// free, and a memory instruction finds the LSU's latch empty.
+// free, and a memory instruction finds the LSU's latch empty. With
+// sm.warp_order oldest no warp is greedy: every pick is the oldest warp that can
+// issue (the scan, from the front).
 // The SM keeps the orchestration: it reports every warp change (refresh(), which
 // every issue, load completion, fetch and barrier calls), asks each scheduler's
 // pick in turn, presents it to the droop predictor and executes it.
@@ -66,8 +68,11 @@ class IssueStage {
   // in this cycle. The SM issues the pick (and then calls issued()) or not (the
   // droop predictor refused it).
   int pick(uint32_t s, uint64_t c, bool lsu_full, bool issued_any, const Inputs& in);
-  // GTO: scheduler `s` keeps to the warp it issued.
-  void issued(uint32_t s, uint16_t slot) { greedy_[s] = int(slot); }
+  // GTO: scheduler `s` keeps to the warp it issued; with warp_order oldest no
+  // warp is kept (greedy_ stays -1).
+  void issued(uint32_t s, uint16_t slot) {
+    if (!oldest_first_) greedy_[s] = int(slot);
+  }
   // The cycle's findings. The earliest cycle a passed-over or changed warp may issue
   // (kNever: none before outside input); the SM sleeps until then.
   uint64_t min_ready() const { return min_ready_; }
@@ -110,13 +115,14 @@ class IssueStage {
     ++own_changes_[sched_of_[slot]];
   }
 
+  const bool oldest_first_;  // SmConfig::oldest_first
   // Per warp slot: what the scan tests without touching the warp (see refresh()).
   std::vector<uint64_t> wake_;       // the cycle the head's operands are there
   std::vector<uint8_t> head_mem_;    // the head is a load/store
   std::vector<uint8_t> head_class_;  // issue_class() of the head
   // Per scheduler.
   std::vector<std::vector<uint16_t>> order_;  // its warps, oldest first
-  std::vector<int> greedy_;                   // the warp it issued last (-1: none)
+  std::vector<int> greedy_;                   // the warp it issued last (-1: none; always with oldest_first_)
   std::vector<ScanMemo> memo_;
   uint64_t changes_ = 0;  // refresh() calls and finished warps
   // Arrays in the object (SmConfig's limits), not vectors: refresh() counts in them
@@ -227,7 +233,8 @@ inline void IssueStage::refresh(uint16_t slot, const WarpSlot& w) {
   return out;
 }
 
-// The greedy warp if it can issue, else the oldest that can (GTO).
+// The greedy warp if it can issue, else the oldest that can (GTO; warp_order
+// oldest: there is no greedy warp, the scan alone picks).
 [[gnu::always_inline]] inline int IssueStage::pick(uint32_t s, uint64_t c, bool lsu_full, bool issued_any,
                                                    const Inputs& in) {
   // With the LSU full (memory-bound phases: every ready memory warp is passed

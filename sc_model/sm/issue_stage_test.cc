@@ -1,4 +1,4 @@
-// The issue stage on its own (no SM around it): greedy-then-oldest picks, warps
+// The issue stage on its own (no SM around it): greedy-then-oldest and oldest-first picks, warps
 // passed over on their operands (their wake cycle reported), memory heads facing
 // the full LSU, the scan memo of a scheduler that found nothing with the LSU full,
 // and one refusal answering for the rest of its issue class.
@@ -250,6 +250,51 @@ TEST_F(IssueStageTest, OneRefusalAnswersForTheRestOfItsClass) {
   EXPECT_EQ(stage.min_ready(), 60u);
   stage.refresh(kA, warps[kA]);  // told now: B is asked for itself
   EXPECT_EQ(pick(kSched, 30), kB);
+}
+
+// sm.warp_order: B issues first (A's operands are late), then A, B and C are all
+// ready every cycle, each ALU head followed by another ALU head.
+std::vector<int> order_picks(bool oldest_first) {
+  SmConfig cfg;
+  cfg.oldest_first = oldest_first;
+  std::vector<WarpSlot> warps(cfg.max_warps);
+  Lsu lsu{cfg};
+  OperandCollector collector{cfg};
+  IssueStage stage{cfg};
+  auto set = [&](uint16_t slot, WarpSlot w) {
+    warps[slot] = std::move(w);
+    stage.refresh(slot, warps[slot]);
+  };
+  std::vector<int> picks;
+  auto pick = [&](uint64_t c) {
+    stage.start_cycle();
+    const int p = stage.pick(kSched, c, false, false, {warps.data(), lsu, collector});
+    if (p >= 0) stage.issued(kSched, uint16_t(p));
+    picks.push_back(p);
+  };
+  stage.add(kA);
+  set(kA, warp(InstClass::Alu, 3));
+  for (uint16_t slot : {kB, kC}) {
+    stage.add(slot);
+    set(slot, warp(InstClass::Alu));
+  }
+  pick(1);
+  set(kB, warp(InstClass::Alu));  // its next head, ready
+  pick(3);
+  pick(4);
+  set(kA, warp(InstClass::Alu, 6));  // A waits on its last result until 6
+  pick(5);
+  pick(6);
+  return picks;
+}
+
+TEST(IssueStageWarpOrder, GtoKeepsToTheGreedyWarp) {
+  EXPECT_EQ(order_picks(false), (std::vector<int>{kB, kB, kB, kB, kB}));
+}
+
+TEST(IssueStageWarpOrder, OldestFirstTakesTheOldestReadyWarpEachCycle) {
+  // A once its operands are there (3, 4, 6), B (the oldest ready) while A waits (1, 5).
+  EXPECT_EQ(order_picks(true), (std::vector<int>{kB, kA, kA, kB, kA}));
 }
 
 }  // namespace

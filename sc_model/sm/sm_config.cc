@@ -44,7 +44,15 @@ void describe(ParamVisitor& v, SmConfig& c) {
   v.integer("max_warps", c.max_warps, 1, kSmMaxWarps, "warps", "resident warps per SM");
   v.integer("max_ctas", c.max_ctas, 1, 64, "CTAs", "resident CTAs per SM");
   v.integer("schedulers", c.schedulers, 1, kSmMaxSchedulers, "",
-            "warp schedulers (issue slots per cycle, GTO, one ALU pipe each)");
+            "warp schedulers (issue slots per cycle, one ALU pipe each; warp_order says which warp each picks)");
+  v.choice_of("scheduler_priority", c.rotate_schedulers, {"fixed", "rotating"},
+              "which scheduler picks first in a cycle (they share the LSU latch and the collector units): "
+              "scheduler 0 always, or the first rotating by one each cycle (GPGPU-Sim's fair round robin between "
+              "schedulers); with a droop predictor attached the order stays fixed (it admits a prefix in slot order)");
+  v.choice_of("warp_order", c.oldest_first, {"gto", "oldest"},
+              "which ready warp a scheduler issues: greedy then oldest (the warp it issued last while that one can, "
+              "else the oldest that can), or oldest first (no greedy warp: the oldest that can, every cycle; "
+              "GCN's age-ordered wavefront arbitration within a SIMD)");
   v.integer("operand_latency", c.operand_latency, 0, 1000, "cycles",
             "register read and operand collection before execution");
   v.integer("alu_latency", c.alu_latency, 1, 1000, "cycles", "ALU (MAD) latency");

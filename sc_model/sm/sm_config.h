@@ -19,7 +19,13 @@ struct SmConfig {
   uint32_t count = 15;
   uint32_t max_warps = 48;
   uint32_t max_ctas = 8;
-  uint32_t schedulers = 2;       // issue slots per cycle, GTO policy, one ALU pipe each
+  uint32_t schedulers = 2;  // issue slots per cycle, GTO policy, one ALU pipe each
+  // Which scheduler picks first in a cycle: scheduler 0 always, or rotating by one
+  // each cycle (GPGPU-Sim's shader_core_ctx::issue, Issue_Prio).
+  bool rotate_schedulers = false;
+  // Which warp a scheduler picks: GTO (the warp it issued last while it can, else
+  // the oldest) or oldest first (no greedy warp; GCN's age-ordered arbitration).
+  bool oldest_first = false;
   uint32_t operand_latency = 4;  // register read / operand collection before execution
   uint32_t alu_latency = 5;      // MAD
   uint32_t alu_interval = 1;     // initiation interval of each scheduler's ALU pipe

@@ -551,6 +551,35 @@ TEST_F(SmTest, MemoryBackPressureStallsLsuAndIssue) {
   EXPECT_EQ(tb.done_cycle(0), s + (n - 1) * (d + 1) + d + 50 + 1);  // last fill
 }
 
+// sm.scheduler_priority: two one-warp CTAs, warp slots 0 and 1 on schedulers 0
+// and 1, independent loads only, memory accepting one request every d + 1 = 5
+// cycles, so the LSU latch frees every 5 cycles and both warps wait on it. Fixed
+// order: scheduler 0 asks first and its warp takes every free latch until its
+// loads are gone, so CTA 0 completes ~n latches (5n cycles) before CTA 1.
+// Rotating: the first scheduler changes each cycle and 5 is odd, so the latches
+// alternate between the warps and the CTAs complete within a latch or two.
+std::pair<uint64_t, uint64_t> two_loaders_done(SmBench& tb, uint64_t n) {
+  tb.mem.accept_delay = tb.cycles(4);
+  tb.mem.latency = tb.cycles(50);
+  tb.gwde.run(kernel(2, 1, n, loads_only(63)), 2);
+  sc_core::sc_start(tb.period * 2000.0);
+  return {tb.done_cycle(0), tb.done_cycle(1)};
+}
+
+TEST_F(SmTest, FixedSchedulerOrderGivesTheLsuToSchedulerZeroFirst) {
+  ASSERT_EQ(cfg.schedulers, 2u);
+  const uint64_t n = 24;
+  const auto [first, second] = two_loaders_done(bench(), n);
+  EXPECT_GE(second, first + 5 * (n - 2));
+}
+
+TEST_F(SmTest, RotatingSchedulerOrderSharesTheLsuBetweenSchedulers) {
+  cfg.rotate_schedulers = true;
+  const uint64_t n = 24;
+  const auto [first, second] = two_loaders_done(bench(), n);
+  EXPECT_LE(std::max(first, second) - std::min(first, second), 10u);
+}
+
 // (h) Totals over a grid larger than the SM holds: every instruction of every
 // warp issues once, every CTA completes once. A second, identical bench whose
 // clock skips idle cycles (the first is ticked every cycle by its sampler) must
