@@ -19,7 +19,7 @@ struct SmConfig {
   uint32_t count = 15;
   uint32_t max_warps = 48;
   uint32_t max_ctas = 8;
-  uint32_t schedulers = 2;  // issue slots per cycle, GTO policy, one ALU pipe each
+  uint32_t schedulers = 2;  // issue slots per cycle, one ALU pipe each (warp choice: oldest_first)
   // Which scheduler picks first in a cycle: scheduler 0 always, or rotating by one
   // each cycle (GPGPU-Sim's shader_core_ctx::issue, Issue_Prio).
   bool rotate_schedulers = false;

@@ -305,9 +305,11 @@ void StreamingMultiprocessor::issue(uint64_t c) {
   const IssueStage::Inputs in{warps_.data(), lsu_, collector_};
   // The schedulers share the LSU latch: which one asks first decides whose memory
   // instruction goes when it frees (rotating: GPGPU-Sim's fair round robin).
+  const uint32_t n = cfg_.schedulers;
   const bool rotate = cfg_.rotate_schedulers && !pred_;  // the predictor admits a prefix in slot order
-  for (uint32_t i = 0; i < cfg_.schedulers; ++i) {
-    const uint32_t s = rotate ? uint32_t((c + i) % cfg_.schedulers) : i;
+  const uint32_t first = rotate ? uint32_t(c % n) : 0;   // one division a cycle, none when fixed
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t s = first + i < n ? first + i : first + i - n;
     const int pick = issue_.pick(s, c, lsu_full, issued_any_, in);
     if (pick < 0) continue;
     if (pred_ && !dispatch_admitted(s, warps_[pick].head)) break;  // admission is a prefix in slot order
