@@ -17,7 +17,9 @@ rtl/stagger_unit.sv; default parameters):
      against the mapped netlist (gate, Liberty cell functions), equiv_make,
      equiv_simple, equiv_induct, equiv_status -assert; or, for a block whose
      "equiv_method" is abc_dprove (or with --equiv-method), ABC's sequential
-     equivalence check (yosys-abc dprove) on a Yosys miter of the two.
+     equivalence check (yosys-abc dprove) on a Yosys miter of the two; abc_regcorr:
+     the flip-flops paired by name on that miter (regcorr.py) and the induction
+     step proven by ABC's combinational checker.
 
 Outputs: build/rtl_report.json and docs/rtl_report.md (paths can be changed),
 work files under build/rtl_synth/<block>/.
@@ -30,12 +32,13 @@ Override with --liberty or GPUPM_OSU018_LIB.
 Usage: scripts/rtl/synth.py [--blocks eq_sm_block vote_arbiter droop_predictor stagger_unit] [--no-equiv]
        [--period-ns 10] [--json PATH] [--markdown PATH] [--build-dir DIR]
        [--render-only]   (rewrite the Markdown from an existing JSON)
-Takes a few minutes, most of it the equivalence proofs (stagger_unit's by ABC, about a minute;
-Yosys's default proof does not finish at 15 SMs in 10 minutes).
+Takes a few minutes, most of it the equivalence proofs (stagger_unit's by register correspondence, about
+30 s; Yosys's default proof does not finish at 15 SMs in 10 minutes).
 --equiv-method abc_dprove proves every block that way; --equiv-netlist FILE proves FILE (e.g. a netlist with
 a planted difference) instead of the block's own net_keep.v.
 --gpu pascal_60sm: the blocks at the Pascal config's size (docs/rtl_report_pascal.md; the 60-SM
-stagger unit's synthesis alone takes about 4 minutes), not part of the rtl_synth_report ctest.
+stagger unit takes about 12 minutes: 4 of synthesis, 5 of miter, 3 of proof), not part of the rtl_synth_report
+ctest.
 """
 
 import argparse
@@ -95,9 +98,10 @@ BLOCKS = {
     "stagger_unit": {
         "sources": ["gpupm_pkg.sv", "popcount8.sv", "stagger_mult.sv", "stagger_unit.sv"],
         "params": {"N_SMS": 15, "REPORT_PERIOD": 10, "WINDOW_SLOTS": 3},
-        # Proven at its own 15 SMs by ABC (about a minute): Yosys's default proof did not finish in 10
-        # minutes, its one-step induction (EQUIV_PROOF_INDUCT1) takes about 11.
-        "equiv_method": "abc_dprove",
+        # Proven at its own 15 SMs by register correspondence by name (about 30 s, the 60-SM row's method):
+        # Yosys's default proof did not finish in 10 minutes, its one-step induction (EQUIV_PROOF_INDUCT1)
+        # takes about 11, ABC's dprove about a minute (and cannot decide a difference BMC does not reach).
+        "equiv_method": "abc_regcorr",
         "scope": "one per GPU",
         "path_note": "Two-stage pipeline. Stage 1 (the strobe's edge): age/transition update, per byte of 8 "
                      "SMs the pending SMs of age >= k (8-bit counts), their byte sums and each SM's count of "
@@ -138,9 +142,10 @@ PASCAL_BLOCKS = {
         "sources": BLOCKS["stagger_unit"]["sources"],
         "params": {"N_SMS": 60, "REPORT_PERIOD": 10, "WINDOW_SLOTS": 3},
         "scope": "one per GPU",
-        # Not proven by either method: equiv_induct -seq 1 had not finished after 22 minutes, abc_dprove (its
-        # default conflict limits) after 30 minutes of ABC on a 3619-latch, 158435-AND miter (docs/rtl.md).
-        "equiv_proof": EQUIV_PROOF_INDUCT1,
+        # Register correspondence by name: equiv_induct -seq 1 had not finished after 22 minutes, abc_dprove
+        # after 112 minutes on the 3619-latch, 158435-AND miter (its register correspondence gave up SAT calls at
+        # its conflict limit and kept 3343 latches); paired by name, the check is one combinational proof.
+        "equiv_method": "abc_regcorr",
         "path_note": "The GTX480 row's two-stage pipeline with 60 SMs (6-bit ranks). Ranks: per byte of 8 SMs, "
                      "the pending SMs of age >= k (3 x 8 counts of 8 bits), 24 byte sums (an age-a SM's rank "
                      "counts age >= a in the bytes below its own, age > a from its own byte up) shared by the "
@@ -156,8 +161,10 @@ PASCAL_BLOCKS = {
                      "to m (rank mod groups from a constant table). The worst path is now the detection: a "
                      "pending register, an 8-bit count, the pending count (the byte counts' sum), the k_min "
                      "comparison and detect's buffers into the trigger counter. "
-                     "Equivalence: one-step induction over all $equiv cells at once (equiv_induct -seq 1, as "
-                     "vote_arbiter's).",
+                     "Equivalence: register correspondence by name (each RTL flip-flop and the netlist's of the "
+                     "same name start equal and, the check proves, stay equal; Yosys merges the eight strobe "
+                     "copies of the netlist side into one in the miter, a class of nine), its induction step one "
+                     "combinational proof by ABC's iprove.",
     },
 }
 GPUS = {
@@ -499,10 +506,10 @@ ABC_DPROVE = "dprove -v -C 100000 -G 100000000"
 GOLD_TO_GATES = "opt_expr\nwreduce\ntechmap\nopt_expr\nopt_clean\n"
 
 
-def miter_cmds(block, lib, params=None, netlist="net_keep.v"):
+def miter_lowering(map_option="-map miter.aim"):
+    """From the stashed gold and gate designs to the miter's AIGER file (and its map)."""
     return (
-        gold_gate_cmds(block, lib, params, netlist, GOLD_TO_GATES)
-        + "miter -equiv -flatten gold gate miter\n"
+        "miter -equiv -flatten gold gate miter\n"
         + "hierarchy -top miter\n"
         + "select -assert-none t:$dlatch t:$adlatch t:$_DLATCH* t:$_DLATCHSR*\n"
         + "async2sync\ndffunmap\ntechmap\nopt -fast -nodffe -nosdff\ndffunmap\n"
@@ -512,30 +519,25 @@ def miter_cmds(block, lib, params=None, netlist="net_keep.v"):
         + "select -assert-none t:* t:$_AND_ t:$_NOT_ t:$_DFF_P_ %u %u %d\n"
         + "select -assert-none t:$_DFF_P_ %x:+[C] t:$_DFF_P_ %d w:in_clk_i %d\n"
         + "tee -o miter_stat.txt stat\n"
-        + "write_aiger -zinit -map miter.aim miter.aig\n"
+        + f"write_aiger -zinit {map_option} miter.aig\n"
     )
+
+
+def miter_cmds(block, lib, params=None, netlist="net_keep.v", map_option="-map miter.aim"):
+    return gold_gate_cmds(block, lib, params, netlist, GOLD_TO_GATES) + miter_lowering(map_option)
 
 
 def equivalence_abc(block, lib, work, timeout, params=None, netlist="net_keep.v"):
     """Sequential equivalence of the RTL and the mapped netlist by ABC's dprove (see ABC_DPROVE)."""
-    (work / "miter.ys").write_text(miter_cmds(block, lib, params, netlist))
     res = {
         "method": f"ABC {ABC_DPROVE} (yosys-abc) on a Yosys miter (miter -equiv) of the RTL (proc, flatten, "
                   "techmap) and the mapped netlist with Liberty cell functions, async resets via async2sync, every "
                   "flip-flop of both initially 0: outputs equal in every cycle for every input sequence",
     }
-    for f in ("miter.aig", "miter.aim"):
-        (work / f).unlink(missing_ok=True)
-    rc, miter_secs = run(["yosys", "-q", "-l", "miter.log", "miter.ys"], work, work / "miter.stdout", timeout)
+    miter_secs, failed = build_miter(block, lib, work, timeout, params, netlist, "miter.aim")
     res["miter_seconds"] = round(miter_secs, 1)
-    if rc != 0:
-        res.update({"status": "timeout" if rc is None else "fail", "seconds": res["miter_seconds"],
-                    "result": "miter not built, see miter.log"})
-        return res
-    # write_aiger -zinit adds an input per uninitialized flip-flop: none may be there (setundef -init)
-    names = [ln.split()[-1] for ln in (work / "miter.aim").read_text().splitlines() if ln.startswith("input")]
-    if any(not n.startswith("in_") for n in names):
-        sys.exit(f"{block}: the miter has inputs that are not the blocks' inputs, see {work}/miter.aim")
+    if failed:
+        return {**res, **failed}
     rc, abc_secs = run(["yosys-abc", "-c", f"read_aiger miter.aig; print_stats; {ABC_DPROVE}"], work,
                        work / "dprove.log", None if timeout is None else max(1.0, timeout - miter_secs))
     text = (work / "dprove.log").read_text()
@@ -556,7 +558,71 @@ def equivalence_abc(block, lib, work, timeout, params=None, netlist="net_keep.v"
     return res
 
 
-EQUIV_METHODS = {"yosys": equivalence, "abc_dprove": equivalence_abc}
+def build_miter(block, lib, work, timeout, params, netlist, map_file):
+    """The miter's AIGER file (miter_cmds) and its map; None and the failure's result when not built."""
+    option = "-vmap" if map_file.endswith(".vmap") else "-map"
+    (work / "miter.ys").write_text(miter_cmds(block, lib, params, netlist, f"{option} {map_file}"))
+    for f in ("miter.aig", map_file):
+        (work / f).unlink(missing_ok=True)
+    rc, secs = run(["yosys", "-q", "-l", "miter.log", "miter.ys"], work, work / "miter.stdout", timeout)
+    if rc != 0:
+        return secs, {"status": "timeout" if rc is None else "fail", "seconds": round(secs, 1),
+                      "result": "miter not built, see miter.log"}
+    # write_aiger -zinit adds an input per uninitialized flip-flop: none may be there (setundef -init)
+    names = [ln.split()[-1] for ln in (work / map_file).read_text().splitlines() if ln.startswith("input")]
+    if any(not n.startswith("in_") for n in names):
+        sys.exit(f"{block}: the miter has inputs that are not the blocks' inputs, see {work}/{map_file}")
+    return secs, None
+
+
+# Register correspondence by name (scripts/rtl/regcorr.py): each gold flip-flop and the gate flip-flop(s) of
+# the same name share one free input, and ABC's iprove (fraiging with SAT) proves every output of the check
+# (the designs' outputs differ; a class member's next state differs from its class's) constant 0: equal states
+# give equal next states and outputs, and with the equal initial state that is an induction over cycles. For a
+# netlist that keeps its registers and their names (synth.py's does), the sequential problem dprove cannot
+# finish at 60 SMs (3619 latches) becomes one combinational proof. Not ABC's &cec -m: on a many-output check
+# it can print "equivalent" for outputs that are 1 (regcorr_test.py's planted case: iprove finds it).
+ABC_REGCORR = "iprove -v"
+
+
+def equivalence_regcorr(block, lib, work, timeout, params=None, netlist="net_keep.v"):
+    """Sequential equivalence by register correspondence by name, proven combinationally (see ABC_REGCORR)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import regcorr  # noqa: E402 (this folder's module)
+    res = {
+        "method": "register correspondence by name (scripts/rtl/regcorr.py) on a Yosys miter (miter -equiv) of "
+                  "the RTL (proc, flatten, techmap) and the mapped netlist with Liberty cell functions, async "
+                  f"resets via async2sync, every flip-flop of both initially 0; ABC {ABC_REGCORR} (yosys-abc) "
+                  "proves equal states give equal next states and outputs: outputs equal in every cycle for "
+                  "every input sequence",
+    }
+    miter_secs, failed = build_miter(block, lib, work, timeout, params, netlist, "miter.vmap")
+    res["miter_seconds"] = round(miter_secs, 1)
+    if failed:
+        return {**res, **failed}
+    figures = regcorr.build(work / "miter.aig", work / "miter.vmap", work / "regcorr.aig")
+    res["flip_flops"] = figures["latches"]
+    res["classes"] = figures["classes"]
+    res["unpaired"] = figures["unpaired"]
+    rc, abc_secs = run(["yosys-abc", "-c", f"read_aiger regcorr.aig; print_stats; {ABC_REGCORR}"], work,
+                       work / "regcorr.log", None if timeout is None else max(1.0, timeout - miter_secs))
+    text = (work / "regcorr.log").read_text()
+    res["abc_seconds"] = round(abc_secs, 1)
+    res["seconds"] = round(miter_secs + abc_secs, 1)
+    failing = re.search(r"^SATISFIABLE \(output = (\d+)\)", text, re.M)
+    if rc is None:
+        res.update({"status": "timeout", "result": "not finished"})
+    elif re.search(r"^UNSATISFIABLE", text, re.M):
+        res.update({"status": "pass", "result": "equivalent"})
+    elif failing:
+        label = figures["labels"][int(failing.group(1))]
+        res.update({"status": "fail", "result": f"not proven: {label} differs"})
+    else:
+        res.update({"status": "fail", "result": "undecided" if "UNDECIDED" in text else f"abc exit {rc}"})
+    return res
+
+
+EQUIV_METHODS = {"yosys": equivalence, "abc_dprove": equivalence_abc, "abc_regcorr": equivalence_regcorr}
 
 
 # ---------------------------------------------------------------------------
@@ -611,6 +677,9 @@ def params_cell(b):
 def equivalence_cell(e):
     """The check's status, with what it proved and in how long (a timeout's time too)."""
     eq = e["status"]
+    if "classes" in e:  # register correspondence by name, proven by ABC's iprove
+        return (f"{eq} (register correspondence by name, ABC iprove: {e['result']}, {e['flip_flops']} flip-flops "
+                f"in {e['classes']} classes, {e['seconds']:.0f} s)")
     if "result" in e:  # ABC's dprove
         latches = f", {e['aig']['latches']} latches" if "aig" in e else ""
         return f"{eq} (ABC dprove: {e['result']}{latches}, {e['seconds']:.0f} s)"
@@ -647,9 +716,10 @@ def markdown_pascal(report):
         f"OSU 0.18 um standard cells `{Path(report['liberty']).name}`). The blocks whose parameters follow "
         "the SM count and the warps per SM, at `configs/gpu/pascal_60sm.json`'s (60 SMs, 64 warps per SM, "
         f"{g['mhz']:.0f} MHz): the parameter sets the platform runs there (`rtl/rtl.cmake`). The flow, the "
-        "cells and the equivalence check are [rtl_report.md](rtl_report.md)'s, but for the proof of the 60-SM "
-        "rows (a one-step induction over all $equiv cells at once, `equiv_induct -seq 1`: see their notes); only "
-        "the clock differs.",
+        "cells and the equivalence check are [rtl_report.md](rtl_report.md)'s, but for the proofs of the 60-SM "
+        "rows (`vote_arbiter`: a one-step induction over all $equiv cells at once, `equiv_induct -seq 1`; "
+        "`stagger_unit`: register correspondence by name, its induction step one combinational proof by ABC: see "
+        "their notes); only the clock differs.",
         "",
         f"| block | parameters | scope | cells | flip-flops | area (um^2, 0.18 um) | share of one GP102 SM | "
         f"critical path (ns) | {g['mhz']:.0f} / {g['boost_mhz']:.0f} MHz scaled to 0.18 um (ns) | slack (ns) | "
@@ -787,9 +857,10 @@ def markdown(report):
         f"The ABC delay target ({ABC_TARGET_PS} ps) only steers the mapper.",
         "- Equivalence: Yosys `equiv_make` between the elaborated RTL (`proc; flatten`) and the mapped netlist "
         "read back with the Liberty cell functions, `async2sync`, `equiv_simple`, `equiv_induct`, "
-        "`equiv_status -assert`; a row marked ABC (`stagger_unit`) instead by ABC's sequential equivalence "
-        "check: a Yosys miter of the RTL and the netlist, every flip-flop initially 0, `yosys-abc` `dprove` "
-        "(equivalent: the outputs are equal in every cycle of every input sequence, the reset included; "
+        "`equiv_status -assert`; a row marked register correspondence (`stagger_unit`) instead on a Yosys "
+        "miter of the RTL and the netlist, every flip-flop initially 0: the flip-flops paired by name, and "
+        "`yosys-abc` `iprove` proves that paired states equal give next states and outputs equal (so, by "
+        "induction, the outputs are equal in every cycle of every input sequence, the reset included; "
         "[rtl.md](rtl.md#area-and-timing)).",
         "",
         "Work files (Yosys/OpenSTA scripts, logs, netlists): `build/rtl_synth/<block>/`. "
@@ -815,7 +886,8 @@ def main():
     ap.add_argument("--equiv-method", choices=list(EQUIV_METHODS),
                     help="the proof for every block, instead of each block's \"equiv_method\" (default yosys: "
                          "equiv_make and the block's equiv_proof; abc_dprove: ABC's sequential equivalence "
-                         "on a miter, see ABC_DPROVE)")
+                         "on a miter, see ABC_DPROVE; abc_regcorr: register correspondence by name, proven "
+                         "combinationally by ABC, see ABC_REGCORR)")
     ap.add_argument("--equiv-netlist", metavar="VERILOG",
                     help="prove this netlist against the RTL instead of the block's own net_keep.v (e.g. one "
                          "with a planted difference, to see the proof fail)")
@@ -841,7 +913,7 @@ def main():
         return 0
 
     uses_abc = not args.no_equiv and any(
-        (args.equiv_method or ALL_BLOCKS[b].get("equiv_method")) == "abc_dprove" for b in args.blocks)
+        (args.equiv_method or ALL_BLOCKS[b].get("equiv_method", "yosys")) != "yosys" for b in args.blocks)
     for tool in ("yosys", "sta") + (("yosys-abc",) if uses_abc else ()):
         if not shutil.which(tool):
             sys.exit(f"{tool} not found (apt-get install yosys opensta)")
