@@ -147,7 +147,7 @@ def classes_by_name(miter, reset_lit, wires):
             k = parent[k]
         return k
 
-    names = {}
+    names, paired = {}, set()
     for name, sides in wires.items():
         if "gold" not in sides or "gate" not in sides:
             continue
@@ -158,6 +158,7 @@ def classes_by_name(miter, reset_lit, wires):
             if not gold or not gate or gold[1] != gate[1]:
                 continue
             parent[find(gate[0])] = find(gold[0])
+            paired.update((gold[0], gate[0]))  # one latch when Yosys merged the two identical flip-flops
             for k in (gold[0], gate[0]):
                 # a register's own name (lowRISC's _q) over the ports and views that show it
                 if k not in names or (name.endswith("_q") and not names[k].rsplit("[", 1)[0].endswith("_q")):
@@ -165,14 +166,14 @@ def classes_by_name(miter, reset_lit, wires):
     classes = defaultdict(list)
     for k in range(len(miter.latches)):
         classes[find(k)].append(k)
-    return sorted(classes.values()), names
+    return sorted(classes.values()), names, paired
 
 
 def build(aig, vmap, out):
     """Writes the combinational check; returns its figures and the label of each output."""
     miter = Miter(aig)
     reset_lit, wires = read_vmap(vmap)
-    classes, names = classes_by_name(miter, reset_lit, wires)
+    classes, names, paired = classes_by_name(miter, reset_lit, wires)
     ni = miter.num_inputs
     var_map = {v: v for v in range(ni + 1)}
     next_var = ni + 1
@@ -200,7 +201,8 @@ def build(aig, vmap, out):
     def xor(a, b):
         return and_gate(and_gate(a, b ^ 1) ^ 1, and_gate(a ^ 1, b) ^ 1) ^ 1
 
-    outputs, labels = [lit(o) for o in miter.outputs], ["the miter's output (the designs' outputs differ)"]
+    outputs = [lit(o) for o in miter.outputs]
+    labels = [f"the miter's output {i} (the designs' outputs differ)" for i in range(len(outputs))]
     for members in classes:
         for k in members[1:]:
             outputs.append(xor(lit(miter.latches[members[0]]), lit(miter.latches[k])))
@@ -211,7 +213,7 @@ def build(aig, vmap, out):
     return {
         "latches": len(miter.latches),
         "classes": len(classes),
-        "unpaired": sum(len(c) == 1 for c in classes),
+        "unpaired": sum(len(c) == 1 and c[0] not in paired for c in classes),
         "outputs": len(outputs),
         "labels": labels,
     }

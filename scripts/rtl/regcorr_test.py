@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """regcorr.py on small designs: the proof passes where the gate differs from the gold only in structure
-(and in a register kept as two copies), and fails, naming the register, where one next-state bit differs.
+(and in a register kept as two copies), and fails, naming the register, where one next-state bit differs;
+and synth.py's guard against a netlist that reads x constants (which the miter makes 0).
 
 Each case builds the miter as synth.py's miter_cmds does (miter -equiv -flatten, async2sync, every
 flip-flop initially 0, write_aiger -zinit -vmap) from two RTL modules, so it needs yosys and yosys-abc
@@ -102,6 +103,13 @@ class RegcorrTest(unittest.TestCase):
         figures, log = prove(GOLD, PLANTED)
         failing = int(re.search(r"(?m)^SATISFIABLE \(output = (\d+)\)", log).group(1))
         self.assertEqual(figures["labels"][failing], "next state of count_q[5]")
+
+    def test_x_constants_count_only_where_a_cell_reads_them(self):
+        netlist = ("  wire [2:0] \\f$func$.grp ;\n  wire a;\n  assign \\f$func$.grp  = 3'hx;\n"
+                   "  AND2X2 _1_ (\n    .A(a),\n    .B(b),\n    .Y(y)\n  );\n")
+        self.assertEqual(synth.x_driven_wires_in_use(netlist), [])
+        read = netlist.replace(".B(b)", ".B(\\f$func$.grp [1])")
+        self.assertEqual(synth.x_driven_wires_in_use(read), ["\\f$func$.grp"])
 
 
 if __name__ == "__main__":

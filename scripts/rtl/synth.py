@@ -558,8 +558,22 @@ def equivalence_abc(block, lib, work, timeout, params=None, netlist="net_keep.v"
     return res
 
 
+def x_driven_wires_in_use(netlist_text):
+    """Wires the netlist assigns an x constant and any cell or assignment then reads (setundef -zero makes
+    every x 0: harmless on Yosys's leftover function-local wires, which nothing reads, an assumption if read)."""
+    x_wires = re.findall(r"^\s*assign (\\\S+ |[\w.$]+)\s*(?:\[[\d:]+\])?\s*=\s*\d+'h?x+;", netlist_text, re.M)
+    reads = [ln for ln in netlist_text.splitlines()
+             if not re.match(r"\s*(wire|input|output|reg)\b", ln) and not re.search(r"=\s*\d+'h?x+;", ln)]
+    text = "\n".join(reads)
+    return sorted({w.strip() for w in x_wires if re.search(re.escape(w.strip()) + r"(?![\w$.])", text)})
+
+
 def build_miter(block, lib, work, timeout, params, netlist, map_file):
     """The miter's AIGER file (miter_cmds) and its map; None and the failure's result when not built."""
+    read = x_driven_wires_in_use((work / netlist).read_text())
+    if read:
+        return 0.0, {"status": "fail", "seconds": 0.0,
+                     "result": f"the netlist reads x constants ({', '.join(read[:3])}): not proven"}
     option = "-vmap" if map_file.endswith(".vmap") else "-map"
     (work / "miter.ys").write_text(miter_cmds(block, lib, params, netlist, f"{option} {map_file}"))
     for f in ("miter.aig", map_file):
@@ -612,10 +626,11 @@ def equivalence_regcorr(block, lib, work, timeout, params=None, netlist="net_kee
     failing = re.search(r"^SATISFIABLE \(output = (\d+)\)", text, re.M)
     if rc is None:
         res.update({"status": "timeout", "result": "not finished"})
-    elif re.search(r"^UNSATISFIABLE", text, re.M):
+    elif rc == 0 and re.search(r"^UNSATISFIABLE", text, re.M) and not failing:
         res.update({"status": "pass", "result": "equivalent"})
     elif failing:
-        label = figures["labels"][int(failing.group(1))]
+        index = int(failing.group(1))
+        label = figures["labels"][index] if index < len(figures["labels"]) else f"output {index}"
         res.update({"status": "fail", "result": f"not proven: {label} differs"})
     else:
         res.update({"status": "fail", "result": "undecided" if "UNDECIDED" in text else f"abc exit {rc}"})
