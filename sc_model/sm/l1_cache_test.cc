@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <initializer_list>
+#include <vector>
 
 namespace gpupm {
 namespace {
@@ -104,6 +106,76 @@ TEST(L1Cache, ActiveWaysBoundWhatASetHolds) {
   c.set_active_ways(kWays);
   fill_all(c, {line(0, 5), line(0, 6)});  // the returned ways take new lines, nothing evicted
   for (uint64_t n : {1, 4, 5, 6}) EXPECT_TRUE(c.contains(line(0, n))) << n;
+}
+
+// Allocate-on-miss (GPGPU-Sim's L1): a miss takes its way at once, the line is no
+// hit until its fill, and a set whose ways all wait for fills takes no more misses.
+TEST(L1Cache, AllocateOnMissReservesTheWayUntilTheFill) {
+  L1Cache c(kSets, kWays, L1Policy{true, false});
+  for (uint64_t n = 0; n < kWays; ++n) EXPECT_TRUE(c.reserve(line(0, n))) << n;
+  EXPECT_FALSE(c.access(line(0, 0)));  // waiting for its fill: no hit
+  EXPECT_FALSE(c.contains(line(0, 0)));
+  EXPECT_FALSE(c.reserve(line(0, 4)));  // every way waits: no room for a fifth miss
+  EXPECT_TRUE(c.reserve(line(1, 0)));   // another set is not affected
+  c.fill(line(0, 2));
+  EXPECT_TRUE(c.access(line(0, 2)));
+  EXPECT_TRUE(c.reserve(line(0, 4)));  // the one valid way is the only victim
+  EXPECT_FALSE(c.contains(line(0, 2)));
+  EXPECT_FALSE(c.reserve(line(0, 5)));
+}
+
+// The LRU stamp is the miss's: of two lines filled in the other order, the one
+// that missed first is evicted first (the fill-time policy evicts the other).
+TEST(L1Cache, AllocateOnMissStampsAtTheMiss) {
+  for (bool on_miss : {true, false}) {
+    L1Cache c(kSets, kWays, L1Policy{on_miss, false});
+    auto miss = [&](uint64_t n) {
+      if (on_miss) EXPECT_TRUE(c.reserve(line(0, n)));
+    };
+    for (uint64_t n = 0; n < kWays; ++n) miss(n);
+    for (uint64_t n : {1, 0, 2, 3}) c.fill(line(0, n));  // line 0 filled after line 1
+    miss(4);
+    c.fill(line(0, 4));
+    EXPECT_EQ(c.contains(line(0, 0)), !on_miss) << on_miss;
+    EXPECT_EQ(c.contains(line(0, 1)), on_miss) << on_miss;
+  }
+}
+
+// A line invalidated (a store) while it waits for its fill frees its way, and the
+// fill then brings nothing in.
+TEST(L1Cache, AllocateOnMissInvalidatedLineIsNotFilled) {
+  L1Cache c(kSets, kWays, L1Policy{true, false});
+  for (uint64_t n = 0; n < kWays; ++n) ASSERT_TRUE(c.reserve(line(0, n)));
+  c.invalidate(line(0, 1));
+  c.fill(line(0, 1));
+  EXPECT_FALSE(c.contains(line(0, 1)));
+  EXPECT_TRUE(c.reserve(line(0, 7)));  // the freed way
+}
+
+// Fermi's hash against GPGPU-Sim's byte-address formula (gpu-cache.cc,
+// FERMI_HASH_SET_FUNCTION), written out here on addresses: strides that map one
+// set linearly spread over several.
+TEST(L1Cache, FermiHashIsGpgpuSimsSetIndex) {
+  auto gpgpusim = [](uint64_t addr, uint32_t sets) {
+    uint32_t lower = uint32_t(addr >> 7) & 0x1F;
+    uint32_t upper =
+        uint32_t((addr & 0xE000) >> 13) | uint32_t((addr & 0x20000) >> 14) | uint32_t((addr & 0x80000) >> 15);
+    uint32_t set = lower ^ upper;
+    if (sets == 64) set |= uint32_t((addr & 0x1000) >> 7);
+    return set;
+  };
+  for (uint32_t sets : {32u, 64u})
+    for (uint64_t addr = 0; addr < (uint64_t(1) << 21); addr += 128 * 37)
+      ASSERT_EQ(L1Cache::fermi_set(addr >> 7, sets), gpgpusim(addr, sets)) << addr << " " << sets;
+  // 8 KB apart: set 0 of 64 every time linearly; hashed, 8 different sets.
+  std::vector<uint32_t> hashed;
+  for (uint64_t k = 0; k < 8; ++k) hashed.push_back(L1Cache::fermi_set(k * 64, 64));
+  std::sort(hashed.begin(), hashed.end());
+  EXPECT_EQ(std::unique(hashed.begin(), hashed.end()) - hashed.begin(), 8);
+  // A cache indexed by the hash puts those lines in different sets: all 8 stay.
+  L1Cache c(64, 1, L1Policy{false, true});
+  for (uint64_t k = 0; k < 8; ++k) c.fill(k * 64);
+  for (uint64_t k = 0; k < 8; ++k) EXPECT_TRUE(c.contains(k * 64)) << k;
 }
 
 }  // namespace

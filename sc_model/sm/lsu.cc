@@ -6,7 +6,7 @@ namespace gpupm {
 
 Lsu::Lsu(const SmConfig& cfg)
     : cfg_(cfg),
-      l1_(cfg.l1_sets, cfg.l1_ways),
+      l1_(cfg.l1_sets, cfg.l1_ways, L1Policy{cfg.l1_allocate_on_miss, cfg.l1_fermi_hash}),
       mshrs_(cfg.l1_mshrs),
       mshr_of_(cfg.l1_mshrs),
       mshr_free_((cfg.l1_mshrs + 63) / 64, 0) {
@@ -74,6 +74,8 @@ bool Lsu::process_line(uint64_t c, std::vector<LoadDone>& done) {
     return true;
   }
   if (mshrs_in_use_ == mshrs_.size() || requests_.size() >= cfg_.miss_queue) return false;
+  // Allocate-on-miss: the line needs a way of its set now (an atomic, done at the L2, takes none).
+  if (cfg_.l1_allocate_on_miss && !slot_.atomic && !l1_.reserve(line)) return false;
   const uint32_t free = take_free_mshr();
   mshr_of_.insert(line, int(free));
   mshrs_[free].waiters.assign(1, slot_.tracker);

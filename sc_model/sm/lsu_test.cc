@@ -147,6 +147,33 @@ TEST_F(LsuTest, MshrsExhaustedStall) {
   EXPECT_EQ(reqs[0].line, 3u);
 }
 
+// Allocate-on-miss: a miss whose set has every way waiting for a fill stalls the
+// slot (GPGPU-Sim's LINE_ALLOC_FAIL) until a fill frees one; with the fill-time
+// policy the same misses all go out.
+TEST_F(LsuTest, AllocateOnMissStallsWhenEverySetWayWaits) {
+  cfg.l1_allocate_on_miss = true;
+  const uint64_t sets = cfg.l1_sets;
+  for (uint64_t n = 0; n < cfg.l1_ways; ++n) issue(n, load(n * sets));  // set 0's ways all wait
+  EXPECT_EQ(take_requests().size(), cfg.l1_ways);
+  issue(10, load(cfg.l1_ways * sets));  // one more line of set 0
+  EXPECT_TRUE(lsu().stalled());
+  EXPECT_FALSE(lsu().has_request());
+  EXPECT_LT(lsu().mshrs_in_use(), cfg.l1_mshrs);  // not for want of an MSHR
+  lsu().fill(0, 11, done);
+  cycle(11);
+  EXPECT_FALSE(lsu().stalled());
+  auto reqs = take_requests();
+  ASSERT_EQ(reqs.size(), 1u);
+  EXPECT_EQ(reqs[0].line, cfg.l1_ways * sets);
+}
+
+TEST_F(LsuTest, FillTimeAllocationSendsEveryMissOfASet) {
+  const uint64_t sets = cfg.l1_sets;
+  for (uint64_t n = 0; n <= cfg.l1_ways; ++n) issue(n, load(n * sets));
+  EXPECT_FALSE(lsu().stalled());
+  EXPECT_EQ(take_requests().size(), cfg.l1_ways + 1);
+}
+
 TEST_F(LsuTest, FullMissQueueStalls) {
   cfg.miss_queue = 2;
   issue(0, load(1));

@@ -62,6 +62,17 @@ void describe(ParamVisitor& v, SmConfig& c) {
   v.integer("l1_sets", c.l1_sets, 1, 1u << 16, "sets", "L1 data cache sets");
   v.integer("l1_ways", c.l1_ways, 1, 64, "ways", "L1 data cache associativity");
   v.integer("line_bytes", c.line_bytes, 128, 128, "bytes", "cache line (one memory request)");
+  v.choice_of("l1_allocation", c.l1_allocate_on_miss, {"fill", "miss"},
+              "when a missing line takes its L1 way: at its fill (the least recently used way then), or at the miss "
+              "(GPGPU-Sim's allocate-on-miss: the way is reserved, LRU-stamped then, until the fill makes it valid; "
+              "a set whose ways all wait for fills stalls the load/store unit until one arrives)");
+  v.choice_of("l1_set_index", c.l1_fermi_hash, {"linear", "fermi_hash"},
+              "L1 set of a line: line mod l1_sets, or Fermi's hash of the address bits (Nugteren et al., HPCA 2014; "
+              "GPGPU-Sim's FERMI_HASH_SET_FUNCTION; 32 or 64 sets)");
+  v.rule("l1_fermi_hash_sets", "the Fermi hash indexes 32 or 64 sets", [&c] {
+    return problem_unless(!c.l1_fermi_hash || c.l1_sets == 32 || c.l1_sets == 64, "l1_set_index",
+                          "expected l1_sets 32 or 64 with fermi_hash");
+  });
   v.integer("l1_hit_latency", c.l1_hit_latency, 1, 1000, "cycles", "L1 hit, pipeline included");
   v.integer("l1_mshrs", c.l1_mshrs, 1, 1024, "entries", "L1 miss status holding registers");
   v.integer("l1_mshr_merges", c.l1_mshr_merges, 1, 64, "requests", "requests merged into one MSHR");

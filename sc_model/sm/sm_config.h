@@ -32,6 +32,10 @@ struct SmConfig {
   uint32_t sfu_latency = 20;
   uint32_t sfu_interval = 4;  // one shared SFU pipe
   uint32_t l1_sets = 64, l1_ways = 4, line_bytes = 128;
+  // When a missing line takes its L1 way (at the fill, or reserved at the miss as
+  // GPGPU-Sim's caches do) and the set index (line mod sets, or Fermi's hash).
+  bool l1_allocate_on_miss = false;
+  bool l1_fermi_hash = false;
   uint32_t l1_hit_latency = 20;
   uint32_t l1_mshrs = 32, l1_mshr_merges = 8;
   uint32_t miss_queue = 8;  // line requests waiting for the interconnect

@@ -29,6 +29,20 @@ TEST(SmConfig, ReadsThroughItsDeclaration) {
   EXPECT_EQ(error_of(rb), "g.json: sm.icache_bytes: expected a multiple of line_bytes x icache_ways");
 }
 
+// The L1 policy keys: names, defaults, and the Fermi hash only on 32 or 64 sets.
+TEST(SmConfig, L1AllocationAndSetIndex) {
+  Json doc = Json::parse(R"({"l1_allocation": "miss", "l1_set_index": "fermi_hash", "l1_sets": 32})");
+  JsonReader r(doc, "g.json", "sm");
+  SmConfig c = parse_sm_config(r);
+  EXPECT_TRUE(c.l1_allocate_on_miss);
+  EXPECT_TRUE(c.l1_fermi_hash);
+  EXPECT_FALSE(SmConfig().l1_allocate_on_miss);
+  EXPECT_FALSE(SmConfig().l1_fermi_hash);
+  Json bad = Json::parse(R"({"l1_set_index": "fermi_hash", "l1_sets": 48})");
+  JsonReader rb(bad, "g.json", "sm");
+  EXPECT_EQ(error_of(rb), "g.json: sm.l1_set_index: expected l1_sets 32 or 64 with fermi_hash");
+}
+
 // A unified 64 KB L1/shared array of 16 ways (4 KB each) with carve-outs of 0..48 KB.
 SmConfig unified() {
   SmConfig c;
