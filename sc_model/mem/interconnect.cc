@@ -63,13 +63,20 @@ ResponseNetwork::ResponseNetwork(const MemConfig& cfg, const RequestPool& pool)
       slice_flits_(cfg.slice_out_flits),
       port_flits_(cfg.sm_in_flits),
       read_flits_(cfg.line_bytes / cfg.flit_bytes),
-      slice_out_(cfg.channels, Ring<Packet>(cfg.l2_mshrs)) {}
+      blocking_(cfg.blocking_responses),
+      // Blocking: one queue per slice output port (slice_out_flits of them, a flit a cycle each).
+      slice_out_(cfg.channels * (cfg.blocking_responses ? cfg.slice_out_flits : 1), Ring<Packet>(cfg.l2_mshrs)) {}
 
-void ResponseNetwork::set_ports(uint32_t ports) { port_in_.assign(ports, Ring<Packet>(64)); }
+void ResponseNetwork::set_ports(uint32_t ports) {
+  port_in_.assign(ports, Ring<Packet>(64));
+  port_room_.assign(ports, 0);
+}
 
 void ResponseNetwork::push(uint32_t slice, uint32_t id, uint64_t ready) {
   const MemRequest& r = pool_[id];
-  slice_out_[slice].push_back({id, r.port, r.write ? 1u : read_flits_, 0, ready});
+  // Blocking: the output port of the line's sub-partition (its lowest line bits within the channel).
+  const size_t queue = blocking_ ? slice * slice_flits_ + size_t(r.local_line % slice_flits_) : slice;
+  slice_out_[queue].push_back({id, r.port, r.write ? 1u : read_flits_, 0, ready});
 }
 
 uint64_t ResponseNetwork::head_ready(const std::vector<Ring<Packet>>& queues) {

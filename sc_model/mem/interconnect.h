@@ -11,7 +11,13 @@
 // cycle, reaches the SM port icnt_latency cycles after its last flit left, and
 // enters the SM at sm_in_flits flits per cycle; it is delivered in the cycle its
 // last flit enters. A read response is line_bytes/flit_bytes flits, a write
-// acknowledgement one flit.
+// acknowledgement one flit. With response_crossbar "blocking" each slice has
+// slice_out_flits output ports of a flit a cycle (GPGPU-Sim's sub-partitions: a
+// response takes its line's), the SM port's sm_in_flits a cycle are shared by all
+// of them at the crossbar (in an order rotating each cycle), an output whose head
+// response finds its SM port full sends nothing that cycle (head-of-line
+// blocking), and a response is delivered icnt_latency cycles after its last flit
+// crossed.
 #pragma once
 
 #include "gpupm/mem/mem_config.h"
@@ -89,12 +95,18 @@ class ResponseNetwork {
   static void drain(Ring<Packet>& queue, uint64_t l2_cycle, uint32_t budget, Done&& done);
   static uint64_t head_ready(const std::vector<Ring<Packet>>& queues);
 
+  template <class Deliver>
+  void step_blocking(uint64_t l2_cycle, Deliver&& deliver);
+
   const RequestPool& pool_;
   uint32_t latency_;
   uint32_t slice_flits_, port_flits_;
   uint32_t read_flits_;
+  bool blocking_;
   std::vector<Ring<Packet>> slice_out_;
   std::vector<Ring<Packet>> port_in_;
+  std::vector<uint32_t> port_room_;  // blocking: flits each SM port may still take this cycle
+  uint32_t first_slice_ = 0;         // blocking: the slice output served first this cycle
 };
 
 template <class Done>
@@ -112,7 +124,38 @@ void ResponseNetwork::drain(Ring<Packet>& queue, uint64_t l2_cycle, uint32_t bud
 }
 
 template <class Deliver>
+void ResponseNetwork::step_blocking(uint64_t l2_cycle, Deliver&& deliver) {
+  std::fill(port_room_.begin(), port_room_.end(), port_flits_);
+  const uint32_t outputs = uint32_t(slice_out_.size());  // slice_out_flits per slice, a flit a cycle each
+  for (uint32_t k = 0; k < outputs; ++k) {
+    Ring<Packet>& out = slice_out_[(first_slice_ + k) % outputs];
+    uint32_t budget = 1;
+    while (budget > 0 && !out.empty() && out.front().ready <= l2_cycle) {
+      Packet& p = out.front();
+      const uint32_t n = std::min({budget, port_room_[p.port], p.flits - p.sent});
+      if (n == 0) break;  // its port is full this cycle: the slice's queue waits behind it
+      p.sent += n;
+      budget -= n;
+      port_room_[p.port] -= n;
+      if (p.sent < p.flits) break;
+      port_in_[p.port].push_back({p.id, p.port, p.flits, p.flits, l2_cycle + latency_});
+      out.pop_front();
+    }
+  }
+  first_slice_ = (first_slice_ + 1) % outputs;
+  for (Ring<Packet>& in : port_in_)  // already through the port: delivered when they arrive
+    while (!in.empty() && in.front().ready <= l2_cycle) {
+      deliver(in.front().id);
+      in.pop_front();
+    }
+}
+
+template <class Deliver>
 void ResponseNetwork::step(uint64_t l2_cycle, Deliver&& deliver) {
+  if (blocking_) {
+    step_blocking(l2_cycle, deliver);
+    return;
+  }
   for (Ring<Packet>& out : slice_out_) {
     drain(out, l2_cycle, slice_flits_, [&](Packet p) {
       port_in_[p.port].push_back({p.id, p.port, p.flits, 0, l2_cycle + latency_});

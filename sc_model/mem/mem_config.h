@@ -66,6 +66,9 @@ struct MemConfig {
   uint32_t flit_bytes = 32;
   uint32_t slice_out_flits = 2;  // response flits per L2 cycle per slice
   uint32_t sm_in_flits = 1;      // response flits per L2 cycle into each SM
+  // "response_crossbar": "queued" (each SM port queues what reaches it) or "blocking"
+  // (an input-queued crossbar: a slice's head response waits while its SM port is full).
+  bool blocking_responses = false;
 
   double peak_bandwidth_bytes_per_s(double dram_clock_hz) const {
     return double(channels) * bus_bytes * data_rate * dram_clock_hz;
