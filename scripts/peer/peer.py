@@ -107,6 +107,8 @@ def run_gpupm(args, out):
     cmd = [args.gpupm, "run", "--gpu", args.gpu, "--workload", args.workload, "--out", os.path.join(out, "gpupm"),
            "--dump-inputs", os.path.join(out, "inputs"), "--dump-buffers", os.path.join(out, "gpupm-buffers"),
            "--quiet"] + gpupm_clock_sets(gpu_config(args.gpu), args.sm_clock_scale, args.mem_clock_scale)
+    for setting in args.gpupm_set:
+        cmd += ["--set", setting]
     subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
     ptx = glob.glob(os.path.join(cache, "ptx", "*.ptx"))
     if len(ptx) != 1:
@@ -416,6 +418,9 @@ def main():
                    help="GPGPU-Sim without its power model (GPUWattch), for runs whose power is not used")
     p.add_argument("--clean", action="store_true",
                    help="delete the buffer dumps and PTX cache at the end (kept when buffers differ)")
+    p.add_argument("--gpupm-set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a gpupm --set for this run (repeatable), e.g. gpu.sm.l1_sets=32 for GPGPU-Sim's 16 KB L1; "
+                        "recorded in result.json")
     p.add_argument("--reuse-gpgpusim", action="store_true",
                    help="run gpupm only and keep GPGPU-Sim's side of the earlier run in OUT (its per-launch "
                         "figures, buffer verdicts and seconds): to re-measure gpupm after a change to its "
@@ -438,6 +443,7 @@ def main():
                            {"gpupm": gpupm_s, "gpgpusim": gpgpusim_s})
     record["cpu_s"] = {"gpupm": gpupm_cpu, "gpgpusim": gpgpusim_cpu}
     record["gpupm_build"] = report["gpupm"]["build_id"]
+    record["gpupm_sets"] = args.gpupm_set
     with open(os.path.join(out, "gpgpusim.csv"), "w", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(CSV_HEADER)

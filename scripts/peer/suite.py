@@ -92,6 +92,8 @@ def peer_command(args, program, workload, variant, directory, refresh=False):
         cmd.append("--no-power")
     if args.config_dir:
         cmd += ["--config-dir", args.config_dir]
+    for setting in args.gpupm_set:
+        cmd += ["--gpupm-set", setting]
     if refresh:
         cmd.append("--reuse-gpgpusim")
     return cmd
@@ -115,7 +117,8 @@ def run_one(args, program, workload, variant):
         with open(result_path) as f:
             record = json.load(f)
         finished = record["status"] not in ("failed", "timeout")
-        refresh = args.refresh_gpupm and finished and record.get("gpupm_build") != args.gpupm_build
+        refresh = args.refresh_gpupm and finished and (record.get("gpupm_build") != args.gpupm_build or
+                                                       record.get("gpupm_sets", []) != args.gpupm_set)
         if not refresh and not (args.retry_failed and not finished):
             record["reused"] = True
             return record
@@ -143,7 +146,8 @@ def run_one(args, program, workload, variant):
     if code in (0, 1) and os.path.exists(result_path):  # 1: buffers beyond tolerance, recorded
         with open(result_path) as f:
             record = json.load(f)
-        if not refresh or record.get("gpupm_build") == args.gpupm_build:  # else the earlier run's file
+        if not refresh or (record.get("gpupm_build") == args.gpupm_build and
+                           record.get("gpupm_sets", []) == args.gpupm_set):  # else the earlier run's file
             return record
     record = {"program": program, "status": "timeout" if code is None else "failed", "exit": code,
               "wall_s": {"total": round(time.monotonic() - start, 1)},
@@ -235,6 +239,9 @@ def parse_args():
                    help="rerun gpupm's side of every finished run that another gpupm build made (peer.py "
                         "--reuse-gpgpusim: GPGPU-Sim's side is kept), e.g. after a change to gpupm's model")
     p.add_argument("--gpupm", default=os.path.join(peer.REPO, "build", "gpupm"))
+    p.add_argument("--gpupm-set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a gpupm --set for every run (repeatable; peer.py's); with --refresh-gpupm, runs made with "
+                        "other settings are re-measured on gpupm's side only")
     p.add_argument("--gpu", default=os.path.join(peer.REPO, "configs", "gpu", "gtx480.json"))
     p.add_argument("--config-dir", help="GPGPU-Sim config folder (default: peer.py's)")
     p.add_argument("--regs", choices=["gpupm", "ptxas"], default="gpupm")
