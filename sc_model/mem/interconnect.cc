@@ -74,7 +74,8 @@ void ResponseNetwork::set_ports(uint32_t ports) {
 
 void ResponseNetwork::push(uint32_t slice, uint32_t id, uint64_t ready) {
   const MemRequest& r = pool_[id];
-  // Blocking: the output port of the line's sub-partition (its lowest line bits within the channel).
+  // Blocking: the output of the line's sub-partition, by the line's lowest bits within the channel
+  // (GPGPU-Sim picks it from the bank's low bits and its ipoly hash: addrdec.cc).
   const size_t queue = blocking_ ? slice * slice_flits_ + size_t(r.local_line % slice_flits_) : slice;
   slice_out_[queue].push_back({id, r.port, r.write ? 1u : read_flits_, 0, ready});
 }

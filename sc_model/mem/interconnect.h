@@ -17,7 +17,8 @@
 // of them at the crossbar (in an order rotating each cycle), an output whose head
 // response finds its SM port full sends nothing that cycle (head-of-line
 // blocking), and a response is delivered icnt_latency cycles after its last flit
-// crossed.
+// crossed. The outputs' queues are not bounded: the blocking delays responses but
+// does not hold back the L2 (GPGPU-Sim's blocked replies also fill its L2 queues).
 #pragma once
 
 #include "gpupm/mem/mem_config.h"
@@ -106,7 +107,6 @@ class ResponseNetwork {
   std::vector<Ring<Packet>> slice_out_;
   std::vector<Ring<Packet>> port_in_;
   std::vector<uint32_t> port_room_;  // blocking: flits each SM port may still take this cycle
-  uint32_t first_slice_ = 0;         // blocking: the slice output served first this cycle
 };
 
 template <class Done>
@@ -126,23 +126,19 @@ void ResponseNetwork::drain(Ring<Packet>& queue, uint64_t l2_cycle, uint32_t bud
 template <class Deliver>
 void ResponseNetwork::step_blocking(uint64_t l2_cycle, Deliver&& deliver) {
   std::fill(port_room_.begin(), port_room_.end(), port_flits_);
-  const uint32_t outputs = uint32_t(slice_out_.size());  // slice_out_flits per slice, a flit a cycle each
+  // slice_out_flits outputs per slice, a flit a cycle each; the first served rotates with the L2 cycle.
+  const uint32_t outputs = uint32_t(slice_out_.size());
   for (uint32_t k = 0; k < outputs; ++k) {
-    Ring<Packet>& out = slice_out_[(first_slice_ + k) % outputs];
-    uint32_t budget = 1;
-    while (budget > 0 && !out.empty() && out.front().ready <= l2_cycle) {
-      Packet& p = out.front();
-      const uint32_t n = std::min({budget, port_room_[p.port], p.flits - p.sent});
-      if (n == 0) break;  // its port is full this cycle: the slice's queue waits behind it
-      p.sent += n;
-      budget -= n;
-      port_room_[p.port] -= n;
-      if (p.sent < p.flits) break;
-      port_in_[p.port].push_back({p.id, p.port, p.flits, p.flits, l2_cycle + latency_});
-      out.pop_front();
-    }
+    Ring<Packet>& out = slice_out_[(l2_cycle + k) % outputs];
+    if (out.empty() || out.front().ready > l2_cycle) continue;
+    Packet& p = out.front();
+    if (port_room_[p.port] == 0) continue;  // its port is full this cycle: the output's queue waits behind it
+    ++p.sent;
+    --port_room_[p.port];
+    if (p.sent < p.flits) continue;
+    port_in_[p.port].push_back({p.id, p.port, p.flits, p.flits, l2_cycle + latency_});
+    out.pop_front();
   }
-  first_slice_ = (first_slice_ + 1) % outputs;
   for (Ring<Packet>& in : port_in_)  // already through the port: delivered when they arrive
     while (!in.empty() && in.front().ready <= l2_cycle) {
       deliver(in.front().id);

@@ -173,10 +173,11 @@ void describe(ParamVisitor& v, MemConfig& c) {
   v.choice_of("response_crossbar", c.blocking_responses, {"queued", "blocking"},
               "the response side's crossbar: each SM port queues every flit the slices send it and takes in "
               "sm_in_flits a cycle, or an input-queued crossbar: each slice has slice_out_flits output ports of a "
-              "flit a cycle (a response takes its line's sub-partition's), each SM port takes sm_in_flits a cycle "
+              "flit a cycle, one per sub-partition (a response takes its line's), each SM port takes sm_in_flits a "
+              "cycle "
               "from all of them together (in rotating priority), and an output whose head response finds its SM "
               "port full sends nothing that cycle (head-of-line blocking, as GPGPU-Sim's one-virtual-channel "
-              "router)");
+              "router; the delay does not hold back the L2)");
   v.section("dram_timing", Presence::kOptional, "DRAM timing in command-clock cycles",
             [&](ParamVisitor& s) { describe(s, c.t); });
   for (const MemConfigRule& rule : mem_config_rules())

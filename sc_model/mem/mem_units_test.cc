@@ -381,11 +381,35 @@ TEST(ResponseNetwork, QueuedPortsTakeEveryFlitTheSlicesSend) {
 TEST(ResponseNetwork, BlockingCrossbarHoldsASliceBehindItsFullPort) {
   // Each slice has two outputs of a flit a cycle; all four responses are of line
   // 0, so each slice's go out of one. Port 0 passes one flit a cycle to the two
-  // slices in turn (the four outputs rotate priority: ids 2 and 0 done in cycles
-  // 6 and 7), and the port-1 responses wait behind them though port 1 is idle:
-  // they share it from cycle 7 (done at 13 and 14).
+  // slices in turn (the outputs' priority rotates with the cycle: ids 2 and 0
+  // done in cycles 6 and 7), and the port-1 responses wait behind them though
+  // port 1 is idle: they share it from cycle 7 (done at 13 and 14).
   const std::vector<std::pair<uint32_t, uint64_t>> want = {{2, 6}, {0, 7}, {3, 13}, {1, 14}};
   EXPECT_EQ(deliveries(true), want);
+}
+
+// A slice's two sub-partition outputs move independently: a response of line 1
+// to port 1 does not wait behind one of line 0 to port 0 (each a flit a cycle).
+TEST(ResponseNetwork, BlockingCrossbarSubPartitionsAreSeparateOutputs) {
+  for (uint64_t second_line : {1u, 0u}) {
+    MemConfig cfg;
+    cfg.channels = 1;
+    cfg.icnt_latency = 0;
+    cfg.blocking_responses = true;
+    RequestPool pool(4);
+    ResponseNetwork net(cfg, pool);
+    net.set_ports(2);
+    for (uint32_t k = 0; k < 2; ++k) {
+      const uint32_t id = pool.alloc();
+      pool[id].port = k;
+      pool[id].local_line = k == 0 ? 0 : second_line;
+      net.push(0, id, 0);
+    }
+    std::vector<uint64_t> done(2, 0);
+    for (uint64_t c = 0; c < 20 && !net.empty(); ++c) net.step(c, [&](uint32_t id) { done[id] = c; });
+    EXPECT_EQ(done[0], 3u) << second_line;
+    EXPECT_EQ(done[1], second_line == 1 ? 3u : 7u) << second_line;  // same output: behind the first
+  }
 }
 
 TEST(MemConfigParse, EmptyObjectGivesTheDefaultsAndKeysOverride) {

@@ -9,6 +9,7 @@
 #include "gpupm/common/divisor.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -28,7 +29,7 @@ class L1Cache {
  public:
   L1Cache(uint32_t sets, uint32_t ways, L1Policy policy = {})
       : sets_(sets),
-        num_sets_(sets),
+        set_count_(sets),
         ways_(ways),
         active_ways_(ways),
         policy_(policy),
@@ -66,6 +67,7 @@ class L1Cache {
   // empty way, else the least recently used way not itself waiting for a fill.
   // False (nothing changes) when every active way of the set waits for one.
   bool reserve(uint64_t line) {
+    assert(policy_.allocate_on_miss);
     const size_t base = set_of(line) * ways_;
     size_t victim = kNone;
     for (size_t i = base; i < base + active_ways_; ++i) {
@@ -81,6 +83,13 @@ class L1Cache {
     stamps_[victim] = ++clock_;
     reserved_[victim] = 1;
     return true;
+  }
+  // A merged miss on a line waiting for its fill refreshes its LRU position, as a
+  // hit does (GPGPU-Sim's HIT_RESERVED).
+  void touch_waiting(uint64_t line) {
+    const size_t base = set_of(line) * ways_;
+    for (size_t i = base; i < base + active_ways_; ++i)
+      if (tags_[i] == line && waiting(i)) stamps_[i] = ++clock_;
   }
   // A line came back. Allocate-on-miss: its reserved way becomes valid (its LRU
   // stamp stays the miss's; a line invalidated meanwhile is not brought in).
@@ -133,7 +142,7 @@ class L1Cache {
   static constexpr uint64_t kEmpty = ~uint64_t(0);
   static constexpr size_t kNone = ~size_t(0);
   size_t set_of(uint64_t line) const {
-    return policy_.fermi_hash ? fermi_set(line, num_sets_) : size_t(sets_.mod(line));
+    return policy_.fermi_hash ? fermi_set(line, set_count_) : size_t(sets_.mod(line));
   }
   bool waiting(size_t way) const { return policy_.allocate_on_miss && reserved_[way]; }
   void drop(size_t way) {
@@ -142,7 +151,7 @@ class L1Cache {
     if (policy_.allocate_on_miss) reserved_[way] = 0;
   }
   Divisor sets_;
-  uint32_t num_sets_;
+  uint32_t set_count_;
   uint32_t ways_;         // the tag array's stride
   uint32_t active_ways_;  // the ways holding lines
   L1Policy policy_;

@@ -167,6 +167,13 @@ TEST(L1Cache, FermiHashIsGpgpuSimsSetIndex) {
   for (uint32_t sets : {32u, 64u})
     for (uint64_t addr = 0; addr < (uint64_t(1) << 21); addr += 128 * 37)
       ASSERT_EQ(L1Cache::fermi_set(addr >> 7, sets), gpgpusim(addr, sets)) << addr << " " << sets;
+  // Values worked by hand from the formula: line bits 0-4 XOR address bits 13-15, 17, 19.
+  EXPECT_EQ(L1Cache::fermi_set(0x2000 >> 7, 32), 1u);    // bit 13 alone
+  EXPECT_EQ(L1Cache::fermi_set(0x2080 >> 7, 32), 0u);    // bit 13 XOR line bit 0
+  EXPECT_EQ(L1Cache::fermi_set(0x20000 >> 7, 32), 8u);   // bit 17
+  EXPECT_EQ(L1Cache::fermi_set(0x80000 >> 7, 32), 16u);  // bit 19
+  EXPECT_EQ(L1Cache::fermi_set(0x1000 >> 7, 64), 32u);   // bit 12 on top with 64 sets
+  EXPECT_EQ(L1Cache::fermi_set(0x1000 >> 7, 32), 0u);    // ignored with 32
   // 8 KB apart: set 0 of 64 every time linearly; hashed, 8 different sets.
   std::vector<uint32_t> hashed;
   for (uint64_t k = 0; k < 8; ++k) hashed.push_back(L1Cache::fermi_set(k * 64, 64));

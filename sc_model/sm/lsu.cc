@@ -69,6 +69,7 @@ bool Lsu::process_line(uint64_t c, std::vector<LoadDone>& done) {
   if (m >= 0) {
     if (mshrs_[m].waiters.size() >= cfg_.l1_mshr_merges) return false;
     mshrs_[m].waiters.push_back(slot_.tracker);
+    if (cfg_.l1_allocate_on_miss) l1_.touch_waiting(line);
     ++stats_.l1_misses;
     ++stats_.mshr_merges;
     return true;

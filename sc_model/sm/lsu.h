@@ -63,7 +63,10 @@ class Lsu {
   const LsuStats& stats() const { return stats_; }
   void invalidate_all() { l1_.clear(); }
   // A unified L1/shared array: the ways the resident kernels' shared-memory carve-out leaves the L1.
-  void set_l1_ways(uint32_t n) { l1_.set_active_ways(n); }
+  void set_l1_ways(uint32_t n) {
+    l1_.set_active_ways(n);
+    retry_ = true;  // a line stalled for want of a way may find one now
+  }
   uint32_t l1_ways() const { return l1_.active_ways(); }
 
  private:
