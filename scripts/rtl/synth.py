@@ -143,8 +143,8 @@ PASCAL_BLOCKS = {
         "params": {"N_SMS": 60, "REPORT_PERIOD": 10, "WINDOW_SLOTS": 3},
         "scope": "one per GPU",
         # Register correspondence by name: equiv_induct -seq 1 had not finished after 22 minutes, abc_dprove
-        # after 112 minutes on the 3619-latch, 158435-AND miter (its register correspondence gave up SAT calls at
-        # its conflict limit and kept 3343 latches); paired by name, the check is one combinational proof.
+        # after 112 minutes on the 3619-latch, 158435-AND miter (ABC's &scorr alone gave up SAT calls at 10,000
+        # conflicts and kept 3343 latches); paired by name, the check is one combinational proof.
         "equiv_method": "abc_regcorr",
         "path_note": "The GTX480 row's two-stage pipeline with 60 SMs (6-bit ranks). Ranks: per byte of 8 SMs, "
                      "the pending SMs of age >= k (3 x 8 counts of 8 bits), 24 byte sums (an age-a SM's rank "
