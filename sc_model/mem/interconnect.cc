@@ -80,6 +80,24 @@ void ResponseNetwork::push(uint32_t slice, uint32_t id, uint64_t ready) {
   slice_out_[queue].push_back({id, r.port, r.write ? 1u : read_flits_, 0, ready});
 }
 
+// The blocking crossbar's cycle: slice_out_flits outputs per slice, a flit a cycle each, the first served
+// rotating with the L2 cycle; a crossed packet reaches its SM port icnt_latency cycles later.
+void ResponseNetwork::cross_blocking(uint64_t l2_cycle) {
+  std::fill(port_room_.begin(), port_room_.end(), port_flits_);
+  const uint32_t outputs = uint32_t(slice_out_.size());
+  for (uint32_t k = 0; k < outputs; ++k) {
+    Ring<Packet>& out = slice_out_[(l2_cycle + k) % outputs];
+    if (out.empty() || out.front().ready > l2_cycle) continue;
+    Packet& p = out.front();
+    if (port_room_[p.port] == 0) continue;  // its port is full this cycle: the output's queue waits behind it
+    ++p.sent;
+    --port_room_[p.port];
+    if (p.sent < p.flits) continue;
+    port_in_[p.port].push_back({p.id, p.port, p.flits, p.flits, l2_cycle + latency_});
+    out.pop_front();
+  }
+}
+
 uint64_t ResponseNetwork::head_ready(const std::vector<Ring<Packet>>& queues) {
   uint64_t next = kNever;
   for (const Ring<Packet>& q : queues)

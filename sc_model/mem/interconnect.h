@@ -96,8 +96,7 @@ class ResponseNetwork {
   static void drain(Ring<Packet>& queue, uint64_t l2_cycle, uint32_t budget, Done&& done);
   static uint64_t head_ready(const std::vector<Ring<Packet>>& queues);
 
-  template <class Deliver>
-  void step_blocking(uint64_t l2_cycle, Deliver&& deliver);
+  void cross_blocking(uint64_t l2_cycle);
 
   const RequestPool& pool_;
   uint32_t latency_;
@@ -124,39 +123,17 @@ void ResponseNetwork::drain(Ring<Packet>& queue, uint64_t l2_cycle, uint32_t bud
 }
 
 template <class Deliver>
-void ResponseNetwork::step_blocking(uint64_t l2_cycle, Deliver&& deliver) {
-  std::fill(port_room_.begin(), port_room_.end(), port_flits_);
-  // slice_out_flits outputs per slice, a flit a cycle each; the first served rotates with the L2 cycle.
-  const uint32_t outputs = uint32_t(slice_out_.size());
-  for (uint32_t k = 0; k < outputs; ++k) {
-    Ring<Packet>& out = slice_out_[(l2_cycle + k) % outputs];
-    if (out.empty() || out.front().ready > l2_cycle) continue;
-    Packet& p = out.front();
-    if (port_room_[p.port] == 0) continue;  // its port is full this cycle: the output's queue waits behind it
-    ++p.sent;
-    --port_room_[p.port];
-    if (p.sent < p.flits) continue;
-    port_in_[p.port].push_back({p.id, p.port, p.flits, p.flits, l2_cycle + latency_});
-    out.pop_front();
-  }
-  for (Ring<Packet>& in : port_in_)  // already through the port: delivered when they arrive
-    while (!in.empty() && in.front().ready <= l2_cycle) {
-      deliver(in.front().id);
-      in.pop_front();
-    }
-}
-
-template <class Deliver>
 void ResponseNetwork::step(uint64_t l2_cycle, Deliver&& deliver) {
   if (blocking_) {
-    step_blocking(l2_cycle, deliver);
-    return;
+    cross_blocking(l2_cycle);
+  } else {
+    for (Ring<Packet>& out : slice_out_) {
+      drain(out, l2_cycle, slice_flits_, [&](Packet p) {
+        port_in_[p.port].push_back({p.id, p.port, p.flits, 0, l2_cycle + latency_});
+      });
+    }
   }
-  for (Ring<Packet>& out : slice_out_) {
-    drain(out, l2_cycle, slice_flits_, [&](Packet p) {
-      port_in_[p.port].push_back({p.id, p.port, p.flits, 0, l2_cycle + latency_});
-    });
-  }
+  // A blocking crossbar's packets arrive with every flit through the port already: delivered on arrival.
   for (Ring<Packet>& in : port_in_) drain(in, l2_cycle, port_flits_, [&](Packet p) { deliver(p.id); });
 }
 

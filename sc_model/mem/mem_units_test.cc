@@ -343,15 +343,20 @@ testing::AssertionResult fails_with(const std::string& text, const std::string& 
   return testing::AssertionFailure() << "no error";
 }
 
-// Two slices each send a 4-flit read response to SM port 0 and then one to port 1
-// (1 flit a cycle per port, 2 per slice, no latency). Queued: both slices pour
-// their port-0 responses into port 0's queue in two cycles and go on to port 1,
-// port 0 delivering one response every 4 cycles. Blocking: port 0 takes one flit
-// a cycle in all, so the output that loses it waits, and port 1's responses wait
-// behind the port-0 ones (head-of-line blocking).
-std::vector<std::pair<uint32_t, uint64_t>> deliveries(bool blocking) {
+// One response of a test: the slice it leaves, its SM port and its line (which
+// picks a blocking crossbar's sub-partition output).
+struct TestResponse {
+  uint32_t slice, port;
+  uint64_t line;
+};
+
+// Runs `responses` (ids in their order) through a network of `channels` slices
+// and two SM ports (1 flit a cycle per port, 2 per slice, no latency): (id, cycle
+// delivered) in delivery order.
+std::vector<std::pair<uint32_t, uint64_t>> deliveries(bool blocking, uint32_t channels,
+                                                      const std::vector<TestResponse>& responses) {
   MemConfig cfg;
-  cfg.channels = 2;
+  cfg.channels = channels;
   cfg.icnt_latency = 0;
   cfg.slice_out_flits = 2;
   cfg.sm_in_flits = 1;
@@ -359,15 +364,24 @@ std::vector<std::pair<uint32_t, uint64_t>> deliveries(bool blocking) {
   RequestPool pool(8);
   ResponseNetwork net(cfg, pool);
   net.set_ports(2);
-  for (uint32_t slice = 0; slice < 2; ++slice)
-    for (uint32_t port = 0; port < 2; ++port) {
-      const uint32_t id = pool.alloc();
-      pool[id].port = port;
-      net.push(slice, id, 0);
-    }
-  std::vector<std::pair<uint32_t, uint64_t>> out;  // (id, cycle)
+  for (const TestResponse& r : responses) {
+    const uint32_t id = pool.alloc();
+    pool[id].port = r.port;
+    pool[id].local_line = r.line;
+    net.push(r.slice, id, 0);
+  }
+  std::vector<std::pair<uint32_t, uint64_t>> out;
   for (uint64_t c = 0; c < 40 && !net.empty(); ++c) net.step(c, [&](uint32_t id) { out.push_back({id, c}); });
   return out;
+}
+
+// Two slices each send a 4-flit read response to SM port 0 and then one to port 1.
+// Queued: both slices pour their port-0 responses into port 0's queue in two
+// cycles and go on to port 1, port 0 delivering one response every 4 cycles.
+// Blocking: port 0 takes one flit a cycle in all, so the output that loses it
+// waits, and port 1's responses wait behind the port-0 ones (head-of-line blocking).
+std::vector<std::pair<uint32_t, uint64_t>> deliveries(bool blocking) {
+  return deliveries(blocking, 2, {{0, 0, 0}, {0, 1, 0}, {1, 0, 0}, {1, 1, 0}});
 }
 
 TEST(ResponseNetwork, QueuedPortsTakeEveryFlitTheSlicesSend) {
@@ -392,21 +406,9 @@ TEST(ResponseNetwork, BlockingCrossbarHoldsASliceBehindItsFullPort) {
 // to port 1 does not wait behind one of line 0 to port 0 (each a flit a cycle).
 TEST(ResponseNetwork, BlockingCrossbarSubPartitionsAreSeparateOutputs) {
   for (uint64_t second_line : {1u, 0u}) {
-    MemConfig cfg;
-    cfg.channels = 1;
-    cfg.icnt_latency = 0;
-    cfg.blocking_responses = true;
-    RequestPool pool(4);
-    ResponseNetwork net(cfg, pool);
-    net.set_ports(2);
-    for (uint32_t k = 0; k < 2; ++k) {
-      const uint32_t id = pool.alloc();
-      pool[id].port = k;
-      pool[id].local_line = k == 0 ? 0 : second_line;
-      net.push(0, id, 0);
-    }
+    const auto got = deliveries(true, 1, {{0, 0, 0}, {0, 1, second_line}});
     std::vector<uint64_t> done(2, 0);
-    for (uint64_t c = 0; c < 20 && !net.empty(); ++c) net.step(c, [&](uint32_t id) { done[id] = c; });
+    for (const auto& [id, cycle] : got) done[id] = cycle;
     EXPECT_EQ(done[0], 3u) << second_line;
     EXPECT_EQ(done[1], second_line == 1 ? 3u : 7u) << second_line;  // same output: behind the first
   }

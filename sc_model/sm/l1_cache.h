@@ -9,7 +9,6 @@
 #include "gpupm/common/divisor.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -29,7 +28,6 @@ class L1Cache {
  public:
   L1Cache(uint32_t sets, uint32_t ways, L1Policy policy = {})
       : sets_(sets),
-        set_count_(sets),
         ways_(ways),
         active_ways_(ways),
         policy_(policy),
@@ -63,11 +61,12 @@ class L1Cache {
       if (tags_[base + w] == line) return !waiting(base + w);
     return false;
   }
-  // Allocate-on-miss: takes a way for a missing line until its fill: the first
-  // empty way, else the least recently used way not itself waiting for a fill.
-  // False (nothing changes) when every active way of the set waits for one.
+  // A miss on `line`. Allocate-on-miss: takes a way for it until its fill: the
+  // first empty way, else the least recently used way not itself waiting for a
+  // fill; false (nothing changes) when every active way of the set waits for one.
+  // At-fill allocation needs no way yet: true.
   bool reserve(uint64_t line) {
-    assert(policy_.allocate_on_miss);
+    if (!policy_.allocate_on_miss) return true;
     const size_t base = set_of(line) * ways_;
     size_t victim = kNone;
     for (size_t i = base; i < base + active_ways_; ++i) {
@@ -87,6 +86,7 @@ class L1Cache {
   // A merged miss on a line waiting for its fill refreshes its LRU position, as a
   // hit does (GPGPU-Sim's HIT_RESERVED).
   void touch_waiting(uint64_t line) {
+    if (!policy_.allocate_on_miss) return;
     const size_t base = set_of(line) * ways_;
     for (size_t i = base; i < base + active_ways_; ++i)
       if (tags_[i] == line && waiting(i)) stamps_[i] = ++clock_;
@@ -142,7 +142,7 @@ class L1Cache {
   static constexpr uint64_t kEmpty = ~uint64_t(0);
   static constexpr size_t kNone = ~size_t(0);
   size_t set_of(uint64_t line) const {
-    return policy_.fermi_hash ? fermi_set(line, set_count_) : size_t(sets_.mod(line));
+    return policy_.fermi_hash ? fermi_set(line, uint32_t(sets_.value())) : size_t(sets_.mod(line));
   }
   bool waiting(size_t way) const { return policy_.allocate_on_miss && reserved_[way]; }
   void drop(size_t way) {
@@ -151,7 +151,6 @@ class L1Cache {
     if (policy_.allocate_on_miss) reserved_[way] = 0;
   }
   Divisor sets_;
-  uint32_t set_count_;
   uint32_t ways_;         // the tag array's stride
   uint32_t active_ways_;  // the ways holding lines
   L1Policy policy_;

@@ -69,14 +69,14 @@ bool Lsu::process_line(uint64_t c, std::vector<LoadDone>& done) {
   if (m >= 0) {
     if (mshrs_[m].waiters.size() >= cfg_.l1_mshr_merges) return false;
     mshrs_[m].waiters.push_back(slot_.tracker);
-    if (cfg_.l1_allocate_on_miss) l1_.touch_waiting(line);
+    l1_.touch_waiting(line);
     ++stats_.l1_misses;
     ++stats_.mshr_merges;
     return true;
   }
   if (mshrs_in_use_ == mshrs_.size() || requests_.size() >= cfg_.miss_queue) return false;
-  // Allocate-on-miss: the line needs a way of its set now (an atomic, done at the L2, takes none).
-  if (cfg_.l1_allocate_on_miss && !slot_.atomic && !l1_.reserve(line)) return false;
+  // With allocate-on-miss the line needs a way of its set now (an atomic, done at the L2, takes none).
+  if (!slot_.atomic && !l1_.reserve(line)) return false;
   const uint32_t free = take_free_mshr();
   mshr_of_.insert(line, int(free));
   mshrs_[free].waiters.assign(1, slot_.tracker);

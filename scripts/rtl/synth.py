@@ -54,6 +54,8 @@ import sys
 import time
 from pathlib import Path
 
+import regcorr  # this folder's (on sys.path as synth.py's own folder)
+
 REPO = Path(__file__).resolve().parents[2]
 RTL = REPO / "rtl"
 
@@ -538,11 +540,7 @@ def equivalence_abc(block, lib, work, timeout, params=None, netlist="net_keep.v"
     res["miter_seconds"] = round(miter_secs, 1)
     if failed:
         return {**res, **failed}
-    rc, abc_secs = run(["yosys-abc", "-c", f"read_aiger miter.aig; print_stats; {ABC_DPROVE}"], work,
-                       work / "dprove.log", None if timeout is None else max(1.0, timeout - miter_secs))
-    text = (work / "dprove.log").read_text()
-    res["abc_seconds"] = round(abc_secs, 1)
-    res["seconds"] = round(miter_secs + abc_secs, 1)
+    rc, text = run_abc(f"read_aiger miter.aig; print_stats; {ABC_DPROVE}", work, "dprove.log", timeout, res)
     m = re.search(r"i/o =\s*(\d+)/\s*(\d+)\s+lat =\s*(\d+)\s+and =\s*(\d+)", text)
     if m:
         res["aig"] = dict(zip(("inputs", "outputs", "latches", "ands"), map(int, m.groups())))
@@ -566,6 +564,16 @@ def x_driven_wires_in_use(netlist_text):
              if not re.match(r"\s*(wire|input|output|reg)\b", ln) and not re.search(r"=\s*\d+'h?x+;", ln)]
     text = "\n".join(reads)
     return sorted({w.strip() for w in x_wires if re.search(re.escape(w.strip()) + r"(?![\w$.])", text)})
+
+
+def run_abc(script, work, log, timeout, res):
+    """yosys-abc on `script` within what the miter left of `timeout`; adds its and the total seconds to `res`.
+    Returns its exit code (None: timed out) and its log."""
+    left = None if timeout is None else max(1.0, timeout - res["miter_seconds"])
+    rc, secs = run(["yosys-abc", "-c", script], work, work / log, left)
+    res["abc_seconds"] = round(secs, 1)
+    res["seconds"] = round(res["miter_seconds"] + secs, 1)
+    return rc, (work / log).read_text()
 
 
 def build_miter(block, lib, work, timeout, params, netlist, map_file):
@@ -601,8 +609,6 @@ ABC_REGCORR = "iprove -v"
 
 def equivalence_regcorr(block, lib, work, timeout, params=None, netlist="net_keep.v"):
     """Sequential equivalence by register correspondence by name, proven combinationally (see ABC_REGCORR)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import regcorr  # noqa: E402 (this folder's module)
     res = {
         "method": "register correspondence by name (scripts/rtl/regcorr.py) on a Yosys miter (miter -equiv) of "
                   "the RTL (proc, flatten, techmap) and the mapped netlist with Liberty cell functions, async "
@@ -618,11 +624,7 @@ def equivalence_regcorr(block, lib, work, timeout, params=None, netlist="net_kee
     res["flip_flops"] = figures["latches"]
     res["classes"] = figures["classes"]
     res["unpaired"] = figures["unpaired"]
-    rc, abc_secs = run(["yosys-abc", "-c", f"read_aiger regcorr.aig; print_stats; {ABC_REGCORR}"], work,
-                       work / "regcorr.log", None if timeout is None else max(1.0, timeout - miter_secs))
-    text = (work / "regcorr.log").read_text()
-    res["abc_seconds"] = round(abc_secs, 1)
-    res["seconds"] = round(miter_secs + abc_secs, 1)
+    rc, text = run_abc(f"read_aiger regcorr.aig; print_stats; {ABC_REGCORR}", work, "regcorr.log", timeout, res)
     failing = re.search(r"^SATISFIABLE \(output = (\d+)\)", text, re.M)
     if rc is None:
         res.update({"status": "timeout", "result": "not finished"})
