@@ -309,7 +309,7 @@ void StreamingMultiprocessor::issue(uint64_t c) {
   const bool rotate = cfg_.rotate_schedulers && !pred_;  // the predictor admits a prefix in slot order
   const uint32_t first = rotate ? uint32_t(c % n) : 0;   // one division a cycle, none when fixed
   for (uint32_t i = 0; i < n; ++i) {
-    const uint32_t s = first + i < n ? first + i : first + i - n;
+    const uint32_t s = !rotate ? i : first + i < n ? first + i : first + i - n;
     const int pick = issue_.pick(s, c, lsu_full, issued_any_, in);
     if (pick < 0) continue;
     if (pred_ && !dispatch_admitted(s, warps_[pick].head)) break;  // admission is a prefix in slot order
