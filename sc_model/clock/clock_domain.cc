@@ -17,6 +17,16 @@ ClockDomain::ClockDomain(sc_core::sc_module_name name, sc_time period)
   wake_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
+void ClockDomain::add(Tickable* block) {
+  blocks_.push_back({block, 0, nullptr});
+  every_tick_.push_back(block);
+}
+
+size_t ClockDomain::add_when_due(Tickable* block, const uint64_t& next_busy) {
+  blocks_.push_back({block, 0, &next_busy});
+  return blocks_.size() - 1;
+}
+
 void ClockDomain::on_every(uint64_t every, std::function<void(uint64_t)> f) {
   periodic_.push_back({every, std::move(f)});
 }
@@ -36,9 +46,8 @@ uint64_t ClockDomain::cycles_elapsed() const {
   return cycle_ + uint64_t(since / period_);
 }
 
-uint64_t ClockDomain::next_cycle_due(uint64_t now) const {
-  uint64_t next = kNever;
-  for (const Tickable* b : blocks_) next = std::min(next, b->next_busy_cycle(now));
+uint64_t ClockDomain::next_cycle_due(uint64_t now, uint64_t next) const {
+  for (const Tickable* b : every_tick_) next = std::min(next, b->next_busy_cycle(now));
   for (const Periodic& p : periodic_) {
     uint64_t boundary = (now + 1) / p.every * p.every + p.every - 1;  // next epoch-end cycle
     next = std::min(next, boundary);
@@ -70,11 +79,29 @@ void ClockDomain::run() {
     cycle_ = target_;
   }
   ++ticks_run_;
-  for (Tickable* b : blocks_) b->tick(cycle_);
+  // The target takes the blocks' next busy cycles, not their wakes (as
+  // next_busy_cycle() never did): a wake's event re-aims the domain.
+  uint64_t next_due = kNever;
+  const uint64_t c = cycle_;
+  for (Block *b = blocks_.data(), *end = b + blocks_.size(); b != end; ++b) {
+    if (c < b->call_from) {  // added when due, not woken: call_from is its next busy cycle
+      next_due = std::min(next_due, b->call_from);
+      continue;
+    }
+    if (!b->next_busy) {
+      b->block->tick(c);
+      continue;
+    }
+    b->call_from = kNever;  // a wake in its own tick calls it at the next edge
+    b->block->tick(c);
+    const uint64_t due = std::max(*b->next_busy, c + 1);  // next_busy_cycle(c); stands until its next tick or wake
+    b->call_from = std::min(b->call_from, due);
+    next_due = std::min(next_due, due);
+  }
   for (const Periodic& p : periodic_)
     if ((cycle_ + 1) % p.every == 0) p.f(cycle_);
   if (stopped_) return;
-  target_ = next_cycle_due(cycle_);
+  target_ = next_cycle_due(cycle_, next_due);
   if (target_ == kNever) {
     target_time_ = sc_core::sc_max_time();
     next_trigger(wake_event_);

@@ -1,7 +1,8 @@
-// One clock domain: a single method process ticks every block of the domain in
-// a plain loop (no sc_clock), re-arms itself with the current period, and skips
-// cycles in which no block can do anything. A period change arrives as a TLM
-// message on period_in and takes effect from the next edge.
+// One clock domain: a single method process ticks the blocks of the domain in
+// a plain loop (no sc_clock; blocks added when due only then), re-arms
+// itself with the current period, and skips cycles in which no block can do
+// anything. A period change arrives as a TLM message on period_in and takes
+// effect from the next edge.
 #pragma once
 
 #include "gpupm/clock/tickable.h"
@@ -21,12 +22,24 @@ class ClockDomain : public sc_core::sc_module {
 
   ClockDomain(sc_core::sc_module_name name, sc_core::sc_time period);
 
-  void add(Tickable* block) { blocks_.push_back(block); }
+  // Ticks `block` at every edge the domain ticks.
+  void add(Tickable* block);
+  // Ticks `block` only from the cycle it is next busy (`next_busy`, which its
+  // tick() updates and the domain reads after each tick: its next_busy_cycle()
+  // without a virtual call), or at the next edge after wake(handle). The block
+  // promises that tick() does nothing in any other cycle, so an idle SM of a
+  // wide GPU costs no call per edge. Returns the handle.
+  size_t add_when_due(Tickable* block, const uint64_t& next_busy);
   // Calls f(cycle) after the edge whose cycle+1 is a multiple of `every`
   // (the end of each `every`-cycle epoch); skipping never jumps over it.
   void on_every(uint64_t every, std::function<void(uint64_t)> f);
   // Any block may call this when outside input gives it work (wakes a skip).
   void wake();
+  // The same for one block added add_when_due(): it is ticked at the next edge.
+  void wake(size_t handle) {
+    blocks_[handle].call_from = 0;
+    wake();
+  }
   // Stops ticking for good (end of simulation work).
   void stop();
 
@@ -48,9 +61,18 @@ class ClockDomain : public sc_core::sc_module {
   };
   void run();
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  uint64_t next_cycle_due(uint64_t now) const;
+  // The next cycle any block or callback is due, given `next` for the blocks added when due.
+  uint64_t next_cycle_due(uint64_t now, uint64_t next) const;
 
-  std::vector<Tickable*> blocks_;
+  struct Block {
+    Tickable* block;
+    // The first cycle to call it: when due, its next busy cycle after its last
+    // tick (0 before its first tick, and once woken); at every edge, 0.
+    uint64_t call_from;
+    const uint64_t* next_busy;  // when due; nullptr for every edge
+  };
+  std::vector<Block> blocks_;          // in the order added
+  std::vector<Tickable*> every_tick_;  // the blocks added with add()
   std::vector<Periodic> periodic_;
   sc_core::sc_time period_;
   sc_core::sc_time last_edge_;  // time of cycle_'s edge

@@ -1,5 +1,6 @@
-// ClockDomain: edge times, cycle skipping, wake(), epochs (on_every) and period
-// changes. Each TEST elaborates one design (ctest runs each in its own process).
+// ClockDomain: edge times, cycle skipping, wake(), blocks called only when due
+// (add_when_due), epochs (on_every) and period changes. Each TEST elaborates
+// one design (ctest runs each in its own process).
 #include "gpupm/clock/clock_domain.h"
 
 #include "support/sc_bench.h"
@@ -25,8 +26,14 @@ struct Recorder : Tickable {
     sc_time at;
   };
   std::function<uint64_t(uint64_t)> next = [](uint64_t c) { return c + 1; };
+  std::function<void(uint64_t)> on_tick;  // runs inside tick(), after the record
   std::vector<Tick> ticks;
-  void tick(uint64_t cycle) override { ticks.push_back({cycle, sc_time_stamp()}); }
+  uint64_t next_busy = 0;  // what add_when_due() reads
+  void tick(uint64_t cycle) override {
+    ticks.push_back({cycle, sc_time_stamp()});
+    next_busy = next(cycle);
+    if (on_tick) on_tick(cycle);
+  }
   uint64_t next_busy_cycle(uint64_t now) const override { return next(now); }
 };
 
@@ -170,6 +177,62 @@ TEST_F(ClockDomainTest, PeriodChangeDuringASkip) {
   EXPECT_LE(clock.ticks_run(), 3u);  // still skipping after the change
   EXPECT_EQ(elapsed, 550u);
   EXPECT_EQ(clock.cycles_elapsed(), 1000u + 100u);
+}
+
+TEST_F(ClockDomainTest, WhenDueBlocksAreCalledOnlyWhenDueOrWoken) {
+  ClockDomain clock("clock", femtoseconds(kP));
+  Recorder busy, every, lazy;  // busy keeps the domain ticking at every edge
+  busy.next = [](uint64_t c) { return c + 1; };
+  every.next = lazy.next = [](uint64_t c) { return c + 10; };
+  clock.add(&busy);
+  clock.add(&every);
+  const size_t lazy_handle = clock.add_when_due(&lazy, lazy.next_busy);
+  Script s("script", clock);
+  s.body = [&] {
+    sc_core::wait(femtoseconds(25 * kP + kP / 2));  // between edges 25 and 26
+    clock.wake(lazy_handle);
+  };
+  sc_core::sc_start(femtoseconds(50 * kP + kP / 2));
+  EXPECT_EQ(busy.ticks.size(), 51u);
+  EXPECT_EQ(every.ticks.size(), 51u);  // add(): called at every edge the domain ticks
+  std::vector<uint64_t> got;
+  for (const auto& t : lazy.ticks) got.push_back(t.cycle);
+  EXPECT_EQ(got, (std::vector<uint64_t>{0, 10, 20, 26, 36, 46}));
+}
+
+std::vector<uint64_t> cycles_of(const Recorder& r) {
+  std::vector<uint64_t> cycles;
+  for (const auto& t : r.ticks) cycles.push_back(t.cycle);
+  return cycles;
+}
+
+TEST_F(ClockDomainTest, WhenDueBlocksChooseTheNextEdge) {
+  ClockDomain clock("clock", femtoseconds(kP));
+  Recorder every10, every15, idle;  // idle never asks for an edge: the others' answers alone set them
+  every10.next = [](uint64_t c) { return c + 10; };
+  every15.next = [](uint64_t c) { return c + 15; };
+  idle.next = [](uint64_t) { return kNever; };
+  clock.add_when_due(&every10, every10.next_busy);
+  clock.add_when_due(&every15, every15.next_busy);
+  clock.add(&idle);
+  sc_core::sc_start(femtoseconds(50 * kP + kP / 2));
+  EXPECT_EQ(cycles_of(every10), (std::vector<uint64_t>{0, 10, 20, 30, 40, 50}));
+  EXPECT_EQ(cycles_of(every15), (std::vector<uint64_t>{0, 15, 30, 45}));  // also due while the other is not
+  const std::vector<uint64_t> edges = {0, 10, 15, 20, 30, 40, 45, 50};
+  EXPECT_EQ(cycles_of(idle), edges);
+  EXPECT_EQ(clock.ticks_run(), edges.size());
+}
+
+TEST_F(ClockDomainTest, AWakeInsideItsOwnTickCallsTheBlockAtTheNextEdge) {
+  ClockDomain clock("clock", femtoseconds(kP));
+  Recorder lazy;
+  lazy.next = [](uint64_t c) { return c + 10; };
+  const size_t handle = clock.add_when_due(&lazy, lazy.next_busy);
+  lazy.on_tick = [&](uint64_t c) {
+    if (c == 10) clock.wake(handle);  // e.g. an SM whose finished CTA brings it a new one
+  };
+  sc_core::sc_start(femtoseconds(30 * kP + kP / 2));
+  EXPECT_EQ(cycles_of(lazy), (std::vector<uint64_t>{0, 10, 11, 21}));
 }
 
 }  // namespace

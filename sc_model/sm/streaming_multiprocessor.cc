@@ -28,7 +28,8 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
   mem_out.register_nb_transport_bw(this, &StreamingMultiprocessor::nb_transport_bw);
   cta_in.register_b_transport(this, &StreamingMultiprocessor::cta_b_transport);
   ctrl_in.register_b_transport(this, &StreamingMultiprocessor::ctrl_b_transport);
-  clock.add(this);
+  // next_busy_ changes only in tick() and every outside input goes through poke(): when due holds.
+  clock_handle_ = clock.add_when_due(this, next_busy_);
 }
 
 // ---------------------------------------------------------------- sockets
@@ -138,8 +139,8 @@ void StreamingMultiprocessor::attach_droop_predictor(std::unique_ptr<DroopPredCo
 }
 
 void StreamingMultiprocessor::tick(uint64_t c) {
-  // The domain ticks every SM when any has work; an SM with nothing to do
-  // this cycle returns at once (its counters catch up lazily).
+  // The domain calls an SM only when due or poked (add_when_due); the guard keeps a
+  // call in any other cycle a no-op, as that contract says (counters catch up lazily).
   if (asleep(c)) return;
   poked_ = false;
   account_until(c);

@@ -132,7 +132,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   // Outside input arrived: tick at the next edge.
   void poke() {
     poked_ = true;
-    clock_.wake();
+    clock_.wake(clock_handle_);
   }
 
   const uint32_t id_;
@@ -173,6 +173,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   uint32_t issued_mem_at_last_ = 0;   // memory instructions issued in last_cycle_
   bool lsu_full_at_issue_ = false;    // the LD/ST latch was full after last_cycle_'s issue stage
   bool poked_ = false;
+  size_t clock_handle_ = 0;
   bool issued_any_ = false;
   uint32_t resident_unpaused_warps_ = 0;
   SmCounters c_;
