@@ -28,7 +28,8 @@ size_t ClockDomain::add_when_due(Tickable* block, const uint64_t& next_busy) {
 }
 
 void ClockDomain::on_every(uint64_t every, std::function<void(uint64_t)> f) {
-  periodic_.push_back({every, std::move(f)});
+  const uint64_t from = started_ ? cycle_ : 0;  // the first cycle it may fire at
+  periodic_.push_back({every, std::move(f), from / every * every + every - 1});
 }
 
 void ClockDomain::wake() {
@@ -48,10 +49,7 @@ uint64_t ClockDomain::cycles_elapsed() const {
 
 uint64_t ClockDomain::next_cycle_due(uint64_t now, uint64_t next) const {
   for (const Tickable* b : every_tick_) next = std::min(next, b->next_busy_cycle(now));
-  for (const Periodic& p : periodic_) {
-    uint64_t boundary = (now + 1) / p.every * p.every + p.every - 1;  // next epoch-end cycle
-    next = std::min(next, boundary);
-  }
+  for (const Periodic& p : periodic_) next = std::min(next, p.end);  // past `now`: run() moved it on
   return std::max(next, now + 1);
 }
 
@@ -98,8 +96,12 @@ void ClockDomain::run() {
     b->call_from = std::min(b->call_from, due);
     next_due = std::min(next_due, due);
   }
-  for (const Periodic& p : periodic_)
-    if ((cycle_ + 1) % p.every == 0) p.f(cycle_);
+  for (Periodic& p : periodic_) {
+    if (cycle_ < p.end) continue;
+    if (cycle_ > p.end) p.end += (cycle_ - p.end) / p.every * p.every;  // added between edges; skipping stops at ends
+    if (cycle_ == p.end) p.f(cycle_);
+    p.end += p.every;
+  }
   if (stopped_) return;
   target_ = next_cycle_due(cycle_, next_due);
   if (target_ == kNever) {

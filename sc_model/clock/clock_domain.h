@@ -58,6 +58,7 @@ class ClockDomain : public sc_core::sc_module {
   struct Periodic {
     uint64_t every;
     std::function<void(uint64_t)> f;
+    uint64_t end;  // its next epoch-end cycle (cycle + 1 a multiple of every): no division per edge
   };
   void run();
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
