@@ -31,7 +31,8 @@ class ClockDomain : public sc_core::sc_module {
   // wide GPU costs no call per edge. Returns the handle.
   size_t add_when_due(Tickable* block, const uint64_t& next_busy);
   // Calls f(cycle) after the edge whose cycle+1 is a multiple of `every`
-  // (the end of each `every`-cycle epoch); skipping never jumps over it.
+  // (the end of each `every`-cycle epoch); skipping never jumps over it. Add
+  // them at elaboration: never from a periodic callback (the list is walked).
   void on_every(uint64_t every, std::function<void(uint64_t)> f);
   // Any block may call this when outside input gives it work (wakes a skip).
   void wake();
