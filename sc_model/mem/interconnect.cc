@@ -84,9 +84,9 @@ void ResponseNetwork::push(uint32_t slice, uint32_t id, uint64_t ready) {
 // rotating with the L2 cycle; a crossed packet reaches its SM port icnt_latency cycles later.
 void ResponseNetwork::cross_blocking(uint64_t l2_cycle) {
   std::fill(port_room_.begin(), port_room_.end(), port_flits_);
-  const uint32_t outputs = uint32_t(slice_out_.size());
-  for (uint32_t k = 0; k < outputs; ++k) {
-    Ring<Packet>& out = slice_out_[(l2_cycle + k) % outputs];
+  const size_t outputs = slice_out_.size();
+  for (size_t k = 0, q = size_t(l2_cycle % outputs); k < outputs; ++k, q = q + 1 == outputs ? 0 : q + 1) {
+    Ring<Packet>& out = slice_out_[q];
     if (out.empty() || out.front().ready > l2_cycle) continue;
     Packet& p = out.front();
     if (port_room_[p.port] == 0) continue;  // its port is full this cycle: the output's queue waits behind it

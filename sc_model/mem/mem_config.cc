@@ -174,8 +174,7 @@ void describe(ParamVisitor& v, MemConfig& c) {
               "the response side's crossbar: each SM port queues every flit the slices send it and takes in "
               "sm_in_flits a cycle, or an input-queued crossbar: each slice has slice_out_flits output ports of a "
               "flit a cycle, one per sub-partition (a response takes its line's), each SM port takes sm_in_flits a "
-              "cycle "
-              "from all of them together (in rotating priority), and an output whose head response finds its SM "
+              "cycle from all of them together (in rotating priority), and an output whose head response finds its SM "
               "port full sends nothing that cycle (head-of-line blocking, as GPGPU-Sim's one-virtual-channel "
               "router; the delay does not hold back the L2)");
   v.section("dram_timing", Presence::kOptional, "DRAM timing in command-clock cycles",

@@ -130,7 +130,9 @@ TEST(L1Cache, AllocateOnMissStampsAtTheMiss) {
   for (bool on_miss : {true, false}) {
     L1Cache c(kSets, kWays, L1Policy{on_miss, false});
     auto miss = [&](uint64_t n) {
-      if (on_miss) EXPECT_TRUE(c.reserve(line(0, n)));
+      if (on_miss) {
+        EXPECT_TRUE(c.reserve(line(0, n)));
+      }
     };
     for (uint64_t n = 0; n < kWays; ++n) miss(n);
     for (uint64_t n : {1, 0, 2, 3}) c.fill(line(0, n));  // line 0 filled after line 1

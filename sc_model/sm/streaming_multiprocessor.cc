@@ -139,10 +139,7 @@ void StreamingMultiprocessor::attach_droop_predictor(std::unique_ptr<DroopPredCo
 }
 
 void StreamingMultiprocessor::tick(uint64_t c) {
-  // The domain calls an SM only when due or poked (add_when_due); the guard keeps a
-  // call in any other cycle a no-op, as that contract says (counters catch up lazily).
-  if (asleep(c)) return;
-  poked_ = false;
+  // Called only when due or poked (add_when_due); counters catch up lazily over the cycles between.
   account_until(c);
   last_cycle_ = c;
   issued_mem_at_last_ = 0;

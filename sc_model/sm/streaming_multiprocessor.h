@@ -127,13 +127,9 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void finish_cta(uint16_t cta_slot);
   void fit_l1_to_carveouts();
   bool ticks_next_edge(bool drained_responses) const;  // see tick_condition.h
-  // Nothing to do in cycle c: before the next busy cycle with no outside input since.
-  bool asleep(uint64_t c) const { return c < next_busy_ && !poked_; }
-  // Outside input arrived: tick at the next edge.
-  void poke() {
-    poked_ = true;
-    clock_.wake(clock_handle_);
-  }
+  // Outside input arrived: tick at the next edge (the domain calls tick() only then
+  // or from next_busy_ on: add_when_due).
+  void poke() { clock_.wake(clock_handle_); }
 
   const uint32_t id_;
   const SmConfig& cfg_;
@@ -172,7 +168,6 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   uint32_t resident_ctas_total_ = 0;  // paused ones included
   uint32_t issued_mem_at_last_ = 0;   // memory instructions issued in last_cycle_
   bool lsu_full_at_issue_ = false;    // the LD/ST latch was full after last_cycle_'s issue stage
-  bool poked_ = false;
   size_t clock_handle_ = 0;
   bool issued_any_ = false;
   uint32_t resident_unpaused_warps_ = 0;
