@@ -47,7 +47,7 @@ uint32_t Lsu::take_free_mshr() {
   Tracker& tr = trackers_[t];
   tr.ready_cycle = std::max(tr.ready_cycle, ready);
   if (--tr.remaining == 0) {
-    done.push_back({tr.warp, tr.inst_index, tr.ready_cycle});
+    done.push_back({tr.warp, false, tr.inst_index, tr.ready_cycle});
     free_trackers_.push_back(t);
   }
 }
@@ -94,7 +94,7 @@ uint32_t Lsu::take_free_mshr() {
   slot_ = latch_;
   if (slot_.listed) std::copy(latch_list_.begin(), latch_list_.begin() + slot_.lines, slot_list_.begin());
   latch_.valid = false;
-  if (slot_.store) return;
+  if (slot_.store && !queued_) return;
   uint32_t t;
   if (free_trackers_.empty()) {
     t = uint32_t(trackers_.size());
@@ -124,6 +124,13 @@ void Lsu::cycle(uint64_t c, std::vector<LoadDone>& done) {
   if (++slot_.next == slot_.lines) slot_.valid = false;
 }
 
+void Lsu::store_line_done(uint32_t t, std::vector<LoadDone>& done) {
+  Tracker& tr = trackers_[t];
+  if (--tr.remaining > 0) return;
+  done.push_back({tr.warp, true, tr.inst_index, kNever});
+  free_trackers_.push_back(t);
+}
+
 // The head looks up once due, unless its last lookup was refused and nothing it
 // may wait for has changed since.
 bool Lsu::head_may_look_up(uint64_t c) const {
@@ -136,11 +143,12 @@ void Lsu::cycle_queued(uint64_t c, std::vector<LoadDone>& done) {
   stalled_ = false;
   if (!slot_.valid && in_flight_ == 0) return;
   ++stats_.busy_cycles;
-  bool advanced = false;
+  bool advanced = false, atomic_done = false;
   if (head_may_look_up(c)) {
     const InFlight& h = queue_[queue_head_];
     head_failed_ = !access(h.line, h.store ? Access::Store : Access::Load, h.tracker, c, done);
     if (!head_failed_) {
+      if (h.store) store_line_done(h.tracker, done);
       queue_head_ = queue_head_ + 1 == queue_.size() ? 0 : queue_head_ + 1;
       --in_flight_;
       advanced = true;
@@ -152,6 +160,7 @@ void Lsu::cycle_queued(uint64_t c, std::vector<LoadDone>& done) {
     if (slot_.atomic) {
       if (!(atomic_failed_ && !retry_)) atomic_failed_ = !access(line, Access::Atomic, slot_.tracker, c, done);
       moved = !atomic_failed_;
+      atomic_done = moved;
     } else if (in_flight_ < queue_.size()) {
       size_t tail = queue_head_ + in_flight_;
       if (tail >= queue_.size()) tail -= queue_.size();
@@ -162,7 +171,7 @@ void Lsu::cycle_queued(uint64_t c, std::vector<LoadDone>& done) {
     if (moved && ++slot_.next == slot_.lines) slot_.valid = false;
     advanced |= moved;
   }
-  retry_ = false;
+  retry_ = atomic_done;  // its invalidation may have freed a way a refused head waits for
   if (advanced) return;
   // Nothing moved: a refused head, a refused atomic, or a full queue whose head is not due.
   if (head_failed_) return count_stall(queue_[queue_head_].store);

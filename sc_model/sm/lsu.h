@@ -35,10 +35,15 @@ class Lsu {
 
   bool can_accept() const { return !latch_.valid; }
   void accept(uint16_t warp, uint64_t inst_index, const Inst& in);
+  // With the L1 access queue a store counts as pending until its last line has
+  // been looked up (GPGPU-Sim holds a warp until its stores are done): its
+  // LoadDone, with `store` set, says so.
+  bool tracks_stores() const { return queued_; }
 
   // Called for each completed load: (warp, instruction index, cycle its data is ready).
   struct LoadDone {
     uint16_t warp;
+    bool store;  // a store's last line left the L1 access queue (no data, no ready cycle)
     uint64_t inst_index;
     uint64_t ready_cycle;
   };
@@ -57,8 +62,6 @@ class Lsu {
 
   bool busy() const { return latch_.valid || slot_.valid || in_flight_ > 0; }
   bool stalled() const { return stalled_; }  // the last cycle could not advance
-  // Stalled, and only a fill or a sent request (from outside) can change that.
-  bool waiting_for_memory() const { return stalled_ && !retry_; }
   // The first cycle after c in which the unit can act without outside input (a fill
   // or a sent request): c + 1, the cycle the queue's head is due, or kNever.
   uint64_t next_work_cycle(uint64_t c) const {
@@ -77,7 +80,10 @@ class Lsu {
   }
   uint32_t mshrs_in_use() const { return mshrs_in_use_; }
   const LsuStats& stats() const { return stats_; }
-  void invalidate_all() { l1_.clear(); }
+  void invalidate_all() {
+    l1_.clear();
+    if (queued_) retry_ = true;  // a head refused for want of a way may find one now
+  }
   // A unified L1/shared array: the ways the resident kernels' shared-memory carve-out leaves the L1.
   void set_l1_ways(uint32_t n) {
     l1_.set_active_ways(n);
@@ -121,6 +127,7 @@ class Lsu {
   // One line's L1 lookup, miss handling and requests; false: refused (retried later).
   bool access(uint64_t line, Access kind, uint32_t tracker, uint64_t c, std::vector<LoadDone>& done);
   void take_latch(uint64_t c);
+  void store_line_done(uint32_t tracker, std::vector<LoadDone>& done);
   void cycle_queued(uint64_t c, std::vector<LoadDone>& done);
   bool head_may_look_up(uint64_t c) const;
   void count_stall(bool store) {
@@ -129,6 +136,8 @@ class Lsu {
     ++stats_.stall_cycles;
     stats_.store_stall_cycles += store;
   }
+  // Without the queue: stalled, and only a fill or a sent request (from outside) can change that.
+  bool waiting_for_memory() const { return stalled_ && !retry_; }
   uint64_t queued_next_work_cycle(uint64_t c) const;
   void add_skipped_cycles_queued(uint64_t n);
   void line_done(uint32_t tracker, uint64_t ready, std::vector<LoadDone>& done);

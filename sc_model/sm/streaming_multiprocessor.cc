@@ -375,7 +375,7 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
     case InstClass::Store:
       ++c_.mem_insts;
       ++issued_mem_at_last_;
-      lsu_.accept(slot, index, in);
+      send_to_lsu(w, slot, index, in);
       if (in.op == InstClass::Load) {
         w.profile.board.set_pending(index);
         ++w.pending_loads;
@@ -412,6 +412,11 @@ void StreamingMultiprocessor::release_barrier(Cta& cta) {
 void StreamingMultiprocessor::apply_done_loads() {
   for (const Lsu::LoadDone& d : done_) {
     WarpSlot& w = warps_[d.warp];
+    if (d.store) {  // its lines left the L1 access queue
+      --w.pending_stores;
+      warp_progress(d.warp);
+      continue;
+    }
     if (w.is_program()) {
       program_load_done(w, d.inst_index, d.ready_cycle);
     } else {
@@ -424,10 +429,11 @@ void StreamingMultiprocessor::apply_done_loads() {
   done_.clear();
 }
 
-// A warp is finished once its last instruction has issued and its loads are back.
+// A warp is finished once its last instruction has issued, its loads are back and
+// its stores have left the L1 access queue.
 void StreamingMultiprocessor::warp_progress(uint16_t slot) {
   WarpSlot& w = warps_[slot];
-  if (w.finished || w.has_head || w.ifetch || w.pending_loads > 0) return;
+  if (w.finished || w.has_head || w.ifetch || w.pending_loads > 0 || w.pending_stores > 0) return;
   w.finished = true;
   issue_.retire(slot);
   Cta& cta = ctas_[w.cta_slot];

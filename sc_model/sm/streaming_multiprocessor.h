@@ -130,6 +130,11 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   // Warp `slot` changed: the issue stage reads it again.
   void refresh_issue(uint16_t slot) { issue_.refresh(slot, warps_[slot]); }
   void warp_progress(uint16_t slot);
+  // To the LSU, counting a store it tracks (Lsu::tracks_stores) as pending.
+  void send_to_lsu(WarpSlot& w, uint16_t slot, uint64_t index, const Inst& in) {
+    lsu_.accept(slot, index, in);
+    if (in.op == InstClass::Store && lsu_.tracks_stores()) ++w.pending_stores;
+  }
   void release_barrier(Cta& cta);
   void finish_cta(uint16_t cta_slot);
   void fit_l1_to_carveouts();

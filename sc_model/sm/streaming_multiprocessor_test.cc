@@ -595,7 +595,12 @@ void SmTest::expect_counters_match_grid_and_skipping_changes_nothing() {
     tb->mem.latency = tb->cycles(120);
     tb->gwde.run(k, 4);
   }
-  a.every_cycle([&](uint64_t) { a.sm.record_sample(); });
+  // a's SM ticks at every edge: woken after each (it is the only block added with
+  // add_when_due, so its handle is 0); b's sleeps whenever it may.
+  a.every_cycle([&](uint64_t) {
+    a.sm.record_sample();
+    a.clock.wake(0);
+  });
   run_cycles(40000);
   SmCounters ca = a.sm.counters(), cb = b.sm.counters();
   EXPECT_EQ(ca.insts, grid * warps * insts);
@@ -622,6 +627,7 @@ void SmTest::expect_counters_match_grid_and_skipping_changes_nothing() {
   EXPECT_EQ(cb.lsu.stall_cycles, ca.lsu.stall_cycles);
   EXPECT_EQ(cb.lsu.store_stall_cycles, ca.lsu.store_stall_cycles);
   EXPECT_EQ(cb.lsu.busy_cycles, ca.lsu.busy_cycles);
+  EXPECT_GT(ca.lsu.stall_cycles, 0u);  // the kernel exercises the stalls
   EXPECT_EQ(b.mem.requests.size(), a.mem.requests.size());
 }
 
@@ -634,6 +640,23 @@ TEST_F(SmTest, CountersMatchGridAndSkippingChangesNothingWithTheL1AccessQueue) {
   cfg.l1_access_latency = 35;
   cfg.l1_hit_latency = 3;
   expect_counters_match_grid_and_skipping_changes_nothing();
+}
+
+// With an L1 access queue a warp, and so its CTA, is done only once its stores have
+// left the queue: the CTA completes in the cycle its last store line is looked up
+// and written through.
+TEST_F(SmTest, CtaWaitsForItsStoresToLeaveTheL1AccessQueue) {
+  cfg.l1_access_latency = 35;
+  cfg.l1_hit_latency = 3;
+  SmBench& tb = bench();
+  InstructionMix stores = loads_only(1);
+  stores.store_fraction = 1.0;
+  tb.gwde.run(kernel(1, 1, 10, stores), 1);
+  run_cycles(2000);
+  ASSERT_EQ(tb.mem.requests.size(), 10u);
+  for (const auto& r : tb.mem.requests) EXPECT_TRUE(r.write);
+  EXPECT_EQ(tb.done_cycle(0), tb.cycle_at(tb.mem.requests.back().at));
+  EXPECT_GE(tb.done_cycle(0), 1 + cfg.cta_launch_latency + 9 + 35);
 }
 
 // (c) with an L1 access queue of L: a load that issues at t looks up at t + L and
