@@ -13,6 +13,9 @@ struct LsuStats {
   uint64_t l1_hits = 0, l1_misses = 0;  // load lines
   uint64_t mshr_merges = 0;
   uint64_t store_lines = 0;
+  // With an L1 access queue (sm.l1_access_latency > 0): a stall is a cycle in which
+  // nothing moved (a refused lookup, or a full queue), a store stall one in which what
+  // waited was a store, and lines waiting in the queue keep the unit busy.
   uint64_t stall_cycles = 0;        // the slot could not advance
   uint64_t store_stall_cycles = 0;  // of stall_cycles: the slot held a store
   uint64_t busy_cycles = 0;         // the slot held an instruction (advancing or stalled)

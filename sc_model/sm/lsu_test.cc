@@ -267,5 +267,221 @@ TEST_F(LsuTest, FillCompletesMergedLoadsAndLaterAccessesHit) {
   EXPECT_FALSE(lsu().has_request());
 }
 
+// ------------------------------------------------------------ the L1 access queue
+
+// l1_access_latency 35, hits 3 cycles after the lookup (GPGPU-Sim's GTX480 figures).
+class LsuQueueTest : public LsuTest {
+ protected:
+  static constexpr uint64_t kL = 35;
+  LsuQueueTest() {
+    cfg.l1_access_latency = kL;
+    cfg.l1_hit_latency = 3;
+  }
+  void cycles(uint64_t from, uint64_t to) {  // ticks from .. to, inclusive
+    for (uint64_t c = from; c <= to; ++c) cycle(c);
+  }
+  // Brings `line` into the L1 from cycle c (the miss looks up at c + kL) and forgets the traffic.
+  void prime_queued(uint64_t line, uint64_t c) {
+    issue(c, load(line), 47, 999);
+    cycles(c + 1, c + kL);
+    ASSERT_EQ(take_requests().size(), 1u);
+    lsu().fill(line, c + kL + 1, done);
+    done.clear();
+  }
+};
+
+Inst atomic_load(uint64_t line) {
+  Inst in = load(line);
+  in.atomic = true;
+  return in;
+}
+
+// A hit is looked up kL cycles after its line entered, and is ready l1_hit_latency after that.
+TEST_F(LsuQueueTest, HitWaitsForItsLookup) {
+  prime_queued(5, 0);
+  issue(100, load(5), 3, 42);
+  EXPECT_TRUE(lsu().can_accept());  // the line left the slot at once
+  EXPECT_EQ(lsu().next_work_cycle(100), 100 + kL);
+  cycles(101, 100 + kL - 1);
+  EXPECT_TRUE(done.empty());
+  EXPECT_FALSE(lsu().stalled());
+  cycle(100 + kL);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_TRUE(is_done(done[0], 3, 42, 100 + kL + 3));
+  EXPECT_FALSE(lsu().busy());
+  EXPECT_EQ(lsu().next_work_cycle(100 + kL), kNever);
+}
+
+// A miss takes its MSHR and goes to the interconnect at its lookup, not when it enters.
+TEST_F(LsuQueueTest, MissIsSentAtItsLookup) {
+  issue(0, load(7));
+  cycles(1, kL - 1);
+  EXPECT_FALSE(lsu().has_request());
+  EXPECT_EQ(lsu().mshrs_in_use(), 0u);
+  cycle(kL);
+  EXPECT_EQ(lsu().mshrs_in_use(), 1u);
+  auto reqs = take_requests();
+  ASSERT_EQ(reqs.size(), 1u);
+  EXPECT_EQ(reqs[0].line, 7u);
+}
+
+// One MSHR: the second miss's lookup is refused, and the hit behind it waits with it
+// (in order, as GPGPU-Sim's queue) until the fill frees the MSHR.
+TEST_F(LsuQueueTest, RefusedHeadHoldsTheLinesBehindIt) {
+  cfg.l1_mshrs = 1;
+  prime_queued(5, 0);
+  const uint64_t t = 100;
+  issue(t, load(7), 1, 1);
+  issue(t + 1, load(8), 2, 2);
+  issue(t + 2, load(5), 3, 3);
+  cycles(t + 3, t + kL);  // 7 sent at t + kL
+  EXPECT_EQ(take_requests().size(), 1u);
+  cycle(t + kL + 1);  // 8 refused
+  EXPECT_TRUE(lsu().stalled());
+  EXPECT_EQ(lsu().next_work_cycle(t + kL + 1), kNever);  // only a fill can help
+  cycles(t + kL + 2, t + 60);
+  EXPECT_TRUE(done.empty());  // the hit behind waits
+  EXPECT_EQ(lsu().stats().stall_cycles, 60 - kL);
+  lsu().fill(7, t + 61, done);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(lsu().next_work_cycle(t + 60), t + 61);
+  cycle(t + 61);  // 8 gets the MSHR
+  EXPECT_EQ(take_requests().size(), 1u);
+  cycle(t + 62);  // then the hit looks up
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_TRUE(is_done(done[1], 3, 3, t + 62 + 3));
+}
+
+// The slot stalls only once the queue holds l1_access_latency lines; a four-line
+// load leaves the slot after its four lines entered.
+TEST_F(LsuQueueTest, FullQueueStallsTheSlot) {
+  cfg.l1_access_latency = 4;
+  cfg.l1_mshrs = 1;
+  issue(0, load(7));         // looks up at 4, takes the one MSHR
+  issue(1, load(20, 4), 1);  // 20, 21, 22 enter at 1-3
+  cycles(2, 3);
+  cycle(4);  // 7 looks up and leaves; 23 enters: the slot is free
+  EXPECT_TRUE(lsu().can_accept());
+  EXPECT_EQ(take_requests().size(), 1u);
+  cycle(5);               // 20 refused: no MSHR
+  issue(6, load(30), 2);  // to the slot, which the full queue refuses
+  lsu().accept(3, 0, load(31));
+  EXPECT_FALSE(lsu().can_accept());  // back-pressure reaches the schedulers
+  EXPECT_TRUE(lsu().stalled());
+  EXPECT_EQ(lsu().next_work_cycle(6), kNever);
+  lsu().fill(7, 10, done);
+  cycle(10);  // 20 takes the MSHR and leaves; 30 enters
+  EXPECT_EQ(take_requests().size(), 1u);
+  EXPECT_FALSE(lsu().stalled());
+  cycle(11);  // 31 to the slot: the queue (21, 22, 23, 30) is full again
+  EXPECT_TRUE(lsu().stalled());
+  EXPECT_EQ(lsu().next_work_cycle(11), kNever);  // 21, due since 6, waits for an MSHR
+}
+
+// Stores invalidate and write at their lookup, so a load that entered before a store
+// still hits and one that entered after misses; an atomic skips the queue.
+TEST_F(LsuQueueTest, StoresWriteAtTheLookupAtomicsSkipTheQueue) {
+  prime_queued(9, 0);
+  const uint64_t t = 100;
+  issue(t, load(9), 1, 1);
+  issue(t + 1, store(9));
+  issue(t + 2, load(9), 2, 2);
+  issue(t + 3, atomic_load(60), 3, 3);
+  auto reqs = take_requests();
+  ASSERT_EQ(reqs.size(), 1u);  // the atomic, at once
+  EXPECT_EQ(reqs[0].line, 60u);
+  cycles(t + 4, t + kL);
+  EXPECT_EQ(lsu().stats().l1_hits, 1u);  // the load before the store
+  cycle(t + kL + 1);
+  reqs = take_requests();
+  ASSERT_EQ(reqs.size(), 1u);
+  EXPECT_TRUE(reqs[0].write);
+  cycle(t + kL + 2);
+  EXPECT_EQ(lsu().stats().l1_hits, 1u);  // the load after it misses
+  reqs = take_requests();
+  ASSERT_EQ(reqs.size(), 1u);
+  EXPECT_EQ(reqs[0].line, 9u);
+  EXPECT_FALSE(reqs[0].write);
+}
+
+// A unit ticked only in the cycles next_work_cycle() names (and after a fill or a sent
+// request, as the SM is), with the cycles between added by add_skipped_cycles(), counts
+// what one ticked every cycle counts and completes the same loads at the same cycles.
+void expect_skipping_changes_nothing(uint32_t access_latency, bool allocate_on_miss) {
+  SmConfig cfg;
+  cfg.l1_access_latency = access_latency;
+  cfg.l1_allocate_on_miss = allocate_on_miss;
+  cfg.l1_sets = 2;  // 16 lines in 2 sets of 4 ways: refusals for want of a way
+  cfg.l1_hit_latency = 2;
+  cfg.l1_mshrs = 2;
+  cfg.miss_queue = 2;
+  Lsu every(cfg), skipping(cfg);
+  std::vector<Lsu::LoadDone> done_every, done_skipping;
+  uint64_t next = 0, counted = 0;  // skipping's next work cycle and the cycles it has counted
+  uint64_t lcg = 12345;
+  auto rnd = [&lcg](uint64_t n) {
+    lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+    return (lcg >> 33) % n;
+  };
+  for (uint64_t c = 1; c < 3000; ++c) {
+    bool outside = false;
+    if (c % 7 == 0 && rnd(2) == 0) {  // memory answers something outstanding (both sent the same)
+      for (uint64_t line = 0; line < 16; ++line)
+        if (rnd(3) == 0) {
+          every.fill(line, c, done_every);
+          skipping.fill(line, c, done_skipping);
+          outside = true;
+        }
+    }
+    if (rnd(50) == 0) {  // a unified L1's carve-out changes (inside the SM's tick)
+      const uint32_t ways = uint32_t(1 + rnd(cfg.l1_ways));
+      every.set_l1_ways(ways);
+      skipping.set_l1_ways(ways);
+      outside = true;
+    }
+    if (every.can_accept() && rnd(3) != 0) {  // often enough to fill the queue
+      ASSERT_TRUE(skipping.can_accept()) << c;
+      const uint64_t kind = rnd(8);
+      Inst in = kind < 2 ? store(rnd(16), uint8_t(1 + rnd(2))) : load(rnd(16), uint8_t(1 + rnd(4)));
+      in.atomic = kind == 2;
+      every.accept(0, c, in);
+      skipping.accept(0, c, in);
+      outside = true;
+    }
+    every.cycle(c, done_every);
+    if (outside || c >= next) {
+      if (c - 1 > counted) skipping.add_skipped_cycles(c - 1 - counted);
+      skipping.cycle(c, done_skipping);
+      counted = c;
+      // As the SM: a request may go after the cycle (its retry_ is seen by
+      // next_work_cycle), and one left waiting keeps the unit ticking.
+      if (skipping.has_request() && rnd(3) == 0) {
+        ASSERT_TRUE(every.has_request()) << c;
+        ASSERT_EQ(every.front_request().line, skipping.front_request().line) << c;
+        every.pop_request();
+        skipping.pop_request();
+      }
+      next = skipping.has_request() ? c + 1 : skipping.next_work_cycle(c);
+    }
+    ASSERT_EQ(done_skipping.size(), done_every.size()) << c;
+  }
+  skipping.add_skipped_cycles(2999 - counted);
+  for (size_t i = 0; i < done_every.size(); ++i) EXPECT_EQ(done_skipping[i].ready_cycle, done_every[i].ready_cycle);
+  const LsuStats& a = every.stats();
+  const LsuStats& b = skipping.stats();
+  EXPECT_GT(a.stall_cycles, 100u);  // the script exercises the stalls
+  EXPECT_EQ(b.busy_cycles, a.busy_cycles);
+  EXPECT_EQ(b.stall_cycles, a.stall_cycles);
+  EXPECT_EQ(b.store_stall_cycles, a.store_stall_cycles);
+  EXPECT_EQ(b.l1_hits, a.l1_hits);
+  EXPECT_EQ(b.l1_misses, a.l1_misses);
+}
+
+TEST(LsuSkipTest, SkippedCyclesCountAsTickedOnes) { expect_skipping_changes_nothing(0, true); }
+TEST(LsuSkipTest, SkippedCyclesCountAsTickedOnesWithTheAccessQueue) { expect_skipping_changes_nothing(6, false); }
+TEST(LsuSkipTest, SkippedCyclesCountAsTickedOnesWithTheAccessQueueAndAllocateOnMiss) {
+  expect_skipping_changes_nothing(6, true);
+}
+
 }  // namespace
 }  // namespace gpupm

@@ -73,7 +73,12 @@ void describe(ParamVisitor& v, SmConfig& c) {
     return problem_unless(!c.l1_fermi_hash || c.l1_sets == 32 || c.l1_sets == 64, "l1_set_index",
                           "expected l1_sets 32 or 64 with fermi_hash");
   });
-  v.integer("l1_hit_latency", c.l1_hit_latency, 1, 1000, "cycles", "L1 hit, pipeline included");
+  v.integer("l1_hit_latency", c.l1_hit_latency, 1, 1000, "cycles",
+            "L1 hit, pipeline included (from the lookup when l1_access_latency > 0)");
+  v.integer("l1_access_latency", c.l1_access_latency, 0, 1000, "cycles",
+            "a line's wait between the load/store unit and its L1 lookup, hit or miss, in a queue that holds this many "
+            "lines, one entering and one looked up a cycle, in order, a refused lookup holding those behind it "
+            "(GPGPU-Sim's l1_latency queue; atomics skip it); 0: looked up at once");
   v.integer("l1_mshrs", c.l1_mshrs, 1, 1024, "entries", "L1 miss status holding registers");
   v.integer("l1_mshr_merges", c.l1_mshr_merges, 1, 64, "requests", "requests merged into one MSHR");
   v.integer("miss_queue", c.miss_queue, 1, 1024, "lines", "line requests waiting for the interconnect");

@@ -37,6 +37,9 @@ struct SmConfig {
   bool l1_allocate_on_miss = false;
   bool l1_fermi_hash = false;
   uint32_t l1_hit_latency = 20;
+  // Cycles a line waits between the LSU and its L1 lookup, in a queue that holds this
+  // many (GPGPU-Sim's l1_latency); 0: looked up at once. l1_hit_latency follows the lookup.
+  uint32_t l1_access_latency = 0;
   uint32_t l1_mshrs = 32, l1_mshr_merges = 8;
   uint32_t miss_queue = 8;  // line requests waiting for the interconnect
   uint32_t cta_launch_latency = 20;

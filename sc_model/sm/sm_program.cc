@@ -82,7 +82,7 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
       in.line = r.lines[0];
       in.line_list = r.lines.data();
       const uint64_t tag = p.regs.new_tag();
-      lsu_.accept(slot, tag, in);
+      send_to_lsu(w, slot, tag, in);
       if (in.op == InstClass::Store) {
         set_dst(c + 1);
       } else {

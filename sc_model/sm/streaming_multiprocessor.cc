@@ -96,14 +96,6 @@ void StreamingMultiprocessor::apply_hold(const IssueHoldMsg& h) {
 
 // ---------------------------------------------------------------- accounting (status readers: sm_status.cc)
 
-// Cycles this SM slept through while its LSU was stalled waiting for memory
-// were stall cycles too (Lsu::cycle counts the ticked ones).
-void StreamingMultiprocessor::count_skipped_stalls(uint64_t upto) {
-  if (upto <= lsu_counted_) return;
-  if (lsu_.stalled()) lsu_.add_stall_cycles(upto - lsu_counted_);
-  lsu_counted_ = upto;
-}
-
 void StreamingMultiprocessor::account_until(uint64_t c) {
   if (c <= accounted_) return;
   uint64_t n = c - accounted_;
@@ -127,10 +119,10 @@ void StreamingMultiprocessor::attach_droop_predictor(std::unique_ptr<DroopPredCo
 // Read after the issue stage, the LSU's cycle and the line requests. A stalled LSU
 // waits for a fill or END_REQ, which wake the SM: no cause by itself. Inlined into
 // tick(): called, it cost 0.4% of kmeans' instructions.
-[[gnu::always_inline]] inline bool StreamingMultiprocessor::ticks_next_edge(bool drained_responses) const {
+[[gnu::always_inline]] inline bool StreamingMultiprocessor::ticks_next_edge(uint64_t c, bool drained_responses) const {
   return issued_any_                                     // pipes, heads and the LSU latch changed
          || drained_responses                            // fills were taken in this cycle
-         || (lsu_.busy() && !lsu_.waiting_for_memory())  // the LSU has work that does not wait for memory
+         || lsu_.next_work_cycle(c) == c + 1             // the LSU has work that does not wait for memory
          || (issue_.mem_blocked() && lsu_.can_accept())  // a ready memory head met the full latch, drained since
          || ((lsu_.has_request() || icache_.has_request()) && !req_blocked_)  // a line request can go
          || throttled_                                                        // the droop predictor refused: ask again
@@ -169,15 +161,16 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   // When may this SM next do anything without outside input? A cause to tick at
   // the next edge settles it (next_busy_cycle_after() gives c + 1 then, whatever
   // else): in most ticked cycles, the hold and the launches are not looked at.
-  if (ticks_next_edge(progressed)) {
+  if (ticks_next_edge(c, progressed)) {
     next_busy_ = c + 1;
     return;
   }
   uint64_t earliest_launch = kNever;
   for (const PendingLaunch& p : launches_)
     earliest_launch = std::min(earliest_launch, p.ready_cycle == kNever ? c + 1 : p.ready_cycle);
-  next_busy_ =
-      next_busy_cycle_after(c, false, issue_.min_ready(), hold_until_, resident_unpaused_warps_ > 0, earliest_launch);
+  // A line in the LSU's L1 access queue looks up at its due cycle.
+  const uint64_t min_ready = std::min(issue_.min_ready(), lsu_.next_work_cycle(c));
+  next_busy_ = next_busy_cycle_after(c, false, min_ready, hold_until_, resident_unpaused_warps_ > 0, earliest_launch);
 }
 
 uint64_t StreamingMultiprocessor::next_busy_cycle(uint64_t now) const {
@@ -382,7 +375,7 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
     case InstClass::Store:
       ++c_.mem_insts;
       ++issued_mem_at_last_;
-      lsu_.accept(slot, index, in);
+      send_to_lsu(w, slot, index, in);
       if (in.op == InstClass::Load) {
         w.profile.board.set_pending(index);
         ++w.pending_loads;
@@ -419,6 +412,11 @@ void StreamingMultiprocessor::release_barrier(Cta& cta) {
 void StreamingMultiprocessor::apply_done_loads() {
   for (const Lsu::LoadDone& d : done_) {
     WarpSlot& w = warps_[d.warp];
+    if (d.store) {  // its lines left the L1 access queue
+      --w.pending_stores;
+      warp_progress(d.warp);
+      continue;
+    }
     if (w.is_program()) {
       program_load_done(w, d.inst_index, d.ready_cycle);
     } else {
@@ -431,10 +429,11 @@ void StreamingMultiprocessor::apply_done_loads() {
   done_.clear();
 }
 
-// A warp is finished once its last instruction has issued and its loads are back.
+// A warp is finished once its last instruction has issued, its loads are back and
+// its stores have left the L1 access queue.
 void StreamingMultiprocessor::warp_progress(uint16_t slot) {
   WarpSlot& w = warps_[slot];
-  if (w.finished || w.has_head || w.ifetch || w.pending_loads > 0) return;
+  if (w.finished || w.has_head || w.ifetch || w.pending_loads > 0 || w.pending_stores > 0) return;
   w.finished = true;
   issue_.retire(slot);
   Cta& cta = ctas_[w.cta_slot];

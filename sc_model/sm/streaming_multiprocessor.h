@@ -104,7 +104,14 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
 
   // pipeline steps
   void account_until(uint64_t c);
-  void count_skipped_stalls(uint64_t upto);
+  // Cycles this SM slept through while its LSU was stalled waiting for memory were
+  // stall cycles too, and busy ones while lines waited out the L1 access latency
+  // (Lsu::cycle counts the ticked ones).
+  void count_skipped_stalls(uint64_t upto) {
+    if (upto <= lsu_counted_) return;
+    lsu_.add_skipped_cycles(upto - lsu_counted_);
+    lsu_counted_ = upto;
+  }
   void drain_responses(uint64_t c, const sc_core::sc_time& now);
   void start_ctas(uint64_t c);
   void activate_cta(const PendingLaunch& p);
@@ -123,10 +130,15 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   // Warp `slot` changed: the issue stage reads it again.
   void refresh_issue(uint16_t slot) { issue_.refresh(slot, warps_[slot]); }
   void warp_progress(uint16_t slot);
+  // To the LSU, counting a store it tracks (Lsu::tracks_stores) as pending.
+  void send_to_lsu(WarpSlot& w, uint16_t slot, uint64_t index, const Inst& in) {
+    lsu_.accept(slot, index, in);
+    if (in.op == InstClass::Store && lsu_.tracks_stores()) ++w.pending_stores;
+  }
   void release_barrier(Cta& cta);
   void finish_cta(uint16_t cta_slot);
   void fit_l1_to_carveouts();
-  bool ticks_next_edge(bool drained_responses) const;  // see tick_condition.h
+  bool ticks_next_edge(uint64_t c, bool drained_responses) const;  // see tick_condition.h
   // Outside input arrived: tick at the next edge (the domain calls tick() only then
   // or from next_busy_ on: add_when_due).
   void poke() { clock_.wake(clock_handle_); }

@@ -278,6 +278,7 @@ class SmTest : public test::ScTest {
     return *benches_.back();
   }
   void run_cycles(uint64_t n) { sc_core::sc_start(period_ * double(n)); }
+  void expect_counters_match_grid_and_skipping_changes_nothing();
 
   SmConfig cfg;  // GTX480 defaults; change before bench()
   sc_time period_;
@@ -584,7 +585,7 @@ TEST_F(SmTest, RotatingSchedulerOrderSharesTheLsuBetweenSchedulers) {
 // warp issues once, every CTA completes once. A second, identical bench whose
 // clock skips idle cycles (the first is ticked every cycle by its sampler) must
 // produce the same completions and counters.
-TEST_F(SmTest, CountersMatchGridAndSkippingChangesNothing) {
+void SmTest::expect_counters_match_grid_and_skipping_changes_nothing() {
   const uint32_t grid = 10, warps = 3;
   const uint64_t insts = 200;
   auto k = kernel(grid, warps, insts, mixed(), mixed_memory());
@@ -594,7 +595,12 @@ TEST_F(SmTest, CountersMatchGridAndSkippingChangesNothing) {
     tb->mem.latency = tb->cycles(120);
     tb->gwde.run(k, 4);
   }
-  a.every_cycle([&](uint64_t) { a.sm.record_sample(); });
+  // a's SM ticks at every edge: woken after each (it is the only block added with
+  // add_when_due, so its handle is 0); b's sleeps whenever it may.
+  a.every_cycle([&](uint64_t) {
+    a.sm.record_sample();
+    a.clock.wake(0);
+  });
   run_cycles(40000);
   SmCounters ca = a.sm.counters(), cb = b.sm.counters();
   EXPECT_EQ(ca.insts, grid * warps * insts);
@@ -619,7 +625,55 @@ TEST_F(SmTest, CountersMatchGridAndSkippingChangesNothing) {
   EXPECT_EQ(cb.resident_warp_cycles, ca.resident_warp_cycles);
   EXPECT_EQ(cb.lsu.l1_hits, ca.lsu.l1_hits);
   EXPECT_EQ(cb.lsu.stall_cycles, ca.lsu.stall_cycles);
+  EXPECT_EQ(cb.lsu.store_stall_cycles, ca.lsu.store_stall_cycles);
+  EXPECT_EQ(cb.lsu.busy_cycles, ca.lsu.busy_cycles);
+  EXPECT_GT(ca.lsu.stall_cycles, 0u);  // the kernel exercises the stalls
   EXPECT_EQ(b.mem.requests.size(), a.mem.requests.size());
+}
+
+TEST_F(SmTest, CountersMatchGridAndSkippingChangesNothing) {
+  expect_counters_match_grid_and_skipping_changes_nothing();
+}
+
+// The same with lines waiting out an L1 access queue (the SM sleeps until a head is due).
+TEST_F(SmTest, CountersMatchGridAndSkippingChangesNothingWithTheL1AccessQueue) {
+  cfg.l1_access_latency = 35;
+  cfg.l1_hit_latency = 3;
+  expect_counters_match_grid_and_skipping_changes_nothing();
+}
+
+// With an L1 access queue a warp, and so its CTA, is done only once its stores have
+// left the queue: the CTA completes in the cycle its last store line is looked up
+// and written through.
+TEST_F(SmTest, CtaWaitsForItsStoresToLeaveTheL1AccessQueue) {
+  cfg.l1_access_latency = 35;
+  cfg.l1_hit_latency = 3;
+  SmBench& tb = bench();
+  InstructionMix stores = loads_only(1);
+  stores.store_fraction = 1.0;
+  tb.gwde.run(kernel(1, 1, 10, stores), 1);
+  run_cycles(2000);
+  ASSERT_EQ(tb.mem.requests.size(), 10u);
+  for (const auto& r : tb.mem.requests) EXPECT_TRUE(r.write);
+  EXPECT_EQ(tb.done_cycle(0), tb.cycle_at(tb.mem.requests.back().at));
+  EXPECT_GE(tb.done_cycle(0), 1 + cfg.cta_launch_latency + 9 + 35);
+}
+
+// (c) with an L1 access queue of L: a load that issues at t looks up at t + L and
+// its miss goes out then, so each load of the chain costs L + latency + 2.
+TEST_F(SmTest, LoadUseChainWaitsOutTheL1AccessQueue) {
+  cfg.l1_access_latency = 35;
+  cfg.l1_hit_latency = 3;
+  SmBench& tb = bench();
+  const uint64_t n = 20, latency = 100, queue = 35, s = 1 + cfg.cta_launch_latency;
+  tb.mem.latency = tb.cycles(latency);
+  tb.gwde.run(kernel(1, 1, n, loads_only(1)), 1);
+  run_cycles(6000);
+  ASSERT_EQ(tb.mem.requests.size(), n);
+  for (uint64_t k = 0; k < n; ++k)
+    EXPECT_EQ(tb.cycle_at(tb.mem.requests[k].at), s + queue + k * (queue + latency + 2)) << "load " << k;
+  EXPECT_EQ(tb.done_cycle(0), s + (n - 1) * (queue + latency + 2) + queue + latency + 1);
+  EXPECT_EQ(tb.sm.counters().lsu.l1_misses, n);
 }
 
 // ctrl_in: an IssueHoldMsg keeps the resident CTA from issuing until the cycle given.

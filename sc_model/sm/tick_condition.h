@@ -13,7 +13,8 @@
 namespace gpupm {
 
 // The next cycle the SM at cycle `c` must tick. `next_edge`: a cause to tick at
-// c + 1. `min_ready`: the earliest cycle a passed-over warp may issue. An issue hold
+// c + 1. `min_ready`: the earliest cycle a passed-over warp may issue or the LSU's
+// L1 access queue has a line due. An issue hold
 // until `hold_until` with unpaused warps ends then; `earliest_launch`: the first
 // pending CTA's start (c + 1 for one not seen yet, kNever for none). Never before c + 1.
 constexpr uint64_t next_busy_cycle_after(uint64_t c, bool next_edge, uint64_t min_ready, uint64_t hold_until,

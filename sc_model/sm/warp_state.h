@@ -59,7 +59,8 @@ struct WarpSlot {
   bool has_head = false;
   bool ifetch = false;  // waiting for an instruction-cache miss
   uint16_t cta_slot = 0;
-  uint32_t pending_loads = 0;  // a program warp's equal program.regs.pending_loads()
+  uint32_t pending_loads = 0;   // a program warp's equal program.regs.pending_loads()
+  uint32_t pending_stores = 0;  // stores whose lines wait in the LSU's L1 access queue
   uint64_t issued_at = kNever;
   bool issued_mem = false;  // what issued at issued_at was a load/store
   Inst head;                // a program warp's derived from program.head_info (program_head())

@@ -122,6 +122,12 @@ def run_gpupm(args, out):
         return json.load(f)
 
 
+def without_file_names(ptx_text):
+    """The PTX without its `.file N "path"` directives: they name the checkout the .cu was
+    compiled in (a second checkout of the same commit emits the same instructions)."""
+    return re.sub(r'^[ \t]*\.file[ \t][^\n]*\n', "", ptx_text, flags=re.M)
+
+
 def without_sections(ptx_text):
     """The PTX without its `.section NAME { ... }` blocks: the DWARF clang emits for the .cu line
     directives, which GPGPU-Sim's PTX grammar does not know (a syntax error after the last
@@ -370,7 +376,7 @@ def new_gpgpusim_side(args, workload, out):
 def kept_gpgpusim_side(earlier, workload, out):
     """new_gpgpusim_side's figures from the earlier run in OUT (--reuse-gpgpusim), once gpupm has run
     again: it must have run the PTX GPGPU-Sim ran (else the earlier PTX is put back and it exits)."""
-    if file_text(os.path.join(out, "program.ptx")) != earlier["ptx"]:
+    if without_file_names(file_text(os.path.join(out, "program.ptx"))) != without_file_names(earlier["ptx"]):
         with open(os.path.join(out, "program.ptx"), "w") as f:
             f.write(earlier["ptx"])
         with open(os.path.join(out, "program.gpgpusim.ptx"), "w") as f:
