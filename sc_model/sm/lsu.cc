@@ -107,8 +107,7 @@ uint32_t Lsu::take_free_mshr() {
   slot_.tracker = t;
 }
 
-void Lsu::cycle(uint64_t c, std::vector<LoadDone>& done) {
-  if (queued_) return cycle_queued(c, done);
+void Lsu::cycle_unqueued(uint64_t c, std::vector<LoadDone>& done) {
   if (!slot_.valid && latch_.valid) take_latch(c);
   if (!slot_.valid) {
     stalled_ = false;

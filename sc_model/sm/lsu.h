@@ -48,8 +48,16 @@ class Lsu {
     uint64_t ready_cycle;
   };
 
-  // One cycle of the pipeline. Completed loads are appended to `done`.
-  void cycle(uint64_t c, std::vector<LoadDone>& done);
+  // One cycle of the pipeline. Completed loads are appended to `done`. Inline for the
+  // idle unit, the common case of compute-bound programs.
+  void cycle(uint64_t c, std::vector<LoadDone>& done) {
+    if (!slot_.valid && !latch_.valid && in_flight_ == 0) {
+      stalled_ = false;
+      return;
+    }
+    if (queued_) return cycle_queued(c, done);
+    cycle_unqueued(c, done);
+  }
   // A read line came back from memory at cycle c.
   void fill(uint64_t line, uint64_t c, std::vector<LoadDone>& done);
 
@@ -129,6 +137,7 @@ class Lsu {
   void take_latch(uint64_t c);
   void store_line_done(uint32_t tracker, std::vector<LoadDone>& done);
   void cycle_queued(uint64_t c, std::vector<LoadDone>& done);
+  void cycle_unqueued(uint64_t c, std::vector<LoadDone>& done);
   bool head_may_look_up(uint64_t c) const;
   void count_stall(bool store) {
     stalled_ = true;

@@ -22,7 +22,8 @@ GPUPM_EXHAUSTIVE_SWITCHES_END
 static_assert(last_pool(OperandCollector::Pool::Mem), "kPools is sized by the last pool");
 }  // namespace
 
-OperandCollector::OperandCollector(const SmConfig& cfg) : banks_(cfg.register_banks), booked_(cfg.register_banks) {
+OperandCollector::OperandCollector(const SmConfig& cfg)
+    : reads_per_cycle_(cfg.collector_reads), banks_(cfg.register_banks), booked_(cfg.register_banks) {
   for (auto& b : booked_) b.fill(0);
   unit_free_[size_t(Pool::Alu)].assign(cfg.collector_units_alu, 0);
   unit_free_[size_t(Pool::Sfu)].assign(cfg.collector_units_sfu, 0);
@@ -39,18 +40,38 @@ void OperandCollector::book(uint32_t bank, uint64_t t) {
   if (t < now_ + kHorizon) booked_[bank][t % kHorizon] = t + 1;
 }
 
-uint32_t OperandCollector::collect(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n) {
-  std::vector<uint64_t>& units = unit_free_[size_t(pool)];
-  const auto unit = units.begin() + first_free_[size_t(pool)];
-  if (*unit > c + 1) throw std::logic_error("gpupm/sm: an instruction issued with no free collector unit");
+// The pool's earliest-free unit, taken at c + 1 by an instruction issued at c.
+[[gnu::always_inline]] inline uint64_t& OperandCollector::take_unit(Pool pool, uint64_t c) {
+  uint64_t& unit = unit_free_[size_t(pool)][first_free_[size_t(pool)]];
+  if (unit > c + 1) throw std::logic_error("gpupm/sm: an instruction issued with no free collector unit");
   now_ = c;
-  const uint64_t first_read = c + 2;  // the unit is taken at c + 1
-  // Each cycle the unit reads the first operand still missing whose bank is free
-  // (free_at() and book() on each operand's bank calendar, looked up once).
-  constexpr uint8_t kMaxOperands = 8;
+  return unit;
+}
+
+// The unit dispatches, and is free, at t: the pool's next earliest-free unit.
+[[gnu::always_inline]] inline void OperandCollector::release_unit(Pool pool, uint64_t& unit, uint64_t t) {
+  unit = t;
+  std::vector<uint64_t>& units = unit_free_[size_t(pool)];
+  const auto first = std::min_element(units.begin(), units.end());
+  first_free_[size_t(pool)] = uint32_t(first - units.begin());
+  issue_ready_[size_t(pool)] = *first == 0 ? 0 : *first - 1;
+}
+
+// free_at() and book() on each operand's bank calendar, looked up once.
+[[gnu::always_inline]] inline uint8_t OperandCollector::calendars(uint32_t warp, const uint16_t* regs, uint8_t n,
+                                                                  uint64_t** calendar) {
   const uint8_t m = std::min(n, kMaxOperands);
-  std::array<uint64_t*, kMaxOperands> calendar;
   for (uint8_t i = 0; i < m; ++i) calendar[i] = booked_[bank_of(warp, regs[i])].data();
+  return m;
+}
+
+uint32_t OperandCollector::collect(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n) {
+  if (reads_per_cycle_ > 1) return collect_several(pool, c, warp, regs, n);
+  uint64_t& unit = take_unit(pool, c);
+  const uint64_t first_read = c + 2;  // the unit is taken at c + 1
+  std::array<uint64_t*, kMaxOperands> calendar;
+  const uint8_t m = calendars(warp, regs, n, calendar.data());
+  // Each cycle the unit reads the first operand still missing whose bank is free.
   uint32_t missing = (1u << m) - 1;  // bit i: operand i not read yet
   const uint64_t horizon = now_ + kHorizon;
   uint64_t t = first_read;
@@ -68,11 +89,37 @@ uint32_t OperandCollector::collect(Pool pool, uint64_t c, uint32_t warp, const u
       break;
     }
   }
-  *unit = t;  // dispatched when its last operand is in
-  const auto first = std::min_element(units.begin(), units.end());
-  first_free_[size_t(pool)] = uint32_t(first - units.begin());
-  issue_ready_[size_t(pool)] = *first == 0 ? 0 : *first - 1;
+  release_unit(pool, unit, t);
   return uint32_t(t - (first_read + m));
+}
+
+// collect() with several reads a cycle (collector_reads > 1): each cycle the unit reads
+// the first reads_per_cycle_ operands still missing whose banks are free.
+uint32_t OperandCollector::collect_several(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n) {
+  uint64_t& unit = take_unit(pool, c);
+  const uint64_t first_read = c + 2;
+  std::array<uint64_t*, kMaxOperands> calendar;
+  const uint8_t m = calendars(warp, regs, n, calendar.data());
+  uint32_t missing = (1u << m) - 1;
+  const uint64_t horizon = now_ + kHorizon;
+  uint64_t t = first_read;
+  for (; missing != 0; ++t) {
+    if (t >= horizon) {  // all free from here on, unbooked
+      t += cycles_for(uint32_t(__builtin_popcount(missing)));
+      break;
+    }
+    uint32_t reads = 0;
+    for (uint32_t left = missing; left != 0 && reads < reads_per_cycle_; left &= left - 1) {
+      const uint32_t i = uint32_t(__builtin_ctz(left));
+      uint64_t& cell = calendar[i][t % kHorizon];
+      if (cell == t + 1) continue;  // booked at t (by another unit, or by this one for a same-bank operand)
+      cell = t + 1;
+      missing &= ~(1u << i);
+      ++reads;
+    }
+  }
+  release_unit(pool, unit, t);
+  return uint32_t(t - (first_read + cycles_for(m)));
 }
 
 void OperandCollector::write_back(uint64_t t, uint32_t warp, uint16_t reg) {

@@ -4,14 +4,17 @@
 // names the simulator); the code is our own and event-timed:
 //  - an issued warp instruction takes a collector unit of its pool (ALU, SFU,
 //    memory) in the cycle after issue; no free unit then, no issue;
-//  - from the cycle after that the unit reads one register source per cycle:
-//    the first still missing (operand order) whose bank is free that cycle
-//    (register r of warp slot w lives in bank (r + w) mod register_banks; a bank
-//    serves one access per cycle, a result written back takes it too);
+//  - from the cycle after that the unit reads collector_reads register sources
+//    per cycle (1 by default): the first still missing (operand order) whose
+//    banks are free that cycle (register r of warp slot w lives in bank
+//    (r + w) mod register_banks; a bank serves one access per cycle, a result
+//    written back takes it too);
 //  - the unit is free again the cycle its last operand is in (dispatch).
-// So a 3-source FMA holds a unit 4 cycles: 6 ALU units sustain 1.5 per cycle,
-// less when reads meet busy banks. A read that waits for its bank delays the
-// instruction's dispatch, and so its result, by the cycles it waited.
+// So with one read a cycle a 3-source FMA holds a unit 4 cycles: 6 ALU units
+// sustain 1.5 per cycle, less when reads meet busy banks (GPGPU-Sim's units read
+// every source whose bank is free: collector_reads 3 or more). A read that waits
+// for its bank delays the instruction's dispatch, and so its result, by the cycles
+// it waited beyond the conflict-free ones.
 #pragma once
 
 #include "gpupm/common/divisor.h"
@@ -51,9 +54,18 @@ class OperandCollector {
     const uint32_t x = uint32_t(reg) + warp;
     return uint32_t(banks_.mod(x));  // a power of two (the usual 16) is a mask
   }
+  uint64_t cycles_for(uint32_t reads) const {  // conflict-free
+    return reads_per_cycle_ == 1 ? reads : (reads + reads_per_cycle_ - 1) / reads_per_cycle_;
+  }
+  static constexpr uint8_t kMaxOperands = 8;
+  uint64_t& take_unit(Pool pool, uint64_t c);
+  void release_unit(Pool pool, uint64_t& unit, uint64_t t);
+  uint8_t calendars(uint32_t warp, const uint16_t* regs, uint8_t n, uint64_t** calendar);
+  uint32_t collect_several(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n);
   bool free_at(uint32_t bank, uint64_t t) const;
   void book(uint32_t bank, uint64_t t);
 
+  const uint32_t reads_per_cycle_;
   Divisor banks_;
   std::vector<std::array<uint64_t, kHorizon>> booked_;   // per bank
   std::array<std::vector<uint64_t>, kPools> unit_free_;  // per pool: the cycle each unit frees

@@ -112,6 +112,9 @@ void describe(ParamVisitor& v, SmConfig& c) {
             "operand collector units for SFU instructions (program workloads)");
   v.integer("collector_units_mem", c.collector_units_mem, 1, 64, "units",
             "operand collector units for load, store, atomic and shared-memory instructions (program workloads)");
+  v.integer("collector_reads", c.collector_reads, 1, 8, "operands",
+            "register sources a collector unit reads in one cycle, each from a different free bank (GPGPU-Sim's "
+            "units take every source whose bank is free: 8 covers any instruction; program workloads)");
 }
 
 SmConfig parse_sm_config(JsonReader& r) {

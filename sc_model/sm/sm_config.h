@@ -62,6 +62,7 @@ struct SmConfig {
   uint32_t collector_units_alu = 6;
   uint32_t collector_units_sfu = 8;
   uint32_t collector_units_mem = 2;
+  uint32_t collector_reads = 1;  // register sources a unit reads per cycle, each from a free bank
 };
 
 // A kernel's share of a unified L1/shared array: its shared memory and the L1 ways left.
