@@ -54,7 +54,7 @@ struct MemorySystem::Impl {
     act.dram_writes += cmd.op == DramOp::kWrite;
     if (cmd.op == DramOp::kRead || cmd.op == DramOp::kWrite) act.dram_bus_busy += burst_cycles;
   }
-  void count_l2_cycles(uint64_t cycle) { act.l2_cycles = std::max(act.l2_cycles, l2.edges_through(cycle)); }
+  void count_l2_edges(uint64_t edges) { act.l2_cycles = std::max(act.l2_cycles, edges); }
 
   bool idle() const {
     if (!requests.empty() || !responses.empty()) return false;
@@ -188,19 +188,20 @@ void MemorySystem::tick(uint64_t cycle) {
   m.last_tick = cycle;
   m.wake_sent = false;
   if (m.sm_clock) follow_sm_clock_at(cycle);
-  m.requests.enter_staged(m.l2.first_at_or_after(cycle));
+  // The L2 edges of this command cycle: at most one while the L2 clock is the
+  // slower (l2_clock_ratio <= 1), possibly several when it follows a faster SM clock.
+  const uint64_t first_k = m.l2.first_at_or_after(cycle), last_k = m.l2.index_at(cycle);
+  m.requests.enter_staged(first_k);
   // DRAM first: a request the L2 queues in this cycle is seen from the next one.
   for (uint32_t ch = 0; ch < m.cfg.channels; ++ch) {
     uint32_t mshr;
     uint64_t done;
     while (m.dram[ch].pop_read_done(cycle, &mshr, &done))
       m.slices[ch].schedule_fill(mshr, m.l2.first_at_or_after(done) + m.cfg.dram_latency);
-    m.count(m.dram[ch].step(cycle));
+    const DramCommand command = m.dram[ch].step(cycle);
+    if (command.op != DramOp::kNone) m.count(command);
   }
-  // The L2 edges of this command cycle: at most one while the L2 clock is the
-  // slower (l2_clock_ratio <= 1), possibly several when it follows a faster SM clock.
-  const uint64_t last_k = m.l2.index_at(cycle);
-  for (uint64_t k = cycle == 0 ? 0 : m.l2.index_at(cycle - 1) + 1; k <= last_k; ++k) {
+  for (uint64_t k = first_k; k <= last_k; ++k) {
     for (uint32_t s = 0; s < m.cfg.channels; ++s) {
       m.slices[s].fill_due(k, m.pool, m.responses);
       uint32_t id = m.requests.ready_head(s, k);
@@ -218,7 +219,7 @@ void MemorySystem::tick(uint64_t cycle) {
     }
     m.responses.step(k, [this](uint32_t id) { deliver(id); });
   }
-  m.count_l2_cycles(cycle);
+  m.count_l2_edges(last_k + 1);
   m.in_tick = false;
 }
 
@@ -261,7 +262,7 @@ void MemorySystem::follow_sm_clock_at(uint64_t cycle) {
 const MemActivity& MemorySystem::activity() const {
   // l2_cycles also advances at every tick; here it catches up with edges skipped
   // since (time-based, so an idle stretch counts too).
-  if (clock_.ticks_run() > 0) impl_->count_l2_cycles(clock_.cycles_elapsed());
+  if (clock_.ticks_run() > 0) impl_->count_l2_edges(impl_->l2.edges_through(clock_.cycles_elapsed()));
   return impl_->act;
 }
 

@@ -78,6 +78,18 @@ class IssueStage {
   uint64_t min_ready() const { return min_ready_; }
   // A ready memory instruction met the full LSU: the SM ticks once the LSU accepts.
   bool mem_blocked() const { return mem_blocked_; }
+  // With the LSU full: every scheduler's last scan stands at cycle `c`, so the stage
+  // would pick nothing and find what they found, which this adds to the cycle's
+  // findings, as pick() would (true); else it changes nothing (false).
+  bool memos_stand(uint64_t c) {
+    for (uint32_t s = 0; s < memo_.size(); ++s)
+      if (!memo_stands(s, c, true)) return false;
+    for (const ScanMemo& memo : memo_) {
+      min_ready_ = std::min(min_ready_, memo.until);
+      mem_blocked_ = mem_blocked_ || memo.mem_blocked;
+    }
+    return true;
+  }
   // Scheduler `s`'s last scan, which picked nothing with the LSU full, stands at
   // cycle `c`: a scan now would pick nothing again and find the same (see pick()).
   bool memo_stands(uint32_t s, uint64_t c, bool lsu_full) const {
@@ -206,29 +218,34 @@ inline void IssueStage::refresh(uint16_t slot, const WarpSlot& w) {
   };
   // A warp past quick_no has its operands; what else it waits for (pipe, collector
   // units, LSU) is the same for every head of its class until this scheduler issues,
-  // so one refusal answers for the rest of the class (0: not asked yet).
-  std::array<uint64_t, kIssueClasses> class_ready{};
+  // so one refusal answers for the rest of the class (class_ready[k] holds it once
+  // bit k of `asked` is set; not zeroed: the scan runs in most cycles).
+  static_assert(kIssueClasses <= 32, "one bit per class");
+  std::array<uint64_t, kIssueClasses> class_ready;
+  uint32_t asked = 0;
   const int g = greedy_[s];
   if (g >= 0 && greedy_ready == 0) {
     quick_no(uint16_t(g));
   } else if (g >= 0) {
     out.min_ready = std::min(out.min_ready, greedy_ready);
     class_ready[head_class_[g]] = greedy_ready;
+    asked = 1u << head_class_[g];
     out.asked = true;
   }
   uint64_t ready_at;
   for (uint16_t slot : order_[s]) {
     if (int(slot) == g || quick_no(slot)) continue;
-    uint64_t& known = class_ready[head_class_[slot]];
-    if (known == 0) {
+    const uint32_t k = head_class_[slot];
+    if (!(asked >> k & 1u)) {
       if (can_issue(in.warps[slot], s, c, in, ready_at)) {
         out.pick = slot;
         return out;
       }
-      known = ready_at;
+      class_ready[k] = ready_at;
+      asked |= 1u << k;
       out.asked = true;
     }
-    out.min_ready = std::min(out.min_ready, known);
+    out.min_ready = std::min(out.min_ready, class_ready[k]);
   }
   return out;
 }

@@ -192,6 +192,32 @@ TEST_F(IssueStageTest, AFruitlessScanWithTheLsuFullStandsUntilAWarpChanges) {
   EXPECT_EQ(pick(kSched, 12), kA);
 }
 
+// When every scheduler's fruitless scan stands, the SM skips the stage: memos_stand()
+// adds what the scans found, as each pick() would; once one memo is stale it says so
+// and adds nothing.
+TEST_F(IssueStageTest, AllMemosStandingGiveTheScansFindings) {
+  place(kA, warp(InstClass::Sfu));
+  place(kB, warp(InstClass::Load));
+  place(kOther, warp(InstClass::Alu, 70));
+  stage.occupy_sfu(50);
+  fill_lsu();
+  EXPECT_EQ(pick(kSched, 10), -1);
+  EXPECT_FALSE(stage.memos_stand(10));  // scheduler 1 has not scanned yet
+  EXPECT_EQ(pick(1, 10), -1);
+  stage.start_cycle();
+  ASSERT_TRUE(stage.memos_stand(11));
+  EXPECT_EQ(stage.min_ready(), 50u);  // the smaller of the two scans' findings (50, 70)
+  EXPECT_TRUE(stage.mem_blocked());   // scheduler 0's load met the full LSU
+  stage.start_cycle();
+  EXPECT_FALSE(stage.memos_stand(50));  // scheduler 0's memo ran out
+  EXPECT_EQ(stage.min_ready(), kNever);
+  EXPECT_FALSE(stage.mem_blocked());
+  change(kOther, warp(InstClass::Alu, 80));
+  stage.start_cycle();
+  EXPECT_FALSE(stage.memos_stand(12));  // a warp changed
+  EXPECT_EQ(stage.min_ready(), kNever);
+}
+
 TEST_F(IssueStageTest, TheScanMemoEndsWhenTheLsuAcceptsOrItsCycleComes) {
   place(kA, warp(InstClass::Sfu));
   place(kB, warp(InstClass::Load));

@@ -150,7 +150,9 @@ void StreamingMultiprocessor::tick(uint64_t c) {
 
   issued_any_ = false;
   issue_.start_cycle();
-  if (!gated_ && c >= hold_until_) issue(c);
+  // With the LSU full and every scheduler's last fruitless scan standing, the stage
+  // would pick nothing (IssueStage::memos_stand); a droop predictor steps every cycle.
+  if (!gated_ && c >= hold_until_ && (pred_ || lsu_.can_accept() || !issue_.memos_stand(c))) issue(c);
   lsu_full_at_issue_ = !lsu_.can_accept();
   count_skipped_stalls(c - 1);
   lsu_.cycle(c, done_);
