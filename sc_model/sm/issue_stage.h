@@ -262,6 +262,7 @@ inline void IssueStage::refresh(uint16_t slot, const WarpSlot& w) {
   // same earliest cycle. A scan that passed over every warp on the warp's own
   // state (operands, a memory head facing the full LSU) stands until one of its
   // own warps changes: other schedulers' issues change only pipes and units.
+  // memos_stand() folds the same findings for every scheduler at once: keep the two alike.
   ScanMemo& memo = memo_[s];
   if (memo_stands(s, c, lsu_full)) {
     min_ready_ = std::min(min_ready_, memo.until);
