@@ -109,21 +109,28 @@ def tail(path, lines=5):
 
 def run_one(args, program, workload, variant):
     """The variant's result record: the one on disk if there is one (unless it failed and
-    --retry-failed), else a fresh peer.py run's, or a failure record; None when stopped."""
+    --retry-failed), else a fresh peer.py run's, or a failure record; None when stopped.
+    With --refresh-gpupm only finished runs are touched (gpupm's side, in seconds): a
+    variant without one is reported "not run", and a refresh that fails leaves the
+    earlier record on disk."""
     directory = run_dir(args.out, program, variant[0])
     result_path = os.path.join(directory, "result.json")
     refresh = False
+    finished = False
     if os.path.exists(result_path):
         with open(result_path) as f:
             record = json.load(f)
         finished = record["status"] not in ("failed", "timeout")
         refresh = args.refresh_gpupm and finished and (record.get("gpupm_build") != args.gpupm_build or
                                                        record.get("gpupm_sets", []) != args.gpupm_set)
-        if not refresh and not (args.retry_failed and not finished):
+        if not refresh and (finished or not args.retry_failed):
             record["reused"] = True
             return record
-        if not refresh:
-            os.remove(result_path)
+    if args.refresh_gpupm and not finished:
+        return {"program": program, "status": "not run", "wall_s": {"total": 0.0},
+                "detail": "--refresh-gpupm re-measures finished runs only"}
+    if os.path.exists(result_path) and not refresh:
+        os.remove(result_path)
     if STOPPING.is_set():
         return None
     os.makedirs(directory, exist_ok=True)
@@ -152,8 +159,9 @@ def run_one(args, program, workload, variant):
     record = {"program": program, "status": "timeout" if code is None else "failed", "exit": code,
               "wall_s": {"total": round(time.monotonic() - start, 1)},
               "detail": f"killed after {args.timeout} s" if code is None else tail(log)}
-    with open(result_path, "w") as f:
-        json.dump(record, f, indent=1)
+    if not refresh:  # a failed refresh keeps the finished run it started from
+        with open(result_path, "w") as f:
+            json.dump(record, f, indent=1)
     return record
 
 
@@ -237,7 +245,8 @@ def parse_args():
     p.add_argument("--retry-failed", action="store_true", help="rerun the runs recorded as failed or timed out")
     p.add_argument("--refresh-gpupm", action="store_true",
                    help="rerun gpupm's side of every finished run that another gpupm build made (peer.py "
-                        "--reuse-gpgpusim: GPGPU-Sim's side is kept), e.g. after a change to gpupm's model")
+                        "--reuse-gpgpusim: GPGPU-Sim's side is kept), e.g. after a change to gpupm's model; "
+                        "runs nothing else, and a refresh that fails leaves the earlier record")
     p.add_argument("--gpupm", default=os.path.join(peer.REPO, "build", "gpupm"))
     p.add_argument("--gpupm-set", action="append", default=[], metavar="KEY=VALUE",
                    help="a gpupm --set for every run (repeatable; peer.py's); with --refresh-gpupm, runs made with "
@@ -247,6 +256,8 @@ def parse_args():
     p.add_argument("--regs", choices=["gpupm", "ptxas"], default="gpupm")
     p.add_argument("--cuda", default="/usr/local/cuda", help="CUDA toolkit (peer.py's --cuda)")
     args = p.parse_args()
+    if args.refresh_gpupm and args.retry_failed:
+        p.error("--refresh-gpupm re-measures finished runs only; --retry-failed reruns failed ones: one at a time")
     peer.check_toolkit(p, args.cuda)
     if args.jobs < 1 or args.timeout <= 0 or not 1.0 < args.clock_scale <= 2.0:
         p.error("--jobs must be >= 1, --timeout > 0, --clock-scale in (1, 2]")
