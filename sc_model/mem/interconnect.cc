@@ -68,8 +68,35 @@ ResponseNetwork::ResponseNetwork(const MemConfig& cfg, const RequestPool& pool)
       slice_out_(cfg.channels * (cfg.blocking_responses ? cfg.slice_out_flits : 1), Ring<Packet>(cfg.l2_mshrs)) {}
 
 void ResponseNetwork::set_ports(uint32_t ports) {
-  port_in_.assign(ports, Ring<Packet>(64));
+  port_in_.assign(ports, Ring<Arrival>(64));
+  port_last_.assign(ports, 0);
+  port_used_.assign(ports, 0);
   port_room_.assign(ports, 0);
+  words_ = (ports + 63) / 64;
+  uint64_t slots = 1;
+  while (slots < uint64_t(latency_) + read_flits_ + 2) slots <<= 1;
+  wheel_mask_ = slots - 1;
+  wheel_.assign(slots * words_, 0);
+}
+
+void ResponseNetwork::arrive(uint32_t port, uint32_t id, uint32_t flits, uint64_t ready, bool crossed) {
+  uint64_t due = ready;
+  if (!crossed) {  // its flits enter after the port's earlier packets', port_flits_ a cycle
+    const uint64_t start = std::max(ready, port_last_[port]);
+    uint32_t used = start == port_last_[port] ? port_used_[port] : 0;
+    uint32_t left = flits;
+    due = start;
+    while (left > port_flits_ - used) {
+      left -= port_flits_ - used;
+      used = 0;
+      ++due;
+    }
+    port_used_[port] = used + left;
+    port_last_[port] = due;
+  }
+  Ring<Arrival>& in = port_in_[port];
+  in.push_back({id, ready, due});
+  if (in.size() == 1) file(port, due);
 }
 
 void ResponseNetwork::push(uint32_t slice, uint32_t id, uint64_t ready) {
@@ -93,7 +120,7 @@ void ResponseNetwork::cross_blocking(uint64_t l2_cycle) {
     ++p.sent;
     --port_room_[p.port];
     if (p.sent < p.flits) continue;
-    port_in_[p.port].push_back({p.id, p.port, p.flits, p.flits, l2_cycle + latency_});
+    arrive(p.port, p.id, p.flits, l2_cycle + latency_, true);
     out.pop_front();
   }
 }
@@ -105,7 +132,12 @@ uint64_t ResponseNetwork::head_ready(const std::vector<Ring<Packet>>& queues) {
   return next;
 }
 
-uint64_t ResponseNetwork::next_ready() const { return std::min(head_ready(slice_out_), head_ready(port_in_)); }
+uint64_t ResponseNetwork::next_ready() const {
+  uint64_t next = head_ready(slice_out_);
+  for (const Ring<Arrival>& in : port_in_)
+    if (!in.empty()) next = std::min(next, in.front().ready);
+  return next;
+}
 
 bool ResponseNetwork::empty() const { return next_ready() == kNever; }
 

@@ -97,6 +97,16 @@ class ResponseNetwork {
   static uint64_t head_ready(const std::vector<Ring<Packet>>& queues);
 
   void cross_blocking(uint64_t l2_cycle);
+  // A packet reaches SM port `port` (ready: its first flit may enter at that L2 cycle;
+  // crossed: every flit is through already, the blocking crossbar's): the cycle it is
+  // delivered in follows from the port's earlier packets (a FIFO taking port_flits_ a
+  // cycle), so it is worked out now and the port filed under it once it is the front.
+  void arrive(uint32_t port, uint32_t id, uint32_t flits, uint64_t ready, bool crossed);
+  void file(uint32_t port, uint64_t due) {
+    wheel_[(due & wheel_mask_) * words_ + port / 64] |= uint64_t(1) << (port % 64);
+  }
+  template <class Deliver>
+  void deliver_due(uint64_t l2_cycle, Deliver&& deliver);
 
   const RequestPool& pool_;
   uint32_t latency_;
@@ -104,7 +114,19 @@ class ResponseNetwork {
   uint32_t read_flits_;
   bool blocking_;
   std::vector<Ring<Packet>> slice_out_;
-  std::vector<Ring<Packet>> port_in_;
+  struct Arrival {
+    uint32_t id;
+    uint64_t ready;  // its first flit's cycle at the port (next_ready() reports the fronts')
+    uint64_t due;    // the cycle its last flit enters: delivered then
+  };
+  std::vector<Ring<Arrival>> port_in_;
+  std::vector<uint64_t> port_last_;  // per port: the cycle its latest packet is delivered in
+  std::vector<uint32_t> port_used_;  // per port: flits of that cycle taken
+  // Ports whose front packet is due in cycle t: words_ 64-bit masks at slot t & wheel_mask_.
+  // A front is never more than icnt_latency + read_flits cycles ahead, fewer than the slots.
+  std::vector<uint64_t> wheel_;
+  uint64_t wheel_mask_ = 0;
+  uint32_t words_ = 0;
   std::vector<uint32_t> port_room_;  // blocking: flits each SM port may still take this cycle
 };
 
@@ -127,14 +149,30 @@ void ResponseNetwork::step(uint64_t l2_cycle, Deliver&& deliver) {
   if (blocking_) {
     cross_blocking(l2_cycle);
   } else {
-    for (Ring<Packet>& out : slice_out_) {
-      drain(out, l2_cycle, slice_flits_, [&](Packet p) {
-        port_in_[p.port].push_back({p.id, p.port, p.flits, 0, l2_cycle + latency_});
-      });
+    for (Ring<Packet>& out : slice_out_)
+      drain(out, l2_cycle, slice_flits_, [&](Packet p) { arrive(p.port, p.id, p.flits, l2_cycle + latency_, false); });
+  }
+  deliver_due(l2_cycle, deliver);
+}
+
+// The ports whose front is due now, in port order, each delivering every packet due
+// (the memory system ticks every cycle while a port holds a packet: next_ready()).
+template <class Deliver>
+void ResponseNetwork::deliver_due(uint64_t l2_cycle, Deliver&& deliver) {
+  uint64_t* slot = &wheel_[(l2_cycle & wheel_mask_) * words_];
+  for (uint32_t w = 0; w < words_; ++w) {
+    while (slot[w] != 0) {
+      const uint32_t port = w * 64 + uint32_t(__builtin_ctzll(slot[w]));
+      slot[w] &= slot[w] - 1;
+      Ring<Arrival>& in = port_in_[port];
+      while (!in.empty() && in.front().due <= l2_cycle) {
+        const uint32_t id = in.front().id;
+        in.pop_front();
+        deliver(id);
+      }
+      if (!in.empty()) file(port, in.front().due);
     }
   }
-  // A blocking crossbar's packets arrive with every flit through the port already: delivered on arrival.
-  for (Ring<Packet>& in : port_in_) drain(in, l2_cycle, port_flits_, [&](Packet p) { deliver(p.id); });
 }
 
 }  // namespace gpupm
