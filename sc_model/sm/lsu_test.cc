@@ -167,6 +167,25 @@ TEST_F(LsuTest, AllocateOnMissStallsWhenEverySetWayWaits) {
   EXPECT_EQ(reqs[0].line, cfg.l1_ways * sets);
 }
 
+// A unified L1 whose carve-out gives ways back: a miss stalled because every way
+// of its set waited for a fill goes on in the next cycle, without a fill.
+TEST_F(LsuTest, WaysGivenBackRetryAStalledMiss) {
+  cfg.l1_allocate_on_miss = true;
+  const uint64_t sets = cfg.l1_sets;
+  lsu().set_l1_ways(1);
+  issue(0, load(0));     // takes set 0's one way, waiting for its fill
+  issue(1, load(sets));  // set 0 again: no way
+  EXPECT_TRUE(lsu().stalled());
+  cycle(2);
+  EXPECT_TRUE(lsu().stalled());
+  EXPECT_EQ(lsu().next_work_cycle(2), kNever);  // as things stand only a fill could help
+  lsu().set_l1_ways(cfg.l1_ways);
+  EXPECT_EQ(lsu().next_work_cycle(2), 3u);
+  cycle(3);
+  EXPECT_FALSE(lsu().stalled());
+  EXPECT_EQ(take_requests().size(), 2u);
+}
+
 TEST_F(LsuTest, FillTimeAllocationSendsEveryMissOfASet) {
   const uint64_t sets = cfg.l1_sets;
   for (uint64_t n = 0; n <= cfg.l1_ways; ++n) issue(n, load(n * sets));
