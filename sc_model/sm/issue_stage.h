@@ -84,10 +84,7 @@ class IssueStage {
   bool memos_stand(uint64_t c) {
     for (uint32_t s = 0; s < memo_.size(); ++s)
       if (!memo_stands(s, c, true)) return false;
-    for (const ScanMemo& memo : memo_) {
-      min_ready_ = std::min(min_ready_, memo.until);
-      mem_blocked_ = mem_blocked_ || memo.mem_blocked;
-    }
+    for (const ScanMemo& memo : memo_) add_findings(memo);
     return true;
   }
   // Scheduler `s`'s last scan, which picked nothing with the LSU full, stands at
@@ -107,6 +104,11 @@ class IssueStage {
     bool mem_blocked = false;  // it met a ready memory instruction facing the full LSU
     bool own_only = false;     // every warp was passed over on its own state (no pipe or unit asked)
   };
+  // A standing memo's findings join the cycle's (pick() for one scheduler, memos_stand() for all).
+  void add_findings(const ScanMemo& memo) {
+    min_ready_ = std::min(min_ready_, memo.until);
+    mem_blocked_ = mem_blocked_ || memo.mem_blocked;
+  }
   struct Scan {
     int pick = -1;
     uint64_t min_ready = kNever;
@@ -262,11 +264,9 @@ inline void IssueStage::refresh(uint16_t slot, const WarpSlot& w) {
   // same earliest cycle. A scan that passed over every warp on the warp's own
   // state (operands, a memory head facing the full LSU) stands until one of its
   // own warps changes: other schedulers' issues change only pipes and units.
-  // memos_stand() folds the same findings for every scheduler at once: keep the two alike.
   ScanMemo& memo = memo_[s];
   if (memo_stands(s, c, lsu_full)) {
-    min_ready_ = std::min(min_ready_, memo.until);
-    mem_blocked_ = mem_blocked_ || memo.mem_blocked;
+    add_findings(memo);
     return -1;
   }
   const int g = greedy_[s];

@@ -60,6 +60,15 @@ class IssueStageTest : public ::testing::Test {
     if (p >= 0) stage.issued(s, uint16_t(p));
     return p;
   }
+  // Scheduler 0: an SFU head (the SFU busy until 50) and a load; scheduler 1: an ALU
+  // head whose operands come at 70; the LSU full. Nothing can issue before 50.
+  void fruitless_with_lsu_full() {
+    place(kA, warp(InstClass::Sfu));
+    place(kB, warp(InstClass::Load));
+    place(kOther, warp(InstClass::Alu, 70));
+    stage.occupy_sfu(50);
+    fill_lsu();
+  }
   void fill_lsu() {
     Inst store;
     store.op = InstClass::Store;
@@ -173,11 +182,7 @@ TEST_F(IssueStageTest, AMemoryHeadMeetsTheLatchAnEarlierIssueFilled) {
 }
 
 TEST_F(IssueStageTest, AFruitlessScanWithTheLsuFullStandsUntilAWarpChanges) {
-  place(kA, warp(InstClass::Sfu));
-  place(kB, warp(InstClass::Load));
-  place(kOther, warp(InstClass::Alu, 70));
-  stage.occupy_sfu(50);
-  fill_lsu();
+  fruitless_with_lsu_full();
   EXPECT_EQ(pick(kSched, 10), -1);
   EXPECT_TRUE(stage.memo_stands(kSched, 11, true));
   // The SFU frees without a warp change (in the SM only an issue frees it, and
@@ -196,11 +201,7 @@ TEST_F(IssueStageTest, AFruitlessScanWithTheLsuFullStandsUntilAWarpChanges) {
 // adds what the scans found, as each pick() would; once one memo is stale it says so
 // and adds nothing.
 TEST_F(IssueStageTest, AllMemosStandingGiveTheScansFindings) {
-  place(kA, warp(InstClass::Sfu));
-  place(kB, warp(InstClass::Load));
-  place(kOther, warp(InstClass::Alu, 70));
-  stage.occupy_sfu(50);
-  fill_lsu();
+  fruitless_with_lsu_full();
   EXPECT_EQ(pick(kSched, 10), -1);
   EXPECT_FALSE(stage.memos_stand(10));  // scheduler 1 has not scanned yet
   EXPECT_EQ(pick(1, 10), -1);

@@ -66,60 +66,40 @@ void OperandCollector::book(uint32_t bank, uint64_t t) {
 }
 
 uint32_t OperandCollector::collect(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n) {
-  if (reads_per_cycle_ > 1) return collect_several(pool, c, warp, regs, n);
+  // The default's loop without the reads count (collect() runs for every program instruction).
+  return reads_per_cycle_ == 1 ? collect_reading<true>(pool, c, warp, regs, n)
+                               : collect_reading<false>(pool, c, warp, regs, n);
+}
+
+// Each cycle the unit reads the first operands still missing whose banks are free:
+// one (kOneRead), or up to reads_per_cycle_.
+template <bool kOneRead>
+uint32_t OperandCollector::collect_reading(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n) {
   uint64_t& unit = take_unit(pool, c);
   const uint64_t first_read = c + 2;  // the unit is taken at c + 1
   std::array<uint64_t*, kMaxOperands> calendar;
   const uint8_t m = calendars(warp, regs, n, calendar.data());
-  // Each cycle the unit reads the first operand still missing whose bank is free.
   uint32_t missing = (1u << m) - 1;  // bit i: operand i not read yet
   const uint64_t horizon = now_ + kHorizon;
   uint64_t t = first_read;
   for (; missing != 0; ++t) {
-    if (t >= horizon) {  // every bank free from here on: one read per cycle, unbooked
-      t += uint64_t(__builtin_popcount(missing));
-      break;
-    }
-    for (uint32_t left = missing; left != 0; left &= left - 1) {
-      const uint32_t i = uint32_t(__builtin_ctz(left));
-      uint64_t& cell = calendar[i][t % kHorizon];
-      if (cell == t + 1) continue;  // booked at t
-      cell = t + 1;
-      missing &= ~(1u << i);
-      break;
-    }
-  }
-  release_unit(pool, unit, t);
-  return uint32_t(t - (first_read + m));
-}
-
-// collect() with several reads a cycle (collector_reads > 1): each cycle the unit reads
-// the first reads_per_cycle_ operands still missing whose banks are free.
-uint32_t OperandCollector::collect_several(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n) {
-  uint64_t& unit = take_unit(pool, c);
-  const uint64_t first_read = c + 2;
-  std::array<uint64_t*, kMaxOperands> calendar;
-  const uint8_t m = calendars(warp, regs, n, calendar.data());
-  uint32_t missing = (1u << m) - 1;
-  const uint64_t horizon = now_ + kHorizon;
-  uint64_t t = first_read;
-  for (; missing != 0; ++t) {
-    if (t >= horizon) {  // all free from here on, unbooked
-      t += cycles_for(uint32_t(__builtin_popcount(missing)));
+    if (t >= horizon) {  // every bank free from here on: full reads per cycle, unbooked
+      const uint32_t left = uint32_t(__builtin_popcount(missing));
+      t += kOneRead ? left : cycles_for(left);
       break;
     }
     uint32_t reads = 0;
-    for (uint32_t left = missing; left != 0 && reads < reads_per_cycle_; left &= left - 1) {
+    for (uint32_t left = missing; left != 0; left &= left - 1) {
       const uint32_t i = uint32_t(__builtin_ctz(left));
       uint64_t& cell = calendar[i][t % kHorizon];
       if (cell == t + 1) continue;  // booked at t (by another unit, or by this one for a same-bank operand)
       cell = t + 1;
       missing &= ~(1u << i);
-      ++reads;
+      if (kOneRead || ++reads == reads_per_cycle_) break;
     }
   }
   release_unit(pool, unit, t);
-  return uint32_t(t - (first_read + cycles_for(m)));
+  return uint32_t(t - (first_read + (kOneRead ? m : cycles_for(m))));
 }
 
 void OperandCollector::write_back(uint64_t t, uint32_t warp, uint16_t reg) {

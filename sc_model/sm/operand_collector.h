@@ -61,7 +61,8 @@ class OperandCollector {
   uint64_t& take_unit(Pool pool, uint64_t c);
   void release_unit(Pool pool, uint64_t& unit, uint64_t t);
   uint8_t calendars(uint32_t warp, const uint16_t* regs, uint8_t n, uint64_t** calendar);
-  uint32_t collect_several(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n);
+  template <bool kOneRead>
+  uint32_t collect_reading(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n);
   bool free_at(uint32_t bank, uint64_t t) const;
   void book(uint32_t bank, uint64_t t);
 
