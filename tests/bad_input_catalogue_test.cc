@@ -29,6 +29,10 @@ struct Fixtures {
       return R"({"name": "w", )" + top_extra + R"("kernels": [)" + kernel + kernel_extra + "}]}";
     };
     write("gpu_overflow.json", R"({"name": "g", "sm": {"count": 1e400}})");
+    write("gpu_based_on_missing.json", R"({"based_on": "nosuch.json", "name": "g"})");
+    write("gpu_based_on_loop.json", R"({"based_on": "gpu_based_on_loop.json", "name": "g"})");
+    write("gpu_based_on_bad_value.json",
+          R"({"based_on": ")" + source_path("configs/gpu/gtx480.json") + R"(", "name": "g", "sm": {"count": 0}})");
     write("malformed.json", "{\"name\": ");
     write("array.json", "[1, 2]");
     write("unknown_kind.json", R"({"foo": 1})");
@@ -232,6 +236,12 @@ BAD_INPUT(GpuValueOutOfRange, run_set("gpu.sm.count=0"), "sm.count", "expected a
 BAD_INPUT(GpuLineBytesDisagree, run_set("gpu.memory.line_bytes=64"), "memory.line_bytes",
           "expected 128 (equal to sm.line_bytes), got 64")
 BAD_INPUT(GpuDeepNesting, run_gpu("@/deep.json"), "@/deep.json", "nesting deeper than 256")
+BAD_INPUT(GpuBasedOnMissingFile, run_gpu("@/gpu_based_on_missing.json"), "@/gpu_based_on_missing.json: based_on",
+          "no file")
+BAD_INPUT(GpuBasedOnItself, validate("@/gpu_based_on_loop.json"), "@/gpu_based_on_loop.json: based_on",
+          "already in the chain")
+BAD_INPUT(GpuBasedOnBadValue, run_gpu("@/gpu_based_on_bad_value.json"), "@/gpu_based_on_bad_value.json (based on ",
+          "gtx480.json): sm.count", "expected an integer in [")
 BAD_INPUT(GpuNotAnObjectValidate, validate("@/array.json"), "@/array.json", "expected a JSON object")
 
 // Workload profiles.

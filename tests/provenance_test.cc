@@ -93,6 +93,19 @@ TEST(Provenance, FingerprintCoversTheBuildAndEveryInputFilesContents) {
   EXPECT_NE(fingerprint_of(spec).inputs, after_package.inputs);
 }
 
+TEST(Provenance, FingerprintCoversEveryGpuConfigAConfigIsBasedOn) {
+  const std::string dir = temp_dir("based_on_digest");
+  const std::string whole = read_file(source_path("configs/gpu/gtx480.json"));
+  const std::string base = write_file(dir + "/base.json", whole);
+  const std::string child =
+      write_file(dir + "/child.json", R"({"based_on": "base.json", "name": "c", "sm": {"count": 4}})");
+  const std::vector<std::string> args = {"run", "--gpu", child, "--workload",
+                                         source_path("configs/workloads/compute.json")};
+  const std::string before = input_files_fingerprint(args);
+  write_file(base, whole + "\n// changed\n");
+  EXPECT_NE(input_files_fingerprint(args), before);
+}
+
 TEST(Provenance, StaleRunsAreRunAgainAndSayWhyUnlessReuseStale) {
   const std::string dir = temp_dir("prov_stale");
   Inputs in = copied_inputs(dir);

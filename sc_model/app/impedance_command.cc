@@ -58,10 +58,12 @@ void check_frequency_options(const ImpedanceOptions& opt) {
 
 int command_impedance(const ImpedanceOptions& opt) {
   GpuConfig gpu;
-  const std::string origin = gpu_doc_origin(opt.gpu_file, opt.pdn_file, !opt.sets.empty());
+  std::string origin;
   try {
     check_frequency_options(opt);
-    Json wrapped = {{"gpu", load_gpu_doc(opt.gpu_file, opt.pdn_file)}};
+    const GpuDocument doc = load_gpu_doc(opt.gpu_file, opt.pdn_file);
+    origin = gpu_doc_origin(doc, opt.pdn_file, !opt.sets.empty());
+    Json wrapped = {{"gpu", doc.doc}};
     for (const std::string& s : opt.sets) apply_override(wrapped, "gpu." + s, "--set");
     const InputFileScope gpu_file_scope(opt.gpu_file);
     gpu = parse_gpu_config(wrapped["gpu"], origin);

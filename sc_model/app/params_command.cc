@@ -119,9 +119,10 @@ Listing listed(const ParamsOptions& opt) {
                          origin_of(opt.sweep_file, opt), p);
   }
   // The GPU config as `gpupm run` reads it: the file, the --pdn package, then every --set.
-  const Json doc = with_sets("gpu", load_gpu_doc(opt.gpu_file, opt.pdn_file), opt.sets);
+  const GpuDocument file_doc = load_gpu_doc(opt.gpu_file, opt.pdn_file);
+  const Json doc = with_sets("gpu", file_doc.doc, opt.sets);
   const InputFileScope gpu_file_scope(opt.gpu_file);
-  GpuConfig gpu = parse_gpu_config(doc, gpu_doc_origin(opt.gpu_file, opt.pdn_file, !opt.sets.empty()));
+  GpuConfig gpu = parse_gpu_config(doc, gpu_doc_origin(file_doc, opt.pdn_file, !opt.sets.empty()));
   Listing l;
   l.rows = list_params("gpu", gpu, &l.rules);
   return l;

@@ -127,6 +127,30 @@ void SchemaWriter::visit_rule(const std::string& name, const std::string& descri
   rules_.push_back(name + " (" + description + ")");
 }
 
+namespace {
+
+bool only_required_alternatives(const Json& one_of) {
+  for (const Json& alternative : one_of)
+    if (alternative.size() != 1 || !alternative.contains("required")) return false;
+  return true;
+}
+
+}  // namespace
+
+Json merge_patch_schema(Json s) {
+  if (!s.is_object()) return s;
+  s.erase("required");
+  if (s.contains("oneOf") && only_required_alternatives(s["oneOf"])) s.erase("oneOf");
+  if (s.contains("oneOf"))  // a section given inline or as a file name
+    for (Json& alternative : s["oneOf"]) alternative = merge_patch_schema(alternative);
+  if (s.contains("properties"))
+    for (auto it = s["properties"].begin(); it != s["properties"].end(); ++it)
+      it.value() = merge_patch_schema(it.value());
+  if (s.contains("additionalProperties") && s["additionalProperties"].is_object())
+    s["additionalProperties"] = merge_patch_schema(s["additionalProperties"]);
+  return s;
+}
+
 Json schema_document(const std::string& id, const std::string& title, Json object_schema) {
   object_schema["$schema"] = "https://json-schema.org/draft/2020-12/schema";
   object_schema["$id"] = id;

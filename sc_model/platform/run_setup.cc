@@ -5,19 +5,75 @@
 #include "gpupm/program/program_workload.h"
 #include "gpupm/program/workload_scale.h"
 
+#include <filesystem>
+
 namespace gpupm {
 
-Json load_gpu_doc(const std::string& gpu_file, const std::string& pdn_file) {
-  Json doc = load_json_file(gpu_file);
-  if (!pdn_file.empty()) {  // before --set, so --set gpu.pdn.network.* refines it
-    doc["pdn"]["model"] = "rlc";
-    doc["pdn"]["network"] = load_json_file(pdn_file);
-  }
-  return doc;
+namespace {
+
+constexpr size_t kMaxBasedOnChain = 8;
+
+// A null in a based-on config would delete the key from what it is based on
+// (a JSON merge patch): refused, so a typo cannot silently bring a default back.
+void refuse_nulls(const Json& j, const std::string& file, const std::string& path) {
+  if (j.is_null())
+    throw InputError(file, path,
+                     "null is not a setting: give the value, or leave the key out to keep the based-on config's");
+  if (j.is_object())
+    for (auto it = j.begin(); it != j.end(); ++it)
+      refuse_nulls(it.value(), file, path.empty() ? it.key() : path + "." + it.key());
 }
 
-std::string gpu_doc_origin(const std::string& gpu_file, const std::string& pdn_file, bool with_sets) {
-  return (pdn_file.empty() ? gpu_file : gpu_file + " + --pdn " + pdn_file) + (with_sets ? " (with --set)" : "");
+// `file`'s document with what it is based on merged under it; appends each file read to `files`.
+Json read_based_on(const std::string& file, std::vector<std::string>& files) {
+  Json doc = load_json_file(file);
+  files.push_back(file);
+  if (!doc.is_object() || !doc.contains("based_on")) return doc;
+  const Json& named = doc.at("based_on");
+  if (!named.is_string() || named.get<std::string>().empty())
+    throw InputError(file, "based_on", "expected the file name of a GPU config (relative to this file's folder)");
+  if (!doc.contains("name"))
+    throw InputError(file, "name", "a config based on another names itself: expected \"name\"");
+  std::string base;
+  {
+    const InputFileScope scope(file);
+    base = resolve_input_path(named.get<std::string>());
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(base, ec))
+    throw InputError(file, "based_on", "no file " + base + ": expected the file name of a GPU config");
+  for (const std::string& seen : files)
+    if (std::filesystem::equivalent(seen, base, ec))
+      throw InputError(file, "based_on",
+                       base + " is already in the chain of based-on configs: expected a chain that ends");
+  if (files.size() >= kMaxBasedOnChain)
+    throw InputError(file, "based_on",
+                     "more than " + std::to_string(kMaxBasedOnChain) + " configs in the chain: expected at most that");
+  Json merged = read_based_on(base, files);
+  if (!merged.is_object()) throw InputError(base, "$", "expected a JSON object (a GPU config)");
+  doc.erase("based_on");
+  refuse_nulls(doc, file, "");
+  merged.merge_patch(doc);
+  return merged;
+}
+
+}  // namespace
+
+GpuDocument load_gpu_doc(const std::string& gpu_file, const std::string& pdn_file) {
+  GpuDocument d;
+  d.doc = read_based_on(gpu_file, d.files);
+  if (!pdn_file.empty()) {  // before --set, so --set gpu.pdn.network.* refines it
+    d.doc["pdn"]["model"] = "rlc";
+    d.doc["pdn"]["network"] = load_json_file(pdn_file);
+  }
+  return d;
+}
+
+std::string gpu_doc_origin(const GpuDocument& gpu, const std::string& pdn_file, bool with_sets) {
+  std::string origin = gpu.files.front();
+  for (size_t i = 1; i < gpu.files.size(); ++i) origin += (i == 1 ? " (based on " : ", on ") + gpu.files[i];
+  if (gpu.files.size() > 1) origin += ")";
+  return (pdn_file.empty() ? origin : origin + " + --pdn " + pdn_file) + (with_sets ? " (with --set)" : "");
 }
 
 namespace {
@@ -44,16 +100,18 @@ RunInputs located(RunInputs in) {
 LoadedRun load_run_worded(const RunInputs& given, const PolicyWording& wording) {
   const RunInputs in = located(given);
   LoadedRun r;
-  const Json gpu_doc = load_gpu_doc(in.gpu_file, in.pdn_file);
+  const GpuDocument gpu_doc = load_gpu_doc(in.gpu_file, in.pdn_file);
+  r.gpu_files = gpu_doc.files;
   const ScaledWorkload scaled = load_workload_at_scale(in.workload_file, in.scale);
-  r.doc = {{"gpu", gpu_doc}, {"workload", scaled.doc}, {"policy", {{"name", in.policy}}}};
+  r.doc = {{"gpu", gpu_doc.doc}, {"workload", scaled.doc}, {"policy", {{"name", in.policy}}}};
   r.scale = scaled.record;
   for (const std::string& s : in.sets) apply_override(r.doc, s, "--set");
   for (auto it = r.doc.begin(); it != r.doc.end(); ++it)
     if (it.key() != "gpu" && it.key() != "workload" && it.key() != "policy" && it.key() != "seed")
       throw InputError("--set", it.key(), "unknown key of the run document; allowed: gpu, workload, policy, seed");
   // Files named in messages: an override is reported against --set.
-  const std::string gpu_origin = gpu_doc_origin(in.gpu_file, in.pdn_file, !in.sets.empty());
+  r.gpu_origin = gpu_doc_origin(gpu_doc, in.pdn_file, !in.sets.empty());
+  const std::string& gpu_origin = r.gpu_origin;
   const std::string wl_origin = in.sets.empty() ? scaled.origin : scaled.origin + " (with --set)";
   const InputFileScope gpu_file_scope(in.gpu_file);
   r.gpu = parse_gpu_config(r.doc.at("gpu"), gpu_origin);
@@ -93,7 +151,8 @@ LoadedRun load_run_worded(const RunInputs& given, const PolicyWording& wording) 
 PolicyGpu load_policy_gpu(const std::string& gpu_file, const std::string& pdn_file) {
   const InputFileScope gpu_file_scope(gpu_file);
   PolicyGpu g;
-  g.gpu = parse_gpu_config(load_gpu_doc(gpu_file, pdn_file), gpu_doc_origin(gpu_file, pdn_file, false));
+  const GpuDocument doc = load_gpu_doc(gpu_file, pdn_file);
+  g.gpu = parse_gpu_config(doc.doc, gpu_doc_origin(doc, pdn_file, false));
   g.ctl = {g.gpu.controller_impl, g.gpu.sm.count, g.gpu.sm.max_warps, gpu_file, {}};
   return g;
 }
@@ -115,7 +174,7 @@ LoadedRun load_run(const RunInputs& in) { return load_run_worded(in, kEmbeddedWo
 LoadedRun load_standalone_run(const RunInputs& in) {
   LoadedRun r = load_run_worded(in, kProgramWording);
   if (r.gpu.mem.external)
-    throw InputError(gpu_doc_origin(in.gpu_file, in.pdn_file, !in.sets.empty()), "memory.system",
+    throw InputError(r.gpu_origin, "memory.system",
                      "\"external\" is for a SystemC platform that embeds gpupm::Gpu and binds its own memory to "
                      "Gpu::mem_out() (docs/embedding.md#external-memory); the gpupm program has no memory to bind "
                      "there: expected \"internal\"");
@@ -143,9 +202,10 @@ std::string validate_file(const std::string& file, const std::string& scale) {
     parse_workload(doc, file, 1);
     return "workload";
   }
-  if (doc.contains("sm")) {
+  if (doc.contains("sm") || doc.contains("based_on")) {
     const InputFileScope gpu_file_scope(file);
-    parse_gpu_config(doc, file);
+    const GpuDocument gpu = load_gpu_doc(file, "");
+    parse_gpu_config(gpu.doc, gpu_doc_origin(gpu, "", false));
     return "gpu";
   }
   if (doc.contains("bump_l_h") || doc.contains("package") || doc.contains("scale")) {  // configs/pdn/*.json

@@ -29,7 +29,9 @@ struct LoadedRun {
   GpuConfig gpu;
   Workload workload;
   std::unique_ptr<Policy> policy;
-  Json scale;  // null at ci; else what the report's "scale" says (program/workload_scale.h)
+  Json scale;                          // null at ci; else what the report's "scale" says (program/workload_scale.h)
+  std::vector<std::string> gpu_files;  // the GPU config, then each config it is based on
+  std::string gpu_origin;              // how messages name the GPU config
 };
 
 // Messages about the policy name it as gpupm::RunInputs (policy, sets) and,
@@ -40,10 +42,19 @@ LoadedRun load_run(const RunInputs& in);
 // "external" is an InputError there.
 LoadedRun load_standalone_run(const RunInputs& in);
 
+// A GPU config document. A config may name another as "based_on" (a file name,
+// relative to its own folder first): its keys are then merged over that
+// config's as a JSON merge patch (objects merge key by key, any other value,
+// arrays included, replaces), the chain followed to its end (at most 8 files,
+// no loops). Such a config must give its own "name" and no nulls.
+struct GpuDocument {
+  Json doc;                        // merged
+  std::vector<std::string> files;  // the file named, then each it is based on, in order
+};
 // The GPU config document with a --pdn package merged in (model "rlc", the
 // package as the network), before any --set; and how messages name it.
-Json load_gpu_doc(const std::string& gpu_file, const std::string& pdn_file);
-std::string gpu_doc_origin(const std::string& gpu_file, const std::string& pdn_file, bool with_sets);
+GpuDocument load_gpu_doc(const std::string& gpu_file, const std::string& pdn_file);
+std::string gpu_doc_origin(const GpuDocument& gpu, const std::string& pdn_file, bool with_sets);
 
 // A GPU config read as `gpupm run` reads it (the file, then the PDN package) and
 // the controller setup a policy is made for on it (no applications): what a

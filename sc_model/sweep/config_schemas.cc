@@ -45,6 +45,22 @@ Json policy_schema() {
   return schema_document("policy.schema.json", "gpupm policy settings", s);
 }
 
+// A whole config, or one "based_on" another: then a merge patch over it (run_setup.h).
+Json gpu_config_schema() {
+  const Json whole = schema_of<GpuConfig>();
+  Json patch = merge_patch_schema(whole);
+  patch["properties"]["based_on"] = {
+      {"type", "string"},
+      {"minLength", 1},
+      {"description",
+       "the GPU config this one changes (a file name, relative to this file's folder first); this "
+       "file's keys are merged over its keys (objects key by key, other values replace)"}};
+  patch["required"] = {"name", "based_on"};
+  Json s = {{"if", {{"required", {"based_on"}}}}, {"then", patch}, {"else", whole}};
+  if (whole.contains("$comment")) s["$comment"] = whole["$comment"];
+  return schema_document("gpu_config.schema.json", "gpupm GPU config", s);
+}
+
 }  // namespace
 
 const std::vector<std::string>& config_schema_kinds() {
@@ -53,8 +69,7 @@ const std::vector<std::string>& config_schema_kinds() {
 }
 
 Json config_schema(const std::string& kind) {
-  if (kind == "gpu_config")
-    return schema_document("gpu_config.schema.json", "gpupm GPU config", schema_of<GpuConfig>());
+  if (kind == "gpu_config") return gpu_config_schema();
   if (kind == "workload") return workload_schema();
   if (kind == "sweep_spec")
     return schema_document("sweep_spec.schema.json", "gpupm sweep spec", schema_of<SweepSpecParams>());

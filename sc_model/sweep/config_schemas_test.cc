@@ -40,13 +40,28 @@ TEST(ConfigSchema, PolicySchemaTellsThePoliciesApartByName) {
 }
 
 TEST(ConfigSchema, GpuSchemaCarriesTheDeclaredRanges) {
-  const Json s = config_schema("gpu_config");
+  const Json s = config_schema("gpu_config").at("else");  // a whole config
   const Json& count = s["properties"]["sm"]["properties"]["count"];
   EXPECT_EQ(count["minimum"], 1);
   EXPECT_EQ(count["maximum"], 1024);
   EXPECT_EQ(count["default"], 15);
   EXPECT_EQ(s["required"], Json::array({"name", "sm", "memory", "dvfs", "power"}));
   EXPECT_EQ(s["properties"]["memory"]["properties"]["l2_clock"]["enum"], Json::array({"memory", "core"}));
+}
+
+// A config "based_on" another is a merge patch: no section is required, but an array (which replaces) is whole.
+TEST(ConfigSchema, ABasedOnGpuConfigIsAMergePatch) {
+  const Json s = config_schema("gpu_config");
+  EXPECT_EQ(s["if"], Json({{"required", {"based_on"}}}));
+  const Json& patch = s["then"];
+  EXPECT_EQ(patch["required"], Json::array({"name", "based_on"}));
+  EXPECT_EQ(patch["properties"]["based_on"]["type"], "string");
+  EXPECT_FALSE(patch["properties"]["dvfs"].contains("required"));
+  EXPECT_FALSE(patch["properties"]["dvfs"]["properties"]["sm"].contains("required"));
+  EXPECT_EQ(patch["properties"]["dvfs"]["properties"]["sm"]["properties"]["levels"]["items"]["required"],
+            Json::array({"name", "mhz", "volts"}));
+  EXPECT_EQ(patch["properties"]["sm"]["properties"]["count"]["maximum"], 1024);
+  EXPECT_EQ(patch["additionalProperties"], false);
 }
 
 // Every GPU config, workload and sweep spec under configs/ (scripts/check_schemas.py,

@@ -64,7 +64,8 @@ void add_if_file(std::set<std::string>& files, const std::string& path) {
   if (!path.empty() && fs::is_regular_file(path, ec)) files.insert(path);
 }
 
-// The files loading a run reads beyond its arguments: the PDN network file
+// The files loading a run reads beyond its arguments: the GPU configs its
+// config is based on, the PDN network file
 // named inside the GPU config (which only a loaded run knows: --pdn, --set and
 // the config's own text all may set it) and a program's source and inputs.
 std::set<std::string> loaded_input_files(const RunInputs& in) {
@@ -72,6 +73,7 @@ std::set<std::string> loaded_input_files(const RunInputs& in) {
   if (in.gpu_file.empty() || in.workload_file.empty()) return files;
   try {
     LoadedRun run = load_run(in);
+    for (const std::string& f : run.gpu_files) add_if_file(files, f);
     add_if_file(files, run.gpu.pdn.network_file);
     for (const std::string& f : program_input_files(run.workload)) add_if_file(files, f);
   } catch (const std::exception&) {  // a bad run fails when it runs, with its own message

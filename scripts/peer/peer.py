@@ -94,10 +94,24 @@ def gpgpusim_config(text, sm_scale, mem_scale, power):
     return text, domains[0]
 
 
+def merge_patch(base, patch):
+    """RFC 7386, as gpupm merges a config over the one it is based on (no nulls there)."""
+    if not isinstance(base, dict) or not isinstance(patch, dict):
+        return patch
+    merged = dict(base)
+    for key, value in patch.items():
+        merged[key] = merge_patch(base.get(key), value)
+    return merged
+
+
 def gpu_config(path):
-    """The GPU config (gpupm's JSON with comments)."""
+    """The GPU config (gpupm's JSON with comments), merged over the config it is "based_on"."""
     with open(path) as f:
-        return json.loads(check_schemas.strip_comments(f.read()))
+        config = json.loads(check_schemas.strip_comments(f.read()))
+    based_on = config.pop("based_on", None)
+    if based_on is None:
+        return config
+    return merge_patch(gpu_config(os.path.join(os.path.dirname(path), based_on)), config)
 
 
 def run_gpupm(args, out):
@@ -450,6 +464,7 @@ def main():
     record["cpu_s"] = {"gpupm": gpupm_cpu, "gpgpusim": gpgpusim_cpu}
     record["gpupm_build"] = report["gpupm"]["build_id"]
     record["gpupm_sets"] = args.gpupm_set
+    record["gpupm_gpu"] = report["config"]["gpu"]["name"]
     with open(os.path.join(out, "gpgpusim.csv"), "w", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(CSV_HEADER)

@@ -107,6 +107,13 @@ def tail(path, lines=5):
         return ""
 
 
+def same_gpupm_side(record, args):
+    """Whether a record's gpupm side was made by this build, GPU config and settings (records made
+    before the config's name was recorded ran gtx480.json)."""
+    return (record.get("gpupm_build") == args.gpupm_build and record.get("gpupm_sets", []) == args.gpupm_set and
+            record.get("gpupm_gpu", "gtx480") == args.gpu_name)
+
+
 def run_one(args, program, workload, variant):
     """The variant's result record: the one on disk if there is one (unless it failed and
     --retry-failed), else a fresh peer.py run's, or a failure record; None when stopped.
@@ -121,8 +128,7 @@ def run_one(args, program, workload, variant):
         with open(result_path) as f:
             record = json.load(f)
         finished = record["status"] not in ("failed", "timeout")
-        refresh = args.refresh_gpupm and finished and (record.get("gpupm_build") != args.gpupm_build or
-                                                       record.get("gpupm_sets", []) != args.gpupm_set)
+        refresh = args.refresh_gpupm and finished and not same_gpupm_side(record, args)
         if not refresh and (finished or not args.retry_failed):
             record["reused"] = True
             return record
@@ -153,8 +159,7 @@ def run_one(args, program, workload, variant):
     if code in (0, 1) and os.path.exists(result_path):  # 1: buffers beyond tolerance, recorded
         with open(result_path) as f:
             record = json.load(f)
-        if not refresh or (record.get("gpupm_build") == args.gpupm_build and
-                           record.get("gpupm_sets", []) == args.gpupm_set):  # else the earlier run's file
+        if not refresh or same_gpupm_side(record, args):  # else the earlier run's file
             return record
     record = {"program": program, "status": "timeout" if code is None else "failed", "exit": code,
               "wall_s": {"total": round(time.monotonic() - start, 1)},
@@ -268,6 +273,7 @@ def parse_args():
         p.error(f"--gpgpusim: no lib/*/*/release/libcudart.so.13 under {args.gpgpusim}: build GPGPU-Sim (README.md)")
     args.gpupm, args.gpu = os.path.abspath(args.gpupm), os.path.abspath(args.gpu)
     args.gpupm_build = gpupm_build(args.gpupm)
+    args.gpu_name = peer.gpu_config(args.gpu)["name"]
     args.out = os.path.abspath(args.out)
     return args
 
