@@ -71,6 +71,23 @@ TEST(GpuBasedOn, ABrokenChainIsAnInputErrorNamingTheFileAndKey) {
   EXPECT_NE(message_of(not_text).find(not_text + ": based_on: expected"), std::string::npos) << message_of(not_text);
 }
 
+TEST(GpuBasedOn, LoadGpuConfigReadsTheChainAndParseRefusesAnUnmergedDocument) {
+  Chain c;
+  write_file(c.dir + "/whole.json", test::read_file(source_path("configs/gpu/gtx480.json")));
+  const std::string derived =
+      write_file(c.dir + "/derived.json", R"({"based_on": "whole.json", "name": "d", "sm": {"count": 30}})");
+  EXPECT_EQ(load_gpu_config(derived).sm.count, 30u);
+  EXPECT_EQ(load_gpu_config(derived).name, "d");
+  try {
+    parse_gpu_config(load_json_file(derived), derived);
+    ADD_FAILURE() << "parse_gpu_config took a based-on document";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(derived + ": based_on: a config based on another is read from its file"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(GpuBasedOn, TheShippedDerivedConfigsParse) {
   for (const char* name : {"gtx480_60sm", "gtx480_32sm", "gtx480_gpgpusim"}) {
     const std::string file = source_path(std::string("configs/gpu/") + name + ".json");

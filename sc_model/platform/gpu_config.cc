@@ -1,8 +1,11 @@
 #include "gpupm/platform/gpu_config.h"
 
+#include "gpupm/common/data_dir.h"
 #include "gpupm/common/param_reader.h"
 #include "gpupm/controllers/droop_predictor_controller.h"
 #include "gpupm/controllers/stagger_unit_controller.h"
+
+#include <filesystem>
 
 namespace gpupm {
 
@@ -66,6 +69,10 @@ void describe(ParamVisitor& v, GpuConfig& g) {
 }
 
 GpuConfig parse_gpu_config(const Json& doc, const std::string& file) {
+  if (doc.is_object() && doc.contains("based_on"))
+    throw InputError(file, "based_on",
+                     "a config based on another is read from its file (gpupm::read_gpu_document or "
+                     "gpupm::load_gpu_config, platform/gpu_config.h), which merges the config it names");
   GpuConfig g;
   JsonReader r(doc, file, "");
   read_params(r, g);
@@ -92,6 +99,76 @@ void validate_workload(const Workload& w, const GpuConfig& gpu, const std::strin
                        "expected at most " + std::to_string(gpu.sm.max_warps) +
                            " (max_warps of an SM in the GPU config), got " + std::to_string(k.warps_per_cta));
   }
+}
+
+namespace {
+
+constexpr size_t kMaxBasedOnChain = 8;
+
+// A null in a based-on config would delete the key from what it is based on
+// (a JSON merge patch): refused, so a typo cannot silently bring a default back.
+void refuse_nulls(const Json& j, const std::string& file, const std::string& path) {
+  if (j.is_null())
+    throw InputError(file, path,
+                     "null is not a setting: give the value, or leave the key out to keep the based-on config's");
+  if (j.is_object())
+    for (auto it = j.begin(); it != j.end(); ++it)
+      refuse_nulls(it.value(), file, path.empty() ? it.key() : path + "." + it.key());
+}
+
+// `file`'s document with what it is based on merged under it; appends each file read to `files`.
+Json read_based_on(const std::string& file, std::vector<std::string>& files) {
+  Json doc = load_json_file(file);
+  files.push_back(file);
+  if (!doc.is_object() || !doc.contains("based_on")) return doc;
+  const Json& named = doc.at("based_on");
+  if (!named.is_string() || named.get<std::string>().empty())
+    throw InputError(file, "based_on",
+                     "expected the file name of a GPU config (found from this file's folder, the working directory or "
+                     "the data root)");
+  if (!doc.contains("name"))
+    throw InputError(file, "name", "a config based on another names itself: expected \"name\"");
+  std::string base;
+  {
+    const InputFileScope scope(file);
+    base = resolve_input_path(named.get<std::string>());
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(base, ec))
+    throw InputError(file, "based_on", "no file " + base + ": expected the file name of a GPU config");
+  for (const std::string& seen : files)
+    if (std::filesystem::equivalent(seen, base, ec))
+      throw InputError(file, "based_on",
+                       base + " is already in the chain of based-on configs: expected a chain that ends");
+  if (files.size() >= kMaxBasedOnChain)
+    throw InputError(file, "based_on",
+                     "more than " + std::to_string(kMaxBasedOnChain) + " configs in the chain: expected at most that");
+  Json merged = read_based_on(base, files);
+  if (!merged.is_object()) throw InputError(base, "$", "expected a JSON object (a GPU config)");
+  doc.erase("based_on");
+  refuse_nulls(doc, file, "");
+  merged.merge_patch(doc);
+  return merged;
+}
+
+}  // namespace
+
+GpuDocument read_gpu_document(const std::string& file) {
+  GpuDocument d;
+  d.doc = read_based_on(file, d.files);
+  return d;
+}
+
+std::string GpuDocument::origin() const {
+  std::string origin = files.front();
+  for (size_t i = 1; i < files.size(); ++i) origin += (i == 1 ? " (based on " : ", on ") + files[i];
+  return files.size() > 1 ? origin + ")" : origin;
+}
+
+GpuConfig load_gpu_config(const std::string& file) {
+  const InputFileScope scope(file);
+  const GpuDocument d = read_gpu_document(file);
+  return parse_gpu_config(d.doc, d.origin());
 }
 
 }  // namespace gpupm

@@ -15,6 +15,7 @@
 #include "gpupm/workload/kernel_profile.h"
 
 #include <string>
+#include <vector>
 
 namespace gpupm {
 
@@ -44,7 +45,23 @@ struct GpuConfig {
 // Every section's fields (common/param.h) and the rules joining sections.
 void describe(ParamVisitor& v, SimConfig& c);
 void describe(ParamVisitor& v, GpuConfig& g);
+// A document of the config's fields (a "based_on" key is refused: read such a file with read_gpu_document).
 GpuConfig parse_gpu_config(const Json& doc, const std::string& file);
+
+// A GPU config file's document. A config may name another as "based_on" (a file
+// name, found as names inside a config are: its folder, the working directory,
+// the data root): its keys are then merged over that config's as a JSON merge
+// patch (objects merge key by key, any other value, arrays included, replaces),
+// the chain followed to its end (at most 8 files, no loops). Such a config must
+// give its own "name" and no nulls.
+struct GpuDocument {
+  Json doc;                        // merged
+  std::vector<std::string> files;  // the file named, then each it is based on, in order
+  std::string origin() const;      // how messages name it: "a.json (based on b.json, on c.json)"
+};
+GpuDocument read_gpu_document(const std::string& file);
+// The GPU config in FILE, merged over the configs it is based on, and validated.
+GpuConfig load_gpu_config(const std::string& file);
 // Limits that join the two: a CTA must fit on an SM.
 void validate_workload(const Workload& w, const GpuConfig& gpu, const std::string& file);
 

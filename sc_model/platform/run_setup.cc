@@ -5,63 +5,10 @@
 #include "gpupm/program/program_workload.h"
 #include "gpupm/program/workload_scale.h"
 
-#include <filesystem>
-
 namespace gpupm {
 
-namespace {
-
-constexpr size_t kMaxBasedOnChain = 8;
-
-// A null in a based-on config would delete the key from what it is based on
-// (a JSON merge patch): refused, so a typo cannot silently bring a default back.
-void refuse_nulls(const Json& j, const std::string& file, const std::string& path) {
-  if (j.is_null())
-    throw InputError(file, path,
-                     "null is not a setting: give the value, or leave the key out to keep the based-on config's");
-  if (j.is_object())
-    for (auto it = j.begin(); it != j.end(); ++it)
-      refuse_nulls(it.value(), file, path.empty() ? it.key() : path + "." + it.key());
-}
-
-// `file`'s document with what it is based on merged under it; appends each file read to `files`.
-Json read_based_on(const std::string& file, std::vector<std::string>& files) {
-  Json doc = load_json_file(file);
-  files.push_back(file);
-  if (!doc.is_object() || !doc.contains("based_on")) return doc;
-  const Json& named = doc.at("based_on");
-  if (!named.is_string() || named.get<std::string>().empty())
-    throw InputError(file, "based_on", "expected the file name of a GPU config (relative to this file's folder)");
-  if (!doc.contains("name"))
-    throw InputError(file, "name", "a config based on another names itself: expected \"name\"");
-  std::string base;
-  {
-    const InputFileScope scope(file);
-    base = resolve_input_path(named.get<std::string>());
-  }
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(base, ec))
-    throw InputError(file, "based_on", "no file " + base + ": expected the file name of a GPU config");
-  for (const std::string& seen : files)
-    if (std::filesystem::equivalent(seen, base, ec))
-      throw InputError(file, "based_on",
-                       base + " is already in the chain of based-on configs: expected a chain that ends");
-  if (files.size() >= kMaxBasedOnChain)
-    throw InputError(file, "based_on",
-                     "more than " + std::to_string(kMaxBasedOnChain) + " configs in the chain: expected at most that");
-  Json merged = read_based_on(base, files);
-  if (!merged.is_object()) throw InputError(base, "$", "expected a JSON object (a GPU config)");
-  doc.erase("based_on");
-  refuse_nulls(doc, file, "");
-  merged.merge_patch(doc);
-  return merged;
-}
-
-}  // namespace
-
 GpuDocument load_gpu_doc(const std::string& gpu_file, const std::string& pdn_file) {
-  GpuDocument d;
-  d.doc = read_based_on(gpu_file, d.files);
+  GpuDocument d = read_gpu_document(gpu_file);
   if (!pdn_file.empty()) {  // before --set, so --set gpu.pdn.network.* refines it
     d.doc["pdn"]["model"] = "rlc";
     d.doc["pdn"]["network"] = load_json_file(pdn_file);
@@ -70,9 +17,7 @@ GpuDocument load_gpu_doc(const std::string& gpu_file, const std::string& pdn_fil
 }
 
 std::string gpu_doc_origin(const GpuDocument& gpu, const std::string& pdn_file, bool with_sets) {
-  std::string origin = gpu.files.front();
-  for (size_t i = 1; i < gpu.files.size(); ++i) origin += (i == 1 ? " (based on " : ", on ") + gpu.files[i];
-  if (gpu.files.size() > 1) origin += ")";
+  const std::string origin = gpu.origin();
   return (pdn_file.empty() ? origin : origin + " + --pdn " + pdn_file) + (with_sets ? " (with --set)" : "");
 }
 

@@ -42,15 +42,6 @@ LoadedRun load_run(const RunInputs& in);
 // "external" is an InputError there.
 LoadedRun load_standalone_run(const RunInputs& in);
 
-// A GPU config document. A config may name another as "based_on" (a file name,
-// relative to its own folder first): its keys are then merged over that
-// config's as a JSON merge patch (objects merge key by key, any other value,
-// arrays included, replaces), the chain followed to its end (at most 8 files,
-// no loops). Such a config must give its own "name" and no nulls.
-struct GpuDocument {
-  Json doc;                        // merged
-  std::vector<std::string> files;  // the file named, then each it is based on, in order
-};
 // The GPU config document with a --pdn package merged in (model "rlc", the
 // package as the network), before any --set; and how messages name it.
 GpuDocument load_gpu_doc(const std::string& gpu_file, const std::string& pdn_file);

@@ -87,8 +87,7 @@ std::vector<HarmoniaVariant> harmonia_variants(const HarmoniaParams& p, const st
 
 // The GPU's CU count and level names -> MHz; every level the oracle grid names must be one of them.
 void read_gpu_levels(HarmoniaConfig& c, const std::string& file) {
-  const InputFileScope gpu_file_scope(c.gpu);
-  GpuConfig gpu = parse_gpu_config(load_json_file(c.gpu), c.gpu);
+  const GpuConfig gpu = load_gpu_config(c.gpu);
   c.sms = gpu.sm.count;
   for (const VfLevel& l : gpu.dvfs[Domain::Sm].levels) c.sm_mhz[l.name] = l.mhz;
   for (const VfLevel& l : gpu.dvfs[Domain::Mem].levels) c.mem_mhz[l.name] = l.mhz;

@@ -213,8 +213,7 @@ void keep_wanted_queues(SmAllocationConfig& c, std::vector<SmAllocationQueue> qu
 
 // The GPU config FILE's name and SM count (a multiple of 12), and the profiles' step.
 void take_gpu(SmAllocationConfig& c, const std::string& file) {
-  const InputFileScope gpu_file_scope(file);
-  const GpuConfig gpu = parse_gpu_config(load_json_file(file), file);
+  const GpuConfig gpu = load_gpu_config(file);
   c.gpu = file;
   c.gpu_name = gpu.name;
   c.sms = gpu.sm.count;

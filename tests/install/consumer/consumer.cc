@@ -13,8 +13,7 @@
 int sc_main(int, char*[]) {
   gpupm::set_data_dir(GPUPM_INSTALLED_DATA_DIR);
   const std::string file = gpupm::data_file("configs/gpu/gtx480.json");
-  const gpupm::InputFileScope gpu_file_scope(file);
-  const gpupm::GpuConfig gpu = gpupm::parse_gpu_config(gpupm::load_json_file(file), file);
+  const gpupm::GpuConfig gpu = gpupm::load_gpu_config(file);
   std::cout << "pdn_network " << gpu.pdn.network_file << "\nsms " << gpu.sm.count << "\n";
   return gpu.sm.count > 0 ? 0 : 1;
 }

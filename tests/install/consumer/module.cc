@@ -10,6 +10,5 @@
 extern "C" uint32_t gpupm_consumer_module_sms() {
   gpupm::set_data_dir(GPUPM_INSTALLED_DATA_DIR);
   const std::string file = gpupm::data_file("configs/gpu/gtx480.json");
-  const gpupm::InputFileScope gpu_file_scope(file);
-  return gpupm::parse_gpu_config(gpupm::load_json_file(file), file).sm.count;
+  return gpupm::load_gpu_config(file).sm.count;
 }
