@@ -12,7 +12,10 @@ L2Slice::L2Slice(const MemConfig& cfg, uint32_t index)
       latency_(cfg.l2_latency),
       lines_(size_t(cfg.l2_sets) * cfg.l2_ways),
       mshrs_(cfg.l2_mshrs),
-      fills_(cfg.l2_mshrs) {
+      fills_(cfg.l2_mshrs),
+      lookups_per_cycle_(cfg.l2_lookups_per_cycle),
+      sectors_per_request_(cfg.l2_sector_bytes == 0 ? 1 : cfg.line_bytes / cfg.l2_sector_bytes),
+      port_limits_(lookups_per_cycle_ != 1 || sectors_per_request_ != 1) {
   free_mshrs_.reserve(cfg.l2_mshrs);
   for (uint32_t m = cfg.l2_mshrs; m-- > 0;) free_mshrs_.push_back(m);
 }

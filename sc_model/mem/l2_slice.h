@@ -1,7 +1,9 @@
 // One L2 slice (the slice of one channel): l2_sets x l2_ways lines, LRU,
 // write-back and write-allocate, with l2_mshrs miss-status registers.
 //
-// One lookup per L2 cycle (the caller's job). Outcomes:
+// Its lookup port takes l2_lookups_per_cycle sector lookups an L2 cycle, and a
+// request (a whole line) needs line_bytes / l2_sector_bytes of them (one when
+// l2_sector_bytes is 0): port_free/take_port, the caller's to respect. Outcomes:
 //  - hit on a present line: the response leaves the data array l2_latency
 //    cycles after the lookup; a write marks the line dirty.
 //  - read to a line being filled: merged into its MSHR (counted as a miss).
@@ -27,6 +29,7 @@
 #include "gpupm/mem/mem_request.h"
 #include "gpupm/mem/ring.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -48,6 +51,17 @@ class L2Slice {
   }
 
   uint64_t next_fill() const { return fills_.empty() ? kNever : fills_.front().ready; }  // kNever if none is scheduled
+  // Whether the lookup port can start a request in L2 cycle `l2_cycle`. take_port books it for a lookup
+  // that went ahead and says whether it can start another in the same cycle. A port of a line a cycle (the
+  // default) keeps no state: one lookup a cycle.
+  bool port_free(uint64_t l2_cycle) const {
+    return !port_limits_ || port_busy_until_ < (l2_cycle + 1) * lookups_per_cycle_;
+  }
+  bool take_port(uint64_t l2_cycle) {
+    if (!port_limits_) return false;
+    port_busy_until_ = std::max(port_busy_until_, l2_cycle * lookups_per_cycle_) + sectors_per_request_;
+    return port_busy_until_ < (l2_cycle + 1) * lookups_per_cycle_;
+  }
   uint32_t mshrs_in_use() const { return uint32_t(mshrs_.size() - free_mshrs_.size()); }
 
  private:
@@ -80,6 +94,9 @@ class L2Slice {
   std::vector<uint32_t> free_mshrs_;  // stack: lowest id on top first
   Ring<Timed> fills_;                 // Timed.id = MSHR; fill-cycle order
   uint64_t use_clock_ = 0;
+  uint64_t lookups_per_cycle_, sectors_per_request_;
+  bool port_limits_;              // not a line a cycle
+  uint64_t port_busy_until_ = 0;  // in sector lookups: L2 cycle x lookups_per_cycle_
 };
 
 }  // namespace gpupm

@@ -85,6 +85,11 @@ const std::vector<MemConfigRule>& mem_config_rules() {
        }},
       {"l2_mshrs", "l2_mshrs at least 1",
        [](const MemConfig& c) { return problem_unless(c.l2_mshrs >= 1, "l2_mshrs", "expected at least 1 MSHR"); }},
+      {"l2_sectors", "l2_sector_bytes is 0 or divides line_bytes",
+       [](const MemConfig& c) {
+         return problem_unless(c.l2_sector_bytes == 0 || c.line_bytes % c.l2_sector_bytes == 0, "l2_sector_bytes",
+                               "expected 0 or a divisor of line_bytes (" + std::to_string(c.line_bytes) + ")");
+       }},
       {"icnt_queue", "icnt_queue at least 1",
        [](const MemConfig& c) { return problem_unless(c.icnt_queue >= 1, "icnt_queue", "expected at least 1 entry"); }},
       {"flits_per_line", "flit_bytes divides line_bytes",
@@ -165,6 +170,12 @@ void describe(ParamVisitor& v, MemConfig& c) {
   v.integer("l2_latency", c.l2_latency, 0, 100000, "L2 cycles", "slice input to hit data (rop_latency)");
   v.integer("dram_latency", c.dram_latency, 0, 100000, "L2 cycles", "added to a miss (GPGPU-Sim dram_latency)");
   v.integer("l2_mshrs", c.l2_mshrs, 1, 65536, "entries", "outstanding misses per slice");
+  v.integer("l2_sector_bytes", c.l2_sector_bytes, 0, 4096, "bytes",
+            "the L2 looks a request (a whole line) up sector by sector, each sector one lookup of the slice's port "
+            "(GPGPU-Sim's sectored L2: 32); 0: a line is one lookup");
+  v.integer("l2_lookups_per_cycle", c.l2_lookups_per_cycle, 1, 64, "lookups",
+            "lookups a slice's port starts per L2 cycle (a sector each, or a line when l2_sector_bytes is 0; "
+            "GPGPU-Sim: one per sub-partition, 2 a channel)");
   v.integer("icnt_latency", c.icnt_latency, 0, 100000, "L2 cycles", "interconnect traversal, each direction");
   v.integer("icnt_queue", c.icnt_queue, 1, 65536, "requests", "requests waiting at each slice input");
   v.integer("flit_bytes", c.flit_bytes, 1, 4096, "bytes", "interconnect flit");

@@ -61,8 +61,13 @@ struct MemConfig {
   uint32_t l2_latency = 120;    // L2 cycles from slice input to hit data (rop_latency)
   uint32_t dram_latency = 100;  // L2 cycles added to a miss (GPGPU-Sim dram_latency)
   uint32_t l2_mshrs = 64;       // outstanding misses per slice
-  uint32_t icnt_latency = 8;    // L2 cycles, each direction
-  uint32_t icnt_queue = 16;     // requests waiting at each slice input
+  // The slice's lookup port: a request (a whole line) takes line_bytes / l2_sector_bytes sector
+  // lookups (one if 0), l2_lookups_per_cycle of them an L2 cycle (GPGPU-Sim: 32 B sectors, one
+  // per sub-partition a cycle).
+  uint32_t l2_sector_bytes = 0;
+  uint32_t l2_lookups_per_cycle = 1;
+  uint32_t icnt_latency = 8;  // L2 cycles, each direction
+  uint32_t icnt_queue = 16;   // requests waiting at each slice input
   uint32_t flit_bytes = 32;
   uint32_t slice_out_flits = 2;  // response flits per L2 cycle per slice
   uint32_t sm_in_flits = 1;      // response flits per L2 cycle into each SM

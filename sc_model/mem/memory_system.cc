@@ -203,19 +203,23 @@ void MemorySystem::tick(uint64_t cycle) {
   }
   for (uint64_t k = first_k; k <= last_k; ++k) {
     for (uint32_t s = 0; s < m.cfg.channels; ++s) {
-      m.slices[s].fill_due(k, m.pool, m.responses);
-      uint32_t id = m.requests.ready_head(s, k);
-      if (id == kNoRequest) continue;
-      L2Outcome outcome = m.slices[s].lookup(id, k, m.pool, m.dram[s], m.responses);
-      if (outcome == L2Outcome::kStall) continue;  // head-of-line: retried next L2 cycle
-      ++(outcome == L2Outcome::kHit ? m.act.l2_hits : m.act.l2_misses);
-      m.requests.pop_head(s);
-      // The freed credit goes to a parked request; END_REQ only once the state
-      // is consistent, since the SM may send its next request from inside it.
-      m.accepted.clear();
-      m.requests.admit_parked(s, k, m.accepted);
-      for (uint32_t a : m.accepted) accept(a);
-      for (uint32_t a : m.accepted) send_end_req(a);
+      L2Slice& slice = m.slices[s];
+      slice.fill_due(k, m.pool, m.responses);
+      if (!slice.port_free(k)) continue;
+      do {  // as many heads as the slice's lookup port takes this cycle
+        const uint32_t id = m.requests.ready_head(s, k);
+        if (id == kNoRequest) break;
+        const L2Outcome outcome = slice.lookup(id, k, m.pool, m.dram[s], m.responses);
+        if (outcome == L2Outcome::kStall) break;  // head-of-line: retried next L2 cycle
+        ++(outcome == L2Outcome::kHit ? m.act.l2_hits : m.act.l2_misses);
+        m.requests.pop_head(s);
+        // The freed credit goes to a parked request; END_REQ only once the state
+        // is consistent, since the SM may send its next request from inside it.
+        m.accepted.clear();
+        m.requests.admit_parked(s, k, m.accepted);
+        for (uint32_t a : m.accepted) accept(a);
+        for (uint32_t a : m.accepted) send_end_req(a);
+      } while (slice.take_port(k));
     }
     m.responses.step(k, [this](uint32_t id) { deliver(id); });
   }

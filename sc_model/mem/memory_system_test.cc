@@ -383,6 +383,46 @@ TEST_F(MemorySystemTest, DirtyEvictionWritesBackAndWriteMissReadsNothing) {
   EXPECT_TRUE(p.mem.idle());
 }
 
+// L2 hits per L2 cycle that slice 0 finishes with 16 ports re-reading 32 of its lines, the response side
+// wide enough (8 flits a cycle out of the slice and into each port) that only the lookup port bounds them.
+double slice_hits_per_l2_cycle(uint32_t sector_bytes, uint32_t lookups_per_cycle) {
+  MemConfig cfg;
+  cfg.slice_out_flits = cfg.sm_in_flits = 8;
+  cfg.icnt_queue = 64;
+  cfg.l2_sector_bytes = sector_bytes;
+  cfg.l2_lookups_per_cycle = lookups_per_cycle;
+  Platform p(cfg, 16);
+  AddressMap map(cfg);
+  auto next = std::make_shared<uint64_t>(0);
+  for (uint32_t port = 0; port < 16; ++port)
+    p.bench.set_source(port, 16, [next, map, &cfg](Job& j) {
+      j = Job{kNow, map.global_line(0, (*next)++ % 32) * cfg.line_bytes, false};
+      return true;
+    });
+  sc_core::sc_start(sc_time(5, SC_US));  // the 32 misses and the pipeline filling
+  const MemActivity before = p.mem.activity();
+  sc_core::sc_start(sc_time(20, SC_US));
+  const MemActivity& after = p.mem.activity();
+  EXPECT_EQ(after.l2_misses, before.l2_misses);
+  return double(after.l2_hits - before.l2_hits) / double(after.l2_cycles - before.l2_cycles);
+}
+
+// A whole line is one lookup: the port starts one a cycle.
+TEST_F(MemorySystemTest, SliceLooksUpALineACycleByDefault) {
+  const double rate = slice_hits_per_l2_cycle(0, 1);
+  std::cout << "slice hits per L2 cycle, whole lines: " << rate << "\n";
+  EXPECT_GT(rate, 0.95);
+  EXPECT_LE(rate, 1.0);
+}
+
+// GPGPU-Sim's sectored L2: a 128 B line is four 32 B sector lookups, two a cycle (a channel's two sub-partitions).
+TEST_F(MemorySystemTest, SectoredSliceTakesALinesSectorsAtItsLookupRate) {
+  const double rate = slice_hits_per_l2_cycle(32, 2);
+  std::cout << "slice hits per L2 cycle, 4 sectors at 2 a cycle: " << rate << "\n";
+  EXPECT_GT(rate, 0.475);
+  EXPECT_LE(rate, 0.5);
+}
+
 TEST_F(MemorySystemTest, MissesToOneLineMergeIntoOneDramRead) {
   Platform p(MemConfig{}, 4);
   for (uint32_t port = 0; port < 4; ++port) p.bench.set_jobs(port, 1, {{kNow, 0x2000, false}});

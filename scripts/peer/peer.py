@@ -111,7 +111,12 @@ def gpu_config(path):
     based_on = config.pop("based_on", None)
     if based_on is None:
         return config
-    return merge_patch(gpu_config(os.path.join(os.path.dirname(path), based_on)), config)
+    # Found as gpupm finds it: the config's folder, the working directory, the data root (this checkout).
+    for folder in (os.path.dirname(path), os.getcwd(), REPO):
+        base = os.path.join(folder, based_on)
+        if os.path.isfile(base):
+            return merge_patch(gpu_config(base), config)
+    sys.exit(f"{path}: based_on: no file {based_on}")
 
 
 def run_gpupm(args, out):
