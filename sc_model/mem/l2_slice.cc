@@ -86,6 +86,21 @@ L2Outcome L2Slice::lookup(uint32_t id, uint64_t l2_cycle, RequestPool& pool, Dra
   return L2Outcome::kMiss;
 }
 
+void L2Slice::install_copy(uint64_t local_line) {
+  if (Line* line = find(local_line)) {
+    if (line->state == State::kValid) line->last_use = ++use_clock_;
+    return;
+  }
+  Line* set = &lines_[sets_.mod(local_line) * ways_];
+  Line* way = nullptr;
+  for (uint32_t w = 0; w < ways_ && !(way && way->state == State::kInvalid); ++w) {
+    Line& l = set[w];
+    const bool free = l.state == State::kInvalid || (l.state == State::kValid && !l.dirty);
+    if (free && (!way || l.state == State::kInvalid || l.last_use < way->last_use)) way = &l;
+  }
+  if (way) *way = Line{local_line, ++use_clock_, kNone, State::kValid, false};
+}
+
 void L2Slice::schedule_fill(uint32_t mshr, uint64_t fill_cycle) { fills_.push_back({mshr, fill_cycle}); }
 
 void L2Slice::fill_due_now(uint64_t l2_cycle, RequestPool& pool, ResponseNetwork& responses) {

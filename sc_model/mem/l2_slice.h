@@ -43,6 +43,9 @@ class L2Slice {
 
   // Looks request `id` up in L2 cycle `l2_cycle`; kStall: nothing changed, retry later.
   L2Outcome lookup(uint32_t id, uint64_t l2_cycle, RequestPool& pool, DramChannel& dram, ResponseNetwork& responses);
+  // A copy from the host wrote the line (no timing): it is made present and most recently used, taking a
+  // free or clean way (never a dirty or filling one: the line is left out then, so no write-back is lost).
+  void install_copy(uint64_t local_line);
   // The DRAM read of `mshr` finished; its fill happens in L2 cycle `fill_cycle`.
   void schedule_fill(uint32_t mshr, uint64_t fill_cycle);
   // Performs the fills due by `l2_cycle`.

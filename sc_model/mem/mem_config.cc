@@ -176,6 +176,10 @@ void describe(ParamVisitor& v, MemConfig& c) {
   v.integer("l2_lookups_per_cycle", c.l2_lookups_per_cycle, 1, 64, "lookups",
             "lookups a slice's port starts per L2 cycle (a sector each, or a line when l2_sector_bytes is 0; "
             "GPGPU-Sim: one per sub-partition, 2 a channel)");
+  v.flag("l2_copy_fill", c.l2_copy_fill,
+         "the host's copies to the GPU before a launch (a program's buffers, a while_nonzero flag) leave their "
+         "lines in the L2, clean and most recently used, as a copy engine writing through the L2 does "
+         "(GPGPU-Sim's -gpgpu_perf_sim_memcpy); a line whose set has only dirty or filling ways is left out");
   v.integer("icnt_latency", c.icnt_latency, 0, 100000, "L2 cycles", "interconnect traversal, each direction");
   v.integer("icnt_queue", c.icnt_queue, 1, 65536, "requests", "requests waiting at each slice input");
   v.integer("flit_bytes", c.flit_bytes, 1, 4096, "bytes", "interconnect flit");

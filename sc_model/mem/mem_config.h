@@ -66,6 +66,9 @@ struct MemConfig {
   // per sub-partition a cycle).
   uint32_t l2_sector_bytes = 0;
   uint32_t l2_lookups_per_cycle = 1;
+  // The host's copies to the GPU leave their lines in the L2 (clean, most recently used), as a copy engine
+  // writing through the L2 does (GPGPU-Sim's -gpgpu_perf_sim_memcpy); false: a program starts with a cold L2.
+  bool l2_copy_fill = false;
   uint32_t icnt_latency = 8;  // L2 cycles, each direction
   uint32_t icnt_queue = 16;   // requests waiting at each slice input
   uint32_t flit_bytes = 32;

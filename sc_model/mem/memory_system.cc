@@ -249,6 +249,14 @@ uint64_t MemorySystem::next_busy_cycle(uint64_t now) const {
   return next;
 }
 
+void MemorySystem::host_copied(uint64_t address, uint64_t bytes) {
+  Impl& m = *impl_;
+  if (!m.cfg.l2_copy_fill || bytes == 0 || address >= kAddressLimit) return;
+  const uint64_t last = m.line.div(std::min(address + bytes, kAddressLimit) - 1);
+  for (uint64_t line = m.line.div(address); line <= last; ++line)
+    m.slices[m.map.channel(line)].install_copy(m.map.local_line(line));
+}
+
 void MemorySystem::follow_sm_clock(const ClockDomain& sm_clock) {
   if (!impl_->cfg.l2_follows_core) return;
   impl_->sm_clock = &sm_clock;

@@ -64,6 +64,9 @@ class MemorySystem : public sc_core::sc_module, public Tickable, public MemorySt
   // MemConfig::l2_clock "core": the interconnect and L2 run at this (SM) clock
   // instead of l2_clock_ratio x the command clock (a no-op otherwise).
   void follow_sm_clock(const ClockDomain& sm_clock);
+  // The host wrote [address, address + bytes) before a launch: with MemConfig::l2_copy_fill its lines
+  // are left in the L2 (L2Slice::install_copy), in address order; a no-op otherwise.
+  void host_copied(uint64_t address, uint64_t bytes);
 
  private:
   struct Impl;

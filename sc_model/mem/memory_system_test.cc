@@ -423,6 +423,39 @@ TEST_F(MemorySystemTest, SectoredSliceTakesALinesSectorsAtItsLookupRate) {
   EXPECT_LE(rate, 0.5);
 }
 
+// With l2_copy_fill, a host copy leaves its lines in the L2: a read of one hits. A set whose ways are all
+// dirty keeps them (no write-back is lost): the copied line is left out and its read misses.
+TEST_F(MemorySystemTest, HostCopiesFillTheL2ButNeverEvictADirtyLine) {
+  MemConfig cfg;
+  cfg.l2_copy_fill = true;
+  Platform p(cfg);
+  AddressMap map(cfg);
+  auto addr = [&](uint64_t set, uint64_t j) { return map.global_line(0, set + j * cfg.l2_sets) * cfg.line_bytes; };
+  std::vector<Job> writes;
+  for (uint64_t j = 0; j < cfg.l2_ways; ++j) writes.push_back({kNow, addr(0, j), true});
+  p.bench.set_jobs(0, 1, writes);
+  sc_core::sc_start(sc_time(5, SC_US));
+  p.mem.host_copied(addr(0, cfg.l2_ways), 4);  // set 0: all ways dirty
+  p.mem.host_copied(addr(1, 0), 2 * 128 - 8);  // set 1: one line
+  p.bench.set_jobs(0, 1, {{kNow, addr(1, 0), false}, {kNow, addr(0, cfg.l2_ways), false}});
+  sc_core::sc_start(sc_time(5, SC_US));
+  const MemActivity& a = p.mem.activity();
+  EXPECT_EQ(a.l2_hits, 1u);
+  EXPECT_EQ(a.l2_misses, cfg.l2_ways + 1u);
+  EXPECT_EQ(a.dram_reads, 1u);   // the left-out line
+  EXPECT_EQ(a.dram_writes, 1u);  // its miss evicted one dirty line, written back
+}
+
+// Without it (the default) a copy changes nothing: the read misses.
+TEST_F(MemorySystemTest, HostCopiesLeaveTheL2ColdByDefault) {
+  Platform p(MemConfig{});
+  p.mem.host_copied(0x4000, 128);
+  p.bench.set_jobs(0, 1, {{kNow, 0x4000, false}});
+  sc_core::sc_start(sc_time(5, SC_US));
+  EXPECT_EQ(p.mem.activity().l2_hits, 0u);
+  EXPECT_EQ(p.mem.activity().l2_misses, 1u);
+}
+
 TEST_F(MemorySystemTest, MissesToOneLineMergeIntoOneDramRead) {
   Platform p(MemConfig{}, 4);
   for (uint32_t port = 0; port < 4; ++port) p.bench.set_jobs(port, 1, {{kNow, 0x2000, false}});

@@ -211,6 +211,8 @@ HostCounters Gpu::host_counters() {
 // thread may still start a kernel that will never run.
 void Gpu::kernel_started(const KernelLaunch& k) {
   if (done_) return;
+  if (mem_)
+    for (const auto& [address, bytes] : k.host_copies) mem_->host_copied(address, bytes);
   if (kernels_done_ == 0 && open_kernels_.empty() && kernels_.empty()) host_.policy().on_start(host_);
   open_kernels_.push_back({&k, snapshot(), {}});
   host_.policy().on_kernel_start(host_, k);

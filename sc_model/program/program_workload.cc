@@ -245,6 +245,7 @@ ProgramHost::ProgramHost(std::string name, std::unique_ptr<ptx::Module> module, 
     addresses_.push_back(memory_.allocate(buffers_[i].count * buffer_type(buffers_[i].type).bytes, buffers_[i].name));
     init_buffer(i);
   }
+  copied_all_buffers();
   memory_.load(*module_);
   // Buffer arguments: the parameter bytes get the buffers' device addresses.
   for (LaunchSpec& l : launches_)
@@ -403,6 +404,10 @@ void ProgramHost::begin_entry(size_t entry) {
 }
 
 // Device memory as loaded: buffers zeroed then initialised, the module's variables their initialisers.
+void ProgramHost::copied_all_buffers() {
+  for (uint64_t address : addresses_) copied_.emplace_back(address, memory_.size(address));
+}
+
 void ProgramHost::restart() {
   if (platform_) throw std::logic_error(name_ + ": with platform data only the host's kernel launches run");
   if (!first_pass_) first_pass_ = issued_.size();
@@ -410,6 +415,8 @@ void ProgramHost::restart() {
     std::memset(memory_.data(addresses_[i]), 0, memory_.size(addresses_[i]));
     init_buffer(i);
   }
+  copied_.clear();
+  copied_all_buffers();
   for (const ptx::Module::Variable& v : module_->variables)
     std::copy(v.init.begin(), v.init.end(), memory_.data(memory_.symbol(v.name)));
   entry_ = 0;
@@ -445,6 +452,7 @@ std::shared_ptr<const KernelLaunch> ProgramHost::next() {
   if (l.while_buffer >= 0) {
     const size_t b = size_t(l.while_buffer);
     std::memset(memory_.data(addresses_[b]), 0, buffer_type(buffers_[b].type).bytes);
+    copied_.emplace_back(addresses_[b], buffer_type(buffers_[b].type).bytes);
     awaiting_flag_ = true;
   }
   auto state = std::make_shared<ptx::LaunchState>();
@@ -476,6 +484,8 @@ std::shared_ptr<const KernelLaunch> ProgramHost::next() {
   k->grid_dim = {l.grid.x, l.grid.y, l.grid.z};
   k->block_dim = {l.block.x, l.block.y, l.block.z};
   k->program = state;
+  if (!platform_) k->host_copies = std::move(copied_);  // with platform data the platform owns the buffers
+  copied_.clear();
   ++done_;
   issued_.push_back(k);
   return k;

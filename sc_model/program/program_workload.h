@@ -85,6 +85,7 @@ class ProgramHost : public LaunchSource, public EntryLaunchSource {
   LaunchSpec kernel_launch_spec(const KernelLaunchRequest& r) const;  // r.kernel < kernel_count()
   void init_buffer(size_t i);
   void restart();
+  void copied_all_buffers();           // the host wrote every buffer (before the first launch of a pass)
   bool flag_set(size_t buffer) const;  // element 0 of a while_nonzero buffer is non-zero
 
   std::string name_;
@@ -92,6 +93,8 @@ class ProgramHost : public LaunchSource, public EntryLaunchSource {
   std::vector<BufferSpec> buffers_;
   std::vector<LaunchSpec> launches_;
   std::vector<uint64_t> addresses_;  // per buffer
+  // [address, bytes) the host wrote since the last launch it handed out (KernelLaunch::host_copies).
+  std::vector<std::pair<uint64_t, uint64_t>> copied_;
   ptx::DeviceMemory memory_;
   uint32_t first_kernel_index_, app_, line_bytes_;
   ptx::RunawayBounds bounds_;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpupm {
@@ -86,6 +87,9 @@ struct KernelLaunch {
   // A real program's launch (program workloads, program/): the SMs execute its
   // PTX instead of generating a stream from the profile fields above.
   std::shared_ptr<const ptx::LaunchState> program;
+  // Program launches: [address, bytes) the host wrote before this launch and after the previous one (every
+  // buffer before a pass's first launch, a while_nonzero flag before each of its launches).
+  std::vector<std::pair<uint64_t, uint64_t>> host_copies;
   std::array<uint32_t, 3> grid_dim{}, block_dim{};  // program launches: as launched
   mutable uint64_t executed_insts = 0;              // program launches: warp instructions, counted at issue
 };
