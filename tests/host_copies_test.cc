@@ -5,6 +5,7 @@
 
 #include "gpupm/common/json_reader.h"
 #include "gpupm/program/program_workload.h"
+#include "support/bump_ptx.h"
 #include "support/test_support.h"
 
 namespace {
@@ -12,28 +13,9 @@ namespace {
 using gpupm::test::temp_dir;
 using gpupm::test::write_file;
 
-const char* const kBump = R"(.version 6.4
-.target sm_70
-.address_size 64
-.visible .entry bump(.param .u64 p0, .param .u32 p1)
-{
-.reg .b32 %r<4>;
-.reg .b64 %rd<4>;
-ld.param.u64 %rd1, [p0];
-ld.param.u32 %r3, [p1];
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd2, %r1, 4;
-add.s64 %rd3, %rd1, %rd2;
-ld.global.u32 %r2, [%rd3];
-add.s32 %r2, %r2, %r3;
-st.global.u32 [%rd3], %r2;
-ret;
-}
-)";
-
 TEST(HostCopies, EveryBufferBeforeTheFirstLaunchAndTheFlagBeforeEachLoopLaunch) {
   const std::string dir = temp_dir("host_copies");
-  write_file(dir + "/bump.ptx", kBump);
+  write_file(dir + "/bump.ptx", std::string(gpupm::test::kPtxHeader) + gpupm::test::kBumpPtx);
   const std::string file = write_file(dir + "/w.json", R"({"name": "w", "program": "bump.ptx",
       "buffers": {"a": {"type": "u32", "count": 64}, "flag": {"type": "u32", "count": 1}},
       "launches": [{"kernel": "bump", "grid": [1], "block": [64], "args": ["a", 1], "repeat": 2},

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "support/bump_ptx.h"
 #include "support/test_support.h"
 
 namespace {
@@ -23,24 +24,8 @@ namespace {
 namespace fs = std::filesystem;
 using gpupm::test::source_path;
 
-const char* const kHeader = ".version 6.4\n.target sm_70\n.address_size 64\n";
-
-// a[tid] += p1 (the good kernel most cases break around).
-const char* const kBump = R"(.visible .entry bump(.param .u64 p0, .param .u32 p1)
-{
-.reg .b32 %r<4>;
-.reg .b64 %rd<4>;
-ld.param.u64 %rd1, [p0];
-ld.param.u32 %r3, [p1];
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd2, %r1, 4;
-add.s64 %rd3, %rd1, %rd2;
-ld.global.u32 %r2, [%rd3];
-add.s32 %r2, %r2, %r3;
-st.global.u32 [%rd3], %r2;
-ret;
-}
-)";
+using gpupm::test::kBumpPtx;
+const char* const kHeader = gpupm::test::kPtxHeader;
 
 // Kernels that fault or never end.
 const char* const kSpin =
@@ -72,8 +57,8 @@ const char* const kFloatArg = ".visible .entry take_float(.param .f32 x, .param 
 struct Fixtures {
   std::string dir;
   Fixtures() : dir(gpupm::test::temp_dir("progcat")) {
-    write("bump.ptx", std::string(kHeader) + kBump);
-    write("faults.ptx", std::string(kHeader) + kBump + kSpin + kBarrier + kMisaligned + kStruct + kFloatArg);
+    write("bump.ptx", std::string(kHeader) + kBumpPtx);
+    write("faults.ptx", std::string(kHeader) + kBumpPtx + kSpin + kBarrier + kMisaligned + kStruct + kFloatArg);
     write("copy.cu", gpupm::test::read_file(source_path("configs/workloads/cuda/stream_copy/stream_copy.cu")));
     write("oob.cu",
           "extern \"C\" __global__ void oob(int* a, int n) {\n  int i = threadIdx.x;\n"
@@ -111,7 +96,7 @@ struct Fixtures {
   }
 
   void ptx_variants() const {
-    const std::string b = kBump;
+    const std::string b = kBumpPtx;
     write("version_abc.ptx", ".version abc\n.target sm_70\n.address_size 64\n" + b);
     write("version_1.ptx", ".version 7\n.target sm_70\n.address_size 64\n" + b);
     write("two_entries.ptx", kHeader + b + b);

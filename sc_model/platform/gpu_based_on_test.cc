@@ -3,6 +3,7 @@
 // fingerprint of the chain's files: tests/provenance_test.cc).
 #include "gpupm/platform/run_setup.h"
 
+#include "support/error_of.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>
@@ -24,12 +25,7 @@ struct Chain {
 };
 
 std::string message_of(const std::string& file) {
-  try {
-    load_gpu_doc(file, "");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_of([&] { load_gpu_doc(file, ""); });
 }
 
 TEST(GpuBasedOn, ObjectsMergeKeyByKeyAndOtherValuesReplace) {
