@@ -3,6 +3,7 @@
 // (exit 2 naming the file and JSON path, before anything runs).
 #include <gtest/gtest.h>
 
+#include "support/bump_ptx.h"
 #include "support/test_support.h"
 
 #include <filesystem>
@@ -14,26 +15,8 @@ using gpupm::test::temp_dir;
 
 namespace {
 
-// One kernel: each thread adds 1 to a[tid], with `guard` deciding which lanes do.
-const char* kPtx = R"(.version 6.4
-.target sm_70
-.address_size 64
-.visible .entry bump(.param .u64 p0, .param .u32 p1)
-{
-.reg .pred %p<2>;
-.reg .b32 %r<4>;
-.reg .b64 %rd<4>;
-ld.param.u64 %rd1, [p0];
-ld.param.u32 %r3, [p1];
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd2, %r1, 4;
-add.s64 %rd3, %rd1, %rd2;
-ld.global.u32 %r2, [%rd3];
-add.s32 %r2, %r2, %r3;
-st.global.u32 [%rd3], %r2;
-ret;
-}
-)";
+// One kernel: each thread adds 1 to a[tid].
+const std::string kPtx = std::string(gpupm::test::kPtxHeader) + gpupm::test::kBumpPtx;
 
 struct Case {
   std::string dir;
@@ -67,7 +50,7 @@ TEST(ProgramErrors, OutOfBoundsAccessNamesTheLaneAndAddress) {
                     R"([{"kernel": "bump", "grid": [1], "block": [64], "args": ["a", 1]}])");
   EXPECT_EQ(c.status, 1) << c.output;
   EXPECT_NE(c.output.find("kernel bump: CTA 0 (0,0,0) warp 1 lane 8: PC 5 ("), std::string::npos) << c.output;
-  EXPECT_NE(c.output.find("bump.ptx:14): ld.global.u32 address 0x100000a0: outside every buffer"), std::string::npos)
+  EXPECT_NE(c.output.find("bump.ptx:13): ld.global.u32 address 0x100000a0: outside every buffer"), std::string::npos)
       << c.output;
   EXPECT_FALSE(std::filesystem::exists(c.dir + "/out/report.json"));
 }
