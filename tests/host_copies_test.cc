@@ -33,6 +33,30 @@ TEST(HostCopies, EveryBufferBeforeTheFirstLaunchAndTheFlagBeforeEachLoopLaunch) 
   ASSERT_EQ(loop->host_copies.size(), 1u);  // the flag zeroed before the loop's launch
   EXPECT_EQ(loop->host_copies[0], first->host_copies[1]);
   EXPECT_EQ(host.next(), nullptr);  // the flag stayed zero: the loop ends
+  auto again = host.next();         // a workload run again starts over: every buffer copied again
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->host_copies, first->host_copies);
+}
+
+// End to end: with memory.l2_copy_fill the first launch finds the buffer it reads in the L2.
+TEST(HostCopies, TheFirstLaunchHitsTheCopiedBufferOnlyWithCopyFill) {
+  const std::string dir = temp_dir("host_copies_run");
+  write_file(dir + "/bump.ptx", std::string(gpupm::test::kPtxHeader) + gpupm::test::kBumpPtx);
+  const std::string file = write_file(dir + "/w.json", R"({"name": "w", "program": "bump.ptx",
+      "buffers": {"a": {"type": "u32", "count": 64}},
+      "launches": [{"kernel": "bump", "grid": [1], "block": [64], "args": ["a", 1]}]})");
+  auto l2_hits = [&](const std::string& fill) {
+    const std::string out = dir + "/out_" + fill;
+    std::string output;
+    const int status =
+        gpupm::test::run_gpupm("run --quiet --gpu " + gpupm::test::source_path("configs/gpu/gtx480.json") +
+                                   " --workload " + file + " --set gpu.memory.l2_copy_fill=" + fill + " --out " + out,
+                               &output);
+    EXPECT_EQ(status, 0) << output;
+    return gpupm::load_json_file(out + "/report.json").at("total").at("l2_hit_rate").get<double>();
+  };
+  EXPECT_EQ(l2_hits("false"), 0.0);  // a cold L2: every lookup misses
+  EXPECT_GT(l2_hits("true"), 0.5);   // a's two lines hit
 }
 
 }  // namespace

@@ -140,6 +140,7 @@ bool only_required_alternatives(const Json& one_of) {
 Json merge_patch_schema(Json s) {
   if (!s.is_object()) return s;
   s.erase("required");
+  s.erase("default");  // a key left out keeps the value of what the patch is merged over, not its default
   if (s.contains("oneOf") && only_required_alternatives(s["oneOf"])) s.erase("oneOf");
   if (s.contains("oneOf"))  // a section given inline or as a file name
     for (Json& alternative : s["oneOf"]) alternative = merge_patch_schema(alternative);

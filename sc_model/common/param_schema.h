@@ -36,8 +36,8 @@ Json schema_of() {
 }
 
 // The schema of a JSON merge patch over documents of `object_schema`: the same
-// keys, none required, in every object that merges (sections and maps); the
-// items of arrays, which a patch replaces whole, keep theirs.
+// keys, none required and without defaults, in every object that merges
+// (sections and maps); the items of arrays, which a patch replaces whole, keep theirs.
 Json merge_patch_schema(Json object_schema);
 // A document schema: $schema, $id (the file name under docs/schema/) and title around an object schema.
 Json schema_document(const std::string& id, const std::string& title, Json object_schema);

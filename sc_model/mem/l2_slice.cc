@@ -27,13 +27,13 @@ L2Slice::Line* L2Slice::find(uint64_t local_line) {
   return nullptr;
 }
 
-L2Slice::Line* L2Slice::victim(uint64_t local_line) {
+L2Slice::Line* L2Slice::victim(uint64_t local_line, bool clean_only) {
   Line* set = &lines_[sets_.mod(local_line) * ways_];
   Line* best = nullptr;
   for (uint32_t w = 0; w < ways_; ++w) {
     Line& l = set[w];
     if (l.state == State::kInvalid) return &l;
-    if (l.state == State::kValid && (!best || l.last_use < best->last_use)) best = &l;
+    if (l.state == State::kValid && !(clean_only && l.dirty) && (!best || l.last_use < best->last_use)) best = &l;
   }
   return best;
 }
@@ -91,14 +91,7 @@ void L2Slice::install_copy(uint64_t local_line) {
     if (line->state == State::kValid) line->last_use = ++use_clock_;
     return;
   }
-  Line* set = &lines_[sets_.mod(local_line) * ways_];
-  Line* way = nullptr;
-  for (uint32_t w = 0; w < ways_ && !(way && way->state == State::kInvalid); ++w) {
-    Line& l = set[w];
-    const bool free = l.state == State::kInvalid || (l.state == State::kValid && !l.dirty);
-    if (free && (!way || l.state == State::kInvalid || l.last_use < way->last_use)) way = &l;
-  }
-  if (way) *way = Line{local_line, ++use_clock_, kNone, State::kValid, false};
+  if (Line* way = victim(local_line, true)) *way = Line{local_line, ++use_clock_, kNone, State::kValid, false};
 }
 
 void L2Slice::schedule_fill(uint32_t mshr, uint64_t fill_cycle) { fills_.push_back({mshr, fill_cycle}); }

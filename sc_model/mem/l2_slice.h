@@ -84,7 +84,8 @@ class L2Slice {
 
   void fill_due_now(uint64_t l2_cycle, RequestPool& pool, ResponseNetwork& responses);
   Line* find(uint64_t local_line);
-  Line* victim(uint64_t local_line);  // LRU among invalid/valid ways; nullptr if all filling
+  // An invalid way, else the LRU valid one (clean_only: the LRU clean one); nullptr if there is none.
+  Line* victim(uint64_t local_line, bool clean_only = false);
   void write_back(const Line& line, DramChannel& dram);
   void respond(uint32_t id, uint64_t l2_cycle, ResponseNetwork& responses);
 

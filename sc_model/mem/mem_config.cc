@@ -171,8 +171,9 @@ void describe(ParamVisitor& v, MemConfig& c) {
   v.integer("dram_latency", c.dram_latency, 0, 100000, "L2 cycles", "added to a miss (GPGPU-Sim dram_latency)");
   v.integer("l2_mshrs", c.l2_mshrs, 1, 65536, "entries", "outstanding misses per slice");
   v.integer("l2_sector_bytes", c.l2_sector_bytes, 0, 4096, "bytes",
-            "the L2 looks a request (a whole line) up sector by sector, each sector one lookup of the slice's port "
-            "(GPGPU-Sim's sectored L2: 32); 0: a line is one lookup");
+            "the L2 looks a request up sector by sector, each sector one lookup of the slice's port (GPGPU-Sim's "
+            "sectored L2: 32); a request is a whole line, a write's too (GPGPU-Sim's looks up only the sectors a "
+            "store touched); 0: a line is one lookup");
   v.integer("l2_lookups_per_cycle", c.l2_lookups_per_cycle, 1, 64, "lookups",
             "lookups a slice's port starts per L2 cycle (a sector each, or a line when l2_sector_bytes is 0; "
             "GPGPU-Sim: one per sub-partition, 2 a channel)");

@@ -436,7 +436,7 @@ TEST_F(MemorySystemTest, HostCopiesFillTheL2ButNeverEvictADirtyLine) {
   p.bench.set_jobs(0, 1, writes);
   sc_core::sc_start(sc_time(5, SC_US));
   p.mem.host_copied(addr(0, cfg.l2_ways), 4);  // set 0: all ways dirty
-  p.mem.host_copied(addr(1, 0), 2 * 128 - 8);  // set 1: one line
+  p.mem.host_copied(addr(1, 0), 128);          // set 1's line
   p.bench.set_jobs(0, 1, {{kNow, addr(1, 0), false}, {kNow, addr(0, cfg.l2_ways), false}});
   sc_core::sc_start(sc_time(5, SC_US));
   const MemActivity& a = p.mem.activity();

@@ -116,6 +116,18 @@ void refuse_nulls(const Json& j, const std::string& file, const std::string& pat
       refuse_nulls(it.value(), file, path.empty() ? it.key() : path + "." + it.key());
 }
 
+// The config `file` is based on: `name` if absolute; else, first found, in `file`'s folder, under the data
+// root, from the working directory. The data root comes before the working directory, so a shipped config
+// finds the base shipped beside it even when run from a folder that holds another checkout's configs/.
+std::string based_on_file(const std::string& file, const std::string& name) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::path(name).is_absolute()) return name;
+  for (const fs::path& candidate : {fs::path(file).parent_path() / name, fs::path(data_file(name)), fs::path(name)})
+    if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
+  return name;
+}
+
 // `file`'s document with what it is based on merged under it; appends each file read to `files`.
 Json read_based_on(const std::string& file, std::vector<std::string>& files) {
   Json doc = load_json_file(file);
@@ -124,15 +136,11 @@ Json read_based_on(const std::string& file, std::vector<std::string>& files) {
   const Json& named = doc.at("based_on");
   if (!named.is_string() || named.get<std::string>().empty())
     throw InputError(file, "based_on",
-                     "expected the file name of a GPU config (found from this file's folder, the working directory or "
-                     "the data root)");
+                     "expected the file name of a GPU config (found in this file's folder, under the data root or "
+                     "from the working directory)");
   if (!doc.contains("name"))
     throw InputError(file, "name", "a config based on another names itself: expected \"name\"");
-  std::string base;
-  {
-    const InputFileScope scope(file);
-    base = resolve_input_path(named.get<std::string>());
-  }
+  const std::string base = based_on_file(file, named.get<std::string>());
   std::error_code ec;
   if (!std::filesystem::is_regular_file(base, ec))
     throw InputError(file, "based_on", "no file " + base + ": expected the file name of a GPU config");

@@ -49,8 +49,8 @@ void describe(ParamVisitor& v, GpuConfig& g);
 GpuConfig parse_gpu_config(const Json& doc, const std::string& file);
 
 // A GPU config file's document. A config may name another as "based_on" (a file
-// name, found as names inside a config are: its folder, the working directory,
-// the data root): its keys are then merged over that config's as a JSON merge
+// name, found in its folder, under the data root or from the working directory,
+// the first that holds it): its keys are then merged over that config's as a JSON merge
 // patch (objects merge key by key, any other value, arrays included, replaces),
 // the chain followed to its end (at most 8 files, no loops). Such a config must
 // give its own "name" and no nulls.

@@ -159,10 +159,11 @@ std::string validate_file(const std::string& file, const std::string& scale) {
     r.finish();
     return "pdn package";
   }
-  throw InputError(file, "$",
-                   "not a GPU config (needs \"sm\"), a workload (needs \"kernels\", \"apps\" or \"program\"), a PDN "
-                   "package (needs \"package\", \"bump_l_h\" or \"scale\"), a sweep spec (needs \"base\" and \"axes\") "
-                   "nor an experiment config (needs \"suite_dir\")");
+  throw InputError(
+      file, "$",
+      "not a GPU config (needs \"sm\" or \"based_on\"), a workload (needs \"kernels\", \"apps\" or \"program\"), a PDN "
+      "package (needs \"package\", \"bump_l_h\" or \"scale\"), a sweep spec (needs \"base\" and \"axes\") "
+      "nor an experiment config (needs \"suite_dir\")");
 }
 
 }  // namespace gpupm

@@ -403,11 +403,12 @@ void ProgramHost::begin_entry(size_t entry) {
   finished_ = false;  // the host names the entries: no starting over
 }
 
-// Device memory as loaded: buffers zeroed then initialised, the module's variables their initialisers.
+// What the host wrote: every buffer, in their order (KernelLaunch::host_copies).
 void ProgramHost::copied_all_buffers() {
   for (uint64_t address : addresses_) copied_.emplace_back(address, memory_.size(address));
 }
 
+// Device memory as loaded: buffers zeroed then initialised, the module's variables their initialisers.
 void ProgramHost::restart() {
   if (platform_) throw std::logic_error(name_ + ": with platform data only the host's kernel launches run");
   if (!first_pass_) first_pass_ = issued_.size();

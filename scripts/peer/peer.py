@@ -104,18 +104,20 @@ def merge_patch(base, patch):
     return merged
 
 
-def gpu_config(path):
-    """The GPU config (gpupm's JSON with comments), merged over the config it is "based_on"."""
+def gpu_config(path, chain=()):
+    """The GPU config (gpupm's JSON with comments), merged over the config it is "based_on" (found, as gpupm
+    finds it, in the config's folder, under the data root (this checkout), from the working directory)."""
     with open(path) as f:
         config = json.loads(check_schemas.strip_comments(f.read()))
-    based_on = config.pop("based_on", None)
-    if based_on is None:
+    if "based_on" not in config:
         return config
-    # Found as gpupm finds it: the config's folder, the working directory, the data root (this checkout).
-    for folder in (os.path.dirname(path), os.getcwd(), REPO):
+    based_on = config.pop("based_on")
+    if not isinstance(based_on, str) or not based_on or len(chain) >= 7 or os.path.abspath(path) in chain:
+        sys.exit(f"{path}: based_on: expected the file name of a GPU config, in a chain of at most 8 that ends")
+    for folder in (os.path.dirname(path), REPO, os.getcwd()):
         base = os.path.join(folder, based_on)
         if os.path.isfile(base):
-            return merge_patch(gpu_config(base), config)
+            return merge_patch(gpu_config(base, chain + (os.path.abspath(path),)), config)
     sys.exit(f"{path}: based_on: no file {based_on}")
 
 
