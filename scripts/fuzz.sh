@@ -18,7 +18,7 @@ BUILD=build-fuzz
 # The shipped inputs each reader is given as seeds.
 seeds_of() {
   case "$1" in
-    gpu_config) ls configs/gpu/*.json ;;
+    gpu_config) ls configs/gpu/*.json ;;  # the based-on ones merged: fuzz/corpus/gpu_config/*_merged.json
     workload) ls configs/workloads/*.json configs/workloads/*/*.json | grep -v '/cuda/' ;;
     pdn_network) ls configs/pdn/*.json ;;
     sweep_spec) ls configs/sweeps/*.json ;;
