@@ -11,6 +11,7 @@ or tests uses it. README.md says how to build GPGPU-Sim for it.
 import argparse
 import csv
 import glob
+import hashlib
 import json
 import os
 import re
@@ -33,6 +34,10 @@ CSV_HEADER = ["program", "kernel", "launch", "gpupm_cycles", "gpgpusim_cycles", 
               "gpgpusim_warp_instructions", "gpupm_l1_hit", "gpgpusim_l1_hit", "gpupm_l2_hit", "gpgpusim_l2_hit",
               "gpupm_dram_util", "gpgpusim_dram_util", "gpupm_power_w", "gpgpusim_power_w"]
 CONFIG_FILES = ["gpgpusim.config", "config_fermi_islip.icnt", "gpuwattch_gtx480.xml"]
+# GPUWattch's leakage (W) by the md5 of its XML: McPAT computes it once from the XML, and GPGPU-Sim 4.0 prints it
+# ("Total Leakage") only with -power_per_cycle_dump 1 but never adds it to kernel_avg_power (README.md, Power).
+# SM2_GTX480's gpuwattch_gtx480.xml, measured on fma_loop: subthreshold 35.6 W + gate 10.8 W.
+GPUWATTCH_LEAKAGE_W = {"84f194ec45314574d8eee65acdfe8324": 46.4}
 # GPGPU-Sim's -gpgpu_clock_domains <core>:<interconnect>:<L2>:<DRAM> (MHz). gpupm clocks its
 # interconnect and L2 from the memory clock (gpu.memory.l2_clock "memory", at l2_clock_ratio), so
 # the SM scale moves the core domain and the memory scale the other three.
@@ -290,7 +295,20 @@ def compare_buffers(workload, out):
     return verdicts
 
 
-def csv_rows(program, report, launches):
+def gpuwattch_leakage_w(args):
+    """GPUWattch's leakage for the power model the run used (GPUWATTCH_LEAKAGE_W), None if not known."""
+    own = os.path.join(args.config_dir, CONFIG_FILES[2])
+    xml = own if os.path.exists(own) else os.path.join(gtx480_config_dir(args), CONFIG_FILES[2])
+    with open(xml, "rb") as f:
+        return GPUWATTCH_LEAKAGE_W.get(hashlib.md5(f.read()).hexdigest())
+
+
+def total_power_w(kernel_avg_power, leakage):
+    """GPUWattch's average power with its leakage, as gpupm's average_power_w counts static power ("" if unknown)."""
+    return "" if kernel_avg_power is None or leakage is None else kernel_avg_power + leakage
+
+
+def csv_rows(program, report, launches, leakage):
     rows = []
     ours_list = report["kernels"]
     if len(ours_list) != len(launches):
@@ -301,7 +319,7 @@ def csv_rows(program, report, launches):
         rows.append([program, ours["kernel"], ours["launch"], ours["cycles"]["sm"], theirs["cycles"],
                      ours["instructions"], theirs["warp_instructions"], ours["l1_hit_rate"], theirs["l1_hit"],
                      ours["l2_hit_rate"], theirs["l2_hit"], ours["dram_bandwidth_utilisation"], theirs["dram_util"],
-                     ours["average_power_w"], theirs["power_w"]])
+                     ours["average_power_w"], total_power_w(theirs["power_w"], leakage)])
     return rows
 
 
@@ -349,7 +367,7 @@ def result_record(args, program, report, launches, verdicts, core_mhz, seconds):
         "program": program, "workload": os.path.relpath(os.path.abspath(args.workload), REPO),
         "sm_clock_scale": args.sm_clock_scale, "mem_clock_scale": args.mem_clock_scale,
         "status": "ok" if all(v["match"] != "differs" for v in verdicts.values()) else "buffers differ",
-        "buffers": verdicts, "rows": csv_rows(program, report, launches),
+        "buffers": verdicts, "rows": csv_rows(program, report, launches, gpuwattch_leakage_w(args)),
         "gpupm_kernel_s": sum(k["sim_time_s"] for k in report["kernels"]),
         "gpgpusim_cycles": sum(launch["cycles"] for launch in launches), "gpgpusim_core_mhz": core_mhz,
         "gpgpusim_kernel_s": sum(launch["cycles"] for launch in launches) / (core_mhz * 1e6),
