@@ -148,9 +148,7 @@ std::string validate_file(const std::string& file, const std::string& scale) {
     return "workload";
   }
   if (doc.contains("sm") || doc.contains("based_on")) {
-    const InputFileScope gpu_file_scope(file);
-    const GpuDocument gpu = load_gpu_doc(file, "");
-    parse_gpu_config(gpu.doc, gpu_doc_origin(gpu, "", false));
+    load_gpu_config(file);
     return "gpu";
   }
   if (doc.contains("bump_l_h") || doc.contains("package") || doc.contains("scale")) {  // configs/pdn/*.json

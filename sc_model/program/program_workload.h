@@ -93,8 +93,7 @@ class ProgramHost : public LaunchSource, public EntryLaunchSource {
   std::vector<BufferSpec> buffers_;
   std::vector<LaunchSpec> launches_;
   std::vector<uint64_t> addresses_;  // per buffer
-  // [address, bytes) the host wrote since the last launch it handed out (KernelLaunch::host_copies).
-  std::vector<std::pair<uint64_t, uint64_t>> copied_;
+  HostCopies copied_;  // what the host wrote since the last launch it handed out (KernelLaunch::host_copies)
   ptx::DeviceMemory memory_;
   uint32_t first_kernel_index_, app_, line_bytes_;
   ptx::RunawayBounds bounds_;

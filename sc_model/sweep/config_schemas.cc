@@ -53,8 +53,9 @@ Json gpu_config_schema() {
       {"type", "string"},
       {"minLength", 1},
       {"description",
-       "the GPU config this one changes (a file name, relative to this file's folder first); this "
-       "file's keys are merged over its keys (objects key by key, other values replace)"}};
+       "the GPU config this one changes (a file name, found in this file's folder, under the data root or from "
+       "the working directory); this file's keys are merged over its keys (objects key by key, other values "
+       "replace)"}};
   patch["required"] = {"name", "based_on"};
   Json s = {{"if", {{"required", {"based_on"}}}}, {"then", patch}, {"else", whole}};
   if (whole.contains("$comment")) s["$comment"] = whole["$comment"];

@@ -53,6 +53,9 @@ struct Phase {
 constexpr uint64_t kInstBytes = 8;  // one SASS instruction (Fermi: 64 bits)
 
 // One launch (invocation) of a kernel, fully resolved.
+// Ranges [address, address + bytes) a program's host wrote to the GPU's memory, in order.
+using HostCopies = std::vector<std::pair<uint64_t, uint64_t>>;
+
 struct KernelLaunch {
   std::string name;  // kernel name
   // For people (listed by `gpupm params --workload`); the model never reads them.
@@ -87,9 +90,9 @@ struct KernelLaunch {
   // A real program's launch (program workloads, program/): the SMs execute its
   // PTX instead of generating a stream from the profile fields above.
   std::shared_ptr<const ptx::LaunchState> program;
-  // Program launches: [address, bytes) the host wrote before this launch and after the previous one (every
-  // buffer before a pass's first launch, a while_nonzero flag before each of its launches).
-  std::vector<std::pair<uint64_t, uint64_t>> host_copies;
+  // Program launches: what the host wrote before this launch and after the previous one (every buffer
+  // before a pass's first launch, a while_nonzero flag before each of its launches).
+  HostCopies host_copies;
   std::array<uint32_t, 3> grid_dim{}, block_dim{};  // program launches: as launched
   mutable uint64_t executed_insts = 0;              // program launches: warp instructions, counted at issue
 };

@@ -22,8 +22,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(HERE))
-import check_schemas  # noqa: E402  (strip_comments: gpupm's JSON files carry comments)
+sys.path.insert(0, os.path.dirname(HERE))  # scripts/: suite.py's check_schemas
 import buffer_check  # noqa: E402
 import npy  # noqa: E402
 import ptx_params  # noqa: E402
@@ -43,7 +42,7 @@ GPUWATTCH_LEAKAGE_W = {"84f194ec45314574d8eee65acdfe8324": 46.4}
 # the SM scale moves the core domain and the memory scale the other three.
 
 
-def gpupm_clock_sets(gpu_config, sm_scale, mem_scale):
+def gpupm_clock_sets(params, sm_scale, mem_scale):
     """gpupm --set arguments multiplying the MHz of every V/F level of the SM and memory domains:
     the nominal level (what a run without a policy holds) moves by the factor, the volts and
     everything else stay, and the levels stay ascending as gpupm requires."""
@@ -51,8 +50,11 @@ def gpupm_clock_sets(gpu_config, sm_scale, mem_scale):
     for domain, scale in (("sm", sm_scale), ("mem", mem_scale)):
         if scale == 1.0:
             continue
-        for i, level in enumerate(gpu_config["dvfs"][domain]["levels"]):
-            sets += ["--set", f"gpu.dvfs.{domain}.levels[{i}].mhz={level['mhz'] * scale:.6g}"]
+        i = 0
+        while f"gpu.dvfs.{domain}.levels[{i}].mhz" in params:
+            mhz = params[f"gpu.dvfs.{domain}.levels[{i}].mhz"]
+            sets += ["--set", f"gpu.dvfs.{domain}.levels[{i}].mhz={mhz * scale:.6g}"]
+            i += 1
     return sets
 
 
@@ -99,31 +101,11 @@ def gpgpusim_config(text, sm_scale, mem_scale, power):
     return text, domains[0]
 
 
-def merge_patch(base, patch):
-    """RFC 7386, as gpupm merges a config over the one it is based on (no nulls there)."""
-    if not isinstance(base, dict) or not isinstance(patch, dict):
-        return patch
-    merged = dict(base)
-    for key, value in patch.items():
-        merged[key] = merge_patch(base.get(key), value)
-    return merged
-
-
-def gpu_config(path, chain=()):
-    """The GPU config (gpupm's JSON with comments), merged over the config it is "based_on" (found, as gpupm
-    finds it, in the config's folder, under the data root (this checkout), from the working directory)."""
-    with open(path) as f:
-        config = json.loads(check_schemas.strip_comments(f.read()))
-    if "based_on" not in config:
-        return config
-    based_on = config.pop("based_on")
-    if not isinstance(based_on, str) or not based_on or len(chain) >= 7 or os.path.abspath(path) in chain:
-        sys.exit(f"{path}: based_on: expected the file name of a GPU config, in a chain of at most 8 that ends")
-    for folder in (os.path.dirname(path), REPO, os.getcwd()):
-        base = os.path.join(folder, based_on)
-        if os.path.isfile(base):
-            return merge_patch(gpu_config(base, chain + (os.path.abspath(path),)), config)
-    sys.exit(f"{path}: based_on: no file {based_on}")
+def gpu_params(gpupm, gpu):
+    """The GPU config's settings as gpupm reads them (a config based on another merged over it), by path:
+    `gpupm params --json`, so this script never reads a config itself."""
+    out = subprocess.run([gpupm, "params", "--gpu", gpu, "--json"], check=True, capture_output=True, text=True).stdout
+    return {p["path"]: p["value"] for p in json.loads(out)["parameters"]}
 
 
 def run_gpupm(args, out):
@@ -132,7 +114,7 @@ def run_gpupm(args, out):
     env = dict(os.environ, GPUPM_CACHE_DIR=cache)
     cmd = [args.gpupm, "run", "--gpu", args.gpu, "--workload", args.workload, "--out", os.path.join(out, "gpupm"),
            "--dump-inputs", os.path.join(out, "inputs"), "--dump-buffers", os.path.join(out, "gpupm-buffers"),
-           "--quiet"] + gpupm_clock_sets(gpu_config(args.gpu), args.sm_clock_scale, args.mem_clock_scale)
+           "--quiet"] + gpupm_clock_sets(gpu_params(args.gpupm, args.gpu), args.sm_clock_scale, args.mem_clock_scale)
     for setting in args.gpupm_set:
         cmd += ["--set", setting]
     subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)

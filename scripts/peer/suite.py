@@ -273,7 +273,7 @@ def parse_args():
         p.error(f"--gpgpusim: no lib/*/*/release/libcudart.so.13 under {args.gpgpusim}: build GPGPU-Sim (README.md)")
     args.gpupm, args.gpu = os.path.abspath(args.gpupm), os.path.abspath(args.gpu)
     args.gpupm_build = gpupm_build(args.gpupm)
-    args.gpu_name = peer.gpu_config(args.gpu)["name"]
+    args.gpu_name = peer.gpu_params(args.gpupm, args.gpu)["gpu.name"]
     args.out = os.path.abspath(args.out)
     return args
 
