@@ -6,7 +6,7 @@ namespace gpupm {
 
 DramChannel::DramChannel(const MemConfig& cfg)
     : t_(cfg.t),
-      burst_(cfg.line_bytes / (cfg.bus_bytes * cfg.data_rate)),
+      burst_{cfg.line_burst_cycles(false), cfg.line_burst_cycles(true)},
       capacity_(cfg.mc_queue),
       write_capacity_(cfg.mc_write_queue),
       drain_high_(cfg.write_drain_high),
@@ -95,10 +95,10 @@ DramCommand DramChannel::issue_column(size_t index, uint64_t cycle) {
   Request r = queue[index];
   queue.erase(queue.begin() + std::ptrdiff_t(index));
   Bank& b = banks_[r.bank];
-  uint64_t data_end = cycle + (write ? t_.tWL : t_.tCL) + burst_;
+  uint64_t data_end = cycle + (write ? t_.tWL : t_.tCL) + burst_[write];
   bus_free_ = data_end;
   col_ready_ = cycle + t_.tCCD;
-  counters_.bus_busy += burst_;
+  counters_.bus_busy += burst_[write];
   if (write) {
     b.pre_ready = std::max(b.pre_ready, data_end + t_.tWR);
     read_ready_ = std::max(read_ready_, data_end + t_.tWTR);

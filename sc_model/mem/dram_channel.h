@@ -10,7 +10,9 @@
 // write_drain_high (or no read is waiting), then only writes down to
 // write_drain_low, so the bus turns around between reads and writes rarely.
 // A burst of one line holds the data bus line_bytes/(bus_bytes*data_rate)
-// command cycles; read data is complete tCL + burst after the RD.
+// command cycles (MemConfig::line_burst_cycles: a read takes more when it
+// moves as sector requests of whole DRAM atoms); read data is complete
+// tCL + burst after the RD.
 #pragma once
 
 #include "gpupm/clock/tickable.h"
@@ -61,7 +63,7 @@ class DramChannel {
   uint64_t next_read_done() const {  // kNever when no read is in flight
     return reads_in_flight_.empty() ? kNever : reads_in_flight_.front().done;
   }
-  uint32_t burst_cycles() const { return burst_; }
+  uint32_t burst_cycles(bool write = false) const { return burst_[write]; }
   const DramCounters& counters() const { return counters_; }
 
  private:
@@ -90,7 +92,7 @@ class DramChannel {
   DramCommand precharge(uint32_t bank, uint64_t cycle);
 
   DramTiming t_;
-  uint32_t burst_;
+  uint32_t burst_[2];  // a read's, a write's
   size_t capacity_;
   size_t write_capacity_;
   size_t drain_high_, drain_low_;

@@ -90,6 +90,13 @@ const std::vector<MemConfigRule>& mem_config_rules() {
          return problem_unless(c.l2_sector_bytes == 0 || c.line_bytes % c.l2_sector_bytes == 0, "l2_sector_bytes",
                                "expected 0 or a divisor of line_bytes (" + std::to_string(c.line_bytes) + ")");
        }},
+      {"dram_atom", "dram_atom_bytes is 0 or a multiple of bus_bytes x data_rate",
+       [](const MemConfig& c) {
+         const uint32_t per_cycle = c.bus_bytes * c.data_rate;
+         return problem_unless(c.dram_atom_bytes == 0 || (per_cycle != 0 && c.dram_atom_bytes % per_cycle == 0),
+                               "dram_atom_bytes",
+                               "expected 0 or a multiple of bus_bytes * data_rate (" + std::to_string(per_cycle) + ")");
+       }},
       {"icnt_queue", "icnt_queue at least 1",
        [](const MemConfig& c) { return problem_unless(c.icnt_queue >= 1, "icnt_queue", "expected at least 1 entry"); }},
       {"flits_per_line", "flit_bytes divides line_bytes",
@@ -177,6 +184,11 @@ void describe(ParamVisitor& v, MemConfig& c) {
   v.integer("l2_lookups_per_cycle", c.l2_lookups_per_cycle, 1, 64, "lookups",
             "lookups a slice's port starts per L2 cycle (a sector each, or a line when l2_sector_bytes is 0; "
             "GPGPU-Sim: one per sub-partition, 2 a channel)");
+  v.integer("dram_atom_bytes", c.dram_atom_bytes, 0, 4096, "bytes",
+            "the DRAM's smallest transfer (GPGPU-Sim's dram_atom_size, burst length x bus width: 64 on its GTX480); "
+            "with l2_sector_bytes, a line is read from DRAM as one request per sector, each holding the data bus "
+            "for whole atoms (a 32 B sector costs a 64 B atom); a write-back is the line in whole atoms; 0: a line "
+            "is one burst");
   v.flag("l2_copy_fill", c.l2_copy_fill,
          "the host's copies to the GPU before a launch (a program's buffers, a while_nonzero flag) leave their "
          "lines in the L2, clean and most recently used, as a copy engine writing through the L2 does "

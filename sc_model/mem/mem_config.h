@@ -66,6 +66,11 @@ struct MemConfig {
   // per sub-partition a cycle).
   uint32_t l2_sector_bytes = 0;
   uint32_t l2_lookups_per_cycle = 1;
+  // The DRAM's smallest transfer (GPGPU-Sim's dram_atom_size: burst length x bus width): with L2
+  // sectors, a line is read from DRAM as one request per sector, each holding the data bus for whole
+  // atoms (a 32 B sector costs a 64 B atom); a write-back stays one request of the line. 0: a line
+  // is one burst of line_bytes either way.
+  uint32_t dram_atom_bytes = 0;
   // The host's copies to the GPU leave their lines in the L2 (clean, most recently used), as a copy engine
   // writing through the L2 does (GPGPU-Sim's -gpgpu_perf_sim_memcpy); false: a program starts with a cold L2.
   bool l2_copy_fill = false;
@@ -78,6 +83,15 @@ struct MemConfig {
   // (an input-queued crossbar: a slice's head response waits while its SM port is full).
   bool blocking_responses = false;
 
+  // Data-bus command cycles of one line's transfer: line_bytes in one burst, rounded up to whole
+  // atoms; a read with l2_sector_bytes, each sector's request rounded up to whole atoms.
+  uint32_t line_burst_cycles(bool write) const {
+    const uint32_t per_cycle = bus_bytes * data_rate;
+    if (dram_atom_bytes == 0) return line_bytes / per_cycle;
+    const uint32_t request = write || l2_sector_bytes == 0 ? line_bytes : l2_sector_bytes;
+    const uint32_t atoms_per_request = (request + dram_atom_bytes - 1) / dram_atom_bytes;
+    return line_bytes / request * atoms_per_request * (dram_atom_bytes / per_cycle);
+  }
   double peak_bandwidth_bytes_per_s(double dram_clock_hz) const {
     return double(channels) * bus_bytes * data_rate * dram_clock_hz;
   }

@@ -27,7 +27,8 @@
 //                     kr = (first L2 edge >= d) + dram_latency + l2_latency
 //   delivered         kd = kr + ceil(F/slice_out_flits) - 1 + icnt_latency
 //                          + ceil(F/sm_in_flits) - 1
-// with burst = line_bytes/(bus_bytes*data_rate); BEGIN_RESP goes out at the
+// with burst = MemConfig::line_burst_cycles(false) (line_bytes/(bus_bytes*data_rate)
+// unless a line is read as sector requests of whole DRAM atoms); BEGIN_RESP goes out at the
 // edge cmd(kd). GTX480 defaults: hit 140 L2 cycles (200.7 ns), miss 374.9 ns.
 // All of it is in memory-domain cycles: the latency in ns does not depend on
 // the SM clock, and the service rate scales with the memory clock.

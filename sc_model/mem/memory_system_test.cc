@@ -226,7 +226,7 @@ sc_time expected_latency(const MemConfig& c, sc_time sent, bool miss) {
   uint64_t k1 = l2.first_at_or_after(c0) + c.icnt_latency;
   uint64_t kr = k1 + c.l2_latency;
   if (miss) {
-    uint64_t burst = c.line_bytes / (c.bus_bytes * c.data_rate);
+    uint64_t burst = c.line_burst_cycles(false);
     uint64_t d = l2.cmd[k1] + 1 + c.t.tRCD + c.t.tCL + burst;
     kr = l2.first_at_or_after(d) + c.dram_latency + c.l2_latency;
   }
@@ -301,6 +301,48 @@ TEST_F(MemorySystemTest, SequentialStreamSaturatesNearPeakAndScalesWithMemoryClo
   double fast = measure_bandwidth(p, sc_time(20, SC_US));
   std::cout << "at 1.15x memory clock: " << fast / 1e9 << " GB/s, ratio " << fast / bw << "\n";
   EXPECT_NEAR(fast / bw, 1082.0 / 941.0, 0.03);
+}
+
+// GPGPU-Sim's GTX480: a line is read into its sectored L2 as four 32 B requests, each a 64 B DRAM atom, so a
+// read stream keeps the data bus as busy as before and moves half the bytes.
+TEST_F(MemorySystemTest, SectorRequestsOfWholeAtomsHalveAStreamsBandwidth) {
+  MemConfig cfg;
+  cfg.l2_sector_bytes = 32;
+  cfg.dram_atom_bytes = 64;
+  EXPECT_EQ(MemConfig{}.line_burst_cycles(false), 4u);
+  EXPECT_EQ(cfg.line_burst_cycles(false), 8u);
+  EXPECT_EQ(cfg.line_burst_cycles(true), 4u);  // a write-back is the whole line: two atoms
+  Platform p(cfg, 15);
+  p.bench.read_stream(15, 64);
+  sc_core::sc_start(sc_time(5, SC_US));
+  const MemActivity before = p.mem.activity();
+  const uint64_t cycles_before = p.clock.cycles_elapsed();
+  const double bw = measure_bandwidth(p, sc_time(20, SC_US));
+  const double peak = cfg.peak_bandwidth_bytes_per_s(p.clock.frequency_hz());
+  const MemActivity& after = p.mem.activity();
+  const double utilisation = double(after.dram_bus_busy - before.dram_bus_busy) /
+                             (cfg.channels * double(p.clock.cycles_elapsed() - cycles_before));
+  std::cout << "stream, 32 B sectors of 64 B atoms: " << bw / peak << " of peak, bus busy " << utilisation << "\n";
+  EXPECT_NEAR(bw / peak, 0.5, 0.01);  // the data bus full: half of it moves data
+  EXPECT_GT(utilisation, 0.99);
+}
+
+TEST(MemConfigRules, AnAtomIsWholeBusCyclesAndSectorsOfAnAtomCostOne) {
+  MemConfig cfg;
+  cfg.dram_atom_bytes = 48;  // bus 8 B x 4 transfers: 32 B a command cycle
+  ASSERT_TRUE(check_mem_config(cfg).has_value());
+  EXPECT_EQ(check_mem_config(cfg)->key, "dram_atom_bytes");
+  cfg.dram_atom_bytes = 64;
+  EXPECT_FALSE(check_mem_config(cfg).has_value());
+  EXPECT_EQ(cfg.line_burst_cycles(false), 4u);  // no sectors: a line is one burst
+  cfg.l2_sector_bytes = 128;
+  EXPECT_EQ(cfg.line_burst_cycles(false), 4u);  // one sector of two atoms
+  cfg.l2_sector_bytes = 16;
+  EXPECT_EQ(cfg.line_burst_cycles(false), 16u);  // eight sectors of one atom each
+  EXPECT_EQ(cfg.line_burst_cycles(true), 4u);
+  cfg.dram_atom_bytes = 256;  // larger than a line: a line costs one atom
+  EXPECT_EQ(cfg.line_burst_cycles(true), 8u);
+  EXPECT_EQ(cfg.line_burst_cycles(false), 64u);
 }
 
 double mean_read_latency_ns(const MemActivity& before, const MemActivity& after) {
