@@ -36,6 +36,7 @@ def read_text(path):
 def write_atomic(path, text):
     folder = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+    os.fchmod(fd, 0o644)  # mkstemp's 0600 would follow the file into git and onto other machines
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text)
     os.replace(tmp, path)
