@@ -12,6 +12,9 @@ on (--retry-failed runs those again). At the end, from the result files:
   OUT/gpgpusim.csv    one row per launch of the nominal runs (issue 27's header)
   OUT/sensitivity.csv each program's speed-up (kernel time ratio) at SM +15% and memory +15%
   OUT/programs.csv    each run's status, wall seconds, and the final-buffer verdict
+With --keep DIR, each run's result.json, gpgpusim.json and program.ptx (what a rerun and
+--refresh-gpupm read) are copied to DIR/<program>/<variant>/ as they are made, and copied back
+into OUT first: a suite longer than one machine's life goes on from a folder kept in git.
 """
 import argparse
 import concurrent.futures
@@ -27,6 +30,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import filecmp  # noqa: E402
+import shutil  # noqa: E402
+
 import peer  # noqa: E402  (also puts scripts/ on the path for check_schemas)
 import check_schemas  # noqa: E402
 
@@ -76,8 +82,13 @@ def gpupm_build(gpupm):
     return text.rsplit("(build ", 1)[-1].split(")")[0].strip()
 
 
+def run_name(program, variant):
+    """A run's folder under OUT/runs (and under --keep)."""
+    return os.path.join(program.replace("/", "__"), variant)
+
+
 def run_dir(out, program, variant):
-    return os.path.join(out, "runs", program.replace("/", "__"), variant)
+    return os.path.join(out, "runs", run_name(program, variant))
 
 
 def peer_command(args, program, workload, variant, directory, refresh=False):
@@ -170,6 +181,32 @@ def run_one(args, program, workload, variant):
     return record
 
 
+KEPT_FILES = ("result.json", "gpgpusim.json", "program.ptx")
+
+
+def copy_run_files(source, target):
+    """KEPT_FILES of run folder SOURCE into TARGET, those that differ; result.json last, so a
+    folder counts as a finished run only once the files it needs are there."""
+    os.makedirs(target, exist_ok=True)
+    for name in KEPT_FILES[1:] + KEPT_FILES[:1]:
+        src, dst = os.path.join(source, name), os.path.join(target, name)
+        if os.path.exists(src) and not (os.path.exists(dst) and filecmp.cmp(src, dst, shallow=False)):
+            shutil.copyfile(src, dst + ".tmp")
+            os.replace(dst + ".tmp", dst)
+
+
+def restore_kept(args):
+    """--keep: every kept run whose folder in OUT has no result.json yet."""
+    restored = 0
+    for result in sorted(glob.glob(os.path.join(args.keep, "*", "*", "result.json"))):
+        folder = os.path.dirname(result)
+        target = os.path.join(args.out, "runs", os.path.relpath(folder, args.keep))
+        if not os.path.exists(os.path.join(target, "result.json")):
+            copy_run_files(folder, target)
+            restored += 1
+    print(f"--keep: {restored} run(s) restored from {args.keep}", flush=True)
+
+
 def buffers_summary(record):
     verdicts = record.get("buffers", {})
     counts = {}
@@ -260,6 +297,8 @@ def parse_args():
     p.add_argument("--config-dir", help="GPGPU-Sim config folder (default: peer.py's)")
     p.add_argument("--regs", choices=["gpupm", "ptxas"], default="gpupm")
     p.add_argument("--cuda", default="/usr/local/cuda", help="CUDA toolkit (peer.py's --cuda)")
+    p.add_argument("--keep", help="folder the finished runs' files are copied to as they are made and restored "
+                                  "from at the start (e.g. docs/validation/runs, kept in git)")
     args = p.parse_args()
     if args.refresh_gpupm and args.retry_failed:
         p.error("--refresh-gpupm re-measures finished runs only; --retry-failed reruns failed ones: one at a time")
@@ -275,6 +314,7 @@ def parse_args():
     args.gpupm_build = gpupm_build(args.gpupm)
     args.gpu_name = peer.gpu_params(args.gpupm, args.gpu)["gpu.name"]
     args.out = os.path.abspath(args.out)
+    args.keep = os.path.abspath(args.keep) if args.keep else None
     return args
 
 
@@ -297,6 +337,8 @@ def main():
         record = run_one(args, program, found[program], variant)
         if record is None:
             return
+        if args.keep:
+            copy_run_files(run_dir(args.out, program, variant[0]), os.path.join(args.keep, run_name(program, variant[0])))
         with lock:
             results.setdefault(program, {})[variant[0]] = record
             done[0] += 1
@@ -307,6 +349,8 @@ def main():
             write_outputs(args.out, programs, results, scale is not None)
 
     os.makedirs(args.out, exist_ok=True)
+    if args.keep:
+        restore_kept(args)
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
