@@ -15,7 +15,8 @@ L2Slice::L2Slice(const MemConfig& cfg, uint32_t index)
       fills_(cfg.l2_mshrs),
       lookups_per_cycle_(cfg.l2_lookups_per_cycle),
       sectors_per_request_(cfg.l2_sector_bytes == 0 ? 1 : cfg.line_bytes / cfg.l2_sector_bytes),
-      port_limits_(lookups_per_cycle_ != 1 || sectors_per_request_ != 1) {
+      victim_read_out_(cfg.l2_data_port_bytes == 0 ? 0 : cfg.line_bytes / cfg.l2_data_port_bytes),
+      port_limits_(lookups_per_cycle_ != 1 || sectors_per_request_ != 1 || victim_read_out_ != 0) {
   free_mshrs_.reserve(cfg.l2_mshrs);
   for (uint32_t m = cfg.l2_mshrs; m-- > 0;) free_mshrs_.push_back(m);
 }
@@ -69,7 +70,11 @@ L2Outcome L2Slice::lookup(uint32_t id, uint64_t l2_cycle, RequestPool& pool, Dra
   if ((!r.write && (dram.free_read_slots() == 0 || free_mshrs_.empty())) ||
       (dirty_victim && dram.free_write_slots() == 0))
     return L2Outcome::kStall;
-  if (dirty_victim) write_back(*v, dram);
+  if (dirty_victim) {
+    write_back(*v, dram);
+    // The victim's data leaves through the data port before this lookup's own use of the port.
+    port_busy_until_ = std::max(port_busy_until_, l2_cycle * lookups_per_cycle_) + victim_read_out_;
+  }
   *v = Line{r.local_line, ++use_clock_, kNone, State::kValid, r.write};
   if (r.write) {
     respond(id, l2_cycle, responses);

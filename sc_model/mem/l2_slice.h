@@ -3,7 +3,9 @@
 //
 // Its lookup port takes l2_lookups_per_cycle sector lookups an L2 cycle, and a
 // request (a whole line) needs line_bytes / l2_sector_bytes of them (one when
-// l2_sector_bytes is 0): port_free/take_port, the caller's to respect. Outcomes:
+// l2_sector_bytes is 0): port_free/take_port, the caller's to respect. Reading a
+// dirty victim out for its write-back holds the port for line_bytes /
+// l2_data_port_bytes lookups more (none when that is 0). Outcomes:
 //  - hit on a present line: the response leaves the data array l2_latency
 //    cycles after the lookup; a write marks the line dirty.
 //  - read to a line being filled: merged into its MSHR (counted as a miss).
@@ -99,6 +101,7 @@ class L2Slice {
   Ring<Timed> fills_;                 // Timed.id = MSHR; fill-cycle order
   uint64_t use_clock_ = 0;
   uint64_t lookups_per_cycle_, sectors_per_request_;
+  uint64_t victim_read_out_;      // lookups a dirty victim's read-out holds the port for
   bool port_limits_;              // not a line a cycle
   uint64_t port_busy_until_ = 0;  // in sector lookups: L2 cycle x lookups_per_cycle_
 };

@@ -97,6 +97,12 @@ const std::vector<MemConfigRule>& mem_config_rules() {
                                "dram_atom_bytes",
                                "expected 0 or a multiple of bus_bytes * data_rate (" + std::to_string(per_cycle) + ")");
        }},
+      {"l2_data_port", "l2_data_port_bytes is 0 or divides line_bytes",
+       [](const MemConfig& c) {
+         return problem_unless(c.l2_data_port_bytes == 0 || c.line_bytes % c.l2_data_port_bytes == 0,
+                               "l2_data_port_bytes",
+                               "expected 0 or a divisor of line_bytes (" + std::to_string(c.line_bytes) + ")");
+       }},
       {"icnt_queue", "icnt_queue at least 1",
        [](const MemConfig& c) { return problem_unless(c.icnt_queue >= 1, "icnt_queue", "expected at least 1 entry"); }},
       {"flits_per_line", "flit_bytes divides line_bytes",
@@ -184,6 +190,9 @@ void describe(ParamVisitor& v, MemConfig& c) {
   v.integer("l2_lookups_per_cycle", c.l2_lookups_per_cycle, 1, 64, "lookups",
             "lookups a slice's port starts per L2 cycle (a sector each, or a line when l2_sector_bytes is 0; "
             "GPGPU-Sim: one per sub-partition, 2 a channel)");
+  v.integer("l2_data_port_bytes", c.l2_data_port_bytes, 0, 4096, "bytes",
+            "the L2 data array's port: reading a dirty victim out for its write-back holds the slice's lookup "
+            "port for line_bytes / this many lookups (GPGPU-Sim's data_port_width: 32 on its GTX480); 0: free");
   v.integer("dram_atom_bytes", c.dram_atom_bytes, 0, 4096, "bytes",
             "the DRAM's smallest transfer (GPGPU-Sim's dram_atom_size, burst length x bus width: 64 on its GTX480); "
             "with l2_sector_bytes, a line is read from DRAM as one request per sector, each holding the data bus "

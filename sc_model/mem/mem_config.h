@@ -66,6 +66,10 @@ struct MemConfig {
   // per sub-partition a cycle).
   uint32_t l2_sector_bytes = 0;
   uint32_t l2_lookups_per_cycle = 1;
+  // The width of the L2 data array's port: reading a dirty victim out for its write-back holds the
+  // slice's lookup port for line_bytes / l2_data_port_bytes lookups (GPGPU-Sim's data_port_width:
+  // 32); 0: the read-out is free.
+  uint32_t l2_data_port_bytes = 0;
   // The DRAM's smallest transfer (GPGPU-Sim's dram_atom_size: burst length x bus width): with L2
   // sectors, a line is read from DRAM as one request per sector, each holding the data bus for whole
   // atoms (a 32 B sector costs a 64 B atom); a write-back stays one request of the line. 0: a line

@@ -345,6 +345,15 @@ TEST(MemConfigRules, AnAtomIsWholeBusCyclesAndSectorsOfAnAtomCostOne) {
   EXPECT_EQ(cfg.line_burst_cycles(false), 64u);
 }
 
+TEST(MemConfigRules, TheL2DataPortDividesALine) {
+  MemConfig cfg;
+  cfg.l2_data_port_bytes = 48;
+  ASSERT_TRUE(check_mem_config(cfg).has_value());
+  EXPECT_EQ(check_mem_config(cfg)->key, "l2_data_port_bytes");
+  cfg.l2_data_port_bytes = 32;
+  EXPECT_FALSE(check_mem_config(cfg).has_value());
+}
+
 double mean_read_latency_ns(const MemActivity& before, const MemActivity& after) {
   return double(after.read_latency_sum_ps - before.read_latency_sum_ps) /
          double(after.read_responses - before.read_responses) / 1000.0;
@@ -463,6 +472,49 @@ TEST_F(MemorySystemTest, SectoredSliceTakesALinesSectorsAtItsLookupRate) {
   std::cout << "slice hits per L2 cycle, 4 sectors at 2 a cycle: " << rate << "\n";
   EXPECT_GT(rate, 0.475);
   EXPECT_LE(rate, 0.5);
+}
+
+// Lines slice 0 takes per L2 cycle from 16 ports writing new lines, each evicting a dirty one once the slice
+// is full, with GPGPU-Sim's sector lookups (32 B, 2 a cycle) and a data port of `data_port_bytes`; the DRAM
+// bus (32 B x 4 a command cycle) and the response side wide enough that only the lookup port bounds them.
+double slice_writes_per_l2_cycle(uint32_t data_port_bytes) {
+  MemConfig cfg;
+  cfg.slice_out_flits = cfg.sm_in_flits = 8;
+  cfg.icnt_queue = 64;
+  cfg.mc_write_queue = 64;
+  cfg.write_drain_high = 48;
+  cfg.bus_bytes = 32;
+  cfg.l2_sector_bytes = 32;
+  cfg.l2_lookups_per_cycle = 2;
+  cfg.l2_data_port_bytes = data_port_bytes;
+  Platform p(cfg, 16);
+  AddressMap map(cfg);
+  auto next = std::make_shared<uint64_t>(0);
+  for (uint32_t port = 0; port < 16; ++port)
+    p.bench.set_source(port, 16, [next, map, &cfg](Job& j) {
+      j = Job{kNow, map.global_line(0, (*next)++) * cfg.line_bytes, true};
+      return true;
+    });
+  sc_core::sc_start(sc_time(20, SC_US));  // the slice full of dirty lines
+  const MemActivity before = p.mem.activity();
+  sc_core::sc_start(sc_time(20, SC_US));
+  const MemActivity& after = p.mem.activity();
+  EXPECT_GT(after.dram_writes, before.dram_writes);
+  return double(after.l2_misses - before.l2_misses) / double(after.l2_cycles - before.l2_cycles);
+}
+
+// Without a data port a written line takes its four sector lookups, two a cycle.
+TEST_F(MemorySystemTest, ADirtyVictimsReadOutIsFreeByDefault) {
+  const double rate = slice_writes_per_l2_cycle(0);
+  std::cout << "slice writes per L2 cycle, read-out free: " << rate << "\n";
+  EXPECT_NEAR(rate, 0.5, 0.02);
+}
+
+// With GPGPU-Sim's 32 B data port, the dirty victim's read-out takes four lookups more.
+TEST_F(MemorySystemTest, ADirtyVictimsReadOutHoldsTheL2DataPort) {
+  const double rate = slice_writes_per_l2_cycle(32);
+  std::cout << "slice writes per L2 cycle, read-out through a 32 B port: " << rate << "\n";
+  EXPECT_NEAR(rate, 0.25, 0.01);
 }
 
 // With l2_copy_fill, a host copy leaves its lines in the L2: a read of one hits. A set whose ways are all
