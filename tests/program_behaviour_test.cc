@@ -71,6 +71,23 @@ TEST(ProgramBehaviour, CacheRereadFasterWithFewerCtas) {
   EXPECT_GT(best["l1_hit_rate"].get<double>(), most["l1_hit_rate"].get<double>());
 }
 
+// bfs's launches re-read the graph: an L1 kept between launches serves them, one invalidated whenever its SM
+// holds no CTA (GPGPU-Sim's -gpgpu_flush_l1_cache) starts each launch cold. The first launch is cold either way.
+TEST(ProgramBehaviour, AnL1InvalidatedWhenIdleStartsEveryLaunchCold) {
+  auto kept = run_sim(cuda_workload("bfs"), "--policy baseline", "kept");
+  auto cold = run_sim(cuda_workload("bfs"), "--policy baseline --set gpu.sm.l1_invalidate=idle", "cold");
+  ASSERT_EQ(kept.status, 0) << kept.output;
+  ASSERT_EQ(cold.status, 0) << cold.output;
+  const auto& k = kept.report["kernels"];
+  const auto& c = cold.report["kernels"];
+  ASSERT_EQ(k.size(), c.size());
+  ASSERT_GT(k.size(), 3u);
+  EXPECT_EQ(k[0]["cycles"], c[0]["cycles"]);
+  for (size_t i = 2; i < k.size(); ++i)
+    EXPECT_LT(c[i]["l1_hit_rate"].get<double>(), k[i]["l1_hit_rate"].get<double>()) << "launch " << i;
+  EXPECT_GT(sim_time(cold.report), sim_time(kept.report));
+}
+
 // Same inputs, same bits: two runs give identical reports and buffers.
 TEST(ProgramBehaviour, Deterministic) {
   auto a = run_sim(cuda_workload("histogram"), "--policy baseline", "det");

@@ -69,6 +69,9 @@ void describe(ParamVisitor& v, SmConfig& c) {
   v.choice_of("l1_set_index", c.l1_fermi_hash, {"linear", "fermi_hash"},
               "L1 set of a line: line mod l1_sets, or Fermi's hash of the address bits (Nugteren et al., HPCA 2014; "
               "GPGPU-Sim's FERMI_HASH_SET_FUNCTION; 32 or 64 sets)");
+  v.choice_of("l1_invalidate", c.l1_invalidate_idle, {"never", "idle"},
+              "when the L1 data cache is invalidated besides gating: never, or whenever the SM holds no CTA "
+              "(GPGPU-Sim's -gpgpu_flush_l1_cache: the L1 is not coherent, so every launch finds it cold)");
   v.rule("l1_fermi_hash_sets", "the Fermi hash indexes 32 or 64 sets", [&c] {
     return problem_unless(!c.l1_fermi_hash || c.l1_sets == 32 || c.l1_sets == 64, "l1_set_index",
                           "expected l1_sets 32 or 64 with fermi_hash");

@@ -36,6 +36,9 @@ struct SmConfig {
   // GPGPU-Sim's caches do) and the set index (line mod sets, or Fermi's hash).
   bool l1_allocate_on_miss = false;
   bool l1_fermi_hash = false;
+  // The L1 (data) is invalidated whenever the SM holds no CTA (GPGPU-Sim's -gpgpu_flush_l1_cache: the
+  // L1 is not coherent, so each launch starts cold); false: only gating clears it.
+  bool l1_invalidate_idle = false;
   uint32_t l1_hit_latency = 20;
   // Cycles a line waits between the LSU and its L1 lookup, in a queue that holds this
   // many (GPGPU-Sim's l1_latency); 0: looked up at once. l1_hit_latency follows the lookup.

@@ -465,6 +465,7 @@ void StreamingMultiprocessor::finish_cta(uint16_t cs) {
   cta.valid = false;
   ++c_.ctas_completed;
   if (cfg_.l1_shared_bytes) fit_l1_to_carveouts();
+  if (cfg_.l1_invalidate_idle && resident_ctas_total_ == 0) lsu_.invalidate_all();
   CtaDoneMsg msg;
   msg.sm = id_;
   msg.cta = cta.id;
