@@ -434,26 +434,35 @@ TEST_F(MemorySystemTest, DirtyEvictionWritesBackAndWriteMissReadsNothing) {
   EXPECT_TRUE(p.mem.idle());
 }
 
-// L2 hits per L2 cycle that slice 0 finishes with 16 ports re-reading 32 of its lines, the response side
-// wide enough (8 flits a cycle out of the slice and into each port) that only the lookup port bounds them.
-double slice_hits_per_l2_cycle(uint32_t sector_bytes, uint32_t lookups_per_cycle) {
-  MemConfig cfg;
+// 16 ports keeping 16 requests each in flight to slice 0, the i-th to its line i (mod `lines` unless 0), the
+// response side wide enough (8 flits a cycle out of the slice and into each port) that only the slice bounds
+// them: the memory's activity after `warmup` and 20 us later.
+std::pair<MemActivity, MemActivity> slice0_stream(MemConfig cfg, bool write, uint64_t lines, sc_time warmup) {
   cfg.slice_out_flits = cfg.sm_in_flits = 8;
   cfg.icnt_queue = 64;
-  cfg.l2_sector_bytes = sector_bytes;
-  cfg.l2_lookups_per_cycle = lookups_per_cycle;
   Platform p(cfg, 16);
   AddressMap map(cfg);
   auto next = std::make_shared<uint64_t>(0);
+  const uint64_t line_bytes = cfg.line_bytes;
   for (uint32_t port = 0; port < 16; ++port)
-    p.bench.set_source(port, 16, [next, map, &cfg](Job& j) {
-      j = Job{kNow, map.global_line(0, (*next)++ % 32) * cfg.line_bytes, false};
+    p.bench.set_source(port, 16, [next, map, line_bytes, write, lines](Job& j) {
+      const uint64_t i = (*next)++;
+      j = Job{kNow, map.global_line(0, lines ? i % lines : i) * line_bytes, write};
       return true;
     });
-  sc_core::sc_start(sc_time(5, SC_US));  // the 32 misses and the pipeline filling
+  sc_core::sc_start(warmup);
   const MemActivity before = p.mem.activity();
   sc_core::sc_start(sc_time(20, SC_US));
-  const MemActivity& after = p.mem.activity();
+  return {before, p.mem.activity()};
+}
+
+// L2 hits per L2 cycle that slice 0 finishes re-reading 32 of its lines, with its lookup port of
+// `lookups_per_cycle` lookups of `sector_bytes`.
+double slice_hits_per_l2_cycle(uint32_t sector_bytes, uint32_t lookups_per_cycle) {
+  MemConfig cfg;
+  cfg.l2_sector_bytes = sector_bytes;
+  cfg.l2_lookups_per_cycle = lookups_per_cycle;
+  const auto [before, after] = slice0_stream(cfg, false, 32, sc_time(5, SC_US));  // past the 32 misses
   EXPECT_EQ(after.l2_misses, before.l2_misses);
   return double(after.l2_hits - before.l2_hits) / double(after.l2_cycles - before.l2_cycles);
 }
@@ -474,31 +483,18 @@ TEST_F(MemorySystemTest, SectoredSliceTakesALinesSectorsAtItsLookupRate) {
   EXPECT_LE(rate, 0.5);
 }
 
-// Lines slice 0 takes per L2 cycle from 16 ports writing new lines, each evicting a dirty one once the slice
-// is full, with GPGPU-Sim's sector lookups (32 B, 2 a cycle) and a data port of `data_port_bytes`; the DRAM
-// bus (32 B x 4 a command cycle) and the response side wide enough that only the lookup port bounds them.
+// Lines slice 0 takes per L2 cycle from ports writing new lines, each evicting a dirty one once the slice is
+// full, with GPGPU-Sim's sector lookups (32 B, 2 a cycle) and a data port of `data_port_bytes`; the DRAM bus
+// (32 B x 4 a command cycle) and its write queue wide enough that only the lookup port bounds them.
 double slice_writes_per_l2_cycle(uint32_t data_port_bytes) {
   MemConfig cfg;
-  cfg.slice_out_flits = cfg.sm_in_flits = 8;
-  cfg.icnt_queue = 64;
   cfg.mc_write_queue = 64;
   cfg.write_drain_high = 48;
   cfg.bus_bytes = 32;
   cfg.l2_sector_bytes = 32;
   cfg.l2_lookups_per_cycle = 2;
   cfg.l2_data_port_bytes = data_port_bytes;
-  Platform p(cfg, 16);
-  AddressMap map(cfg);
-  auto next = std::make_shared<uint64_t>(0);
-  for (uint32_t port = 0; port < 16; ++port)
-    p.bench.set_source(port, 16, [next, map, &cfg](Job& j) {
-      j = Job{kNow, map.global_line(0, (*next)++) * cfg.line_bytes, true};
-      return true;
-    });
-  sc_core::sc_start(sc_time(20, SC_US));  // the slice full of dirty lines
-  const MemActivity before = p.mem.activity();
-  sc_core::sc_start(sc_time(20, SC_US));
-  const MemActivity& after = p.mem.activity();
+  const auto [before, after] = slice0_stream(cfg, true, 0, sc_time(20, SC_US));  // the slice full of dirty lines
   EXPECT_GT(after.dram_writes, before.dram_writes);
   return double(after.l2_misses - before.l2_misses) / double(after.l2_cycles - before.l2_cycles);
 }
