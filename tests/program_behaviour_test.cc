@@ -88,6 +88,17 @@ TEST(ProgramBehaviour, AnL1InvalidatedWhenIdleStartsEveryLaunchCold) {
   EXPECT_GT(sim_time(cold.report), sim_time(kept.report));
 }
 
+// bfs's blocks end with a __threadfence (membar.gl): with l1_invalidate_fence it empties the SM's L1 under the
+// blocks still running there, so they hit less. (Its instruction count follows the timing: the last block to
+// arrive resets the frontier state.)
+TEST(ProgramBehaviour, AGpuFenceInvalidatesTheL1WhenAsked) {
+  auto kept = run_sim(cuda_workload("bfs"), "--policy baseline", "kept");
+  auto fenced = run_sim(cuda_workload("bfs"), "--policy baseline --set gpu.sm.l1_invalidate_fence=true", "fenced");
+  ASSERT_EQ(kept.status, 0) << kept.output;
+  ASSERT_EQ(fenced.status, 0) << fenced.output;
+  EXPECT_LT(fenced.report["total"]["l1_hit_rate"].get<double>(), kept.report["total"]["l1_hit_rate"].get<double>());
+}
+
 // Same inputs, same bits: two runs give identical reports and buffers.
 TEST(ProgramBehaviour, Deterministic) {
   auto a = run_sim(cuda_workload("histogram"), "--policy baseline", "det");

@@ -58,6 +58,7 @@ struct InstInfo {
   uint8_t n_bank_src = 0;         // src[0..n_bank_src) are in the register file (not predicates), in operand order
   uint8_t n_bank_dst = 0;         // dst[0..n_bank_dst) likewise
   uint32_t line = 0;              // line in the PTX file (for messages)
+  bool gpu_fence = false;         // membar.gl/.sys, fence at .gpu/.sys scope: orders memory beyond the SM
 };
 
 struct Instruction;  // the decoded form; defined in ptx_decoded.h

@@ -270,6 +270,9 @@ class Decoder {
 
   void nop() {
     in_.op = Op::Nop;
+    if (base_ == "membar" || base_ == "fence")  // a fence wider than the CTA (membar.cta, fence.*.cta: not)
+      for (const std::string& m : split_dots(raw_.opcode.text))
+        info_.gpu_fence |= m == "gl" || m == "sys" || m == "gpu";
     words_.clear();  // membar.gl / fence.sc.gpu / prefetch.global.L2 ...
   }
 

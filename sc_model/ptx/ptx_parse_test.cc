@@ -49,6 +49,29 @@ $L__BB0_2:
 }
 )";
 
+// Fences wider than the CTA are marked (an SM may invalidate its L1 at one); a CTA-scope one is not.
+TEST(PtxParse, GpuScopeFencesAreMarked) {
+  auto m = parse(R"(.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry f()
+{
+	membar.gl;
+	membar.sys;
+	fence.sc.gpu;
+	fence.acq_rel.sys;
+	membar.cta;
+	fence.sc.cta;
+	ret;
+}
+)",
+                 "f.ptx");
+  const Kernel& k = *m->kernels[0];
+  ASSERT_EQ(k.info.size(), 7u);
+  for (size_t pc = 0; pc < 4; ++pc) EXPECT_TRUE(k.info[pc].gpu_fence) << pc;
+  for (size_t pc = 4; pc < 7; ++pc) EXPECT_FALSE(k.info[pc].gpu_fence) << pc;
+}
+
 TEST(PtxParse, RegistersInfoAndFamilies) {
   auto m = parse(kModule, "k.ptx");
   ASSERT_EQ(m->kernels.size(), 1u);

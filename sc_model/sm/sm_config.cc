@@ -72,6 +72,9 @@ void describe(ParamVisitor& v, SmConfig& c) {
   v.choice_of("l1_invalidate", c.l1_invalidate_idle, {"never", "idle"},
               "when the L1 data cache is invalidated besides gating: never, or whenever the SM holds no CTA "
               "(GPGPU-Sim's -gpgpu_flush_l1_cache: the L1 is not coherent, so every launch finds it cold)");
+  v.flag("l1_invalidate_fence", c.l1_invalidate_fence,
+         "a fence at GPU or system scope (membar.gl, membar.sys, fence.*.gpu) invalidates the SM's L1, as GPGPU-Sim "
+         "does with -gpgpu_flush_l1_cache; off: a fence costs an issue slot and nothing else");
   v.rule("l1_fermi_hash_sets", "the Fermi hash indexes 32 or 64 sets", [&c] {
     return problem_unless(!c.l1_fermi_hash || c.l1_sets == 32 || c.l1_sets == 64, "l1_set_index",
                           "expected l1_sets 32 or 64 with fermi_hash");

@@ -39,6 +39,9 @@ struct SmConfig {
   // The L1 (data) is invalidated whenever the SM holds no CTA (GPGPU-Sim's -gpgpu_flush_l1_cache: the
   // L1 is not coherent, so each launch starts cold); false: only gating clears it.
   bool l1_invalidate_idle = false;
+  // A GPU- or system-scope fence (membar.gl, fence.*.gpu) invalidates the L1 (GPGPU-Sim with
+  // -gpgpu_flush_l1_cache; shader.cc's MEMORY_BARRIER_OP handling); false: a fence is a no-op.
+  bool l1_invalidate_fence = false;
   uint32_t l1_hit_latency = 20;
   // Cycles a line waits between the LSU and its L1 lookup, in a queue that holds this
   // many (GPGPU-Sim's l1_latency); 0: looked up at once. l1_hit_latency follows the lookup.

@@ -26,6 +26,7 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
   const std::array<uint16_t, 4> dst = info.dst;
   const uint32_t bank_wait = collect_operands(slot, c);
   const ptx::StepResult r = p.exec.step(c);  // ptx::ExecError: a run failure naming the lane and address
+  if (info.gpu_fence && r.active && cfg_.l1_invalidate_fence) lsu_.invalidate_all();
   ++ctas_[w.cta_slot].launch->executed_insts;
   issued_any_ = true;
   w.issued_at = c;
