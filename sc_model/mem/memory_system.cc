@@ -36,8 +36,7 @@ struct MemorySystem::Impl {
         pool(size_t(cfg.channels) * (cfg.icnt_queue + cfg.l2_mshrs) * 2),
         requests(cfg),
         responses(cfg, pool),
-        read_flits(cfg.line_bytes / cfg.flit_bytes),
-        burst_cycles{cfg.line_burst_cycles(false), cfg.line_burst_cycles(true)} {
+        read_flits(cfg.line_bytes / cfg.flit_bytes) {
     dram.reserve(cfg.channels);
     slices.reserve(cfg.channels);
     for (uint32_t ch = 0; ch < cfg.channels; ++ch) {
@@ -52,8 +51,8 @@ struct MemorySystem::Impl {
     act.dram_precharges += cmd.op == DramOp::kPrecharge;
     act.dram_reads += cmd.op == DramOp::kRead;
     act.dram_writes += cmd.op == DramOp::kWrite;
-    if (cmd.op == DramOp::kRead || cmd.op == DramOp::kWrite)
-      act.dram_bus_busy += burst_cycles[cmd.op == DramOp::kWrite];
+    if (cmd.op == DramOp::kRead || cmd.op == DramOp::kWrite)  // every channel has the same bursts
+      act.dram_bus_busy += dram.front().burst_cycles(cmd.op == DramOp::kWrite);
   }
   void count_l2_edges(uint64_t edges) { act.l2_cycles = std::max(act.l2_cycles, edges); }
 
@@ -82,7 +81,6 @@ struct MemorySystem::Impl {
   // Live counters: readers may keep the reference activity() returns, so every
   // field is updated in place when its event happens.
   MemActivity act;
-  uint32_t burst_cycles[2];  // a read's, a write's
   uint64_t last_tick = 0;
   uint64_t planned_tick = 0;  // what next_busy_cycle() last answered
   bool in_tick = false;
