@@ -104,8 +104,10 @@ install(FILES ${CMAKE_BINARY_DIR}/gpupm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/p
 # Not in a sanitizer build: its instrumented libraries need the consumers instrumented too.
 if(NOT GPUPM_SANITIZE)
   add_test(NAME install COMMAND ${CMAKE_SOURCE_DIR}/tests/install/install_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
-  set_tests_properties(install PROPERTIES LABELS install TIMEOUT 900 COST 150)
+  # Both tests run `cmake --install` from this build folder, which writes its install_manifest.txt:
+  # never at the same time.
+  set_tests_properties(install PROPERTIES LABELS install TIMEOUT 900 COST 150 RESOURCE_LOCK build_install)
   # The examples built out of tree against an install and run: examples/examples_test.sh.
   add_test(NAME examples COMMAND ${CMAKE_SOURCE_DIR}/examples/examples_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
-  set_tests_properties(examples PROPERTIES LABELS examples TIMEOUT 600 COST 45)
+  set_tests_properties(examples PROPERTIES LABELS examples TIMEOUT 600 COST 45 RESOURCE_LOCK build_install)
 endif()

@@ -53,14 +53,14 @@ uint32_t Lsu::take_free_mshr() {
 }
 
 // Inlined into both paths of cycle(): it runs for every line.
-[[gnu::always_inline]] inline bool Lsu::access(uint64_t line, Access kind, uint32_t tracker, uint64_t c,
+[[gnu::always_inline]] inline bool Lsu::access(uint64_t line, Access kind, uint32_t tracker, uint16_t warp, uint64_t c,
                                                std::vector<LoadDone>& done) {
   if (kind == Access::Atomic) {
     l1_.invalidate(line);  // the L2 holds the current value
   } else if (kind == Access::Store) {
     if (requests_.size() >= cfg_.miss_queue) return false;
     l1_.invalidate(line);
-    requests_.push_back({line, true});
+    requests_.push_back({line, true, warp});
     ++stats_.store_lines;
     return true;
   } else if (l1_.access(line)) {
@@ -86,7 +86,7 @@ uint32_t Lsu::take_free_mshr() {
   mshrs_[free].waiters.push_back(tracker);
   ++mshrs_in_use_;
   ++stats_.l1_misses;
-  requests_.push_back({line, false});
+  requests_.push_back({line, false, warp});
   return true;
 }
 
@@ -119,7 +119,8 @@ void Lsu::cycle_unqueued(uint64_t c, std::vector<LoadDone>& done) {
   if (stalled_ && !retry_) return count_stall(slot_.store);
   retry_ = false;
   stalled_ = false;
-  if (!access(slot_line(slot_.next), slot_access(), slot_.tracker, c, done)) return count_stall(slot_.store);
+  if (!access(slot_line(slot_.next), slot_access(), slot_.tracker, slot_.warp, c, done))
+    return count_stall(slot_.store);
   if (++slot_.next == slot_.lines) slot_.valid = false;
 }
 
@@ -145,7 +146,8 @@ void Lsu::cycle_queued(uint64_t c, std::vector<LoadDone>& done) {
   bool advanced = false, atomic_done = false;
   if (head_may_look_up(c)) {
     const InFlight& h = queue_[queue_head_];
-    head_failed_ = !access(h.line, h.store ? Access::Store : Access::Load, h.tracker, c, done);
+    head_failed_ =
+        !access(h.line, h.store ? Access::Store : Access::Load, h.tracker, trackers_[h.tracker].warp, c, done);
     if (!head_failed_) {
       if (h.store) store_line_done(h.tracker, done);
       queue_head_ = queue_head_ + 1 == queue_.size() ? 0 : queue_head_ + 1;
@@ -157,7 +159,8 @@ void Lsu::cycle_queued(uint64_t c, std::vector<LoadDone>& done) {
     const uint64_t line = slot_line(slot_.next);
     bool moved = false;
     if (slot_.atomic) {
-      if (!(atomic_failed_ && !retry_)) atomic_failed_ = !access(line, Access::Atomic, slot_.tracker, c, done);
+      if (!(atomic_failed_ && !retry_))
+        atomic_failed_ = !access(line, Access::Atomic, slot_.tracker, slot_.warp, c, done);
       moved = !atomic_failed_;
       atomic_done = moved;
     } else if (in_flight_ < queue_.size()) {

@@ -27,6 +27,7 @@ namespace gpupm {
 struct LineRequest {
   uint64_t line;
   bool write;
+  uint16_t warp = 0;  // a store's warp (its acknowledgement is counted against it)
 };
 
 class Lsu {
@@ -133,7 +134,7 @@ class Lsu {
   };
   Access slot_access() const { return slot_.atomic ? Access::Atomic : slot_.store ? Access::Store : Access::Load; }
   // One line's L1 lookup, miss handling and requests; false: refused (retried later).
-  bool access(uint64_t line, Access kind, uint32_t tracker, uint64_t c, std::vector<LoadDone>& done);
+  bool access(uint64_t line, Access kind, uint32_t tracker, uint16_t warp, uint64_t c, std::vector<LoadDone>& done);
   void take_latch(uint64_t c);
   void store_line_done(uint32_t tracker, std::vector<LoadDone>& done);
   void cycle_queued(uint64_t c, std::vector<LoadDone>& done);

@@ -75,6 +75,10 @@ void describe(ParamVisitor& v, SmConfig& c) {
   v.flag("l1_invalidate_fence", c.l1_invalidate_fence,
          "a fence at GPU or system scope (membar.gl, membar.sys, fence.*.gpu) invalidates the SM's L1, as GPGPU-Sim "
          "does with -gpgpu_flush_l1_cache; off: a fence costs an issue slot and nothing else");
+  v.choice_of("store_completion", c.store_exit_waits_for_ack, {"sent", "acknowledged"},
+              "when a store is done for its warp's exit: once its lines have left the load/store unit, or once the "
+              "L2 has acknowledged each of them (GPGPU-Sim: a warp with stores outstanding does not exit, so its CTA "
+              "ends a memory round trip after its last store)");
   v.rule("l1_fermi_hash_sets", "the Fermi hash indexes 32 or 64 sets", [&c] {
     return problem_unless(!c.l1_fermi_hash || c.l1_sets == 32 || c.l1_sets == 64, "l1_set_index",
                           "expected l1_sets 32 or 64 with fermi_hash");

@@ -42,6 +42,10 @@ struct SmConfig {
   // A GPU- or system-scope fence (membar.gl, fence.*.gpu) invalidates the L1 (GPGPU-Sim with
   // -gpgpu_flush_l1_cache; shader.cc's MEMORY_BARRIER_OP handling); false: a fence is a no-op.
   bool l1_invalidate_fence = false;
+  // A warp exits only once the L2 has acknowledged every line it stored (GPGPU-Sim's
+  // hardware_done: stores_done), so its CTA ends a round trip after its last store;
+  // false: a store is done for its warp once its line has left the LSU.
+  bool store_exit_waits_for_ack = false;
   uint32_t l1_hit_latency = 20;
   // Cycles a line waits between the LSU and its L1 lookup, in a queue that holds this
   // many (GPGPU-Sim's l1_latency); 0: looked up at once. l1_hit_latency follows the lookup.

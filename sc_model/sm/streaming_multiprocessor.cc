@@ -191,6 +191,8 @@ void StreamingMultiprocessor::drain_responses(uint64_t c, const sc_time& now) {
     if (r.gp->is_read()) {
       if (icache_.owns(line)) instruction_fill(line);
       else lsu_.fill(line, c, done_);
+    } else if (cfg_.store_exit_waits_for_ack) {
+      store_acknowledged(r.gp);
     }
     free_payloads_.push_back(r.gp);
   }
@@ -431,11 +433,21 @@ void StreamingMultiprocessor::apply_done_loads() {
   done_.clear();
 }
 
+void StreamingMultiprocessor::store_acknowledged(const tlm::tlm_generic_payload* gp) {
+  const auto owner = store_owner_.find(gp);
+  if (owner == store_owner_.end()) return;  // not a warp's store
+  const uint16_t slot = owner->second;
+  store_owner_.erase(owner);
+  --warps_[slot].unacked_stores;
+  warp_progress(slot);
+}
+
 // A warp is finished once its last instruction has issued, its loads are back and
-// its stores have left the L1 access queue.
+// its stores have left the L1 access queue (or, when asked, been acknowledged).
 void StreamingMultiprocessor::warp_progress(uint16_t slot) {
   WarpSlot& w = warps_[slot];
-  if (w.finished || w.has_head || w.ifetch || w.pending_loads > 0 || w.pending_stores > 0) return;
+  if (w.finished || w.has_head || w.ifetch || w.pending_loads > 0 || w.pending_stores > 0 || w.unacked_stores > 0)
+    return;
   w.finished = true;
   issue_.retire(slot);
   Cta& cta = ctas_[w.cta_slot];
@@ -498,6 +510,7 @@ void StreamingMultiprocessor::send_requests() {
   gp->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   if (inst) icache_.pop_request();
   else lsu_.pop_request();
+  if (r.write && cfg_.store_exit_waits_for_ack) store_owner_[gp] = r.warp;
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_time delay = sc_core::SC_ZERO_TIME;
   tlm::tlm_sync_enum st = mem_out->nb_transport_fw(*gp, phase, delay);

@@ -25,6 +25,7 @@
 
 #include <deque>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace gpupm {
@@ -123,6 +124,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   uint32_t collect_operands(uint16_t slot, uint64_t c);
   void write_back(uint16_t slot, uint64_t ready, uint8_t n, const uint16_t* regs);
   void apply_done_loads();
+  void store_acknowledged(const tlm::tlm_generic_payload* gp);
   void send_requests();
   void fetch_head(uint16_t slot);
   void instruction_fill(uint64_t line);
@@ -130,10 +132,13 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   // Warp `slot` changed: the issue stage reads it again.
   void refresh_issue(uint16_t slot) { issue_.refresh(slot, warps_[slot]); }
   void warp_progress(uint16_t slot);
-  // To the LSU, counting a store it tracks (Lsu::tracks_stores) as pending.
+  // To the LSU, counting a store it tracks (Lsu::tracks_stores) as pending, and its
+  // lines (one write request each) as unacknowledged when the warp's exit waits for them.
   void send_to_lsu(WarpSlot& w, uint16_t slot, uint64_t index, const Inst& in) {
     lsu_.accept(slot, index, in);
-    if (in.op == InstClass::Store && lsu_.tracks_stores()) ++w.pending_stores;
+    if (in.op != InstClass::Store) return;
+    if (lsu_.tracks_stores()) ++w.pending_stores;
+    if (cfg_.store_exit_waits_for_ack) w.unacked_stores += in.lines;
   }
   void release_barrier(Cta& cta);
   void finish_cta(uint16_t cta_slot);
@@ -162,6 +167,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   // memory port
   std::vector<std::unique_ptr<tlm::tlm_generic_payload>> payloads_;
   std::vector<tlm::tlm_generic_payload*> free_payloads_;
+  // SmConfig::store_exit_waits_for_ack: the warp of each store line awaiting its acknowledgement.
+  std::unordered_map<const tlm::tlm_generic_payload*, uint16_t> store_owner_;
   std::vector<unsigned char> dummy_data_;
   std::vector<unsigned char> no_bytes_;  // memory.data "platform": a line write's byte enables, all disabled
   Divisor line_;                         // by line_bytes

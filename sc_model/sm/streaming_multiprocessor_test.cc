@@ -659,6 +659,24 @@ TEST_F(SmTest, CtaWaitsForItsStoresToLeaveTheL1AccessQueue) {
   EXPECT_GE(tb.done_cycle(0), 1 + cfg.cta_launch_latency + 9 + 35);
 }
 
+// store_completion "acknowledged": a warp exits only once memory has acknowledged
+// every line it stored, so the CTA completes in the cycle the last acknowledgement
+// is seen (a response at t is seen from the first edge after t), a round trip after
+// its last write went out.
+TEST_F(SmTest, CtaWaitsForTheAcknowledgementOfItsLastStore) {
+  cfg.store_exit_waits_for_ack = true;
+  SmBench& tb = bench();
+  const uint64_t latency = 100;
+  tb.mem.latency = tb.cycles(latency);
+  InstructionMix stores = loads_only(1);
+  stores.store_fraction = 1.0;
+  tb.gwde.run(kernel(1, 2, 10, stores), 1);
+  run_cycles(2000);
+  ASSERT_EQ(tb.mem.requests.size(), 20u);
+  for (const auto& r : tb.mem.requests) EXPECT_TRUE(r.write);
+  EXPECT_EQ(tb.done_cycle(0), tb.cycle_at(tb.mem.requests.back().at) + latency + 1);
+}
+
 // (c) with an L1 access queue of L: a load that issues at t looks up at t + L and
 // its miss goes out then, so each load of the chain costs L + latency + 2.
 TEST_F(SmTest, LoadUseChainWaitsOutTheL1AccessQueue) {

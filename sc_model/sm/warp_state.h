@@ -61,6 +61,7 @@ struct WarpSlot {
   uint16_t cta_slot = 0;
   uint32_t pending_loads = 0;   // a program warp's equal program.regs.pending_loads()
   uint32_t pending_stores = 0;  // stores whose lines wait in the LSU's L1 access queue
+  uint32_t unacked_stores = 0;  // store lines sent and not yet acknowledged (SmConfig::store_exit_waits_for_ack)
   uint64_t issued_at = kNever;
   bool issued_mem = false;  // what issued at issued_at was a load/store
   Inst head;                // a program warp's derived from program.head_info (program_head())
