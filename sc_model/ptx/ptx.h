@@ -210,8 +210,10 @@ struct CtaState {
 // What executing one instruction did, for the timing model.
 struct StepResult {
   TimingClass cls = TimingClass::Alu;
-  uint32_t active = 0;             // lanes that executed (guard applied)
-  uint32_t n_lines = 0;            // Load/Store/Atomic: distinct `line_bytes` lines touched, in first-lane order
+  uint32_t active = 0;  // lanes that executed (guard applied)
+  // Load/Store/Atomic: its L1 accesses, in first-lane order: the distinct `line_bytes` lines touched, or
+  // with narrow_load_segments a narrow load's line once per distinct segment it touches there.
+  uint32_t n_lines = 0;
   std::array<uint64_t, 32> lines;  // line numbers (address / line_bytes): the first n_lines are set
   uint32_t shared_cycles = 0;      // Shared: bank-conflict degree (1 = conflict free or broadcast)
   bool exited = false;             // the warp has no lanes left
@@ -224,8 +226,10 @@ class Warp {
   ~Warp();
   Warp(Warp&&) noexcept;
   Warp& operator=(Warp&&) noexcept;
-  // warp: index within the CTA; smid reported by %smid; line_bytes: coalescing granularity.
-  void start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes);
+  // warp: index within the CTA; smid reported by %smid; line_bytes: coalescing granularity;
+  // narrow_load_segments: GPGPU-Sim's Fermi coalescer, a global load of 1-byte (2-byte) lanes is
+  // an L1 access per distinct 32 B (64 B) segment instead of one per line.
+  void start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, bool narrow_load_segments = false);
   bool done() const { return cursor_.done; }
   uint32_t pc() const { return cursor_.pc; }  // next instruction's index (valid when !done())
   const InstInfo& next() const {              // its static view

@@ -44,6 +44,8 @@ struct Warp::Impl {
   const Kernel* kernel = nullptr;
   uint32_t warp = 0, smid = 0;
   Divisor line{128};  // by the L1 line size
+  bool narrow_load_segments = false;
+  std::array<uint64_t, 32> segments;  // with narrow_load_segments: the segment of each listed access
   std::vector<uint64_t> regs;
   std::vector<uint32_t> preds;
   std::vector<uint8_t> local;  // lane l's depot at l * local_bytes
@@ -57,7 +59,7 @@ struct Warp::Impl {
 
   RegFile file() { return RegFile{regs.data(), preds.data()}; }
 
-  void start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb);
+  void start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb, bool narrow_segments);
   void fill_hidden();
   uint64_t special_value(Special s, uint32_t lane) const;
   StepResult step(uint64_t clock);
@@ -78,8 +80,11 @@ struct Warp::Impl {
   void memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res);
   void platform_memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res);
   void access_lane(const Instruction& in, uint32_t lane, uint8_t* p, uint32_t elem, int shift);
-  void note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, StepResult& res, uint32_t& n_words);
+  void note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, uint32_t segment_bytes, StepResult& res,
+                   uint32_t& n_words);
   void add_line(uint64_t line, StepResult& res);
+  uint32_t load_segment_bytes(const Instruction& in, uint32_t bytes) const;
+  void add_segment(uint64_t address, uint32_t segment_bytes, StepResult& res);
   // The 4-byte shared-memory words of [offset, offset + bytes) into shared_words (banks' view).
   void note_shared_words(uint64_t offset, uint32_t bytes, uint32_t& n_words) {
     for (uint64_t word = offset / 4; word <= (offset + bytes - 1) / 4 && n_words < shared_words.size(); ++word)
@@ -95,8 +100,9 @@ struct Warp::Impl {
   void vote(const Instruction& in, uint32_t active);
 };
 
-void Warp::Impl::start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb) {
+void Warp::Impl::start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb, bool narrow_segments) {
   cta = &c;
+  narrow_load_segments = narrow_segments;
   launch = c.launch;
   kernel = launch->kernel;
   warp = w;
@@ -358,12 +364,35 @@ void Warp::Impl::add_line(uint64_t line, StepResult& res) {
   if (res.n_lines < res.lines.size()) res.lines[res.n_lines++] = line;  // saturates at 32 distinct lines
 }
 
-// Records one lane's access for the timing model: global lines, local timing
+// GPGPU-Sim's Fermi coalescer (-gpgpu_coalesce_arch 20): a global load of 1-byte lanes is one L1 access per
+// distinct 32 B segment, of 2-byte lanes per 64 B segment; 0: one per line (wider lanes, or the rule off).
+uint32_t Warp::Impl::load_segment_bytes(const Instruction& in, uint32_t bytes) const {
+  if (!narrow_load_segments || in.op != Op::Ld || bytes > 2) return 0;
+  return bytes == 1 ? 32 : 64;
+}
+
+// The segment of `address` as an access of its line, unless listed already (segments[i] is lines[i]'s).
+void Warp::Impl::add_segment(uint64_t address, uint32_t segment_bytes, StepResult& res) {
+  const uint64_t segment = address / segment_bytes;
+  for (uint32_t i = 0; i < res.n_lines; ++i)
+    if (segments[i] == segment) return;
+  if (res.n_lines == res.lines.size()) return;  // saturated, as add_line()
+  segments[res.n_lines] = segment;
+  res.lines[res.n_lines++] = line.div(address);
+}
+
+// Records one lane's access for the timing model: global lines (or segments), local timing
 // addresses (interleaved per thread so a warp's same-offset accesses coalesce),
 // shared words for the bank-conflict degree.
-void Warp::Impl::note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, StepResult& res, uint32_t& n_words) {
+void Warp::Impl::note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, uint32_t segment_bytes, StepResult& res,
+                             uint32_t& n_words) {
   switch (at.space) {
     case Space::Global:
+      if (segment_bytes) {
+        add_segment(at.offset, segment_bytes, res);
+        add_segment(at.offset + bytes - 1, segment_bytes, res);
+        break;
+      }
       for (uint64_t l = line.div(at.offset); l <= line.div(at.offset + bytes - 1); ++l) add_line(l, res);
       break;
     case Space::Local:
@@ -544,7 +573,12 @@ bool Warp::Impl::global_fast(const Instruction& in, uint32_t active, StepResult&
   else if (!on_platform(lo) || (hi - lo <= kPlatformSpan && hi + bytes <= kGpuWindow))
     p0 = global_bytes(lo, span, in.op == Op::St);
   if (!p0) return false;
-  coalesce(base, in.offset, active, bytes, lo, hi, res);  // before the loads may overwrite the base
+  // The accesses before the loads may overwrite the base.
+  if (const uint32_t segment_bytes = load_segment_bytes(in, bytes)) {
+    for_each_lane(active, [&](uint32_t lane) { add_segment(base[lane] + uint64_t(in.offset), segment_bytes, res); });
+  } else {
+    coalesce(base, in.offset, active, bytes, lo, hi, res);
+  }
   move_fast(in, active, base, p0, lo, elem);
   return true;
 }
@@ -603,6 +637,7 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
   const int shift = sign_shift(in, elem);
   const uint64_t* base = in.has_base ? &regs[size_t(in.base) * 32] : nullptr;
+  const uint32_t segment_bytes = load_segment_bytes(in, bytes);
   uint32_t n_words = 0;
   bool first = true;
   for (uint32_t lane = 0; lane < 32; ++lane) {
@@ -616,7 +651,7 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
                                           : TimingClass::Atomic;
     }
     first = false;
-    note_timing(at, lane, bytes, res, n_words);
+    note_timing(at, lane, bytes, segment_bytes, res, n_words);
     if (in.op != Op::Atom) {
       access_lane(in, lane, at.ptr, elem, shift);
       continue;
@@ -684,8 +719,8 @@ Warp::~Warp() = default;
 Warp::Warp(Warp&&) noexcept = default;
 Warp& Warp::operator=(Warp&&) noexcept = default;
 
-void Warp::start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes) {
-  impl_->start(cta, warp, smid, line_bytes);
+void Warp::start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, bool narrow_load_segments) {
+  impl_->start(cta, warp, smid, line_bytes, narrow_load_segments);
   update_cursor();
 }
 void Warp::update_cursor() {

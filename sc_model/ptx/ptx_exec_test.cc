@@ -334,5 +334,48 @@ TEST(PtxTiming, CoalescingAndBankConflicts) {
   EXPECT_EQ(mem[5].shared_cycles, 2u);   // 64-bit, consecutive: 64 words over 32 banks
 }
 
+// GPGPU-Sim's Fermi coalescer (narrow_load_segments): a load of 1-byte lanes is an L1 access per distinct 32 B
+// segment, of 2-byte lanes per 64 B segment, each listed as its line; wider lanes and stores stay per line. The
+// lane-by-lane path (a generic address) lists the same as the fast one.
+TEST(PtxTiming, NarrowLoadsAreOneAccessPerSegmentWhenAsked) {
+  std::string ptx = kernel(R"(
+  cvta.to.global.u64 %rd10, %rd1;
+  mul.wide.u32 %rd12, %r1, 32;
+  add.s64 %rd13, %rd10, %rd12;
+  ld.global.u8 %rs1, [%rd13];
+  ld.u8 %rs2, [%rd13];
+  cvt.u64.u32 %rd14, %r1;
+  add.s64 %rd15, %rd10, %rd14;
+  ld.global.u8 %rs3, [%rd15];
+  mul.wide.u32 %rd16, %r1, 2;
+  add.s64 %rd17, %rd10, %rd16;
+  ld.global.u16 %rs4, [%rd17];
+  add.s64 %rd18, %rd10, %rd4;
+  ld.global.u16 %rs5, [%rd18];
+  ld.global.u32 %r2, [%rd18];
+  st.global.u8 [%rd13], %rs1;)");
+  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
+  l.param(0, l.buffer(V(32 * 32, 0)));
+  l.param(1, l.buffer(V(32, 0)));
+  const uint64_t first = l.memory.kBase / 128;
+  for (const bool segments : {false, true}) {
+    std::vector<StepResult> mem;
+    for (const StepResult& r : run_cta(l.state, 0, true, 128, segments).trace)
+      if (r.cls == TimingClass::Load || r.cls == TimingClass::Store) mem.push_back(r);
+    ASSERT_EQ(mem.size(), 7u);
+    // Bytes 32 apart: 8 lines, 4 segments in each.
+    for (size_t i : {0, 1}) {
+      ASSERT_EQ(mem[i].n_lines, segments ? 32u : 8u) << i;
+      for (uint32_t k = 0; k < mem[i].n_lines; ++k)
+        EXPECT_EQ(mem[i].lines[k], first + (segments ? k / 4 : k)) << i << " access " << k;
+    }
+    EXPECT_EQ(mem[2].n_lines, 1u);                  // 32 consecutive bytes: one segment
+    EXPECT_EQ(mem[3].n_lines, 1u);                  // 32 consecutive 2-byte lanes: one 64 B segment
+    EXPECT_EQ(mem[4].n_lines, segments ? 2u : 1u);  // 2-byte lanes 4 B apart: both 64 B halves of the line
+    EXPECT_EQ(mem[5].n_lines, 1u);                  // 4-byte lanes: per line
+    EXPECT_EQ(mem[6].n_lines, 8u);                  // stores: per line
+  }
+}
+
 }  // namespace
 }  // namespace gpupm::ptx::test

@@ -79,6 +79,11 @@ void describe(ParamVisitor& v, SmConfig& c) {
               "when a store is done for its warp's exit: once its lines have left the load/store unit, or once the "
               "L2 has acknowledged each of them (GPGPU-Sim: a warp with stores outstanding does not exit, so its CTA "
               "ends a memory round trip after its last store)");
+  v.choice_of("load_coalescing", c.narrow_load_segments, {"line", "segment"},
+              "how a program's global load is split into L1 accesses (each a cycle of the load/store unit): one per "
+              "distinct line, or as GPGPU-Sim's Fermi coalescer (-gpgpu_coalesce_arch 20) one per distinct 32 B "
+              "segment for 1-byte lanes and 64 B segment for 2-byte lanes (one per line for wider lanes); stores "
+              "stay one access per line");
   v.rule("l1_fermi_hash_sets", "the Fermi hash indexes 32 or 64 sets", [&c] {
     return problem_unless(!c.l1_fermi_hash || c.l1_sets == 32 || c.l1_sets == 64, "l1_set_index",
                           "expected l1_sets 32 or 64 with fermi_hash");

@@ -46,6 +46,9 @@ struct SmConfig {
   // hardware_done: stores_done), so its CTA ends a round trip after its last store;
   // false: a store is done for its warp once its line has left the LSU.
   bool store_exit_waits_for_ack = false;
+  // A global load of 1-byte (2-byte) lanes is an L1 access per distinct 32 B (64 B) segment, each taking
+  // the load/store unit a cycle (GPGPU-Sim's Fermi coalescer); false: one access per distinct line.
+  bool narrow_load_segments = false;
   uint32_t l1_hit_latency = 20;
   // Cycles a line waits between the LSU and its L1 lookup, in a queue that holds this
   // many (GPGPU-Sim's l1_latency); 0: looked up at once. l1_hit_latency follows the lookup.

@@ -235,7 +235,8 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
     w.cta_slot = cs;
     if (p.launch->program) {
       w.kind = WarpKind::Program;
-      w.program.start(cta.program, uint32_t(cta.warps.size()), id_, cfg_.line_bytes, cfg_.warp_size);
+      w.program.start(cta.program, uint32_t(cta.warps.size()), id_, cfg_.line_bytes, cfg_.warp_size,
+                      cfg_.narrow_load_segments);
     } else {
       w.profile.stream.start(p.launch.get(), p.cta, uint32_t(cta.warps.size()));
       w.profile.board.reset();

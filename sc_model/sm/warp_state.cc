@@ -13,10 +13,11 @@ void WarpSlot::reset_for_cta() {
   program.regs.reset();
 }
 
-void ProgramWarp::start(ptx::CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, uint32_t warp_size) {
+void ProgramWarp::start(ptx::CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, uint32_t warp_size,
+                        bool narrow_load_segments) {
   const ptx::LaunchState& l = *cta.launch;
   lanes = warp_lanes(l.block.count(), warp, warp_size);
-  exec.start(cta, warp, smid, line_bytes);
+  exec.start(cta, warp, smid, line_bytes, narrow_load_segments);
   regs.start(l.kernel->num_regs);
 }
 

@@ -38,7 +38,8 @@ struct ProgramWarp {
   uint64_t head_ready_at = 0;
 
   // Starts as warp `warp` of `cta` on SM `smid` (its registers all there).
-  void start(ptx::CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, uint32_t warp_size);
+  void start(ptx::CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, uint32_t warp_size,
+             bool narrow_load_segments);
 };
 
 // The mask of a CTA's warp `warp` lanes when the CTA has `threads` threads (the

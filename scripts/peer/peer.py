@@ -125,7 +125,7 @@ def run_gpupm(args, out):
     with open(ptx[0]) as f:
         text = f.read()
     with open(os.path.join(out, "program.gpgpusim.ptx"), "w") as f:
-        f.write(without_sections(text))
+        f.write(for_gpgpusim(text))
     with open(os.path.join(out, "gpupm", "report.json")) as f:
         return json.load(f)
 
@@ -141,6 +141,38 @@ def without_sections(ptx_text):
     directives, which GPGPU-Sim's PTX grammar does not know (a syntax error after the last
     kernel). The instructions and their .loc lines are unchanged."""
     return re.sub(r"^[ \t]*\.section[^{\n]*\{[^}]*\}[ \t]*\n", "", ptx_text, flags=re.M)
+
+
+# An integer literal of PTX (decimal or hex, optional U), not part of a name, register or number.
+_INT_LITERAL = re.compile(r"(?<![\w.$%])(-?(?:0[xX][0-9a-fA-F]+|\d+))U?(?![\w.])")
+# An instruction on 64-bit integers (its type suffix).
+_WIDE_INSTRUCTION = re.compile(r"^[ \t]*(?:@!?%\w+[ \t]+)?[a-z][\w.]*\.[bsu]64\b")
+
+
+def with_wide_immediates_as_bits(ptx_text):
+    """GPGPU-Sim's PTX lexer reads an integer literal into a C int (atoi, or sscanf %x; cuda-sim/ptx.l), and a
+    64-bit instruction sign-extends it: a literal outside [-2^31, 2^31) in such an instruction comes out wrong
+    (`and.b64 %rd1, %rd2, -4294967296` masks with 0). Such literals are written as the 0d literal of the same 64
+    bits, which the lexer reads exactly and the instruction uses as raw bits (ptx_reg_t is a union)."""
+    def literal(match):
+        value = int(match.group(1), 0)
+        if -2**31 <= value < 2**31:
+            return match.group(0)
+        if not -2**63 <= value < 2**64:
+            sys.exit(f"peer.py: integer literal {match.group(0)} does not fit in 64 bits")
+        return f"0d{value % 2**64:016X}"
+
+    lines = ptx_text.split("\n")
+    for i, line in enumerate(lines):
+        if _WIDE_INSTRUCTION.match(line):
+            code, sep, comment = line.partition("//")
+            lines[i] = _INT_LITERAL.sub(literal, code) + sep + comment
+    return "\n".join(lines)
+
+
+def for_gpgpusim(ptx_text):
+    """gpupm's PTX as GPGPU-Sim's parser takes it (the same instructions)."""
+    return with_wide_immediates_as_bits(without_sections(ptx_text))
 
 
 def write_plan(workload, out):
@@ -401,7 +433,7 @@ def kept_gpgpusim_side(earlier, workload, out):
         with open(os.path.join(out, "program.ptx"), "w") as f:
             f.write(earlier["ptx"])
         with open(os.path.join(out, "program.gpgpusim.ptx"), "w") as f:
-            f.write(without_sections(earlier["ptx"]))
+            f.write(for_gpgpusim(earlier["ptx"]))
         sys.exit("peer.py: --reuse-gpgpusim: gpupm now runs other PTX than GPGPU-Sim ran; run both again")
     before = earlier["record"]
     # GPGPU-Sim's final buffers are deleted by --clean: compare again only if they are still there.
