@@ -63,6 +63,7 @@ ResponseNetwork::ResponseNetwork(const MemConfig& cfg, const RequestPool& pool)
       slice_flits_(cfg.slice_out_flits),
       port_flits_(cfg.sm_in_flits),
       read_flits_(cfg.line_bytes / cfg.flit_bytes),
+      flit_bytes_(cfg.flit_bytes),
       blocking_(cfg.blocking_responses),
       // Blocking: one queue per slice output port (slice_out_flits of them, a flit a cycle each).
       slice_out_(cfg.channels * (cfg.blocking_responses ? cfg.slice_out_flits : 1), Ring<Packet>(cfg.l2_mshrs)) {}
@@ -104,7 +105,7 @@ void ResponseNetwork::push(uint32_t slice, uint32_t id, uint64_t ready) {
   // Blocking: the output of the line's sub-partition, by the line's lowest bits within the channel
   // (GPGPU-Sim picks it from the bank's low bits and its ipoly hash: addrdec.cc).
   const size_t queue = blocking_ ? slice * slice_flits_ + size_t(r.local_line % slice_flits_) : slice;
-  slice_out_[queue].push_back({id, r.port, r.write ? 1u : read_flits_, 0, ready});
+  slice_out_[queue].push_back({id, r.port, flits_of(r), 0, ready});
 }
 
 // The blocking crossbar's cycle: slice_out_flits outputs per slice, a flit a cycle each, the first served

@@ -11,14 +11,12 @@
 // cycle, reaches the SM port icnt_latency cycles after its last flit left, and
 // enters the SM at sm_in_flits flits per cycle; it is delivered in the cycle its
 // last flit enters. A read response is line_bytes/flit_bytes flits, a write
-// acknowledgement one flit. With response_crossbar "blocking" each slice has
-// slice_out_flits output ports of a flit a cycle (GPGPU-Sim's sub-partitions: a
-// response takes its line's), the SM port's sm_in_flits a cycle are shared by all
-// of them at the crossbar (in an order rotating each cycle), an output whose head
-// response finds its SM port full sends nothing that cycle (head-of-line
-// blocking), and a response is delivered icnt_latency cycles after its last flit
-// crossed. The outputs' queues are not bounded: the blocking delays responses but
-// does not hold back the L2 (GPGPU-Sim's blocked replies also fill its L2 queues).
+// acknowledgement one flit, an atomic transaction's the flits of its sectors' data. With response_crossbar "blocking"
+// each slice has slice_out_flits output ports of a flit a cycle (GPGPU-Sim's sub-partitions: a response takes its
+// line's), the SM port's sm_in_flits a cycle are shared by all of them at the crossbar (in an order rotating each
+// cycle), an output whose head response finds its SM port full sends nothing that cycle (head-of-line blocking), and a
+// response is delivered icnt_latency cycles after its last flit crossed. The outputs' queues are not bounded: the
+// blocking delays responses but does not hold back the L2 (GPGPU-Sim's blocked replies also fill its L2 queues).
 #pragma once
 
 #include "gpupm/mem/mem_config.h"
@@ -73,6 +71,13 @@ class ResponseNetwork {
   ResponseNetwork(const MemConfig& cfg, const RequestPool& pool);
 
   void set_ports(uint32_t ports);
+  // Flits of the response to `r`: a write's acknowledgement one, a read the line's, an atomic transaction
+  // the data of its sectors (GPGPU-Sim's reply carries the transaction's bytes, not the line).
+  uint32_t flits_of(const MemRequest& r) const {
+    if (r.write) return 1;
+    if (!r.atomic_sectors) return read_flits_;
+    return std::max(1u, (uint32_t(__builtin_popcount(r.atomic_sectors)) * 32 + flit_bytes_ - 1) / flit_bytes_);
+  }
   // The response to request `id` leaves the L2 data array of `slice` at cycle `ready`.
   void push(uint32_t slice, uint32_t id, uint64_t ready);
   // One L2 cycle; calls deliver(id) for each response fully received by its port.
@@ -111,7 +116,7 @@ class ResponseNetwork {
   const RequestPool& pool_;
   uint32_t latency_;
   uint32_t slice_flits_, port_flits_;
-  uint32_t read_flits_;
+  uint32_t read_flits_, flit_bytes_;
   bool blocking_;
   std::vector<Ring<Packet>> slice_out_;
   struct Arrival {

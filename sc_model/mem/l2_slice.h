@@ -3,7 +3,8 @@
 //
 // Its lookup port takes l2_lookups_per_cycle sector lookups an L2 cycle, and a
 // request (a whole line) needs line_bytes / l2_sector_bytes of them (one when
-// l2_sector_bytes is 0): port_free/take_port, the caller's to respect. Reading a
+// l2_sector_bytes is 0), an atomic transaction a whole cycle per sector it touches:
+// port_free/take_port, the caller's to respect. Reading a
 // dirty victim out for its write-back holds the port for line_bytes /
 // l2_data_port_bytes lookups more (none when that is 0). Outcomes:
 //  - hit on a present line: the response leaves the data array l2_latency
@@ -62,10 +63,16 @@ class L2Slice {
   bool port_free(uint64_t l2_cycle) const {
     return !port_limits_ || port_busy_until_ < (l2_cycle + 1) * lookups_per_cycle_;
   }
-  bool take_port(uint64_t l2_cycle) {
+  bool take_port(uint64_t l2_cycle, uint64_t lookups) {
     if (!port_limits_) return false;
-    port_busy_until_ = std::max(port_busy_until_, l2_cycle * lookups_per_cycle_) + sectors_per_request_;
+    port_busy_until_ = std::max(port_busy_until_, l2_cycle * lookups_per_cycle_) + lookups;
     return port_busy_until_ < (l2_cycle + 1) * lookups_per_cycle_;
+  }
+  // The sector lookups request `r` holds the port for: a line's sectors, or an atomic transaction's
+  // whole cycle per sector it touches (GPGPU-Sim performs it in one sub-partition, a sector a cycle).
+  uint64_t port_lookups(const MemRequest& r) const {
+    return r.atomic_sectors ? uint64_t(__builtin_popcount(r.atomic_sectors)) * lookups_per_cycle_
+                            : sectors_per_request_;
   }
   uint32_t mshrs_in_use() const { return uint32_t(mshrs_.size() - free_mshrs_.size()); }
 

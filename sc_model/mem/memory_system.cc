@@ -6,6 +6,7 @@
 #include "gpupm/mem/l2_slice.h"
 #include "gpupm/mem/mem_request.h"
 #include "gpupm/mem/ratio_clock.h"
+#include "gpupm/protocol/memory_access.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -125,6 +126,7 @@ tlm_sync_enum MemorySystem::nb_transport_fw(int port, tlm_generic_payload& gp, t
   r.slice = m.map.channel(line);
   r.local_line = m.map.local_line(line);
   r.write = gp.is_write();
+  if (const auto* atomic = gp.get_extension<AtomicAccess>()) r.atomic_sectors = atomic->sectors;
   if (!m.requests.has_credit(r.slice)) {
     m.requests.park(id, r.slice);
     m.port_parked[port] = 1;
@@ -161,7 +163,7 @@ void MemorySystem::deliver(uint32_t id) {
   const MemRequest& r = m.pool[id];
   uint32_t port = r.port;
   tlm_generic_payload& gp = *r.gp;
-  m.act.icnt_flits += r.write ? 1 : m.read_flits;
+  m.act.icnt_flits += m.responses.flits_of(r);
   if (!r.write) {
     ++m.act.read_responses;
     sc_core::sc_time waited = sc_core::sc_time_stamp() - r.accepted;
@@ -205,9 +207,11 @@ void MemorySystem::tick(uint64_t cycle) {
       L2Slice& slice = m.slices[s];
       slice.fill_due(k, m.pool, m.responses);
       if (!slice.port_free(k)) continue;
-      do {  // as many heads as the slice's lookup port takes this cycle
+      uint64_t lookups = 0;  // of the head looked up
+      do {                   // as many heads as the slice's lookup port takes this cycle
         const uint32_t id = m.requests.ready_head(s, k);
         if (id == kNoRequest) break;
+        lookups = slice.port_lookups(m.pool[id]);
         const L2Outcome outcome = slice.lookup(id, k, m.pool, m.dram[s], m.responses);
         if (outcome == L2Outcome::kStall) break;  // head-of-line: retried next L2 cycle
         ++(outcome == L2Outcome::kHit ? m.act.l2_hits : m.act.l2_misses);
@@ -218,7 +222,7 @@ void MemorySystem::tick(uint64_t cycle) {
         m.requests.admit_parked(s, k, m.accepted);
         for (uint32_t a : m.accepted) accept(a);
         for (uint32_t a : m.accepted) send_end_req(a);
-      } while (slice.take_port(k));
+      } while (slice.take_port(k, lookups));
     }
     m.responses.step(k, [this](uint32_t id) { deliver(id); });
   }

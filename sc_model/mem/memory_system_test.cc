@@ -6,6 +6,7 @@
 
 #include "gpupm/mem/address_map.h"
 #include "gpupm/mem/ratio_clock.h"
+#include "gpupm/protocol/memory_access.h"
 #include "support/sc_bench.h"
 
 #include <gtest/gtest.h>
@@ -37,6 +38,7 @@ struct Job {
   sc_time at;  // not before this time
   uint64_t addr = 0;
   bool write = false;
+  uint8_t atomic_sectors = 0;  // an atomic transaction on these sectors (AtomicAccess); 0: a line request
 };
 
 // Stand-in for the SMs: one initiator socket per port; each port keeps up to
@@ -151,7 +153,11 @@ class MemoryBench : public test::ScBench {
     in_use_[raw] = std::move(gp);
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_time delay = sc_core::SC_ZERO_TIME;
+    AtomicAccess atomic;
+    atomic.sectors = port.job.atomic_sectors;
+    if (atomic.sectors) raw->set_extension(&atomic);
     tlm::tlm_sync_enum s = (*port.socket)->nb_transport_fw(*raw, phase, delay);
+    if (atomic.sectors) raw->clear_extension(&atomic);
     fw_status.push_back(s);
     ASSERT_NE(s, tlm::TLM_COMPLETED) << "request rejected";
     if (s == tlm::TLM_UPDATED) {
@@ -437,7 +443,8 @@ TEST_F(MemorySystemTest, DirtyEvictionWritesBackAndWriteMissReadsNothing) {
 // 16 ports keeping 16 requests each in flight to slice 0, the i-th to its line i (mod `lines` unless 0), the
 // response side wide enough (8 flits a cycle out of the slice and into each port) that only the slice bounds
 // them: the memory's activity after `warmup` and 20 us later.
-std::pair<MemActivity, MemActivity> slice0_stream(MemConfig cfg, bool write, uint64_t lines, sc_time warmup) {
+std::pair<MemActivity, MemActivity> slice0_stream(MemConfig cfg, bool write, uint64_t lines, sc_time warmup,
+                                                  uint8_t atomic_sectors = 0) {
   cfg.slice_out_flits = cfg.sm_in_flits = 8;
   cfg.icnt_queue = 64;
   Platform p(cfg, 16);
@@ -445,9 +452,9 @@ std::pair<MemActivity, MemActivity> slice0_stream(MemConfig cfg, bool write, uin
   auto next = std::make_shared<uint64_t>(0);
   const uint64_t line_bytes = cfg.line_bytes;
   for (uint32_t port = 0; port < 16; ++port)
-    p.bench.set_source(port, 16, [next, map, line_bytes, write, lines](Job& j) {
+    p.bench.set_source(port, 16, [next, map, line_bytes, write, lines, atomic_sectors](Job& j) {
       const uint64_t i = (*next)++;
-      j = Job{kNow, map.global_line(0, lines ? i % lines : i) * line_bytes, write};
+      j = Job{kNow, map.global_line(0, lines ? i % lines : i) * line_bytes, write, atomic_sectors};
       return true;
     });
   sc_core::sc_start(warmup);
@@ -457,12 +464,12 @@ std::pair<MemActivity, MemActivity> slice0_stream(MemConfig cfg, bool write, uin
 }
 
 // L2 hits per L2 cycle that slice 0 finishes re-reading 32 of its lines, with its lookup port of
-// `lookups_per_cycle` lookups of `sector_bytes`.
-double slice_hits_per_l2_cycle(uint32_t sector_bytes, uint32_t lookups_per_cycle) {
+// `lookups_per_cycle` lookups of `sector_bytes`; the reads atomic transactions on `atomic_sectors` if not 0.
+double slice_hits_per_l2_cycle(uint32_t sector_bytes, uint32_t lookups_per_cycle, uint8_t atomic_sectors = 0) {
   MemConfig cfg;
   cfg.l2_sector_bytes = sector_bytes;
   cfg.l2_lookups_per_cycle = lookups_per_cycle;
-  const auto [before, after] = slice0_stream(cfg, false, 32, sc_time(5, SC_US));  // past the 32 misses
+  const auto [before, after] = slice0_stream(cfg, false, 32, sc_time(5, SC_US), atomic_sectors);  // past the 32 misses
   EXPECT_EQ(after.l2_misses, before.l2_misses);
   return double(after.l2_hits - before.l2_hits) / double(after.l2_cycles - before.l2_cycles);
 }
@@ -481,6 +488,16 @@ TEST_F(MemorySystemTest, SectoredSliceTakesALinesSectorsAtItsLookupRate) {
   std::cout << "slice hits per L2 cycle, 4 sectors at 2 a cycle: " << rate << "\n";
   EXPECT_GT(rate, 0.475);
   EXPECT_LE(rate, 0.5);
+}
+
+// An atomic transaction holds the sectored port a whole cycle per sector it touches (GPGPU-Sim performs it in
+// one sub-partition, a sector a cycle): on three sectors, one every three L2 cycles, where a line's four
+// sector lookups go two a cycle (0.5 lines a cycle) and three lookups would take 1.5 cycles.
+TEST_F(MemorySystemTest, AtomicTransactionsHoldTheSlicePortACyclePerSector) {
+  const double rate = slice_hits_per_l2_cycle(32, 2, 0xB);
+  std::cout << "slice atomic transactions on three sectors per L2 cycle: " << rate << "\n";
+  EXPECT_GT(rate, 0.95 / 3);
+  EXPECT_LE(rate, 1.0 / 3);
 }
 
 // Lines slice 0 takes per L2 cycle from ports writing new lines, each evicting a dirty one once the slice is

@@ -207,6 +207,15 @@ struct CtaState {
   void start(const LaunchState& l, uint32_t linear_cta);
 };
 
+// GPGPU-Sim's Fermi coalescer where it differs from one access per distinct line.
+struct CoalescingRules {
+  // A global load of 1-byte (2-byte) lanes is an L1 access per distinct 32 B (64 B) segment.
+  bool narrow_load_segments = false;
+  // A global atomic is one transaction per set of lanes on distinct bytes of a line (the k-th lane on an
+  // address goes to the line's k-th): lanes on one address serialise as separate requests.
+  bool split_atomic_conflicts = false;
+};
+
 // What executing one instruction did, for the timing model.
 struct StepResult {
   TimingClass cls = TimingClass::Alu;
@@ -215,8 +224,11 @@ struct StepResult {
   // with narrow_load_segments a narrow load's line once per distinct segment it touches there.
   uint32_t n_lines = 0;
   std::array<uint64_t, 32> lines;  // line numbers (address / line_bytes): the first n_lines are set
-  uint32_t shared_cycles = 0;      // Shared: bank-conflict degree (1 = conflict free or broadcast)
-  bool exited = false;             // the warp has no lanes left
+  // Atomic with split_atomic_conflicts: lines[i] is one transaction (its own L2 request) and touches these
+  // 32 B sectors of its line (bit per sector); 0 otherwise.
+  std::array<uint8_t, 32> sectors;
+  uint32_t shared_cycles = 0;  // Shared: bank-conflict degree (1 = conflict free or broadcast)
+  bool exited = false;         // the warp has no lanes left
 };
 
 // One warp: registers (32 lanes), the SIMT reconvergence stack, local memory.
@@ -227,9 +239,8 @@ class Warp {
   Warp(Warp&&) noexcept;
   Warp& operator=(Warp&&) noexcept;
   // warp: index within the CTA; smid reported by %smid; line_bytes: coalescing granularity;
-  // narrow_load_segments: GPGPU-Sim's Fermi coalescer, a global load of 1-byte (2-byte) lanes is
-  // an L1 access per distinct 32 B (64 B) segment instead of one per line.
-  void start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, bool narrow_load_segments = false);
+  // rules: how accesses coalesce beyond distinct lines (CoalescingRules).
+  void start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, CoalescingRules rules = {});
   bool done() const { return cursor_.done; }
   uint32_t pc() const { return cursor_.pc; }  // next instruction's index (valid when !done())
   const InstInfo& next() const {              // its static view

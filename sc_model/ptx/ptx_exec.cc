@@ -44,8 +44,9 @@ struct Warp::Impl {
   const Kernel* kernel = nullptr;
   uint32_t warp = 0, smid = 0;
   Divisor line{128};  // by the L1 line size
-  bool narrow_load_segments = false;
-  std::array<uint64_t, 32> segments;  // with narrow_load_segments: the segment of each listed access
+  CoalescingRules rules;
+  std::array<uint64_t, 32> segments;          // with narrow_load_segments: the segment of each listed access
+  std::array<uint64_t, 32> atomic_addresses;  // with split_atomic_conflicts: the active lanes' addresses
   std::vector<uint64_t> regs;
   std::vector<uint32_t> preds;
   std::vector<uint8_t> local;  // lane l's depot at l * local_bytes
@@ -59,7 +60,7 @@ struct Warp::Impl {
 
   RegFile file() { return RegFile{regs.data(), preds.data()}; }
 
-  void start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb, bool narrow_segments);
+  void start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb, CoalescingRules coalescing);
   void fill_hidden();
   uint64_t special_value(Special s, uint32_t lane) const;
   StepResult step(uint64_t clock);
@@ -84,6 +85,7 @@ struct Warp::Impl {
                    uint32_t& n_words);
   void add_line(uint64_t line, StepResult& res);
   uint32_t load_segment_bytes(const Instruction& in, uint32_t bytes) const;
+  void atomic_transactions(uint32_t n_lanes, StepResult& res);
   void add_segment(uint64_t address, uint32_t segment_bytes, StepResult& res);
   // The 4-byte shared-memory words of [offset, offset + bytes) into shared_words (banks' view).
   void note_shared_words(uint64_t offset, uint32_t bytes, uint32_t& n_words) {
@@ -100,9 +102,9 @@ struct Warp::Impl {
   void vote(const Instruction& in, uint32_t active);
 };
 
-void Warp::Impl::start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb, bool narrow_segments) {
+void Warp::Impl::start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb, CoalescingRules coalescing) {
   cta = &c;
-  narrow_load_segments = narrow_segments;
+  rules = coalescing;
   launch = c.launch;
   kernel = launch->kernel;
   warp = w;
@@ -367,7 +369,7 @@ void Warp::Impl::add_line(uint64_t line, StepResult& res) {
 // GPGPU-Sim's Fermi coalescer (-gpgpu_coalesce_arch 20): a global load of 1-byte lanes is one L1 access per
 // distinct 32 B segment, of 2-byte lanes per 64 B segment; 0: one per line (wider lanes, or the rule off).
 uint32_t Warp::Impl::load_segment_bytes(const Instruction& in, uint32_t bytes) const {
-  if (!narrow_load_segments || in.op != Op::Ld || bytes > 2) return 0;
+  if (!rules.narrow_load_segments || in.op != Op::Ld || bytes > 2) return 0;
   return bytes == 1 ? 32 : 64;
 }
 
@@ -638,7 +640,8 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
   const int shift = sign_shift(in, elem);
   const uint64_t* base = in.has_base ? &regs[size_t(in.base) * 32] : nullptr;
   const uint32_t segment_bytes = load_segment_bytes(in, bytes);
-  uint32_t n_words = 0;
+  const bool split_atomics = rules.split_atomic_conflicts && in.op == Op::Atom;
+  uint32_t n_words = 0, n_atomic = 0;
   bool first = true;
   for (uint32_t lane = 0; lane < 32; ++lane) {
     if (!((active >> lane) & 1)) continue;
@@ -651,7 +654,11 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
                                           : TimingClass::Atomic;
     }
     first = false;
-    note_timing(at, lane, bytes, segment_bytes, res, n_words);
+    if (split_atomics && at.space == Space::Global) {
+      atomic_addresses[n_atomic++] = at.offset;
+    } else {
+      note_timing(at, lane, bytes, segment_bytes, res, n_words);
+    }
     if (in.op != Op::Atom) {
       access_lane(in, lane, at.ptr, elem, shift);
       continue;
@@ -669,6 +676,33 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
     });
   }
   if (n_words) res.shared_cycles = bank_conflict_degree(n_words);  // bank conflicts
+  if (n_atomic) atomic_transactions(n_atomic, res);
+}
+
+// The transactions of a global atomic's lanes (atomic_addresses[0, n), lane order) as GPGPU-Sim's
+// coalescer makes them (memory_coalescing_arch_atomic): the k-th lane on an address joins its line's k-th
+// transaction, which is listed as its line with the 32 B sectors its lanes touch. Atomics are aligned, so
+// none spans two sectors.
+void Warp::Impl::atomic_transactions(uint32_t n, StepResult& res) {
+  std::array<uint32_t, 32> depth;  // per lane: earlier lanes on its address
+  for (uint32_t i = 0; i < n; ++i) {
+    depth[i] = 0;
+    for (uint32_t j = 0; j < i; ++j) depth[i] += atomic_addresses[j] == atomic_addresses[i];
+  }
+  res.n_lines = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint64_t l = line.div(atomic_addresses[i]);
+    const uint8_t sector = uint8_t(1u << (line.mod(atomic_addresses[i]) / 32 % 8));
+    uint32_t k = 0;
+    while (k < res.n_lines && !(res.lines[k] == l && segments[k] == depth[i])) ++k;
+    if (k == res.n_lines) {  // at most one per lane: never saturates
+      res.lines[k] = l;
+      res.sectors[k] = 0;
+      segments[k] = depth[i];  // the transaction's index within its line
+      ++res.n_lines;
+    }
+    res.sectors[k] |= sector;
+  }
 }
 
 // PTX shfl: lane j = source by mode, clamped by c (segment mask c[12:8],
@@ -719,8 +753,8 @@ Warp::~Warp() = default;
 Warp::Warp(Warp&&) noexcept = default;
 Warp& Warp::operator=(Warp&&) noexcept = default;
 
-void Warp::start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, bool narrow_load_segments) {
-  impl_->start(cta, warp, smid, line_bytes, narrow_load_segments);
+void Warp::start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, CoalescingRules rules) {
+  impl_->start(cta, warp, smid, line_bytes, rules);
   update_cursor();
 }
 void Warp::update_cursor() {

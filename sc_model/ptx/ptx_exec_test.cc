@@ -360,7 +360,7 @@ TEST(PtxTiming, NarrowLoadsAreOneAccessPerSegmentWhenAsked) {
   const uint64_t first = l.memory.kBase / 128;
   for (const bool segments : {false, true}) {
     std::vector<StepResult> mem;
-    for (const StepResult& r : run_cta(l.state, 0, true, 128, segments).trace)
+    for (const StepResult& r : run_cta(l.state, 0, true, 128, CoalescingRules{segments, false}).trace)
       if (r.cls == TimingClass::Load || r.cls == TimingClass::Store) mem.push_back(r);
     ASSERT_EQ(mem.size(), 7u);
     // Bytes 32 apart: 8 lines, 4 segments in each.
@@ -374,6 +374,43 @@ TEST(PtxTiming, NarrowLoadsAreOneAccessPerSegmentWhenAsked) {
     EXPECT_EQ(mem[4].n_lines, segments ? 2u : 1u);  // 2-byte lanes 4 B apart: both 64 B halves of the line
     EXPECT_EQ(mem[5].n_lines, 1u);                  // 4-byte lanes: per line
     EXPECT_EQ(mem[6].n_lines, 8u);                  // stores: per line
+  }
+}
+
+// GPGPU-Sim's atomic coalescing (split_atomic_conflicts): the k-th lane on an address joins its line's k-th
+// transaction, listed as the line with the 32 B sectors its lanes touch; without the rule, one entry per line.
+TEST(PtxTiming, AtomicLanesOnOneAddressAreSeparateTransactionsWhenAsked) {
+  std::string ptx = kernel(R"(
+  cvta.to.global.u64 %rd10, %rd1;
+  atom.global.add.u32 %r2, [%rd10], 1;
+  add.s64 %rd11, %rd10, %rd4;
+  atom.global.add.u32 %r3, [%rd11], 1;
+  and.b32 %r4, %r1, 1;
+  mul.wide.u32 %rd12, %r4, 64;
+  add.s64 %rd13, %rd10, %rd12;
+  atom.global.add.u32 %r5, [%rd13], 1;)");
+  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
+  l.param(0, l.buffer(V(64, 0)));
+  l.param(1, l.buffer(V(32, 0)));
+  const uint64_t line = l.memory.kBase / 128;
+  for (const bool split : {false, true}) {
+    std::vector<StepResult> atomics;
+    for (const StepResult& r : run_cta(l.state, 0, true, 128, CoalescingRules{false, split}).trace)
+      if (r.cls == TimingClass::Atomic) atomics.push_back(r);
+    ASSERT_EQ(atomics.size(), 3u);
+    ASSERT_EQ(atomics[0].n_lines, split ? 32u : 1u);  // 32 lanes on one word: 32 transactions
+    for (uint32_t k = 0; k < atomics[0].n_lines; ++k) {
+      EXPECT_EQ(atomics[0].lines[k], line);
+      if (split) {
+        EXPECT_EQ(atomics[0].sectors[k], 0x1);
+      }
+    }
+    ASSERT_EQ(atomics[1].n_lines, 1u);  // 32 lanes on 32 words: one transaction on the 4 sectors
+    if (split) {
+      EXPECT_EQ(atomics[1].sectors[0], 0xF);
+    }
+    ASSERT_EQ(atomics[2].n_lines, split ? 16u : 1u);  // two words 64 B apart, 16 lanes each
+    for (uint32_t k = 0; split && k < 16; ++k) EXPECT_EQ(atomics[2].sectors[k], 0x5) << k;
   }
 }
 

@@ -20,13 +20,13 @@ struct CtaRun {
 };
 
 inline CtaRun run_cta(const LaunchState& launch, uint32_t linear_cta, bool keep_trace = false,
-                      uint32_t line_bytes = 128, bool narrow_load_segments = false) {
+                      uint32_t line_bytes = 128, CoalescingRules rules = {}) {
   CtaState cta;
   cta.start(launch, linear_cta);
   const uint32_t n_warps = uint32_t((launch.block.count() + 31) / 32);
   std::vector<Warp> warps(n_warps);
   std::vector<bool> waiting(n_warps, false);
-  for (uint32_t w = 0; w < n_warps; ++w) warps[w].start(cta, w, 0, line_bytes, narrow_load_segments);
+  for (uint32_t w = 0; w < n_warps; ++w) warps[w].start(cta, w, 0, line_bytes, rules);
   CtaRun run;
   for (uint64_t clock = 0;;) {
     uint32_t live = 0, arrived = 0;

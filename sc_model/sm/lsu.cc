@@ -26,7 +26,9 @@ void Lsu::accept(uint16_t warp, uint64_t inst_index, const Inst& in) {
   latch_.next = 0;
   latch_.listed = in.line_list != nullptr;
   latch_.atomic = in.atomic;
+  latch_.transactions = in.sector_list != nullptr;
   if (latch_.listed) std::copy(in.line_list, in.line_list + in.lines, latch_list_.begin());
+  if (latch_.transactions) std::copy(in.sector_list, in.sector_list + in.lines, latch_sectors_.begin());
   if (latch_.store) {
     ++stats_.stores;
   } else {
@@ -57,6 +59,12 @@ uint32_t Lsu::take_free_mshr() {
                                                std::vector<LoadDone>& done) {
   if (kind == Access::Atomic) {
     l1_.invalidate(line);  // the L2 holds the current value
+    // A transaction (atomics never pass the L1 access queue: it is the slot's line) is its own request.
+    if (slot_.transactions) {
+      if (requests_.size() >= cfg_.miss_queue) return false;
+      requests_.push_back({line, false, warp, slot_sectors_[slot_.next], tracker});
+      return true;
+    }
   } else if (kind == Access::Store) {
     if (requests_.size() >= cfg_.miss_queue) return false;
     l1_.invalidate(line);
@@ -93,6 +101,8 @@ uint32_t Lsu::take_free_mshr() {
 [[gnu::always_inline]] inline void Lsu::take_latch(uint64_t c) {
   slot_ = latch_;
   if (slot_.listed) std::copy(latch_list_.begin(), latch_list_.begin() + slot_.lines, slot_list_.begin());
+  if (slot_.transactions)
+    std::copy(latch_sectors_.begin(), latch_sectors_.begin() + slot_.lines, slot_sectors_.begin());
   latch_.valid = false;
   if (slot_.store && !queued_) return;
   uint32_t t;
@@ -143,7 +153,7 @@ void Lsu::cycle_queued(uint64_t c, std::vector<LoadDone>& done) {
   stalled_ = false;
   if (!slot_.valid && in_flight_ == 0) return;
   ++stats_.busy_cycles;
-  bool advanced = false, atomic_done = false;
+  bool advanced = false, atomic_moved = false;
   if (head_may_look_up(c)) {
     const InFlight& h = queue_[queue_head_];
     head_failed_ =
@@ -162,7 +172,7 @@ void Lsu::cycle_queued(uint64_t c, std::vector<LoadDone>& done) {
       if (!(atomic_failed_ && !retry_))
         atomic_failed_ = !access(line, Access::Atomic, slot_.tracker, slot_.warp, c, done);
       moved = !atomic_failed_;
-      atomic_done = moved;
+      atomic_moved = moved;
     } else if (in_flight_ < queue_.size()) {
       size_t tail = queue_head_ + in_flight_;
       if (tail >= queue_.size()) tail -= queue_.size();
@@ -173,7 +183,7 @@ void Lsu::cycle_queued(uint64_t c, std::vector<LoadDone>& done) {
     if (moved && ++slot_.next == slot_.lines) slot_.valid = false;
     advanced |= moved;
   }
-  retry_ = atomic_done;  // its invalidation may have freed a way a refused head waits for
+  retry_ = atomic_moved;  // its invalidation may have freed a way a refused head waits for
   if (advanced) return;
   // Nothing moved: a refused head, a refused atomic, or a full queue whose head is not due.
   if (head_failed_) return count_stall(queue_[queue_head_].store);
@@ -196,6 +206,8 @@ uint64_t Lsu::queued_next_work_cycle(uint64_t c) const {
   if (in_flight_ == 0 || (head_failed_ && !retry_)) return kNever;
   return std::max(queue_[queue_head_].due, c + 1);
 }
+
+void Lsu::atomic_done(uint32_t tracker, uint64_t c, std::vector<LoadDone>& done) { line_done(tracker, c + 1, done); }
 
 void Lsu::fill(uint64_t line, uint64_t c, std::vector<LoadDone>& done) {
   retry_ = true;

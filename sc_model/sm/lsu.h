@@ -27,7 +27,9 @@ namespace gpupm {
 struct LineRequest {
   uint64_t line;
   bool write;
-  uint16_t warp = 0;  // a store's warp (its acknowledgement is counted against it)
+  uint16_t warp = 0;           // a store's warp (its acknowledgement is counted against it)
+  uint8_t atomic_sectors = 0;  // an atomic transaction on these sectors (Inst::sector_list); 0: a line
+  uint32_t tracker = 0;        // an atomic transaction's: atomic_done() takes it
 };
 
 class Lsu {
@@ -61,6 +63,8 @@ class Lsu {
   }
   // A read line came back from memory at cycle c.
   void fill(uint64_t line, uint64_t c, std::vector<LoadDone>& done);
+  // An atomic transaction's response (LineRequest::tracker) came back at cycle c: no L1 fill, no MSHR.
+  void atomic_done(uint32_t tracker, uint64_t c, std::vector<LoadDone>& done);
 
   bool has_request() const { return !requests_.empty(); }
   const LineRequest& front_request() const { return requests_.front(); }
@@ -110,8 +114,9 @@ class Lsu {
     uint8_t lines = 0;
     uint8_t next = 0;  // lines done
     uint32_t tracker = 0;
-    bool listed = false;  // lines from its list (a program's coalesced lanes), else consecutive from `line`
-    bool atomic = false;  // performed at the L2: bypasses the L1
+    bool listed = false;        // lines from its list (a program's coalesced lanes), else consecutive from `line`
+    bool atomic = false;        // performed at the L2: bypasses the L1
+    bool transactions = false;  // an atomic as transactions: the sector lists hold each line's sectors
   };
   // The slot's k-th line. The lists live beside the entries so that moving a
   // profile's instruction from latch to slot copies no list.
@@ -159,6 +164,7 @@ class Lsu {
   L1Cache l1_;
   Entry latch_, slot_;
   std::array<uint64_t, 32> latch_list_, slot_list_;
+  std::array<uint8_t, 32> latch_sectors_, slot_sectors_;
   std::vector<Mshr> mshrs_;
   LineTable mshr_of_;                // line -> MSHR, for the MSHRs in use
   std::vector<uint64_t> mshr_free_;  // bit per MSHR: free

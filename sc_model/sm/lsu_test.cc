@@ -63,6 +63,37 @@ class LsuTest : public ::testing::Test {
                                        << ")";
 }
 
+// An atomic as transactions (Inst::sector_list): each of its entries is its own request, even on one line,
+// carrying its sectors and tracker, never merged in an MSHR; the instruction is done when the last
+// transaction's response is back (atomic_done), ready the cycle after.
+TEST_F(LsuTest, AtomicTransactionsAreSeparateRequests) {
+  const uint64_t lines[] = {9, 9, 9};
+  const uint8_t sectors[] = {0x1, 0x1, 0x4};
+  Inst in = load(9, 3);
+  in.atomic = true;
+  in.line_list = lines;
+  in.sector_list = sectors;
+  issue(0, in, 5, 77);
+  cycle(1);
+  cycle(2);
+  const auto reqs = take_requests();
+  ASSERT_EQ(reqs.size(), 3u);
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    EXPECT_EQ(reqs[i].line, 9u);
+    EXPECT_FALSE(reqs[i].write);
+    EXPECT_EQ(reqs[i].atomic_sectors, sectors[i]);
+    EXPECT_EQ(reqs[i].tracker, reqs[0].tracker);
+  }
+  EXPECT_EQ(lsu().mshrs_in_use(), 0u);
+  lsu().atomic_done(reqs[0].tracker, 100, done);
+  lsu().atomic_done(reqs[1].tracker, 120, done);
+  EXPECT_TRUE(done.empty());
+  lsu().atomic_done(reqs[2].tracker, 110, done);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_TRUE(is_done(done[0], 5, 77, 121));
+  EXPECT_FALSE(lsu().busy());
+}
+
 TEST_F(LsuTest, LoadHitCompletesAfterHitLatency) {
   prime(5, 0);
   issue(10, load(5), 3, 42);

@@ -84,6 +84,11 @@ void describe(ParamVisitor& v, SmConfig& c) {
               "distinct line, or as GPGPU-Sim's Fermi coalescer (-gpgpu_coalesce_arch 20) one per distinct 32 B "
               "segment for 1-byte lanes and 64 B segment for 2-byte lanes (one per line for wider lanes); stores "
               "stay one access per line");
+  v.choice_of("atomic_requests", c.atomic_transactions, {"per_line", "per_transaction"},
+              "how a program's global atomic reaches the L2: a request per distinct line, merged in the MSHRs with "
+              "other reads of the line in flight, or as GPGPU-Sim's coalescer makes them: a transaction per set of "
+              "lanes on distinct bytes of a line (lanes on one address serialise), each its own request, holding the "
+              "L2 slice a cycle per 32 B sector it touches");
   v.rule("l1_fermi_hash_sets", "the Fermi hash indexes 32 or 64 sets", [&c] {
     return problem_unless(!c.l1_fermi_hash || c.l1_sets == 32 || c.l1_sets == 64, "l1_set_index",
                           "expected l1_sets 32 or 64 with fermi_hash");

@@ -49,6 +49,10 @@ struct SmConfig {
   // A global load of 1-byte (2-byte) lanes is an L1 access per distinct 32 B (64 B) segment, each taking
   // the load/store unit a cycle (GPGPU-Sim's Fermi coalescer); false: one access per distinct line.
   bool narrow_load_segments = false;
+  // A global atomic is one transaction per set of lanes on distinct bytes of a line, each its own request
+  // (never merged in the MSHRs), taking the L2 a cycle per sector it touches (GPGPU-Sim's coalescer and
+  // its L2); false: a request per line, merged with other reads of the line in flight.
+  bool atomic_transactions = false;
   uint32_t l1_hit_latency = 20;
   // Cycles a line waits between the LSU and its L1 lookup, in a queue that holds this
   // many (GPGPU-Sim's l1_latency); 0: looked up at once. l1_hit_latency follows the lookup.

@@ -190,7 +190,7 @@ void StreamingMultiprocessor::drain_responses(uint64_t c, const sc_time& now) {
     const uint64_t line = line_.div(r.gp->get_address());
     if (r.gp->is_read()) {
       if (icache_.owns(line)) instruction_fill(line);
-      else lsu_.fill(line, c, done_);
+      else if (atomic_owner_.empty() || !atomic_done(r.gp, c)) lsu_.fill(line, c, done_);
     } else if (cfg_.store_exit_waits_for_ack) {
       store_acknowledged(r.gp);
     }
@@ -236,7 +236,7 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
     if (p.launch->program) {
       w.kind = WarpKind::Program;
       w.program.start(cta.program, uint32_t(cta.warps.size()), id_, cfg_.line_bytes, cfg_.warp_size,
-                      cfg_.narrow_load_segments);
+                      {cfg_.narrow_load_segments, cfg_.atomic_transactions});
     } else {
       w.profile.stream.start(p.launch.get(), p.cta, uint32_t(cta.warps.size()));
       w.profile.board.reset();
@@ -434,6 +434,15 @@ void StreamingMultiprocessor::apply_done_loads() {
   done_.clear();
 }
 
+// An atomic transaction's response: to its LSU tracker. False: `gp` was not one.
+bool StreamingMultiprocessor::atomic_done(const tlm::tlm_generic_payload* gp, uint64_t c) {
+  const auto owner = atomic_owner_.find(gp);
+  if (owner == atomic_owner_.end()) return false;
+  lsu_.atomic_done(owner->second, c, done_);
+  atomic_owner_.erase(owner);
+  return true;
+}
+
 void StreamingMultiprocessor::store_acknowledged(const tlm::tlm_generic_payload* gp) {
   const auto owner = store_owner_.find(gp);
   if (owner == store_owner_.end()) return;  // not a warp's store
@@ -514,7 +523,13 @@ void StreamingMultiprocessor::send_requests() {
   if (r.write && cfg_.store_exit_waits_for_ack) store_owner_[gp] = r.warp;
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_time delay = sc_core::SC_ZERO_TIME;
+  if (r.atomic_sectors) {  // the memory reads the extension in the call
+    atomic_owner_[gp] = r.tracker;
+    atomic_access_.sectors = r.atomic_sectors;
+    gp->set_extension(&atomic_access_);
+  }
   tlm::tlm_sync_enum st = mem_out->nb_transport_fw(*gp, phase, delay);
+  if (r.atomic_sectors) gp->clear_extension(&atomic_access_);
   if (st == tlm::TLM_ACCEPTED) {
     req_blocked_ = true;  // until END_REQ (request exclusion rule)
   } else if (st == tlm::TLM_COMPLETED) {

@@ -17,6 +17,7 @@
 #include "gpupm/sm/sm_config.h"
 #include "gpupm/sm/tick_condition.h"
 #include "gpupm/sm/warp_state.h"
+#include "gpupm/protocol/memory_access.h"
 #include "gpupm/protocol/sm_status.h"
 #include "gpupm/workload/warp_stream.h"
 
@@ -125,6 +126,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void write_back(uint16_t slot, uint64_t ready, uint8_t n, const uint16_t* regs);
   void apply_done_loads();
   void store_acknowledged(const tlm::tlm_generic_payload* gp);
+  bool atomic_done(const tlm::tlm_generic_payload* gp, uint64_t c);
   void send_requests();
   void fetch_head(uint16_t slot);
   void instruction_fill(uint64_t line);
@@ -169,6 +171,10 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   std::vector<tlm::tlm_generic_payload*> free_payloads_;
   // SmConfig::store_exit_waits_for_ack: the warp of each store line awaiting its acknowledgement.
   std::unordered_map<const tlm::tlm_generic_payload*, uint16_t> store_owner_;
+  // SmConfig::atomic_transactions: the LSU tracker of each atomic transaction in flight, and the extension
+  // that marks one on the way out.
+  std::unordered_map<const tlm::tlm_generic_payload*, uint32_t> atomic_owner_;
+  AtomicAccess atomic_access_;
   std::vector<unsigned char> dummy_data_;
   std::vector<unsigned char> no_bytes_;  // memory.data "platform": a line write's byte enables, all disabled
   Divisor line_;                         // by line_bytes

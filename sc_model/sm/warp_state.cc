@@ -14,10 +14,10 @@ void WarpSlot::reset_for_cta() {
 }
 
 void ProgramWarp::start(ptx::CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, uint32_t warp_size,
-                        bool narrow_load_segments) {
+                        ptx::CoalescingRules rules) {
   const ptx::LaunchState& l = *cta.launch;
   lanes = warp_lanes(l.block.count(), warp, warp_size);
-  exec.start(cta, warp, smid, line_bytes, narrow_load_segments);
+  exec.start(cta, warp, smid, line_bytes, rules);
   regs.start(l.kernel->num_regs);
 }
 

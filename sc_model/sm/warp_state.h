@@ -39,7 +39,7 @@ struct ProgramWarp {
 
   // Starts as warp `warp` of `cta` on SM `smid` (its registers all there).
   void start(ptx::CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, uint32_t warp_size,
-             bool narrow_load_segments);
+             ptx::CoalescingRules rules);
 };
 
 // The mask of a CTA's warp `warp` lanes when the CTA has `threads` threads (the
