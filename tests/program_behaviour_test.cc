@@ -99,6 +99,28 @@ TEST(ProgramBehaviour, AGpuFenceInvalidatesTheL1WhenAsked) {
   EXPECT_LT(fenced.report["total"]["l1_hit_rate"].get<double>(), kept.report["total"]["l1_hit_rate"].get<double>());
 }
 
+// histo's prescan ends with an atomicAdd to one word from every thread: as GPGPU-Sim's transactions
+// (atomic_requests per_transaction, on a sectored L2) they serialise in that word's slice, a cycle each, where
+// per line they merge in each SM's MSHRs. The results are the program's either way.
+TEST(ProgramBehaviour, AtomicsOnOneWordSerialiseAsTransactionsWhenAsked) {
+  const std::string sectored =
+      "--policy baseline --set gpu.memory.l2_sector_bytes=32 --set gpu.memory.l2_lookups_per_cycle=2";
+  const std::string dumps = gpupm::test::temp_dir("atomic_buffers");
+  auto lines = run_sim(cuda_workload("equalizer/histo"), sectored + " --dump-buffers " + dumps + "/lines", "lines");
+  auto transactions =
+      run_sim(cuda_workload("equalizer/histo"),
+              sectored + " --set gpu.sm.atomic_requests=per_transaction --dump-buffers " + dumps + "/tx", "tx");
+  ASSERT_EQ(lines.status, 0) << lines.output;
+  ASSERT_EQ(transactions.status, 0) << transactions.output;
+  const auto& l = lines.report["kernels"];
+  const auto& t = transactions.report["kernels"];
+  ASSERT_EQ(l[0]["kernel"], "histo_prescan");
+  EXPECT_GT(t[0]["cycles"]["sm"].get<double>(), 1.5 * l[0]["cycles"]["sm"].get<double>());
+  for (const char* buffer : {"histo.npy", "slots.npy", "counts.npy"})
+    EXPECT_EQ(gpupm::test::read_file(dumps + "/lines/" + buffer), gpupm::test::read_file(dumps + "/tx/" + buffer))
+        << buffer;
+}
+
 // Same inputs, same bits: two runs give identical reports and buffers.
 TEST(ProgramBehaviour, Deterministic) {
   auto a = run_sim(cuda_workload("histogram"), "--policy baseline", "det");
