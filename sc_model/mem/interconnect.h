@@ -73,10 +73,11 @@ class ResponseNetwork {
   void set_ports(uint32_t ports);
   // Flits of the response to `r`: a write's acknowledgement one, a read the line's, an atomic transaction
   // the data of its sectors (GPGPU-Sim's reply carries the transaction's bytes, not the line).
-  uint32_t flits_of(const MemRequest& r) const {
-    if (r.write) return 1;
-    if (!r.atomic_sectors) return read_flits_;
-    return std::max(1u, (uint32_t(__builtin_popcount(r.atomic_sectors)) * 32 + flit_bytes_ - 1) / flit_bytes_);
+  uint32_t flits_of(const MemRequest& r) const { return r.write ? 1 : r.atomic ? data_flits(r) : read_flits_; }
+  // Flits of the data `r` carries: its sectors', or the line's.
+  uint32_t data_flits(const MemRequest& r) const {
+    if (!r.sectors) return read_flits_;
+    return std::max(1u, (uint32_t(__builtin_popcount(r.sectors)) * 32 + flit_bytes_ - 1) / flit_bytes_);
   }
   // The response to request `id` leaves the L2 data array of `slice` at cycle `ready`.
   void push(uint32_t slice, uint32_t id, uint64_t ready);

@@ -16,7 +16,8 @@ L2Slice::L2Slice(const MemConfig& cfg, uint32_t index)
       lookups_per_cycle_(cfg.l2_lookups_per_cycle),
       sectors_per_request_(cfg.l2_sector_bytes == 0 ? 1 : cfg.line_bytes / cfg.l2_sector_bytes),
       victim_read_out_(cfg.l2_data_port_bytes == 0 ? 0 : cfg.line_bytes / cfg.l2_data_port_bytes),
-      port_limits_(lookups_per_cycle_ != 1 || sectors_per_request_ != 1 || victim_read_out_ != 0) {
+      port_limits_(lookups_per_cycle_ != 1 || sectors_per_request_ != 1 || victim_read_out_ != 0),
+      sectors_of_32_bytes_(cfg.l2_sector_bytes == 32) {
   free_mshrs_.reserve(cfg.l2_mshrs);
   for (uint32_t m = cfg.l2_mshrs; m-- > 0;) free_mshrs_.push_back(m);
 }

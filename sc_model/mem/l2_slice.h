@@ -68,11 +68,13 @@ class L2Slice {
     port_busy_until_ = std::max(port_busy_until_, l2_cycle * lookups_per_cycle_) + lookups;
     return port_busy_until_ < (l2_cycle + 1) * lookups_per_cycle_;
   }
-  // The sector lookups request `r` holds the port for: a line's sectors, or an atomic transaction's
-  // whole cycle per sector it touches (GPGPU-Sim performs it in one sub-partition, a sector a cycle).
+  // The sector lookups request `r` holds the port for: a line's sectors, a partial write's own (GPGPU-Sim
+  // looks up the sectors a request carries), or an atomic transaction's whole cycle per sector (GPGPU-Sim
+  // performs it in one sub-partition, a sector a cycle). Without sectors (l2_sector_bytes 0), one.
   uint64_t port_lookups(const MemRequest& r) const {
-    return r.atomic_sectors ? uint64_t(__builtin_popcount(r.atomic_sectors)) * lookups_per_cycle_
-                            : sectors_per_request_;
+    if (!r.sectors || !sectors_of_32_bytes_) return sectors_per_request_;
+    const uint64_t touched = uint64_t(__builtin_popcount(r.sectors));
+    return r.atomic ? touched * lookups_per_cycle_ : touched;
   }
   uint32_t mshrs_in_use() const { return uint32_t(mshrs_.size() - free_mshrs_.size()); }
 
@@ -110,6 +112,7 @@ class L2Slice {
   uint64_t lookups_per_cycle_, sectors_per_request_;
   uint64_t victim_read_out_;      // lookups a dirty victim's read-out holds the port for
   bool port_limits_;              // not a line a cycle
+  bool sectors_of_32_bytes_;      // l2_sector_bytes 32: a request's LineSectors are lookups
   uint64_t port_busy_until_ = 0;  // in sector lookups: L2 cycle x lookups_per_cycle_
 };
 

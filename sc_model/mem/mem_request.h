@@ -20,7 +20,8 @@ struct MemRequest {
   uint32_t slice = 0;
   uint32_t next = kNoRequest;  // next request merged into the same MSHR
   bool write = false;
-  uint8_t atomic_sectors = 0;  // an atomic transaction on these 32 B sectors (AtomicAccess); 0: a line request
+  uint8_t sectors = 0;  // the 32 B sectors it touches (LineSectors); 0: the whole line
+  bool atomic = false;  // an atomic transaction (LineSectors)
 };
 
 // A request id with the L2 cycle from which the next stage may take it.

@@ -126,7 +126,10 @@ tlm_sync_enum MemorySystem::nb_transport_fw(int port, tlm_generic_payload& gp, t
   r.slice = m.map.channel(line);
   r.local_line = m.map.local_line(line);
   r.write = gp.is_write();
-  if (const auto* atomic = gp.get_extension<AtomicAccess>()) r.atomic_sectors = atomic->sectors;
+  if (const auto* part = gp.get_extension<LineSectors>()) {
+    r.sectors = part->sectors;
+    r.atomic = part->atomic;
+  }
   if (!m.requests.has_credit(r.slice)) {
     m.requests.park(id, r.slice);
     m.port_parked[port] = 1;
@@ -144,7 +147,7 @@ void MemorySystem::accept(uint32_t id) {
   MemRequest& r = m.pool[id];
   r.accepted = sc_core::sc_time_stamp();
   ++(r.write ? m.act.writes : m.act.reads);
-  m.act.icnt_flits += r.write ? m.read_flits : 1;  // a write carries the line
+  m.act.icnt_flits += r.write ? m.responses.data_flits(r) : 1;  // a write carries its data
 }
 
 void MemorySystem::send_end_req(uint32_t id) {

@@ -7,10 +7,12 @@
 
 namespace gpupm {
 
-// The read is an atomic transaction (SmConfig::atomic_transactions): the L2 performs it on these 32 B
-// sectors of the line (bit per sector), a slice cycle each.
-struct AtomicAccess : Message<AtomicAccess> {
+// The request touches only these 32 B sectors of its line (bit per sector), as GPGPU-Sim's coalescer sizes
+// it: a store's write (SmConfig::store_sectors), or an atomic transaction (SmConfig::atomic_transactions),
+// which the L2 performs a slice cycle per sector.
+struct LineSectors : Message<LineSectors> {
   uint8_t sectors = 0;
+  bool atomic = false;
 };
 
 }  // namespace gpupm

@@ -214,6 +214,9 @@ struct CoalescingRules {
   // A global atomic is one transaction per set of lanes on distinct bytes of a line (the k-th lane on an
   // address goes to the line's k-th): lanes on one address serialise as separate requests.
   bool split_atomic_conflicts = false;
+  // A global store's line carries the 32 B sectors its lanes write (GPGPU-Sim sends a store's bytes, sized to
+  // the segment, and its L2 looks up only those sectors).
+  bool store_sectors = false;
 };
 
 // What executing one instruction did, for the timing model.
@@ -225,7 +228,7 @@ struct StepResult {
   uint32_t n_lines = 0;
   std::array<uint64_t, 32> lines;  // line numbers (address / line_bytes): the first n_lines are set
   // Atomic with split_atomic_conflicts: lines[i] is one transaction (its own L2 request) and touches these
-  // 32 B sectors of its line (bit per sector); 0 otherwise.
+  // 32 B sectors of its line (bit per sector); Store with store_sectors: the sectors written in lines[i].
   std::array<uint8_t, 32> sectors;
   uint32_t shared_cycles = 0;  // Shared: bank-conflict degree (1 = conflict free or broadcast)
   bool exited = false;         // the warp has no lanes left

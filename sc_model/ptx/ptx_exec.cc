@@ -86,6 +86,7 @@ struct Warp::Impl {
   void add_line(uint64_t line, StepResult& res);
   uint32_t load_segment_bytes(const Instruction& in, uint32_t bytes) const;
   void atomic_transactions(uint32_t n_lanes, StepResult& res);
+  void mark_sectors(uint64_t address, uint32_t bytes, StepResult& res);
   void add_segment(uint64_t address, uint32_t segment_bytes, StepResult& res);
   // The 4-byte shared-memory words of [offset, offset + bytes) into shared_words (banks' view).
   void note_shared_words(uint64_t offset, uint32_t bytes, uint32_t& n_words) {
@@ -581,6 +582,10 @@ bool Warp::Impl::global_fast(const Instruction& in, uint32_t active, StepResult&
   } else {
     coalesce(base, in.offset, active, bytes, lo, hi, res);
   }
+  if (in.op == Op::St && rules.store_sectors) {
+    res.sectors.fill(0);
+    for_each_lane(active, [&](uint32_t lane) { mark_sectors(base[lane] + uint64_t(in.offset), bytes, res); });
+  }
   move_fast(in, active, base, p0, lo, elem);
   return true;
 }
@@ -641,6 +646,8 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
   const uint64_t* base = in.has_base ? &regs[size_t(in.base) * 32] : nullptr;
   const uint32_t segment_bytes = load_segment_bytes(in, bytes);
   const bool split_atomics = rules.split_atomic_conflicts && in.op == Op::Atom;
+  const bool store_sectors = rules.store_sectors && in.op == Op::St;
+  if (store_sectors) res.sectors.fill(0);
   uint32_t n_words = 0, n_atomic = 0;
   bool first = true;
   for (uint32_t lane = 0; lane < 32; ++lane) {
@@ -658,6 +665,7 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
       atomic_addresses[n_atomic++] = at.offset;
     } else {
       note_timing(at, lane, bytes, segment_bytes, res, n_words);
+      if (store_sectors && at.space == Space::Global) mark_sectors(at.offset, bytes, res);
     }
     if (in.op != Op::Atom) {
       access_lane(in, lane, at.ptr, elem, shift);
@@ -677,6 +685,18 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
   }
   if (n_words) res.shared_cycles = bank_conflict_degree(n_words);  // bank conflicts
   if (n_atomic) atomic_transactions(n_atomic, res);
+}
+
+// The 32 B sectors of [address, address + bytes) into the sector masks of their listed lines.
+void Warp::Impl::mark_sectors(uint64_t address, uint32_t bytes, StepResult& res) {
+  for (uint64_t s = address / 32; s <= (address + bytes - 1) / 32; ++s) {
+    const uint64_t l = line.div(s * 32);
+    for (uint32_t i = 0; i < res.n_lines; ++i) {
+      if (res.lines[i] != l) continue;
+      res.sectors[i] |= uint8_t(1u << (line.mod(s * 32) / 32 % 8));
+      break;
+    }
+  }
 }
 
 // The transactions of a global atomic's lanes (atomic_addresses[0, n), lane order) as GPGPU-Sim's

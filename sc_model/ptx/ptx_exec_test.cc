@@ -414,5 +414,30 @@ TEST(PtxTiming, AtomicLanesOnOneAddressAreSeparateTransactionsWhenAsked) {
   }
 }
 
+// store_sectors: a global store's listed lines carry the 32 B sectors its lanes write.
+TEST(PtxTiming, StoresCarryTheSectorsTheyWriteWhenAsked) {
+  std::string ptx = kernel(R"(
+  cvta.to.global.u64 %rd10, %rd1;
+  mul.wide.u32 %rd12, %r1, 132;
+  add.s64 %rd13, %rd10, %rd12;
+  st.global.u32 [%rd13], %r1;
+  add.s64 %rd14, %rd10, %rd4;
+  st.global.u32 [%rd14], %r1;
+  st.u32 [%rd13], %r1;)");
+  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
+  l.param(0, l.buffer(V(32 * 33, 0)));
+  l.param(1, l.buffer(V(32, 0)));
+  std::vector<StepResult> stores;
+  for (const StepResult& r : run_cta(l.state, 0, true, 128, CoalescingRules{false, false, true}).trace)
+    if (r.cls == TimingClass::Store) stores.push_back(r);
+  ASSERT_EQ(stores.size(), 3u);
+  for (size_t i : {0, 2}) {  // a word 132 B apart: lane k's line k, its sector k / 8 (fast and lane-by-lane path)
+    ASSERT_EQ(stores[i].n_lines, 32u) << i;
+    for (uint32_t k = 0; k < 32; ++k) EXPECT_EQ(stores[i].sectors[k], 1u << (k * 4 % 128 / 32)) << i << " lane " << k;
+  }
+  ASSERT_EQ(stores[1].n_lines, 1u);  // 32 consecutive words: the line's four sectors
+  EXPECT_EQ(stores[1].sectors[0], 0xF);
+}
+
 }  // namespace
 }  // namespace gpupm::ptx::test

@@ -26,9 +26,9 @@ void Lsu::accept(uint16_t warp, uint64_t inst_index, const Inst& in) {
   latch_.next = 0;
   latch_.listed = in.line_list != nullptr;
   latch_.atomic = in.atomic;
-  latch_.transactions = in.sector_list != nullptr;
+  latch_.has_sectors = in.sector_list != nullptr;
   if (latch_.listed) std::copy(in.line_list, in.line_list + in.lines, latch_list_.begin());
-  if (latch_.transactions) std::copy(in.sector_list, in.sector_list + in.lines, latch_sectors_.begin());
+  if (latch_.has_sectors) std::copy(in.sector_list, in.sector_list + in.lines, latch_sectors_.begin());
   if (latch_.store) {
     ++stats_.stores;
   } else {
@@ -55,20 +55,19 @@ uint32_t Lsu::take_free_mshr() {
 }
 
 // Inlined into both paths of cycle(): it runs for every line.
-[[gnu::always_inline]] inline bool Lsu::access(uint64_t line, Access kind, uint32_t tracker, uint16_t warp, uint64_t c,
-                                               std::vector<LoadDone>& done) {
+[[gnu::always_inline]] inline bool Lsu::access(uint64_t line, Access kind, uint32_t tracker, uint16_t warp,
+                                               uint8_t sectors, uint64_t c, std::vector<LoadDone>& done) {
   if (kind == Access::Atomic) {
     l1_.invalidate(line);  // the L2 holds the current value
-    // A transaction (atomics never pass the L1 access queue: it is the slot's line) is its own request.
-    if (slot_.transactions) {
+    if (sectors) {         // a transaction: its own request
       if (requests_.size() >= cfg_.miss_queue) return false;
-      requests_.push_back({line, false, warp, slot_sectors_[slot_.next], tracker});
+      requests_.push_back({line, false, warp, sectors, true, tracker});
       return true;
     }
   } else if (kind == Access::Store) {
     if (requests_.size() >= cfg_.miss_queue) return false;
     l1_.invalidate(line);
-    requests_.push_back({line, true, warp});
+    requests_.push_back({line, true, warp, sectors});
     ++stats_.store_lines;
     return true;
   } else if (l1_.access(line)) {
@@ -101,8 +100,7 @@ uint32_t Lsu::take_free_mshr() {
 [[gnu::always_inline]] inline void Lsu::take_latch(uint64_t c) {
   slot_ = latch_;
   if (slot_.listed) std::copy(latch_list_.begin(), latch_list_.begin() + slot_.lines, slot_list_.begin());
-  if (slot_.transactions)
-    std::copy(latch_sectors_.begin(), latch_sectors_.begin() + slot_.lines, slot_sectors_.begin());
+  if (slot_.has_sectors) std::copy(latch_sectors_.begin(), latch_sectors_.begin() + slot_.lines, slot_sectors_.begin());
   latch_.valid = false;
   if (slot_.store && !queued_) return;
   uint32_t t;
@@ -129,7 +127,7 @@ void Lsu::cycle_unqueued(uint64_t c, std::vector<LoadDone>& done) {
   if (stalled_ && !retry_) return count_stall(slot_.store);
   retry_ = false;
   stalled_ = false;
-  if (!access(slot_line(slot_.next), slot_access(), slot_.tracker, slot_.warp, c, done))
+  if (!access(slot_line(slot_.next), slot_access(), slot_.tracker, slot_.warp, slot_sectors(slot_.next), c, done))
     return count_stall(slot_.store);
   if (++slot_.next == slot_.lines) slot_.valid = false;
 }
@@ -156,8 +154,8 @@ void Lsu::cycle_queued(uint64_t c, std::vector<LoadDone>& done) {
   bool advanced = false, atomic_moved = false;
   if (head_may_look_up(c)) {
     const InFlight& h = queue_[queue_head_];
-    head_failed_ =
-        !access(h.line, h.store ? Access::Store : Access::Load, h.tracker, trackers_[h.tracker].warp, c, done);
+    head_failed_ = !access(h.line, h.store ? Access::Store : Access::Load, h.tracker, trackers_[h.tracker].warp,
+                           h.sectors, c, done);
     if (!head_failed_) {
       if (h.store) store_line_done(h.tracker, done);
       queue_head_ = queue_head_ + 1 == queue_.size() ? 0 : queue_head_ + 1;
@@ -170,13 +168,13 @@ void Lsu::cycle_queued(uint64_t c, std::vector<LoadDone>& done) {
     bool moved = false;
     if (slot_.atomic) {
       if (!(atomic_failed_ && !retry_))
-        atomic_failed_ = !access(line, Access::Atomic, slot_.tracker, slot_.warp, c, done);
+        atomic_failed_ = !access(line, Access::Atomic, slot_.tracker, slot_.warp, slot_sectors(slot_.next), c, done);
       moved = !atomic_failed_;
       atomic_moved = moved;
     } else if (in_flight_ < queue_.size()) {
       size_t tail = queue_head_ + in_flight_;
       if (tail >= queue_.size()) tail -= queue_.size();
-      queue_[tail] = {line, c + queue_.size(), slot_.tracker, slot_.store};
+      queue_[tail] = {line, c + queue_.size(), slot_.tracker, slot_.store, slot_sectors(slot_.next)};
       ++in_flight_;
       moved = true;
     }

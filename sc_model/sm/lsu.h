@@ -27,9 +27,10 @@ namespace gpupm {
 struct LineRequest {
   uint64_t line;
   bool write;
-  uint16_t warp = 0;           // a store's warp (its acknowledgement is counted against it)
-  uint8_t atomic_sectors = 0;  // an atomic transaction on these sectors (Inst::sector_list); 0: a line
-  uint32_t tracker = 0;        // an atomic transaction's: atomic_done() takes it
+  uint16_t warp = 0;     // a store's warp (its acknowledgement is counted against it)
+  uint8_t sectors = 0;   // the 32 B sectors a store or an atomic transaction touches (Inst::sector_list); 0: a line
+  bool atomic = false;   // an atomic transaction
+  uint32_t tracker = 0;  // an atomic transaction's: atomic_done() takes it
 };
 
 class Lsu {
@@ -114,13 +115,14 @@ class Lsu {
     uint8_t lines = 0;
     uint8_t next = 0;  // lines done
     uint32_t tracker = 0;
-    bool listed = false;        // lines from its list (a program's coalesced lanes), else consecutive from `line`
-    bool atomic = false;        // performed at the L2: bypasses the L1
-    bool transactions = false;  // an atomic as transactions: the sector lists hold each line's sectors
+    bool listed = false;       // lines from its list (a program's coalesced lanes), else consecutive from `line`
+    bool atomic = false;       // performed at the L2: bypasses the L1
+    bool has_sectors = false;  // the sector lists hold each line's sectors (Inst::sector_list)
   };
   // The slot's k-th line. The lists live beside the entries so that moving a
   // profile's instruction from latch to slot copies no list.
   uint64_t slot_line(uint8_t k) const { return slot_.listed ? slot_list_[k] : slot_.line + k; }
+  uint8_t slot_sectors(uint8_t k) const { return slot_.has_sectors ? slot_sectors_[k] : 0; }
   struct Tracker {  // one load instruction waiting for its lines
     uint16_t warp;
     uint64_t inst_index;
@@ -136,10 +138,12 @@ class Lsu {
     uint64_t due;  // the cycle its lookup may happen
     uint32_t tracker;
     bool store;
+    uint8_t sectors;  // a store's (slot_sectors)
   };
   Access slot_access() const { return slot_.atomic ? Access::Atomic : slot_.store ? Access::Store : Access::Load; }
   // One line's L1 lookup, miss handling and requests; false: refused (retried later).
-  bool access(uint64_t line, Access kind, uint32_t tracker, uint16_t warp, uint64_t c, std::vector<LoadDone>& done);
+  bool access(uint64_t line, Access kind, uint32_t tracker, uint16_t warp, uint8_t sectors, uint64_t c,
+              std::vector<LoadDone>& done);
   void take_latch(uint64_t c);
   void store_line_done(uint32_t tracker, std::vector<LoadDone>& done);
   void cycle_queued(uint64_t c, std::vector<LoadDone>& done);

@@ -81,7 +81,8 @@ TEST_F(LsuTest, AtomicTransactionsAreSeparateRequests) {
   for (size_t i = 0; i < reqs.size(); ++i) {
     EXPECT_EQ(reqs[i].line, 9u);
     EXPECT_FALSE(reqs[i].write);
-    EXPECT_EQ(reqs[i].atomic_sectors, sectors[i]);
+    EXPECT_EQ(reqs[i].sectors, sectors[i]);
+    EXPECT_TRUE(reqs[i].atomic);
     EXPECT_EQ(reqs[i].tracker, reqs[0].tracker);
   }
   EXPECT_EQ(lsu().mshrs_in_use(), 0u);

@@ -89,6 +89,10 @@ void describe(ParamVisitor& v, SmConfig& c) {
               "other reads of the line in flight, or as GPGPU-Sim's coalescer makes them: a transaction per set of "
               "lanes on distinct bytes of a line (lanes on one address serialise), each its own request, holding the "
               "L2 slice a cycle per 32 B sector it touches");
+  v.choice_of("store_requests", c.store_sectors, {"line", "sectors"},
+              "what a program's global store sends the L2 for each line it writes: the whole line, or only the 32 B "
+              "sectors its lanes write, as GPGPU-Sim's coalescer sizes a store (a sectored L2 then looks up only "
+              "those, and the request carries only their data); the L2 still keeps and writes back whole lines");
   v.rule("l1_fermi_hash_sets", "the Fermi hash indexes 32 or 64 sets", [&c] {
     return problem_unless(!c.l1_fermi_hash || c.l1_sets == 32 || c.l1_sets == 64, "l1_set_index",
                           "expected l1_sets 32 or 64 with fermi_hash");

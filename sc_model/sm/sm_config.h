@@ -53,6 +53,9 @@ struct SmConfig {
   // (never merged in the MSHRs), taking the L2 a cycle per sector it touches (GPGPU-Sim's coalescer and
   // its L2); false: a request per line, merged with other reads of the line in flight.
   bool atomic_transactions = false;
+  // A store's write request carries the 32 B sectors its lanes write, and a sectored L2 looks up only those
+  // (GPGPU-Sim); false: a store writes its whole line.
+  bool store_sectors = false;
   uint32_t l1_hit_latency = 20;
   // Cycles a line waits between the LSU and its L1 lookup, in a queue that holds this
   // many (GPGPU-Sim's l1_latency); 0: looked up at once. l1_hit_latency follows the lookup.

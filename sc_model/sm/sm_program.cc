@@ -82,7 +82,8 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
       in.lines = uint8_t(r.n_lines);
       in.line = r.lines[0];
       in.line_list = r.lines.data();
-      if (in.atomic && cfg_.atomic_transactions) in.sector_list = r.sectors.data();
+      if ((in.atomic && cfg_.atomic_transactions) || (in.op == InstClass::Store && cfg_.store_sectors))
+        in.sector_list = r.sectors.data();
       const uint64_t tag = p.regs.new_tag();
       send_to_lsu(w, slot, tag, in);
       if (in.op == InstClass::Store) {

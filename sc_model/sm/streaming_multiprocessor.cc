@@ -236,7 +236,7 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
     if (p.launch->program) {
       w.kind = WarpKind::Program;
       w.program.start(cta.program, uint32_t(cta.warps.size()), id_, cfg_.line_bytes, cfg_.warp_size,
-                      {cfg_.narrow_load_segments, cfg_.atomic_transactions});
+                      {cfg_.narrow_load_segments, cfg_.atomic_transactions, cfg_.store_sectors});
     } else {
       w.profile.stream.start(p.launch.get(), p.cta, uint32_t(cta.warps.size()));
       w.profile.board.reset();
@@ -523,13 +523,14 @@ void StreamingMultiprocessor::send_requests() {
   if (r.write && cfg_.store_exit_waits_for_ack) store_owner_[gp] = r.warp;
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_time delay = sc_core::SC_ZERO_TIME;
-  if (r.atomic_sectors) {  // the memory reads the extension in the call
-    atomic_owner_[gp] = r.tracker;
-    atomic_access_.sectors = r.atomic_sectors;
-    gp->set_extension(&atomic_access_);
+  if (r.atomic) atomic_owner_[gp] = r.tracker;
+  if (r.sectors) {  // the memory reads the extension in the call
+    line_sectors_.sectors = r.sectors;
+    line_sectors_.atomic = r.atomic;
+    gp->set_extension(&line_sectors_);
   }
   tlm::tlm_sync_enum st = mem_out->nb_transport_fw(*gp, phase, delay);
-  if (r.atomic_sectors) gp->clear_extension(&atomic_access_);
+  if (r.sectors) gp->clear_extension(&line_sectors_);
   if (st == tlm::TLM_ACCEPTED) {
     req_blocked_ = true;  // until END_REQ (request exclusion rule)
   } else if (st == tlm::TLM_COMPLETED) {

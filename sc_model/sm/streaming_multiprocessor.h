@@ -171,10 +171,10 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   std::vector<tlm::tlm_generic_payload*> free_payloads_;
   // SmConfig::store_exit_waits_for_ack: the warp of each store line awaiting its acknowledgement.
   std::unordered_map<const tlm::tlm_generic_payload*, uint16_t> store_owner_;
-  // SmConfig::atomic_transactions: the LSU tracker of each atomic transaction in flight, and the extension
-  // that marks one on the way out.
+  // SmConfig::atomic_transactions: the LSU tracker of each atomic transaction in flight; the extension that
+  // gives a request's sectors on the way out.
   std::unordered_map<const tlm::tlm_generic_payload*, uint32_t> atomic_owner_;
-  AtomicAccess atomic_access_;
+  LineSectors line_sectors_;
   std::vector<unsigned char> dummy_data_;
   std::vector<unsigned char> no_bytes_;  // memory.data "platform": a line write's byte enables, all disabled
   Divisor line_;                         // by line_bytes

@@ -23,7 +23,8 @@ struct Inst {
   // Program workloads: the lines a warp's lanes touch (not consecutive), and
   // global atomics (performed at the L2: no L1 lookup).
   const uint64_t* line_list = nullptr;
-  // An atomic as transactions (SmConfig::atomic_transactions): line_list[i] is one, on these 32 B sectors.
+  // line_list[i]'s 32 B sectors: an atomic transaction's (SmConfig::atomic_transactions) or a store's
+  // (SmConfig::store_sectors).
   const uint8_t* sector_list = nullptr;
   bool atomic = false;
   bool is_mem() const { return op == InstClass::Load || op == InstClass::Store; }
