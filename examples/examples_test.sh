@@ -81,8 +81,11 @@ ratio=$(python3 -c "import json; a = json.load(open('driver_out/report.json')); 
 print(f'{a[\"total\"][\"sim_time_s\"] / b[\"total\"][\"sim_time_s\"]:.3f}')")
 echo "examples test: driver built, ran, results equal to gpupm run's; run time $ratio x the CLI's (its RAM: 300 ns flat, no DRAM model)"
 # The same platform linked against gpupm's shared library: the same run.
-ldd "$work/driver_shared/driver" | grep -q "libgpupm_model_shared.so => $prefix/" ||
-  fail "driver_shared does not load the installed libgpupm_model_shared.so: $(ldd "$work/driver_shared/driver")"
+# ldd's output is taken whole first: `ldd | grep -q` under pipefail fails whenever grep's early exit kills ldd
+# with SIGPIPE (this test's one intermittent failure).
+libraries=$(ldd "$work/driver_shared/driver")
+grep -q "libgpupm_model_shared.so => $prefix/" <<< "$libraries" ||
+  fail "driver_shared does not load the installed libgpupm_model_shared.so: $libraries"
 shared_out=$("$work/driver_shared/driver" driver_shared_out) || { echo "$shared_out"; fail "driver on the shared library failed its checks"; }
 for file in assignment.npy centroids.npy; do
   cmp -s "driver_out/$file" "driver_shared_out/$file" || fail "driver on the shared library: $file differs"

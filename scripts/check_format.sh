@@ -6,7 +6,7 @@
 # Usage: scripts/check_format.sh SOURCE_DIR CLANG_FORMAT
 set -euo pipefail
 src=${1:?source dir} tool=${2:?clang-format program}
-"$tool" --version | grep -q 'version 14\.' ||
+grep -q 'version 14\.' <<< "$("$tool" --version)" ||
   { echo "format check: $tool is not clang-format 14: $("$tool" --version)"; exit 1; }
 cd "$src"
 mapfile -t files < <(find sc_model tests tb fuzz examples scripts -type f \( -name '*.h' -o -name '*.cc' \) | sort)

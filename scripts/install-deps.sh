@@ -8,7 +8,7 @@ PACKAGES=(g++ cmake ninja-build pkgconf ccache libsystemc-dev nlohmann-json3-dev
           clang-format-14)    # the C++ sources' style (.clang-format; ctest format)
 missing=()
 for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  grep -q "install ok installed" <<< "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" || missing+=("$p")
 done
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
