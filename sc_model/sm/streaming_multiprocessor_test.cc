@@ -642,6 +642,16 @@ TEST_F(SmTest, CountersMatchGridAndSkippingChangesNothingWithTheL1AccessQueue) {
   expect_counters_match_grid_and_skipping_changes_nothing();
 }
 
+// One CTA of `warps` warps, each storing 10 lines, run to its end: every request a write.
+void run_stores(SmBench& tb, uint32_t warps) {
+  InstructionMix stores = loads_only(1);
+  stores.store_fraction = 1.0;
+  tb.gwde.run(kernel(1, warps, 10, stores), 1);
+  sc_core::sc_start(tb.cycles(2000));
+  ASSERT_EQ(tb.mem.requests.size(), 10u * warps);
+  for (const auto& r : tb.mem.requests) EXPECT_TRUE(r.write);
+}
+
 // With an L1 access queue a warp, and so its CTA, is done only once its stores have
 // left the queue: the CTA completes in the cycle its last store line is looked up
 // and written through.
@@ -649,12 +659,7 @@ TEST_F(SmTest, CtaWaitsForItsStoresToLeaveTheL1AccessQueue) {
   cfg.l1_access_latency = 35;
   cfg.l1_hit_latency = 3;
   SmBench& tb = bench();
-  InstructionMix stores = loads_only(1);
-  stores.store_fraction = 1.0;
-  tb.gwde.run(kernel(1, 1, 10, stores), 1);
-  run_cycles(2000);
-  ASSERT_EQ(tb.mem.requests.size(), 10u);
-  for (const auto& r : tb.mem.requests) EXPECT_TRUE(r.write);
+  run_stores(tb, 1);
   EXPECT_EQ(tb.done_cycle(0), tb.cycle_at(tb.mem.requests.back().at));
   EXPECT_GE(tb.done_cycle(0), 1 + cfg.cta_launch_latency + 9 + 35);
 }
@@ -668,12 +673,7 @@ TEST_F(SmTest, CtaWaitsForTheAcknowledgementOfItsLastStore) {
   SmBench& tb = bench();
   const uint64_t latency = 100;
   tb.mem.latency = tb.cycles(latency);
-  InstructionMix stores = loads_only(1);
-  stores.store_fraction = 1.0;
-  tb.gwde.run(kernel(1, 2, 10, stores), 1);
-  run_cycles(2000);
-  ASSERT_EQ(tb.mem.requests.size(), 20u);
-  for (const auto& r : tb.mem.requests) EXPECT_TRUE(r.write);
+  run_stores(tb, 2);
   EXPECT_EQ(tb.done_cycle(0), tb.cycle_at(tb.mem.requests.back().at) + latency + 1);
 }
 
