@@ -89,6 +89,32 @@ def sensitivity_lines(path, tolerance):
     return lines
 
 
+def program_table(rows):
+    """One line per program: its launches' cycles summed on each side, their ratio, and the
+    launch-weighted hit rates, DRAM utilisation and power of each side."""
+    lines = ["| program | launches | gpupm cycles | GPGPU-Sim cycles | ratio | L1 hit | L2 hit | DRAM util | power W |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    programs = {}
+    for row in rows:
+        programs.setdefault(row["program"], []).append(row)
+
+    def weighted(launches, key, side):
+        cycles = [number(r[side + "_cycles"]) for r in launches]
+        values = [number(r[side + "_" + key]) for r in launches]
+        pairs = [(c, v) for c, v in zip(cycles, values) if not math.isnan(v)]
+        total = sum(c for c, _ in pairs)
+        return sum(c * v for c, v in pairs) / total if total else math.nan
+
+    for name in sorted(programs):
+        launches = programs[name]
+        ours = sum(int(r["gpupm_cycles"]) for r in launches)
+        theirs = sum(int(r["gpgpusim_cycles"]) for r in launches)
+        cells = [f"{weighted(launches, key, 'gpupm'):{fmt}} / {weighted(launches, key, 'gpgpusim'):{fmt}}"
+                 for key, fmt in (("l1_hit", ".2f"), ("l2_hit", ".2f"), ("dram_util", ".2f"), ("power_w", ".0f"))]
+        lines.append(f"| {name} | {len(launches)} | {ours} | {theirs} | {ours / theirs:.3f} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def plot(rows, path):
     """The log-log scatter of cycles; returns a line saying what was written or why not."""
     try:
@@ -134,6 +160,8 @@ def report(args):
     for row in sorted(long, key=lambda x: -abs(error(x)))[:10]:
         lines.append(f"| {row['program']} | {row['kernel']} | {row['launch']} | {row['gpupm_cycles']} | "
                      f"{row['gpgpusim_cycles']} | {error(row):+.1%} |")
+    lines += ["", "## Per program (hit rates, utilisation and power: cycle-weighted means, gpupm / GPGPU-Sim)", ""]
+    lines += program_table(rows)
     if args.sensitivity:
         lines += ["", f"## Clock sensitivity (speed-ups agreeing within {args.speedup_tolerance})", ""]
         lines += sensitivity_lines(args.sensitivity, args.speedup_tolerance)
