@@ -241,25 +241,35 @@ def write_csv(path, header, rows):
         writer.writerows(rows)
 
 
-def write_outputs(out, programs, results, with_clocks):
-    """gpgpusim.csv, sensitivity.csv and programs.csv from the result records."""
-    launches, sensitivity, status = [], [], []
+def write_outputs(args, programs, results, with_clocks):
+    """gpgpusim.csv, sensitivity.csv and programs.csv from the result records. A record whose
+    gpupm side another build, config or settings made (a refresh that failed, or a run without
+    --refresh-gpupm) is listed in programs.csv only: the figures never mix two gpupm sides.
+    Returns how many records were left out so."""
+    launches, sensitivity, status, stale = [], [], [], 0
     for program in programs:
-        runs = results.get(program, {})
-        launches += runs.get("base", {}).get("rows", [])
+        runs = dict(results.get(program, {}))
         for variant in ("base", "sm15", "mem15"):
-            if variant in runs:
-                status.append(program_row(program, variant, runs[variant]))
+            if variant not in runs:
+                continue
+            row = program_row(program, variant, runs[variant])
+            if "rows" in runs[variant] and not same_gpupm_side(runs[variant], args):
+                row[-1] = "gpupm side from another build, config or settings: left out (--refresh-gpupm)"
+                del runs[variant]
+                stale += 1
+            status.append(row)
+        launches += runs.get("base", {}).get("rows", [])
         if with_clocks:
             base = runs.get("base")
             sensitivity.append([program, speedup(base, runs.get("sm15"), "gpupm_kernel_s"),
                                 speedup(base, runs.get("sm15"), "gpgpusim_kernel_s"),
                                 speedup(base, runs.get("mem15"), "gpupm_kernel_s"),
                                 speedup(base, runs.get("mem15"), "gpgpusim_kernel_s")])
-    write_csv(os.path.join(out, "gpgpusim.csv"), peer.CSV_HEADER, launches)
-    write_csv(os.path.join(out, "programs.csv"), PROGRAMS_HEADER, status)
+    write_csv(os.path.join(args.out, "gpgpusim.csv"), peer.CSV_HEADER, launches)
+    write_csv(os.path.join(args.out, "programs.csv"), PROGRAMS_HEADER, status)
     if with_clocks:
-        write_csv(os.path.join(out, "sensitivity.csv"), SENSITIVITY_HEADER, sensitivity)
+        write_csv(os.path.join(args.out, "sensitivity.csv"), SENSITIVITY_HEADER, sensitivity)
+    return stale
 
 
 def select(args, found):
@@ -346,7 +356,7 @@ def main():
             print(f"[{done[0]}/{len(jobs)}] {program} {variant[0]}: {record['status']}"
                   f"{' (reused)' if record.get('reused') else ''}, GPGPU-Sim {wall.get('gpgpusim', '-')} s, "
                   f"total {wall.get('total', round(sum(wall.values()), 1))} s", flush=True)
-            write_outputs(args.out, programs, results, scale is not None)
+            write_outputs(args, programs, results, scale is not None)
 
     os.makedirs(args.out, exist_ok=True)
     if args.keep:
@@ -355,8 +365,11 @@ def main():
     signal.signal(signal.SIGTERM, stop)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         list(pool.map(work, jobs))
-    write_outputs(args.out, programs, results, scale is not None)
+    stale = write_outputs(args, programs, results, scale is not None)
     failed = sum(r["status"] in ("failed", "timeout") for runs in results.values() for r in runs.values())
+    if stale:
+        print(f"{stale} run(s) made by another gpupm build, config or settings are left out of the CSVs "
+              "(programs.csv lists them): --refresh-gpupm re-measures their gpupm side")
     if STOPPING.is_set():
         print(f"stopped: the runs under way are not recorded; the same command resumes ({args.out})")
         return 130
