@@ -108,6 +108,13 @@ def gpu_params(gpupm, gpu):
     return {p["path"]: p["value"] for p in json.loads(out)["parameters"]}
 
 
+def gpu_digest(gpupm, gpu):
+    """A digest of every setting of the GPU config as gpupm resolves it: a config edited under the
+    same name gives another digest, so a record made before the edit is known as another gpupm side."""
+    text = json.dumps(gpu_params(gpupm, gpu), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def run_gpupm(args, out):
     """gpupm's run: report.json, the inputs and final buffers as .npy, the PTX in a private cache."""
     cache = os.path.join(out, "gpupm-cache")
@@ -504,6 +511,7 @@ def main():
     record["gpupm_build"] = report["gpupm"]["build_id"]
     record["gpupm_sets"] = args.gpupm_set
     record["gpupm_gpu"] = report["config"]["gpu"]["name"]
+    record["gpupm_gpu_digest"] = gpu_digest(args.gpupm, args.gpu)
     with open(os.path.join(out, "gpgpusim.csv"), "w", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(CSV_HEADER)

@@ -119,10 +119,10 @@ def tail(path, lines=5):
 
 
 def same_gpupm_side(record, args):
-    """Whether a record's gpupm side was made by this build, GPU config and settings (records made
-    before the config's name was recorded ran gtx480.json)."""
+    """Whether a record's gpupm side was made by this build, GPU config (its name and every setting it
+    resolves to: records made before the digest was recorded count as another side) and settings."""
     return (record.get("gpupm_build") == args.gpupm_build and record.get("gpupm_sets", []) == args.gpupm_set and
-            record.get("gpupm_gpu", "gtx480") == args.gpu_name)
+            record.get("gpupm_gpu", "gtx480") == args.gpu_name and record.get("gpupm_gpu_digest") == args.gpu_digest)
 
 
 def run_one(args, program, workload, variant):
@@ -323,6 +323,7 @@ def parse_args():
     args.gpupm, args.gpu = os.path.abspath(args.gpupm), os.path.abspath(args.gpu)
     args.gpupm_build = gpupm_build(args.gpupm)
     args.gpu_name = peer.gpu_params(args.gpupm, args.gpu)["gpu.name"]
+    args.gpu_digest = peer.gpu_digest(args.gpupm, args.gpu)
     args.out = os.path.abspath(args.out)
     args.keep = os.path.abspath(args.keep) if args.keep else None
     return args
