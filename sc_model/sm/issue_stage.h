@@ -41,6 +41,9 @@ class IssueStage {
   // ------------------------------------------------------------ the warps
 
   uint32_t scheduler_of(uint16_t slot) const { return sched_of_[slot]; }
+  // Scheduler `s`'s warps in the order it looks at them: the greedy one (-1: none), then the rest oldest first.
+  int greedy(uint32_t s) const { return greedy_[s]; }
+  const std::vector<uint16_t>& warps_of(uint32_t s) const { return order_[s]; }
   // A warp of a new CTA, the youngest of its scheduler (refresh() it too).
   void add(uint16_t slot) { order_[sched_of_[slot]].push_back(slot); }
   // Warp `slot` changed (`w` is it now): what the scan tests first without touching

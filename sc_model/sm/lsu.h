@@ -77,8 +77,9 @@ class Lsu {
   bool busy() const { return latch_.valid || slot_.valid || in_flight_ > 0; }
   bool stalled() const { return stalled_; }  // the last cycle could not advance
   // The first cycle after c in which the unit can act without outside input (a fill
-  // or a sent request): c + 1, the cycle the queue's head is due, or kNever.
-  uint64_t next_work_cycle(uint64_t c) const {
+  // or a sent request): c + 1, the cycle the queue's head is due, or kNever. Inlined into the
+  // SM's cycle, which is a template (called, it cost 0.05% of kmeans' instructions).
+  [[gnu::always_inline]] uint64_t next_work_cycle(uint64_t c) const {
     if (!queued_) return (latch_.valid || slot_.valid) && !waiting_for_memory() ? c + 1 : kNever;
     return queued_next_work_cycle(c);
   }

@@ -114,6 +114,14 @@ void describe(ParamVisitor& v, SmConfig& c) {
     return problem_unless(c.icache_bytes % (c.line_bytes * c.icache_ways) == 0, "icache_bytes",
                           "expected a multiple of line_bytes x icache_ways");
   });
+  v.integer("instruction_buffer", c.instruction_buffer, 0, 8, "instructions",
+            "a warp's instruction buffer, filled as GPGPU-Sim's front end fills it (0: none, a warp's next "
+            "instruction is there the cycle after it issues, on an instruction-cache hit): each cycle the SM "
+            "fetches for one warp, the first after the one fetched last whose buffer is empty, this many "
+            "consecutive instructions on one instruction-cache access, decoded into the buffer the next cycle and "
+            "issued from the cycle after; the fetch reads on from the instruction after the last one issued, and "
+            "buffered instructions off the path the warp took are discarded when its scheduler next looks at it "
+            "(GPGPU-Sim: 2, shader_core_ctx::fetch and decode)");
   v.integer("warp_size", c.warp_size, 32, 32, "threads", "threads per warp");
   v.integer("shared_bytes", c.shared_bytes, 0, 1u << 20, "bytes", "shared memory per SM (program workloads)");
   v.integer("l1_shared_bytes", c.l1_shared_bytes, 0, 1u << 20, "bytes",

@@ -65,6 +65,10 @@ struct SmConfig {
   uint32_t cta_launch_latency = 20;
   uint32_t icache_bytes = 2048;  // instruction cache (kernels with a code footprint)
   uint32_t icache_ways = 4;
+  // GPGPU-Sim's front end (streaming_multiprocessor.cc, front_end()): a warp's instruction buffer of this
+  // many entries, filled by one fetch per SM cycle and decoded the cycle after; 0: none (a warp's next
+  // instruction is there the cycle after it issues, on an instruction-cache hit).
+  uint32_t instruction_buffer = 0;
   uint32_t warp_size = 32;
   // Program workloads (real kernels): occupancy resources and the shared memory.
   uint32_t shared_bytes = 49152;  // shared memory per SM (Fermi: 48 KB of the 64 KB L1/shared)

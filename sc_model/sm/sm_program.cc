@@ -18,6 +18,7 @@ void StreamingMultiprocessor::write_back(uint16_t slot, uint64_t ready, uint8_t 
   for (uint8_t i = 0; i < n; ++i) collector_.write_back(ready, slot, regs[i]);
 }
 
+template <bool kFrontEnd>
 void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
   WarpSlot& w = warps_[slot];
   ProgramWarp& p = w.program;
@@ -96,10 +97,14 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
     }
     case ptx::TimingClass::Barrier: arrive_at_barrier(w); break;
   }
-  fetch_head(slot);
+  if constexpr (kFrontEnd) next_buffered(slot);
+  else fetch_head(slot);
   refresh_issue(slot);
   warp_progress(slot);
 }
+
+template void StreamingMultiprocessor::issue_program<false>(uint16_t slot, uint64_t c);
+template void StreamingMultiprocessor::issue_program<true>(uint16_t slot, uint64_t c);
 
 void StreamingMultiprocessor::program_load_done(WarpSlot& w, uint64_t tag, uint64_t ready_cycle) {
   ProgramWarp& p = w.program;

@@ -24,12 +24,16 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
       issue_(cfg),
       ctas_(cfg.max_ctas),
       dummy_data_(cfg.line_bytes, 0),
-      line_(cfg.line_bytes) {
+      line_(cfg.line_bytes),
+      ibuffer_(cfg.instruction_buffer) {
   mem_out.register_nb_transport_bw(this, &StreamingMultiprocessor::nb_transport_bw);
   cta_in.register_b_transport(this, &StreamingMultiprocessor::cta_b_transport);
   ctrl_in.register_b_transport(this, &StreamingMultiprocessor::ctrl_b_transport);
+  static_assert(kSmMaxWarps <= 64, "the front end keeps a bit per warp slot");
+  for (uint16_t s = 0; s < cfg.max_warps; ++s) sched_warps_[issue_.scheduler_of(s)] |= uint64_t(1) << s;
   // next_busy_ changes only in tick() and every outside input goes through poke(): when due holds.
-  clock_handle_ = clock.add_when_due(this, next_busy_);
+  // With a front end the clock ticks front_end_ticker_ instead (tick_as<true>).
+  clock_handle_ = clock.add_when_due(ibuffer_ ? static_cast<Tickable*>(&front_end_ticker_) : this, next_busy_);
 }
 
 // ---------------------------------------------------------------- sockets
@@ -119,6 +123,7 @@ void StreamingMultiprocessor::attach_droop_predictor(std::unique_ptr<DroopPredCo
 // Read after the issue stage, the LSU's cycle and the line requests. A stalled LSU
 // waits for a fill or END_REQ, which wake the SM: no cause by itself. Inlined into
 // tick(): called, it cost 0.4% of kmeans' instructions.
+template <bool kFrontEnd>
 [[gnu::always_inline]] inline bool StreamingMultiprocessor::ticks_next_edge(uint64_t c, bool drained_responses) const {
   return issued_any_                                     // pipes, heads and the LSU latch changed
          || drained_responses                            // fills were taken in this cycle
@@ -126,12 +131,13 @@ void StreamingMultiprocessor::attach_droop_predictor(std::unique_ptr<DroopPredCo
          || (issue_.mem_blocked() && lsu_.can_accept())  // a ready memory head met the full latch, drained since
          || ((lsu_.has_request() || icache_.has_request()) && !req_blocked_)  // a line request can go
          || throttled_                                                        // the droop predictor refused: ask again
-         || !inbox_.empty()  // a response of this very time, seen from the next edge
-         || end_req_seen_;   // an END_REQ not consumed yet (only after its time)
+         || !inbox_.empty()              // a response of this very time, seen from the next edge
+         || end_req_seen_                // an END_REQ not consumed yet (only after its time)
+         || (kFrontEnd && front_busy_);  // a warp to fetch, decode or discard (SmConfig::instruction_buffer)
 }
 
-void StreamingMultiprocessor::tick(uint64_t c) {
-  // Called only when due or poked (add_when_due); counters catch up lazily over the cycles between.
+template <bool kFrontEnd>
+void StreamingMultiprocessor::tick_as(uint64_t c) {
   account_until(c);
   last_cycle_ = c;
   issued_mem_at_last_ = 0;
@@ -152,7 +158,16 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   issue_.start_cycle();
   // With the LSU full and every scheduler's last fruitless scan standing, the stage
   // would pick nothing (IssueStage::memos_stand); a droop predictor steps every cycle.
-  if (!gated_ && c >= hold_until_ && (pred_ || lsu_.can_accept() || !issue_.memos_stand(c))) issue(c);
+  if (!gated_ && c >= hold_until_ && (pred_ || lsu_.can_accept() || !issue_.memos_stand(c))) {
+    issue<kFrontEnd>(c);
+  } else if (kFrontEnd && stale_ && !gated_ && c >= hold_until_) {
+    discard_looked_at(~0u, -1);  // every scheduler looked at all its warps and issued none
+  }
+  // GPGPU-Sim's front end, after the issue stage.
+  if constexpr (kFrontEnd) {
+    if (!gated_) front_end();
+    else front_busy_ = false;
+  }
   lsu_full_at_issue_ = !lsu_.can_accept();
   count_skipped_stalls(c - 1);
   lsu_.cycle(c, done_);
@@ -163,7 +178,7 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   // When may this SM next do anything without outside input? A cause to tick at
   // the next edge settles it (next_busy_cycle_after() gives c + 1 then, whatever
   // else): in most ticked cycles, the hold and the launches are not looked at.
-  if (ticks_next_edge(c, progressed)) {
+  if (ticks_next_edge<kFrontEnd>(c, progressed)) {
     next_busy_ = c + 1;
     return;
   }
@@ -174,6 +189,14 @@ void StreamingMultiprocessor::tick(uint64_t c) {
   const uint64_t min_ready = std::min(issue_.min_ready(), lsu_.next_work_cycle(c));
   next_busy_ = next_busy_cycle_after(c, false, min_ready, hold_until_, resident_unpaused_warps_ > 0, earliest_launch);
 }
+
+// Called only when due or poked (add_when_due); counters catch up lazily over the cycles between.
+// This is the SM without a front end (SmConfig::instruction_buffer 0); with one the clock ticks
+// front_end_ticker_ instead, whose cycle has the front end's steps compiled in. (Tested at each issue,
+// they cost 0.4% of kmeans' instructions without a front end; tested at each tick, 0.2%.)
+void StreamingMultiprocessor::tick(uint64_t c) { tick_as<false>(c); }
+
+void StreamingMultiprocessor::FrontEndTicker::tick(uint64_t c) { sm->tick_as<true>(c); }
 
 uint64_t StreamingMultiprocessor::next_busy_cycle(uint64_t now) const {
   return next_busy_ > now ? next_busy_ : now + 1;
@@ -241,7 +264,8 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
       w.profile.stream.start(p.launch.get(), p.cta, uint32_t(cta.warps.size()));
       w.profile.board.reset();
     }
-    fetch_head(s);
+    if (ibuffer_) start_fetching(s);
+    else fetch_head(s);
     refresh_issue(s);
     cta.warps.push_back(s);
     issue_.add(s);  // youngest last
@@ -251,6 +275,18 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
   if (p.paused) return;
   ++resident_unpaused_ctas_;
   resident_unpaused_warps_ += uint32_t(cta.warps.size());
+}
+
+// The warp's next instruction becomes its head.
+[[gnu::always_inline]] inline void StreamingMultiprocessor::load_head(WarpSlot& w) {
+  w.has_head = true;
+  if (!w.is_program()) {
+    w.head = w.profile.stream.next();
+    return;
+  }
+  w.program.head_info = &w.program.exec.next();
+  w.head = program_head(w.program);
+  w.program.head_ready_at = registers_ready(w.program);
 }
 
 // The warp's next instruction into its buffer slot, through the instruction
@@ -271,18 +307,15 @@ void StreamingMultiprocessor::fetch_head(uint16_t slot) {
       return;
     }
   }
-  w.has_head = true;
-  if (!w.is_program()) {
-    w.head = w.profile.stream.next();
-    return;
-  }
-  w.program.head_info = &w.program.exec.next();
-  w.head = program_head(w.program);
-  w.program.head_ready_at = registers_ready(w.program);
+  load_head(w);
 }
 
 void StreamingMultiprocessor::instruction_fill(uint64_t line) {
   for (uint16_t slot : icache_.fill(line)) {
+    if (ibuffer_) {  // fetched again, ahead of the round robin (GPGPU-Sim: the L1I's ready access)
+      filled_.push_back(slot);
+      continue;
+    }
     WarpSlot& w = warps_[slot];
     w.ifetch = false;
     fetch_head(slot);
@@ -290,7 +323,137 @@ void StreamingMultiprocessor::instruction_fill(uint64_t line) {
   }
 }
 
+// ---------------------------------------------------------------- the front end (SmConfig::instruction_buffer)
+
+// GPGPU-Sim's front end as its code has it (gpgpu-sim 4.0, src/gpgpu-sim/shader.cc, shader_core_ctx::cycle:
+// issue(), then decode() and fetch() once, -gpgpu_inst_fetch_throughput 1): in each cycle, after the issue
+// stage, the warp fetched in the last cycle gets its instructions (decode), then the SM fetches for one
+// warp (fetch): a warp whose instruction miss came back, else the first warp after the one fetched last
+// whose buffer is empty. A fetch reads the instruction-cache line of the warp's fetch_pc and decodes
+// ibuffer_ consecutive instructions from there (fewer at the kernel's end); they issue in order from the
+// cycle after the decode. A warp issues the buffered head only if it is the warp's own next instruction
+// (exec.pc()): after a taken branch, a divergence or a reconvergence it is not, and the buffer is
+// discarded when the warp's scheduler next looks at the warp (the "control hazard" flush of
+// scheduler_unit::cycle), the warp then fetching from where it went.
+void StreamingMultiprocessor::front_end() {
+  if (fetched_ >= 0) {
+    decode(uint16_t(fetched_));
+    fetched_ = -1;
+  }
+  fetch();
+  front_busy_ = fetched_ >= 0 || to_fetch_ != 0 || stale_ != 0 || !filled_.empty();
+}
+
+// A new warp: its buffer empty, its fetch from its first instruction.
+void StreamingMultiprocessor::start_fetching(uint16_t slot) {
+  WarpSlot& w = warps_[slot];
+  const uint64_t bit = uint64_t(1) << slot;
+  stale_ &= ~bit;
+  to_fetch_ &= ~bit;
+  w.has_head = false;
+  if (w.is_program() ? w.program.exec.done() : w.profile.stream.done()) return;
+  w.fetch_pc = w.is_program() ? w.program.exec.pc() : 0;
+  w.ifetch = true;
+  to_fetch_ |= bit;
+}
+
+void StreamingMultiprocessor::fetch() {
+  if (!filled_.empty()) {  // its line is in now: no second access (GPGPU-Sim takes the returned access)
+    fetched_ = filled_.front();
+    filled_.pop_front();
+    return;
+  }
+  if (!to_fetch_) return;
+  const uint32_t start = last_fetched_ + 1u == warps_.size() ? 0 : last_fetched_ + 1u;
+  const uint64_t after = to_fetch_ & (~uint64_t(0) << start);
+  const uint16_t slot = uint16_t(__builtin_ctzll(after ? after : to_fetch_));
+  to_fetch_ &= ~(uint64_t(1) << slot);
+  last_fetched_ = slot;
+  WarpSlot& w = warps_[slot];
+  const KernelLaunch& k = *ctas_[w.cta_slot].launch;
+  const uint64_t offset = w.is_program() ? uint64_t(w.fetch_pc) * kInstBytes
+                                         : w.profile.stream.index() * kInstBytes % std::max<uint64_t>(k.code_bytes, 1);
+  // Past the kernel's code (the fall-through of a final branch) there is no line to read.
+  if (k.code_bytes && offset < k.code_bytes && !icache_.fetch(k.code_base + line_.div(offset), slot)) {
+    ++c_.icache_misses;  // the warp waits for the line (instruction_fill), ifetch still set
+    return;
+  }
+  fetched_ = slot;
+}
+
+void StreamingMultiprocessor::decode(uint16_t slot) {
+  WarpSlot& w = warps_[slot];
+  uint32_t n = ibuffer_;
+  if (w.is_program()) {  // up to the kernel's last instruction; past it, one empty entry (discarded)
+    const uint32_t code = uint32_t(ctas_[w.cta_slot].launch->program->kernel->info.size());
+    n = w.fetch_pc < code ? std::min(n, code - w.fetch_pc) : 1;
+  }
+  w.buffered = uint8_t(n);
+  w.buffer_pc = w.fetch_pc;
+  buffered_head(slot);
+  refresh_issue(slot);
+}
+
+// The first buffered instruction is the warp's head if it is the warp's own next one; else the warp
+// waits for its scheduler to look at it and discard the buffer.
+void StreamingMultiprocessor::buffered_head(uint16_t slot) {
+  WarpSlot& w = warps_[slot];
+  if (w.is_program() && w.buffer_pc != w.program.exec.pc()) {
+    w.has_head = false;
+    w.ifetch = true;
+    stale_ |= uint64_t(1) << slot;
+    return;
+  }
+  w.ifetch = false;
+  load_head(w);
+}
+
+// After an issue: the next buffered instruction is the head, or the warp waits for a fetch (this cycle's
+// fetch may take it already).
+void StreamingMultiprocessor::next_buffered(uint16_t slot) {
+  WarpSlot& w = warps_[slot];
+  w.has_head = false;
+  if (w.is_program() ? w.program.exec.done() : w.profile.stream.done()) return;
+  w.fetch_pc = ++w.buffer_pc;  // GPGPU-Sim's set_next_pc(pc + isize): the branch target comes with a discard
+  if (--w.buffered > 0) return buffered_head(slot);
+  w.ifetch = true;
+  to_fetch_ |= uint64_t(1) << slot;
+}
+
+// Scheduler `sched` (~0u: every one) looked at its warps in its order (the greedy one, then oldest first)
+// up to `pick` (-1: all of them): each whose buffered head is off its path is discarded.
+void StreamingMultiprocessor::discard_looked_at(uint32_t sched, int pick) {
+  if (sched == ~0u) {
+    for (uint32_t s = 0; s < cfg_.schedulers; ++s) discard_looked_at(s, -1);
+    return;
+  }
+  const int g = issue_.greedy(sched);
+  if (g >= 0) {
+    discard_stale(uint16_t(g));
+    if (g == pick) return;
+  }
+  for (uint16_t slot : issue_.warps_of(sched)) {
+    if (int(slot) == pick) return;
+    discard_stale(slot);
+  }
+}
+
+// GPGPU-Sim's scheduler found the buffered head off the warp's path ("control hazard"): the buffer is
+// flushed and the warp's next fetch reads where the warp went, in this very cycle's fetch.
+void StreamingMultiprocessor::discard_stale(uint16_t slot) {
+  const uint64_t bit = uint64_t(1) << slot;
+  if (!(stale_ & bit)) return;
+  stale_ &= ~bit;
+  WarpSlot& w = warps_[slot];
+  w.buffered = 0;
+  w.fetch_pc = w.program.exec.pc();
+  to_fetch_ |= bit;
+}
+
+// ---------------------------------------------------------------- issue
+
 // Each scheduler issues its pick (issue_stage.h) if the droop predictor admits it.
+template <bool kFrontEnd>
 void StreamingMultiprocessor::issue(uint64_t c) {
   const bool lsu_full = !lsu_.can_accept();
   throttled_ = false;
@@ -307,10 +470,11 @@ void StreamingMultiprocessor::issue(uint64_t c) {
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t s = !rotate ? i : first + i < n ? first + i : first + i - n;
     const int pick = issue_.pick(s, c, lsu_full, issued_any_, in);
+    if (kFrontEnd && (stale_ & sched_warps_[s])) discard_looked_at(s, pick);
     if (pick < 0) continue;
     if (pred_ && !dispatch_admitted(s, warps_[pick].head)) break;  // admission is a prefix in slot order
     issue_.issued(s, uint16_t(pick));
-    issue_warp(uint16_t(pick), c);
+    issue_warp<kFrontEnd>(uint16_t(pick), c);
   }
   if (pred_) {
     pred_->step(pred_in_);
@@ -347,9 +511,10 @@ bool StreamingMultiprocessor::dispatch_admitted(uint32_t sched, const Inst& in) 
   return false;
 }
 
+template <bool kFrontEnd>
 void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
   WarpSlot& w = warps_[slot];
-  if (w.is_program()) return issue_program(slot, c);
+  if (w.is_program()) return issue_program<kFrontEnd>(slot, c);
   const Inst in = w.head;
   const uint64_t index = w.profile.head_index();
   issued_any_ = true;
@@ -394,7 +559,8 @@ void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
       break;
     case InstClass::Shared: break;  // program warps only
   }
-  fetch_head(slot);
+  if constexpr (kFrontEnd) next_buffered(slot);
+  else fetch_head(slot);
   refresh_issue(slot);
   warp_progress(slot);
 }

@@ -24,6 +24,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <unordered_map>
@@ -117,8 +118,14 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void drain_responses(uint64_t c, const sc_core::sc_time& now);
   void start_ctas(uint64_t c);
   void activate_cta(const PendingLaunch& p);
+  // kFrontEnd: SmConfig::instruction_buffer > 0 (tick(): false; FrontEndTicker::tick(): true).
+  template <bool kFrontEnd>
+  void tick_as(uint64_t c);
+  template <bool kFrontEnd>
   void issue(uint64_t c);
+  template <bool kFrontEnd>
   void issue_warp(uint16_t slot, uint64_t c);
+  template <bool kFrontEnd>
   void issue_program(uint16_t slot, uint64_t c);
   void arrive_at_barrier(WarpSlot& w);
   void program_load_done(WarpSlot& w, uint64_t tag, uint64_t ready_cycle);
@@ -129,7 +136,18 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   bool atomic_done(const tlm::tlm_generic_payload* gp, uint64_t c);
   void send_requests();
   void fetch_head(uint16_t slot);
+  void load_head(WarpSlot& w);
   void instruction_fill(uint64_t line);
+  // SmConfig::instruction_buffer > 0: GPGPU-Sim's front end (shader_core_ctx::cycle: issue, then decode,
+  // then fetch). The warp fetched in the last cycle gets its instructions, then one warp is fetched.
+  void front_end();
+  void decode(uint16_t slot);
+  void fetch();
+  void start_fetching(uint16_t slot);
+  void next_buffered(uint16_t slot);
+  void buffered_head(uint16_t slot);
+  void discard_looked_at(uint32_t sched, int pick);
+  void discard_stale(uint16_t slot);
   bool dispatch_admitted(uint32_t sched, const Inst& in);
   // Warp `slot` changed: the issue stage reads it again.
   void refresh_issue(uint16_t slot) { issue_.refresh(slot, warps_[slot]); }
@@ -145,6 +163,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void release_barrier(Cta& cta);
   void finish_cta(uint16_t cta_slot);
   void fit_l1_to_carveouts();
+  template <bool kFrontEnd>
   bool ticks_next_edge(uint64_t c, bool drained_responses) const;  // see tick_condition.h
   // Outside input arrived: tick at the next edge (the domain calls tick() only then
   // or from next_busy_ on: add_when_due).
@@ -197,6 +216,24 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   bool issued_any_ = false;
   uint32_t resident_unpaused_warps_ = 0;
   SmCounters c_;
+  // The front end (SmConfig::instruction_buffer; a bit per warp slot: kSmMaxWarps is 64), after the
+  // rest, whose layout the issue path's speed was measured with.
+  const uint32_t ibuffer_;                                // entries; 0: none
+  int fetched_ = -1;                                      // the warp fetched last cycle, decoded in this one
+  uint16_t last_fetched_ = 0;                             // GPGPU-Sim's m_last_warp_fetched
+  uint64_t to_fetch_ = 0;                                 // warps whose buffer is empty, waiting to be fetched
+  uint64_t stale_ = 0;                                    // warps whose buffered head is off their path
+  std::deque<uint16_t> filled_;                           // warps whose instruction miss came back, fetched first
+  std::array<uint64_t, kSmMaxSchedulers> sched_warps_{};  // per scheduler: its warp slots
+  bool front_busy_ = false;                               // the front end has work at the next edge
+  // What the clock ticks instead of the SM when it has a front end (the SM's own tick() leaves it out).
+  struct FrontEndTicker : Tickable {
+    StreamingMultiprocessor* sm;
+    explicit FrontEndTicker(StreamingMultiprocessor* s) : sm(s) {}
+    void tick(uint64_t c) override;
+    uint64_t next_busy_cycle(uint64_t now) const override { return sm->next_busy_cycle(now); }
+  };
+  FrontEndTicker front_end_ticker_{this};
 };
 
 }  // namespace gpupm

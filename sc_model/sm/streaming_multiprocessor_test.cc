@@ -962,5 +962,65 @@ TEST_F(SmTest, ProgramCollectorUnitsBoundTheIssueRate) {
   EXPECT_EQ(six_tb->done_cycle(0), s + 32);
 }
 
+// (p6) sm.instruction_buffer: GPGPU-Sim's front end. A warp of 8 independent movs and ret, resident at s:
+// fetched at s, decoded at s+1, it issues the pair at s+2 and s+3, is fetched again as the second issues,
+// and so on: instruction k issues at s + 2 + k + k/2, ret (k = 8) at s+14, where without a front end
+// it issues at s+8. Two such warps share the one fetch a cycle: warp 1 is fetched first (the round robin
+// starts after slot 0, GPGPU-Sim's m_last_warp_fetched 0), warp 0 a cycle later, and stays a cycle
+// behind: the CTA completes at s+15.
+std::string independent_movs(int n) {
+  std::string body;
+  for (int i = 0; i < n; ++i) body += "mov.u32 %r" + std::to_string(i % 8) + ", " + std::to_string(i) + ";\n";
+  return body + "ret;\n";
+}
+
+TEST_F(SmTest, ProgramFrontEndIssuesAWarpsInstructionsTwoInThree) {
+  SmConfig front_end = cfg;
+  front_end.instruction_buffer = 2;
+  auto run = [&](const SmConfig& c, const char* name, uint32_t threads) {
+    benches_.push_back(std::make_unique<SmBench>(name, c, period_));
+    auto pk = program_kernel(independent_movs(8), "", threads);
+    benches_.back()->gwde.run(pk->launch, 1);
+    return std::make_pair(benches_.back().get(), std::move(pk));
+  };
+  auto [none_tb, none_pk] = run(cfg, "none", 32);
+  auto [one_tb, one_pk] = run(front_end, "one_warp", 32);
+  auto [two_tb, two_pk] = run(front_end, "two_warps", 64);
+  run_cycles(200);
+  const uint64_t s = 1 + cfg.cta_launch_latency;
+  ASSERT_EQ(cfg.instruction_buffer, 0u);
+  EXPECT_EQ(none_tb->done_cycle(0), s + 8);
+  EXPECT_EQ(one_tb->done_cycle(0), s + 14);
+  EXPECT_EQ(two_tb->done_cycle(0), s + 15);
+  EXPECT_EQ(two_tb->sm.counters().insts, 18u);
+}
+
+// (p7) A taken branch and the front end. First in its pair (bra at 2, the pair 2-3 fetched at s+3): it
+// issues at s+5, the buffered instruction 3 is off the warp's path and is discarded when the scheduler
+// looks at the warp again (s+6), which is fetched then from the target: 4 and 5 at s+8, s+9, ret at s+11.
+// Second in its pair (bra at 1, issued at s+3): the fetch reads on after the branch (GPGPU-Sim's next pc
+// is the fall-through until a discard), the pair 2-3 fetched at s+3 is discarded at s+5 and the target
+// fetched then: 3 and ret at s+7, s+8.
+TEST_F(SmTest, ProgramFrontEndDiscardsWhatATakenBranchSkips) {
+  cfg.instruction_buffer = 2;
+  auto run = [&](const char* name, const std::string& body) {
+    benches_.push_back(std::make_unique<SmBench>(name, cfg, period_));
+    auto pk = program_kernel(body, "", 32);
+    benches_.back()->gwde.run(pk->launch, 1);
+    return std::make_pair(benches_.back().get(), std::move(pk));
+  };
+  auto [first_tb, first_pk] = run("first",
+                                  "mov.u32 %r1, 1;\nmov.u32 %r2, 2;\nbra L1;\nmov.u32 %r3, 3;\nL1:\nmov.u32 %r4, 4;\n"
+                                  "mov.u32 %r5, 5;\nret;\n");
+  auto [second_tb, second_pk] =
+      run("second", "mov.u32 %r1, 1;\nbra L1;\nmov.u32 %r3, 3;\nL1:\nmov.u32 %r4, 4;\nret;\n");
+  run_cycles(200);
+  const uint64_t s = 1 + cfg.cta_launch_latency;
+  EXPECT_EQ(first_tb->done_cycle(0), s + 11);
+  EXPECT_EQ(second_tb->done_cycle(0), s + 8);
+  EXPECT_EQ(first_tb->sm.counters().insts, 6u);
+  EXPECT_EQ(second_tb->sm.counters().insts, 4u);
+}
+
 }  // namespace
 }  // namespace gpupm

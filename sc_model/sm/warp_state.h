@@ -58,7 +58,7 @@ struct WarpSlot {
   bool at_barrier = false;
   bool paused = false;
   bool has_head = false;
-  bool ifetch = false;  // waiting for an instruction-cache miss
+  bool ifetch = false;  // waiting for an instruction-cache miss (or, with a front end, for fetch and decode)
   uint16_t cta_slot = 0;
   uint32_t pending_loads = 0;   // a program warp's equal program.regs.pending_loads()
   uint32_t pending_stores = 0;  // stores whose lines wait in the LSU's L1 access queue
@@ -70,6 +70,13 @@ struct WarpSlot {
   ProfileWarp profile;
   WarpKind kind = WarpKind::Profile;
   ProgramWarp program;
+  // SmConfig::instruction_buffer (the SM's front end; after the rest, which the scan's speed was measured
+  // with): the instructions left in the warp's buffer, the head first; the index of that first one (a
+  // program warp's; issued only if it is exec.pc()); and where the warp's next fetch reads (GPGPU-Sim's
+  // m_next_pc: after the instruction issued last, or where the warp went when its buffer was discarded).
+  uint8_t buffered = 0;
+  uint32_t buffer_pc = 0;
+  uint32_t fetch_pc = 0;
 
   bool is_program() const { return kind == WarpKind::Program; }
   // Made ready for a new CTA: everything default but the program part's storage.
