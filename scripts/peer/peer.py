@@ -37,9 +37,11 @@ CONFIG_FILES = ["gpgpusim.config", "config_fermi_islip.icnt", "gpuwattch_gtx480.
 # ("Total Leakage") only with -power_per_cycle_dump 1 but never adds it to kernel_avg_power (README.md, Power).
 # SM2_GTX480's gpuwattch_gtx480.xml, measured on fma_loop: subthreshold 35.6 W + gate 10.8 W.
 GPUWATTCH_LEAKAGE_W = {"84f194ec45314574d8eee65acdfe8324": 46.4}
-# GPGPU-Sim's -gpgpu_clock_domains <core>:<interconnect>:<L2>:<DRAM> (MHz). gpupm clocks its
-# interconnect and L2 from the memory clock (gpu.memory.l2_clock "memory", at l2_clock_ratio), so
-# the SM scale moves the core domain and the memory scale the other three.
+# GPGPU-Sim's -gpgpu_clock_domains <core>:<interconnect>:<L2>:<DRAM> (MHz). The SM scale moves the
+# core domain and the memory scale the DRAM's; the interconnect and L2 go with the clock gpupm's config
+# gives them (gpu.memory.l2_clock): "memory" (at l2_clock_ratio) with the DRAM, "core" with the SM.
+# GPGPU-Sim counts the L2's ROP delay and its DRAM latency queue in core cycles (l2cache.cc:
+# gpu_sim_cycle), so only "core" matches it whole (README.md, "Clock factors").
 
 
 def gpupm_clock_sets(params, sm_scale, mem_scale):
@@ -89,16 +91,29 @@ def shfl_latency_fitted(text):
     return _replace(text, m_lat, latency[:5] + [fits] + latency[6:], ",")
 
 
-def gpgpusim_config(text, sm_scale, mem_scale, power):
+def gpgpusim_clock_domains(text, sm_scale, mem_scale, l2_follows_sm):
+    """The run's -gpgpu_clock_domains (MHz): core x sm_scale, DRAM x mem_scale, interconnect and L2
+    with the SM when l2_follows_sm, else with the DRAM."""
+    _, (core, icnt, l2, dram) = _option(text, "gpgpu_clock_domains")
+    l2_scale = sm_scale if l2_follows_sm else mem_scale
+    return [float(f"{x:.6g}") for x in (core * sm_scale, icnt * l2_scale, l2 * l2_scale, dram * mem_scale)]
+
+
+def gpgpusim_config(text, sm_scale, mem_scale, power, l2_follows_sm):
     """gpgpusim.config's text for the run: its clock domains scaled, shfl's latency fitted to
-    the pipeline, GPUWattch off unless power; (text, core MHz)."""
-    m, (core, icnt, l2, dram) = _option(text, "gpgpu_clock_domains")
-    domains = [float(f"{x:.6g}") for x in (core * sm_scale, icnt * mem_scale, l2 * mem_scale, dram * mem_scale)]
+    the pipeline, GPUWattch off unless power; (text, the clock domains in MHz)."""
+    m, _ = _option(text, "gpgpu_clock_domains")
+    domains = gpgpusim_clock_domains(text, sm_scale, mem_scale, l2_follows_sm)
     text = shfl_latency_fitted(_replace(text, m, domains, ":"))
     if not power:
         m, _ = _option(text, "power_simulation_enabled")
         text = _replace(text, m, [0], "")
-    return text, domains[0]
+    return text, domains
+
+
+def l2_follows_sm(gpupm, gpu):
+    """True when gpupm's config clocks its interconnect and L2 from the SM clock."""
+    return gpu_params(gpupm, gpu).get("gpu.memory.l2_clock") == "core"
 
 
 def gpu_params(gpupm, gpu):
@@ -266,7 +281,7 @@ def gtx480_config_dir(args):
 
 def run_gpgpusim(args, out, exe):
     """Runs peer_host in OUT/gpgpusim with the GTX480 config (clock domains scaled);
-    returns (its log path, the core clock in MHz)."""
+    returns (its log path, the clock domains in MHz)."""
     run_dir = os.path.join(out, "gpgpusim")
     shutil.rmtree(run_dir, ignore_errors=True)  # GPGPU-Sim's power report names carry the date: one per run
     os.makedirs(run_dir)
@@ -274,7 +289,8 @@ def run_gpgpusim(args, out, exe):
         own = os.path.join(args.config_dir, name)
         shutil.copy(own if os.path.exists(own) else os.path.join(gtx480_config_dir(args), name), run_dir)
     with open(os.path.join(args.config_dir, CONFIG_FILES[0])) as f:
-        config, core_mhz = gpgpusim_config(f.read(), args.sm_clock_scale, args.mem_clock_scale, not args.no_power)
+        config, domains = gpgpusim_config(f.read(), args.sm_clock_scale, args.mem_clock_scale, not args.no_power,
+                                          args.l2_follows_sm)
     with open(os.path.join(run_dir, CONFIG_FILES[0]), "w") as f:
         f.write(config)
     # A CUDA_INSTALL_PATH of two tools: the cuobjdump shim and the toolkit's ptxas.
@@ -302,7 +318,7 @@ def run_gpgpusim(args, out, exe):
                                 stderr=subprocess.STDOUT)
     if result.returncode != 0:
         sys.exit(f"peer.py: GPGPU-Sim run failed (exit {result.returncode}); see {log}")
-    return log, core_mhz
+    return log, domains
 
 
 def compare_buffers(workload, out):
@@ -381,7 +397,7 @@ def timed(function, *args):
     return value, round(time.monotonic() - start, 1), round(cpu, 1)
 
 
-def result_record(args, program, report, launches, verdicts, core_mhz, seconds):
+def result_record(args, program, report, launches, verdicts, domains, seconds):
     """OUT/result.json: what the suite driver reads back (rows, buffer verdicts, kernel time on
     both simulators for the clock speed-ups, wall seconds)."""
     return {
@@ -390,8 +406,9 @@ def result_record(args, program, report, launches, verdicts, core_mhz, seconds):
         "status": "ok" if all(v["match"] != "differs" for v in verdicts.values()) else "buffers differ",
         "buffers": verdicts, "rows": csv_rows(program, report, launches, gpuwattch_leakage_w(args)),
         "gpupm_kernel_s": sum(k["sim_time_s"] for k in report["kernels"]),
-        "gpgpusim_cycles": sum(launch["cycles"] for launch in launches), "gpgpusim_core_mhz": core_mhz,
-        "gpgpusim_kernel_s": sum(launch["cycles"] for launch in launches) / (core_mhz * 1e6),
+        "gpgpusim_cycles": sum(launch["cycles"] for launch in launches), "gpgpusim_core_mhz": domains[0],
+        "gpgpusim_clock_domains": domains,
+        "gpgpusim_kernel_s": sum(launch["cycles"] for launch in launches) / (domains[0] * 1e6),
         "wall_s": seconds,
     }
 
@@ -404,7 +421,7 @@ def file_text(path):
 def earlier_gpgpusim_side(parser, args, out):
     """What --reuse-gpgpusim keeps of the earlier run in OUT: GPGPU-Sim's per-launch figures, the
     earlier result record and the PTX GPGPU-Sim ran. Exit 2 unless that run is there, finished and
-    at the same clock scales."""
+    at the same clock scales and GPGPU-Sim clock domains."""
     paths = {name: os.path.join(out, name) for name in ("gpgpusim.json", "result.json", "program.ptx")}
     missing = [name for name, path in paths.items() if not os.path.exists(path)]
     if missing:
@@ -417,7 +434,15 @@ def earlier_gpgpusim_side(parser, args, out):
         if record.get(name) != getattr(args, name):
             parser.error(f"--reuse-gpgpusim: the earlier run had {name} {record.get(name)}, "
                          f"not {getattr(args, name)}")
-    return {"launches": launches, "record": record, "ptx": file_text(paths["program.ptx"])}
+    domains = gpgpusim_clock_domains(file_text(os.path.join(args.config_dir, CONFIG_FILES[0])), args.sm_clock_scale,
+                                     args.mem_clock_scale, args.l2_follows_sm)
+    # A record made before the domains were recorded ran the interconnect and L2 with the DRAM.
+    earlier_domains = record.get("gpgpusim_clock_domains") or gpgpusim_clock_domains(
+        file_text(os.path.join(args.config_dir, CONFIG_FILES[0])), args.sm_clock_scale, args.mem_clock_scale, False)
+    if earlier_domains != domains:
+        parser.error(f"--reuse-gpgpusim: the earlier run's GPGPU-Sim clock domains were {earlier_domains} MHz, "
+                     f"this run's are {domains} (gpu.memory.l2_clock moves the interconnect and L2); run both again")
+    return {"launches": launches, "record": record, "ptx": file_text(paths["program.ptx"]), "domains": domains}
 
 
 def new_gpgpusim_side(args, workload, out):
@@ -426,11 +451,11 @@ def new_gpgpusim_side(args, workload, out):
     write_plan(workload, out)
     write_regs(args, workload, out)
     exe = build_host(args, out)
-    (log, core_mhz), seconds, cpu = timed(run_gpgpusim, args, out, exe)
+    (log, domains), seconds, cpu = timed(run_gpgpusim, args, out, exe)
     launches = gpgpusim_stats.per_launch(log, glob.glob(os.path.join(out, "gpgpusim", "gpgpusim_power_report__*.log")))
     with open(os.path.join(out, "gpgpusim.json"), "w") as f:
         json.dump(launches, f, indent=1)
-    return launches, compare_buffers(workload, out), core_mhz, seconds, cpu
+    return launches, compare_buffers(workload, out), domains, seconds, cpu
 
 
 def kept_gpgpusim_side(earlier, workload, out):
@@ -448,7 +473,7 @@ def kept_gpgpusim_side(earlier, workload, out):
         verdicts = compare_buffers(workload, out)
     else:
         verdicts = before["buffers"]
-    return (earlier["launches"], verdicts, before["gpgpusim_core_mhz"], before["wall_s"]["gpgpusim"],
+    return (earlier["launches"], verdicts, earlier["domains"], before["wall_s"]["gpgpusim"],
             before.get("cpu_s", {}).get("gpgpusim"))
 
 
@@ -476,10 +501,11 @@ def main():
     p.add_argument("--regs", choices=["gpupm", "ptxas"], default="gpupm",
                    help="registers per thread GPGPU-Sim's occupancy uses: gpupm's (default) or ptxas's")
     p.add_argument("--sm-clock-scale", type=float, default=1.0,
-                   help="SM clock factor on both: gpupm's SM V/F levels' MHz, GPGPU-Sim's core clock domain")
+                   help="SM clock factor on both: gpupm's SM V/F levels' MHz, GPGPU-Sim's core clock domain (and "
+                        "its interconnect and L2 domains when gpupm's gpu.memory.l2_clock is \"core\")")
     p.add_argument("--mem-clock-scale", type=float, default=1.0,
-                   help="memory clock factor on both: gpupm's memory V/F levels' MHz (its L2 and interconnect "
-                        "follow), GPGPU-Sim's interconnect, L2 and DRAM clock domains")
+                   help="memory clock factor on both: gpupm's memory V/F levels' MHz, GPGPU-Sim's DRAM clock "
+                        "domain (and its interconnect and L2 domains when gpu.memory.l2_clock is \"memory\")")
     p.add_argument("--no-power", action="store_true",
                    help="GPGPU-Sim without its power model (GPUWattch), for runs whose power is not used")
     p.add_argument("--clean", action="store_true",
@@ -490,7 +516,7 @@ def main():
     p.add_argument("--reuse-gpgpusim", action="store_true",
                    help="run gpupm only and keep GPGPU-Sim's side of the earlier run in OUT (its per-launch "
                         "figures, buffer verdicts and seconds): to re-measure gpupm after a change to its "
-                        "timing model; refused if the earlier run's clock scales or the PTX differ")
+                        "timing model; refused if the earlier run's clock scales, GPGPU-Sim clock domains or the PTX differ")
     args = p.parse_args()
     for name in ("sm_clock_scale", "mem_clock_scale"):
         if not 0.1 <= getattr(args, name) <= 10:
@@ -498,14 +524,15 @@ def main():
     check_toolkit(p, args.cuda)
     args.config_dir = args.config_dir or gtx480_config_dir(args)
     out = os.path.abspath(args.out)
+    args.l2_follows_sm = l2_follows_sm(args.gpupm, args.gpu)
     earlier = earlier_gpgpusim_side(p, args, out) if args.reuse_gpgpusim else None
     os.makedirs(out, exist_ok=True)
     report, gpupm_s, gpupm_cpu = timed(run_gpupm, args, out)
     workload = report["config"]["workload"]
     program = args.program or os.path.splitext(os.path.basename(args.workload))[0]
     side = kept_gpgpusim_side(earlier, workload, out) if earlier else new_gpgpusim_side(args, workload, out)
-    launches, verdicts, core_mhz, gpgpusim_s, gpgpusim_cpu = side
-    record = result_record(args, program, report, launches, verdicts, core_mhz,
+    launches, verdicts, domains, gpgpusim_s, gpgpusim_cpu = side
+    record = result_record(args, program, report, launches, verdicts, domains,
                            {"gpupm": gpupm_s, "gpgpusim": gpgpusim_s})
     record["cpu_s"] = {"gpupm": gpupm_cpu, "gpgpusim": gpgpusim_cpu}
     record["gpupm_build"] = report["gpupm"]["build_id"]

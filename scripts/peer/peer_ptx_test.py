@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Check of peer.py's PTX preparation for GPGPU-Sim (no GPGPU-Sim needed): the integer literals its lexer would
-read wrongly (outside a C int, in a 64-bit instruction) become 0d literals of the same 64 bits, and nothing else
-changes."""
+"""Check of peer.py's preparation of a GPGPU-Sim run (no GPGPU-Sim needed): the integer literals its PTX lexer
+would read wrongly (outside a C int, in a 64-bit instruction) become 0d literals of the same 64 bits, and nothing
+else changes; the clock factors move the GPGPU-Sim clock domains gpupm's config says they move."""
 
 import os
 import sys
@@ -30,6 +30,28 @@ class WideImmediates(unittest.TestCase):
     def test_a_literal_beyond_64_bits_is_refused(self):
         with self.assertRaises(SystemExit):
             self.rewrite("\tmov.u64 %rd1, 18446744073709551616;")
+
+
+
+class ClockDomains(unittest.TestCase):
+    CONFIG = "-gpgpu_num_int_units 1\n-gpgpu_clock_domains 700.0:700.0:700.0:924.0\n-power_simulation_enabled 1\n"
+
+    def domains(self, sm, mem, l2_follows_sm):
+        text, domains = peer.gpgpusim_config(self.CONFIG, sm, mem, False, l2_follows_sm)
+        self.assertIn("-gpgpu_clock_domains " + ":".join(f"{x:.6g}" for x in domains) + "\n", text)
+        self.assertIn("-power_simulation_enabled 0\n", text)
+        return domains
+
+    def test_an_l2_on_the_sm_clock_moves_with_the_sm_factor(self):
+        self.assertEqual(self.domains(1.15, 1.0, True), [805.0, 805.0, 805.0, 924.0])
+        self.assertEqual(self.domains(1.0, 1.15, True), [700.0, 700.0, 700.0, 1062.6])
+
+    def test_an_l2_on_the_memory_clock_moves_with_the_memory_factor(self):
+        self.assertEqual(self.domains(1.15, 1.0, False), [805.0, 700.0, 700.0, 924.0])
+        self.assertEqual(self.domains(1.0, 1.15, False), [700.0, 805.0, 805.0, 1062.6])
+
+    def test_the_nominal_clocks_are_the_same_either_way(self):
+        self.assertEqual(self.domains(1.0, 1.0, True), self.domains(1.0, 1.0, False))
 
 
 if __name__ == "__main__":
