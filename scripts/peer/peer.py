@@ -527,6 +527,8 @@ def main():
     args.l2_follows_sm = l2_follows_sm(args.gpupm, args.gpu)
     earlier = earlier_gpgpusim_side(p, args, out) if args.reuse_gpgpusim else None
     os.makedirs(out, exist_ok=True)
+    # Read before gpupm runs: the config may be edited while GPGPU-Sim runs for hours.
+    digest = gpu_digest(args.gpupm, args.gpu)
     report, gpupm_s, gpupm_cpu = timed(run_gpupm, args, out)
     workload = report["config"]["workload"]
     program = args.program or os.path.splitext(os.path.basename(args.workload))[0]
@@ -538,7 +540,7 @@ def main():
     record["gpupm_build"] = report["gpupm"]["build_id"]
     record["gpupm_sets"] = args.gpupm_set
     record["gpupm_gpu"] = report["config"]["gpu"]["name"]
-    record["gpupm_gpu_digest"] = gpu_digest(args.gpupm, args.gpu)
+    record["gpupm_gpu_digest"] = digest
     with open(os.path.join(out, "gpgpusim.csv"), "w", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(CSV_HEADER)
