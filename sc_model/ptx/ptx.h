@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -38,6 +39,13 @@ enum class TimingClass : uint8_t {
   Barrier,  // bar.sync / barrier.sync
 };
 
+// What an ALU instruction's latency and issue interval depend on (SmConfig::opcode_timing): its
+// operation group (GPGPU-Sim's opcode classes add/sub, min/max, mul, mad and div (integer: div.f32/f64
+// are SFU instructions), fma apart, the rest "other") and its type.
+enum class AluGroup : uint8_t { AddSub, MinMax, Mul, Mad, Div, Fma, Other };
+enum class AluType : uint8_t { Int, F32, F64 };
+constexpr size_t kAluGroups = 7, kAluTypes = 3;
+
 enum class ScalarType : uint8_t { B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F32, F64, Pred };
 uint32_t type_bytes(ScalarType t);
 const char* type_name(ScalarType t);  // "u32" (without the dot)
@@ -59,6 +67,8 @@ struct InstInfo {
   uint8_t n_bank_dst = 0;         // dst[0..n_bank_dst) likewise
   uint32_t line = 0;              // line in the PTX file (for messages)
   bool gpu_fence = false;         // membar.gl/.sys, fence at .gpu/.sys scope: orders memory beyond the SM
+  AluGroup alu_group = AluGroup::Other;  // cls Alu: the timing it takes
+  AluType alu_type = AluType::Int;
 };
 
 struct Instruction;  // the decoded form; defined in ptx_decoded.h

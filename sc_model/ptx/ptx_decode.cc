@@ -302,6 +302,22 @@ class Decoder {
     }
   }
 
+  static AluGroup alu_group(Op op) {
+    switch (op) {
+      case Op::Add:
+      case Op::Sub: return AluGroup::AddSub;
+      case Op::Min:
+      case Op::Max: return AluGroup::MinMax;
+      case Op::Mul:
+      case Op::Mul24: return AluGroup::Mul;
+      case Op::Mad:
+      case Op::Mad24: return AluGroup::Mad;
+      case Op::Div: return AluGroup::Div;
+      case Op::Fma: return AluGroup::Fma;
+      default: return AluGroup::Other;
+    }
+  }
+
   void arith() {
     static const std::unordered_map<std::string, std::pair<Op, int>> ops = {
         // op, source count
@@ -332,6 +348,10 @@ class Decoder {
     if (fp && (opcode == Op::Div || opcode == Op::Rcp || opcode == Op::Sqrt || opcode == Op::Rsqrt ||
                opcode == Op::Ex2 || opcode == Op::Lg2 || opcode == Op::Sin || opcode == Op::Cos))
       info_.cls = TimingClass::Sfu;
+    info_.alu_group = alu_group(in_.op);
+    info_.alu_type = in_.type == ScalarType::F32   ? AluType::F32
+                     : in_.type == ScalarType::F64 ? AluType::F64
+                                                   : AluType::Int;
     set_dst(op(0));
     for (int i = 0; i < n; ++i) {
       // Shift amounts and bit-field positions are u32 whatever the type.

@@ -5,6 +5,9 @@
 #include "gpupm/ptx/ptx_decoded.h"
 #include "gpupm/ptx/ptx_test_driver.h"
 
+#include <iterator>
+#include <utility>
+
 namespace gpupm::ptx::test {
 namespace {
 
@@ -70,6 +73,49 @@ TEST(PtxParse, GpuScopeFencesAreMarked) {
   ASSERT_EQ(k.info.size(), 7u);
   for (size_t pc = 0; pc < 4; ++pc) EXPECT_TRUE(k.info[pc].gpu_fence) << pc;
   for (size_t pc = 4; pc < 7; ++pc) EXPECT_FALSE(k.info[pc].gpu_fence) << pc;
+}
+
+// Each arithmetic instruction names the operation group and type whose latency and interval it takes
+// (SmConfig::opcode_timing); mad.f32 is fused, so fma's; div.u32 is the ALU's (div.f32 the SFU's); the rest
+// of the ALU class is "other".
+TEST(PtxParse, AluInstructionsCarryTheirGroupAndType) {
+  auto m = parse(R"(.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry f()
+{
+	.reg .b32 	%r<4>;
+	.reg .f32 	%f<4>;
+	.reg .f64 	%fd<4>;
+	.reg .pred 	%p<2>;
+	add.s32 	%r1, %r2, %r3;
+	min.u32 	%r1, %r2, %r3;
+	mul.lo.s32 	%r1, %r2, %r3;
+	mad.lo.s32 	%r1, %r2, %r3, %r1;
+	max.f32 	%f1, %f2, %f3;
+	mad.rn.f32 	%f1, %f2, %f3, %f1;
+	fma.rn.f64 	%fd1, %fd2, %fd3, %fd1;
+	sub.f64 	%fd1, %fd2, %fd3;
+	div.u32 	%r1, %r2, %r3;
+	and.b32 	%r1, %r2, %r3;
+	setp.lt.f32 	%p1, %f1, %f2;
+	ret;
+}
+)",
+                 "f.ptx");
+  const Kernel& k = *m->kernels[0];
+  const std::pair<AluGroup, AluType> expected[] = {{AluGroup::AddSub, AluType::Int}, {AluGroup::MinMax, AluType::Int},
+                                                   {AluGroup::Mul, AluType::Int},    {AluGroup::Mad, AluType::Int},
+                                                   {AluGroup::MinMax, AluType::F32}, {AluGroup::Fma, AluType::F32},
+                                                   {AluGroup::Fma, AluType::F64},    {AluGroup::AddSub, AluType::F64},
+                                                   {AluGroup::Div, AluType::Int},    {AluGroup::Other, AluType::Int}};
+  ASSERT_GE(k.info.size(), std::size(expected) + 1);
+  for (size_t pc = 0; pc < std::size(expected); ++pc) {
+    EXPECT_EQ(k.info[pc].cls, TimingClass::Alu) << pc;
+    EXPECT_EQ(k.info[pc].alu_group, expected[pc].first) << pc;
+    EXPECT_EQ(k.info[pc].alu_type, expected[pc].second) << pc;
+  }
+  EXPECT_EQ(k.info[std::size(expected)].alu_group, AluGroup::Other);  // setp
 }
 
 TEST(PtxParse, RegistersInfoAndFamilies) {

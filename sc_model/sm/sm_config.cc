@@ -9,6 +9,9 @@ namespace gpupm {
 
 namespace {
 
+// ptx::kAluGroups (static_assert in sm_program.cc), apart so the config readers (fuzz/) need no PTX library.
+constexpr size_t kAluGroups = 7;
+
 std::optional<ParamProblem> unified_problem(const SmConfig& c) {
   if (c.l1_shared_bytes == 0)
     return problem_unless(c.shared_carveouts.empty(), "shared_carveouts", "expected none without l1_shared_bytes");
@@ -39,6 +42,21 @@ SharedCarveout choose_carveout(const SmConfig& c, uint64_t per_cta, uint64_t cta
   return {pick, c.l1_ways - uint32_t(pick / (uint64_t(c.l1_sets) * c.line_bytes))};
 }
 
+void describe(ParamVisitor& v, OpcodeTiming& t) {
+  const struct {
+    const char* name;
+    std::vector<uint32_t>& list;
+  } lists[] = {{"int_latency", t.int_latency},   {"int_interval", t.int_interval}, {"f32_latency", t.f32_latency},
+               {"f32_interval", t.f32_interval}, {"f64_latency", t.f64_latency},   {"f64_interval", t.f64_interval}};
+  for (const auto& l : lists) {
+    v.integer_list(l.name, l.list, 1, 1000, "cycles of add/sub, min/max, mul, mad, div, fma and other operations");
+    v.rule(l.name, "seven entries, one per operation group", [name = l.name, list = &l.list] {
+      return problem_unless(list->empty() || list->size() == kAluGroups, name,
+                            "expected 7 entries (add/sub, min/max, mul, mad, div, fma, other)");
+    });
+  }
+}
+
 void describe(ParamVisitor& v, SmConfig& c) {
   v.integer("count", c.count, 1, 1024, "SMs", "streaming multiprocessors on the chip");
   v.integer("max_warps", c.max_warps, 1, kSmMaxWarps, "warps", "resident warps per SM");
@@ -57,6 +75,11 @@ void describe(ParamVisitor& v, SmConfig& c) {
             "register read and operand collection before execution");
   v.integer("alu_latency", c.alu_latency, 1, 1000, "cycles", "ALU (MAD) latency");
   v.integer("alu_interval", c.alu_interval, 1, 1000, "cycles", "initiation interval of each scheduler's ALU pipe");
+  v.section("opcode_timing", Presence::kOptional,
+            "latency and issue interval of a program's ALU instructions by type and operation group (add/sub, "
+            "min/max, mul, mad, div, fma, other), as GPGPU-Sim's -ptx_opcode_latency_* and "
+            "-ptx_opcode_initiation_*; a list left out: alu_latency or alu_interval for every group",
+            [&](ParamVisitor& s) { describe(s, c.opcode_timing); });
   v.integer("sfu_latency", c.sfu_latency, 1, 1000, "cycles", "SFU latency");
   v.integer("sfu_interval", c.sfu_interval, 1, 1000, "cycles", "initiation interval of the one shared SFU pipe");
   v.integer("l1_sets", c.l1_sets, 1, 1u << 16, "sets", "L1 data cache sets");

@@ -15,6 +15,14 @@ namespace gpupm {
 constexpr uint32_t kSmMaxWarps = 64;
 constexpr uint32_t kSmMaxSchedulers = 8;
 
+// Latency and issue interval of an ALU instruction of a program by its type and operation group, in
+// ptx::AluGroup order (add/sub, min/max, mul, mad, div, fma, other; the first five are GPGPU-Sim's
+// -ptx_opcode_latency_int, _fp and _dp and -ptx_opcode_initiation_* lists): each list empty (alu_latency
+// or alu_interval for every group) or one entry per group.
+struct OpcodeTiming {
+  std::vector<uint32_t> int_latency, int_interval, f32_latency, f32_interval, f64_latency, f64_interval;
+};
+
 struct SmConfig {
   uint32_t count = 15;
   uint32_t max_warps = 48;
@@ -29,6 +37,7 @@ struct SmConfig {
   uint32_t operand_latency = 4;  // register read / operand collection before execution
   uint32_t alu_latency = 5;      // MAD
   uint32_t alu_interval = 1;     // initiation interval of each scheduler's ALU pipe
+  OpcodeTiming opcode_timing;    // per type and operation group, in place of the two above
   uint32_t sfu_latency = 20;
   uint32_t sfu_interval = 4;  // one shared SFU pipe
   uint32_t l1_sets = 64, l1_ways = 4, line_bytes = 128;
@@ -102,6 +111,7 @@ struct SharedCarveout {
 SharedCarveout choose_carveout(const SmConfig& c, uint64_t per_cta, uint64_t ctas);
 
 // Every field's name, range, unit and description (common/param.h).
+void describe(ParamVisitor& v, OpcodeTiming& t);
 void describe(ParamVisitor& v, SmConfig& c);
 SmConfig parse_sm_config(JsonReader& r);
 

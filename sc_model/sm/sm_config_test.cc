@@ -43,6 +43,21 @@ TEST(SmConfig, L1AllocationAndSetIndex) {
   EXPECT_EQ(error_of(rb), "g.json: sm.l1_set_index: expected l1_sets 32 or 64 with fermi_hash");
 }
 
+// opcode_timing: seven entries a list (one per operation group), each list optional.
+TEST(SmConfig, OpcodeTimingListsHaveAnEntryPerGroup) {
+  Json doc = Json::parse(
+      R"({"opcode_timing": {"int_latency": [4, 13, 4, 5, 145, 1, 1], "f64_interval": [8, 16, 8, 8, 130, 1, 1]}})");
+  JsonReader r(doc, "g.json", "sm");
+  SmConfig c = parse_sm_config(r);
+  EXPECT_EQ(c.opcode_timing.int_latency, (std::vector<uint32_t>{4, 13, 4, 5, 145, 1, 1}));
+  EXPECT_EQ(c.opcode_timing.f64_interval, (std::vector<uint32_t>{8, 16, 8, 8, 130, 1, 1}));
+  EXPECT_TRUE(c.opcode_timing.f32_latency.empty());
+  Json bad = Json::parse(R"({"opcode_timing": {"f32_latency": [4, 13, 4, 5]}})");
+  JsonReader rb(bad, "g.json", "sm");
+  EXPECT_EQ(error_of(rb),
+            "g.json: sm.opcode_timing.f32_latency: expected 7 entries (add/sub, min/max, mul, mad, div, fma, other)");
+}
+
 // A unified 64 KB L1/shared array of 16 ways (4 KB each) with carve-outs of 0..48 KB.
 SmConfig unified() {
   SmConfig c;

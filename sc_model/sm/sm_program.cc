@@ -7,6 +7,8 @@
 
 namespace gpupm {
 
+static_assert(ptx::kAluGroups == 7, "SmConfig::opcode_timing's lists have one entry per ptx::AluGroup");
+
 // Reads the head's register sources through the banks: the cycles its dispatch waits.
 uint32_t StreamingMultiprocessor::collect_operands(uint16_t slot, uint64_t c) {
   const ptx::InstInfo& info = *warps_[slot].program.head_info;
@@ -50,13 +52,15 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
     case ptx::TimingClass::Alu:
     case ptx::TimingClass::Sfu: {
       const bool alu = r.cls == ptx::TimingClass::Alu;
-      const uint32_t busy = alu ? cfg_.alu_interval : cfg_.sfu_interval;
+      const AluTiming timing = alu ? alu_timing_[size_t(info.alu_type)][size_t(info.alu_group)]
+                                   : AluTiming{cfg_.sfu_latency, cfg_.sfu_interval};
+      const uint32_t busy = timing.interval;
       ++(alu ? c_.alu_insts : c_.sfu_insts);
       c_.valu_busy_cycles += busy;
       c_.divergent_insts += divergent;
       if (alu) issue_.occupy_alu(slot, c + busy);
       else issue_.occupy_sfu(c + busy);
-      set_dst(c + cfg_.operand_latency + (alu ? cfg_.alu_latency : cfg_.sfu_latency));
+      set_dst(c + cfg_.operand_latency + timing.latency);
       break;
     }
     case ptx::TimingClass::Shared: {

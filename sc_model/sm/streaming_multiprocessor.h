@@ -175,6 +175,11 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   Lsu lsu_;
   InstructionCache icache_;
   OperandCollector collector_;  // register banks and collector units (program warps only)
+  // A program's ALU instruction by type and operation group (SmConfig::opcode_timing).
+  struct AluTiming {
+    uint32_t latency, interval;
+  };
+  std::array<std::array<AluTiming, ptx::kAluGroups>, ptx::kAluTypes> alu_timing_;
   std::unique_ptr<DroopPredController> pred_;
   DroopPredIn pred_in_;     // this cycle's candidates (and the CSR fields)
   uint64_t pred_next_ = 0;  // the predictor has seen every cycle before this one

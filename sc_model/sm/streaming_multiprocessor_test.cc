@@ -845,6 +845,31 @@ TEST_F(SmTest, ProgramRegisterChainFinishesAtClosedFormCycle) {
   EXPECT_EQ(pk->launch->executed_insts, 5u);
 }
 
+// (p1b) The same kind of chain with SmConfig::opcode_timing (GPGPU-Sim's integer latencies 4, 13, 4, 5, 145
+// for add, min, mul, mad, div, 1 for fma and the rest; mul's unit busy 2 cycles): mov (other, 1), add (4), min (13),
+// mul (4), each waiting operand_latency + its source's latency: mov at s, add s+5, min s+13, mul s+30; ret,
+// the next on that scheduler's ALU pipe, waits out mul's interval: s+32. Without the table, alu_latency
+// for all: s+28.
+TEST_F(SmTest, ProgramOpcodeTimingGivesEachGroupItsLatencyAndInterval) {
+  SmConfig timed = cfg;
+  timed.opcode_timing.int_latency = {4, 13, 4, 5, 145, 1, 1};
+  timed.opcode_timing.int_interval = {1, 2, 2, 1, 8, 1, 1};
+  const char* body = "mov.u32 %r1, 1;\nadd.s32 %r1, %r1, 1;\nmin.s32 %r1, %r1, 5;\nmul.lo.s32 %r1, %r1, 3;\nret;\n";
+  auto run = [&](const SmConfig& c, const char* name) {
+    benches_.push_back(std::make_unique<SmBench>(name, c, period_));
+    auto pk = program_kernel(body, "", 32);
+    benches_.back()->gwde.run(pk->launch, 1);
+    return std::make_pair(benches_.back().get(), std::move(pk));
+  };
+  auto [uniform_tb, uniform_pk] = run(cfg, "uniform");
+  auto [timed_tb, timed_pk] = run(timed, "timed");
+  run_cycles(200);
+  const uint64_t s = 1 + cfg.cta_launch_latency;
+  ASSERT_TRUE(cfg.opcode_timing.int_latency.empty());
+  EXPECT_EQ(uniform_tb->done_cycle(0), s + 3 * (cfg.operand_latency + cfg.alu_latency) + 1);
+  EXPECT_EQ(timed_tb->done_cycle(0), s + 32);
+}
+
 // (p2) Coalescing from the lanes' real addresses: 32 lanes load and store a
 // word each, 128 B apart: 32 lines read and 32 written, in lane order, at the
 // buffer's device address; the values in device memory come back incremented.
