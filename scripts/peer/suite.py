@@ -348,7 +348,9 @@ def main():
         record = run_one(args, program, found[program], variant)
         if record is None:
             return
-        if args.keep:
+        # Only what this invocation made: a record it reused from OUT may be older than the kept one (another
+        # suite.py refreshed --keep meanwhile).
+        if args.keep and not record.get("reused"):
             copy_run_files(run_dir(args.out, program, variant[0]), os.path.join(args.keep, run_name(program, variant[0])))
         with lock:
             results.setdefault(program, {})[variant[0]] = record
