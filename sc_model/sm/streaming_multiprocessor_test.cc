@@ -273,8 +273,9 @@ class SmBench : public sc_core::sc_module {
 class SmTest : public test::ScTest {
  protected:
   SmTest() { period_ = sc_time(714, sc_core::SC_PS); }  // 1.4 GHz
-  SmBench& bench(const char* name = "tb") {
-    benches_.push_back(std::make_unique<SmBench>(name, cfg, period_));
+  SmBench& bench(const char* name = "tb") { return bench(name, cfg); }
+  SmBench& bench(const char* name, const SmConfig& c) {
+    benches_.push_back(std::make_unique<SmBench>(name, c, period_));
     return *benches_.back();
   }
   void run_cycles(uint64_t n) { sc_core::sc_start(period_ * double(n)); }
@@ -827,6 +828,13 @@ std::unique_ptr<ProgramKernel> program_kernel(const std::string& body, const std
   return pk;
 }
 
+// One CTA of `threads` threads running `body` on `tb`; the kernel must outlive the run.
+std::unique_ptr<ProgramKernel> launch_program(SmBench& tb, const std::string& body, uint32_t threads) {
+  auto pk = program_kernel(body, "", threads);
+  tb.gwde.run(pk->launch, 1);
+  return pk;
+}
+
 // (p1) A dependent chain of real registers: mov, three adds each reading the
 // last result, ret. Each add waits operand_latency + alu_latency (9) for its
 // source; ret reads nothing and issues the cycle after the last add, which
@@ -855,19 +863,15 @@ TEST_F(SmTest, ProgramOpcodeTimingGivesEachGroupItsLatencyAndInterval) {
   timed.opcode_timing.int_latency = {4, 13, 4, 5, 145, 1, 1};
   timed.opcode_timing.int_interval = {1, 2, 2, 1, 8, 1, 1};
   const char* body = "mov.u32 %r1, 1;\nadd.s32 %r1, %r1, 1;\nmin.s32 %r1, %r1, 5;\nmul.lo.s32 %r1, %r1, 3;\nret;\n";
-  auto run = [&](const SmConfig& c, const char* name) {
-    benches_.push_back(std::make_unique<SmBench>(name, c, period_));
-    auto pk = program_kernel(body, "", 32);
-    benches_.back()->gwde.run(pk->launch, 1);
-    return std::make_pair(benches_.back().get(), std::move(pk));
-  };
-  auto [uniform_tb, uniform_pk] = run(cfg, "uniform");
-  auto [timed_tb, timed_pk] = run(timed, "timed");
+  SmBench& uniform_tb = bench("uniform");
+  auto uniform_pk = launch_program(uniform_tb, body, 32);
+  SmBench& timed_tb = bench("timed", timed);
+  auto timed_pk = launch_program(timed_tb, body, 32);
   run_cycles(200);
   const uint64_t s = 1 + cfg.cta_launch_latency;
   ASSERT_TRUE(cfg.opcode_timing.int_latency.empty());
-  EXPECT_EQ(uniform_tb->done_cycle(0), s + 3 * (cfg.operand_latency + cfg.alu_latency) + 1);
-  EXPECT_EQ(timed_tb->done_cycle(0), s + 32);
+  EXPECT_EQ(uniform_tb.done_cycle(0), s + 3 * (cfg.operand_latency + cfg.alu_latency) + 1);
+  EXPECT_EQ(timed_tb.done_cycle(0), s + 32);
 }
 
 // (p2) Coalescing from the lanes' real addresses: 32 lanes load and store a
@@ -915,9 +919,7 @@ TEST_F(SmTest, ProgramSharedBankConflictsSerialise) {
     const std::string body = "mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, " + std::to_string(shift) +
                              ";\nmov.u64 %rd1, buf;\ncvt.u64.u32 %rd2, %r2;\nadd.s64 %rd3, %rd1, %rd2;\n"
                              "st.shared.u32 [%rd3], %r1;\nld.shared.u32 %r5, [%rd3];\nadd.s32 %r6, %r5, 1;\nret;\n";
-    auto pk = program_kernel(body, "", 32);
-    tb.gwde.run(pk->launch, 1);
-    return std::make_pair(&tb, std::move(pk));
+    return std::make_pair(&tb, launch_program(tb, body, 32));
   };
   auto [free_tb, free_pk] = run(2);
   auto [conflict_tb, conflict_pk] = run(7);
@@ -944,9 +946,7 @@ TEST_F(SmTest, ProgramRegisterBankConflictDelaysTheResult) {
                              "mov.u32 %s17, 1;\nmov.u32 %s33, 1;\nmov.u32 %s2, 2;\nmov.u32 %s3, 3;\n"
                              "mov.u32 %s0, 4;\nmov.u32 %s1, 5;\nadd.u32 %s10, %s0, %s1;\nadd.u32 %s11, " +
                              b_sources + ";\nadd.u32 %s12, %s11, 1;\nret;\n";
-    auto pk = program_kernel(body, "", 32);
-    tb.gwde.run(pk->launch, 1);
-    return std::make_pair(&tb, std::move(pk));
+    return std::make_pair(&tb, launch_program(tb, body, 32));
   };
   auto [free_tb, free_pk] = run("%s3, %s2");
   auto [conflict_tb, conflict_pk] = run("%s17, %s33");
@@ -966,25 +966,21 @@ TEST_F(SmTest, ProgramRegisterBankConflictDelaysTheResult) {
 TEST_F(SmTest, ProgramCollectorUnitsBoundTheIssueRate) {
   SmConfig twelve_units = cfg;
   twelve_units.collector_units_alu = 12;
-  auto run = [&](const SmConfig& c, const char* name) {
-    benches_.push_back(std::make_unique<SmBench>(name, c, period_));
-    std::string body = ".reg .f32 %f<136>;\n";
-    for (int i = 0; i < 24; ++i)
-      body += "fma.rn.f32 %f" + std::to_string(105 + i) + ", %f" + std::to_string(i) + ", %f" + std::to_string(24 + i) +
-              ", %f" + std::to_string(48 + i) + ";\n";
-    body += "ret;\n";
-    auto pk = program_kernel(body, "", 64);
-    benches_.back()->gwde.run(pk->launch, 1);
-    return std::make_pair(benches_.back().get(), std::move(pk));
-  };
-  auto [six_tb, six_pk] = run(cfg, "six");
-  auto [twelve_tb, twelve_pk] = run(twelve_units, "twelve");
+  std::string body = ".reg .f32 %f<136>;\n";
+  for (int i = 0; i < 24; ++i)
+    body += "fma.rn.f32 %f" + std::to_string(105 + i) + ", %f" + std::to_string(i) + ", %f" + std::to_string(24 + i) +
+            ", %f" + std::to_string(48 + i) + ";\n";
+  body += "ret;\n";
+  SmBench& six_tb = bench("six");
+  auto six_pk = launch_program(six_tb, body, 64);
+  SmBench& twelve_tb = bench("twelve", twelve_units);
+  auto twelve_pk = launch_program(twelve_tb, body, 64);
   run_cycles(400);
   const uint64_t s = 1 + cfg.cta_launch_latency;
   ASSERT_EQ(cfg.collector_units_alu, 6u);
-  EXPECT_EQ(twelve_tb->done_cycle(0), s + 24);
+  EXPECT_EQ(twelve_tb.done_cycle(0), s + 24);
   // 8 rounds of 3 issue cycles, one cycle apart; ret waits for a unit freed at s+33.
-  EXPECT_EQ(six_tb->done_cycle(0), s + 32);
+  EXPECT_EQ(six_tb.done_cycle(0), s + 32);
 }
 
 // (p6) sm.instruction_buffer: GPGPU-Sim's front end. A warp of 8 independent movs and ret, resident at s:
@@ -1002,22 +998,19 @@ std::string independent_movs(int n) {
 TEST_F(SmTest, ProgramFrontEndIssuesAWarpsInstructionsTwoInThree) {
   SmConfig front_end = cfg;
   front_end.instruction_buffer = 2;
-  auto run = [&](const SmConfig& c, const char* name, uint32_t threads) {
-    benches_.push_back(std::make_unique<SmBench>(name, c, period_));
-    auto pk = program_kernel(independent_movs(8), "", threads);
-    benches_.back()->gwde.run(pk->launch, 1);
-    return std::make_pair(benches_.back().get(), std::move(pk));
-  };
-  auto [none_tb, none_pk] = run(cfg, "none", 32);
-  auto [one_tb, one_pk] = run(front_end, "one_warp", 32);
-  auto [two_tb, two_pk] = run(front_end, "two_warps", 64);
+  SmBench& none_tb = bench("none");
+  auto none_pk = launch_program(none_tb, independent_movs(8), 32);
+  SmBench& one_tb = bench("one_warp", front_end);
+  auto one_pk = launch_program(one_tb, independent_movs(8), 32);
+  SmBench& two_tb = bench("two_warps", front_end);
+  auto two_pk = launch_program(two_tb, independent_movs(8), 64);
   run_cycles(200);
   const uint64_t s = 1 + cfg.cta_launch_latency;
   ASSERT_EQ(cfg.instruction_buffer, 0u);
-  EXPECT_EQ(none_tb->done_cycle(0), s + 8);
-  EXPECT_EQ(one_tb->done_cycle(0), s + 14);
-  EXPECT_EQ(two_tb->done_cycle(0), s + 15);
-  EXPECT_EQ(two_tb->sm.counters().insts, 18u);
+  EXPECT_EQ(none_tb.done_cycle(0), s + 8);
+  EXPECT_EQ(one_tb.done_cycle(0), s + 14);
+  EXPECT_EQ(two_tb.done_cycle(0), s + 15);
+  EXPECT_EQ(two_tb.sm.counters().insts, 18u);
 }
 
 // (p7) A taken branch and the front end. First in its pair (bra at 2, the pair 2-3 fetched at s+3): it
@@ -1029,10 +1022,8 @@ TEST_F(SmTest, ProgramFrontEndIssuesAWarpsInstructionsTwoInThree) {
 TEST_F(SmTest, ProgramFrontEndDiscardsWhatATakenBranchSkips) {
   cfg.instruction_buffer = 2;
   auto run = [&](const char* name, const std::string& body) {
-    benches_.push_back(std::make_unique<SmBench>(name, cfg, period_));
-    auto pk = program_kernel(body, "", 32);
-    benches_.back()->gwde.run(pk->launch, 1);
-    return std::make_pair(benches_.back().get(), std::move(pk));
+    SmBench& tb = bench(name);
+    return std::make_pair(&tb, launch_program(tb, body, 32));
   };
   auto [first_tb, first_pk] = run("first",
                                   "mov.u32 %r1, 1;\nmov.u32 %r2, 2;\nbra L1;\nmov.u32 %r3, 3;\nL1:\nmov.u32 %r4, 4;\n"
