@@ -261,10 +261,12 @@ def write_outputs(args, programs, results, with_clocks):
         launches += runs.get("base", {}).get("rows", [])
         if with_clocks:
             base = runs.get("base")
-            sensitivity.append([program, speedup(base, runs.get("sm15"), "gpupm_kernel_s"),
-                                speedup(base, runs.get("sm15"), "gpgpusim_kernel_s"),
-                                speedup(base, runs.get("mem15"), "gpupm_kernel_s"),
-                                speedup(base, runs.get("mem15"), "gpgpusim_kernel_s")])
+            speedups = [speedup(base, runs.get("sm15"), "gpupm_kernel_s"),
+                        speedup(base, runs.get("sm15"), "gpgpusim_kernel_s"),
+                        speedup(base, runs.get("mem15"), "gpupm_kernel_s"),
+                        speedup(base, runs.get("mem15"), "gpgpusim_kernel_s")]
+            if any(speedups):  # a program with no clock run measured yet has no row
+                sensitivity.append([program] + speedups)
     write_csv(os.path.join(args.out, "gpgpusim.csv"), peer.CSV_HEADER, launches)
     write_csv(os.path.join(args.out, "programs.csv"), PROGRAMS_HEADER, status)
     if with_clocks:

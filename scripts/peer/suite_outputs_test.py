@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Check of suite.py's outputs (no GPGPU-Sim needed): a record whose gpupm side another build,
 config (or the same config edited) or settings made is listed in programs.csv and left out of gpgpusim.csv and
-sensitivity.csv, so the figures never mix two gpupm sides."""
+sensitivity.csv, so the figures never mix two gpupm sides; sensitivity.csv has a row only for a program with a
+clock run measured."""
 
 import argparse
 import csv
@@ -44,8 +45,7 @@ class StaleRecords(unittest.TestCase):
             with open(os.path.join(out, "sensitivity.csv")) as f:
                 rows = {r["program"]: r for r in csv.DictReader(f)}
             self.assertEqual(rows["current"]["gpupm_sm15"], f"{2.0 / 1.8:.4f}")
-            self.assertEqual(rows["stale"]["gpupm_sm15"], "")  # no base of this gpupm side to divide by
-            self.assertEqual(rows["stale"]["gpupm_mem15"], "")
+            self.assertNotIn("stale", rows)  # no base of this gpupm side to divide by: nothing measured
             with open(os.path.join(out, "programs.csv")) as f:
                 listed = [(r["program"], r["variant"], r["detail"]) for r in csv.DictReader(f)]
             self.assertEqual(len(listed), 6)
