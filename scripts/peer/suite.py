@@ -351,8 +351,8 @@ def main():
         if record is None:
             return
         # Only what this invocation made: a record it reused from OUT may be older than the kept one (another
-        # suite.py refreshed --keep meanwhile).
-        if args.keep and not record.get("reused"):
+        # suite.py refreshed --keep meanwhile), and a refresh's "not run" has nothing to keep.
+        if args.keep and not record.get("reused") and record["status"] != "not run":
             copy_run_files(run_dir(args.out, program, variant[0]), os.path.join(args.keep, run_name(program, variant[0])))
         with lock:
             results.setdefault(program, {})[variant[0]] = record
