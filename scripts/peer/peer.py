@@ -111,11 +111,6 @@ def gpgpusim_config(text, sm_scale, mem_scale, power, l2_follows_sm):
     return text, domains
 
 
-def l2_follows_sm(gpupm, gpu):
-    """True when gpupm's config clocks its interconnect and L2 from the SM clock."""
-    return gpu_params(gpupm, gpu).get("gpu.memory.l2_clock") == "core"
-
-
 def gpu_params(gpupm, gpu):
     """The GPU config's settings as gpupm reads them (a config based on another merged over it), by path:
     `gpupm params --json`, so this script never reads a config itself."""
@@ -123,10 +118,10 @@ def gpu_params(gpupm, gpu):
     return {p["path"]: p["value"] for p in json.loads(out)["parameters"]}
 
 
-def gpu_digest(gpupm, gpu):
-    """A digest of every setting of the GPU config as gpupm resolves it: a config edited under the
+def params_digest(params):
+    """A digest of every setting of a GPU config as gpupm resolves it (gpu_params): a config edited under the
     same name gives another digest, so a record made before the edit is known as another gpupm side."""
-    text = json.dumps(gpu_params(gpupm, gpu), sort_keys=True)
+    text = json.dumps(params, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -136,7 +131,7 @@ def run_gpupm(args, out):
     env = dict(os.environ, GPUPM_CACHE_DIR=cache)
     cmd = [args.gpupm, "run", "--gpu", args.gpu, "--workload", args.workload, "--out", os.path.join(out, "gpupm"),
            "--dump-inputs", os.path.join(out, "inputs"), "--dump-buffers", os.path.join(out, "gpupm-buffers"),
-           "--quiet"] + gpupm_clock_sets(gpu_params(args.gpupm, args.gpu), args.sm_clock_scale, args.mem_clock_scale)
+           "--quiet"] + gpupm_clock_sets(args.gpu_params, args.sm_clock_scale, args.mem_clock_scale)
     for setting in args.gpupm_set:
         cmd += ["--set", setting]
     subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
@@ -434,11 +429,11 @@ def earlier_gpgpusim_side(parser, args, out):
         if record.get(name) != getattr(args, name):
             parser.error(f"--reuse-gpgpusim: the earlier run had {name} {record.get(name)}, "
                          f"not {getattr(args, name)}")
-    domains = gpgpusim_clock_domains(file_text(os.path.join(args.config_dir, CONFIG_FILES[0])), args.sm_clock_scale,
-                                     args.mem_clock_scale, args.l2_follows_sm)
+    config = file_text(os.path.join(args.config_dir, CONFIG_FILES[0]))
+    domains = gpgpusim_clock_domains(config, args.sm_clock_scale, args.mem_clock_scale, args.l2_follows_sm)
     # A record made before the domains were recorded ran the interconnect and L2 with the DRAM.
     earlier_domains = record.get("gpgpusim_clock_domains") or gpgpusim_clock_domains(
-        file_text(os.path.join(args.config_dir, CONFIG_FILES[0])), args.sm_clock_scale, args.mem_clock_scale, False)
+        config, args.sm_clock_scale, args.mem_clock_scale, False)
     if earlier_domains != domains:
         parser.error(f"--reuse-gpgpusim: the earlier run's GPGPU-Sim clock domains were {earlier_domains} MHz, "
                      f"this run's are {domains} (gpu.memory.l2_clock moves the interconnect and L2); run both again")
@@ -524,11 +519,11 @@ def main():
     check_toolkit(p, args.cuda)
     args.config_dir = args.config_dir or gtx480_config_dir(args)
     out = os.path.abspath(args.out)
-    args.l2_follows_sm = l2_follows_sm(args.gpupm, args.gpu)
+    # Read once, before gpupm runs: the config may be edited while GPGPU-Sim runs for hours.
+    args.gpu_params = gpu_params(args.gpupm, args.gpu)
+    args.l2_follows_sm = args.gpu_params.get("gpu.memory.l2_clock") == "core"
     earlier = earlier_gpgpusim_side(p, args, out) if args.reuse_gpgpusim else None
     os.makedirs(out, exist_ok=True)
-    # Read before gpupm runs: the config may be edited while GPGPU-Sim runs for hours.
-    digest = gpu_digest(args.gpupm, args.gpu)
     report, gpupm_s, gpupm_cpu = timed(run_gpupm, args, out)
     workload = report["config"]["workload"]
     program = args.program or os.path.splitext(os.path.basename(args.workload))[0]
@@ -540,7 +535,7 @@ def main():
     record["gpupm_build"] = report["gpupm"]["build_id"]
     record["gpupm_sets"] = args.gpupm_set
     record["gpupm_gpu"] = report["config"]["gpu"]["name"]
-    record["gpupm_gpu_digest"] = digest
+    record["gpupm_gpu_digest"] = params_digest(args.gpu_params)
     with open(os.path.join(out, "gpgpusim.csv"), "w", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(CSV_HEADER)

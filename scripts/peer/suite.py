@@ -324,8 +324,8 @@ def parse_args():
         p.error(f"--gpgpusim: no lib/*/*/release/libcudart.so.13 under {args.gpgpusim}: build GPGPU-Sim (README.md)")
     args.gpupm, args.gpu = os.path.abspath(args.gpupm), os.path.abspath(args.gpu)
     args.gpupm_build = gpupm_build(args.gpupm)
-    args.gpu_name = peer.gpu_params(args.gpupm, args.gpu)["gpu.name"]
-    args.gpu_digest = peer.gpu_digest(args.gpupm, args.gpu)
+    params = peer.gpu_params(args.gpupm, args.gpu)
+    args.gpu_name, args.gpu_digest = params["gpu.name"], peer.params_digest(params)
     args.out = os.path.abspath(args.out)
     args.keep = os.path.abspath(args.keep) if args.keep else None
     return args
