@@ -9,7 +9,8 @@ IssueStage::IssueStage(const SmConfig& cfg)
       head_class_(cfg.max_warps, 0),
       order_(cfg.schedulers),
       greedy_(cfg.schedulers, -1),
-      memo_(cfg.schedulers) {
+      memo_(cfg.schedulers),
+      results_(cfg.alu_one_result_per_cycle ? std::make_unique<ResultSlots>(cfg.schedulers) : nullptr) {
   for (auto& o : order_) o.reserve(cfg.max_warps);
   for (uint32_t s = 0; s < cfg.max_warps; ++s) sched_of_[s] = uint8_t(s % cfg.schedulers);
 }

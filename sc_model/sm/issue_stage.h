@@ -15,6 +15,7 @@
 #include "gpupm/clock/tickable.h"
 #include "gpupm/sm/lsu.h"
 #include "gpupm/sm/operand_collector.h"
+#include "gpupm/sm/result_slots.h"
 #include "gpupm/sm/scoreboard.h"
 #include "gpupm/sm/sm_config.h"
 #include "gpupm/sm/warp_state.h"
@@ -22,6 +23,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace gpupm {
@@ -56,6 +58,18 @@ class IssueStage {
 
   // An issue occupies its pipe until `until` (the SM knows its interval).
   void occupy_alu(uint16_t slot, uint64_t until) { alu_free_[sched_of_[slot]] = until; }
+  // A program's ALU instruction issued at `c`, its operands read by `c + bank_wait`:
+  // the cycles it waits after that to enter its pipe (0 unless the pipes return one
+  // result each a cycle and every pipe's is taken in its result's cycle), which its
+  // pipe waits too.
+  // `result_stage`: the cycle after entering the pipe in which its result is returned.
+  uint32_t enter_alu(uint16_t slot, uint64_t c, uint32_t bank_wait, uint32_t result_stage, uint32_t interval) {
+    const uint32_t s = sched_of_[slot];
+    uint32_t wait = 0;
+    if (results_) wait = uint32_t(results_->take(c, c + bank_wait, result_stage) - (c + bank_wait));
+    alu_free_[s] = c + interval + wait;
+    return wait;
+  }
   void occupy_sfu(uint64_t until) { sfu_free_ = until; }
   void occupy_shared(uint64_t until) { shared_free_ = until; }
 
@@ -148,6 +162,7 @@ class IssueStage {
   std::array<uint64_t, kSmMaxSchedulers> own_changes_{};  // per scheduler: changes_ of its own warps
   std::array<uint8_t, kSmMaxWarps> sched_of_{};           // per warp slot: its scheduler (slot mod schedulers)
   std::array<uint64_t, kSmMaxSchedulers> alu_free_{};     // per scheduler: its ALU pipe's free cycle
+  std::unique_ptr<ResultSlots> results_;  // with alu_one_result_per_cycle: a result a cycle per ALU pipe
   uint64_t sfu_free_ = 0;
   uint64_t shared_free_ = 0;  // the shared-memory pipe (program warps)
   // The cycle's findings.

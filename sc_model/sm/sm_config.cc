@@ -43,13 +43,26 @@ SharedCarveout choose_carveout(const SmConfig& c, uint64_t per_cta, uint64_t cta
 }
 
 void describe(ParamVisitor& v, OpcodeTiming& t) {
+  static constexpr const char* kLatency =
+      "cycles from issue past operand_latency to the result, of add/sub, min/max, mul, mad, div, fma and other "
+      "operations";
+  static constexpr const char* kInterval =
+      "cycles the ALU pipe is busy, of add/sub, min/max, mul, mad, div, fma and other operations";
+  static constexpr const char* kStage =
+      "the cycle after entering its pipe in which the result is returned, of add/sub, min/max, mul, mad, div, fma "
+      "and other operations, for alu_results one_per_cycle (GPGPU-Sim's -ptx_opcode_latency_*); left out: the "
+      "latency";
   const struct {
     const char* name;
     std::vector<uint32_t>& list;
-  } lists[] = {{"int_latency", t.int_latency},   {"int_interval", t.int_interval}, {"f32_latency", t.f32_latency},
-               {"f32_interval", t.f32_interval}, {"f64_latency", t.f64_latency},   {"f64_interval", t.f64_interval}};
+    const char* description;
+  } lists[] = {{"int_latency", t.int_latency, kLatency},         {"int_interval", t.int_interval, kInterval},
+               {"f32_latency", t.f32_latency, kLatency},         {"f32_interval", t.f32_interval, kInterval},
+               {"f64_latency", t.f64_latency, kLatency},         {"f64_interval", t.f64_interval, kInterval},
+               {"int_result_stage", t.int_result_stage, kStage}, {"f32_result_stage", t.f32_result_stage, kStage},
+               {"f64_result_stage", t.f64_result_stage, kStage}};
   for (const auto& l : lists) {
-    v.integer_list(l.name, l.list, 1, 1000, "cycles of add/sub, min/max, mul, mad, div, fma and other operations");
+    v.integer_list(l.name, l.list, 1, 1000, l.description);
     v.rule(l.name, "seven entries, one per operation group", [name = l.name, list = &l.list] {
       return problem_unless(list->empty() || list->size() == kAluGroups, name,
                             "expected 7 entries (add/sub, min/max, mul, mad, div, fma, other)");
@@ -80,6 +93,12 @@ void describe(ParamVisitor& v, SmConfig& c) {
             "min/max, mul, mad, div, fma, other), as GPGPU-Sim's -ptx_opcode_latency_* and "
             "-ptx_opcode_initiation_*; a list left out: alu_latency or alu_interval for every group",
             [&](ParamVisitor& s) { describe(s, c.opcode_timing); });
+  v.choice_of("alu_results", c.alu_one_result_per_cycle, {"unlimited", "one_per_cycle"},
+              "results the SM's ALU pipes return a cycle: any number, or one each (a program's instruction whose "
+              "result would come in a cycle every pipe already returns one in waits at its pipe's input, and the "
+              "pipe takes nothing else until it goes in: GPGPU-Sim's simd_function_unit::can_issue, whose "
+              "instructions go to any SP unit; the cycle is opcode_timing's result stage after entry, which "
+              "matters only where the stages differ)");
   v.integer("sfu_latency", c.sfu_latency, 1, 1000, "cycles", "SFU latency");
   v.integer("sfu_interval", c.sfu_interval, 1, 1000, "cycles", "initiation interval of the one shared SFU pipe");
   v.integer("l1_sets", c.l1_sets, 1, 1u << 16, "sets", "L1 data cache sets");

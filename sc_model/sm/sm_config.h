@@ -21,6 +21,9 @@ constexpr uint32_t kSmMaxSchedulers = 8;
 // or alu_interval for every group) or one entry per group.
 struct OpcodeTiming {
   std::vector<uint32_t> int_latency, int_interval, f32_latency, f32_interval, f64_latency, f64_interval;
+  // The cycle after entering its pipe in which an operation's result is returned, for
+  // SmConfig::alu_one_result_per_cycle (GPGPU-Sim's unit latency; empty: the latency).
+  std::vector<uint32_t> int_result_stage, f32_result_stage, f64_result_stage;
 };
 
 struct SmConfig {
@@ -38,6 +41,10 @@ struct SmConfig {
   uint32_t alu_latency = 5;      // MAD
   uint32_t alu_interval = 1;     // initiation interval of each scheduler's ALU pipe
   OpcodeTiming opcode_timing;    // per type and operation group, in place of the two above
+  // The ALU pipes return at most one result each a cycle (GPGPU-Sim's
+  // simd_function_unit occupied bits): an instruction whose result would come in a
+  // full cycle waits at its pipe's input, holding the pipe.
+  bool alu_one_result_per_cycle = false;
   uint32_t sfu_latency = 20;
   uint32_t sfu_interval = 4;  // one shared SFU pipe
   uint32_t l1_sets = 64, l1_ways = 4, line_bytes = 128;

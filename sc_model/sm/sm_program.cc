@@ -53,14 +53,15 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
     case ptx::TimingClass::Sfu: {
       const bool alu = r.cls == ptx::TimingClass::Alu;
       const AluTiming timing = alu ? alu_timing_[size_t(info.alu_type)][size_t(info.alu_group)]
-                                   : AluTiming{cfg_.sfu_latency, cfg_.sfu_interval};
+                                   : AluTiming{cfg_.sfu_latency, cfg_.sfu_interval, cfg_.sfu_latency};
       const uint32_t busy = timing.interval;
       ++(alu ? c_.alu_insts : c_.sfu_insts);
       c_.valu_busy_cycles += busy;
       c_.divergent_insts += divergent;
-      if (alu) issue_.occupy_alu(slot, c + busy);
+      uint32_t wait = 0;  // for the cycle its result comes in
+      if (alu) wait = issue_.enter_alu(slot, c, bank_wait, timing.result_stage, busy);
       else issue_.occupy_sfu(c + busy);
-      set_dst(c + cfg_.operand_latency + timing.latency);
+      set_dst(c + wait + cfg_.operand_latency + timing.latency);
       break;
     }
     case ptx::TimingClass::Shared: {

@@ -32,13 +32,16 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
   static_assert(kSmMaxWarps <= 64, "the front end keeps a bit per warp slot");
   for (uint16_t s = 0; s < cfg.max_warps; ++s) sched_warps_[issue_.scheduler_of(s)] |= uint64_t(1) << s;
   const OpcodeTiming& t = cfg.opcode_timing;
-  const std::vector<uint32_t>* lists[ptx::kAluTypes][2] = {
-      {&t.int_latency, &t.int_interval}, {&t.f32_latency, &t.f32_interval}, {&t.f64_latency, &t.f64_interval}};
+  const std::vector<uint32_t>* lists[ptx::kAluTypes][3] = {{&t.int_latency, &t.int_interval, &t.int_result_stage},
+                                                           {&t.f32_latency, &t.f32_interval, &t.f32_result_stage},
+                                                           {&t.f64_latency, &t.f64_interval, &t.f64_result_stage}};
   for (size_t type = 0; type < ptx::kAluTypes; ++type)
     for (size_t group = 0; group < ptx::kAluGroups; ++group) {
-      const std::vector<uint32_t>&latency = *lists[type][0], &interval = *lists[type][1];
-      alu_timing_[type][group] = {latency.empty() ? cfg.alu_latency : latency[group],
-                                  interval.empty() ? cfg.alu_interval : interval[group]};
+      const std::vector<uint32_t>&latency = *lists[type][0], &interval = *lists[type][1], &stage = *lists[type][2];
+      AluTiming& a = alu_timing_[type][group];
+      a.latency = latency.empty() ? cfg.alu_latency : latency[group];
+      a.interval = interval.empty() ? cfg.alu_interval : interval[group];
+      a.result_stage = stage.empty() ? a.latency : stage[group];
     }
   // next_busy_ changes only in tick() and every outside input goes through poke(): when due holds.
   // With a front end the clock ticks front_end_ticker_ instead (tick_as<true>).

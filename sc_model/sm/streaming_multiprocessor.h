@@ -178,6 +178,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   // A program's ALU instruction by type and operation group (SmConfig::opcode_timing).
   struct AluTiming {
     uint32_t latency, interval;
+    uint32_t result_stage;  // for alu_one_result_per_cycle
   };
   std::array<std::array<AluTiming, ptx::kAluGroups>, ptx::kAluTypes> alu_timing_;
   std::unique_ptr<DroopPredController> pred_;

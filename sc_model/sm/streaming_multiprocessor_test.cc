@@ -874,6 +874,40 @@ TEST_F(SmTest, ProgramOpcodeTimingGivesEachGroupItsLatencyAndInterval) {
   EXPECT_EQ(timed_tb.done_cycle(0), s + 32);
 }
 
+// (p1c) SmConfig::alu_one_result_per_cycle, one scheduler (one ALU pipe, so one result a cycle): mov, then
+// mul (latency 4) and an independent add issued the next cycle. With add's latency 3 both results would come in the
+// same cycle, so the add waits a cycle at the pipe's input and the pipe with it: ret issues a cycle later. With add's
+// latency 2 the results come in different cycles and nothing waits, unless the add's result stage (the
+// cycle its pipe returns it, GPGPU-Sim's unit latency) is set to 3. Without the rule, never.
+TEST_F(SmTest, ProgramAluPipeReturnsOneResultACycle) {
+  const char* body = "mov.u32 %r2, 7;\nmul.lo.s32 %r1, %r2, 3;\nadd.s32 %r3, %r2, 1;\nret;\n";
+  std::vector<SmBench*> benches;  // add latency 3 then 2, each without and with the rule
+  std::vector<std::unique_ptr<ProgramKernel>> kernels;
+  for (uint32_t add_latency : {3u, 2u}) {
+    for (bool one_result : {false, true}) {
+      SmConfig c = cfg;
+      c.schedulers = 1;
+      c.opcode_timing.int_latency = {add_latency, 13, 4, 5, 145, 1, 1};
+      c.alu_one_result_per_cycle = one_result;
+      const std::string name = "add" + std::to_string(add_latency) + (one_result ? "_one" : "_any");
+      benches.push_back(&bench(name.c_str(), c));
+      kernels.push_back(launch_program(*benches.back(), body, 32));
+    }
+  }
+  SmConfig staged = cfg;
+  staged.schedulers = 1;
+  staged.opcode_timing.int_latency = {2, 13, 4, 5, 145, 1, 1};
+  staged.opcode_timing.int_result_stage = {3, 13, 4, 5, 145, 1, 1};
+  staged.alu_one_result_per_cycle = true;
+  benches.push_back(&bench("add2_stage3", staged));
+  kernels.push_back(launch_program(*benches.back(), body, 32));
+  run_cycles(200);
+  for (SmBench* tb : benches) ASSERT_EQ(tb->gwde.done.size(), 1u);
+  EXPECT_EQ(benches[1]->done_cycle(0), benches[0]->done_cycle(0) + 1);  // latency 3: the add waits a cycle
+  EXPECT_EQ(benches[3]->done_cycle(0), benches[2]->done_cycle(0));      // latency 2: no collision
+  EXPECT_EQ(benches[4]->done_cycle(0), benches[2]->done_cycle(0) + 1);  // result stage 3: the add waits
+}
+
 // (p2) Coalescing from the lanes' real addresses: 32 lanes load and store a
 // word each, 128 B apart: 32 lines read and 32 written, in lane order, at the
 // buffer's device address; the values in device memory come back incremented.
