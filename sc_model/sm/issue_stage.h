@@ -58,11 +58,10 @@ class IssueStage {
 
   // An issue occupies its pipe until `until` (the SM knows its interval).
   void occupy_alu(uint16_t slot, uint64_t until) { alu_free_[sched_of_[slot]] = until; }
-  // A program's ALU instruction issued at `c`, its operands read by `c + bank_wait`:
-  // the cycles it waits after that to enter its pipe (0 unless the pipes return one
-  // result each a cycle and every pipe's is taken in its result's cycle), which its
-  // pipe waits too.
-  // `result_stage`: the cycle after entering the pipe in which its result is returned.
+  // A program's ALU instruction issued at `c`, its operands read by `c + bank_wait`,
+  // its result returned `result_stage` cycles after it enters its pipe: the cycles it
+  // waits to enter (0 unless the pipes return one result each a cycle and all of
+  // them are taken in its result's cycle), which its pipe waits too.
   uint32_t enter_alu(uint16_t slot, uint64_t c, uint32_t bank_wait, uint32_t result_stage, uint32_t interval) {
     const uint32_t s = sched_of_[slot];
     uint32_t wait = 0;
