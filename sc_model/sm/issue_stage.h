@@ -66,7 +66,8 @@ class IssueStage {
     const uint32_t s = sched_of_[slot];
     uint32_t wait = 0;
     if (results_) wait = uint32_t(results_->take(c, c + bank_wait, result_stage) - (c + bank_wait));
-    alu_free_[s] = c + interval + wait;
+    // Waiting at the input, it holds the pipe until it goes in.
+    alu_free_[s] = wait == 0 ? c + interval : c + bank_wait + wait + interval;
     return wait;
   }
   void occupy_sfu(uint64_t until) { sfu_free_ = until; }

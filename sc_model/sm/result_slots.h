@@ -24,6 +24,7 @@ class ResultSlots {
   // with a result slot free in its result's cycle (entry + result_stage); takes it.
   // `now` (never decreasing, at most `earliest`): results before it are returned.
   uint64_t take(uint64_t now, uint64_t earliest, uint32_t result_stage) {
+    if (now < base_ || earliest < now) throw std::logic_error("gpupm/sm: result slots asked out of order");
     forget_before(now);
     uint64_t entry = earliest;
     while (taken(entry + result_stage) >= per_cycle_) ++entry;

@@ -876,11 +876,12 @@ TEST_F(SmTest, ProgramOpcodeTimingGivesEachGroupItsLatencyAndInterval) {
 
 // (p1c) SmConfig::alu_one_result_per_cycle, one scheduler (one ALU pipe, so one result a cycle): mov, then
 // mul (latency 4) and an independent add issued the next cycle. With add's latency 3 both results would come in the
-// same cycle, so the add waits a cycle at the pipe's input and the pipe with it: ret issues a cycle later. With add's
-// latency 2 the results come in different cycles and nothing waits, unless the add's result stage (the
-// cycle its pipe returns it, GPGPU-Sim's unit latency) is set to 3. Without the rule, never.
+// same cycle, so the add waits a cycle at the pipe's input, and its result with it: the add reading it, and ret, issue
+// a cycle later. With add's latency 2 the results come in different cycles and nothing waits, unless the add's result
+// stage (the cycle its pipe returns it, GPGPU-Sim's unit latency) is set to 3. Without the rule, never.
 TEST_F(SmTest, ProgramAluPipeReturnsOneResultACycle) {
-  const char* body = "mov.u32 %r2, 7;\nmul.lo.s32 %r1, %r2, 3;\nadd.s32 %r3, %r2, 1;\nret;\n";
+  // The last add reads the first add's result: the wait must delay the result, not only the pipe.
+  const char* body = "mov.u32 %r2, 7;\nmul.lo.s32 %r1, %r2, 3;\nadd.s32 %r3, %r2, 1;\nadd.s32 %r4, %r3, 1;\nret;\n";
   std::vector<SmBench*> benches;  // add latency 3 then 2, each without and with the rule
   std::vector<std::unique_ptr<ProgramKernel>> kernels;
   for (uint32_t add_latency : {3u, 2u}) {

@@ -3,7 +3,8 @@
 
 Reads the file GPGPUSIM_PEER_TRACE names (written by GPGPU-Sim built with
 patches/gpgpu-sim-4.0-peer-trace.patch): its `Q` lines (a request enters a
-channel's FR-FCFS scheduler: cycle, channel, bank, row, is_write, address) and
+channel's input queue, which its FR-FCFS scheduler takes in whole every DRAM
+cycle: cycle, channel, bank, row, is_write, address) and
 `S` lines (the scheduler hands a request to its bank: cycle, channel, bank, row,
 is_write, row_hit). Prints, for comparing with gpupm, whose DRAM queues whole
 lines where GPGPU-Sim queues 32 B sectors:
@@ -12,6 +13,8 @@ lines where GPGPU-Sim queues 32 B sectors:
 - sector requests served per activation;
 - at each line read's arrival (its first sector), the lines already waiting
   in its channel and in its row: how ordered the stream reaching the DRAM is.
+A line read is counted at its sector 0 (a read without it is not counted), and
+the row misses per line read include the writes' (few: write-backs).
 
 Usage: dram_trace.py TRACE
 """
