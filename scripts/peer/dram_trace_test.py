@@ -34,6 +34,16 @@ class Figures(unittest.TestCase):
         self.assertAlmostEqual(s["lines_waiting_in_row"], 1 / 3)
         self.assertAlmostEqual(s["lines_waiting_in_channel"], 1 / 3)
 
+    def test_a_write_between_reads_counts_its_row_miss_but_waits_in_no_read_figure(self):
+        trace = (line_read(1, 1, 0, 3, 0x0) + ["Q 2 1 0 5 1 4096"]
+                 + served(3, 1, 0, 3, [False, True, True, True]) + ["S 4 1 0 5 1 0"]
+                 + line_read(5, 1, 0, 3, 0x80) + served(6, 1, 0, 3, [False, True, True, True]))
+        s = dram_trace.summarise(trace)
+        self.assertEqual((s["reads"], s["writes"], s["line_reads"]), (8, 1, 2))
+        self.assertAlmostEqual(s["misses_per_line_read"], 3 / 2)  # the write's row miss included
+        self.assertAlmostEqual(s["row_hits_per_sector"], 6 / 9)
+        self.assertAlmostEqual(s["lines_waiting_in_channel"], 0.0)  # the write is not a waiting read
+
     def test_writes_are_counted_but_no_line_read(self):
         trace = ["Q 1 0 0 3 1 0", "S 2 0 0 3 1 0"]
         self.assertIsNone(dram_trace.summarise(trace))
