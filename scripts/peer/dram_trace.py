@@ -31,9 +31,7 @@ def summarise(trace):
     waiting_channel = collections.Counter()
     reads = writes = line_reads = 0
     same_row_at_arrival = channel_at_arrival = 0.0
-    served = misses = 0
-    per_activation = []
-    open_run = {}  # (channel, bank): sectors served since its last activation
+    served = misses = 0  # every activation is a row miss: sectors per activation = served / misses
     for text in trace:
         f = text.split()
         if not f:
@@ -57,18 +55,12 @@ def summarise(trace):
             if not write:
                 waiting_row[(channel, bank, row)] -= 1
                 waiting_channel[channel] -= 1
-            if not hit:
-                misses += 1
-                if (channel, bank) in open_run:
-                    per_activation.append(open_run[(channel, bank)])
-                open_run[(channel, bank)] = 0
-            open_run[(channel, bank)] = open_run.get((channel, bank), 0) + 1
-    per_activation += open_run.values()
+            misses += not hit
     if not served or not line_reads:
         return None
     return {"reads": reads, "writes": writes, "line_reads": line_reads,
             "row_hits_per_sector": 1 - misses / served, "misses_per_line_read": misses / line_reads,
-            "sectors_per_activation": sum(per_activation) / len(per_activation),
+            "sectors_per_activation": served / misses if misses else float(served),
             "lines_waiting_in_channel": channel_at_arrival / line_reads,
             "lines_waiting_in_row": same_row_at_arrival / line_reads}
 
