@@ -240,8 +240,10 @@ struct StepResult {
   // Atomic with split_atomic_conflicts: lines[i] is one transaction (its own L2 request) and touches these
   // 32 B sectors of its line (bit per sector); Store with store_sectors: the sectors written in lines[i].
   std::array<uint8_t, 32> sectors;
-  uint32_t shared_cycles = 0;  // Shared: bank-conflict degree (1 = conflict free or broadcast)
-  bool exited = false;         // the warp has no lanes left
+  // Shared: bank-conflict degree (1 = conflict free or broadcast); a generic Load/Store/Atomic whose lanes
+  // are partly in shared memory: that of those lanes (0: none there).
+  uint32_t shared_cycles = 0;
+  bool exited = false;  // the warp has no lanes left
 };
 
 // One warp: registers (32 lanes), the SIMT reconvergence stack, local memory.

@@ -649,18 +649,12 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
   const bool store_sectors = rules.store_sectors && in.op == Op::St;
   if (store_sectors) res.sectors.fill(0);
   uint32_t n_words = 0, n_atomic = 0;
-  bool first = true;
+  bool any_off_chip = false;  // a generic access: a lane in global or local memory
   for (uint32_t lane = 0; lane < 32; ++lane) {
     if (!((active >> lane) & 1)) continue;
     const uint64_t addr = (base ? base[lane] : 0) + uint64_t(in.offset);
     const Resolved at = resolve(in, pc, lane, addr, bytes);
-    if (first && in.space == Space::Generic) {  // generic: the first active lane's space decides the class
-      res.cls = at.space == Space::Shared ? TimingClass::Shared
-                : in.op == Op::Ld         ? TimingClass::Load
-                : in.op == Op::St         ? TimingClass::Store
-                                          : TimingClass::Atomic;
-    }
-    first = false;
+    any_off_chip |= at.space != Space::Shared;
     if (split_atomics && at.space == Space::Global) {
       atomic_addresses[n_atomic++] = at.offset;
     } else {
@@ -685,6 +679,14 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
   }
   if (n_words) res.shared_cycles = bank_conflict_degree(n_words);  // bank conflicts
   if (n_atomic) atomic_transactions(n_atomic, res);
+  // Generic: each lane in its own space. Any global or local lane makes it a memory instruction for the
+  // LSU (its shared lanes, if any, in shared_cycles); only shared lanes, a shared access.
+  if (in.space == Space::Generic && active) {
+    res.cls = !any_off_chip     ? TimingClass::Shared
+              : in.op == Op::Ld ? TimingClass::Load
+              : in.op == Op::St ? TimingClass::Store
+                                : TimingClass::Atomic;
+  }
 }
 
 // The 32 B sectors of [address, address + bytes) into the sector masks of their listed lines.

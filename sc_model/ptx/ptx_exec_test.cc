@@ -255,6 +255,40 @@ TEST(PtxMemory, AtomicsApplyInLaneOrder) {
   }
 }
 
+// histo's merged atomicAdd: one generic atom whose lanes fall in shared memory (even lanes) and global
+// memory (odd lanes), the first lane shared. Each lane counts in its own space, and the timing view is
+// a memory instruction with the global lanes' line and the shared lanes' bank-conflict degree.
+TEST(PtxMemory, GenericAtomicMixingSpacesTimesEachLaneInItsSpace) {
+  std::string ptx = kernel(R"(
+  mov.u64 %rd10, counters;
+  cvta.shared.u64 %rd11, %rd10;
+  and.b32 %r2, %r1, 1;
+  setp.eq.u32 %p1, %r2, 0;
+  selp.u64 %rd12, %rd11, %rd1, %p1;
+  atom.add.u32 %r3, [%rd12], 1;
+  bar.sync 0;
+  ld.shared.u32 %r4, [counters];
+  st.global.u32 [%rd7], %r4;)");
+  ptx.insert(ptx.find("  ld.param"), "  .shared .align 4 .b8 counters[4];\n");
+  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
+  uint64_t a = l.buffer(V{0}), out = l.buffer(V(32, 0));
+  l.param(0, a);
+  l.param(1, out);
+  CtaRun run = run_cta(l.state, 0, true);
+  EXPECT_EQ(l.read<uint32_t>(a, 1)[0], 16u);
+  EXPECT_EQ(l.read<uint32_t>(out, 32)[5], 16u);
+  uint32_t atomics = 0;
+  for (const StepResult& r : run.trace) {
+    if (r.cls != TimingClass::Atomic) continue;
+    ++atomics;
+    EXPECT_EQ(r.active, ~0u);
+    EXPECT_GE(r.n_lines, 1u);  // the global lanes' line (one transaction per lane with split atomics)
+    EXPECT_EQ(r.lines[0], a / 128);
+    EXPECT_GE(r.shared_cycles, 1u);  // the shared lanes' bank-conflict degree
+  }
+  EXPECT_EQ(atomics, 1u);
+}
+
 TEST(PtxMemory, SharedCasAndExchInLaneOrder) {
   V out = run_lanes(R"(
   mov.u64 %rd30, slot;

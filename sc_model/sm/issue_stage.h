@@ -72,6 +72,9 @@ class IssueStage {
   }
   void occupy_sfu(uint64_t until) { sfu_free_ = until; }
   void occupy_shared(uint64_t until) { shared_free_ = until; }
+  // A generic memory instruction's shared lanes, issued at `c` to the LSU: their `busy` cycles in the
+  // shared pipe after whatever it is doing (its issue did not wait for the pipe).
+  void replay_in_shared(uint64_t c, uint32_t busy) { shared_free_ = std::max(shared_free_, c) + busy; }
 
   // ------------------------------------------------------------ a cycle
 

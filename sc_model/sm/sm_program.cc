@@ -80,6 +80,7 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
         break;
       }
       if (!lsu_.can_accept()) throw std::logic_error("gpupm/sm: a memory instruction issued to a full LSU");
+      if (r.shared_cycles) issue_.replay_in_shared(c, cfg_.shared_interval * r.shared_cycles);  // generic, mixed
       ++c_.mem_insts;
       ++issued_mem_at_last_;
       Inst in;
