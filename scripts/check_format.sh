@@ -10,8 +10,9 @@ grep -q 'version 14\.' <<< "$("$tool" --version)" ||
   { echo "format check: $tool is not clang-format 14: $("$tool" --version)"; exit 1; }
 cd "$src"
 mapfile -t files < <(find sc_model tests tb fuzz examples scripts -type f \( -name '*.h' -o -name '*.cc' \) | sort)
-mapfile -t bad < <(printf '%s\n' "${files[@]}" |
-  xargs -P 2 -I{} sh -c '"$1" --dry-run -Werror "$2" > /dev/null 2>&1 || echo "$2"' sh "$tool" {})
+# One clang-format for all files (a process per file cost 20x more); it names each violation's file.
+mapfile -t bad < <("$tool" --dry-run "${files[@]}" 2>&1 |
+  sed -n 's/^\(.*\):[0-9]*:[0-9]*: \(warning\|error\): code should be clang-formatted.*/\1/p' | sort -u)
 if [ "${#bad[@]}" -gt 0 ]; then
   echo "format check: ${#bad[@]} of ${#files[@]} files differ from .clang-format; format them with:"
   echo "  $tool -i ${bad[*]}"
