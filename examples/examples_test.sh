@@ -42,6 +42,8 @@ build_example driver driver_shared -DDRIVER_SHARED_GPUPM=ON || fail "driver exam
 
 cd "$work"
 # A JSON value of FILE by a Python expression on `r` (the document).
+py=${GPUPM_PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}  # Debian's first (CMakeLists.txt)
+python3() { "$py" "$@"; }
 json() { python3 -c "import json, sys; r = json.load(open(sys.argv[1])); print($2)" "$1"; }
 expect() {  # WHAT ACTUAL EXPECTED
   [ "$2" = "$3" ] || fail "$1: $2, expected $3"
