@@ -109,5 +109,6 @@ if(NOT GPUPM_SANITIZE)
   set_tests_properties(install PROPERTIES LABELS install TIMEOUT 900 COST 150 RESOURCE_LOCK build_install)
   # The examples built out of tree against an install and run: examples/examples_test.sh.
   add_test(NAME examples COMMAND ${CMAKE_SOURCE_DIR}/examples/examples_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
-  set_tests_properties(examples PROPERTIES LABELS examples TIMEOUT 600 COST 45 RESOURCE_LOCK build_install)
+  set_tests_properties(examples PROPERTIES LABELS examples TIMEOUT 600 COST 45 RESOURCE_LOCK build_install
+    ENVIRONMENT "GPUPM_PYTHON=${Python3_EXECUTABLE}")
 endif()

@@ -184,15 +184,9 @@ gtest_discover_tests(gpupm_lockstep_tests
   PROPERTIES LABELS rtl TIMEOUT 900
   DISCOVERY_TIMEOUT 60)
 
-# Yosys acceptance per top (lint: above, with the verilated sets). The blocks of the synthesis report
-# (rtl_synth_report below, when Python is there) pass the same synth and check -assert in it.
-find_package(Python3 COMPONENTS Interpreter)
-set(yosys_tops eq_decision)
-if(NOT Python3_Interpreter_FOUND)
-  list(APPEND yosys_tops eq_sm_block vote_arbiter droop_predictor stagger_unit)
-endif()
+# Yosys acceptance per top (lint: above, with the verilated sets).
 if(GPUPM_YOSYS_EXE)
-  foreach(top ${yosys_tops})
+  foreach(top eq_decision eq_sm_block vote_arbiter droop_predictor stagger_unit)
     string(TOUPPER "GPUPM_${top}_SV" srcvar)
     set(srcs ${${srcvar}})
     list(JOIN srcs " " srcs)
@@ -249,6 +243,7 @@ endforeach()
 
 # Area/timing report and the pre/post-synthesis equivalence check (Yosys, OpenSTA,
 # OSU 0.18 um cells fetched on first use); minutes, so it runs beside the rest.
+find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   add_test(NAME rtl_synth_report
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/rtl/synth.py --build-dir ${CMAKE_BINARY_DIR}

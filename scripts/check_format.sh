@@ -11,8 +11,10 @@ grep -q 'version 14\.' <<< "$("$tool" --version)" ||
 cd "$src"
 mapfile -t files < <(find sc_model tests tb fuzz examples scripts -type f \( -name '*.h' -o -name '*.cc' \) | sort)
 # One clang-format for all files (a process per file cost 20x more); it names each violation's file.
-mapfile -t bad < <("$tool" --dry-run "${files[@]}" 2>&1 |
-  sed -n 's/^\(.*\):[0-9]*:[0-9]*: \(warning\|error\): code should be clang-formatted.*/\1/p' | sort -u)
+# Without -Werror it exits 0 on violations, so a failure is its own (an unreadable file or .clang-format).
+out=$("$tool" --dry-run "${files[@]}" 2>&1) || { echo "$out"; echo "format check: $tool failed"; exit 1; }
+mapfile -t bad < <(sed -n 's/^\(.*\):[0-9]*:[0-9]*: \(warning\|error\): code should be clang-formatted.*/\1/p' \
+  <<< "$out" | sort -u)
 if [ "${#bad[@]}" -gt 0 ]; then
   echo "format check: ${#bad[@]} of ${#files[@]} files differ from .clang-format; format them with:"
   echo "  $tool -i ${bad[*]}"
