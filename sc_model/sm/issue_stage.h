@@ -71,10 +71,14 @@ class IssueStage {
     return wait;
   }
   void occupy_sfu(uint64_t until) { sfu_free_ = until; }
-  void occupy_shared(uint64_t until) { shared_free_ = until; }
-  // A generic memory instruction's shared lanes, issued at `c` to the LSU: their `busy` cycles in the
-  // shared pipe after whatever it is doing (its issue did not wait for the pipe).
-  void replay_in_shared(uint64_t c, uint32_t busy) { shared_free_ = std::max(shared_free_, c) + busy; }
+  // A shared-memory access issued at `c` occupies the shared pipe for `busy` cycles from the cycle it
+  // returns: `c` for a .shared instruction (its issue waited for the pipe), later for a generic one whose
+  // lanes turn out to be in shared memory (its issue did not wait).
+  uint64_t enter_shared(uint64_t c, uint32_t busy) {
+    const uint64_t start = std::max(shared_free_, c);
+    shared_free_ = start + busy;
+    return start;
+  }
 
   // ------------------------------------------------------------ a cycle
 

@@ -143,6 +143,18 @@ TEST_F(IssueStageTest, APipeInUseHoldsItsWarpsUntilItFrees) {
   EXPECT_EQ(pick(kSched, 15), kA);
 }
 
+// A .shared access enters the free pipe at once and holds its warps back; a generic access whose lanes
+// turn out shared (its issue did not wait) queues behind the pipe's work instead of cutting it short.
+TEST_F(IssueStageTest, TheSharedPipeQueuesAnAccessIssuedWhileItIsBusy) {
+  place(kA, warp(InstClass::Shared));
+  EXPECT_EQ(stage.enter_shared(10, 4), 10u);  // free: busy until 14
+  EXPECT_EQ(pick(kSched, 12), -1);
+  EXPECT_EQ(stage.min_ready(), 14u);
+  EXPECT_EQ(stage.enter_shared(12, 6), 14u);  // a generic access at 12 starts when the pipe frees
+  EXPECT_EQ(pick(kSched, 19), -1);
+  EXPECT_EQ(pick(kSched, 20), kA);
+}
+
 TEST_F(IssueStageTest, AProgramWarpWaitsForACollectorUnitOfItsClass) {
   ptx::InstInfo fma, bar;
   fma.cls = ptx::TimingClass::Alu;

@@ -68,8 +68,8 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
       // Bank conflicts replay the access: the pipe is busy once per conflicting word.
       const uint32_t busy = cfg_.shared_interval * std::max<uint32_t>(1, r.shared_cycles);
       ++c_.mem_insts;
-      issue_.occupy_shared(c + busy);
-      set_dst(c + cfg_.operand_latency + cfg_.shared_latency + busy - cfg_.shared_interval);
+      const uint64_t start = issue_.enter_shared(c, busy);
+      set_dst(start + cfg_.operand_latency + cfg_.shared_latency + busy - cfg_.shared_interval);
       break;
     }
     case ptx::TimingClass::Load:
@@ -80,7 +80,7 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
         break;
       }
       if (!lsu_.can_accept()) throw std::logic_error("gpupm/sm: a memory instruction issued to a full LSU");
-      if (r.shared_cycles) issue_.replay_in_shared(c, cfg_.shared_interval * r.shared_cycles);  // generic, mixed
+      if (r.shared_cycles) issue_.enter_shared(c, cfg_.shared_interval * r.shared_cycles);  // generic, mixed
       ++c_.mem_insts;
       ++issued_mem_at_last_;
       Inst in;
