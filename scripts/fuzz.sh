@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/, clang++, ASan+UBSan) into build-fuzz/ and
-# runs them, one at a time, in-process (one core).
+# runs them in-process: the smoke run GPUPM_FUZZ_JOBS targets at a time (default: the cores).
 #   scripts/fuzz.sh                      every target, GPUPM_FUZZ_RUNS executions each (default 20000): the CI smoke run
 #   scripts/fuzz.sh TARGET [ARGS...]     one target; ARGS go to libFuzzer (-runs=N, -max_total_time=S, ...)
 #   GPUPM_FUZZ_TARGETS="ptx_parse ptx_exec" scripts/fuzz.sh    a subset
-#   GPUPM_FUZZ_JOBS=1 scripts/fuzz.sh    build with one job (beside a running experiment)
+#   GPUPM_FUZZ_JOBS=1 scripts/fuzz.sh    build with one job and fuzz one target at a time (beside an experiment)
 # Targets: gpu_config workload pdn_network sweep_spec program_workload ptx_parse ptx_exec.
 # A crash, a leak, an uncaught exception, a 10 s input or 2 GB of memory fails
 # the run; the input is kept in build-fuzz/artifacts/<target>/. New inputs go
@@ -56,6 +56,30 @@ CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -D
 cmake --build "$BUILD" -j "${GPUPM_FUZZ_JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+if [ $# -gt 0 ]; then
+  run_target "${targets[0]}" "$@"
+  exit
+fi
+# The smoke run: GPUPM_FUZZ_JOBS targets at a time (each one core), each one's output printed whole
+# when it ends; every target runs, and any failure fails the script.
+logs=$BUILD/logs
+mkdir -p "$logs"
+declare -A running=()  # pid -> target
+failed=()
+finish_one() {  # waits for whichever target ends first
+  local pid status=0
+  wait -n -p pid "${!running[@]}" || status=$?
+  [ "$status" = 0 ] || failed+=("${running[$pid]}")
+  cat "$logs/${running[$pid]}.log" >&2
+  unset "running[$pid]"
+}
 for t in "${targets[@]}"; do
-  if [ $# -gt 0 ]; then run_target "$t" "$@"; else run_target "$t" -runs="${GPUPM_FUZZ_RUNS:-20000}"; fi
+  [ "${#running[@]}" -lt "${GPUPM_FUZZ_JOBS:-$(nproc)}" ] || finish_one
+  run_target "$t" -runs="${GPUPM_FUZZ_RUNS:-20000}" > "$logs/$t.log" 2>&1 &
+  running[$!]=$t
 done
+while [ "${#running[@]}" -gt 0 ]; do finish_one; done
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "[fuzz] failed: ${failed[*]} (inputs in $BUILD/artifacts/<target>/)" >&2
+  exit 1
+fi
