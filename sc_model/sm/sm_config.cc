@@ -91,7 +91,9 @@ void describe(ParamVisitor& v, SmConfig& c) {
   v.section("opcode_timing", Presence::kOptional,
             "latency and issue interval of a program's ALU instructions by type and operation group (add/sub, "
             "min/max, mul, mad, div, fma, other), as GPGPU-Sim's -ptx_opcode_latency_* and "
-            "-ptx_opcode_initiation_*; a list left out: alu_latency or alu_interval for every group",
+            "-ptx_opcode_initiation_*; a list left out: alu_latency or alu_interval for every group; a float "
+            "division runs on the SFU pipe, timed by its type's div entry where that list is given (GPGPU-Sim's "
+            "DIV_OP), else by sfu_latency and sfu_interval",
             [&](ParamVisitor& s) { describe(s, c.opcode_timing); });
   v.choice_of("alu_results", c.alu_one_result_per_cycle, {"unlimited", "one_per_cycle"},
               "results the SM's ALU pipes return a cycle: any number, or one each (a program's instruction whose "

@@ -10,6 +10,11 @@ namespace gpupm {
 static_assert(ptx::kAluGroups == 7, "SmConfig::opcode_timing's lists have one entry per ptx::AluGroup");
 
 // Reads the head's register sources through the banks: the cycles its dispatch waits.
+StreamingMultiprocessor::AluTiming StreamingMultiprocessor::sfu_timing(const ptx::InstInfo& info) const {
+  if (info.alu_group == ptx::AluGroup::Div) return div_sfu_timing_[size_t(info.alu_type)];
+  return {cfg_.sfu_latency, cfg_.sfu_interval, cfg_.sfu_latency};
+}
+
 uint32_t StreamingMultiprocessor::collect_operands(uint16_t slot, uint64_t c) {
   const ptx::InstInfo& info = *warps_[slot].program.head_info;
   if (info.cls == ptx::TimingClass::Barrier) return 0;
@@ -52,8 +57,7 @@ void StreamingMultiprocessor::issue_program(uint16_t slot, uint64_t c) {
     case ptx::TimingClass::Alu:
     case ptx::TimingClass::Sfu: {
       const bool alu = r.cls == ptx::TimingClass::Alu;
-      const AluTiming timing = alu ? alu_timing_[size_t(info.alu_type)][size_t(info.alu_group)]
-                                   : AluTiming{cfg_.sfu_latency, cfg_.sfu_interval, cfg_.sfu_latency};
+      const AluTiming timing = alu ? alu_timing_[size_t(info.alu_type)][size_t(info.alu_group)] : sfu_timing(info);
       const uint32_t busy = timing.interval;
       ++(alu ? c_.alu_insts : c_.sfu_insts);
       c_.valu_busy_cycles += busy;

@@ -43,6 +43,14 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
       a.interval = interval.empty() ? cfg.alu_interval : interval[group];
       a.result_stage = stage.empty() ? a.latency : stage[group];
     }
+  for (size_t type = 0; type < ptx::kAluTypes; ++type) {
+    const std::vector<uint32_t>&latency = *lists[type][0], &interval = *lists[type][1];
+    const size_t div = size_t(ptx::AluGroup::Div);
+    AluTiming& d = div_sfu_timing_[type];
+    d.latency = latency.empty() ? cfg.sfu_latency : latency[div];
+    d.interval = interval.empty() ? cfg.sfu_interval : interval[div];
+    d.result_stage = d.latency;
+  }
   // next_busy_ changes only in tick() and every outside input goes through poke(): when due holds.
   // With a front end the clock ticks front_end_ticker_ instead (tick_as<true>).
   clock_handle_ = clock.add_when_due(ibuffer_ ? static_cast<Tickable*>(&front_end_ticker_) : this, next_busy_);

@@ -181,6 +181,10 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
     uint32_t result_stage;  // for alu_one_result_per_cycle
   };
   std::array<std::array<AluTiming, ptx::kAluGroups>, ptx::kAluTypes> alu_timing_;
+  // A float division runs on the SFU pipe timed by opcode_timing's div entry of its type where the config
+  // lists it (GPGPU-Sim's DIV_OP: the SFU unit, the DIV latency and initiation), else as any SFU instruction.
+  std::array<AluTiming, ptx::kAluTypes> div_sfu_timing_;
+  AluTiming sfu_timing(const ptx::InstInfo& info) const;
   std::unique_ptr<DroopPredController> pred_;
   DroopPredIn pred_in_;     // this cycle's candidates (and the CSR fields)
   uint64_t pred_next_ = 0;  // the predictor has seen every cycle before this one

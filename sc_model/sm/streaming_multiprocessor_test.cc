@@ -874,6 +874,49 @@ TEST_F(SmTest, ProgramOpcodeTimingGivesEachGroupItsLatencyAndInterval) {
   EXPECT_EQ(timed_tb.done_cycle(0), s + 32);
 }
 
+// (p1d) A float division runs on the SFU pipe timed by opcode_timing's div entry of its type where the
+// config lists it (GPGPU-Sim's DIV_OP), else as any SFU instruction. Two dependent divisions: the second
+// waits the first's latency, so the chain ends (div latency - sfu_latency) later with the f32 lists; two
+// independent ones: the second waits the pipe's interval. With only the integer lists given, or an f64
+// division beside f32 lists, sfu_latency and sfu_interval.
+TEST_F(SmTest, ProgramFloatDivisionTakesOpcodeTimingsDivEntryOnTheSfuPipe) {
+  const char* chain =
+      "mov.b32 %r1, 0f3F800000;\ndiv.rn.f32 %r1, %r1, 0f40000000;\ndiv.rn.f32 %r1, %r1, 0f40000000;\nret;\n";
+  const char* pair =
+      "mov.b32 %r1, 0f3F800000;\ndiv.rn.f32 %r2, %r1, 0f40000000;\ndiv.rn.f32 %r3, %r1, 0f40000000;\nret;\n";
+  const char* chain64 =
+      "mov.b64 %rd1, 0d3FF0000000000000;\ndiv.rn.f64 %rd1, %rd1, 0d4000000000000000;\n"
+      "div.rn.f64 %rd1, %rd1, 0d4000000000000000;\nret;\n";
+  SmConfig timed = cfg, int_only = cfg;
+  timed.opcode_timing.f32_latency = {4, 13, 4, 5, 40, 1, 1};
+  timed.opcode_timing.f32_interval = {1, 2, 1, 1, cfg.sfu_interval + 5, 1, 1};
+  int_only.opcode_timing.int_latency.assign(ptx::kAluGroups, cfg.alu_latency);  // the mov as without the lists
+  std::vector<std::unique_ptr<ProgramKernel>> kernels;
+  SmBench& uniform_chain = bench("uniform_chain");
+  kernels.push_back(launch_program(uniform_chain, chain, 32));
+  SmBench& timed_chain = bench("timed_chain", timed);
+  kernels.push_back(launch_program(timed_chain, chain, 32));
+  SmBench& int_chain = bench("int_chain", int_only);
+  kernels.push_back(launch_program(int_chain, chain, 32));
+  SmBench& uniform_pair = bench("uniform_pair");
+  kernels.push_back(launch_program(uniform_pair, pair, 32));
+  SmBench& timed_pair = bench("timed_pair", timed);
+  kernels.push_back(launch_program(timed_pair, pair, 32));
+  SmBench& uniform_chain64 = bench("uniform_chain64");
+  kernels.push_back(launch_program(uniform_chain64, chain64, 32));
+  SmBench& timed_chain64 = bench("timed_chain64", timed);
+  kernels.push_back(launch_program(timed_chain64, chain64, 32));
+  run_cycles(400);
+  for (SmBench* tb :
+       {&uniform_chain, &timed_chain, &int_chain, &uniform_pair, &timed_pair, &uniform_chain64, &timed_chain64})
+    ASSERT_EQ(tb->gwde.done.size(), 1u);
+  ASSERT_NE(cfg.sfu_latency, 40u);
+  EXPECT_EQ(timed_chain.done_cycle(0), uniform_chain.done_cycle(0) + 40 - cfg.sfu_latency);
+  EXPECT_EQ(int_chain.done_cycle(0), uniform_chain.done_cycle(0));
+  EXPECT_EQ(timed_pair.done_cycle(0), uniform_pair.done_cycle(0) + 5);
+  EXPECT_EQ(timed_chain64.done_cycle(0), uniform_chain64.done_cycle(0));
+}
+
 // (p1c) SmConfig::alu_one_result_per_cycle, one scheduler (one ALU pipe, so one result a cycle): mov, then
 // mul (latency 4) and an independent add issued the next cycle. With add's latency 3 both results would come in the
 // same cycle, so the add waits a cycle at the pipe's input, and its result with it: the add reading it, and ret, issue
