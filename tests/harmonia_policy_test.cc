@@ -12,6 +12,7 @@
 
 #include "support/report_runner.h"
 #include "support/test_support.h"
+#include "gpupm/common/json_reader.h"
 #include "gpupm/workload/kernel_profile.h"
 
 namespace gpupm::test {

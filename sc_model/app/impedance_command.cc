@@ -1,4 +1,5 @@
 #include "gpupm/app/impedance_command.h"
+#include "gpupm/common/json_reader.h"
 #include "gpupm/common/data_dir.h"
 
 #include "gpupm/app/commands.h"

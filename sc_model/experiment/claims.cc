@@ -4,6 +4,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <nlohmann/json.hpp>
 
 namespace gpupm {
 

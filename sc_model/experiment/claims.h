@@ -4,7 +4,7 @@
 // prints the judged claims as a JSON array and a Markdown table.
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 #include "gpupm/common/param.h"
 
 #include <map>

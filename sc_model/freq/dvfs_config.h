@@ -3,7 +3,7 @@
 // fixed ratio, see MemConfig::l2_clock_ratio).
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 #include "gpupm/common/param.h"
 #include "gpupm/protocol/domain.h"
 

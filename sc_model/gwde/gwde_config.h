@@ -1,6 +1,6 @@
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 #include "gpupm/common/param.h"
 
 namespace gpupm {

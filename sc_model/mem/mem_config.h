@@ -4,7 +4,7 @@
 // 3.2.2 (docs/papers.md#equalizer-gpu); configs/gpu/gtx480.json says where each comes from.
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 #include "gpupm/common/param.h"
 #include "gpupm/protocol/memory_status.h"
 

@@ -1,6 +1,7 @@
 // Unit tests of the memory block's parts that need no simulation: the L2
 // clock fraction, the address map, the DRAM channel (FR-FCFS order, timing,
 // bandwidth) and the config reader.
+#include "gpupm/common/json_reader.h"
 #include "gpupm/mem/address_map.h"
 #include "gpupm/mem/dram_channel.h"
 #include "gpupm/mem/interconnect.h"

@@ -1,4 +1,5 @@
 #include "gpupm/platform/run_setup.h"
+#include "gpupm/common/json_reader.h"
 #include "gpupm/policy/policy_registry.h"
 #include "gpupm/common/data_dir.h"
 

@@ -3,7 +3,7 @@
 // carry the values with a note on where each comes from.
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 #include "gpupm/common/param.h"
 
 namespace gpupm {

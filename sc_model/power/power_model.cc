@@ -1,6 +1,7 @@
 #include "gpupm/power/power_model.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace gpupm {
 

@@ -11,7 +11,7 @@
 #include "gpupm/protocol/sm_status.h"
 #include "gpupm/protocol/vf_status.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <systemc>
 

@@ -7,6 +7,7 @@
 #include "gpupm/vr/voltage_regulator.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "support/dvfs_fixture.h"
 

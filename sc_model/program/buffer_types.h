@@ -2,7 +2,7 @@
 // "The workload contract") and how a JSON number becomes the bytes of one element or parameter.
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,5 @@
 #include "gpupm/program/program_workload_params.h"
+#include "gpupm/common/json_reader.h"
 
 #include "gpupm/program/buffer_types.h"
 #include "gpupm/program/npy.h"

@@ -1,6 +1,7 @@
 #include "gpupm/report/metrics.h"
 
 #include "gpupm/report/report_keys.h"
+#include <nlohmann/json.hpp>
 
 namespace gpupm {
 

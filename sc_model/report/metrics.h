@@ -5,7 +5,7 @@
 
 #include "gpupm/platform/snapshot.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace gpupm {
 

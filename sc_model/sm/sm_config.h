@@ -2,7 +2,7 @@
 // of GPGPU-Sim 3.2.2 and the Equalizer paper's Table III (docs/papers.md#equalizer-gpu).
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 #include "gpupm/common/param.h"
 
 #include <cstdint>

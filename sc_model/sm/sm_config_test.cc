@@ -1,5 +1,6 @@
 // The SM section reads through its parameter declaration (common/param.h):
 // the same values and messages as the reader it replaced.
+#include "gpupm/common/json_reader.h"
 #include "gpupm/sm/sm_config.h"
 
 #include <gtest/gtest.h>

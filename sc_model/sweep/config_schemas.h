@@ -3,7 +3,7 @@
 // (`gpupm params --schema KIND` prints one; a test keeps the files equal).
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 
 #include <string>
 #include <vector>

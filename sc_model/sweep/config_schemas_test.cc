@@ -1,5 +1,6 @@
 // docs/schema/*.schema.json: generated from the declarations (they cannot
 // drift), and every shipped input under configs/ valid against them.
+#include "gpupm/common/json_reader.h"
 #include "gpupm/sweep/config_schemas.h"
 
 #include "support/test_support.h"

@@ -26,7 +26,7 @@
 // }
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 #include "gpupm/sweep/run_executor.h"
 
 #include <string>

@@ -19,7 +19,7 @@
 
 #include "gpupm/vr/pdn_config.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <algorithm>
 #include <cstdint>

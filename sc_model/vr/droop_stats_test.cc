@@ -1,5 +1,6 @@
 // Droop statistics on synthetic voltage traces: worst droop, histogram,
 // emergencies, and the first-/second-order split with the zero-phase filter.
+#include "gpupm/common/json_reader.h"
 #include "gpupm/vr/droop_stats.h"
 
 #include <gtest/gtest.h>

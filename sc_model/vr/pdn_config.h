@@ -4,7 +4,7 @@
 // Values are loop values (VDD and VSS rails summed). See docs/voltage_noise.md.
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 #include "gpupm/common/param.h"
 
 #include <cstdint>

@@ -2,6 +2,7 @@
 // stability, the trapezoidal propagator against the exact (matrix
 // exponential) discretisation, superposition, DC behaviour, locality, and the
 // time-domain response against |Z(f)|.
+#include "gpupm/common/json_reader.h"
 #include "gpupm/vr/pdn.h"
 
 #include "support/test_support.h"

@@ -3,7 +3,7 @@
 // speed-up: how a kernel behaves emerges from these streams in the model.
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 #include "gpupm/common/param.h"
 
 #include <array>

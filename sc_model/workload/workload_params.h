@@ -7,6 +7,7 @@
 
 #include "gpupm/common/param.h"
 #include "gpupm/workload/kernel_profile.h"
+#include <nlohmann/json.hpp>
 
 namespace gpupm {
 

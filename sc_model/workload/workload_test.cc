@@ -1,5 +1,6 @@
 // parse_workload (validation, launches, repeat, phases) and WarpStream (the
 // deterministic per-warp instruction and address streams). No simulation.
+#include "gpupm/common/json_reader.h"
 #include "gpupm/workload/kernel_profile.h"
 #include "gpupm/workload/warp_stream.h"
 

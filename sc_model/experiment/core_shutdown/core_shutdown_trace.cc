@@ -1,4 +1,5 @@
 #include "gpupm/experiment/core_shutdown/core_shutdown_trace.h"
+#include <nlohmann/json.hpp>
 
 namespace gpupm {
 

@@ -1,7 +1,7 @@
 // What the core shut-down policy's trace (report.policy_trace) says.
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 
 #include <cstdint>
 #include <string>

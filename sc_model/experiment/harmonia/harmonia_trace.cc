@@ -1,6 +1,7 @@
 #include "gpupm/experiment/harmonia/harmonia_trace.h"
 
 #include "gpupm/experiment/format_stats.h"
+#include <nlohmann/json.hpp>
 
 namespace gpupm {
 

@@ -49,7 +49,7 @@
 //       nothing left to step: converged (settled) until the next CG.
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 #include "gpupm/policy/shared/observe/kernel_counters.h"
 
 #include <array>

@@ -1,4 +1,5 @@
 #include "gpupm/policy/sm_allocation/sm_profiles.h"
+#include "gpupm/common/json_reader.h"
 
 #include <stdexcept>
 

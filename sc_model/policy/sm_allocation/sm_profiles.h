@@ -16,7 +16,7 @@
 // points: exactly n = step, 2 step, ..., sms in order; opt: one of them.
 #pragma once
 
-#include "gpupm/common/json_reader.h"
+#include "gpupm/common/json_fwd.h"
 
 #include <cstdint>
 #include <string>
