@@ -1,7 +1,9 @@
 // Dependent-chain probes (issue 27): one warp runs a chain of one PTX operation, eight a loop
 // iteration, so a launch's cycles grow by eight times the operation's dependent-issue distance per
 // iteration: two launches of each kernel (32 and 64 iterations) give it as their difference / 256.
-// The operations are inline PTX so the compiler neither folds nor reorders the chain.
+// The operations are inline PTX so the compiler neither folds nor reorders the chain. The SFU's
+// operations (the last six: GPGPU-Sim runs them on its SFU unit, div.rn by the -ptx_opcode_*_fp/_dp
+// DIV entries, the rest by _sfu) are launched by sfu_chains.json.
 #define STEP(OP, C) asm volatile(OP : "+" C(x));
 #define CHAIN(NAME, T, INIT, C, OP)                                                    \
   extern "C" __global__ void NAME(T* __restrict__ out, int iterations) {              \
@@ -28,3 +30,9 @@ CHAIN(min_f64, double, double(threadIdx.x), "d", "min.f64 %0, %0, 0d416000000000
 CHAIN(mul_f64, double, double(threadIdx.x), "d", "mul.f64 %0, %0, 0d3FEFFE0000000000;")
 CHAIN(fma_f64, double, double(threadIdx.x), "d", "fma.rn.f64 %0, %0, 0d3FEFFE0000000000, 0d3F50000000000000;")
 CHAIN(abs_f64, double, double(threadIdx.x), "d", "abs.f64 %0, %0;")
+CHAIN(div_f32, float, float(threadIdx.x + 1), "f", "div.rn.f32 %0, %0, 0f3F800100;")
+CHAIN(div_f64, double, double(threadIdx.x + 1), "d", "div.rn.f64 %0, %0, 0d3FF0001000000000;")
+CHAIN(rcp_f32, float, float(threadIdx.x + 1), "f", "rcp.rn.f32 %0, %0;")
+CHAIN(sqrt_f32, float, float(threadIdx.x + 1), "f", "sqrt.rn.f32 %0, %0;")
+CHAIN(ex2_f32, float, -float(threadIdx.x + 1), "f", "ex2.approx.f32 %0, %0;")
+CHAIN(lg2_f32, float, float(threadIdx.x + 2), "f", "lg2.approx.f32 %0, %0;")
