@@ -49,10 +49,19 @@ void L2Slice::respond(uint32_t id, uint64_t l2_cycle, ResponseNetwork& responses
   responses.push(index_, id, l2_cycle + latency_);
 }
 
+L2Outcome L2Slice::stall(uint64_t local_line) {
+  stalled_line_ = local_line;
+  stalled_at_ = use_clock_;
+  return L2Outcome::kStall;
+}
+
 L2Outcome L2Slice::lookup(uint32_t id, uint64_t l2_cycle, RequestPool& pool, DramChannel& dram,
                           ResponseNetwork& responses) {
   MemRequest& r = pool[id];
-  if (Line* line = find(r.local_line)) {
+  // A stalled head missed when it was last looked up; its line can only have come in
+  // with an install, and every install moves use_clock_.
+  const bool known_absent = r.local_line == stalled_line_ && use_clock_ == stalled_at_;
+  if (Line* line = known_absent ? nullptr : find(r.local_line)) {
     if (line->state == State::kFilling && !r.write) {
       Mshr& m = mshrs_[line->mshr];
       pool[m.tail].next = id;
@@ -65,12 +74,13 @@ L2Outcome L2Slice::lookup(uint32_t id, uint64_t l2_cycle, RequestPool& pool, Dra
     respond(id, l2_cycle, responses);
     return L2Outcome::kHit;
   }
+  // A read miss waits for a DRAM queue slot and an MSHR whatever its victim: checked
+  // first, since a stalled head is looked up again every L2 cycle.
+  if (!r.write && (dram.free_read_slots() == 0 || free_mshrs_.empty())) return stall(r.local_line);
   Line* v = victim(r.local_line);
-  if (!v) return L2Outcome::kStall;
-  bool dirty_victim = v->state == State::kValid && v->dirty;
-  if ((!r.write && (dram.free_read_slots() == 0 || free_mshrs_.empty())) ||
-      (dirty_victim && dram.free_write_slots() == 0))
-    return L2Outcome::kStall;
+  if (!v) return stall(r.local_line);
+  const bool dirty_victim = v->state == State::kValid && v->dirty;
+  if (dirty_victim && dram.free_write_slots() == 0) return stall(r.local_line);
   if (dirty_victim) {
     write_back(*v, dram);
     // The victim's data leaves through the data port before this lookup's own use of the port.

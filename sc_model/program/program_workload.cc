@@ -288,16 +288,15 @@ void ProgramHost::init_buffer(size_t i) {
     return;
   }
   if (in.is_iota()) {
+    // The bounds are read from JSON once, not per element (a JSON read costs more than the element).
+    const double start_f = t.is_float ? in.start.get<double>() : 0.0, step_f = t.is_float ? in.step.get<double>() : 0.0;
+    const int64_t start_i = t.is_float ? 0 : in.start.get<int64_t>(), step_i = t.is_float ? 0 : in.step.get<int64_t>();
     for (uint64_t e = 0; e < b.count; ++e) {
-      Json v;
-      if (t.is_float) v = in.start.get<double>() + double(e) * in.step.get<double>();
-      else v = in.start.get<int64_t>() + int64_t(e) * in.step.get<int64_t>();
-      // Integers wrap like the C types they fill (an iota may run past the type's range).
-      if (!t.is_float) {
-        const uint64_t raw = uint64_t(v.get<int64_t>());
+      if (t.is_float) {
+        encode_number(Json(start_f + double(e) * step_f), true, true, t.bytes, out + e * t.bytes, fail);
+      } else {  // integers wrap like the C types they fill (an iota may run past the type's range)
+        const uint64_t raw = uint64_t(start_i + int64_t(e) * step_i);
         std::memcpy(out + e * t.bytes, &raw, t.bytes);
-      } else {
-        encode_number(v, true, true, t.bytes, out + e * t.bytes, fail);
       }
     }
     return;
@@ -305,27 +304,29 @@ void ProgramHost::init_buffer(size_t i) {
   if (!in.is_random()) return;  // allocations start zeroed
   // random: uniform from one xoshiro256** stream per buffer (docs/real_kernels.md).
   Rng rng(in.seed);
-  for (uint64_t e = 0; e < b.count; ++e) {
-    const uint64_t u = rng.next();
-    uint8_t* dst = out + e * t.bytes;
-    if (t.is_float && t.bytes == 4) {
-      const float lo = in.min.get<float>(), hi = in.max.get<float>();
-      const float f = lo + (hi - lo) * (float(u >> 40) * 0x1.0p-24f);
-      std::memcpy(dst, &f, 4);
-    } else if (t.is_float) {
-      const double lo = in.min.get<double>(), hi = in.max.get<double>();
-      const double d = lo + (hi - lo) * (double(u >> 11) * 0x1.0p-53);
-      std::memcpy(dst, &d, 8);
-    } else {
-      // Integers in [min, max]: the high 64 bits of u x span (Lemire's method, bias < 2^-64 x span).
-      const __int128 lo =
-          in.min.is_number_unsigned() ? __int128(in.min.get<uint64_t>()) : __int128(in.min.get<int64_t>());
-      const __int128 hi =
-          in.max.is_number_unsigned() ? __int128(in.max.get<uint64_t>()) : __int128(in.max.get<int64_t>());
-      const unsigned __int128 span = (unsigned __int128)(hi - lo) + 1;
-      const __int128 v = lo + __int128(((unsigned __int128)u * span) >> 64);
+  if (t.is_float && t.bytes == 4) {
+    const float lo = in.min.get<float>(), hi = in.max.get<float>();
+    for (uint64_t e = 0; e < b.count; ++e) {
+      const float f = lo + (hi - lo) * (float(rng.next() >> 40) * 0x1.0p-24f);
+      std::memcpy(out + e * 4, &f, 4);
+    }
+  } else if (t.is_float) {
+    const double lo = in.min.get<double>(), hi = in.max.get<double>();
+    for (uint64_t e = 0; e < b.count; ++e) {
+      const double d = lo + (hi - lo) * (double(rng.next() >> 11) * 0x1.0p-53);
+      std::memcpy(out + e * 8, &d, 8);
+    }
+  } else {
+    // Integers in [min, max]: the high 64 bits of u x span (Lemire's method, bias < 2^-64 x span).
+    const __int128 lo =
+        in.min.is_number_unsigned() ? __int128(in.min.get<uint64_t>()) : __int128(in.min.get<int64_t>());
+    const __int128 hi =
+        in.max.is_number_unsigned() ? __int128(in.max.get<uint64_t>()) : __int128(in.max.get<int64_t>());
+    const unsigned __int128 span = (unsigned __int128)(hi - lo) + 1;
+    for (uint64_t e = 0; e < b.count; ++e) {
+      const __int128 v = lo + __int128(((unsigned __int128)rng.next() * span) >> 64);
       const uint64_t raw = uint64_t(v);
-      std::memcpy(dst, &raw, t.bytes);
+      std::memcpy(out + e * t.bytes, &raw, t.bytes);
     }
   }
 }
