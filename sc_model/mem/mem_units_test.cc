@@ -1,10 +1,11 @@
 // Unit tests of the memory block's parts that need no simulation: the L2
 // clock fraction, the address map, the DRAM channel (FR-FCFS order, timing,
-// bandwidth) and the config reader.
+// bandwidth), the L2 slice's stalls and the config reader.
 #include "gpupm/common/json_reader.h"
 #include "gpupm/mem/address_map.h"
 #include "gpupm/mem/dram_channel.h"
 #include "gpupm/mem/interconnect.h"
+#include "gpupm/mem/l2_slice.h"
 #include "gpupm/mem/mem_config.h"
 #include "gpupm/mem/ratio_clock.h"
 
@@ -413,6 +414,27 @@ TEST(ResponseNetwork, BlockingCrossbarSubPartitionsAreSeparateOutputs) {
     EXPECT_EQ(done[0], 3u) << second_line;
     EXPECT_EQ(done[1], second_line == 1 ? 3u : 7u) << second_line;  // same output: behind the first
   }
+}
+
+// A head that stalled (no DRAM read slot) is looked up again each L2 cycle, and the
+// retry skips the tag search while no line came in: a host copy that brings its
+// line in makes the next lookup a hit.
+TEST(L2Slice, AStalledMissHitsOnceAHostCopyBringsItsLineIn) {
+  MemConfig cfg;
+  cfg.mc_queue = 1;
+  RequestPool pool(8);
+  ResponseNetwork responses(cfg, pool);
+  responses.set_ports(1);
+  DramChannel dram(cfg);
+  L2Slice slice(cfg, 0);
+  const uint32_t first = pool.alloc(), second = pool.alloc();
+  pool[first].local_line = 0;
+  pool[second].local_line = 1;
+  EXPECT_EQ(slice.lookup(first, 0, pool, dram, responses), L2Outcome::kMiss);  // takes the one DRAM slot
+  EXPECT_EQ(slice.lookup(second, 1, pool, dram, responses), L2Outcome::kStall);
+  EXPECT_EQ(slice.lookup(second, 2, pool, dram, responses), L2Outcome::kStall);
+  slice.install_copy(1);
+  EXPECT_EQ(slice.lookup(second, 3, pool, dram, responses), L2Outcome::kHit);
 }
 
 TEST(MemConfigParse, EmptyObjectGivesTheDefaultsAndKeysOverride) {
