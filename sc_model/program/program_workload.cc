@@ -287,15 +287,15 @@ void ProgramHost::init_buffer(size_t i) {
     for (uint64_t e = 0; e < b.count; ++e) std::memcpy(out + e * t.bytes, v, t.bytes);
     return;
   }
-  if (in.is_iota()) {
-    // The bounds are read from JSON once, not per element (a JSON read costs more than the element).
-    const double start_f = t.is_float ? in.start.get<double>() : 0.0, step_f = t.is_float ? in.step.get<double>() : 0.0;
-    const int64_t start_i = t.is_float ? 0 : in.start.get<int64_t>(), step_i = t.is_float ? 0 : in.step.get<int64_t>();
-    for (uint64_t e = 0; e < b.count; ++e) {
-      if (t.is_float) {
-        encode_number(Json(start_f + double(e) * step_f), true, true, t.bytes, out + e * t.bytes, fail);
-      } else {  // integers wrap like the C types they fill (an iota may run past the type's range)
-        const uint64_t raw = uint64_t(start_i + int64_t(e) * step_i);
+  if (in.is_iota()) {  // the bounds are read from JSON once, not per element
+    if (t.is_float) {
+      const double start = in.start.get<double>(), step = in.step.get<double>();
+      for (uint64_t e = 0; e < b.count; ++e)
+        encode_number(Json(start + double(e) * step), true, true, t.bytes, out + e * t.bytes, fail);
+    } else {  // integers wrap like the C types they fill (an iota may run past the type's range)
+      const int64_t start = in.start.get<int64_t>(), step = in.step.get<int64_t>();
+      for (uint64_t e = 0; e < b.count; ++e) {
+        const uint64_t raw = uint64_t(start + int64_t(e) * step);
         std::memcpy(out + e * t.bytes, &raw, t.bytes);
       }
     }
