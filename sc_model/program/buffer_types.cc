@@ -33,24 +33,24 @@ const std::vector<std::string>& buffer_type_names() {
   return names;
 }
 
+void encode_float(double d, uint32_t bytes, uint8_t* out, const std::function<void(const std::string&)>& fail) {
+  if (!std::isfinite(d)) fail("expected a finite number");
+  if (bytes == 4) {
+    const float f = float(d);
+    if (!std::isfinite(f))  // JSON numbers are finite: beyond f32's range it would become infinity
+      fail("expected a number in f32's range [-3.4028235e38, 3.4028235e38]");
+    std::memcpy(out, &f, 4);
+  } else {
+    std::memcpy(out, &d, 8);
+  }
+}
+
 void encode_number(const Json& v, bool is_float, bool is_signed, uint32_t bytes, uint8_t* out,
                    const std::function<void(const std::string&)>& fail, bool typed_sign) {
   if (!v.is_number()) fail("expected a number");
   if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)  // callers refuse aggregates first
     fail("expected a scalar of 1, 2, 4 or 8 bytes, not " + std::to_string(bytes));
-  if (is_float) {
-    const double d = v.get<double>();
-    if (!std::isfinite(d)) fail("expected a finite number");
-    if (bytes == 4) {
-      const float f = float(d);
-      if (!std::isfinite(f))  // JSON numbers are finite: beyond f32's range it would become infinity
-        fail("expected a number in f32's range [-3.4028235e38, 3.4028235e38]");
-      std::memcpy(out, &f, 4);
-    } else {
-      std::memcpy(out, &d, 8);
-    }
-    return;
-  }
+  if (is_float) return encode_float(v.get<double>(), bytes, out, fail);
   if (v.is_number_float()) fail("expected an integer");
   const unsigned bits = bytes * 8;
   const bool wide = bits == 64;

@@ -30,6 +30,10 @@ const std::vector<std::string>& buffer_type_names();
 void encode_number(const Json& v, bool is_float, bool is_signed, uint32_t bytes, uint8_t* out,
                    const std::function<void(const std::string&)>& fail, bool typed_sign = true);
 
+// A float of `bytes` width (4 or 8) as its little-endian bytes; `fail` when
+// it is not finite or, as f32, out of range.
+void encode_float(double d, uint32_t bytes, uint8_t* out, const std::function<void(const std::string&)>& fail);
+
 // What is wrong with `v` as an element of `type` ("" when it fits).
 std::string element_problem(const Json& v, const BufferType& type);
 

@@ -290,8 +290,7 @@ void ProgramHost::init_buffer(size_t i) {
   if (in.is_iota()) {  // the bounds are read from JSON once, not per element
     if (t.is_float) {
       const double start = in.start.get<double>(), step = in.step.get<double>();
-      for (uint64_t e = 0; e < b.count; ++e)
-        encode_number(Json(start + double(e) * step), true, true, t.bytes, out + e * t.bytes, fail);
+      for (uint64_t e = 0; e < b.count; ++e) encode_float(start + double(e) * step, t.bytes, out + e * t.bytes, fail);
     } else {  // integers wrap like the C types they fill (an iota may run past the type's range)
       const int64_t start = in.start.get<int64_t>(), step = in.step.get<int64_t>();
       for (uint64_t e = 0; e < b.count; ++e) {
