@@ -156,6 +156,12 @@ void CoreShutdownAnalysis::collect_searches(const CoreShutdownApp& a, const Json
   const ClaimBook& book = config.claims;
   const Json& launches = j["core_shutdown_launches"];
   const bool thrash = a.cls.find("CACHE") != std::string::npos;
+  if (a.memory) {  // C8: the search ran when a launch ends with fewer than all SMs
+    const auto gated = std::count_if(lt.begin(), lt.end(), [&](const LaunchTrace& l) { return l.final_sms < n_sms; });
+    ++mem_programs;
+    mem_programs_gated += gated > 0;
+    gated_detail += a.name + " " + std::to_string(gated) + "/" + std::to_string(lt.size()) + "; ";
+  }
   for (size_t i = 0; i < lt.size() && i < launches.size(); ++i) {
     const Json& lj = launches[i];
     for (uint32_t s : lt[i].steps) steps_bad += s > book.limit("C2", "steps_max");

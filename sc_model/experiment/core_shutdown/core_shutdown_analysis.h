@@ -32,6 +32,8 @@ struct CoreShutdownAnalysis {
   std::string compute_detail;
   bool phase_varies = false, stable_ok = true;  // C7
   std::string phase_detail, stable_detail;
+  int mem_programs = 0, mem_programs_gated = 0;  // C8: memory-intensive programs, those ending a launch gated
+  std::string gated_detail;                      // C8: per program, launches ending below all SMs
 
  private:
   void add_app(const CoreShutdownApp& a);

@@ -34,7 +34,9 @@ struct CoreShutdownRuns {
 
   CoreShutdownRuns() {
     const std::string shipped = data_file("configs/experiments/core_shutdown.json");
-    config.claims = ClaimBook(read_experiment_params<CoreShutdownParams>(shipped).claims);
+    const CoreShutdownParams params = read_experiment_params<CoreShutdownParams>(shipped);
+    config.claims = ClaimBook(params.claims);
+    config.targets = claim_targets(params.targets);
     const Json space = {{"name", "oracle-sm"},
                         {"objective", {{"kind", "min_energy"}, {"max_loss", 0.02}}},
                         {"axes", {{"sms", {{"from", 16}, {"to", 32}, {"step", 16}}}}}};
@@ -86,6 +88,13 @@ TEST(CoreShutdownAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
   EXPECT_EQ(c4a["tolerance"], ">= 15%");
   EXPECT_EQ(claim(summary, "C4b")["verdict"], "pass");                    // 5 points behind the oracle
   EXPECT_EQ(claim(summary, "C3")["claim"], "cache-thrash kernels gain");  // none in this suite
+  Json c8 = claim(summary, "C8");                                         // the launch ends on 16 SMs
+  EXPECT_EQ(c8["measured"], "1 of 1 programs; launches ending below 32 SMs: sp 1/1");
+  EXPECT_EQ(c8["verdict"], "pass");
+  const Json& targets = summary["targets"];  // the shipped headline targets: the search's is the third
+  ASSERT_EQ(targets.size(), 3u);
+  EXPECT_EQ(targets[2]["measured"], "C8: " + c8["measured"].get<std::string>());
+  EXPECT_EQ(targets[2]["pass"], true);
 }
 
 // A launch too short to search (the real suite's case): every claim still has its row, n/a where nothing
@@ -106,6 +115,9 @@ TEST(CoreShutdownAnalysis, ClaimsWithNothingToJudgeAreListedNotApplicable) {
   Json summary = CoreShutdown::analyse(s.config, s.reports, kOneStage).json;
   for (const char* id : {"C2", "C5", "C7"}) EXPECT_EQ(claim(summary, id)["verdict"], "n/a") << id;
   EXPECT_EQ(claim(summary, "C4a")["verdict"], "fail");  // 0% saving
+  // The search never ran: the memory-intensive program ends its launch on all SMs.
+  EXPECT_EQ(claim(summary, "C8")["measured"], "0 of 1 programs; launches ending below 32 SMs: sp 0/1");
+  EXPECT_EQ(claim(summary, "C8")["verdict"], "fail");
 }
 
 }  // namespace gpupm

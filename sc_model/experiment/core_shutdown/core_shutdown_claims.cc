@@ -26,6 +26,7 @@ struct CoreShutdownJudge {
   void leakage_linearity();
   void against_dvfs();
   void invocations();
+  void search_runs();
 };
 
 void CoreShutdownJudge::compute_kernels() {
@@ -127,6 +128,21 @@ void CoreShutdownJudge::invocations() {
          "see launches");
 }
 
+// C8: every memory-intensive program ends at least one launch below all SMs (a search that never gates,
+// or never starts because its launches are shorter than the sampling windows, leaves all SMs on).
+void CoreShutdownJudge::search_runs() {
+  if (!a.mem_programs) {
+    claims.push_back(book.not_judged("C8", "no application measured as memory-intensive in this run"));
+    return;
+  }
+  std::string detail = a.gated_detail;
+  detail.resize(detail.size() - 2);  // the last "; "
+  judged("C8",
+         std::to_string(a.mem_programs_gated) + " of " + std::to_string(a.mem_programs) +
+             " programs; launches ending below " + std::to_string(a.n_sms) + " SMs: " + detail,
+         a.mem_programs_gated == a.mem_programs, "a memory-intensive program ends every launch on all SMs");
+}
+
 }  // namespace
 
 std::vector<Claim> judge_core_shutdown_claims(const CoreShutdownAnalysis& a) {
@@ -138,6 +154,7 @@ std::vector<Claim> judge_core_shutdown_claims(const CoreShutdownAnalysis& a) {
   j.leakage_linearity();
   j.against_dvfs();
   j.invocations();
+  j.search_runs();
   return j.claims;
 }
 

@@ -14,7 +14,8 @@ const std::vector<ClaimLimits>& core_shutdown_claim_limits() {
                                                   {"C4c", {"speedup_min"}},
                                                   {"C5", {"r2_min", "slope_min", "slope_max"}},
                                                   {"C6", {}},
-                                                  {"C7", {"phase_span_min", "stable_span_max"}}};
+                                                  {"C7", {"phase_span_min", "stable_span_max"}},
+                                                  {"C8", {}}};
   return limits;
 }
 
