@@ -91,12 +91,16 @@ TEST(Cli, SameSeedSameBitsOtherSeedOtherBits) {
 }
 
 TEST(Cli, ValidateAcceptsShippedConfigs) {
+  std::string gpus;  // every shipped GPU config (Pascal's and the GCN-like one too)
+  for (const auto& f : std::filesystem::directory_iterator(source_path("configs/gpu")))
+    if (f.path().extension() == ".json") gpus += " " + f.path().string();
   std::string output;
-  EXPECT_EQ(run_gpupm("validate " + gpupm::test::gtx480_config() + " " + wl("demo") + " " + wl("compute") + " " +
-                          wl("streaming") + " " + wl("cache_sensitive") + " " + wl("unsaturated"),
+  EXPECT_EQ(run_gpupm("validate" + gpus + " " + wl("demo") + " " + wl("compute") + " " + wl("streaming") + " " +
+                          wl("cache_sensitive") + " " + wl("unsaturated"),
                       &output),
             0)
       << output;
+  EXPECT_NE(output.find("pascal_60sm.json: ok (gpu)"), std::string::npos) << output;
 }
 
 TEST(Cli, ValidateRejectsBadFileWithStatus2) {

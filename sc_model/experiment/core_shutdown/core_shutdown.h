@@ -34,7 +34,7 @@ struct CoreShutdownClassification {
 struct CoreShutdownConfig {
   std::string gpu, suite;
   bool real = false;
-  CoreShutdownClassification classification;  // real suite only
+  CoreShutdownClassification classification;  // the real suite's classes; claim C8 reads mbu_min on both
   std::vector<std::string> policy_sets;       // --set policy.k=v for the dynamic policies
   Json policy_params = Json::object();
   std::vector<OracleSpace> oracles;

@@ -111,6 +111,7 @@ void CoreShutdownAnalysis::collect_claim_material(const CoreShutdownApp& a, cons
                                                   const std::vector<LaunchTrace>& lt) {
   collect_savings(a, j, lt);
   collect_searches(a, j, lt);
+  collect_search_ends(a, lt);
   collect_leakage(a, j["oracles"]);
   collect_invocations(a, lt);
 }
@@ -156,12 +157,6 @@ void CoreShutdownAnalysis::collect_searches(const CoreShutdownApp& a, const Json
   const ClaimBook& book = config.claims;
   const Json& launches = j["core_shutdown_launches"];
   const bool thrash = a.cls.find("CACHE") != std::string::npos;
-  if (a.memory) {  // C8: the search ran when a launch ends with fewer than all SMs
-    const auto gated = std::count_if(lt.begin(), lt.end(), [&](const LaunchTrace& l) { return l.final_sms < n_sms; });
-    ++mem_programs;
-    mem_programs_gated += gated > 0;
-    gated_detail += a.name + " " + std::to_string(gated) + "/" + std::to_string(lt.size()) + "; ";
-  }
   for (size_t i = 0; i < lt.size() && i < launches.size(); ++i) {
     const Json& lj = launches[i];
     for (uint32_t s : lt[i].steps) steps_bad += s > book.limit("C2", "steps_max");
@@ -174,6 +169,22 @@ void CoreShutdownAnalysis::collect_searches(const CoreShutdownApp& a, const Json
                      std::to_string(lt[i].settles[0]) + " vs " + std::to_string(lj["knee_sms"].get<int>()) + "; ";
     }
   }
+}
+
+// C8: a memory-intensive program's memory-bound launches (baseline MBU above the class rule's
+// mbu_min; its compute launches rightly keep every SM) and those of them that end gated.
+void CoreShutdownAnalysis::collect_search_ends(const CoreShutdownApp& a, const std::vector<LaunchTrace>& lt) {
+  if (!a.memory) return;
+  const ReportView base = reports[core_shutdown_run_id(a, "baseline")];
+  size_t bound = 0, gated = 0;
+  for (size_t i = 0; i < lt.size() && i < base.kernel_count(); ++i) {
+    if (base.kernel(i).dram_utilisation() <= config.classification.mbu_min) continue;
+    ++bound;
+    gated += lt[i].ended && lt[i].final_sms < n_sms;
+  }
+  ++mem_programs;
+  mem_programs_gated += bound > 0 && gated == bound;
+  gated_detail += a.name + " " + std::to_string(gated) + "/" + std::to_string(bound) + "; ";
 }
 
 // Leakage vs gated SMs (C5), over the static SM sweep: SM leakage power saved

@@ -32,8 +32,10 @@ struct CoreShutdownAnalysis {
   std::string compute_detail;
   bool phase_varies = false, stable_ok = true;  // C7
   std::string phase_detail, stable_detail;
-  int mem_programs = 0, mem_programs_gated = 0;  // C8: memory-intensive programs, those ending a launch gated
-  std::string gated_detail;                      // C8: per program, launches ending below all SMs
+  // C8: the memory-intensive programs, those whose memory-bound launches all end gated, and per
+  // program its memory-bound launches ending gated / all.
+  int mem_programs = 0, mem_programs_gated = 0;
+  std::string gated_detail;
 
  private:
   void add_app(const CoreShutdownApp& a);
@@ -42,6 +44,7 @@ struct CoreShutdownAnalysis {
   void collect_claim_material(const CoreShutdownApp& a, const Json& j, const std::vector<LaunchTrace>& lt);
   void collect_savings(const CoreShutdownApp& a, const Json& j, const std::vector<LaunchTrace>& lt);
   void collect_searches(const CoreShutdownApp& a, const Json& j, const std::vector<LaunchTrace>& lt);
+  void collect_search_ends(const CoreShutdownApp& a, const std::vector<LaunchTrace>& lt);
   void collect_leakage(const CoreShutdownApp& a, const Json& oracles);
   void collect_invocations(const CoreShutdownApp& a, const std::vector<LaunchTrace>& lt);
 };

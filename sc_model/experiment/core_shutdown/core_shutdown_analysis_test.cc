@@ -14,16 +14,17 @@ namespace {
 using analysis_test::claim;
 using analysis_test::kOneStage;
 
-// A report with what the core shut-down analysis reads: one launch.
-Json core_shutdown_report(double time_s, double energy_j, const Json& trace = Json()) {
+// A report with what the core shut-down analysis reads: one launch (`launches` alike).
+Json core_shutdown_report(double time_s, double energy_j, const Json& trace = Json(), int launches = 1) {
   Json total = {{"sim_time_s", time_s},
                 {"energy_j", {{"total", energy_j}, {"by_component", {{"sm_leakage", 0.1 * time_s}}}}},
                 {"ipc", 1.0},
                 {"l2_hit_rate", 0.4},
                 {"dram_bandwidth_utilisation", 0.7}};
-  Json r = {{"config", {{"gpu", {{"sm", {{"count", 32}}}}}}},
-            {"kernels", Json::array({{{"sim_time_s", time_s}}})},
-            {"total", total}};
+  Json kernels = Json::array();
+  for (int i = 0; i < launches; ++i)
+    kernels.push_back({{"sim_time_s", time_s / launches}, {"dram_bandwidth_utilisation", 0.7}});
+  Json r = {{"config", {{"gpu", {{"sm", {{"count", 32}}}}}}}, {"kernels", kernels}, {"total", total}};
   if (!trace.is_null()) r["policy_trace"] = trace;
   return r;
 }
@@ -89,7 +90,7 @@ TEST(CoreShutdownAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
   EXPECT_EQ(claim(summary, "C4b")["verdict"], "pass");                    // 5 points behind the oracle
   EXPECT_EQ(claim(summary, "C3")["claim"], "cache-thrash kernels gain");  // none in this suite
   Json c8 = claim(summary, "C8");                                         // the launch ends on 16 SMs
-  EXPECT_EQ(c8["measured"], "1 of 1 programs; launches ending below 32 SMs: sp 1/1");
+  EXPECT_EQ(c8["measured"], "1 of 1 programs; memory-bound launches ending below 32 SMs: sp 1/1");
   EXPECT_EQ(c8["verdict"], "pass");
   const Json& targets = summary["targets"];  // the shipped headline targets: the search's is the third
   ASSERT_EQ(targets.size(), 3u);
@@ -116,8 +117,45 @@ TEST(CoreShutdownAnalysis, ClaimsWithNothingToJudgeAreListedNotApplicable) {
   for (const char* id : {"C2", "C5", "C7"}) EXPECT_EQ(claim(summary, id)["verdict"], "n/a") << id;
   EXPECT_EQ(claim(summary, "C4a")["verdict"], "fail");  // 0% saving
   // The search never ran: the memory-intensive program ends its launch on all SMs.
-  EXPECT_EQ(claim(summary, "C8")["measured"], "0 of 1 programs; launches ending below 32 SMs: sp 0/1");
+  EXPECT_EQ(claim(summary, "C8")["measured"], "0 of 1 programs; memory-bound launches ending below 32 SMs: sp 0/1");
   EXPECT_EQ(claim(summary, "C8")["verdict"], "fail");
+}
+
+// C8 asks every memory-bound launch to end gated: one of two launches settling back on all SMs fails it,
+// and so does a launch whose trace was cut before its end (no setting to read).
+TEST(CoreShutdownAnalysis, TheSearchRunsOnlyWhenEveryMemoryBoundLaunchEndsGated) {
+  auto launch = [](int n, double t0, bool ended) {
+    Json l = Json::array({{{"event", "sample"}, {"why", "launch"}, {"kernel", "k"}, {"launch", n}, {"time_us", t0}},
+                          {{"event", "settle"}, {"setting", 16}, {"steps", 3}, {"time_us", t0 + 1}}});
+    if (ended) l.push_back({{"event", "end"}, {"setting", n == 0 ? 16 : 32}, {"time_us", t0 + 4}});
+    return l;
+  };
+  for (const bool second_ends : {true, false}) {
+    CoreShutdownRuns s;
+    Json trace = launch(0, 0.0, true);
+    for (const Json& e : launch(1, 5.0, second_ends)) trace.push_back(e);
+    s.reports = RunReports();
+    const CoreShutdownApp& a = s.config.apps.front();
+    s.reports.add(core_shutdown_run_id(a, "baseline"), core_shutdown_report(1e-5, 1.0, Json(), 2));
+    s.reports.add(core_shutdown_run_id(a, "core-shutdown"), core_shutdown_report(1e-5, 0.8, trace, 2));
+    s.reports.add(core_shutdown_run_id(a, "core-dvfs"), core_shutdown_report(1e-5, 0.9, Json(), 2));
+    s.reports.add(core_shutdown_run_id(a, "oracle-sm_sms-16"), core_shutdown_report(1e-5, 0.75, Json(), 2));
+    s.reports.add(core_shutdown_run_id(a, "oracle-sm_sms-32"), core_shutdown_report(1e-5, 1.0, Json(), 2));
+    const Json c8 = claim(CoreShutdown::analyse(s.config, s.reports, kOneStage).json, "C8");
+    EXPECT_EQ(c8["measured"], "0 of 1 programs; memory-bound launches ending below 32 SMs: sp 1/2") << second_ends;
+    EXPECT_EQ(c8["verdict"], "fail") << second_ends;
+  }
+}
+
+// A launch under the MBU rule is a compute launch: keeping every SM there is right, and C8 leaves it out;
+// with no memory-intensive program at all C8 has nothing to judge.
+TEST(CoreShutdownAnalysis, TheSearchClaimSkipsComputeLaunchesAndComputePrograms) {
+  CoreShutdownRuns s;
+  s.config.classification.mbu_min = 0.8;  // above the reports' 0.7: no launch is memory-bound
+  EXPECT_EQ(claim(CoreShutdown::analyse(s.config, s.reports, kOneStage).json, "C8")["measured"],
+            "0 of 1 programs; memory-bound launches ending below 32 SMs: sp 0/0");
+  s.config.apps.front().memory = false;
+  EXPECT_EQ(claim(CoreShutdown::analyse(s.config, s.reports, kOneStage).json, "C8")["verdict"], "n/a");
 }
 
 }  // namespace gpupm

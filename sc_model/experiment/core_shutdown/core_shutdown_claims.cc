@@ -128,8 +128,8 @@ void CoreShutdownJudge::invocations() {
          "see launches");
 }
 
-// C8: every memory-intensive program ends at least one launch below all SMs (a search that never gates,
-// or never starts because its launches are shorter than the sampling windows, leaves all SMs on).
+// C8: every memory-bound launch of every memory-intensive program ends below all SMs (a search that
+// never gates, or never starts because its launches are shorter than the sampling windows, leaves all on).
 void CoreShutdownJudge::search_runs() {
   if (!a.mem_programs) {
     claims.push_back(book.not_judged("C8", "no application measured as memory-intensive in this run"));
@@ -139,8 +139,8 @@ void CoreShutdownJudge::search_runs() {
   detail.resize(detail.size() - 2);  // the last "; "
   judged("C8",
          std::to_string(a.mem_programs_gated) + " of " + std::to_string(a.mem_programs) +
-             " programs; launches ending below " + std::to_string(a.n_sms) + " SMs: " + detail,
-         a.mem_programs_gated == a.mem_programs, "a memory-intensive program ends every launch on all SMs");
+             " programs; memory-bound launches ending below " + std::to_string(a.n_sms) + " SMs: " + detail,
+         a.mem_programs_gated == a.mem_programs, "a memory-bound launch ends on all SMs");
 }
 
 }  // namespace

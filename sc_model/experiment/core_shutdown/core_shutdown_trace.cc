@@ -28,6 +28,7 @@ std::vector<LaunchTrace> read_launch_traces(const Json& trace) {
     if (ev == "wake") l.woke_early = true;
     if (ev == "end") {
       l.final_sms = e["setting"].get<uint32_t>();
+      l.ended = true;
       l.end_us = e["time_us"].get<double>();
     }
   }

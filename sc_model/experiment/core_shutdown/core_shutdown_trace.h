@@ -18,6 +18,7 @@ struct LaunchTrace {
   std::vector<uint32_t> steps;    // steps of each search
   uint32_t searches = 0, drifts = 0, windows = 0;
   bool woke_early = false;
+  bool ended = false;  // the trace has its end (final_sms is the setting then)
   double settle_time_us = -1, start_us = 0, end_us = 0;
 };
 
