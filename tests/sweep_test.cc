@@ -475,3 +475,24 @@ TEST(SweepCommand, ShippedExampleIsValid) {
   EXPECT_EQ(s.points.size(), 18u);
   EXPECT_EQ(s.unique_runs().size(), 18u);
 }
+
+// A rebuild during a long sweep replaces the program file under it: the runs the sweep starts later
+// still run its own build (not the new file, nor fail on a path that is gone).
+TEST(SweepCommand, RunsStartedAfterTheProgramFileIsRemovedStillRun) {
+  const std::string dir = temp_dir("sweep_rebuilt");
+  const std::string copy = dir + "/gpupm_copy", out = dir + "/out";
+  fs::copy_file(gpupm::test::binary_path(), copy);
+  const std::string spec = small_sweep(dir, false);
+  const std::string first_run = out + "/runs";
+  // The copy is removed once the first run has started; the other three start after it is gone.
+  const std::string script = "(GPUPM_DATA_DIR=" + source_path(".") + " " + copy + " sweep " + spec + " --out " + out +
+                             " --jobs 1 > " + dir + "/log.txt 2>&1; echo $? > " + dir + "/status) & " +
+                             "while [ -z \"$(ls " + first_run + " 2>/dev/null)\" ]; do sleep 0.01; done; rm " + copy +
+                             "; wait";
+  ASSERT_EQ(std::system(("sh -c '" + script + "'").c_str()), 0);
+  EXPECT_FALSE(fs::exists(copy));
+  EXPECT_EQ(read_file(dir + "/status"), "0\n") << read_file(dir + "/log.txt");
+  const auto rows = csv_rows(read_file(out + "/results.csv"));
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& r : rows) EXPECT_EQ(r.at("status"), "ok") << r.at("id");
+}

@@ -293,7 +293,9 @@ std::vector<RunOutcome> run_local(const std::vector<RunSpec>& specs, const std::
   std::vector<RunOutcome> out(specs.size());
   std::vector<RunFingerprint> fingerprints;
   std::vector<size_t> todo = plan(specs, out_dir, opt.reuse_stale, out, fingerprints);
-  const std::string binary = opt.binary.empty() ? self_executable() : opt.binary;
+  // A forked run execs the image it was forked from (/proc/self/exe follows the inode), so a rebuild
+  // of the program during a long sweep neither breaks the runs it starts later nor mixes builds.
+  const std::string binary = opt.binary.empty() ? "/proc/self/exe" : opt.binary;
   const int jobs = std::max(1, opt.jobs > 0 ? opt.jobs : default_jobs());
   size_t done = specs.size() - todo.size(), failed = 0;
   ProgressLine line(progress, specs.size(), done);
