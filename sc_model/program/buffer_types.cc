@@ -34,6 +34,7 @@ const std::vector<std::string>& buffer_type_names() {
 }
 
 void encode_float(double d, uint32_t bytes, uint8_t* out, const std::function<void(const std::string&)>& fail) {
+  if (bytes != 4 && bytes != 8) fail("expected a float of 4 or 8 bytes, not " + std::to_string(bytes));
   if (!std::isfinite(d)) fail("expected a finite number");
   if (bytes == 4) {
     const float f = float(d);

@@ -39,6 +39,7 @@ TEST(BufferTypes, EncodeFloatRefusesWhatTheTypeCannotHold) {
   EXPECT_EQ(failure_of(1e39, 8), "");
   EXPECT_NE(failure_of(std::numeric_limits<double>::infinity(), 8).find("finite"), std::string::npos);
   EXPECT_NE(failure_of(std::numeric_limits<double>::quiet_NaN(), 4).find("finite"), std::string::npos);
+  EXPECT_NE(failure_of(1.0, 2).find("4 or 8 bytes"), std::string::npos);  // never 8 bytes into a 2-byte slot
 }
 
 TEST(BufferTypes, AJsonFloatEncodesAsEncodeFloatDoes) {  // fill and iota write the same bytes for one value
