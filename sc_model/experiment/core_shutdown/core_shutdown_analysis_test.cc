@@ -44,18 +44,28 @@ struct CoreShutdownRuns {
     JsonReader o(space, "test", "oracle");
     config.oracles = {parse_oracle_space(o)};
     config.apps = {{"sp", "K-BW-sat", "", true, {}}};
-    const CoreShutdownApp& a = config.apps.front();
     // The search settles on 16 SMs in 3 steps; at 16 SMs the launch takes as long as at 32.
     const Json trace =
         Json::array({{{"event", "sample"}, {"why", "launch"}, {"kernel", "k"}, {"launch", 0}, {"time_us", 0.0}},
                      {{"event", "search"}, {"time_us", 1.0}},
                      {{"event", "settle"}, {"setting", 16}, {"steps", 3}, {"time_us", 2.0}},
                      {{"event", "end"}, {"setting", 16}, {"time_us", 10.0}}});
-    reports.add(core_shutdown_run_id(a, "baseline"), core_shutdown_report(1e-5, 1.0));
-    reports.add(core_shutdown_run_id(a, "core-shutdown"), core_shutdown_report(1e-5, 0.8, trace));
-    reports.add(core_shutdown_run_id(a, "core-dvfs"), core_shutdown_report(1.01e-5, 0.9));
-    reports.add(core_shutdown_run_id(a, "oracle-sm_sms-16"), core_shutdown_report(1e-5, 0.75));
-    reports.add(core_shutdown_run_id(a, "oracle-sm_sms-32"), core_shutdown_report(1e-5, 1.0));
+    set_runs(trace, 0.8, 1.01e-5, 0.9);
+  }
+
+  // The application's five runs (in place of any before): core shut-down's with `trace`, each of
+  // `launches` launches.
+  void set_runs(const Json& trace, double shutdown_energy_j, double dvfs_time_s, double dvfs_energy_j,
+                int launches = 1) {
+    const CoreShutdownApp& a = config.apps.front();
+    reports = RunReports();
+    reports.add(core_shutdown_run_id(a, "baseline"), core_shutdown_report(1e-5, 1.0, Json(), launches));
+    reports.add(core_shutdown_run_id(a, "core-shutdown"),
+                core_shutdown_report(1e-5, shutdown_energy_j, trace, launches));
+    reports.add(core_shutdown_run_id(a, "core-dvfs"),
+                core_shutdown_report(dvfs_time_s, dvfs_energy_j, Json(), launches));
+    reports.add(core_shutdown_run_id(a, "oracle-sm_sms-16"), core_shutdown_report(1e-5, 0.75, Json(), launches));
+    reports.add(core_shutdown_run_id(a, "oracle-sm_sms-32"), core_shutdown_report(1e-5, 1.0, Json(), launches));
   }
 };
 
@@ -106,13 +116,7 @@ TEST(CoreShutdownAnalysis, ClaimsWithNothingToJudgeAreListedNotApplicable) {
       {{{"event", "sample"}, {"why", "launch"}, {"kernel", "k"}, {"launch", 0}, {"setting", 32}, {"time_us", 0.0}},
        {{"event", "tail"}, {"setting", 32}, {"time_us", 0.5}},
        {{"event", "end"}, {"setting", 32}, {"time_us", 10.0}}});
-  s.reports = RunReports();
-  const CoreShutdownApp& a = s.config.apps.front();
-  s.reports.add(core_shutdown_run_id(a, "baseline"), core_shutdown_report(1e-5, 1.0));
-  s.reports.add(core_shutdown_run_id(a, "core-shutdown"), core_shutdown_report(1e-5, 1.0, no_search));
-  s.reports.add(core_shutdown_run_id(a, "core-dvfs"), core_shutdown_report(1e-5, 1.0));
-  s.reports.add(core_shutdown_run_id(a, "oracle-sm_sms-16"), core_shutdown_report(1e-5, 0.75));
-  s.reports.add(core_shutdown_run_id(a, "oracle-sm_sms-32"), core_shutdown_report(1e-5, 1.0));
+  s.set_runs(no_search, 1.0, 1e-5, 1.0);
   Json summary = CoreShutdown::analyse(s.config, s.reports, kOneStage).json;
   for (const char* id : {"C2", "C5", "C7"}) EXPECT_EQ(claim(summary, id)["verdict"], "n/a") << id;
   EXPECT_EQ(claim(summary, "C4a")["verdict"], "fail");  // 0% saving
@@ -134,13 +138,7 @@ TEST(CoreShutdownAnalysis, TheSearchRunsOnlyWhenEveryMemoryBoundLaunchEndsGated)
     CoreShutdownRuns s;
     Json trace = launch(0, 0.0, true);
     for (const Json& e : launch(1, 5.0, second_ends)) trace.push_back(e);
-    s.reports = RunReports();
-    const CoreShutdownApp& a = s.config.apps.front();
-    s.reports.add(core_shutdown_run_id(a, "baseline"), core_shutdown_report(1e-5, 1.0, Json(), 2));
-    s.reports.add(core_shutdown_run_id(a, "core-shutdown"), core_shutdown_report(1e-5, 0.8, trace, 2));
-    s.reports.add(core_shutdown_run_id(a, "core-dvfs"), core_shutdown_report(1e-5, 0.9, Json(), 2));
-    s.reports.add(core_shutdown_run_id(a, "oracle-sm_sms-16"), core_shutdown_report(1e-5, 0.75, Json(), 2));
-    s.reports.add(core_shutdown_run_id(a, "oracle-sm_sms-32"), core_shutdown_report(1e-5, 1.0, Json(), 2));
+    s.set_runs(trace, 0.8, 1e-5, 0.9, 2);
     const Json c8 = claim(CoreShutdown::analyse(s.config, s.reports, kOneStage).json, "C8");
     EXPECT_EQ(c8["measured"], "0 of 1 programs; memory-bound launches ending below 32 SMs: sp 1/2") << second_ends;
     EXPECT_EQ(c8["verdict"], "fail") << second_ends;
