@@ -33,9 +33,11 @@ gpu_for() {  # the Harmonia suite runs on its GCN-like config, the SM-allocation
   esac
 }
 
-shipped_workloads() {  # statistical workloads and program workloads (not their input files)
+shipped_workloads() {  # statistical workloads and program workloads (not their input files):
+  # cuda/PROGRAM/PROGRAM.json and the seed suites' cuda/SEED/PROGRAM/PROGRAM.json, at ci scale
   find configs/workloads -name '*.json' -not -path '*/cuda/*' | sort
-  find configs/workloads/cuda -mindepth 2 -maxdepth 2 -name '*.json' | sort
+  find configs/workloads/cuda -mindepth 2 -maxdepth 3 -name '*.json' |
+    awk -F/ '{ name = $NF; sub(/\.json$/, "", name); if (name == $(NF - 1)) print }' | sort
 }
 
 run_workloads() {  # $1: destination
