@@ -2,18 +2,19 @@
 """Digests of every shipped workload's outputs, kept in git so a test sees any change to them.
 
 compare_outputs.sh compares one build's outputs with another's, by hand; this keeps the outputs' SHA-256
-digests in tests/shipped_outputs.sha256, so a build whose outputs differ from the committed model's
+digests in tests/shipped_outputs/digests.sha256, so a build whose outputs differ from the committed model's
 fails ctest `shipped_outputs` without a second build to compare against. A refactor or speed-up leaves
 the file as it is; a deliberate model change rewrites it in its own commit, and the diff of the file
 names every workload output the change moves.
 
-    scripts/output_digests.py RECORD_DIR            # prints the digests of a record's runs
-    scripts/output_digests.py RECORD_DIR --check F  # exit 1 naming each output whose digest differs
-    scripts/output_digests.py RECORD_DIR --write F
+    scripts/output_digests.py RECORD_DIR --clang TEXT            # prints the table
+    scripts/output_digests.py RECORD_DIR --clang TEXT --check F  # exit 1 naming each output that differs
+    scripts/output_digests.py RECORD_DIR --clang TEXT --write F
 
-RECORD_DIR is `scripts/compare_outputs.sh record DIR` made with EXPERIMENTS=" " (runs/ only). A run's
-report.json is digested without the fields that name the build (compare_reports.py's default ignores),
-in canonical form (sorted keys; floats as Python prints them, which round-trips exactly); every other
+RECORD_DIR is `scripts/compare_outputs.sh record DIR` made with EXPERIMENTS=" " (runs/ only). TEXT is the
+first line of `--version` of the clang that compiled the CUDA programs to PTX: another clang makes other
+PTX, so the table's first line names it, and --check against a table of another clang exits 77 (ctest's
+skip) saying so. A run's report.json is digested without the build's provenance (`gpupm`), in canonical form (sorted keys; floats as Python prints them, which round-trips exactly); every other
 file of the run (epochs.csv, the dumped buffers) byte for byte; the run's stderr is left out.
 """
 import argparse
@@ -21,9 +22,6 @@ import hashlib
 import json
 import os
 import sys
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_reports import DEFAULT_IGNORES, drop  # noqa: E402
 
 SKIPPED_FILES = ("inputs.fingerprint", "cpu_seconds")
 
@@ -37,8 +35,7 @@ def digest_of(path):
     if os.path.basename(path) == "report.json":
         with open(path) as f:
             doc = json.load(f)
-        for pointer in DEFAULT_IGNORES:
-            drop(doc, pointer)
+        doc.pop("gpupm", None)
         data = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()
     else:
         with open(path, "rb") as f:
@@ -62,23 +59,35 @@ def digests(record):
     return out
 
 
-def text_of(table):
-    return "".join(f"{sha}  {path}\n" for path, sha in sorted(table.items()))
+CLANG_HEADER = "# clang: "
+SKIP_STATUS = 77  # ctest's SKIP_RETURN_CODE for this test
+
+
+def text_of(table, clang):
+    return CLANG_HEADER + clang + "\n" + "".join(f"{sha}  {path}\n" for path, sha in sorted(table.items()))
 
 
 def read_table(path):
+    """(the clang line of the table, {path: sha256})."""
     table = {}
     with open(path) as f:
-        for number, line in enumerate(f, 1):
+        first = f.readline().rstrip("\n")
+        if not first.startswith(CLANG_HEADER):
+            fail(f"{path}:1: expected '{CLANG_HEADER}<clang --version's first line>'")
+        for number, line in enumerate(f, 2):
             sha, sep, name = line.rstrip("\n").partition("  ")
             if not sep or len(sha) != 64:
                 fail(f"{path}:{number}: expected 'SHA256  PATH'")
             table[name] = sha
-    return table
+    return first[len(CLANG_HEADER):], table
 
 
-def check(found, expected_path):
-    expected = read_table(expected_path)
+def check(found, clang, expected_path):
+    expected_clang, expected = read_table(expected_path)
+    if clang != expected_clang:
+        print(f"skipped: the digests in {expected_path} are of PTX compiled by '{expected_clang}'; "
+              f"this machine's is '{clang}', which compiles the CUDA programs to other PTX")
+        return SKIP_STATUS
     problems = [f"changed: {p}" for p in sorted(found) if p in expected and found[p] != expected[p]]
     problems += [f"new (not in {expected_path}): {p}" for p in sorted(found) if p not in expected]
     problems += [f"missing (the run did not write it): {p}" for p in sorted(expected) if p not in found]
@@ -94,20 +103,21 @@ def check(found, expected_path):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("record")
+    parser.add_argument("--clang", required=True, metavar="TEXT")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--check", metavar="FILE")
     mode.add_argument("--write", metavar="FILE")
     args = parser.parse_args()
     found = digests(args.record)
     if args.check:
-        return check(found, args.check)
+        return check(found, args.clang, args.check)
     if args.write:
         with open(args.write + ".tmp", "w") as f:
-            f.write(text_of(found))
+            f.write(text_of(found, args.clang))
         os.replace(args.write + ".tmp", args.write)
         print(f"{len(found)} digests written to {args.write}")
         return 0
-    sys.stdout.write(text_of(found))
+    sys.stdout.write(text_of(found, args.clang))
     return 0
 
 
