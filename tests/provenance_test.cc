@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -74,7 +75,11 @@ TEST(Provenance, ReportCarriesVersionAndBuildId) {
 TEST(Provenance, VersionFlagNamesTheBuild) {
   auto r = gpupm::test::run_gpupm_argv({"--version"});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, std::string("gpupm ") + gpupm_version() + " (build " + gpupm_build_id() + ")\n");
+  const std::string first_line = std::string("gpupm ") + gpupm_version() + " (build " + gpupm_build_id() + ")\n";
+  EXPECT_EQ(r.out.substr(0, first_line.size()), first_line);
+  // The second line names the clang CUDA programs compile with (cuda_compiler_test checks its text).
+  EXPECT_EQ(r.out.substr(first_line.size()).rfind("CUDA clang: ", 0), 0u) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2) << r.out;
 }
 
 TEST(Provenance, FingerprintCoversTheBuildAndEveryInputFilesContents) {

@@ -8,6 +8,7 @@
 #include "gpupm/app/policies_command.h"
 #include "gpupm/app/sweep_command.h"
 #include "gpupm/experiment/registry.h"
+#include "gpupm/program/cuda_compiler.h"
 #include "gpupm/program/workload_scale.h"
 
 #include <CLI/CLI.hpp>
@@ -35,8 +36,15 @@ int sc_main(int argc, char* argv[]) {
   if (int status = preload_plugins(argc, argv)) return status;
   CLI::App app{"gpupm: SystemC/TLM-2.0 virtual platform of GPU power and performance management"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("gpupm ") + gpupm_version() + " (build " + gpupm_build_id() + ")",
-                       "print the version (git describe when built) and the build id (a hash of the model's sources)");
+  // A function, so clang starts only when --version is asked for.
+  app.set_version_flag(
+      "--version",
+      [] {
+        return std::string("gpupm ") + gpupm_version() + " (build " + gpupm_build_id() +
+               ")\nCUDA clang: " + cuda_clang_summary();
+      },
+      "print the version (git describe when built), the build id (a hash of the model's sources) and the clang "
+      "CUDA programs compile with (their PTX, and so their results, depend on its version)");
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "simulate a workload on a GPU config under a policy");

@@ -44,6 +44,13 @@ std::string trim_diagnostics(std::string text, const std::string& cu_file) {
   return out;
 }
 
+// Why find_cuda_clang() found none.
+std::string no_clang_reason() {
+  const char* env = std::getenv("GPUPM_CLANG");
+  return (env && *env) ? std::string("GPUPM_CLANG=") + env + " is not an executable"
+                       : "no clang++, clang++-19 ... clang++-14 in PATH";
+}
+
 // `clang --version` once per binary and modification time: the version is part
 // of every cache key, and a cache hit should not start clang at all after the first.
 std::string clang_version_text(const std::string& clang, const std::string& cu_file) {
@@ -71,6 +78,18 @@ std::string clang_version_text(const std::string& clang, const std::string& cu_f
 std::string find_cuda_clang() {
   if (const char* env = std::getenv("GPUPM_CLANG"); env && *env) return find_program({env});
   return find_program({"clang++", "clang++-19", "clang++-18", "clang++-17", "clang++-16", "clang++-15", "clang++-14"});
+}
+
+std::string cuda_clang_summary() {
+  const std::string clang = find_cuda_clang();
+  if (clang.empty()) return std::string("none (") + no_clang_reason() + "; " + kInstallHint + ")";
+  try {
+    const SubprocessResult r = run_subprocess({clang, "--version"});
+    if (!r.ok()) return clang + " (--version failed: " + r.describe() + ")";
+    return clang + " (" + r.stdout_text.substr(0, r.stdout_text.find('\n')) + ")";
+  } catch (const SubprocessError& e) {
+    return clang + " (" + e.what() + ")";
+  }
 }
 
 int clang_major_version(const std::string& version_text) {
@@ -108,12 +127,8 @@ std::string compile_cuda_to_ptx(const std::string& cu_file, bool* from_cache) {
   const std::string prelude = read_input_file(prelude_path);
 
   std::string clang = find_cuda_clang();
-  if (clang.empty()) {
-    const char* env = std::getenv("GPUPM_CLANG");
-    std::string tried = (env && *env) ? std::string("GPUPM_CLANG=") + env + " is not an executable"
-                                      : "no clang++, clang++-19 ... clang++-14 in PATH";
-    throw InputError(cu_file, "", "cannot compile CUDA: " + tried + "; " + kInstallHint);
-  }
+  if (clang.empty())
+    throw InputError(cu_file, "", std::string("cannot compile CUDA: ") + no_clang_reason() + "; " + kInstallHint);
   std::string version = clang_version_text(clang, cu_file);
   std::vector<std::string> flags = cuda_compile_flags(clang_major_version(version));
 

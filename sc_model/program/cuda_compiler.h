@@ -31,4 +31,8 @@ int clang_major_version(const std::string& version_text);      // 0 when not rec
 std::vector<std::string> cuda_compile_flags(int clang_major);  // without -include/-o/input
 std::string ptx_cache_dir();
 
+// One line for `gpupm --version`: the clang CUDA programs compile with and the first
+// line of its --version ("/usr/bin/clang++ (Debian clang version 14.0.6)"), or why none.
+std::string cuda_clang_summary();
+
 }  // namespace gpupm

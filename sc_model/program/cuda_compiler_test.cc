@@ -115,6 +115,18 @@ TEST_F(CudaCompiler, MissingClangGivesTheInstallHint) {
   expect_input_error(write("saxpy.cu", kSaxpy), {"install it with: apt-get install clang"});
 }
 
+TEST_F(CudaCompiler, ClangSummaryNamesTheClangAndItsVersionOrWhyNone) {
+  ::setenv("GPUPM_CLANG", "/nonexistent/clang++", 1);
+  EXPECT_EQ(cuda_clang_summary(),
+            "none (GPUPM_CLANG=/nonexistent/clang++ is not an executable; install it with: apt-get install clang)");
+  ::unsetenv("GPUPM_CLANG");
+  skip_without_clang();
+  const std::string summary = cuda_clang_summary();
+  EXPECT_EQ(summary.rfind(find_cuda_clang() + " (", 0), 0u) << summary;
+  EXPECT_GT(clang_major_version(summary), 0) << summary;
+  EXPECT_EQ(summary.find('\n'), std::string::npos) << summary;
+}
+
 TEST_F(CudaCompiler, MissingSourceIsAnInputError) {
   EXPECT_THROW(compile_cuda_to_ptx(dir_ + "/absent.cu"), InputError);
 }

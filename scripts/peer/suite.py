@@ -77,9 +77,9 @@ def variants(scale):
 
 
 def gpupm_build(gpupm):
-    """The build id `gpupm --version` prints ("gpupm COMMIT (build ID)"): the model's sources."""
+    """The build id `gpupm --version` prints first ("gpupm COMMIT (build ID)"): the model's sources."""
     text = subprocess.run([gpupm, "--version"], capture_output=True, text=True, check=True).stdout
-    return text.rsplit("(build ", 1)[-1].split(")")[0].strip()
+    return text.splitlines()[0].rsplit("(build ", 1)[-1].split(")")[0].strip()
 
 
 def run_name(program, variant):

@@ -10,18 +10,15 @@ build=$(realpath "${1:?build directory}") source=$(realpath "${2:?source directo
 cd "$source"
 export GPUPM_DATA_DIR=$source  # this checkout's CUDA prelude, not an installed copy's
 
-# The clang gpupm compiles CUDA with, found as find_cuda_clang() (sc_model/program/cuda_compiler.cc) does.
-clang=${GPUPM_CLANG:-}
-if [[ -z $clang ]]; then
-  for name in clang++ clang++-19 clang++-18 clang++-17 clang++-16 clang++-15 clang++-14; do
-    clang=$(command -v "$name") && break
-  done
-fi
-if [[ -z $clang ]]; then
-  echo "skipped: no clang++ to compile the CUDA programs with (scripts/install-deps.sh installs it)"
+# The clang this build compiles CUDA with, as `gpupm --version` names it:
+# "CUDA clang: /usr/bin/clang++ (Debian clang version 14.0.6)" or "CUDA clang: none (...)".
+clang_summary=$("$build/gpupm" --version | sed -n 's/^CUDA clang: //p')
+if [[ -z $clang_summary || $clang_summary == none* ]]; then
+  echo "skipped: no clang++ to compile the CUDA programs with (gpupm --version: ${clang_summary:-no CUDA clang line})"
   exit 77
 fi
-clang_line=$("$clang" --version | head -n 1)
+clang_line=${clang_summary#* (}
+clang_line=${clang_line%)}
 
 record=$(mktemp -d)
 trap 'rm -rf "$record"' EXIT
