@@ -211,6 +211,33 @@ TEST(PtxMemory, SpacesVectorsAndModuleVariables) {
   EXPECT_NE(l.memory.symbol("gtab"), ~0ull);
 }
 
+// A parameter load reads once for the warp (Warp::Impl::param_fast): every active lane gets
+// the value, sign-extended and per vector element, and the inactive lanes keep theirs.
+TEST(PtxMemory, ParamLoadsReachEveryActiveLaneOnly) {
+  std::string ptx = kernel(R"(
+  mov.u32 %r3, 7;
+  mov.u32 %r4, 7;
+  mov.u32 %r5, 7;
+  setp.ge.u32 %p1, %r1, 5;
+  @%p1 ld.param.s8 %r3, [k_param_0+1];
+  @%p1 ld.param.v2.u32 {%r4, %r5}, [k_param_0];
+  st.global.u32 [%rd7], %r3;
+  st.global.u32 [%rd7+128], %r4;
+  st.global.u32 [%rd7+256], %r5;)");
+  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
+  uint64_t out = l.buffer(V(96, 0));
+  l.param(0, uint64_t(0x1122334455668077ull));
+  l.param(1, out);
+  l.run();
+  V got = l.read<uint32_t>(out, 96);
+  for (uint32_t t = 0; t < 32; ++t) {
+    const bool loads = t >= 5;
+    EXPECT_EQ(got[t], loads ? 0xFFFFFF80u : 7u) << "lane " << t;  // 0x80 sign-extended
+    EXPECT_EQ(got[32 + t], loads ? 0x55668077u : 7u) << "lane " << t;
+    EXPECT_EQ(got[64 + t], loads ? 0x11223344u : 7u) << "lane " << t;
+  }
+}
+
 TEST(PtxMemory, AtomicsApplyInLaneOrder) {
   std::string ptx = kernel(R"(
   atom.global.add.u32 %r2, [%rd1], 1;
