@@ -98,7 +98,7 @@ struct Warp::Impl {
   void move_fast(const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo, uint32_t elem);
   bool global_fast(const Instruction& in, uint32_t active, StepResult& res);
   bool shared_fast(const Instruction& in, uint32_t active, StepResult& res);
-  bool param_fast(const Instruction& in, uint32_t pc, uint32_t active);
+  bool uniform_load(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res);
   uint32_t bank_conflict_degree(uint32_t n);
   void shuffle(const Instruction& in, uint32_t active);
   void vote(const Instruction& in, uint32_t active);
@@ -606,13 +606,20 @@ bool Warp::Impl::shared_fast(const Instruction& in, uint32_t active, StepResult&
   return true;
 }
 
-// ld.param at a fixed offset: every lane reads the same bytes, so the first active lane's load
-// (its checks and fault as the lane loop's) is copied to the others. A kernel's parameter
-// loads were 14% of a paper-scale pair run re-spawning hotspot's short CTAs, lane by lane.
-bool Warp::Impl::param_fast(const Instruction& in, uint32_t pc, uint32_t active) {
-  if (in.space != Space::Param || in.op != Op::Ld || in.has_base || !active) return false;
-  const uint32_t elem = type_bytes(in.type), first = uint32_t(__builtin_ctz(active));
-  const Resolved at = resolve(in, pc, first, uint64_t(in.offset), elem * in.vec);
+// A load without a base register (a kernel parameter, or a static shared variable at a fixed
+// offset; a global variable's address is a base register): every lane reads the same bytes, so
+// the first active lane is resolved, timed and loaded as the lane loop would (its checks and
+// fault; the other lanes would add the same words, a broadcast) and its value copied to the
+// others. Lane by lane, the parameter loads were 14% of a paper-scale pair run re-spawning
+// hotspot's short CTAs.
+bool Warp::Impl::uniform_load(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res) {
+  if (in.op != Op::Ld || in.has_base || !active || (in.space != Space::Param && in.space != Space::Shared))
+    return false;
+  const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec, first = uint32_t(__builtin_ctz(active));
+  const Resolved at = resolve(in, pc, first, uint64_t(in.offset), bytes);
+  uint32_t n_words = 0;
+  note_timing(at, first, bytes, load_segment_bytes(in, bytes), res, n_words);
+  if (n_words) res.shared_cycles = bank_conflict_degree(n_words);
   access_lane(in, first, at.ptr, elem, sign_shift(in, elem));
   for (uint32_t e = 0; e < in.vec; ++e) {
     uint64_t* lanes = &regs[size_t(in.dst[e]) * 32];
@@ -657,7 +664,7 @@ void Warp::Impl::platform_memory(const Instruction& in, uint32_t pc, uint32_t ac
 }
 
 void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res) {
-  if (global_fast(in, active, res) || shared_fast(in, active, res) || param_fast(in, pc, active)) return;
+  if (global_fast(in, active, res) || shared_fast(in, active, res) || uniform_load(in, pc, active, res)) return;
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
   const int shift = sign_shift(in, elem);
   const uint64_t* base = in.has_base ? &regs[size_t(in.base) * 32] : nullptr;

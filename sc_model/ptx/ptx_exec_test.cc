@@ -211,31 +211,47 @@ TEST(PtxMemory, SpacesVectorsAndModuleVariables) {
   EXPECT_NE(l.memory.symbol("gtab"), ~0ull);
 }
 
-// A parameter load reads once for the warp (Warp::Impl::param_fast): every active lane gets
-// the value, sign-extended and per vector element, and the inactive lanes keep theirs.
-TEST(PtxMemory, ParamLoadsReachEveryActiveLaneOnly) {
+// A load without a base register reads once for the warp (Warp::Impl::uniform_load): every active
+// lane gets the value, sign-extended and per vector element, and the inactive lanes keep theirs;
+// parameters and static shared variables alike, a shared one timed as a broadcast.
+TEST(PtxMemory, FixedAddressLoadsReachEveryActiveLaneOnly) {
   std::string ptx = kernel(R"(
+  mov.u64 %rd10, sm;
+  add.s64 %rd11, %rd10, %rd4;
+  st.shared.u32 [%rd11], %r1;
   mov.u32 %r3, 7;
   mov.u32 %r4, 7;
   mov.u32 %r5, 7;
+  mov.u32 %r6, 7;
   setp.ge.u32 %p1, %r1, 5;
   @%p1 ld.param.s8 %r3, [k_param_0+1];
   @%p1 ld.param.v2.u32 {%r4, %r5}, [k_param_0];
+  @%p1 ld.shared.u32 %r6, [sm+12];
   st.global.u32 [%rd7], %r3;
   st.global.u32 [%rd7+128], %r4;
-  st.global.u32 [%rd7+256], %r5;)");
+  st.global.u32 [%rd7+256], %r5;
+  st.global.u32 [%rd7+384], %r6;)");
+  ptx.insert(ptx.find("  ld.param"), "  .shared .align 4 .b8 sm[128];\n");
   Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
-  uint64_t out = l.buffer(V(96, 0));
+  uint64_t out = l.buffer(V(128, 0));
   l.param(0, uint64_t(0x1122334455668077ull));
   l.param(1, out);
   l.run();
-  V got = l.read<uint32_t>(out, 96);
+  V got = l.read<uint32_t>(out, 128);
   for (uint32_t t = 0; t < 32; ++t) {
     const bool loads = t >= 5;
     EXPECT_EQ(got[t], loads ? 0xFFFFFF80u : 7u) << "lane " << t;  // 0x80 sign-extended
     EXPECT_EQ(got[32 + t], loads ? 0x55668077u : 7u) << "lane " << t;
     EXPECT_EQ(got[64 + t], loads ? 0x11223344u : 7u) << "lane " << t;
+    EXPECT_EQ(got[96 + t], loads ? 3u : 7u) << "lane " << t;  // lane 3's store
   }
+  // Timed as the lane loop times it: a broadcast, one pass.
+  std::vector<StepResult> shared;
+  for (const StepResult& r : run_cta(l.state, 0, true).trace)
+    if (r.cls == TimingClass::Shared) shared.push_back(r);
+  ASSERT_EQ(shared.size(), 2u);  // the store, the load
+  EXPECT_EQ(shared[1].shared_cycles, 1u);
+  EXPECT_EQ(shared[1].active, ~0u << 5);
 }
 
 TEST(PtxMemory, AtomicsApplyInLaneOrder) {
