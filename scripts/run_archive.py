@@ -13,7 +13,9 @@ and runs only the rest.
 
 The fingerprint names the build's source hash and the digest of the run's inputs, so a restored run is
 reused only by a gpupm built from the same sources on the same inputs (paths included); any other
-build sees it as stale and runs it again unless --reuse-stale is given.
+build sees it as stale and runs it again unless --reuse-stale is given. A run's arguments hold
+absolute paths (the checkout's configs, OUT_DIR, generated workloads in the cache): restore into the
+same OUT_DIR and run from a checkout at the same path, or every run counts as another run.
 """
 import json
 import os

@@ -147,6 +147,22 @@ TEST(Provenance, StaleRunsAreRunAgainAndSayWhyUnlessReuseStale) {
   EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 5u);
 }
 
+// The same run ids with other arguments (here the inputs at another path, as a checkout moved
+// since the runs were made) are other runs: never reused, even with --reuse-stale, and said.
+TEST(Provenance, ARunOfOtherArgumentsIsRunAgainAndSaidEvenWithReuseStale) {
+  const std::string dir = temp_dir("prov_other_args");
+  execute(specs_for(copied_inputs(dir)), dir, false);
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 2u);
+  fs::create_directories(dir + "/moved");
+  const std::vector<RunSpec> moved = specs_for(copied_inputs(dir + "/moved"));
+  std::vector<RunOutcome> out;
+  const std::string said = execute(moved, dir, true, &out);
+  EXPECT_NE(said.find("2 runs in the output folder hold the results of other arguments"), std::string::npos) << said;
+  EXPECT_EQ(gpupm::test::fake_gpupm_starts(dir), 4u);
+  EXPECT_FALSE(out[0].reused || out[1].reused);
+  EXPECT_EQ(execute(moved, dir, true), "");
+}
+
 TEST(Provenance, AFingerprintFromBeforeProvenanceIsStale) {
   const std::string dir = temp_dir("prov_old");
   Inputs in = copied_inputs(dir);

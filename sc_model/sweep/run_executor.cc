@@ -247,9 +247,18 @@ class ProgressLine {
 
 // Says how many complete runs are stale and why, and what happens to them.
 void report_stale(const std::map<rundir::State, size_t>& stale, bool reuse) {
-  for (const auto& [state, count] : stale)
+  for (const auto& [state, count] : stale) {
+    if (state == rundir::State::kOtherRun) {
+      // Paths are arguments: a checkout, --out or cache folder moved since gives every run new ones.
+      std::fprintf(stderr,
+                   "gpupm: %zu run%s in the output folder hold%s the results of other arguments (a changed setting, "
+                   "or a checkout, --out or cache folder at another path than when they ran); running again\n",
+                   count, count == 1 ? "" : "s", count == 1 ? "s" : "");
+      continue;
+    }
     std::fprintf(stderr, "gpupm: %zu run%s stale: %s; %s\n", count, count == 1 ? "" : "s", rundir::stale_reason(state),
                  reuse ? "reused as they are (--reuse-stale)" : "running again (--reuse-stale keeps them)");
+  }
 }
 
 // Fills in ids and dirs and marks complete runs reused; returns the indices still to run.
@@ -266,8 +275,8 @@ std::vector<size_t> plan(const std::vector<RunSpec>& specs, const std::string& o
     out[i].dir = (fs::path(out_dir) / "runs" / specs[i].id).string();
     fingerprints[i] = fingerprint_of(specs[i], digests);
     rundir::State st = rundir::state(out[i].dir, fingerprints[i]);
-    if (st == rundir::State::kStaleBuild || st == rundir::State::kStaleInputs) ++stale[st];
-    if (st == rundir::State::kComplete || (reuse_stale && st != rundir::State::kMissing)) {
+    if (rundir::stale(st) || st == rundir::State::kOtherRun) ++stale[st];
+    if (st == rundir::State::kComplete || (reuse_stale && rundir::stale(st))) {
       out[i].status = 0;
       out[i].reused = true;
     } else {
@@ -495,7 +504,7 @@ State state(const std::string& dir, const RunFingerprint& want) {
   const RunFingerprint have = RunFingerprint::parse(text);
   // A bare digest is the fingerprint of a gpupm from before provenance.
   if (have.run.empty()) return trim(text).empty() ? State::kMissing : State::kStaleBuild;
-  if (have.run != want.run) return State::kMissing;
+  if (have.run != want.run) return State::kOtherRun;
   if (have.build != want.build) return State::kStaleBuild;
   if (have.inputs != want.inputs) return State::kStaleInputs;
   return State::kComplete;
@@ -507,9 +516,11 @@ const char* stale_reason(State s) {
                                     : "";
 }
 
+bool stale(State s) { return s == State::kStaleBuild || s == State::kStaleInputs; }
+
 bool complete(const std::string& dir, const RunFingerprint& fingerprint, bool reuse_stale) {
   State s = state(dir, fingerprint);
-  return s == State::kComplete || (reuse_stale && s != State::kMissing);
+  return s == State::kComplete || (reuse_stale && stale(s));
 }
 
 void prepare(const std::string& dir, const RunFingerprint& fingerprint) {

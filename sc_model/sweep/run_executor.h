@@ -120,7 +120,8 @@ std::vector<RunOutcome> execute_runs(const std::vector<RunSpec>& specs, const st
 namespace rundir {
 // What a run directory holds against the run wanted now.
 enum class State {
-  kMissing,      // no complete report, or the results of another run
+  kMissing,      // no complete report
+  kOtherRun,     // a complete report of a run with other arguments (never reused)
   kComplete,     // a complete report of this run, this build, these input files
   kStaleBuild,   // ... made by a different gpupm build
   kStaleInputs,  // ... from input files whose contents changed since
@@ -128,6 +129,8 @@ enum class State {
 State state(const std::string& dir, const RunFingerprint& fingerprint);
 // Why a stale run is stale, for messages: "built by a different gpupm", "an input file changed".
 const char* stale_reason(State s);
+// kStaleBuild or kStaleInputs.
+bool stale(State s);
 // kComplete, or stale and reuse_stale: report.json is there, parses, has a total.
 bool complete(const std::string& dir, const RunFingerprint& fingerprint, bool reuse_stale = false);
 // Before a (re)run: creates the directory, removes an old report and exit
