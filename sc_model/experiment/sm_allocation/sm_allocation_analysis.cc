@@ -117,15 +117,17 @@ void SmAllocationAnalysis::add_pair_runs(const SmAllocationQueue& q, std::map<st
 // A queue's ratios to the even split, the best concurrent policies and the sequential checks (C4).
 void SmAllocationAnalysis::rank_queue(std::map<std::string, Totals>& tot, Json& qj) {
   const Totals& base = tot["baseline"];
+  const double work = tot[kSequential].insts;  // the queue's programs, each once
   std::string top_t, top_pe;
   for (const std::string& l : labels) {
     const Totals& t = tot[l];
     double throughput = t.throughput() / base.throughput(), power = t.power() / base.power();
-    double efficiency = t.efficiency() / base.efficiency(), energy = t.energy_j / base.energy_j;
+    double efficiency = t.efficiency() / base.efficiency(), energy = t.energy_for(work) / base.energy_for(work);
     qj["policies"][l].update({{"throughput_ipc", t.throughput()},
                               {"power_w", t.power()},
                               {"power_efficiency", t.efficiency()},
-                              {"energy_j", t.energy_j},
+                              {"energy_j", t.energy_for(work)},
+                              {"runs_energy_j", t.energy_j},
                               {"time_s", t.time_s},
                               {"instructions", t.insts},
                               {"throughput", throughput},
@@ -150,7 +152,7 @@ void SmAllocationAnalysis::rank_queue(std::map<std::string, Totals>& tot, Json& 
     best_eff &= tot[kSequential].efficiency() > tot[p.key].efficiency();
   }
   seq_below_sa_t += tot[kSequential].throughput() < tot["sm-allocation"].throughput();
-  seq_below_sa_e += tot[kSequential].energy_j < tot["sm-allocation"].energy_j;
+  seq_below_sa_e += tot[kSequential].energy_for(work) < tot["sm-allocation"].energy_for(work);
   seq_lowest_p += lowest_p;
   seq_best_pe += best_eff;
   qj["best_throughput"] = top_t;

@@ -19,6 +19,10 @@ struct Totals {
   double throughput() const { return cycles > 0 ? insts / cycles : 0; }
   double power() const { return time_s > 0 ? energy_j / time_s : 0; }
   double efficiency() const { return power() > 0 ? throughput() / power() : 0; }
+  // The energy of WORK instructions at these runs' energy per instruction: a queue's energy
+  // is that of its own work (each program once), not of the re-spawned passes a policy's
+  // pairs add, as the paper's sequential run "completes the same amount of work".
+  double energy_for(double work) const { return insts > 0 ? energy_j / insts * work : 0; }
 };
 
 struct SmAllocationAnalysis {

@@ -240,7 +240,9 @@ ExperimentSummary SmAllocation::analyse(const SmAllocationConfig& c, const RunRe
                 : "`configs/workloads/sm_allocation/`")
      << ". Each pair runs until its slower member finishes, the other "
         "re-spawned meanwhile; a queue's throughput is its instructions over its SM cycles (pairs one after another), "
-        "its power the energy over the time. Ratios are against the even split (`baseline`, "
+        "its power the energy over the time, its energy that of its own work (its programs once each, "
+        "as the sequential run does it: the runs' energy per instruction times those instructions). Ratios are "
+        "against the even split (`baseline`, "
      << K / 2 << "/" << K - K / 2 << ").\n\n## Applications (profiles)\n\n"
      << apps_header_md(K) << app_rows << "\nClasses (on " << K << " SMs): A if MBU < " << fixed(t.active_mbu, 2)
      << " and L2->L1 < " << fixed(t.active_l2_l1_gbps, 0)
