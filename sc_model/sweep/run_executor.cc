@@ -245,9 +245,9 @@ class ProgressLine {
   bool shown_ = false;
 };
 
-// Says how many complete runs are stale and why, and what happens to them.
-void report_stale(const std::map<rundir::State, size_t>& stale, bool reuse) {
-  for (const auto& [state, count] : stale) {
+// Says how many complete runs are stale or of other arguments, why, and what happens to them.
+void report_earlier_runs(const std::map<rundir::State, size_t>& earlier, bool reuse) {
+  for (const auto& [state, count] : earlier) {
     if (state == rundir::State::kOtherRun) {
       // Paths are arguments: a checkout, --out or cache folder moved since gives every run new ones.
       std::fprintf(stderr,
@@ -266,7 +266,7 @@ std::vector<size_t> plan(const std::vector<RunSpec>& specs, const std::string& o
                          std::vector<RunOutcome>& out, std::vector<RunFingerprint>& fingerprints) {
   std::vector<size_t> todo;
   std::map<std::string, size_t> seen;
-  std::map<rundir::State, size_t> stale;
+  std::map<rundir::State, size_t> earlier;  // complete runs not of this build, these inputs or arguments
   fingerprints.resize(specs.size());
   InputDigests digests;
   for (size_t i = 0; i < specs.size(); ++i) {
@@ -275,7 +275,7 @@ std::vector<size_t> plan(const std::vector<RunSpec>& specs, const std::string& o
     out[i].dir = (fs::path(out_dir) / "runs" / specs[i].id).string();
     fingerprints[i] = fingerprint_of(specs[i], digests);
     rundir::State st = rundir::state(out[i].dir, fingerprints[i]);
-    if (rundir::stale(st) || st == rundir::State::kOtherRun) ++stale[st];
+    if (rundir::stale(st) || st == rundir::State::kOtherRun) ++earlier[st];
     if (st == rundir::State::kComplete || (reuse_stale && rundir::stale(st))) {
       out[i].status = 0;
       out[i].reused = true;
@@ -283,7 +283,7 @@ std::vector<size_t> plan(const std::vector<RunSpec>& specs, const std::string& o
       todo.push_back(i);
     }
   }
-  report_stale(stale, reuse_stale);
+  report_earlier_runs(earlier, reuse_stale);
   return todo;
 }
 
