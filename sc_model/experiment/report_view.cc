@@ -1,6 +1,7 @@
 #include "gpupm/experiment/report_view.h"
 
 #include <fstream>
+#include <stdexcept>
 
 namespace gpupm {
 
@@ -32,6 +33,14 @@ double IntervalView::energy_of_component(const char* component) const {
 double IntervalView::residency(const char* domain, const char* level) const {
   const Json& d = field_or_null(field(report_key::kVfResidency), domain);
   return d.is_object() ? d.value(level, 0.0) : 0.0;
+}
+
+uint32_t IntervalView::unpowered_sms() const {
+  const Json& sms = field("sm");
+  if (!sms.is_array()) throw std::runtime_error("report: no per-SM energy list (total.sm)");
+  uint32_t n = 0;
+  for (const Json& sm : sms) n += sm.at("energy_j").get<double>() == 0.0;
+  return n;
 }
 
 void RunReports::read(const std::string& out_dir, const std::vector<std::string>& ids) {

@@ -39,6 +39,9 @@ class IntervalView {
   }
   // The share of time DOMAIN ("sm", "mem") spent at LEVEL ("low", "nominal", "high"); 0 if never.
   double residency(const char* domain, const char* level) const;
+  // SMs that drew no energy in the interval (power-gated throughout), from the per-SM list of
+  // report.total ("sm"; a kernel's interval has none: throws).
+  uint32_t unpowered_sms() const;
 
   // A field as the report holds it, for copying into a summary unchanged.
   const Json& field(const char* key) const { return field_or_null(j_, key); }

@@ -100,14 +100,16 @@ void SmAllocationAnalysis::add_pair_runs(const SmAllocationQueue& q, std::map<st
                        {"energy_j", t.field(report_key::kEnergy)[report_key::kEnergyTotal]},
                        {"apps", per_app}};
       pj.push_back({{"pair", pn}, {"sms", {k1, k2}}});
-      if (p.key == "sm-allocation") {  // C5: gating only when opt1 + opt2 < K
+      if (p.key == "sm-allocation") {  // C5: gating only when opt1 + opt2 < K, as the run's SMs drew power
         const AppProfile &pa = profile(a), &pb = profile(b);
-        bool gated = k1 + k2 < K, expect = pa.opt + pb.opt < K;
+        const uint32_t unpowered = t.unpowered_sms();
+        bool gated = unpowered > 0, expect = pa.opt + pb.opt < K;
         ++gating_n;
         gating_ok += gated == expect;
         if (gated != expect)
           gating_detail += pn + " (opt " + std::to_string(pa.opt) + "+" + std::to_string(pb.opt) + ", split " +
-                           std::to_string(k1) + "/" + std::to_string(k2) + "); ";
+                           std::to_string(k1) + "/" + std::to_string(k2) + ", " + std::to_string(unpowered) +
+                           " SMs unpowered); ";
       }
     }
     qj["policies"][p.key] = {{"pairs", pj}};

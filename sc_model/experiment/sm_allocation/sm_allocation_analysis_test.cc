@@ -27,14 +27,20 @@ Json total(double time_s, double energy_j, double instructions, double sm_cycles
           {"mem_compute_ratio", 0.1}};
 }
 
-// A pair run: K1/K2 SMs, both applications done once.
-Json pair_report(uint32_t k1, uint32_t k2, double time_s, double energy_j, double instructions) {
+// A pair run on 12 SMs: K1/K2 SMs, both applications done once; the SMs beyond
+// the first POWERED (default K1 + K2) drew no energy.
+Json pair_report(uint32_t k1, uint32_t k2, double time_s, double energy_j, double instructions, int powered = -1) {
   Json apps = Json::array();
   for (const char* name : {"a", "b"})
     apps.push_back({{"name", name}, {"passes", 1}, {"first_pass_s", time_s}, {"instructions", instructions / 2}});
-  return {{"config", {{"policy", {{"split", {k1, k2}}}}}},
-          {"apps", apps},
-          {"total", total(time_s, energy_j, instructions, 1000)}};
+  Json sms = Json::array();
+  const uint32_t on = powered < 0 ? k1 + k2 : static_cast<uint32_t>(powered);
+  for (uint32_t i = 0; i < 12; ++i) sms.push_back({{"sm", i}, {"energy_j", i < on ? energy_j / on : 0.0}});
+  Json report = {{"config", {{"policy", {{"split", {k1, k2}}}}}},
+                 {"apps", apps},
+                 {"total", total(time_s, energy_j, instructions, 1000)}};
+  report["total"]["sm"] = sms;
+  return report;
 }
 
 struct SmAllocationRuns {
@@ -106,7 +112,16 @@ TEST(SmAllocationAnalysis, ClaimsJudgedAgainstTheConfigTolerances) {
   EXPECT_EQ(c1a["tolerance"], "+10% to +50%");
   EXPECT_EQ(claim(summary, "C1d")["measured"], "1/1 queues");
   EXPECT_EQ(claim(summary, "C5")["verdict"], "fail");  // 5 + 6 < 12 gated, though opt 12 + 12 is not
+  EXPECT_NE(claim(summary, "C5")["note"].get<std::string>().find("1 SMs unpowered"), std::string::npos);
   EXPECT_EQ(claim(summary, "C6")["verdict"], "n/a");
+}
+
+// C5 judges the gating the run measured (SMs that drew no energy), not the split the policy wrote.
+TEST(SmAllocationAnalysis, GatingIsJudgedFromTheSmsThatDrewNoEnergy) {
+  SmAllocationRuns s;
+  s.reports.add(pair_id("a+b", "sm-allocation"), pair_report(5, 6, 1.0, 18, 2400, 12));
+  Json summary = SmAllocation::analyse(s.config, s.reports, kTwoStages).json;
+  EXPECT_EQ(claim(summary, "C5")["verdict"], "pass");  // every SM drew power, as opt 12 + 12 asks
 }
 
 // A gain far above the paper's (3x it) is not a reproduction: C1a and C1b are bands,
