@@ -411,6 +411,33 @@ TEST(PtxTiming, CoalescingAndBankConflicts) {
   EXPECT_EQ(mem[5].shared_cycles, 2u);   // 64-bit, consecutive: 64 words over 32 banks
 }
 
+// Words among 32 consecutive ones meet each bank at most once (the unit-stride shortcut); an
+// access of 2-byte lanes spanning 128 bytes that reaches a 33rd word meets bank 0 twice.
+TEST(PtxTiming, BankConflictsAtTheEdgeOf32Words) {
+  std::string ptx = kernel(R"(
+  mov.u64 %rd15, sm;
+  add.s64 %rd16, %rd15, %rd4;
+  ld.shared.u32 %r4, [%rd16+4];
+  setp.eq.u32 %p1, %r1, 31;
+  selp.u32 %r9, 4, 2, %p1;
+  cvt.u64.u32 %rd17, %r9;
+  add.s64 %rd18, %rd16, %rd17;
+  ld.shared.u16 %rs1, [%rd18];
+  ld.shared.u16 %rs2, [%rd16+2];)");
+  ptx.insert(ptx.find("  ld.param"), "  .shared .align 8 .b8 sm[4096];\n");
+  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
+  l.param(0, l.buffer(V(32, 0)));
+  l.param(1, l.buffer(V(32, 0)));
+  CtaRun run = run_cta(l.state, 0, true);
+  std::vector<StepResult> mem;
+  for (const StepResult& r : run.trace)
+    if (r.cls == TimingClass::Shared) mem.push_back(r);
+  ASSERT_EQ(mem.size(), 3u);
+  EXPECT_EQ(mem[0].shared_cycles, 1u);  // words 1-32: banks 1-31 and 0
+  EXPECT_EQ(mem[1].shared_cycles, 2u);  // bytes 2-129: words 0 and 32 both on bank 0
+  EXPECT_EQ(mem[2].shared_cycles, 1u);  // bytes 2-127: words 0-31
+}
+
 // GPGPU-Sim's Fermi coalescer (narrow_load_segments): a load of 1-byte lanes is an L1 access per distinct 32 B
 // segment, of 2-byte lanes per 64 B segment, each listed as its line; wider lanes and stores stay per line. The
 // lane-by-lane path (a generic address) lists the same as the fast one.
