@@ -599,15 +599,13 @@ bool Warp::Impl::shared_fast(const Instruction& in, uint32_t active, StepResult&
   uint64_t lo, hi;
   if (!lane_span(base, in.offset, active, bytes, lo, hi) || hi >= cta->shared.size() || hi + bytes > cta->shared.size())
     return false;
-  if ((hi + bytes - 1) / 4 - lo / 4 < 32) {  // every word among 32 consecutive ones: one per bank at most
-    move_fast(in, active, base, cta->shared.data(), 0, elem);
-    res.shared_cycles = 1;
-    return true;
-  }
-  uint32_t n_words = 0;
-  for_each_lane(active, [&](uint32_t lane) { note_shared_words(base[lane] + uint64_t(in.offset), bytes, n_words); });
+  // Every word among 32 consecutive ones (unit stride, a broadcast): one per bank at most, nothing to count.
+  const bool one_per_bank = (hi + bytes - 1) / 4 - lo / 4 < 32;
+  uint32_t n_words = 0;  // noted before the move: a load may overwrite its base
+  if (!one_per_bank)
+    for_each_lane(active, [&](uint32_t lane) { note_shared_words(base[lane] + uint64_t(in.offset), bytes, n_words); });
   move_fast(in, active, base, cta->shared.data(), 0, elem);
-  res.shared_cycles = bank_conflict_degree(n_words);
+  res.shared_cycles = one_per_bank ? 1 : bank_conflict_degree(n_words);
   return true;
 }
 
