@@ -3,8 +3,9 @@
 
 A paper-scale experiment runs for more core-hours than one machine session gives it, and its output
 folder does not outlive the machine. `save` copies what the experiment reads back from each finished
-run (report.json, the run's fingerprint, exit status and CPU seconds: one JSON file per run, no
-epochs.csv or log) into ARCHIVE; `restore` writes them back into a fresh output folder, where
+run (report.json, the run's fingerprint, exit status and CPU seconds: one gzip-compressed JSON file
+per run, RUN.json.gz, no epochs.csv or log; a paper-scale report's epoch series compress about 10x)
+into ARCHIVE; `restore` writes them back into a fresh output folder, where
 `gpupm experiment` (same command, same --out, a build of the same sources) takes them as complete
 and runs only the rest.
 
@@ -17,6 +18,7 @@ build sees it as stale and runs it again unless --reuse-stale is given. A run's 
 absolute paths (the checkout's configs, OUT_DIR, generated workloads in the cache): restore into the
 same OUT_DIR and run from a checkout at the same path, or every run counts as another run.
 """
+import gzip
 import json
 import os
 import sys
@@ -35,13 +37,25 @@ def read_text(path):
         return f.read()
 
 
-def write_atomic(path, text):
+def write_atomic(path, data):
     folder = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
     os.fchmod(fd, 0o644)  # mkstemp's 0600 would follow the file into git and onto other machines
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data.encode("utf-8") if isinstance(data, str) else data)
     os.replace(tmp, path)
+
+
+ARCHIVED = (".json.gz", ".json")  # the second: archives saved before compression
+
+
+def read_entry(path):
+    data = gzip.open(path).read() if path.endswith(".gz") else open(path, "rb").read()
+    return data.decode("utf-8")
+
+
+def compressed(text):
+    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)  # mtime 0: same bytes every save
 
 
 def finished(run_dir):
@@ -73,13 +87,16 @@ def save(out_dir, archive):
         entry = finished(os.path.join(runs, run_id))
         if entry is None:
             continue
-        target = os.path.join(archive, run_id + ".json")
+        target = os.path.join(archive, run_id + ARCHIVED[0])
+        old = os.path.join(archive, run_id + ARCHIVED[1])
         text = json.dumps(entry, indent=1, sort_keys=True) + "\n"
-        if os.path.exists(target) and read_text(target) == text:
+        if os.path.exists(target) and read_entry(target) == text:
             kept += 1
-            continue
-        write_atomic(target, text)
-        added += 1
+        else:
+            write_atomic(target, compressed(text))
+            added += 1
+        if os.path.exists(old):
+            os.remove(old)
     print(f"run_archive: {added} run(s) saved, {kept} already there, in {archive}")
 
 
@@ -88,10 +105,11 @@ def restore(archive, out_dir):
         fail(f"{archive}: no such folder")
     restored = present = 0
     for name in sorted(os.listdir(archive)):
-        if not name.endswith(".json"):
+        suffix = next((s for s in ARCHIVED if name.endswith(s)), None)
+        if suffix is None:
             continue
-        entry = json.loads(read_text(os.path.join(archive, name)))
-        run_dir = os.path.join(out_dir, "runs", name[: -len(".json")])
+        entry = json.loads(read_entry(os.path.join(archive, name)))
+        run_dir = os.path.join(out_dir, "runs", name[: -len(suffix)])
         if finished(run_dir) is not None:
             present += 1
             continue

@@ -7,6 +7,7 @@ a restore never overwrites a finished run; bad usage exits 2.
     run_archive_test.py GPUPM REPO_ROOT
 """
 
+import gzip
 import json
 import os
 import shutil
@@ -66,6 +67,25 @@ class RunArchive(unittest.TestCase):
         self.assertIn("2 runs (2 reused, 0 failed)", self.sweep(second))
         self.assertEqual(read(os.path.join(first, "results.csv")), read(os.path.join(second, "results.csv")))
         self.assertIn("0 run(s) restored, 2 already finished", archive("restore", kept, second).stdout)
+
+    def test_saved_runs_are_compressed_the_same_each_time_and_plain_ones_still_restore(self):
+        first, second, kept = (os.path.join(self.tmp, d) for d in ("first", "second", "kept"))
+        self.sweep(first)
+        archive("save", first, kept)
+        names = sorted(os.listdir(kept))
+        self.assertTrue(all(n.endswith(".json.gz") for n in names), names)
+        before = {n: open(os.path.join(kept, n), "rb").read() for n in names}
+        self.assertIn("0 run(s) saved, 2 already there", archive("save", first, kept).stdout)
+        self.assertEqual(before, {n: open(os.path.join(kept, n), "rb").read() for n in names})
+        # An archive saved before compression: plain RUN.json files restore too, and a save replaces them.
+        for n in names:
+            with open(os.path.join(kept, n[: -len(".gz")]), "wb") as f:
+                f.write(gzip.decompress(before[n]))
+            os.remove(os.path.join(kept, n))
+        self.assertIn("2 run(s) restored", archive("restore", kept, second).stdout)
+        self.assertIn("2 runs (2 reused, 0 failed)", self.sweep(second))
+        self.assertIn("2 run(s) saved", archive("save", first, kept).stdout)
+        self.assertEqual(sorted(os.listdir(kept)), names)
 
     def test_failed_and_half_written_runs_are_not_saved(self):
         out, kept = os.path.join(self.tmp, "out"), os.path.join(self.tmp, "kept")
