@@ -46,12 +46,12 @@ def write_atomic(path, data):
     os.replace(tmp, path)
 
 
-ARCHIVED = (".json.gz", ".json")  # the second: archives saved before compression
+ARCHIVED = ".json.gz"
 
 
 def read_entry(path):
-    data = gzip.open(path).read() if path.endswith(".gz") else open(path, "rb").read()
-    return data.decode("utf-8")
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return f.read()
 
 
 def compressed(text):
@@ -87,16 +87,13 @@ def save(out_dir, archive):
         entry = finished(os.path.join(runs, run_id))
         if entry is None:
             continue
-        target = os.path.join(archive, run_id + ARCHIVED[0])
-        old = os.path.join(archive, run_id + ARCHIVED[1])
+        target = os.path.join(archive, run_id + ARCHIVED)
         text = json.dumps(entry, indent=1, sort_keys=True) + "\n"
         if os.path.exists(target) and read_entry(target) == text:
             kept += 1
-        else:
-            write_atomic(target, compressed(text))
-            added += 1
-        if os.path.exists(old):
-            os.remove(old)
+            continue
+        write_atomic(target, compressed(text))
+        added += 1
     print(f"run_archive: {added} run(s) saved, {kept} already there, in {archive}")
 
 
@@ -105,11 +102,10 @@ def restore(archive, out_dir):
         fail(f"{archive}: no such folder")
     restored = present = 0
     for name in sorted(os.listdir(archive)):
-        suffix = next((s for s in ARCHIVED if name.endswith(s)), None)
-        if suffix is None:
+        if not name.endswith(ARCHIVED):
             continue
         entry = json.loads(read_entry(os.path.join(archive, name)))
-        run_dir = os.path.join(out_dir, "runs", name[: -len(suffix)])
+        run_dir = os.path.join(out_dir, "runs", name[: -len(ARCHIVED)])
         if finished(run_dir) is not None:
             present += 1
             continue

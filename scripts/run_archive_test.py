@@ -30,6 +30,11 @@ def read(path):
         return f.read()
 
 
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
 class RunArchive(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="run_archive_")
@@ -68,24 +73,16 @@ class RunArchive(unittest.TestCase):
         self.assertEqual(read(os.path.join(first, "results.csv")), read(os.path.join(second, "results.csv")))
         self.assertIn("0 run(s) restored, 2 already finished", archive("restore", kept, second).stdout)
 
-    def test_saved_runs_are_compressed_the_same_each_time_and_plain_ones_still_restore(self):
-        first, second, kept = (os.path.join(self.tmp, d) for d in ("first", "second", "kept"))
+    def test_saved_runs_are_compressed_the_same_each_time(self):
+        first, kept = os.path.join(self.tmp, "first"), os.path.join(self.tmp, "kept")
         self.sweep(first)
         archive("save", first, kept)
         names = sorted(os.listdir(kept))
         self.assertTrue(all(n.endswith(".json.gz") for n in names), names)
-        before = {n: open(os.path.join(kept, n), "rb").read() for n in names}
+        self.assertEqual(json.loads(gzip.decompress(read_bytes(os.path.join(kept, names[0]))))["exit_status"], 0)
+        before = {n: read_bytes(os.path.join(kept, n)) for n in names}
         self.assertIn("0 run(s) saved, 2 already there", archive("save", first, kept).stdout)
-        self.assertEqual(before, {n: open(os.path.join(kept, n), "rb").read() for n in names})
-        # An archive saved before compression: plain RUN.json files restore too, and a save replaces them.
-        for n in names:
-            with open(os.path.join(kept, n[: -len(".gz")]), "wb") as f:
-                f.write(gzip.decompress(before[n]))
-            os.remove(os.path.join(kept, n))
-        self.assertIn("2 run(s) restored", archive("restore", kept, second).stdout)
-        self.assertIn("2 runs (2 reused, 0 failed)", self.sweep(second))
-        self.assertIn("2 run(s) saved", archive("save", first, kept).stdout)
-        self.assertEqual(sorted(os.listdir(kept)), names)
+        self.assertEqual(before, {n: read_bytes(os.path.join(kept, n)) for n in names})
 
     def test_failed_and_half_written_runs_are_not_saved(self):
         out, kept = os.path.join(self.tmp, "out"), os.path.join(self.tmp, "kept")
