@@ -80,6 +80,7 @@ void StreamingMultiprocessor::cta_b_transport(tlm::tlm_generic_payload& gp, sc_t
     for (uint16_t s = 0; s < ctas_.size(); ++s) {
       Cta& cta = ctas_[s];
       if (!cta.valid || cta.id != p->cta || cta.launch.get() != p->launch || cta.paused == p->pause) continue;
+      charge_cycles_so_far();
       cta.paused = p->pause;
       for (uint16_t w : cta.warps) {
         warps_[w].paused = p->pause;
@@ -91,6 +92,7 @@ void StreamingMultiprocessor::cta_b_transport(tlm::tlm_generic_payload& gp, sc_t
   } else if (auto* h = gp.get_extension<IssueHoldMsg>()) {  // the GWDE's global stagger
     apply_hold(*h);
   } else if (auto* g = gp.get_extension<SmPowerMsg>()) {
+    charge_cycles_so_far();
     gated_ = g->gated;
     if (gated_) {  // gating loses the caches' contents
       lsu_.invalidate_all();
@@ -158,8 +160,7 @@ template <bool kFrontEnd>
 
 template <bool kFrontEnd>
 void StreamingMultiprocessor::tick_as(uint64_t c) {
-  account_until(c);
-  last_cycle_ = c;
+  last_cycle_ = c;  // the cycle counters catch up only at a change they depend on (charge_cycles_so_far)
   issued_mem_at_last_ = 0;
   // The time is asked only when a response or an END_REQ needs it (a call into the kernel).
   bool progressed = false;
@@ -291,6 +292,7 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
     issue_.add(s);  // youngest last
   }
   if (cta.warps.size() < p.launch->warps_per_cta) SC_REPORT_FATAL("gpupm/sm", "CTA launched without free warp slots");
+  charge_cycles_so_far();
   ++resident_ctas_total_;
   if (p.paused) return;
   ++resident_unpaused_ctas_;
@@ -647,6 +649,7 @@ void StreamingMultiprocessor::warp_progress(uint16_t slot) {
   w.finished = true;
   issue_.retire(slot);
   Cta& cta = ctas_[w.cta_slot];
+  charge_cycles_so_far();
   if (!cta.paused) --resident_unpaused_warps_;
   --cta.warps_alive;
   if (cta.warps_alive == 0) {
