@@ -95,9 +95,11 @@ struct Warp::Impl {
   }
   void coalesce(const uint64_t* base, int64_t offset, uint32_t active, uint32_t bytes, uint64_t lo, uint64_t hi,
                 StepResult& res);
-  void move_fast(const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo, uint32_t elem);
+  void move_fast(const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo, uint32_t elem,
+                 size_t lane_bytes = 0);
   bool global_fast(const Instruction& in, uint32_t active, StepResult& res);
   bool shared_fast(const Instruction& in, uint32_t active, StepResult& res);
+  bool local_fast(const Instruction& in, uint32_t active, StepResult& res);
   bool uniform_load(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res);
   uint32_t bank_conflict_degree(uint32_t n);
   void shuffle(const Instruction& in, uint32_t active);
@@ -481,45 +483,67 @@ bool lane_span(const uint64_t* base, int64_t offset, uint32_t active, uint32_t b
   return !misaligned && hi - lo <= (uint64_t(1) << 31);
 }
 
-// access_lane() for every active lane of a load or store whose lane at address
-// a is at p0 + (a - lo), with the element size and direction fixed at compile
-// time: the lane loop keeps no switch.
-template <uint32_t kElem, bool kStore>
+// access_lane() for every active lane of a load or store: lane l's bytes at address a
+// are at p0 + l * lane_bytes + (a - lo) (lane_bytes: 0 in global and shared memory, a
+// lane's depot in local memory). The element size, vector width, direction and sign
+// extension are fixed at compile time and the registers' rows read once: the lane loop
+// keeps no switch and reloads nothing (a store to a register could alias `in`).
+template <uint32_t kElem, uint32_t kVec, bool kStore, bool kSigned>
 void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo,
-                int shift) {
-  for_each_lane(active, [&](uint32_t lane) {
-    uint8_t* p = p0 + (base[lane] + uint64_t(in.offset) - lo);
-    for (uint32_t e = 0; e < in.vec; ++e, p += kElem) {
-      if constexpr (kStore) {
-        const uint64_t v = regs[size_t(in.src[e]) * 32 + lane];
-        std::memcpy(p, &v, kElem);
-      } else {
-        uint64_t v = 0;
-        std::memcpy(&v, p, kElem);
-        if (shift) v = uint64_t(int64_t(v << shift) >> shift);
-        regs[size_t(in.dst[e]) * 32 + lane] = v;
-      }
+                size_t lane_bytes) {
+  std::array<uint64_t*, kVec> row;
+  for (uint32_t e = 0; e < kVec; ++e) row[e] = regs + size_t(kStore ? in.src[e] : in.dst[e]) * 32;
+  const uint64_t delta = uint64_t(in.offset) - lo;
+  constexpr int kShift = kSigned && kElem < 8 ? 64 - int(kElem) * 8 : 0;
+  auto move = [&](uint64_t* reg, uint8_t* p) {
+    if constexpr (kStore) {
+      std::memcpy(p, reg, kElem);  // the register's low bytes (little-endian)
+    } else {
+      uint64_t v = 0;
+      std::memcpy(&v, p, kElem);
+      if constexpr (kShift != 0) v = uint64_t(int64_t(v << kShift) >> kShift);
+      *reg = v;
+    }
+  };
+  for_each_lane(active, [&](uint32_t lane) {  // the elements spelled out: a loop over them stays a loop at -O2
+    uint8_t* p = p0 + lane * lane_bytes + (base[lane] + delta);
+    move(row[0] + lane, p);
+    if constexpr (kVec > 1) move(row[1] + lane, p + kElem);
+    if constexpr (kVec > 2) {
+      move(row[2] + lane, p + 2 * kElem);
+      move(row[3] + lane, p + 3 * kElem);
     }
   });
 }
 
-template <bool kStore>
+template <uint32_t kElem, bool kStore, bool kSigned>
 void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo,
-                uint32_t elem, int shift) {
+                size_t lane_bytes) {
+  switch (in.vec) {  // the decoder allows 1, 2 and 4
+    case 1: return move_lanes<kElem, 1, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
+    case 2: return move_lanes<kElem, 2, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
+    default: return move_lanes<kElem, 4, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
+  }
+}
+
+template <bool kStore, bool kSigned>
+void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo,
+                uint32_t elem, size_t lane_bytes) {
   switch (elem) {  // access_lane()'s widths: 8 for any other
-    case 1: return move_lanes<1, kStore>(regs, in, active, base, p0, lo, shift);
-    case 2: return move_lanes<2, kStore>(regs, in, active, base, p0, lo, shift);
-    case 4: return move_lanes<4, kStore>(regs, in, active, base, p0, lo, shift);
-    default: return move_lanes<8, kStore>(regs, in, active, base, p0, lo, shift);
+    case 1: return move_lanes<1, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
+    case 2: return move_lanes<2, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
+    case 4: return move_lanes<4, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
+    default: return move_lanes<8, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
   }
 }
 }  // namespace
 
-// The fast paths' loads and stores (not atomics): each active lane at p0 + (address - lo).
+// The fast paths' loads and stores (not atomics): each active lane at p0 + lane * lane_bytes + (address - lo).
 void Warp::Impl::move_fast(const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo,
-                           uint32_t elem) {
-  if (in.op == Op::St) move_lanes<true>(regs.data(), in, active, base, p0, lo, elem, 0);
-  else move_lanes<false>(regs.data(), in, active, base, p0, lo, elem, sign_shift(in, elem));
+                           uint32_t elem, size_t lane_bytes) {
+  if (in.op == Op::St) move_lanes<true, false>(regs.data(), in, active, base, p0, lo, elem, lane_bytes);
+  else if (sign_shift(in, elem)) move_lanes<false, true>(regs.data(), in, active, base, p0, lo, elem, lane_bytes);
+  else move_lanes<false, false>(regs.data(), in, active, base, p0, lo, elem, lane_bytes);
 }
 
 // The distinct lines of the active lanes' aligned accesses, as add_line() of
@@ -609,6 +633,27 @@ bool Warp::Impl::shared_fast(const Instruction& in, uint32_t active, StepResult&
   return true;
 }
 
+// Likewise for ld.local / st.local inside each lane's own depot. The timing addresses are
+// note_timing()'s, lane by lane and word by word: for an array the compiler spills to local
+// memory, lane by lane these accesses were 14% of equalizer/sgemm's instructions.
+bool Warp::Impl::local_fast(const Instruction& in, uint32_t active, StepResult& res) {
+  if (in.space != Space::Local || in.op == Op::Atom || !in.has_base) return false;
+  const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
+  const uint64_t depot = kernel->local_bytes;
+  const uint64_t* base = &regs[size_t(in.base) * 32];
+  uint64_t lo, hi;
+  if (!lane_span(base, in.offset, active, bytes, lo, hi) || depot < bytes || hi > depot - bytes) return false;
+  const uint64_t word_stride = total_threads * 4;  // a word's timing addresses: the grid's lanes side by side
+  const uint64_t lane0 = launch->local_base + first_thread * 4;
+  for_each_lane(active, [&](uint32_t lane) {  // noted before the move: a load may overwrite its base
+    const uint64_t offset = base[lane] + uint64_t(in.offset);
+    for (uint64_t word = offset / 4; word <= (offset + bytes - 1) / 4; ++word)
+      add_line(line.div(lane0 + word * word_stride + uint64_t(lane) * 4), res);
+  });
+  move_fast(in, active, base, local.data(), 0, elem, depot);
+  return true;
+}
+
 // A load without a base register (a kernel parameter, or a static shared variable at a fixed
 // offset; a global variable's address is a base register): every lane reads the same bytes, so
 // the first active lane is resolved, timed and loaded as the lane loop would (its checks and
@@ -667,7 +712,9 @@ void Warp::Impl::platform_memory(const Instruction& in, uint32_t pc, uint32_t ac
 }
 
 void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, StepResult& res) {
-  if (global_fast(in, active, res) || shared_fast(in, active, res) || uniform_load(in, pc, active, res)) return;
+  if (global_fast(in, active, res) || shared_fast(in, active, res) || local_fast(in, active, res) ||
+      uniform_load(in, pc, active, res))
+    return;
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
   const int shift = sign_shift(in, elem);
   const uint64_t* base = in.has_base ? &regs[size_t(in.base) * 32] : nullptr;

@@ -163,6 +163,69 @@ $L__fill:
   ADD_FAILURE() << "no coalesced local store";
 }
 
+// ld.local / st.local take a fast path when every lane is aligned inside its depot; the same
+// accesses through generic addresses go lane by lane. Both list the same timing lines and move the
+// same values: vectors, 8-byte and sign-extended 1-byte elements, lanes at four offsets, in the
+// second warp of the second CTA (a nonzero first thread).
+TEST(PtxMemory, LocalFastPathMatchesTheLaneByLanePath) {
+  const std::string body = R"(
+  mov.u64 %SPL, __local_depot0;
+  cvta.local.u64 %SP, %SPL;
+  and.b32 %r2, %r1, 3;
+  mul.wide.u32 %rd10, %r2, 16;
+  add.s64 %rd11, BASE, %rd10;
+  cvt.u64.u32 %rd13, %r1;
+  sub.u32 %r9, 0, %r1;
+  stSPACE.v4.u32 [%rd11], {%r1, %r2, %r9, %r2};
+  stSPACE.u64 [%rd11+64], %rd13;
+  stSPACE.u8 [%rd11+73], %r9;
+  ldSPACE.v2.u32 {%r3, %r4}, [%rd11+8];
+  ldSPACE.u64 %rd14, [%rd11+64];
+  ldSPACE.s8 %r5, [%rd11+73];
+  ldSPACE.v4.u32 {%r6, %r7, %r8, %r10}, [%rd11];
+  cvt.u32.u64 %r11, %rd14;
+  add.u32 %r12, %r3, %r4;
+  add.u32 %r12, %r12, %r11;
+  add.u32 %r12, %r12, %r5;
+  add.u32 %r12, %r12, %r6;
+  add.u32 %r12, %r12, %r7;
+  add.u32 %r12, %r12, %r8;
+  add.u32 %r12, %r12, %r10;
+  st.global.u32 [%rd7], %r12;)";
+  auto run = [&](bool local) {
+    std::string text = body;
+    for (const auto& [from, to] : {std::pair<std::string, std::string>{"SPACE", local ? ".local" : ""},
+                                   std::pair<std::string, std::string>{"BASE", local ? "%SPL" : "%SP"}})
+      for (size_t at; (at = text.find(from)) != std::string::npos;) text.replace(at, from.size(), to);
+    std::string ptx = kernel(text);
+    ptx.insert(ptx.find("  ld.param"),
+               "  .local .align 16 .b8 __local_depot0[128];\n  .reg .b64 %SP;\n  .reg .b64 %SPL;\n");
+    Launch l(ptx, "k", Dim3{2, 1, 1}, Dim3{64, 1, 1});
+    const uint64_t out = l.buffer(V(64, 0));
+    l.param(1, out);
+    l.state.local_base = 0x40000000;
+    std::vector<StepResult> mem;
+    for (const StepResult& r : run_cta(l.state, 1, true).trace)
+      if (r.cls == TimingClass::Load || r.cls == TimingClass::Store) mem.push_back(r);
+    return std::pair{mem, l.read<uint32_t>(out, 64)};
+  };
+  const auto [fast, fast_out] = run(true);
+  const auto [slow, slow_out] = run(false);
+  EXPECT_EQ(fast_out, slow_out);
+  for (uint32_t t = 0; t < 64; ++t) {
+    const uint32_t q = t & 3, neg = 0u - t;
+    EXPECT_EQ(fast_out[t], neg + q + t + uint32_t(int8_t(neg)) + t + q + neg + q) << t;
+  }
+  ASSERT_EQ(fast.size(), 16u);  // 7 per warp and the output store
+  ASSERT_EQ(slow.size(), fast.size());
+  for (size_t i = 0; i < fast.size(); ++i) {
+    EXPECT_EQ(fast[i].cls, slow[i].cls) << i;
+    ASSERT_EQ(fast[i].n_lines, slow[i].n_lines) << i;
+    for (uint32_t k = 0; k < fast[i].n_lines; ++k) EXPECT_EQ(fast[i].lines[k], slow[i].lines[k]) << i << " " << k;
+  }
+  EXPECT_GT(fast[0].n_lines, 4u);  // a 16-byte element: four words per lane, each its own line
+}
+
 TEST(PtxMemory, SpacesVectorsAndModuleVariables) {
   const std::string vars =
       ".visible .global .align 4 .b8 gtab[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0};\n"
