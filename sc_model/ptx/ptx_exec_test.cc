@@ -226,6 +226,32 @@ TEST(PtxMemory, LocalFastPathMatchesTheLaneByLanePath) {
   EXPECT_GT(fast[0].n_lines, 4u);  // a 16-byte element: four words per lane, each its own line
 }
 
+// %tid in a 5 x 3 x 4 block: its two warps cross rows and planes mid-warp (a warp start counts the
+// index on from its first lane's); %laneid and %ntid beside it.
+TEST(PtxControl, ThreadIndexInAThreeDimensionalBlock) {
+  std::string ptx = kernel(R"(
+  mov.u32 %r2, %tid.y;
+  mov.u32 %r3, %tid.z;
+  mov.u32 %r4, %laneid;
+  mov.u32 %r5, %ntid.y;
+  mad.lo.u32 %r6, %r3, %r5, %r2;
+  mov.u32 %r7, %ntid.x;
+  mad.lo.u32 %r6, %r6, %r7, %r1;
+  mul.wide.u32 %rd10, %r6, 4;
+  add.s64 %rd11, %rd2, %rd10;
+  mad.lo.u32 %r8, %r3, 100, %r1;
+  mad.lo.u32 %r8, %r2, 10, %r8;
+  mad.lo.u32 %r8, %r4, 1000, %r8;
+  st.global.u32 [%rd11], %r8;)");
+  Launch l(ptx, "k", Dim3{}, Dim3{5, 3, 4});
+  const uint64_t out = l.buffer(V(60, 0));
+  l.param(1, out);
+  run_cta(l.state, 0);
+  const V got = l.read<uint32_t>(out, 60);
+  for (uint32_t t = 0; t < 60; ++t)
+    EXPECT_EQ(got[t], t % 5 + 10 * (t / 5 % 3) + 100 * (t / 15) + 1000 * (t % 32)) << "thread " << t;
+}
+
 TEST(PtxMemory, SpacesVectorsAndModuleVariables) {
   const std::string vars =
       ".visible .global .align 4 .b8 gtab[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0};\n"
