@@ -85,6 +85,7 @@ struct Warp::Impl {
   void note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, uint32_t segment_bytes, StepResult& res,
                    uint32_t& n_words);
   void add_line(uint64_t line, StepResult& res);
+  void add_local_lines(uint64_t offset, uint32_t bytes, uint32_t lane, StepResult& res);
   uint32_t load_segment_bytes(const Instruction& in, uint32_t bytes) const;
   void atomic_transactions(uint32_t n_lanes, StepResult& res);
   void mark_sectors(uint64_t address, uint32_t bytes, StepResult& res);
@@ -132,13 +133,13 @@ void Warp::Impl::start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb, Coales
   if (mask) stack.push_back(StackEntry{0, kNever, mask});
 }
 
+// A special register's value in lane `lane`; %tid's is special_lanes()' own.
 uint64_t Warp::Impl::special_value(Special s, uint32_t lane) const {
   const Dim3& b = launch->block;
-  uint64_t t = uint64_t(warp) * 32 + lane;
   switch (s) {
-    case Special::TidX: return t % b.x;
-    case Special::TidY: return t / b.x % b.y;
-    case Special::TidZ: return t / (uint64_t(b.x) * b.y);
+    case Special::TidX:
+    case Special::TidY:
+    case Special::TidZ: break;  // counted on across the warp by special_lanes()
     case Special::NtidX: return b.x;
     case Special::NtidY: return b.y;
     case Special::NtidZ: return b.z;
@@ -163,9 +164,9 @@ uint64_t Warp::Impl::special_value(Special s, uint32_t lane) const {
   return 0;
 }
 
-// special_value() of every lane. The thread index is counted on from lane 0's, not divided out per
-// lane: each warp start fills every special register its kernel reads, and lane by lane that was
-// 4.6% of equalizer/backprop's instructions.
+// A special register's value in each of the warp's 32 lanes. The thread index is counted on from
+// lane 0's, not divided out per lane: each warp start fills every special register its kernel reads,
+// and lane by lane that was 4.6% of equalizer/backprop's instructions.
 void Warp::Impl::special_lanes(Special s, uint64_t* lanes) const {
   switch (s) {
     case Special::TidX:
@@ -420,6 +421,15 @@ void Warp::Impl::add_segment(uint64_t address, uint32_t segment_bytes, StepResul
   res.lines[res.n_lines++] = line.div(address);
 }
 
+// The timing lines of lane `lane`'s local access [offset, offset + bytes): a word's timing addresses
+// put the grid's threads side by side, so a warp's accesses at one offset coalesce.
+[[gnu::always_inline]] inline void Warp::Impl::add_local_lines(uint64_t offset, uint32_t bytes, uint32_t lane,
+                                                               StepResult& res) {
+  const uint64_t lane_address = launch->local_base + (first_thread + lane) * 4, word_stride = total_threads * 4;
+  for (uint64_t word = offset / 4; word <= (offset + bytes - 1) / 4; ++word)
+    add_line(line.div(lane_address + word * word_stride), res);
+}
+
 // Records one lane's access for the timing model: global lines (or segments), local timing
 // addresses (interleaved per thread so a warp's same-offset accesses coalesce),
 // shared words for the bank-conflict degree.
@@ -434,12 +444,7 @@ void Warp::Impl::note_timing(const Resolved& at, uint32_t lane, uint32_t bytes, 
       }
       for (uint64_t l = line.div(at.offset); l <= line.div(at.offset + bytes - 1); ++l) add_line(l, res);
       break;
-    case Space::Local:
-      for (uint64_t word = at.offset / 4; word <= (at.offset + bytes - 1) / 4; ++word) {
-        uint64_t timing = launch->local_base + word * (total_threads * 4) + (first_thread + lane) * 4;
-        add_line(line.div(timing), res);
-      }
-      break;
+    case Space::Local: add_local_lines(at.offset, bytes, lane, res); break;
     case Space::Shared: note_shared_words(at.offset, bytes, n_words); break;
     default: break;
   }
@@ -666,9 +671,8 @@ bool Warp::Impl::shared_fast(const Instruction& in, uint32_t active, StepResult&
   return true;
 }
 
-// Likewise for ld.local / st.local inside each lane's own depot. The timing addresses are
-// note_timing()'s, lane by lane and word by word: for an array the compiler spills to local
-// memory, lane by lane these accesses were 14% of equalizer/sgemm's instructions.
+// Likewise for ld.local / st.local inside each lane's own depot: for an array the compiler keeps in
+// local memory, lane by lane these accesses were 14% of equalizer/sgemm's instructions.
 bool Warp::Impl::local_fast(const Instruction& in, uint32_t active, StepResult& res) {
   if (in.space != Space::Local || in.op == Op::Atom || !in.has_base) return false;
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
@@ -676,12 +680,8 @@ bool Warp::Impl::local_fast(const Instruction& in, uint32_t active, StepResult& 
   const uint64_t* base = &regs[size_t(in.base) * 32];
   uint64_t lo, hi;
   if (!lane_span(base, in.offset, active, bytes, lo, hi) || depot < bytes || hi > depot - bytes) return false;
-  const uint64_t word_stride = total_threads * 4;  // a word's timing addresses: the grid's lanes side by side
-  const uint64_t lane0 = launch->local_base + first_thread * 4;
   for_each_lane(active, [&](uint32_t lane) {  // noted before the move: a load may overwrite its base
-    const uint64_t offset = base[lane] + uint64_t(in.offset);
-    for (uint64_t word = offset / 4; word <= (offset + bytes - 1) / 4; ++word)
-      add_line(line.div(lane0 + word * word_stride + uint64_t(lane) * 4), res);
+    add_local_lines(base[lane] + uint64_t(in.offset), bytes, lane, res);
   });
   move_fast(in, active, base, local.data(), 0, elem, depot);
   return true;
