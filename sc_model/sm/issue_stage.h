@@ -111,12 +111,14 @@ class IssueStage {
     for (const ScanMemo& memo : memo_) add_findings(memo);
     return true;
   }
-  // Scheduler `s`'s last scan, which picked nothing with the LSU full, stands at
-  // cycle `c`: a scan now would pick nothing again and find the same (see pick()).
+  // Scheduler `s`'s last fruitless scan stands at cycle `c`: a scan now would pick
+  // nothing again and find the same (see pick()).
   bool memo_stands(uint32_t s, uint64_t c, bool lsu_full) const {
     const ScanMemo& memo = memo_[s];
-    return lsu_full && c < memo.until &&
-           (memo.changes == changes_ || (memo.own_only && memo.own_changes == own_changes_[s]));
+    if (c >= memo.until) return false;
+    // Every warp waits for its operands (none met the LSU): until one of them changes.
+    if (memo.own_only && !memo.mem_blocked && memo.own_changes == own_changes_[s]) return true;
+    return lsu_full && (memo.changes == changes_ || (memo.own_only && memo.own_changes == own_changes_[s]));
   }
 
  private:
@@ -288,7 +290,9 @@ inline void IssueStage::refresh(uint16_t slot, const WarpSlot& w) {
   // a warp may issue comes: until then it would pick nothing again and find the
   // same earliest cycle. A scan that passed over every warp on the warp's own
   // state (operands, a memory head facing the full LSU) stands until one of its
-  // own warps changes: other schedulers' issues change only pipes and units.
+  // own warps changes: other schedulers' issues change only pipes and units. One
+  // whose every warp waits for its operands stands so with the LSU free too (a
+  // latency-bound scheduler beside one that issues: the SM ticks every cycle).
   ScanMemo& memo = memo_[s];
   if (memo_stands(s, c, lsu_full)) {
     add_findings(memo);
@@ -301,8 +305,9 @@ inline void IssueStage::refresh(uint16_t slot, const WarpSlot& w) {
   const Scan r = scan(s, c, lsu_full, greedy_ready, in);
   min_ready_ = std::min(min_ready_, r.min_ready);
   mem_blocked_ = mem_blocked_ || r.mem_blocked;
-  // Not after an issue this cycle: lsu_full may be stale then.
-  if (r.pick < 0 && lsu_full && !issued_any) memo = {changes_, own_changes_[s], r.min_ready, r.mem_blocked, !r.asked};
+  // Not after an issue this cycle if it leans on the full LSU: lsu_full may be stale then.
+  if (r.pick < 0 && ((lsu_full && !issued_any) || (!r.asked && !r.mem_blocked)))
+    memo = {changes_, own_changes_[s], r.min_ready, r.mem_blocked, !r.asked};
   return r.pick;
 }
 

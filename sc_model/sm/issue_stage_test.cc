@@ -1,7 +1,8 @@
 // The issue stage on its own (no SM around it): greedy-then-oldest and oldest-first picks, warps
 // passed over on their operands (their wake cycle reported), memory heads facing
-// the full LSU, the scan memo of a scheduler that found nothing with the LSU full,
-// and one refusal answering for the rest of its issue class.
+// the full LSU, the scan memo of a scheduler that found nothing (with the LSU full, or
+// every warp waiting for its operands), and one refusal answering for the rest of
+// its issue class.
 #include "gpupm/sm/issue_stage.h"
 
 #include <gtest/gtest.h>
@@ -260,8 +261,10 @@ TEST_F(IssueStageTest, AScanThatAskedNoPipeStandsUntilOneOfItsOwnWarpsChanges) {
   EXPECT_EQ(pick(kSched, 12), kA);
 }
 
-TEST_F(IssueStageTest, NoMemoAfterAnIssueInTheSameCycleOrWithRoomInTheLsu) {
-  place(kA, warp(InstClass::Alu, 40));
+// A scan that asked a pipe leans on the full LSU (a memory head would issue without it).
+TEST_F(IssueStageTest, NoMemoLeaningOnTheLsuAfterAnIssueInTheSameCycleOrWithRoomInTheLsu) {
+  place(kA, warp(InstClass::Alu));
+  stage.occupy_alu(kA, 40);
   EXPECT_EQ(pick(kSched, 10), -1);  // the LSU has room
   EXPECT_FALSE(stage.memo_stands(kSched, 11, true));
   fill_lsu();
@@ -269,6 +272,29 @@ TEST_F(IssueStageTest, NoMemoAfterAnIssueInTheSameCycleOrWithRoomInTheLsu) {
   EXPECT_FALSE(stage.memo_stands(kSched, 11, true));
   EXPECT_EQ(pick(kSched, 10), -1);
   EXPECT_TRUE(stage.memo_stands(kSched, 11, true));
+}
+
+// Every warp waiting for its operands: the scan's findings hold whatever the LSU
+// does and whoever issued, until one of the scheduler's own warps changes or the
+// earliest wake comes.
+TEST_F(IssueStageTest, AScanOfWarpsWaitingForOperandsStandsWithTheLsuFree) {
+  place(kA, warp(InstClass::Alu, 40));
+  place(kB, warp(InstClass::Load, 30));
+  place(kOther, warp(InstClass::Alu));
+  EXPECT_EQ(pick(kSched, 10, true), -1);  // after another scheduler's issue, the LSU free
+  EXPECT_EQ(stage.min_ready(), 30u);
+  EXPECT_TRUE(stage.memo_stands(kSched, 11, false));
+  EXPECT_TRUE(stage.memo_stands(kSched, 29, true));
+  EXPECT_FALSE(stage.memo_stands(kSched, 30, false));  // B's operands are there
+  EXPECT_EQ(pick(1, 11), int(kOther));                 // another scheduler's issue changes nothing here
+  change(kOther, warp(InstClass::Alu, 50));
+  stage.start_cycle();
+  EXPECT_EQ(stage.pick(kSched, 12, false, false, {warps.data(), lsu, collector}), -1);
+  EXPECT_EQ(stage.min_ready(), 30u);  // the memo's findings
+  change(kA, warp(InstClass::Alu, 20));
+  EXPECT_FALSE(stage.memo_stands(kSched, 12, false));
+  EXPECT_EQ(pick(kSched, 12), -1);
+  EXPECT_EQ(stage.min_ready(), 20u);
 }
 
 TEST_F(IssueStageTest, OneRefusalAnswersForTheRestOfItsClass) {
