@@ -116,9 +116,10 @@ class IssueStage {
   bool memo_stands(uint32_t s, uint64_t c, bool lsu_full) const {
     const ScanMemo& memo = memo_[s];
     if (c >= memo.until) return false;
-    // Every warp waits for its operands (none met the LSU): until one of them changes.
-    if (memo.own_only && !memo.mem_blocked && memo.own_changes == own_changes_[s]) return true;
-    return lsu_full && (memo.changes == changes_ || (memo.own_only && memo.own_changes == own_changes_[s]));
+    const bool own_unchanged = memo.own_only && memo.own_changes == own_changes_[s];
+    // Every warp waits for its operands (none met the LSU): whatever the LSU does.
+    if (own_unchanged && !memo.mem_blocked) return true;
+    return lsu_full && (own_unchanged || memo.changes == changes_);
   }
 
  private:
