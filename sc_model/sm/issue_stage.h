@@ -262,9 +262,11 @@ inline void IssueStage::refresh(uint16_t slot, const WarpSlot& w) {
     asked = 1u << head_class_[g];
     out.asked = true;
   }
+  // The greedy warp comes round again: what it adds then, it added above (quick_no
+  // again, or its class asked), so the loop does not test for it.
   uint64_t ready_at;
   for (uint16_t slot : order_[s]) {
-    if (int(slot) == g || quick_no(slot)) continue;
+    if (quick_no(slot)) continue;
     const uint32_t k = head_class_[slot];
     if (!(asked >> k & 1u)) {
       if (can_issue(in.warps[slot], s, c, in, ready_at)) {
