@@ -25,9 +25,9 @@ static_assert(last_pool(OperandCollector::Pool::Mem), "kPools is sized by the la
 OperandCollector::OperandCollector(const SmConfig& cfg)
     : reads_per_cycle_(cfg.collector_reads), banks_(cfg.register_banks), booked_(cfg.register_banks) {
   for (auto& b : booked_) b.fill(0);
-  unit_free_[size_t(Pool::Alu)].assign(cfg.collector_units_alu, 0);
-  unit_free_[size_t(Pool::Sfu)].assign(cfg.collector_units_sfu, 0);
-  unit_free_[size_t(Pool::Mem)].assign(cfg.collector_units_mem, 0);
+  units_[size_t(Pool::Alu)].free_cycle.assign(cfg.collector_units_alu, 0);
+  units_[size_t(Pool::Sfu)].free_cycle.assign(cfg.collector_units_sfu, 0);
+  units_[size_t(Pool::Mem)].free_cycle.assign(cfg.collector_units_mem, 0);
 }
 
 // Beyond the horizon the calendar cannot hold a booking: taken as free,
@@ -41,20 +41,30 @@ void OperandCollector::book(uint32_t bank, uint64_t t) {
 }
 
 // The pool's earliest-free unit, taken at c + 1 by an instruction issued at c.
-[[gnu::always_inline]] inline uint64_t& OperandCollector::take_unit(Pool pool, uint64_t c) {
-  uint64_t& unit = unit_free_[size_t(pool)][first_free_[size_t(pool)]];
-  if (unit > c + 1) throw std::logic_error("gpupm/sm: an instruction issued with no free collector unit");
+[[gnu::always_inline]] inline void OperandCollector::take_unit(Pool pool, uint64_t c) {
+  const UnitRing& ring = units_[size_t(pool)];
+  if (ring.free_cycle[ring.head] > c + 1)
+    throw std::logic_error("gpupm/sm: an instruction issued with no free collector unit");
   now_ = c;
-  return unit;
 }
 
-// The unit dispatches, and is free, at t: the pool's next earliest-free unit.
-[[gnu::always_inline]] inline void OperandCollector::release_unit(Pool pool, uint64_t& unit, uint64_t t) {
-  unit = t;
-  std::vector<uint64_t>& units = unit_free_[size_t(pool)];
-  const auto first = std::min_element(units.begin(), units.end());
-  first_free_[size_t(pool)] = uint32_t(first - units.begin());
-  issue_ready_[size_t(pool)] = *first == 0 ? 0 : *first - 1;
+// The taken unit (the ring's first) dispatches, and is free, at t: it moves to
+// its place in the order, and the next earliest-free unit becomes the first.
+[[gnu::always_inline]] inline void OperandCollector::release_unit(Pool pool, uint64_t t) {
+  UnitRing& ring = units_[size_t(pool)];
+  uint64_t* free_cycle = ring.free_cycle.data();
+  const uint32_t size = uint32_t(ring.free_cycle.size());
+  const uint32_t head = ring.head + 1 == size ? 0 : ring.head + 1;
+  uint32_t slot = ring.head;  // now the ring's last place
+  for (uint32_t placed = 1; placed < size; ++placed) {
+    const uint32_t before = slot == 0 ? size - 1 : slot - 1;
+    if (free_cycle[before] <= t) break;
+    free_cycle[slot] = free_cycle[before];
+    slot = before;
+  }
+  free_cycle[slot] = t;
+  ring.head = head;
+  issue_ready_[size_t(pool)] = free_cycle[head] == 0 ? 0 : free_cycle[head] - 1;
 }
 
 // free_at() and book() on each operand's bank calendar, looked up once.
@@ -75,7 +85,7 @@ uint32_t OperandCollector::collect(Pool pool, uint64_t c, uint32_t warp, const u
 // one (kOneRead), or up to reads_per_cycle_.
 template <bool kOneRead>
 uint32_t OperandCollector::collect_reading(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n) {
-  uint64_t& unit = take_unit(pool, c);
+  take_unit(pool, c);
   const uint64_t first_read = c + 2;  // the unit is taken at c + 1
   std::array<uint64_t*, kMaxOperands> calendar;
   const uint8_t m = calendars(warp, regs, n, calendar.data());
@@ -98,7 +108,7 @@ uint32_t OperandCollector::collect_reading(Pool pool, uint64_t c, uint32_t warp,
       if (kOneRead || ++reads == reads_per_cycle_) break;
     }
   }
-  release_unit(pool, unit, t);
+  release_unit(pool, t);
   return uint32_t(t - (first_read + (kOneRead ? m : cycles_for(m))));
 }
 

@@ -58,8 +58,8 @@ class OperandCollector {
     return reads_per_cycle_ == 1 ? reads : (reads + reads_per_cycle_ - 1) / reads_per_cycle_;
   }
   static constexpr uint8_t kMaxOperands = 8;
-  uint64_t& take_unit(Pool pool, uint64_t c);
-  void release_unit(Pool pool, uint64_t& unit, uint64_t t);
+  void take_unit(Pool pool, uint64_t c);
+  void release_unit(Pool pool, uint64_t t);
   uint8_t calendars(uint32_t warp, const uint16_t* regs, uint8_t n, uint64_t** calendar);
   template <bool kOneRead>
   uint32_t collect_reading(Pool pool, uint64_t c, uint32_t warp, const uint16_t* regs, uint8_t n);
@@ -68,11 +68,18 @@ class OperandCollector {
 
   const uint32_t reads_per_cycle_;
   Divisor banks_;
-  std::vector<std::array<uint64_t, kHorizon>> booked_;   // per bank
-  std::array<std::vector<uint64_t>, kPools> unit_free_;  // per pool: the cycle each unit frees
-  std::array<uint64_t, kPools> issue_ready_{};           // per pool: from its earliest-free unit
-  std::array<uint32_t, kPools> first_free_{};            // per pool: that unit (the lowest index on a tie)
-  uint64_t now_ = 0;                                     // the latest issue cycle seen
+  std::vector<std::array<uint64_t, kHorizon>> booked_;  // per bank
+  // A pool's units are alike, so only their free cycles are kept: a ring in
+  // ascending order from `head`, whose first is the unit the next issue takes.
+  // A unit released later than the rest (the usual case) goes back to the end
+  // in one comparison, where a search for the earliest cost one per unit.
+  struct UnitRing {
+    std::vector<uint64_t> free_cycle;
+    uint32_t head = 0;
+  };
+  std::array<UnitRing, kPools> units_;
+  std::array<uint64_t, kPools> issue_ready_{};  // per pool: from its earliest-free unit
+  uint64_t now_ = 0;                            // the latest issue cycle seen
 };
 
 // The collector-unit pool of a PTX instruction class (a barrier reads no register,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <stdexcept>
 
 namespace gpupm {
 namespace {
@@ -51,6 +52,25 @@ TEST(OperandCollectorTest, ABankTakenByAnotherAccessDelaysTheRead) {
   oc.write_back(12, 0, 4);                         // bank 4 at 12
   EXPECT_EQ(oc.collect(Pool::Alu, 10, 0, first.data(), 3), 0u);
   EXPECT_EQ(oc.collect(Pool::Alu, 10, 0, second.data(), 3), 1u);  // 5 at 12, 4 and 17 at 13
+}
+
+// Units free out of issue order (a 3-source read outlasts later 1-source ones): the
+// pool still offers its earliest-free unit, and refuses once every unit is held.
+TEST(OperandCollectorTest, ThePoolOffersItsEarliestFreeUnitWhateverTheOrderTheyFree) {
+  SmConfig cfg = one_alu_unit(1);
+  cfg.collector_units_alu = 3;
+  OperandCollector oc(cfg);
+  const std::array<uint16_t, 3> three{1, 2, 3};
+  const std::array<uint16_t, 4> singles{4, 5, 6, 7};
+  EXPECT_EQ(oc.collect(Pool::Alu, 10, 0, three.data(), 3), 0u);  // dispatches at 15
+  EXPECT_EQ(oc.collect(Pool::Alu, 10, 0, &singles[0], 1), 0u);   // at 13
+  EXPECT_EQ(oc.collect(Pool::Alu, 10, 0, &singles[1], 1), 0u);   // at 13
+  EXPECT_EQ(oc.issue_ready(Pool::Alu), 12u);
+  EXPECT_EQ(oc.collect(Pool::Alu, 12, 0, &singles[2], 1), 0u);  // a 13 unit, dispatches at 15
+  EXPECT_EQ(oc.issue_ready(Pool::Alu), 12u);                    // the other 13 unit
+  EXPECT_EQ(oc.collect(Pool::Alu, 12, 0, &singles[3], 1), 0u);  // dispatches at 15
+  EXPECT_EQ(oc.issue_ready(Pool::Alu), 14u);                    // all three free at 15
+  EXPECT_THROW(oc.collect(Pool::Alu, 12, 0, &singles[0], 1), std::logic_error);
 }
 
 }  // namespace
