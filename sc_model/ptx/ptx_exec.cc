@@ -270,7 +270,8 @@ void Warp::Impl::retire(uint32_t pc, uint32_t lanes) {
   pop_finished();
 }
 
-StepResult Warp::Impl::step(uint64_t clock) {
+// Inlined into its one caller, Warp::step(): one call per instruction.
+[[gnu::always_inline]] inline StepResult Warp::Impl::step(uint64_t clock) {
   StepResult res;
   if (stack.empty()) {
     res.exited = true;
@@ -882,15 +883,16 @@ Warp::~Warp() = default;
 Warp::Warp(Warp&&) noexcept = default;
 Warp& Warp::operator=(Warp&&) noexcept = default;
 
-void Warp::start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, CoalescingRules rules) {
-  impl_->start(cta, warp, smid, line_bytes, rules);
-  update_cursor();
-}
-void Warp::update_cursor() {
+// Inline: every step() ends with it.
+[[gnu::always_inline]] inline void Warp::update_cursor() {
   const Impl& w = *impl_;
   cursor_.done = w.stack.empty();
   cursor_.pc = cursor_.done ? 0 : w.stack.back().pc;
   cursor_.info = cursor_.pc < w.kernel->info.size() ? &w.kernel->info[cursor_.pc] : nullptr;
+}
+void Warp::start(CtaState& cta, uint32_t warp, uint32_t smid, uint32_t line_bytes, CoalescingRules rules) {
+  impl_->start(cta, warp, smid, line_bytes, rules);
+  update_cursor();
 }
 void Warp::fell_off_end() const {
   impl_->fault(cursor_.pc - 1, uint32_t(__builtin_ctz(impl_->stack.back().mask)), "fell off the end of the kernel");

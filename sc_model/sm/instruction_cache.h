@@ -24,19 +24,13 @@ class InstructionCache {
 
   // A fetch of `line` by warp slot `warp`: true on a hit; on a miss the warp is
   // recorded as waiting (and a request queued unless one is out already).
-  bool fetch(uint64_t line, uint16_t warp) {
+  // Inline up to a hit: every instruction a warp issues is fetched.
+  [[gnu::always_inline]] bool fetch(uint64_t line, uint16_t warp) {
     if (tags_.access(line)) {
       ++hits_;
       return true;
     }
-    ++misses_;
-    for (Miss& m : misses_out_)
-      if (m.line == line) {
-        m.waiters.push_back(warp);
-        return false;
-      }
-    misses_out_.push_back({line, {warp}});
-    requests_.push_back(line);
+    miss(line, warp);
     return false;
   }
   bool owns(uint64_t line) const {
@@ -64,6 +58,16 @@ class InstructionCache {
   uint64_t misses() const { return misses_; }
 
  private:
+  [[gnu::noinline]] void miss(uint64_t line, uint16_t warp) {
+    ++misses_;
+    for (Miss& m : misses_out_)
+      if (m.line == line) {
+        m.waiters.push_back(warp);
+        return;
+      }
+    misses_out_.push_back({line, {warp}});
+    requests_.push_back(line);
+  }
   struct Miss {
     uint64_t line;
     std::vector<uint16_t> waiters;

@@ -62,7 +62,8 @@ class IssueStage {
   // its result returned `result_stage` cycles after it enters its pipe: the cycles it
   // waits to enter (0 unless the pipes return one result each a cycle and all of
   // them are taken in its result's cycle), which its pipe waits too.
-  uint32_t enter_alu(uint16_t slot, uint64_t c, uint32_t bank_wait, uint32_t result_stage, uint32_t interval) {
+  [[gnu::always_inline]] uint32_t enter_alu(uint16_t slot, uint64_t c, uint32_t bank_wait, uint32_t result_stage,
+                                            uint32_t interval) {
     const uint32_t s = sched_of_[slot];
     uint32_t wait = 0;
     if (results_) wait = uint32_t(results_->take(c, c + bank_wait, result_stage) - (c + bank_wait));

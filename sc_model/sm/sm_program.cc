@@ -15,13 +15,14 @@ StreamingMultiprocessor::AluTiming StreamingMultiprocessor::sfu_timing(const ptx
   return {cfg_.sfu_latency, cfg_.sfu_interval, cfg_.sfu_latency};
 }
 
-uint32_t StreamingMultiprocessor::collect_operands(uint16_t slot, uint64_t c) {
+[[gnu::always_inline]] inline uint32_t StreamingMultiprocessor::collect_operands(uint16_t slot, uint64_t c) {
   const ptx::InstInfo& info = *warps_[slot].program.head_info;
   if (info.cls == ptx::TimingClass::Barrier) return 0;
   return collector_.collect(collector_pool(info.cls), c, slot, info.src.data(), info.n_bank_src);
 }
 
-void StreamingMultiprocessor::write_back(uint16_t slot, uint64_t ready, uint8_t n, const uint16_t* regs) {
+[[gnu::always_inline]] inline void StreamingMultiprocessor::write_back(uint16_t slot, uint64_t ready, uint8_t n,
+                                                                       const uint16_t* regs) {
   for (uint8_t i = 0; i < n; ++i) collector_.write_back(ready, slot, regs[i]);
 }
 

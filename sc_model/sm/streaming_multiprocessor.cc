@@ -299,39 +299,6 @@ void StreamingMultiprocessor::activate_cta(const PendingLaunch& p) {
   resident_unpaused_warps_ += uint32_t(cta.warps.size());
 }
 
-// The warp's next instruction becomes its head.
-[[gnu::always_inline]] inline void StreamingMultiprocessor::load_head(WarpSlot& w) {
-  w.has_head = true;
-  if (!w.is_program()) {
-    w.head = w.profile.stream.next();
-    return;
-  }
-  w.program.head_info = &w.program.exec.next();
-  w.head = program_head(w.program);
-  w.program.head_ready_at = registers_ready(w.program);
-}
-
-// The warp's next instruction into its buffer slot, through the instruction
-// cache when the kernel has a code footprint (a miss leaves the slot empty
-// until instruction_fill()).
-void StreamingMultiprocessor::fetch_head(uint16_t slot) {
-  WarpSlot& w = warps_[slot];
-  w.has_head = false;
-  if (w.is_program() ? w.program.exec.done() : w.profile.stream.done()) return;
-  const KernelLaunch& k = *ctas_[w.cta_slot].launch;
-  if (k.code_bytes) {
-    const uint64_t offset =
-        w.is_program() ? w.program.exec.pc() * kInstBytes : w.profile.stream.index() * kInstBytes % k.code_bytes;
-    const uint64_t line = k.code_base + line_.div(offset);
-    if (!icache_.fetch(line, slot)) {
-      w.ifetch = true;
-      ++c_.icache_misses;
-      return;
-    }
-  }
-  load_head(w);
-}
-
 void StreamingMultiprocessor::instruction_fill(uint64_t line) {
   for (uint16_t slot : icache_.fill(line)) {
     if (ibuffer_) {  // fetched again, ahead of the round robin (GPGPU-Sim: the L1I's ready access)
@@ -533,10 +500,16 @@ bool StreamingMultiprocessor::dispatch_admitted(uint32_t sched, const Inst& in) 
   return false;
 }
 
+// One call per issue: the program path is in sm_program.cc, the profile path below.
 template <bool kFrontEnd>
-void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
+[[gnu::always_inline]] inline void StreamingMultiprocessor::issue_warp(uint16_t slot, uint64_t c) {
+  if (warps_[slot].is_program()) issue_program<kFrontEnd>(slot, c);
+  else issue_profile<kFrontEnd>(slot, c);
+}
+
+template <bool kFrontEnd>
+void StreamingMultiprocessor::issue_profile(uint16_t slot, uint64_t c) {
   WarpSlot& w = warps_[slot];
-  if (w.is_program()) return issue_program<kFrontEnd>(slot, c);
   const Inst in = w.head;
   const uint64_t index = w.profile.head_index();
   issued_any_ = true;
@@ -640,12 +613,9 @@ void StreamingMultiprocessor::store_acknowledged(const tlm::tlm_generic_payload*
   warp_progress(slot);
 }
 
-// A warp is finished once its last instruction has issued, its loads are back and
-// its stores have left the L1 access queue (or, when asked, been acknowledged).
-void StreamingMultiprocessor::warp_progress(uint16_t slot) {
+// The warp is finished (warp_progress()): it leaves the issue stage and its CTA.
+void StreamingMultiprocessor::finish_warp(uint16_t slot) {
   WarpSlot& w = warps_[slot];
-  if (w.finished || w.has_head || w.ifetch || w.pending_loads > 0 || w.pending_stores > 0 || w.unacked_stores > 0)
-    return;
   w.finished = true;
   issue_.retire(slot);
   Cta& cta = ctas_[w.cta_slot];

@@ -130,6 +130,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   template <bool kFrontEnd>
   void issue_warp(uint16_t slot, uint64_t c);
   template <bool kFrontEnd>
+  void issue_profile(uint16_t slot, uint64_t c);
+  template <bool kFrontEnd>
   void issue_program(uint16_t slot, uint64_t c);
   void arrive_at_barrier(WarpSlot& w);
   void program_load_done(WarpSlot& w, uint64_t tag, uint64_t ready_cycle);
@@ -155,7 +157,16 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   bool dispatch_admitted(uint32_t sched, const Inst& in);
   // Warp `slot` changed: the issue stage reads it again.
   void refresh_issue(uint16_t slot) { issue_.refresh(slot, warps_[slot]); }
-  void warp_progress(uint16_t slot);
+  // A warp is finished once its last instruction has issued, its loads are back and
+  // its stores have left the L1 access queue (or, when asked, been acknowledged).
+  // Inline up to the answer: every issue asks.
+  void warp_progress(uint16_t slot) {
+    const WarpSlot& w = warps_[slot];
+    if (w.finished || w.has_head || w.ifetch || w.pending_loads > 0 || w.pending_stores > 0 || w.unacked_stores > 0)
+      return;
+    finish_warp(slot);
+  }
+  void finish_warp(uint16_t slot);
   // To the LSU, counting a store it tracks (Lsu::tracks_stores) as pending, and its
   // lines (one write request each) as unacknowledged when the warp's exit waits for them.
   void send_to_lsu(WarpSlot& w, uint16_t slot, uint64_t index, const Inst& in) {
@@ -249,5 +260,40 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   };
   FrontEndTicker front_end_ticker_{this};
 };
+
+// ---------------------------------------------------------------- inline: the issue path
+
+// The warp's next instruction becomes its head.
+[[gnu::always_inline]] inline void StreamingMultiprocessor::load_head(WarpSlot& w) {
+  w.has_head = true;
+  if (!w.is_program()) {
+    w.head = w.profile.stream.next();
+    return;
+  }
+  w.program.head_info = &w.program.exec.next();
+  w.head = program_head(w.program);
+  w.program.head_ready_at = registers_ready(w.program);
+}
+
+// The warp's next instruction into its buffer slot, through the instruction
+// cache when the kernel has a code footprint (a miss leaves the slot empty
+// until instruction_fill()). Inline: every issue fetches.
+[[gnu::always_inline]] inline void StreamingMultiprocessor::fetch_head(uint16_t slot) {
+  WarpSlot& w = warps_[slot];
+  w.has_head = false;
+  if (w.is_program() ? w.program.exec.done() : w.profile.stream.done()) return;
+  const KernelLaunch& k = *ctas_[w.cta_slot].launch;
+  if (k.code_bytes) {
+    const uint64_t offset =
+        w.is_program() ? w.program.exec.pc() * kInstBytes : w.profile.stream.index() * kInstBytes % k.code_bytes;
+    const uint64_t line = k.code_base + line_.div(offset);
+    if (!icache_.fetch(line, slot)) {
+      w.ifetch = true;
+      ++c_.icache_misses;
+      return;
+    }
+  }
+  load_head(w);
+}
 
 }  // namespace gpupm
