@@ -276,7 +276,7 @@ class Warp {
     const InstInfo* info = nullptr;  // null: past the kernel's end
     bool done = true;
   };
-  void update_cursor();
+  inline void update_cursor();             // defined in ptx_exec.cc
   [[noreturn]] void fell_off_end() const;  // what step() would report, before the SM asks for timing
   std::unique_ptr<Impl> impl_;
   Cursor cursor_;

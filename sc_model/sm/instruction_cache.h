@@ -58,6 +58,7 @@ class InstructionCache {
   uint64_t misses() const { return misses_; }
 
  private:
+  // Out of line: rare, and fetch() stays small.
   [[gnu::noinline]] void miss(uint64_t line, uint16_t warp) {
     ++misses_;
     for (Miss& m : misses_out_)

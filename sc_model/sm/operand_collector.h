@@ -155,7 +155,7 @@ template <bool kOneRead>
   return uint32_t(t - (first_read + (kOneRead ? m : cycles_for(m))));
 }
 
-// The default's loop without the reads count.
+// One read a cycle (the default): the loop without the reads count.
 [[gnu::always_inline]] inline uint32_t OperandCollector::collect(Pool pool, uint64_t c, uint32_t warp,
                                                                  const uint16_t* regs, uint8_t n) {
   return reads_per_cycle_ == 1 ? collect_reading<true>(pool, c, warp, regs, n)

@@ -9,12 +9,13 @@ namespace gpupm {
 
 static_assert(ptx::kAluGroups == 7, "SmConfig::opcode_timing's lists have one entry per ptx::AluGroup");
 
-// Reads the head's register sources through the banks: the cycles its dispatch waits.
+// A divide's SFU timing depends on its type; every other SFU instruction's is the SFU's.
 StreamingMultiprocessor::AluTiming StreamingMultiprocessor::sfu_timing(const ptx::InstInfo& info) const {
   if (info.alu_group == ptx::AluGroup::Div) return div_sfu_timing_[size_t(info.alu_type)];
   return {cfg_.sfu_latency, cfg_.sfu_interval, cfg_.sfu_latency};
 }
 
+// Reads the head's register sources through the banks: the cycles its dispatch waits.
 [[gnu::always_inline]] inline uint32_t StreamingMultiprocessor::collect_operands(uint16_t slot, uint64_t c) {
   const ptx::InstInfo& info = *warps_[slot].program.head_info;
   if (info.cls == ptx::TimingClass::Barrier) return 0;

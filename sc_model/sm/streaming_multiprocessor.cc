@@ -614,7 +614,7 @@ void StreamingMultiprocessor::store_acknowledged(const tlm::tlm_generic_payload*
 }
 
 // The warp is finished (warp_progress()): it leaves the issue stage and its CTA.
-void StreamingMultiprocessor::finish_warp(uint16_t slot) {
+[[gnu::noinline]] void StreamingMultiprocessor::finish_warp(uint16_t slot) {
   WarpSlot& w = warps_[slot];
   w.finished = true;
   issue_.retire(slot);

@@ -19,6 +19,7 @@
 #include "gpupm/sm/warp_state.h"
 #include "gpupm/protocol/memory_access.h"
 #include "gpupm/protocol/sm_status.h"
+#include "gpupm/workload/kernel_profile.h"
 #include "gpupm/workload/warp_stream.h"
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -128,15 +129,15 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   template <bool kFrontEnd>
   void issue(uint64_t c);
   template <bool kFrontEnd>
-  void issue_warp(uint16_t slot, uint64_t c);
+  inline void issue_warp(uint16_t slot, uint64_t c);  // defined in streaming_multiprocessor.cc
   template <bool kFrontEnd>
   void issue_profile(uint16_t slot, uint64_t c);
   template <bool kFrontEnd>
   void issue_program(uint16_t slot, uint64_t c);
   void arrive_at_barrier(WarpSlot& w);
   void program_load_done(WarpSlot& w, uint64_t tag, uint64_t ready_cycle);
-  uint32_t collect_operands(uint16_t slot, uint64_t c);
-  void write_back(uint16_t slot, uint64_t ready, uint8_t n, const uint16_t* regs);
+  inline uint32_t collect_operands(uint16_t slot, uint64_t c);                             // defined in sm_program.cc
+  inline void write_back(uint16_t slot, uint64_t ready, uint8_t n, const uint16_t* regs);  // defined in sm_program.cc
   void apply_done_loads();
   void store_acknowledged(const tlm::tlm_generic_payload* gp);
   bool atomic_done(const tlm::tlm_generic_payload* gp, uint64_t c);
