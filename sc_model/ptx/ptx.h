@@ -80,6 +80,7 @@ struct Kernel {
   uint32_t param_bytes = 0;
   uint32_t num_regs = 0;             // dense register ids 0..num_regs-1 (all classes, predicates included)
   uint32_t regs_per_thread = 0;      // occupancy estimate: most 32-bit words live at once, +1 (ptx_registers.cc)
+  uint32_t register_slots = 0;       // rows of a warp's register file the declared registers share (ptx_registers.cc)
   uint32_t shared_static_bytes = 0;  // static .shared variables
   bool uses_dynamic_shared = false;  // an .extern .shared array
   uint32_t local_bytes = 0;          // per-thread .local depot

@@ -1,8 +1,8 @@
 // The pre-decoded instruction form the executor runs (private to sc_model/ptx/).
 // Every source operand is a register slot: immediates, special registers and
-// symbol addresses become hidden "constant slots" after the declared registers
-// (ids >= Kernel::num_regs), filled once when a warp starts, so the hot path
-// reads every operand the same way and never looks at strings.
+// symbol addresses become hidden "constant slots" after the declared registers'
+// (Kernel::register_slots on), filled once when a warp starts, so the hot
+// path reads every operand the same way and never looks at strings.
 #pragma once
 
 #include <map>
@@ -109,7 +109,7 @@ struct SlotInit {
 };
 
 struct KernelExtra {
-  std::vector<SlotInit> hidden;    // slot num_regs + i
+  std::vector<SlotInit> hidden;    // slot Kernel::register_slots + i
   std::vector<std::string> texts;  // per PC: opcode with modifiers, for messages
   std::vector<bool> is_pred;       // per declared register
   std::vector<uint8_t> words;      // per declared register: 32-bit registers it takes (predicates 0)
@@ -122,6 +122,12 @@ struct KernelExtra {
 // Registers per thread a register allocator would need at least: the most
 // 32-bit words live at once, from a liveness analysis over the CFG (ptx_registers.cc).
 uint32_t estimate_registers(const Kernel& k);
+
+// Gives each declared register a slot of the warp's register file, registers
+// never live at once sharing one, and the hidden constant slots the slots after
+// them: renumbers every operand of k.code (k.info keeps the declared ids, which
+// the SM's scoreboard and register banks time). ptx_registers.cc.
+void assign_register_slots(Kernel& k);
 
 // Fills every conditional branch's `reconv` with the immediate post-dominator
 // of its basic block (ptx_cfg.cc); targets must already be resolved.

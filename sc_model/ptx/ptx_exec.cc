@@ -116,7 +116,7 @@ void Warp::Impl::start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb, Coales
   warp = w;
   smid = sm;
   line = Divisor(lb ? lb : 128);
-  const size_t slots = kernel->num_regs + kernel->extra->hidden.size();
+  const size_t slots = kernel->register_slots + kernel->extra->hidden.size();
   regs.assign(slots * 32, 0);
   preds.assign(slots, 0);
   local.assign(size_t(kernel->local_bytes) * 32, 0);
@@ -200,7 +200,7 @@ void Warp::Impl::fill_hidden() {
   const auto& hidden = kernel->extra->hidden;
   for (size_t i = 0; i < hidden.size(); ++i) {
     const SlotInit& init = hidden[i];
-    const size_t slot = kernel->num_regs + i;
+    const size_t slot = kernel->register_slots + i;
     uint64_t value = init.value;
     if (init.kind == SlotInit::Kind::Symbol) {
       value = launch->memory ? launch->memory->symbol(init.symbol) : ~0ull;

@@ -273,6 +273,7 @@ void KernelScope::finish() {
   }
   compute_reconvergence(kernel.code);
   kernel.regs_per_thread = estimate_registers(kernel);
+  assign_register_slots(kernel);
 }
 
 }  // namespace gpupm::ptx
