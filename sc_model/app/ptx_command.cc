@@ -31,8 +31,8 @@ int command_ptx(const std::string& file) {
         std::cout << (i ? ", " : "") << ptx::type_name(k->params[i].type) << " " << k->params[i].name;
       std::cout << ")\n  " << k->info.size() << " instructions, " << k->regs_per_thread
                 << " registers/thread (estimate), " << k->shared_static_bytes << " B static shared"
-                << (k->uses_dynamic_shared ? " + dynamic" : "") << ", " << k->local_bytes << " B local/thread, " << k->num_regs
-                << " registers declared in " << k->register_slots << " rows\n  ";
+                << (k->uses_dynamic_shared ? " + dynamic" : "") << ", " << k->local_bytes << " B local/thread, "
+                << k->num_regs << " registers declared in " << k->register_slots << " rows\n  ";
       size_t n = 0;
       for (const auto& [family, count] : k->opcode_families) std::cout << (n++ ? ", " : "") << family << " " << count;
       std::cout << "\n";

@@ -207,6 +207,9 @@ struct LaunchState {
   RunawayBounds bounds;                                      // what max_launch_insts came from (for the message)
   uint64_t grid_warps = 0;
   mutable uint64_t executed = 0;  // warp instructions of all warps so far
+  // The 32-lane rows of the kernel's hidden slots that every warp reads alike (immediates, symbol
+  // addresses), made by the launch's first warp (Warp::start) and read by all.
+  mutable std::vector<uint64_t> hidden_rows;
 };
 
 // One CTA's shared memory (static + dynamic) and its identity.

@@ -4,6 +4,7 @@
 // predicates on random operands (special float values included) and masks.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -17,9 +18,13 @@ constexpr uint16_t kRegs = 6;   // register slots 0..5 (32 lanes each)
 constexpr uint16_t kPreds = 3;  // predicate slots
 
 struct State {
-  std::vector<uint64_t> v = std::vector<uint64_t>(kRegs * 32);
+  std::vector<uint64_t> v = std::vector<uint64_t>((kRegs + kPreds) * 32);
   std::vector<uint32_t> pred = std::vector<uint32_t>(kRegs + kPreds);
-  RegFile file() { return RegFile{v.data(), pred.data()}; }
+  std::array<uint64_t*, kRegs + kPreds> rows{};  // made by file(): a copied State has its own
+  RegFile file() {
+    for (uint16_t s = 0; s < rows.size(); ++s) rows[s] = v.data() + size_t(s) * 32;
+    return RegFile{rows.data(), pred.data()};
+  }
 };
 
 uint64_t random_bits(std::mt19937_64& rng, ScalarType t) {

@@ -47,7 +47,10 @@ struct Warp::Impl {
   CoalescingRules rules;
   std::array<uint64_t, 32> segments;          // with narrow_load_segments: the segment of each listed access
   std::array<uint64_t, 32> atomic_addresses;  // with split_atomic_conflicts: the active lanes' addresses
+  // A slot's lanes are rows[slot]: the warp's own rows (its registers', then its special registers'),
+  // or for an immediate or a symbol address the launch's row (LaunchState::hidden_rows), read by every warp.
   std::vector<uint64_t> regs;
+  std::vector<uint64_t*> rows;
   std::vector<uint32_t> preds;
   std::vector<uint8_t> local;  // lane l's depot at l * local_bytes
   std::vector<StackEntry> stack;
@@ -58,10 +61,12 @@ struct Warp::Impl {
   std::array<uint64_t, 256> seen{};  // bank_conflict_degree(): stamp << 32 | word
   uint32_t stamp = 0;
 
-  RegFile file() { return RegFile{regs.data(), preds.data()}; }
+  RegFile file() { return RegFile{rows.data(), preds.data()}; }
+  uint64_t* row(uint16_t slot) const { return rows[slot]; }
 
   void start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb, CoalescingRules coalescing);
   void fill_hidden();
+  void fill_launch_rows() const;
   uint64_t special_value(Special s, uint32_t lane) const;
   void special_lanes(Special s, uint64_t* lanes) const;
   StepResult step(uint64_t clock);
@@ -116,9 +121,12 @@ void Warp::Impl::start(CtaState& c, uint32_t w, uint32_t sm, uint32_t lb, Coales
   warp = w;
   smid = sm;
   line = Divisor(lb ? lb : 128);
-  const size_t slots = kernel->register_slots + kernel->extra->hidden.size();
-  regs.assign(slots * 32, 0);
-  preds.assign(slots, 0);
+  const auto& hidden = kernel->extra->hidden;
+  size_t own = kernel->register_slots;
+  for (const SlotInit& init : hidden) own += init.kind == SlotInit::Kind::Special;
+  regs.assign(own * 32, 0);
+  rows.resize(kernel->register_slots + hidden.size());
+  preds.assign(rows.size(), 0);
   local.assign(size_t(kernel->local_bytes) * 32, 0);
   executed = 0;
   total_threads = launch->grid.count() * launch->block.count();
@@ -196,23 +204,49 @@ void Warp::Impl::special_lanes(Special s, uint64_t* lanes) const {
   }
 }
 
+// The rows of the hidden slots every warp of the launch reads alike (immediates,
+// symbol addresses, the dynamic shared base), in hidden-slot order: made by the
+// launch's first warp, one copy for all (a copy per warp crowded the host's caches).
+void Warp::Impl::fill_launch_rows() const {
+  std::vector<uint64_t>& shared = launch->hidden_rows;
+  if (!shared.empty()) return;
+  for (const SlotInit& init : kernel->extra->hidden) {
+    uint64_t value = init.value;
+    switch (init.kind) {
+      case SlotInit::Kind::Special: continue;
+      case SlotInit::Kind::Constant: break;
+      case SlotInit::Kind::Symbol:
+        value = launch->memory ? launch->memory->symbol(init.symbol) : ~0ull;
+        if (value == ~0ull)
+          throw ExecError("kernel " + kernel->name + ": module variable " + init.symbol +
+                          " has no device address (DeviceMemory::load not called)");
+        break;
+      case SlotInit::Kind::DynamicShared: value = shared_dynamic_base(*kernel); break;
+    }
+    shared.insert(shared.end(), 32, value);
+  }
+}
+
+// Every slot's row, and the hidden slots' values: a special register's lanes in
+// the warp's own row (they differ by warp, CTA or SM), the rest the launch's.
 void Warp::Impl::fill_hidden() {
+  const uint32_t first = kernel->register_slots;
+  for (uint32_t s = 0; s < first; ++s) rows[s] = &regs[size_t(s) * 32];
+  fill_launch_rows();
   const auto& hidden = kernel->extra->hidden;
+  size_t own = first, common = 0;
   for (size_t i = 0; i < hidden.size(); ++i) {
     const SlotInit& init = hidden[i];
-    const size_t slot = kernel->register_slots + i;
-    uint64_t value = init.value;
-    if (init.kind == SlotInit::Kind::Symbol) {
-      value = launch->memory ? launch->memory->symbol(init.symbol) : ~0ull;
-      if (value == ~0ull)
-        throw ExecError("kernel " + kernel->name + ": module variable " + init.symbol +
-                        " has no device address (DeviceMemory::load not called)");
-    } else if (init.kind == SlotInit::Kind::DynamicShared) {
-      value = shared_dynamic_base(*kernel);
+    uint64_t* lanes;
+    if (init.kind == SlotInit::Kind::Special) {
+      lanes = &regs[own++ * 32];
+      special_lanes(init.special, lanes);
+      preds[first + i] = init.value ? ~0u : 0u;
+    } else {
+      lanes = &launch->hidden_rows[common++ * 32];
+      preds[first + i] = lanes[0] ? ~0u : 0u;
     }
-    if (init.kind == SlotInit::Kind::Special) special_lanes(init.special, &regs[slot * 32]);
-    else std::fill_n(&regs[slot * 32], 32, value);
-    preds[slot] = value ? ~0u : 0u;
+    rows[first + i] = lanes;
   }
 }
 
@@ -304,12 +338,12 @@ void Warp::Impl::retire(uint32_t pc, uint32_t lanes) {
           case Op::Nop: break;
           case Op::MovClock: {
             uint64_t v = in.is_clock64 ? clock : uint32_t(clock);
-            uint64_t* d = &regs[size_t(in.dst[0]) * 32];
+            uint64_t* d = row(in.dst[0]);
             for (int l = 0; l < 32; ++l) d[l] = ((active >> l) & 1) ? v : d[l];
             break;
           }
           case Op::Activemask: {
-            uint64_t* d = &regs[size_t(in.dst[0]) * 32];
+            uint64_t* d = row(in.dst[0]);
             for (int l = 0; l < 32; ++l) d[l] = ((active >> l) & 1) ? active : d[l];
             break;
           }
@@ -317,10 +351,9 @@ void Warp::Impl::retire(uint32_t pc, uint32_t lanes) {
           case Op::CvtaTo: {
             bool to_generic = in.op == Op::Cvta;
             uint64_t window = in.space == Space::Shared ? kSharedWindow : in.space == Space::Local ? kLocalWindow : 0;
-            const uint64_t* a = &regs[size_t(in.src[0]) * 32];
+            const uint64_t* a = row(in.src[0]);
             lanes<uint64_t, uint64_t>(
-                &regs[size_t(in.dst[0]) * 32], active, [=](uint64_t x) { return to_generic ? x + window : x - window; },
-                a);
+                row(in.dst[0]), active, [=](uint64_t x) { return to_generic ? x + window : x - window; }, a);
             break;
           }
           case Op::Pack:
@@ -332,11 +365,11 @@ void Warp::Impl::retire(uint32_t pc, uint32_t lanes) {
               if (!((active >> l) & 1)) continue;
               if (in.op == Op::Pack) {
                 uint64_t v = 0;
-                for (uint32_t e = 0; e < n; ++e) v |= (regs[size_t(in.src[e]) * 32 + l] & mask) << (e * bits);
-                regs[size_t(in.dst[0]) * 32 + l] = v;
+                for (uint32_t e = 0; e < n; ++e) v |= (row(in.src[e])[l] & mask) << (e * bits);
+                row(in.dst[0])[l] = v;
               } else {
-                uint64_t v = regs[size_t(in.src[0]) * 32 + l];
-                for (uint32_t e = 0; e < n; ++e) regs[size_t(in.dst[e]) * 32 + l] = (v >> (e * bits)) & mask;
+                uint64_t v = row(in.src[0])[l];
+                for (uint32_t e = 0; e < n; ++e) row(in.dst[e])[l] = (v >> (e * bits)) & mask;
               }
             }
             break;
@@ -462,7 +495,7 @@ void Warp::Impl::access_lane(const Instruction& in, uint32_t lane, uint8_t* p, u
   for (uint32_t e = 0; e < in.vec; ++e, p += elem) {
     // Constant-size copies per width: the compiler inlines them (a variable size calls memcpy).
     if (in.op == Op::St) {
-      const uint64_t v = regs[size_t(in.src[e]) * 32 + lane];
+      const uint64_t v = row(in.src[e])[lane];
       switch (elem) {
         case 1: std::memcpy(p, &v, 1); break;
         case 2: std::memcpy(p, &v, 2); break;
@@ -479,7 +512,7 @@ void Warp::Impl::access_lane(const Instruction& in, uint32_t lane, uint8_t* p, u
       default: std::memcpy(&v, p, 8); break;
     }
     if (shift) v = uint64_t(int64_t(v << shift) >> shift);
-    regs[size_t(in.dst[e]) * 32 + lane] = v;
+    row(in.dst[e])[lane] = v;
   }
 }
 
@@ -528,10 +561,10 @@ bool lane_span(const uint64_t* base, int64_t offset, uint32_t active, uint32_t b
 // extension are fixed at compile time and the registers' rows read once: the lane loop
 // keeps no switch and reloads nothing (a store to a register could alias `in`).
 template <uint32_t kElem, uint32_t kVec, bool kStore, bool kSigned>
-void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo,
-                size_t lane_bytes) {
+void move_lanes(uint64_t* const* rows, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0,
+                uint64_t lo, size_t lane_bytes) {
   std::array<uint64_t*, kVec> row;
-  for (uint32_t e = 0; e < kVec; ++e) row[e] = regs + size_t(kStore ? in.src[e] : in.dst[e]) * 32;
+  for (uint32_t e = 0; e < kVec; ++e) row[e] = rows[kStore ? in.src[e] : in.dst[e]];
   const uint64_t delta = uint64_t(in.offset) - lo;
   constexpr int kShift = kSigned && kElem < 8 ? 64 - int(kElem) * 8 : 0;
   auto move = [&](uint64_t* reg, uint8_t* p) {
@@ -556,23 +589,23 @@ void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const ui
 }
 
 template <uint32_t kElem, bool kStore, bool kSigned>
-void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo,
-                size_t lane_bytes) {
+void move_lanes(uint64_t* const* rows, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0,
+                uint64_t lo, size_t lane_bytes) {
   switch (in.vec) {  // the decoder allows 1, 2 and 4
-    case 1: return move_lanes<kElem, 1, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
-    case 2: return move_lanes<kElem, 2, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
-    default: return move_lanes<kElem, 4, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
+    case 1: return move_lanes<kElem, 1, kStore, kSigned>(rows, in, active, base, p0, lo, lane_bytes);
+    case 2: return move_lanes<kElem, 2, kStore, kSigned>(rows, in, active, base, p0, lo, lane_bytes);
+    default: return move_lanes<kElem, 4, kStore, kSigned>(rows, in, active, base, p0, lo, lane_bytes);
   }
 }
 
 template <bool kStore, bool kSigned>
-void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo,
-                uint32_t elem, size_t lane_bytes) {
+void move_lanes(uint64_t* const* rows, const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0,
+                uint64_t lo, uint32_t elem, size_t lane_bytes) {
   switch (elem) {  // access_lane()'s widths: 8 for any other
-    case 1: return move_lanes<1, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
-    case 2: return move_lanes<2, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
-    case 4: return move_lanes<4, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
-    default: return move_lanes<8, kStore, kSigned>(regs, in, active, base, p0, lo, lane_bytes);
+    case 1: return move_lanes<1, kStore, kSigned>(rows, in, active, base, p0, lo, lane_bytes);
+    case 2: return move_lanes<2, kStore, kSigned>(rows, in, active, base, p0, lo, lane_bytes);
+    case 4: return move_lanes<4, kStore, kSigned>(rows, in, active, base, p0, lo, lane_bytes);
+    default: return move_lanes<8, kStore, kSigned>(rows, in, active, base, p0, lo, lane_bytes);
   }
 }
 }  // namespace
@@ -580,9 +613,9 @@ void move_lanes(uint64_t* regs, const Instruction& in, uint32_t active, const ui
 // The fast paths' loads and stores (not atomics): each active lane at p0 + lane * lane_bytes + (address - lo).
 void Warp::Impl::move_fast(const Instruction& in, uint32_t active, const uint64_t* base, uint8_t* p0, uint64_t lo,
                            uint32_t elem, size_t lane_bytes) {
-  if (in.op == Op::St) move_lanes<true, false>(regs.data(), in, active, base, p0, lo, elem, lane_bytes);
-  else if (sign_shift(in, elem)) move_lanes<false, true>(regs.data(), in, active, base, p0, lo, elem, lane_bytes);
-  else move_lanes<false, false>(regs.data(), in, active, base, p0, lo, elem, lane_bytes);
+  if (in.op == Op::St) move_lanes<true, false>(rows.data(), in, active, base, p0, lo, elem, lane_bytes);
+  else if (sign_shift(in, elem)) move_lanes<false, true>(rows.data(), in, active, base, p0, lo, elem, lane_bytes);
+  else move_lanes<false, false>(rows.data(), in, active, base, p0, lo, elem, lane_bytes);
 }
 
 // The distinct lines of the active lanes' aligned accesses, as add_line() of
@@ -630,7 +663,7 @@ constexpr uint64_t kPlatformSpan = 4096;
 bool Warp::Impl::global_fast(const Instruction& in, uint32_t active, StepResult& res) {
   if (in.space != Space::Global || in.op == Op::Atom || !in.has_base) return false;
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
-  const uint64_t* base = &regs[size_t(in.base) * 32];
+  const uint64_t* base = row(in.base);
   uint64_t lo, hi;
   if (!lane_span(base, in.offset, active, bytes, lo, hi)) return false;
   const uint32_t span = uint32_t(hi - lo + bytes);
@@ -658,7 +691,7 @@ bool Warp::Impl::global_fast(const Instruction& in, uint32_t active, StepResult&
 bool Warp::Impl::shared_fast(const Instruction& in, uint32_t active, StepResult& res) {
   if (in.space != Space::Shared || in.op == Op::Atom || !in.has_base) return false;
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
-  const uint64_t* base = &regs[size_t(in.base) * 32];
+  const uint64_t* base = row(in.base);
   uint64_t lo, hi;
   if (!lane_span(base, in.offset, active, bytes, lo, hi) || hi >= cta->shared.size() || hi + bytes > cta->shared.size())
     return false;
@@ -678,7 +711,7 @@ bool Warp::Impl::local_fast(const Instruction& in, uint32_t active, StepResult& 
   if (in.space != Space::Local || in.op == Op::Atom || !in.has_base) return false;
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
   const uint64_t depot = kernel->local_bytes;
-  const uint64_t* base = &regs[size_t(in.base) * 32];
+  const uint64_t* base = row(in.base);
   uint64_t lo, hi;
   if (!lane_span(base, in.offset, active, bytes, lo, hi) || depot < bytes || hi > depot - bytes) return false;
   for_each_lane(active, [&](uint32_t lane) {  // noted before the move: a load may overwrite its base
@@ -704,7 +737,7 @@ bool Warp::Impl::uniform_load(const Instruction& in, uint32_t pc, uint32_t activ
   if (n_words) res.shared_cycles = bank_conflict_degree(n_words);
   access_lane(in, first, at.ptr, elem, sign_shift(in, elem));
   for (uint32_t e = 0; e < in.vec; ++e) {
-    uint64_t* lanes = &regs[size_t(in.dst[e]) * 32];
+    uint64_t* lanes = row(in.dst[e]);
     const uint64_t value = lanes[first];
     for_each_lane(active, [&](uint32_t lane) { lanes[lane] = value; });
   }
@@ -751,7 +784,7 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
     return;
   const uint32_t elem = type_bytes(in.type), bytes = elem * in.vec;
   const int shift = sign_shift(in, elem);
-  const uint64_t* base = in.has_base ? &regs[size_t(in.base) * 32] : nullptr;
+  const uint64_t* base = in.has_base ? row(in.base) : nullptr;
   const uint32_t segment_bytes = load_segment_bytes(in, bytes);
   const bool split_atomics = rules.split_atomic_conflicts && in.op == Op::Atom;
   const bool store_sectors = rules.store_sectors && in.op == Op::St;
@@ -776,12 +809,12 @@ void Warp::Impl::memory(const Instruction& in, uint32_t pc, uint32_t active, Ste
     by_type(in.type, [&](auto zero) {  // lanes apply in ascending order
       using T = decltype(zero);
       if constexpr (sizeof(T) >= 4) {
-        T old, b = get<T>(regs[size_t(in.src[0]) * 32 + lane]);
-        T c = in.n_src > 1 ? get<T>(regs[size_t(in.src[1]) * 32 + lane]) : T(0);
+        T old, b = get<T>(row(in.src[0])[lane]);
+        T c = in.n_src > 1 ? get<T>(row(in.src[1])[lane]) : T(0);
         std::memcpy(&old, at.ptr, sizeof(T));
         T next = atomic_apply(in.mode, old, b, c);
         std::memcpy(at.ptr, &next, sizeof(T));
-        if (in.n_dst) regs[size_t(in.dst[0]) * 32 + lane] = put<T>(old);
+        if (in.n_dst) row(in.dst[0])[lane] = put<T>(old);
       }
     });
   }
@@ -838,8 +871,8 @@ void Warp::Impl::atomic_transactions(uint32_t n, StepResult& res) {
 // PTX shfl: lane j = source by mode, clamped by c (segment mask c[12:8],
 // clamp c[4:0]); out-of-range, inactive or non-member sources read their own value.
 void Warp::Impl::shuffle(const Instruction& in, uint32_t active) {
-  const uint64_t *a = &regs[size_t(in.src[0]) * 32], *b = &regs[size_t(in.src[1]) * 32];
-  const uint64_t *c = &regs[size_t(in.src[2]) * 32], *member = &regs[size_t(in.src[3]) * 32];
+  const uint64_t *a = row(in.src[0]), *b = row(in.src[1]);
+  const uint64_t *c = row(in.src[2]), *member = row(in.src[3]);
   std::array<uint64_t, 32> out;
   uint32_t valid = 0;
   for (int lane = 0; lane < 32; ++lane) {
@@ -859,17 +892,17 @@ void Warp::Impl::shuffle(const Instruction& in, uint32_t active) {
     out[size_t(lane)] = a[j];
     valid |= uint32_t(ok) << lane;
   }
-  uint64_t* d = &regs[size_t(in.dst[0]) * 32];
+  uint64_t* d = row(in.dst[0]);
   for (int l = 0; l < 32; ++l)
     if ((active >> l) & 1) d[l] = out[size_t(l)];
   if (in.has_dst2) write_pred(preds[in.dst2], valid, active);
 }
 
 void Warp::Impl::vote(const Instruction& in, uint32_t active) {
-  const uint32_t members = active & uint32_t(regs[size_t(in.src[1]) * 32 + uint32_t(__builtin_ctz(active))]);
+  const uint32_t members = active & uint32_t(row(in.src[1])[uint32_t(__builtin_ctz(active))]);
   const uint32_t p = (in.src_negated ? ~preds[in.src[0]] : preds[in.src[0]]) & members;
   if (in.mode == Mode::Ballot) {
-    uint64_t* d = &regs[size_t(in.dst[0]) * 32];
+    uint64_t* d = row(in.dst[0]);
     for (int l = 0; l < 32; ++l)
       if ((active >> l) & 1) d[l] = p;
     return;

@@ -11,12 +11,13 @@
 
 namespace gpupm::ptx {
 
-// The register file of one warp: slot s, lane l is v[s * 32 + l]; predicate
-// slots keep a 32-bit lane mask in pred[s].
+// The register file of one warp: slot s, lane l is rows[s][l] (a hidden slot's
+// row may be the launch's, read by every warp); predicate slots keep a 32-bit
+// lane mask in pred[s].
 struct RegFile {
-  uint64_t* v;
+  uint64_t* const* rows;
   uint32_t* pred;
-  uint64_t* lanes(uint16_t slot) const { return v + size_t(slot) * 32; }
+  uint64_t* lanes(uint16_t slot) const { return rows[slot]; }
 };
 
 // A lane slot holds any value in its low bits; readers truncate to their type.
