@@ -9,6 +9,7 @@
 // reconvergence PC or when it has no lanes left.
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "gpupm/common/divisor.h"
 #include "gpupm/ptx/ptx_lanes.h"
@@ -208,8 +209,8 @@ void Warp::Impl::special_lanes(Special s, uint64_t* lanes) const {
 // symbol addresses, the dynamic shared base), in hidden-slot order: made by the
 // launch's first warp, one copy for all (a copy per warp crowded the host's caches).
 void Warp::Impl::fill_launch_rows() const {
-  std::vector<uint64_t>& shared = launch->hidden_rows;
-  if (!shared.empty()) return;
+  if (!launch->hidden_rows.empty()) return;
+  std::vector<uint64_t> shared;  // kept only whole: a missing symbol address throws
   for (const SlotInit& init : kernel->extra->hidden) {
     uint64_t value = init.value;
     switch (init.kind) {
@@ -225,6 +226,7 @@ void Warp::Impl::fill_launch_rows() const {
     }
     shared.insert(shared.end(), 32, value);
   }
+  launch->hidden_rows = std::move(shared);
 }
 
 // Every slot's row, and the hidden slots' values: a special register's lanes in
