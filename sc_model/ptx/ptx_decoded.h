@@ -100,6 +100,17 @@ struct Instruction {
   AluFn alu = &execute_alu;  // resolve_alu's choice, set when the kernel is decoded
 };
 
+// Calls f(id) on every operand field of `in` that names a slot, used or not
+// (renumbering: the decoder's hidden ids, assign_register_slots).
+template <class F>
+void for_each_slot_field(Instruction& in, F&& f) {
+  for (auto& d : in.dst) f(d);
+  for (auto& s : in.src) f(s);
+  f(in.base);
+  f(in.guard);
+  f(in.dst2);
+}
+
 // How a hidden slot gets its value when a warp starts.
 struct SlotInit {
   enum class Kind : uint8_t { Constant, Special, Symbol, DynamicShared } kind = Kind::Constant;

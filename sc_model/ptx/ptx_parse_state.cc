@@ -264,11 +264,7 @@ void KernelScope::finish() {
     if (id & kHiddenFlag) id = uint16_t(kernel.num_regs + (id & ~kHiddenFlag));
   };
   for (Instruction& in : kernel.code) {
-    for (auto& d : in.dst) fix(d);
-    for (auto& s : in.src) fix(s);
-    fix(in.base);
-    fix(in.guard);
-    fix(in.dst2);
+    for_each_slot_field(in, fix);
     in.alu = resolve_alu(in);
   }
   compute_reconvergence(kernel.code);

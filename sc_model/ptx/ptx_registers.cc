@@ -195,13 +195,7 @@ void assign_register_slots(Kernel& k) {
   k.register_slots = slots;
   // Hidden constant slots follow the shared ones.
   auto place = [&](uint16_t& id) { id = id < regs ? slot[id] : uint16_t(slots + (id - regs)); };
-  for (Instruction& in : k.code) {
-    for (auto& d : in.dst) place(d);
-    for (auto& s : in.src) place(s);
-    place(in.base);
-    place(in.guard);
-    place(in.dst2);
-  }
+  for (Instruction& in : k.code) for_each_slot_field(in, place);
 }
 
 }  // namespace gpupm::ptx
