@@ -46,8 +46,17 @@ void successors(const Instruction& in, uint32_t pc, bool guarded_exit_continues,
   }
 }
 
+// Registers live out of instruction i: those live into where it goes next
+// (past the last instruction nothing is live).
+void live_out(const std::vector<Flow>& flow, const std::vector<Bits>& in, size_t i, Bits& out) {
+  std::fill(out.begin(), out.end(), 0);
+  for (uint8_t s = 0; s < flow[i].n_next; ++s)
+    if (flow[i].next[s] < flow.size())
+      for (size_t w = 0; w < out.size(); ++w) out[w] |= in[flow[i].next[s]][w];
+}
+
 // Registers live into each instruction: backward dataflow to a fixed point,
-// in = reads | (out - killed writes); past the last instruction nothing is live.
+// in = reads | (out - killed writes).
 std::vector<Bits> live_in(const std::vector<Flow>& flow, size_t words) {
   const size_t n = flow.size();
   std::vector<Bits> in(n, Bits(words, 0));
@@ -56,10 +65,7 @@ std::vector<Bits> live_in(const std::vector<Flow>& flow, size_t words) {
     changed = false;
     for (size_t i = n; i-- > 0;) {
       const Flow& f = flow[i];
-      std::fill(out.begin(), out.end(), 0);
-      for (uint8_t s = 0; s < f.n_next; ++s)
-        if (f.next[s] < n)
-          for (size_t w = 0; w < words; ++w) out[w] |= in[f.next[s]][w];
+      live_out(flow, in, i, out);
       if (f.kills)
         for (uint8_t d = 0; d < f.n_writes; ++d) out[f.writes[d] / 64] &= ~(uint64_t(1) << (f.writes[d] % 64));
       for (uint8_t s = 0; s < f.n_reads; ++s) add(out, f.reads[s]);
@@ -70,14 +76,6 @@ std::vector<Bits> live_in(const std::vector<Flow>& flow, size_t words) {
     }
   }
   return in;
-}
-
-Bits live_out(const std::vector<Flow>& flow, const std::vector<Bits>& in, size_t i, size_t words) {
-  Bits out(words, 0);
-  for (uint8_t s = 0; s < flow[i].n_next; ++s)
-    if (flow[i].next[s] < flow.size())
-      for (size_t w = 0; w < words; ++w) out[w] |= in[flow[i].next[s]][w];
-  return out;
 }
 
 // What the executor reads and writes of the declared registers (ids < regs),
@@ -111,10 +109,11 @@ std::vector<uint16_t> colour(const std::vector<Flow>& flow, uint32_t regs, uint3
   const size_t words = (regs + 63) / 64;
   const std::vector<Bits> in = live_in(flow, words);
   std::vector<Bits> conflicts(regs, Bits(words, 0));
+  Bits out(words);
   for (size_t i = 0; i < flow.size(); ++i) {
     const Flow& f = flow[i];
     if (f.n_writes == 0) continue;
-    const Bits out = live_out(flow, in, i, words);
+    live_out(flow, in, i, out);
     for (uint8_t d = 0; d < f.n_writes; ++d) {
       Bits& row = conflicts[f.writes[d]];
       for (size_t w = 0; w < words; ++w) row[w] |= out[w];
@@ -134,23 +133,23 @@ std::vector<uint16_t> colour(const std::vector<Flow>& flow, uint32_t regs, uint3
     for (uint8_t s = 0; s < f.n_reads; ++s) name(f.reads[s]);
   }
   constexpr uint16_t kNone = 0xffff;
-  std::vector<uint16_t> slot(regs, 0);  // never named: no instruction reaches it
-  std::vector<uint16_t> assigned(regs, kNone);
+  std::vector<uint16_t> slot(regs, kNone);
   std::vector<uint8_t> taken;
-  slots = 0;
+  slots = 1;
   for (uint32_t r : order) {
     taken.assign(slots + 1, 0);
     for (size_t w = 0; w < words; ++w)
       for (uint64_t bits = conflicts[r][w]; bits; bits &= bits - 1) {
-        const uint16_t s = assigned[w * 64 + __builtin_ctzll(bits)];
+        const uint16_t s = slot[w * 64 + __builtin_ctzll(bits)];
         if (s != kNone) taken[s] = 1;
       }
     uint16_t s = 0;
     while (taken[s]) ++s;
-    assigned[r] = slot[r] = s;
+    slot[r] = s;
     slots = std::max<uint32_t>(slots, s + 1u);
   }
-  slots = std::max<uint32_t>(slots, 1);
+  for (uint16_t& s : slot)
+    if (s == kNone) s = 0;  // never named: no instruction reaches it
   return slot;
 }
 
