@@ -626,10 +626,18 @@ void Warp::Impl::move_fast(const Instruction& in, uint32_t active, const uint64_
 // a bit per line of the span, not a search of the list.
 void Warp::Impl::coalesce(const uint64_t* base, int64_t offset, uint32_t active, uint32_t bytes, uint64_t lo,
                           uint64_t hi, StepResult& res) {
-  const uint64_t first_line = line.div(lo);
-  const bool narrow = line.div(hi + bytes - 1) - first_line < 64 && res.n_lines == 0;
+  const uint64_t first_line = line.div(lo), last_line = line.div(hi + bytes - 1);
+  const bool narrow = last_line - first_line < 64 && res.n_lines == 0;
   uint64_t seen = 0;                          // narrow: bit l - first_line for line l listed
   if (narrow && line.value() % bytes == 0) {  // aligned accesses that divide a line: one line each
+    // Within two lines (a unit-stride warp of up to 8-byte words) the lowest and the
+    // highest address are lanes' own, so both lines are touched, the first lane's first.
+    if (last_line - first_line <= 1 && active != 0) {
+      res.lines[0] = line.div(base[__builtin_ctz(active)] + uint64_t(offset));
+      res.n_lines = 1;
+      if (last_line != first_line) res.lines[res.n_lines++] = res.lines[0] == first_line ? last_line : first_line;
+      return;
+    }
     for_each_lane(active, [&](uint32_t lane) {
       const uint64_t l = line.div(base[lane] + uint64_t(offset));
       const uint64_t bit = uint64_t(1) << (l - first_line);

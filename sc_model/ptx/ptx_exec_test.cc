@@ -465,6 +465,43 @@ TEST(PtxWarp, VoteAndClock) {
   EXPECT_GT(clk[0], 0u);
 }
 
+// A warp's distinct lines come in the order of the lanes that first touch them,
+// whatever the order of their addresses: here lane 0 reads the highest address.
+TEST(PtxTiming, CoalescedLinesInFirstLaneOrder) {
+  std::string ptx = kernel(R"(
+  cvta.to.global.u64 %rd10, %rd1;
+  mov.u32 %r3, 31;
+  sub.u32 %r2, %r3, %r1;
+  mul.wide.u32 %rd12, %r2, 8;
+  add.s64 %rd13, %rd10, %rd12;
+  ld.global.u64 %rd14, [%rd13];
+  mul.wide.u32 %rd15, %r1, 8;
+  add.s64 %rd16, %rd10, %rd15;
+  ld.global.u64 %rd17, [%rd16];
+  mul.wide.u32 %rd18, %r2, 4;
+  add.s64 %rd11, %rd10, %rd18;
+  ld.global.u32 %r4, [%rd11];
+  setp.ge.u32 %p1, %r1, 16;
+  @%p1 ld.global.u64 %rd14, [%rd13];
+  ld.global.u64 %rd17, [%rd13+64];)");
+  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
+  l.param(0, l.buffer(V(32 * 32, 0)));
+  l.param(1, l.buffer(V(32, 0)));
+  std::vector<StepResult> loads;
+  for (const StepResult& r : run_cta(l.state, 0, true).trace)
+    if (r.cls == TimingClass::Load) loads.push_back(r);
+  ASSERT_EQ(loads.size(), 5u);
+  const uint64_t line0 = l.memory.kBase / 128;
+  auto lines = [&](size_t i) {
+    return std::vector<uint64_t>(loads[i].lines.begin(), loads[i].lines.begin() + loads[i].n_lines);
+  };
+  EXPECT_EQ(lines(0), (std::vector<uint64_t>{line0 + 1, line0}));             // 8-byte lanes, descending: two lines
+  EXPECT_EQ(lines(1), (std::vector<uint64_t>{line0, line0 + 1}));             // ascending
+  EXPECT_EQ(lines(2), (std::vector<uint64_t>{line0}));                        // 4-byte lanes: one line
+  EXPECT_EQ(lines(3), (std::vector<uint64_t>{line0}));                        // lanes 16-31 only: the lower line
+  EXPECT_EQ(lines(4), (std::vector<uint64_t>{line0 + 2, line0 + 1, line0}));  // shifted by half a line: three
+}
+
 TEST(PtxTiming, CoalescingAndBankConflicts) {
   std::string ptx = kernel(R"(
   cvta.to.global.u64 %rd10, %rd1;
