@@ -2,6 +2,9 @@
 // atomics, warp-level operations and the timing view of StepResult.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <initializer_list>
+
 #include "gpupm/ptx/ptx_test_driver.h"
 
 namespace gpupm::ptx::test {
@@ -465,6 +468,18 @@ TEST(PtxWarp, VoteAndClock) {
   EXPECT_GT(clk[0], 0u);
 }
 
+// One warp of `ptx` (k_param_0: a 4 KiB buffer at DeviceMemory::kBase, k_param_1: 32
+// words): its steps of the classes asked for, in order.
+std::vector<StepResult> warp_steps(const std::string& ptx, std::initializer_list<TimingClass> classes) {
+  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
+  l.param(0, l.buffer(V(32 * 32, 0)));
+  l.param(1, l.buffer(V(32, 0)));
+  std::vector<StepResult> steps;
+  for (const StepResult& r : run_cta(l.state, 0, true).trace)
+    if (std::find(classes.begin(), classes.end(), r.cls) != classes.end()) steps.push_back(r);
+  return steps;
+}
+
 // A warp's distinct lines come in the order of the lanes that first touch them,
 // whatever the order of their addresses: here lane 0 reads the highest address.
 TEST(PtxTiming, CoalescedLinesInFirstLaneOrder) {
@@ -484,14 +499,9 @@ TEST(PtxTiming, CoalescedLinesInFirstLaneOrder) {
   setp.ge.u32 %p1, %r1, 16;
   @%p1 ld.global.u64 %rd14, [%rd13];
   ld.global.u64 %rd17, [%rd13+64];)");
-  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
-  l.param(0, l.buffer(V(32 * 32, 0)));
-  l.param(1, l.buffer(V(32, 0)));
-  std::vector<StepResult> loads;
-  for (const StepResult& r : run_cta(l.state, 0, true).trace)
-    if (r.cls == TimingClass::Load) loads.push_back(r);
+  const std::vector<StepResult> loads = warp_steps(ptx, {TimingClass::Load});
   ASSERT_EQ(loads.size(), 5u);
-  const uint64_t line0 = l.memory.kBase / 128;
+  const uint64_t line0 = DeviceMemory::kBase / 128;
   auto lines = [&](size_t i) {
     return std::vector<uint64_t>(loads[i].lines.begin(), loads[i].lines.begin() + loads[i].n_lines);
   };
@@ -520,16 +530,10 @@ TEST(PtxTiming, CoalescingAndBankConflicts) {
   ld.shared.u32 %r6, [%rd18];
   ld.shared.v2.u32 {%r7, %r8}, [%rd16];)");
   ptx.insert(ptx.find("  ld.param"), "  .shared .align 8 .b8 sm[4096];\n");
-  Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
-  l.param(0, l.buffer(V(32 * 32, 0)));
-  l.param(1, l.buffer(V(32, 0)));
-  CtaRun run = run_cta(l.state, 0, true);
-  std::vector<StepResult> mem;
-  for (const StepResult& r : run.trace)
-    if (r.cls == TimingClass::Load || r.cls == TimingClass::Shared) mem.push_back(r);
+  const std::vector<StepResult> mem = warp_steps(ptx, {TimingClass::Load, TimingClass::Shared});
   ASSERT_EQ(mem.size(), 6u);
   EXPECT_EQ(mem[0].n_lines, 1u);
-  EXPECT_EQ(mem[0].lines[0], (l.memory.kBase + 0) / 128);
+  EXPECT_EQ(mem[0].lines[0], (DeviceMemory::kBase + 0) / 128);
   EXPECT_EQ(mem[1].n_lines, 32u);
   EXPECT_EQ(mem[2].shared_cycles, 2u);   // stride 2 words
   EXPECT_EQ(mem[3].shared_cycles, 1u);   // broadcast
