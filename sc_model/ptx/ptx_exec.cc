@@ -623,15 +623,17 @@ void Warp::Impl::move_fast(const Instruction& in, uint32_t active, const uint64_
 // The distinct lines of the active lanes' aligned accesses, as add_line() of
 // each lane's first and last line in lane order would list them. A warp's
 // accesses within 64 lines (strided lanes touch up to 32) are deduplicated with
-// a bit per line of the span, not a search of the list.
+// a bit per line of the span, not a search of the list; within two lines the span
+// and the first lane name them without a walk over the lanes.
 void Warp::Impl::coalesce(const uint64_t* base, int64_t offset, uint32_t active, uint32_t bytes, uint64_t lo,
                           uint64_t hi, StepResult& res) {
   const uint64_t first_line = line.div(lo), last_line = line.div(hi + bytes - 1);
   const bool narrow = last_line - first_line < 64 && res.n_lines == 0;
   uint64_t seen = 0;                          // narrow: bit l - first_line for line l listed
   if (narrow && line.value() % bytes == 0) {  // aligned accesses that divide a line: one line each
-    // Within two lines (a unit-stride warp of up to 8-byte words) the lowest and the
-    // highest address are lanes' own, so both lines are touched, the first lane's first.
+    // Within two lines (e.g. a line-aligned unit-stride warp of up to 8-byte words) the
+    // lowest and highest addresses are lanes' own, so both lines are touched, the first
+    // lane's first. (`active` is never 0 here: step() skips memory() then.)
     if (last_line - first_line <= 1 && active != 0) {
       res.lines[0] = line.div(base[__builtin_ctz(active)] + uint64_t(offset));
       res.n_lines = 1;

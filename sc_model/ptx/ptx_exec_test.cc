@@ -472,7 +472,9 @@ TEST(PtxWarp, VoteAndClock) {
 // words): its steps of the classes asked for, in order.
 std::vector<StepResult> warp_steps(const std::string& ptx, std::initializer_list<TimingClass> classes) {
   Launch l(ptx, "k", Dim3{}, Dim3{32, 1, 1});
-  l.param(0, l.buffer(V(32 * 32, 0)));
+  const uint64_t first = l.buffer(V(32 * 32, 0));
+  EXPECT_EQ(first, DeviceMemory::kBase);  // the callers' line numbers count from it
+  l.param(0, first);
   l.param(1, l.buffer(V(32, 0)));
   std::vector<StepResult> steps;
   for (const StepResult& r : run_cta(l.state, 0, true).trace)
