@@ -13,7 +13,7 @@ ClockDomain::ClockDomain(sc_core::sc_module_name name, sc_time period)
   SC_HAS_PROCESS(ClockDomain);
   SC_METHOD(run);
   dont_initialize();
-  sensitive << wake_event_;
+  sensitive << wake_event_ << edge_event_;
   wake_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -55,6 +55,7 @@ uint64_t ClockDomain::next_cycle_due(uint64_t now, uint64_t next) const {
 
 void ClockDomain::run() {
   if (stopped_) return;
+  edge_event_.cancel();  // woken early: the edge it waited for is re-aimed below
   sc_time now = sc_time_stamp();
   if (!started_) {
     started_ = true;
@@ -69,7 +70,7 @@ void ClockDomain::run() {
       target_ = cycle_ + k;
       target_time_ = last_edge_ + period_ * double(k);
       if (target_time_ > now) {
-        next_trigger(target_time_ - now, wake_event_);
+        edge_event_.notify(target_time_ - now);
         return;
       }
     }
@@ -106,11 +107,10 @@ void ClockDomain::run() {
   target_ = next_cycle_due(cycle_, next_due);
   if (target_ == kNever) {
     target_time_ = sc_core::sc_max_time();
-    next_trigger(wake_event_);
-    return;
+    return;  // until a wake
   }
   target_time_ = last_edge_ + period_ * double(target_ - cycle_);
-  next_trigger(target_time_ - now, wake_event_);
+  edge_event_.notify(target_time_ - now);
 }
 
 void ClockDomain::b_transport(tlm::tlm_generic_payload& gp, sc_time&) {

@@ -85,6 +85,11 @@ class ClockDomain : public sc_core::sc_module {
   bool started_ = false;
   bool stopped_ = false;
   sc_core::sc_event wake_event_;
+  // The next edge to tick. Static sensitivity to both events, not next_trigger(time, event):
+  // the kernel's timed queue sees the same notifications and cancellations in the same order
+  // (so same-time events still leave it as before), without re-arming a dynamic sensitivity
+  // per edge.
+  sc_core::sc_event edge_event_;
 };
 
 }  // namespace gpupm
