@@ -1,5 +1,7 @@
 #include "gpupm/clock/clock_domain.h"
 
+#include "gpupm/clock/time_now.h"
+
 #include <algorithm>
 
 namespace gpupm {
@@ -56,7 +58,7 @@ uint64_t ClockDomain::next_cycle_due(uint64_t now, uint64_t next) const {
 void ClockDomain::run() {
   if (stopped_) return;
   edge_event_.cancel();  // woken early: the edge it waited for is re-aimed below
-  sc_time now = sc_time_stamp();
+  sc_time now = time_now(*this);
   if (!started_) {
     started_ = true;
     last_edge_ = now;

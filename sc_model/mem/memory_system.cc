@@ -1,5 +1,6 @@
 #include "gpupm/mem/memory_system.h"
 
+#include "gpupm/clock/time_now.h"
 #include "gpupm/mem/address_map.h"
 #include "gpupm/mem/dram_channel.h"
 #include "gpupm/mem/interconnect.h"
@@ -145,7 +146,7 @@ tlm_sync_enum MemorySystem::nb_transport_fw(int port, tlm_generic_payload& gp, t
 void MemorySystem::accept(uint32_t id) {
   Impl& m = *impl_;
   MemRequest& r = m.pool[id];
-  r.accepted = sc_core::sc_time_stamp();
+  r.accepted = time_now(*this);
   ++(r.write ? m.act.writes : m.act.reads);
   m.act.icnt_flits += r.write ? m.responses.data_flits(r) : 1;  // a write carries its data
 }
@@ -169,7 +170,7 @@ void MemorySystem::deliver(uint32_t id) {
   m.act.icnt_flits += m.responses.flits_of(r);
   if (!r.write) {
     ++m.act.read_responses;
-    sc_core::sc_time waited = sc_core::sc_time_stamp() - r.accepted;
+    sc_core::sc_time waited = time_now(*this) - r.accepted;
     m.act.read_latency_sum_ps += uint64_t(waited.to_seconds() * 1e12 + 0.5);
   }
   m.pool.release(id);  // before the call: the SM may send a new request from it

@@ -1,5 +1,7 @@
 #include "gpupm/sm/streaming_multiprocessor.h"
 
+#include "gpupm/clock/time_now.h"
+
 #include <algorithm>
 
 namespace gpupm {
@@ -62,9 +64,9 @@ tlm::tlm_sync_enum StreamingMultiprocessor::nb_transport_bw(tlm::tlm_generic_pay
                                                             sc_time&) {
   if (phase == tlm::END_REQ) {
     end_req_seen_ = true;
-    end_req_time_ = sc_time_stamp();
+    end_req_time_ = time_now(*this);
   } else if (phase == tlm::BEGIN_RESP) {
-    inbox_.push_back({&gp, sc_time_stamp()});
+    inbox_.push_back({&gp, time_now(*this)});
   }
   poke();
   return phase == tlm::BEGIN_RESP ? tlm::TLM_COMPLETED : tlm::TLM_ACCEPTED;
@@ -165,10 +167,10 @@ void StreamingMultiprocessor::tick_as(uint64_t c) {
   // The time is asked only when a response or an END_REQ needs it (a call into the kernel).
   bool progressed = false;
   if (!inbox_.empty()) {
-    drain_responses(c, sc_time_stamp());
+    drain_responses(c, time_now(*this));
     progressed = true;
   }
-  if (req_blocked_ && end_req_seen_ && end_req_time_ < sc_time_stamp()) {
+  if (req_blocked_ && end_req_seen_ && end_req_time_ < time_now(*this)) {
     req_blocked_ = false;
     end_req_seen_ = false;
   }
@@ -246,7 +248,7 @@ void StreamingMultiprocessor::drain_responses(uint64_t c, const sc_time& now) {
 void StreamingMultiprocessor::start_ctas(uint64_t c) {
   // Each launch takes cta_launch_latency from the first edge that sees it;
   // launches that arrive together start together.
-  const sc_time now = sc_time_stamp();
+  const sc_time now = time_now(*this);
   for (PendingLaunch& p : launches_)
     if (p.ready_cycle == kNever && p.arrived < now) p.ready_cycle = c + cfg_.cta_launch_latency;
   if (hold_ctas_ && c < hold_until_) return;  // staggered: the CTA starts when the hold ends
