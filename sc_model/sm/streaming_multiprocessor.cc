@@ -196,7 +196,8 @@ void StreamingMultiprocessor::tick_as(uint64_t c) {
   lsu_.cycle(c, done_);
   lsu_counted_ = c;
   if (!done_.empty()) apply_done_loads();
-  send_requests();
+  // The test inline: in most ticks no line request waits, or the port is still blocked.
+  if (!req_blocked_ && (lsu_.has_request() || icache_.has_request())) send_line_request();
 
   // When may this SM next do anything without outside input? A cause to tick at
   // the next edge settles it (next_busy_cycle_after() gives c + 1 then, whatever
@@ -657,8 +658,8 @@ void StreamingMultiprocessor::finish_cta(uint16_t cs) {
   send(gwde_out, msg);
 }
 
-void StreamingMultiprocessor::send_requests() {
-  if (req_blocked_ || !(lsu_.has_request() || icache_.has_request())) return;
+// A line request waits and the port is free: the oldest goes out.
+void StreamingMultiprocessor::send_line_request() {
   const bool inst = icache_.has_request();  // instruction misses go first
   const LineRequest r = inst ? LineRequest{icache_.front_request(), false} : lsu_.front_request();
   tlm::tlm_generic_payload* gp;

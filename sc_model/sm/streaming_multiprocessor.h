@@ -141,7 +141,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   void apply_done_loads();
   void store_acknowledged(const tlm::tlm_generic_payload* gp);
   bool atomic_done(const tlm::tlm_generic_payload* gp, uint64_t c);
-  void send_requests();
+  void send_line_request();
   void fetch_head(uint16_t slot);
   void load_head(WarpSlot& w);
   void instruction_fill(uint64_t line);
