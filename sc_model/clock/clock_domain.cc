@@ -56,8 +56,8 @@ uint64_t ClockDomain::next_cycle_due(uint64_t now, uint64_t next) const {
 }
 
 void ClockDomain::run() {
+  edge_event_.cancel();  // woken early (as the kernel cancelled a next_trigger timeout): re-aimed below
   if (stopped_) return;
-  edge_event_.cancel();  // woken early: the edge it waited for is re-aimed below
   sc_time now = time_now(*this);
   if (!started_) {
     started_ = true;
