@@ -7,7 +7,6 @@
 namespace gpupm {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
 
 ClockDomain::ClockDomain(sc_core::sc_module_name name, sc_time period)
     : sc_module(name), period_in("period_in"), period_(period) {
@@ -45,7 +44,7 @@ void ClockDomain::stop() {
 
 uint64_t ClockDomain::cycles_elapsed() const {
   if (!started_) return 0;
-  sc_time since = sc_time_stamp() - last_edge_;
+  sc_time since = time_now(*this) - last_edge_;
   return cycle_ + uint64_t(since / period_);
 }
 
@@ -56,7 +55,7 @@ uint64_t ClockDomain::next_cycle_due(uint64_t now, uint64_t next) const {
 }
 
 void ClockDomain::run() {
-  edge_event_.cancel();  // woken early (as the kernel cancelled a next_trigger timeout): re-aimed below
+  edge_event_.cancel();  // woken early: the edge is re-aimed below (stopped: none follows)
   if (stopped_) return;
   sc_time now = time_now(*this);
   if (!started_) {
@@ -121,7 +120,7 @@ void ClockDomain::b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
-  sc_time now = sc_time_stamp();
+  sc_time now = time_now(*this);
   if (started_ && !stopped_ && now < target_time_) {
     // Edges that passed while skipping keep the old period; re-aim from the last one.
     uint64_t passed = uint64_t((now - last_edge_) / period_);

@@ -7,7 +7,6 @@
 namespace gpupm {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
 
 StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, uint32_t id, const SmConfig& cfg,
                                                  ClockDomain& clock)
@@ -75,7 +74,7 @@ tlm::tlm_sync_enum StreamingMultiprocessor::nb_transport_bw(tlm::tlm_generic_pay
 void StreamingMultiprocessor::cta_b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   if (auto* m = gp.get_extension<CtaLaunchMsg>()) {
-    launches_.push_back({m->launch, m->cta, std::max(sc_time_stamp(), m->not_before), kNever});
+    launches_.push_back({m->launch, m->cta, std::max(time_now(*this), m->not_before), kNever});
   } else if (auto* p = gp.get_extension<CtaPauseMsg>()) {
     for (PendingLaunch& l : launches_)  // not resident yet: it starts in the requested state
       if (l.cta == p->cta && l.launch.get() == p->launch) l.paused = p->pause;
@@ -153,10 +152,10 @@ template <bool kFrontEnd>
          || drained_responses                            // fills were taken in this cycle
          || lsu_.next_work_cycle(c) == c + 1             // the LSU has work that does not wait for memory
          || (issue_.mem_blocked() && lsu_.can_accept())  // a ready memory head met the full latch, drained since
-         || ((lsu_.has_request() || icache_.has_request()) && !req_blocked_)  // a line request can go
-         || throttled_                                                        // the droop predictor refused: ask again
-         || !inbox_.empty()              // a response of this very time, seen from the next edge
-         || end_req_seen_                // an END_REQ not consumed yet (only after its time)
+         || line_request_can_go()                        // a line request waits and the port is free
+         || throttled_                                   // the droop predictor refused: ask again
+         || !inbox_.empty()                              // a response of this very time, seen from the next edge
+         || end_req_seen_                                // an END_REQ not consumed yet (only after its time)
          || (kFrontEnd && front_busy_);  // a warp to fetch, decode or discard (SmConfig::instruction_buffer)
 }
 
@@ -164,7 +163,7 @@ template <bool kFrontEnd>
 void StreamingMultiprocessor::tick_as(uint64_t c) {
   last_cycle_ = c;  // the cycle counters catch up only at a change they depend on (charge_cycles_so_far)
   issued_mem_at_last_ = 0;
-  // The time is asked only when a response or an END_REQ needs it (a call into the kernel).
+  // The time is read only when a response or an END_REQ needs it.
   bool progressed = false;
   if (!inbox_.empty()) {
     drain_responses(c, time_now(*this));
@@ -196,8 +195,7 @@ void StreamingMultiprocessor::tick_as(uint64_t c) {
   lsu_.cycle(c, done_);
   lsu_counted_ = c;
   if (!done_.empty()) apply_done_loads();
-  // The test inline: in most ticks no line request waits, or the port is still blocked.
-  if (!req_blocked_ && (lsu_.has_request() || icache_.has_request())) send_line_request();
+  if (line_request_can_go()) send_line_request();  // tested inline: most ticks have none
 
   // When may this SM next do anything without outside input? A cause to tick at
   // the next edge settles it (next_busy_cycle_after() gives c + 1 then, whatever
@@ -658,7 +656,7 @@ void StreamingMultiprocessor::finish_cta(uint16_t cs) {
   send(gwde_out, msg);
 }
 
-// A line request waits and the port is free: the oldest goes out.
+// line_request_can_go(): the oldest goes out.
 void StreamingMultiprocessor::send_line_request() {
   const bool inst = icache_.has_request();  // instruction misses go first
   const LineRequest r = inst ? LineRequest{icache_.front_request(), false} : lsu_.front_request();

@@ -184,6 +184,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public Tickable, publ
   // Outside input arrived: tick at the next edge (the domain calls tick() only then
   // or from next_busy_ on: add_when_due).
   void poke() { clock_.wake(clock_handle_); }
+  // A line request waits (an instruction miss or the LSU's) and the port is not held by an END_REQ.
+  bool line_request_can_go() const { return !req_blocked_ && (lsu_.has_request() || icache_.has_request()); }
 
   const uint32_t id_;
   const SmConfig& cfg_;
