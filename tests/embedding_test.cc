@@ -109,6 +109,45 @@ TEST_F(Embedding, RunsUnderTheUsersScStartAndGoesQuiet) {
   EXPECT_EQ(embedded, cli.report) << "embedded and CLI reports differ";
 }
 
+// A platform's own timed events at the GPU's edge times (here every
+// nanosecond) leave the results as they are: coinciding edges of the SM and
+// memory clocks, and a V/F transition that ends at an edge, run in the model's
+// order (ClockDomain::runs_after, FrequencyManager's threads), not in the order
+// SystemC's shared timed queue gives them. mst under core-dvfs has such
+// coincidences; before the order was fixed, this neighbour changed 16 values of
+// its report.
+class Neighbour : public sc_core::sc_module {
+ public:
+  explicit Neighbour(sc_core::sc_module_name name) : sc_module(name) {
+    SC_HAS_PROCESS(Neighbour);
+    SC_METHOD(fire);
+    sensitive << event_;
+    dont_initialize();
+    event_.notify(sc_core::SC_ZERO_TIME);
+  }
+
+ private:
+  void fire() { event_.notify(sc_time(1, SC_NS)); }
+  sc_core::sc_event event_;
+};
+
+TEST_F(Embedding, APlatformsOwnTimedEventsLeaveTheResults) {
+  RunInputs in;
+  in.gpu_file = test::source_path("configs/gpu/gtx480.json");
+  in.workload_file = test::source_path("configs/workloads/core_shutdown/mst.json");
+  in.policy = "core-dvfs";
+  LoadedRun run = load_run(in);
+  Gpu gpu("gpu", run.gpu, run.workload, std::move(run.policy));
+  Neighbour neighbour("neighbour");
+  gpu.on_done = [](Gpu&) { sc_core::sc_stop(); };  // the neighbour never goes quiet
+  sc_core::sc_start();
+  ASSERT_TRUE(gpu.done());
+  const Json embedded = build_report(gpu, run.doc);
+  test::RunResult cli = test::run_sim(in.workload_file, "--policy core-dvfs", "neighbour");
+  ASSERT_EQ(cli.status, 0) << cli.output;
+  EXPECT_EQ(embedded, cli.report) << "a neighbour's timed events changed the results";
+}
+
 // A lockstep mismatch is the platform's to handle: an SC_ERROR of type
 // gpupm/lockstep (with SystemC's default actions, thrown out of sc_start),
 // never an exit of the whole process from inside the model.

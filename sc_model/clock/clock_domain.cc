@@ -55,6 +55,14 @@ uint64_t ClockDomain::next_cycle_due(uint64_t now, uint64_t next) const {
 }
 
 void ClockDomain::run() {
+  if (ran_out_of_turn_) {  // this activation's edge (or wake) was served then; the next edge is aimed
+    ran_out_of_turn_ = false;
+    return;
+  }
+  run_edge();
+}
+
+void ClockDomain::run_edge() {
   edge_event_.cancel();  // woken early: the edge is re-aimed below (stopped: none follows)
   if (stopped_) return;
   sc_time now = time_now(*this);
@@ -78,6 +86,11 @@ void ClockDomain::run() {
     last_edge_ = target_time_;
     cycle_ = target_;
   }
+  for (ClockDomain* d : earlier_)
+    if (d->edge_due_at(now)) {
+      d->ran_out_of_turn_ = true;
+      d->run_edge();
+    }
   ++ticks_run_;
   // The target takes the blocks' next busy cycles, not their wakes (as
   // next_busy_cycle() never did): a wake's event re-aims the domain.

@@ -43,6 +43,10 @@ class ClockDomain : public sc_core::sc_module {
   }
   // Stops ticking for good (end of simulation work).
   void stop();
+  // When an edge of `earlier` falls at the same time as one of this domain, the
+  // edge of `earlier` runs first, whatever order SystemC's timed queue (which a
+  // platform's own events share) gives the two. At elaboration.
+  void runs_after(ClockDomain& earlier) { earlier_.push_back(&earlier); }
 
   uint64_t cycle() const { return cycle_; }  // last ticked cycle
   uint64_t cycles_elapsed() const;           // edges up to now, ticked or skipped
@@ -62,6 +66,9 @@ class ClockDomain : public sc_core::sc_module {
     uint64_t end;  // its next epoch-end cycle (cycle + 1 a multiple of every): no division per edge
   };
   void run();
+  void run_edge();
+  // Not started yet: its first edge is the time it was built at (time 0), as now.
+  bool edge_due_at(const sc_core::sc_time& now) const { return !stopped_ && (!started_ || target_time_ == now); }
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   // The next cycle any block or callback is due, given `next` for the blocks added when due.
   uint64_t next_cycle_due(uint64_t now, uint64_t next) const;
@@ -84,6 +91,8 @@ class ClockDomain : public sc_core::sc_module {
   uint64_t ticks_run_ = 0;
   bool started_ = false;
   bool stopped_ = false;
+  std::vector<ClockDomain*> earlier_;  // runs_after()
+  bool ran_out_of_turn_ = false;       // its edge ran from a later domain's process (runs_after)
   sc_core::sc_event wake_event_;
   // The next edge to tick. Static sensitivity to both events, not next_trigger(time, event):
   // the kernel's timed queue sees the same notifications and cancellations in the same order

@@ -23,16 +23,19 @@ FrequencyManager::FrequencyManager(sc_core::sc_module_name name, const DvfsConfi
     st_[d].level = st_[d].target = cfg_.domain[d].nominal;
     st_[d].residency.assign(cfg_.domain[d].levels.size(), sc_core::SC_ZERO_TIME);
   }
-  SC_HAS_PROCESS(FrequencyManager);
-  sc_core::sc_spawn_options sm_opts, mem_opts;
-  sm_opts.spawn_method();
-  sm_opts.set_sensitivity(&st_[0].done);
-  sm_opts.dont_initialize();
-  mem_opts.spawn_method();
-  mem_opts.set_sensitivity(&st_[1].done);
-  mem_opts.dont_initialize();
-  sc_core::sc_spawn([this] { finish(Domain::Sm); }, "sm_transition", &sm_opts);
-  sc_core::sc_spawn([this] { finish(Domain::Mem); }, "mem_transition", &mem_opts);
+  // Threads, not methods: SystemC runs the methods of an evaluation first, so a
+  // transition that ends at the time of a clock edge ends after that edge,
+  // whatever order the timed queue (which a platform's own events share) gives
+  // the two, and its new period counts from the next edge on.
+  for (size_t d = 0; d < kDomains; ++d)
+    sc_core::sc_spawn(
+        [this, d] {
+          for (;;) {
+            sc_core::wait(st_[d].done);
+            finish(Domain(d));
+          }
+        },
+        d == size_t(Domain::Sm) ? "sm_transition" : "mem_transition");
 }
 
 void FrequencyManager::start_of_simulation() {

@@ -72,6 +72,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& cfg, const Workload& wor
   }
   fm_.sm_clock_out.bind(sm_clock_.period_in);
   fm_.mem_clock_out.bind(mem_clock_.period_in);
+  mem_clock_.runs_after(sm_clock_);  // coinciding edges: a fixed order, not the timed queue's
   fm_.vr_out.bind(vr_.setpoint_in);
   host_.gwde_out.bind(gwde_.ctrl_in);
   host_.freq_out.bind(fm_.ctrl_in);
