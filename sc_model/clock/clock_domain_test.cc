@@ -235,58 +235,62 @@ TEST_F(ClockDomainTest, AWakeInsideItsOwnTickCallsTheBlockAtTheNextEdge) {
   EXPECT_EQ(cycles_of(lazy), (std::vector<uint64_t>{0, 10, 11, 21}));
 }
 
+// Two domains whose edges meet every 6 ns, `later` running after `earlier`
+// (runs_after). `later` is built first, so SystemC alone would run it first at
+// time 0. Both blocks' ticks go to one log.
+struct MeetingDomains {
+  ClockDomain later{"later", sc_time(3, sc_core::SC_NS)};
+  ClockDomain earlier{"earlier", sc_time(2, sc_core::SC_NS)};
+  Recorder early_block, late_block;
+  std::vector<std::pair<sc_time, char>> log;
+
+  MeetingDomains() {
+    later.runs_after(earlier);
+    early_block.on_tick = [this](uint64_t) { log.push_back({sc_time_stamp(), 'e'}); };
+    late_block.on_tick = [this](uint64_t) { log.push_back({sc_time_stamp(), 'l'}); };
+  }
+  // Expects `earlier`'s tick first at every time both ticked; returns how many such times.
+  int shared_edges_in_order() const {
+    int shared = 0;
+    for (size_t i = 0; i + 1 < log.size(); ++i) {
+      if (log[i].first != log[i + 1].first) continue;
+      ++shared;
+      EXPECT_EQ(log[i].second, 'e') << "at " << log[i].first;
+      EXPECT_EQ(log[i + 1].second, 'l') << "at " << log[i].first;
+    }
+    return shared;
+  }
+};
+
 // Edges of two domains at the same time run in the order runs_after() asks,
 // not in the order SystemC's timed queue happens to give them (a queue a
-// platform's own events share). `later` is built first, so SystemC would run
-// it first at time 0.
+// platform's own events share).
 TEST_F(ClockDomainTest, CoincidingEdgesRunInTheOrderAsked) {
-  ClockDomain later("later", sc_time(3, sc_core::SC_NS));
-  ClockDomain earlier("earlier", sc_time(2, sc_core::SC_NS));
-  later.runs_after(earlier);
-  std::vector<std::pair<sc_time, char>> log;
-  Recorder early_block, late_block;
-  early_block.on_tick = [&](uint64_t) { log.push_back({sc_time_stamp(), 'e'}); };
-  late_block.on_tick = [&](uint64_t) { log.push_back({sc_time_stamp(), 'l'}); };
-  earlier.add(&early_block);
-  later.add(&late_block);
+  MeetingDomains d;
+  d.earlier.add(&d.early_block);
+  d.later.add(&d.late_block);
   sc_core::sc_start(sc_time(25, sc_core::SC_NS));
-  ASSERT_EQ(early_block.ticks.size(), 13u);  // 0, 2, ..., 24 ns
-  ASSERT_EQ(late_block.ticks.size(), 9u);    // 0, 3, ..., 24 ns
-  int shared = 0;
-  for (size_t i = 0; i + 1 < log.size(); ++i) {
-    if (log[i].first != log[i + 1].first) continue;
-    ++shared;
-    EXPECT_EQ(log[i].second, 'e') << "at " << log[i].first;
-    EXPECT_EQ(log[i + 1].second, 'l') << "at " << log[i].first;
-  }
-  EXPECT_EQ(shared, 5);  // 0, 6, 12, 18, 24 ns
-  for (uint64_t c = 0; c < late_block.ticks.size(); ++c) EXPECT_EQ(late_block.ticks[c].cycle, c);
-  EXPECT_EQ(later.ticks_run(), 9u);  // no edge run twice
-  EXPECT_EQ(earlier.ticks_run(), 13u);
+  ASSERT_EQ(d.early_block.ticks.size(), 13u);  // 0, 2, ..., 24 ns
+  ASSERT_EQ(d.late_block.ticks.size(), 9u);    // 0, 3, ..., 24 ns
+  EXPECT_EQ(d.shared_edges_in_order(), 5);     // 0, 6, 12, 18, 24 ns
+  for (uint64_t c = 0; c < d.late_block.ticks.size(); ++c) EXPECT_EQ(d.late_block.ticks[c].cycle, c);
+  EXPECT_EQ(d.later.ticks_run(), 9u);  // no edge run twice
+  EXPECT_EQ(d.earlier.ticks_run(), 13u);
 }
 
 // The same while the earlier domain skips idle cycles and is woken: it runs at
 // a shared edge only when due, and a skipped edge stays skipped.
 TEST_F(ClockDomainTest, CoincidingEdgesKeepTheOrderWhileSkipping) {
-  ClockDomain later("later", sc_time(3, sc_core::SC_NS));
-  ClockDomain earlier("earlier", sc_time(2, sc_core::SC_NS));
-  later.runs_after(earlier);
-  std::vector<std::pair<sc_time, char>> log;
-  Recorder early_block, late_block;
-  early_block.next = [](uint64_t c) { return c < 6 ? c + 3 : c + 1; };  // due at 0, 3, 6, 7, ... (0, 6, 12, 14 ns)
-  early_block.on_tick = [&](uint64_t) { log.push_back({sc_time_stamp(), 'e'}); };
-  late_block.on_tick = [&](uint64_t) { log.push_back({sc_time_stamp(), 'l'}); };
-  earlier.add_when_due(&early_block, early_block.next_busy);
-  later.add(&late_block);
+  MeetingDomains d;
+  d.early_block.next = [](uint64_t c) { return c < 6 ? c + 3 : c + 1; };  // due at 0, 3, 6, 7, ... (0, 6, 12, 14 ns)
+  d.earlier.add_when_due(&d.early_block, d.early_block.next_busy);
+  d.later.add(&d.late_block);
   sc_core::sc_start(sc_time(19, sc_core::SC_NS));
   std::vector<uint64_t> early_cycles;
-  for (const auto& t : early_block.ticks) early_cycles.push_back(t.cycle);
+  for (const auto& t : d.early_block.ticks) early_cycles.push_back(t.cycle);
   EXPECT_EQ(early_cycles, (std::vector<uint64_t>{0, 3, 6, 7, 8, 9}));
-  for (size_t i = 0; i + 1 < log.size(); ++i)
-    if (log[i].first == log[i + 1].first) {
-      EXPECT_EQ(log[i].second, 'e') << "at " << log[i].first;
-    }
-  EXPECT_EQ(late_block.ticks.size(), 7u);  // 0, 3, ..., 18 ns
+  EXPECT_EQ(d.shared_edges_in_order(), 4);   // 0, 6, 12, 18 ns
+  EXPECT_EQ(d.late_block.ticks.size(), 7u);  // 0, 3, ..., 18 ns
 }
 
 }  // namespace

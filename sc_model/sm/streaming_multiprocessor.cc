@@ -656,7 +656,7 @@ void StreamingMultiprocessor::finish_cta(uint16_t cs) {
   send(gwde_out, msg);
 }
 
-// line_request_can_go(): the oldest goes out.
+// Called when line_request_can_go(): the oldest request goes out.
 void StreamingMultiprocessor::send_line_request() {
   const bool inst = icache_.has_request();  // instruction misses go first
   const LineRequest r = inst ? LineRequest{icache_.front_request(), false} : lsu_.front_request();
