@@ -34,7 +34,9 @@ void ClockDomain::on_every(uint64_t every, std::function<void(uint64_t)> f) {
 }
 
 void ClockDomain::wake() {
-  if (!stopped_) wake_event_.notify(sc_core::SC_ZERO_TIME);
+  // Most wakes (a response for an SM that ticks next edge anyway) find the edge
+  // aimed already: a run to re-aim it would cost an activation for nothing.
+  if (!stopped_ && !aimed_at_first_edge_from(time_now(*this))) wake_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void ClockDomain::stop() {
@@ -74,8 +76,7 @@ void ClockDomain::run_edge() {
     if (now < target_time_) {
       // Woken early (outside input or a period change): aim at the first edge at
       // or after now; every edge before it was idle for all blocks.
-      uint64_t k = uint64_t((now - last_edge_) / period_);
-      if (k == 0 || last_edge_ + period_ * double(k) < now) ++k;
+      const uint64_t k = edges_to_first_from(now);
       target_ = cycle_ + k;
       target_time_ = last_edge_ + period_ * double(k);
       if (target_time_ > now) {
@@ -142,7 +143,7 @@ void ClockDomain::b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
     period_ = msg->period;
     target_ = cycle_ + 1;
     target_time_ = std::max(last_edge_ + period_, now);  // never an edge in the past
-    wake();
+    wake_event_.notify(sc_core::SC_ZERO_TIME);           // the pending edge is aimed at the old period
   } else {
     period_ = msg->period;  // the edge at `now` (if any) is still due with the old timing
   }

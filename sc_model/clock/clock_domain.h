@@ -35,6 +35,7 @@ class ClockDomain : public sc_core::sc_module {
   // them at elaboration: never from a periodic callback (the list is walked).
   void on_every(uint64_t every, std::function<void(uint64_t)> f);
   // Any block may call this when outside input gives it work (wakes a skip).
+  // Free when the domain is already aimed at the first edge from now.
   void wake();
   // The same for one block added add_when_due(): it is ticked at the next edge.
   void wake(size_t handle) {
@@ -67,6 +68,18 @@ class ClockDomain : public sc_core::sc_module {
   };
   void run();
   void run_edge();
+  // Edges from the last ticked one to the first at or after `now` (at least one).
+  uint64_t edges_to_first_from(const sc_core::sc_time& now) const {
+    uint64_t k = uint64_t((now - last_edge_) / period_);
+    if (k == 0 || last_edge_ + period_ * double(k) < now) ++k;
+    return k;
+  }
+  // A wake now would re-aim the pending edge where it already is. Aimed at the
+  // next edge, no later than now: no division needed (most wakes).
+  bool aimed_at_first_edge_from(const sc_core::sc_time& now) const {
+    if (!started_ || target_time_ < now) return false;
+    return target_ == cycle_ + 1 || target_ == cycle_ + edges_to_first_from(now);
+  }
   // Not started yet: its first edge is the time it was built at (time 0), as now.
   bool edge_due_at(const sc_core::sc_time& now) const { return !stopped_ && (!started_ || target_time_ == now); }
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
