@@ -35,8 +35,11 @@ void ClockDomain::on_every(uint64_t every, std::function<void(uint64_t)> f) {
 
 void ClockDomain::wake() {
   // Most wakes (a response for an SM that ticks next edge anyway) find the edge
-  // aimed already: a run to re-aim it would cost an activation for nothing.
-  if (!stopped_ && !aimed_at_first_edge_from(time_now(*this))) wake_event_.notify(sc_core::SC_ZERO_TIME);
+  // aimed already: a run to re-aim it would cost an activation for nothing. One
+  // from an earlier domain's edge run in this one's is served by this edge too,
+  // as it is when the earlier domain's process runs first.
+  if (stopped_ || running_earlier_ || aimed_at_first_edge_from(time_now(*this))) return;
+  wake_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void ClockDomain::stop() {
@@ -87,11 +90,13 @@ void ClockDomain::run_edge() {
     last_edge_ = target_time_;
     cycle_ = target_;
   }
+  running_earlier_ = true;
   for (ClockDomain* d : earlier_)
     if (d->edge_due_at(now)) {
       d->ran_out_of_turn_ = true;
       d->run_edge();
     }
+  running_earlier_ = false;
   ++ticks_run_;
   // The target takes the blocks' next busy cycles, not their wakes (as
   // next_busy_cycle() never did): a wake's event re-aims the domain.

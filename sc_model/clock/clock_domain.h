@@ -74,8 +74,9 @@ class ClockDomain : public sc_core::sc_module {
     if (k == 0 || last_edge_ + period_ * double(k) < now) ++k;
     return k;
   }
-  // A wake now would re-aim the pending edge where it already is. Aimed at the
-  // next edge, no later than now: no division needed (most wakes).
+  // A wake now would re-aim the pending edge where it already is: an edge at now
+  // still to run serves it (its blocks' next busy cycle counts input that came at
+  // its time). Aimed at the next edge, not before now: no division (most wakes).
   bool aimed_at_first_edge_from(const sc_core::sc_time& now) const {
     if (!started_ || target_time_ < now) return false;
     return target_ == cycle_ + 1 || target_ == cycle_ + edges_to_first_from(now);
@@ -106,6 +107,7 @@ class ClockDomain : public sc_core::sc_module {
   bool stopped_ = false;
   std::vector<ClockDomain*> earlier_;  // runs_after()
   bool ran_out_of_turn_ = false;       // its edge ran from a later domain's process (runs_after)
+  bool running_earlier_ = false;       // running earlier_'s edges in its own, before its blocks tick
   sc_core::sc_event wake_event_;
   // The next edge to tick. Static sensitivity to both events, not next_trigger(time, event):
   // the kernel's timed queue sees the same notifications and cancellations in the same order

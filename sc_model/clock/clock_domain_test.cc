@@ -293,5 +293,22 @@ TEST_F(ClockDomainTest, CoincidingEdgesKeepTheOrderWhileSkipping) {
   EXPECT_EQ(d.late_block.ticks.size(), 7u);  // 0, 3, ..., 18 ns
 }
 
+// A wake that the earlier domain's edge sends at a shared time finds the later
+// domain's edge at that time still to run: that edge serves it, whichever
+// domain's process SystemC runs first, and no extra edge follows (a wake that
+// re-aimed would add one a period later).
+TEST_F(ClockDomainTest, AWakeAtASharedEdgeIsServedByThatEdge) {
+  MeetingDomains d;
+  d.late_block.next = [](uint64_t c) { return c + 2; };  // due at 0, 6, 12 ns
+  d.earlier.add(&d.early_block);
+  d.later.add(&d.late_block);
+  d.early_block.on_tick = [&d](uint64_t c) {
+    if (c == 3) d.later.wake();  // at 6 ns, e.g. a request for the memory
+  };
+  sc_core::sc_start(sc_time(13, sc_core::SC_NS));
+  EXPECT_EQ(cycles_of(d.late_block), (std::vector<uint64_t>{0, 2, 4}));
+  EXPECT_EQ(d.later.ticks_run(), 3u);
+}
+
 }  // namespace
 }  // namespace gpupm
