@@ -86,7 +86,9 @@ class InstructionCache {
   };
   static constexpr uint64_t kNoLine = ~uint64_t(0);
   L1Cache tags_;
-  uint64_t last_hit_ = kNoLine;  // the line of the latest access, if a hit and nothing was stamped since
+  // The line of the latest access, if a hit and nothing was stamped since. Whatever
+  // else comes to change tags_ (ways given up, one line invalidated) must reset it.
+  uint64_t last_hit_ = kNoLine;
   std::vector<Miss> misses_out_;
   std::deque<uint64_t> requests_;
   uint64_t hits_ = 0, misses_ = 0;

@@ -38,32 +38,45 @@ TEST(InstructionCache, MissesOfOneLineShareOneRequest) {
 
 TEST(InstructionCache, RepeatedHitsKeepTheLruOrder) {
   InstructionCache cache = two_way_set();
-  miss_and_fill(cache, 1);
-  miss_and_fill(cache, 2);
+  ASSERT_NO_FATAL_FAILURE(miss_and_fill(cache, 1));
+  ASSERT_NO_FATAL_FAILURE(miss_and_fill(cache, 2));
   for (int i = 0; i < 3; ++i) EXPECT_TRUE(cache.fetch(1, 0));  // 1 the newest, 2 the LRU
-  miss_and_fill(cache, 3);                                     // evicts 2
+  ASSERT_NO_FATAL_FAILURE(miss_and_fill(cache, 3));            // evicts 2
   EXPECT_TRUE(cache.fetch(1, 0));
   EXPECT_FALSE(cache.fetch(2, 0));
   EXPECT_EQ(cache.hits(), 4u);
+}
+
+// Hits on two lines in turn: each must refresh its own line.
+TEST(InstructionCache, HitsOnAlternatingLinesEachRefresh) {
+  InstructionCache cache = two_way_set();
+  ASSERT_NO_FATAL_FAILURE(miss_and_fill(cache, 1));
+  ASSERT_NO_FATAL_FAILURE(miss_and_fill(cache, 2));
+  EXPECT_TRUE(cache.fetch(1, 0));
+  EXPECT_TRUE(cache.fetch(2, 0));
+  EXPECT_TRUE(cache.fetch(1, 0));                    // 2 the LRU now
+  ASSERT_NO_FATAL_FAILURE(miss_and_fill(cache, 3));  // evicts 2
+  EXPECT_TRUE(cache.fetch(1, 0));
+  EXPECT_FALSE(cache.fetch(2, 0));
 }
 
 // After a fill the line hit before it is no longer the newest: its next hit must
 // refresh it, or the next fill would evict it instead of the filled line.
 TEST(InstructionCache, AHitAfterAFillRefreshesTheLine) {
   InstructionCache cache = two_way_set();
-  miss_and_fill(cache, 1);
-  miss_and_fill(cache, 2);
+  ASSERT_NO_FATAL_FAILURE(miss_and_fill(cache, 1));
+  ASSERT_NO_FATAL_FAILURE(miss_and_fill(cache, 2));
   EXPECT_TRUE(cache.fetch(1, 0));
-  miss_and_fill(cache, 3);  // evicts 2; 3 the newest
+  ASSERT_NO_FATAL_FAILURE(miss_and_fill(cache, 3));  // evicts 2; 3 the newest
   EXPECT_TRUE(cache.fetch(1, 0));
-  miss_and_fill(cache, 4);  // evicts 3, the LRU now
+  ASSERT_NO_FATAL_FAILURE(miss_and_fill(cache, 4));  // evicts 3, the LRU now
   EXPECT_TRUE(cache.fetch(1, 0));
   EXPECT_FALSE(cache.fetch(3, 0));
 }
 
 TEST(InstructionCache, InvalidationEndsEveryHit) {
   InstructionCache cache = two_way_set();
-  miss_and_fill(cache, 1);
+  ASSERT_NO_FATAL_FAILURE(miss_and_fill(cache, 1));
   EXPECT_TRUE(cache.fetch(1, 0));
   cache.invalidate_all();
   EXPECT_FALSE(cache.fetch(1, 0));
