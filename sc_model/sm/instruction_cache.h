@@ -26,18 +26,12 @@ class InstructionCache {
   // recorded as waiting (and a request queued unless one is out already).
   // Inline up to a hit: every instruction a warp issues is fetched.
   [[gnu::always_inline]] bool fetch(uint64_t line, uint16_t warp) {
-    // The cache's latest hit was this line: its LRU stamp is the newest of all
-    // already, so a lookup would change no order (most fetches: warps run on in a line).
-    if (line == last_hit_) {
+    // Most fetches: the latest hit's line again, still the newest (no tag search).
+    if (tags_.is_newest_hit(line) || tags_.access(line)) {
       ++hits_;
       return true;
     }
-    if (tags_.access(line)) {
-      ++hits_;
-      last_hit_ = line;
-      return true;
-    }
-    miss(line, warp);  // a miss changes no tag or stamp: last_hit_ stays the newest
+    miss(line, warp);
     return false;
   }
   bool owns(uint64_t line) const {
@@ -48,7 +42,6 @@ class InstructionCache {
   // The line came back: it is installed; the warps that waited on it are returned.
   std::vector<uint16_t> fill(uint64_t line) {
     tags_.fill(line);
-    last_hit_ = kNoLine;  // the fill is the newest stamp now (and may have evicted it)
     std::vector<uint16_t> waiters;
     for (size_t i = 0; i < misses_out_.size(); ++i)
       if (misses_out_[i].line == line) {
@@ -61,10 +54,7 @@ class InstructionCache {
   bool has_request() const { return !requests_.empty(); }
   uint64_t front_request() const { return requests_.front(); }
   void pop_request() { requests_.pop_front(); }
-  void invalidate_all() {
-    tags_.clear();
-    last_hit_ = kNoLine;
-  }
+  void invalidate_all() { tags_.clear(); }
   uint64_t hits() const { return hits_; }
   uint64_t misses() const { return misses_; }
 
@@ -84,11 +74,7 @@ class InstructionCache {
     uint64_t line;
     std::vector<uint16_t> waiters;
   };
-  static constexpr uint64_t kNoLine = ~uint64_t(0);
   L1Cache tags_;
-  // The line of the latest access, if a hit and nothing was stamped since. Whatever
-  // else comes to change tags_ (ways given up, one line invalidated) must reset it.
-  uint64_t last_hit_ = kNoLine;
   std::vector<Miss> misses_out_;
   std::deque<uint64_t> requests_;
   uint64_t hits_ = 0, misses_ = 0;

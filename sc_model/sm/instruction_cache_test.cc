@@ -1,5 +1,5 @@
-// InstructionCache: hits, misses merged per line, and the LRU order that its
-// shortcut for a repeated hit (no lookup) must leave as a lookup would.
+// InstructionCache: hits, misses merged per line, and the LRU order that its tag
+// array's shortcut for a repeated hit (no lookup) must leave as a lookup would.
 #include "gpupm/sm/instruction_cache.h"
 
 #include <gtest/gtest.h>

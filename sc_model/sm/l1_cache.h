@@ -50,11 +50,18 @@ class L1Cache {
       if (tags_[base + w] == line) {
         if (waiting(base + w)) return false;
         stamps_[base + w] = ++clock_;
+        latest_hit_ = line;
+        latest_hit_clock_ = clock_;
         return true;
       }
     }
     return false;
   }
+  // Whether `line` is access()'s latest hit and the clock has not moved since: nothing
+  // stamped (a miss reserving a way among them) or dropped, so a hit on it would change
+  // no LRU order and may be counted without access() (an instruction cache's warps run
+  // on in a line).
+  bool is_newest_hit(uint64_t line) const { return line == latest_hit_ && clock_ == latest_hit_clock_; }
   bool contains(uint64_t line) const {
     size_t base = set_of(line) * ways_;
     for (uint32_t w = 0; w < active_ways_; ++w)
@@ -125,6 +132,7 @@ class L1Cache {
     std::fill(tags_.begin(), tags_.end(), kEmpty);
     std::fill(stamps_.begin(), stamps_.end(), 0);
     std::fill(reserved_.begin(), reserved_.end(), 0);
+    ++clock_;  // ends the newest hit, as drop() does
   }
   // Fermi's set of a 128-byte line (32 or 64 sets): address bits 7-11 XOR bits
   // 13-15, 17 and 19; with 64 sets, bit 12 on top.
@@ -145,7 +153,9 @@ class L1Cache {
     return policy_.fermi_hash ? fermi_set(line, uint32_t(sets_.value())) : size_t(sets_.mod(line));
   }
   bool waiting(size_t way) const { return policy_.allocate_on_miss && reserved_[way]; }
+  // Moves the clock as a stamp would (only stamps' order counts), which ends the newest hit.
   void drop(size_t way) {
+    ++clock_;
     tags_[way] = kEmpty;
     stamps_[way] = 0;
     if (policy_.allocate_on_miss) reserved_[way] = 0;
@@ -157,7 +167,9 @@ class L1Cache {
   std::vector<uint64_t> tags_;
   std::vector<uint64_t> stamps_;
   std::vector<uint8_t> reserved_;  // allocate-on-miss: the way waits for its line's fill
-  uint64_t clock_ = 0;
+  uint64_t clock_ = 0;             // moves at every stamp, drop and clear
+  uint64_t latest_hit_ = kEmpty;   // the line access() hit last
+  uint64_t latest_hit_clock_ = 0;  // and the clock then
 };
 
 }  // namespace gpupm

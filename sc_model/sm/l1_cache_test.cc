@@ -154,6 +154,65 @@ TEST(L1Cache, AllocateOnMissInvalidatedLineIsNotFilled) {
   EXPECT_TRUE(c.reserve(line(0, 7)));  // the freed way
 }
 
+// is_newest_hit: the latest hit's line while a hit on it would change no LRU order.
+// Any other stamp since (a fill, a miss reserving its way, a merged miss on a waiting
+// line, a hit on another line) ends it, as does its line leaving.
+TEST(L1Cache, TheNewestHitLastsUntilAnotherStamp) {
+  L1Cache c(kSets, kWays);
+  EXPECT_FALSE(c.is_newest_hit(line(0, 0)));  // nothing hit yet
+  fill_all(c, {line(0, 0), line(0, 1), line(1, 0)});
+  EXPECT_FALSE(c.is_newest_hit(line(1, 0)));  // filled, not hit
+  EXPECT_TRUE(c.access(line(0, 0)));
+  EXPECT_TRUE(c.is_newest_hit(line(0, 0)));
+  EXPECT_FALSE(c.is_newest_hit(line(0, 1)));
+  EXPECT_TRUE(c.access(line(1, 0)));  // another set's hit is newer
+  EXPECT_FALSE(c.is_newest_hit(line(0, 0)));
+  EXPECT_TRUE(c.is_newest_hit(line(1, 0)));
+  c.fill(line(2, 0));
+  EXPECT_FALSE(c.is_newest_hit(line(1, 0)));
+  EXPECT_FALSE(c.access(line(3, 0)));  // a miss stamps nothing
+  EXPECT_TRUE(c.access(line(0, 1)));
+  EXPECT_FALSE(c.access(line(0, 7)));
+  EXPECT_TRUE(c.is_newest_hit(line(0, 1)));
+}
+
+TEST(L1Cache, TheNewestHitEndsWithAMissOfAllocateOnMiss) {
+  L1Cache c(kSets, kWays, L1Policy{true, false});
+  for (uint64_t n : {0, 1}) ASSERT_TRUE(c.reserve(line(0, n)));
+  c.fill(line(0, 0));
+  EXPECT_TRUE(c.access(line(0, 0)));
+  EXPECT_TRUE(c.is_newest_hit(line(0, 0)));
+  c.touch_waiting(line(0, 1));  // merged into line 1's miss
+  EXPECT_FALSE(c.is_newest_hit(line(0, 0)));
+  EXPECT_TRUE(c.access(line(0, 0)));
+  ASSERT_TRUE(c.reserve(line(0, 2)));
+  EXPECT_FALSE(c.is_newest_hit(line(0, 0)));
+}
+
+// A line gone (invalidated, cleared, its way given to shared memory) is no newest
+// hit, nor is the same line missed again into the same way and waiting for its fill.
+TEST(L1Cache, TheNewestHitEndsWhenItsLineGoes) {
+  L1Cache c(kSets, kWays);
+  fill_all(c, {line(0, 0), line(0, 1), line(0, 2), line(0, 3)});
+  EXPECT_TRUE(c.access(line(0, 1)));
+  c.invalidate(line(0, 1));
+  EXPECT_FALSE(c.is_newest_hit(line(0, 1)));
+  EXPECT_TRUE(c.access(line(0, 3)));
+  c.set_active_ways(2);  // way 3, line 3's, goes to shared memory
+  EXPECT_FALSE(c.is_newest_hit(line(0, 3)));
+  EXPECT_TRUE(c.access(line(0, 0)));
+  c.clear();
+  EXPECT_FALSE(c.is_newest_hit(line(0, 0)));
+
+  L1Cache one_way(1, 1, L1Policy{true, false});
+  ASSERT_TRUE(one_way.reserve(5));
+  one_way.fill(5);
+  EXPECT_TRUE(one_way.access(5));
+  one_way.invalidate(5);
+  ASSERT_TRUE(one_way.reserve(5));  // the same way, the newest stamp, but waiting
+  EXPECT_FALSE(one_way.is_newest_hit(5));
+}
+
 // Fermi's hash against GPGPU-Sim's byte-address formula (gpu-cache.cc,
 // FERMI_HASH_SET_FUNCTION), written out here on addresses: strides that map one
 // set linearly spread over several.
