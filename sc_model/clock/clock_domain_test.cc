@@ -2,6 +2,7 @@
 // (add_when_due), epochs (on_every) and period changes. Each TEST elaborates
 // one design (ctest runs each in its own process).
 #include "gpupm/clock/clock_domain.h"
+#include "gpupm/clock/time_now.h"
 
 #include "support/sc_bench.h"
 
@@ -308,6 +309,20 @@ TEST_F(ClockDomainTest, AWakeAtASharedEdgeIsServedByThatEdge) {
   sc_core::sc_start(sc_time(13, sc_core::SC_NS));
   EXPECT_EQ(cycles_of(d.late_block), (std::vector<uint64_t>{0, 2, 4}));
   EXPECT_EQ(d.later.ticks_run(), 3u);
+}
+
+// The inline form matches the library's to_seconds() rounding bit for bit, at
+// exact halves (500 fs past a whole picosecond) too.
+TEST_F(ClockDomainTest, RoundedPicosecondsAreTheLibrarysRounding) {
+  uint64_t v = 1;
+  for (int i = 0; i < 200000; ++i) {
+    v = v * 6364136223846793005ull + 1442695040888963407ull;  // a 64-bit LCG
+    const uint64_t fs = (v >> 20) % 20000000000000ull;        // up to 20 s
+    for (uint64_t value : {fs, fs / 1000 * 1000 + 500}) {
+      const sc_time t = femtoseconds(value);
+      ASSERT_EQ(rounded_picoseconds(t), uint64_t(t.to_seconds() * 1e12 + 0.5)) << value;
+    }
+  }
 }
 
 }  // namespace

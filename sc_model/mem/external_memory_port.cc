@@ -2,6 +2,8 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "gpupm/mem/external_memory_port.h"
 
+#include "gpupm/clock/time_now.h"
+
 #include <string>
 
 namespace gpupm {
@@ -112,8 +114,7 @@ void ExternalMemoryPort::responded(const tlm_generic_payload& gp) {
   }
   if (gp.is_read()) {
     ++act_.read_responses;
-    const sc_core::sc_time waited = sc_core::sc_time_stamp() - it->second;
-    act_.read_latency_sum_ps += uint64_t(waited.to_seconds() * 1e12 + 0.5);
+    act_.read_latency_sum_ps += rounded_picoseconds(sc_core::sc_time_stamp() - it->second);
   }
   accepted_at_.erase(it);
 }

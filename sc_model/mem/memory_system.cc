@@ -170,8 +170,7 @@ void MemorySystem::deliver(uint32_t id) {
   m.act.icnt_flits += m.responses.flits_of(r);
   if (!r.write) {
     ++m.act.read_responses;
-    sc_core::sc_time waited = time_now(*this) - r.accepted;
-    m.act.read_latency_sum_ps += uint64_t(waited.to_seconds() * 1e12 + 0.5);
+    m.act.read_latency_sum_ps += rounded_picoseconds(time_now(*this) - r.accepted);
   }
   m.pool.release(id);  // before the call: the SM may send a new request from it
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
