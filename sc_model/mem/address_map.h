@@ -14,6 +14,11 @@
 
 namespace gpupm {
 
+struct LinePlace {
+  uint32_t channel = 0;
+  uint64_t local_line = 0;
+};
+
 struct DramLocation {
   uint32_t bank = 0;
   uint64_t row = 0;
@@ -28,14 +33,17 @@ class AddressMap {
         lines_per_row_(c.row_bytes / c.line_bytes),
         banks_(c.banks) {}
 
-  uint32_t channel(uint64_t line) const {
+  // A line's channel and its index inside the channel, from one pair of divisions
+  // (every request asks both).
+  LinePlace place(uint64_t line) const {
     const uint64_t chunk = lines_per_chunk_.div(line);
-    if (!hashed_) return uint32_t(channels_.mod(chunk));
-    return uint32_t(channels_.mod(chunk + rotation(channels_.div(chunk))));
+    const uint64_t run = channels_.div(chunk);  // the run of `channels` chunks it is in
+    const uint64_t in_chunk = line - chunk * lines_per_chunk_.value();
+    const uint64_t channel = hashed_ ? channels_.mod(chunk + rotation(run)) : chunk - run * channels_.value();
+    return {uint32_t(channel), run * lines_per_chunk_.value() + in_chunk};
   }
-  uint64_t local_line(uint64_t line) const {
-    return channels_.div(lines_per_chunk_.div(line)) * lines_per_chunk_.value() + lines_per_chunk_.mod(line);
-  }
+  uint32_t channel(uint64_t line) const { return place(line).channel; }
+  uint64_t local_line(uint64_t line) const { return place(line).local_line; }
   uint32_t column(uint64_t local) const { return uint32_t(lines_per_row_.mod(local)); }
   DramLocation dram(uint64_t local) const {
     const uint64_t bank_and_row = lines_per_row_.div(local);

@@ -85,6 +85,31 @@ TEST(AddressMap, InterleavesSixChannelsAndWalksRowsBeforeBanks) {
   EXPECT_EQ(map.dram(16 * 16).row, 1u);
 }
 
+// place() against the definition in plain divisions, for chunks of a power of two
+// lines and not, six and eight channels, hashed and not, small lines and large.
+TEST(AddressMap, PlaceIsTheDivisionsOfTheDefinition) {
+  for (uint32_t interleave : {256u, 384u})
+    for (uint32_t channels : {6u, 8u})
+      for (bool hashed : {false, true}) {
+        MemConfig c;
+        c.interleave_bytes = interleave;
+        c.channels = channels;
+        c.hashed_channels = hashed;
+        const AddressMap map(c);
+        const uint64_t per_chunk = interleave / c.line_bytes;
+        uint64_t x = 12345;
+        for (int i = 0; i < 20000; ++i) {
+          x = x * 6364136223846793005ull + 1442695040888963407ull;
+          const uint64_t line = i < 5000 ? uint64_t(i) : x >> 24;  // below 2^40 lines
+          const uint64_t chunk = line / per_chunk, run = chunk / channels;
+          const uint64_t rotation = hashed ? (run * 0x9E3779B97F4A7C15ull) >> 40 : 0;
+          const LinePlace place = map.place(line);
+          ASSERT_EQ(place.channel, (chunk + rotation) % channels) << line;
+          ASSERT_EQ(place.local_line, run * per_chunk + line % per_chunk) << line;
+        }
+      }
+}
+
 // Hashed channel indexing: every run of `channels` chunks still covers each
 // channel once (the inverse holds), and a stride of whole runs, which camps on
 // one channel under consecutive indexing, spreads over all of them.

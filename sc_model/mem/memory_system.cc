@@ -124,8 +124,9 @@ tlm_sync_enum MemorySystem::nb_transport_fw(int port, tlm_generic_payload& gp, t
   MemRequest& r = m.pool[id];
   r.gp = &gp;
   r.port = uint32_t(port);
-  r.slice = m.map.channel(line);
-  r.local_line = m.map.local_line(line);
+  const LinePlace place = m.map.place(line);
+  r.slice = place.channel;
+  r.local_line = place.local_line;
   r.write = gp.is_write();
   if (const auto* part = gp.get_extension<LineSectors>()) {
     r.sectors = part->sectors;
@@ -259,8 +260,10 @@ void MemorySystem::host_copied(uint64_t address, uint64_t bytes) {
   Impl& m = *impl_;
   if (!m.cfg.l2_copy_fill || bytes == 0 || address >= kAddressLimit) return;
   const uint64_t last = m.line.div(std::min(address + bytes, kAddressLimit) - 1);
-  for (uint64_t line = m.line.div(address); line <= last; ++line)
-    m.slices[m.map.channel(line)].install_copy(m.map.local_line(line));
+  for (uint64_t line = m.line.div(address); line <= last; ++line) {
+    const LinePlace place = m.map.place(line);
+    m.slices[place.channel].install_copy(place.local_line);
+  }
 }
 
 void MemorySystem::follow_sm_clock(const ClockDomain& sm_clock) {
