@@ -33,8 +33,8 @@ class AddressMap {
         lines_per_row_(c.row_bytes / c.line_bytes),
         banks_(c.banks) {}
 
-  // A line's channel and its index inside the channel, from one pair of divisions
-  // (every request asks both).
+  // A line's channel and its index inside the channel, dividing the line by the chunk
+  // and the chunk by the channels once (every request asks both).
   LinePlace place(uint64_t line) const {
     const uint64_t chunk = lines_per_chunk_.div(line);
     const uint64_t run = channels_.div(chunk);  // the run of `channels` chunks it is in

@@ -57,8 +57,8 @@ class L1Cache {
     }
     return false;
   }
-  // Whether `line` is access()'s latest hit and the clock has not moved since: nothing
-  // stamped (a miss reserving a way among them) or dropped, so a hit on it would change
+  // Whether `line` is access()'s latest hit and the clock has not moved since (a hit,
+  // fill, reserved or merged miss, drop or clear moves it), so a hit on it would change
   // no LRU order and may be counted without access() (an instruction cache's warps run
   // on in a line).
   bool is_newest_hit(uint64_t line) const { return line == latest_hit_ && clock_ == latest_hit_clock_; }
@@ -168,7 +168,7 @@ class L1Cache {
   std::vector<uint64_t> stamps_;
   std::vector<uint8_t> reserved_;  // allocate-on-miss: the way waits for its line's fill
   uint64_t clock_ = 0;             // moves at every stamp, drop and clear
-  uint64_t latest_hit_ = kEmpty;   // the line access() hit last
+  uint64_t latest_hit_ = kEmpty;   // the line access() hit last (no line is kEmpty)
   uint64_t latest_hit_clock_ = 0;  // and the clock then
 };
 
