@@ -42,8 +42,6 @@ class AddressMap {
     const uint64_t channel = hashed_ ? channels_.mod(chunk + rotation(run)) : chunk - run * channels_.value();
     return {uint32_t(channel), run * lines_per_chunk_.value() + in_chunk};
   }
-  uint32_t channel(uint64_t line) const { return place(line).channel; }
-  uint64_t local_line(uint64_t line) const { return place(line).local_line; }
   uint32_t column(uint64_t local) const { return uint32_t(lines_per_row_.mod(local)); }
   DramLocation dram(uint64_t local) const {
     const uint64_t bank_and_row = lines_per_row_.div(local);

@@ -74,9 +74,9 @@ TEST(AddressMap, InterleavesSixChannelsAndWalksRowsBeforeBanks) {
   MemConfig c;  // 256 B interleave = 2 lines, 16 lines per row, 16 banks
   AddressMap map(c);
   for (uint64_t line = 0; line < 24; ++line) {
-    EXPECT_EQ(map.channel(line), line / 2 % 6) << line;
-    EXPECT_EQ(map.local_line(line), line / 12 * 2 + line % 2) << line;
-    EXPECT_EQ(map.global_line(map.channel(line), map.local_line(line)), line);
+    EXPECT_EQ(map.place(line).channel, line / 2 % 6) << line;
+    EXPECT_EQ(map.place(line).local_line, line / 12 * 2 + line % 2) << line;
+    EXPECT_EQ(map.global_line(map.place(line).channel, map.place(line).local_line), line);
   }
   EXPECT_EQ(map.column(15), 15u);
   EXPECT_EQ(map.dram(15).bank, 0u);
@@ -121,9 +121,9 @@ TEST(AddressMap, HashedChannelsSpreadRunStridesAndInvert) {
   for (uint64_t run = 0; run < 50; ++run) {
     std::set<uint32_t> seen;
     for (uint64_t line = run * 24; line < run * 24 + 24; ++line) {
-      seen.insert(map.channel(line));
-      EXPECT_EQ(map.local_line(line), line / 24 * 2 + line % 2) << line;
-      EXPECT_EQ(map.global_line(map.channel(line), map.local_line(line)), line) << line;
+      seen.insert(map.place(line).channel);
+      EXPECT_EQ(map.place(line).local_line, line / 24 * 2 + line % 2) << line;
+      EXPECT_EQ(map.global_line(map.place(line).channel, map.place(line).local_line), line) << line;
     }
     EXPECT_EQ(seen.size(), 12u) << run;
   }
@@ -132,8 +132,8 @@ TEST(AddressMap, HashedChannelsSpreadRunStridesAndInvert) {
   AddressMap consecutive(plain);
   std::set<uint32_t> hashed_hits, consecutive_hits;
   for (uint64_t k = 0; k < 240; ++k) {  // a grid-stride walk: 960 runs per step
-    hashed_hits.insert(map.channel(k * 960 * 24));
-    consecutive_hits.insert(consecutive.channel(k * 960 * 24));
+    hashed_hits.insert(map.place(k * 960 * 24).channel);
+    consecutive_hits.insert(consecutive.place(k * 960 * 24).channel);
   }
   EXPECT_EQ(consecutive_hits.size(), 1u);
   EXPECT_EQ(hashed_hits.size(), 12u);
