@@ -84,12 +84,26 @@ class DramChannel {
     uint32_t tag;
   };
 
+  // A mode's queued requests per bank, counted as hits of the bank's open row
+  // and the rest, with a bit per bank where a count is not zero: the scheduler
+  // reads the banks' states from these and walks the queue only to pick the
+  // oldest request of the banks that can go.
+  struct BankCounts {
+    std::vector<uint32_t> hits, misses;
+    uint64_t with_hits = 0, with_misses = 0;
+  };
+
   DramCommand schedule(uint64_t cycle);        // step() past quiet_until_
   uint64_t column_ready_at(bool write) const;  // channel-wide; the bank's col_ready on top
   void choose_mode();
+  // The oldest request of the current mode whose bank is in `banks` (and, with
+  // `hit`, that hits its bank's open row).
+  size_t oldest_in(uint64_t banks, bool hit) const;
   DramCommand issue_column(size_t index, uint64_t cycle);  // of the current mode's queue
   DramCommand activate(uint32_t bank, uint64_t row, uint64_t cycle);
   DramCommand precharge(uint32_t bank, uint64_t cycle);
+  void count(BankCounts& c, uint32_t bank, bool hit, int32_t by);
+  void set_hits(BankCounts& c, uint32_t bank, uint32_t hits);
 
   DramTiming t_;
   uint32_t burst_[2];  // a read's, a write's
@@ -101,7 +115,9 @@ class DramChannel {
   // Reads and writes apart, each in arrival order, oldest first: the scheduler
   // only ever looks at the current mode's requests, so only their order counts.
   std::vector<Request> queue_[2];
+  BankCounts counts_[2];  // of queue_[0] and queue_[1]
   std::vector<Bank> banks_;
+  uint64_t open_banks_ = 0;             // bit per bank with an open row
   uint64_t act_ready_ = 0;              // tRRD since the last ACT to any bank
   uint64_t col_ready_ = 0;              // tCCD since the last column command
   uint64_t bus_free_ = 0;               // first cycle the data bus is free

@@ -251,6 +251,28 @@ TEST(DramChannel, YoungerRowHitHoldsBackThePrechargeOfItsBank) {
   EXPECT_EQ(run.read_tags, (std::vector<uint32_t>{1, 2, 4, 5, 3}));
 }
 
+// A PRE turns the other mode's row hits into misses, and an ACT turns the queued
+// requests of its row into hits, in both queues: a write that hit the open row
+// when it came is served after its bank was closed and opened for a read.
+TEST(DramChannel, RowHitsFollowTheBankAcrossBothQueues) {
+  ChannelRun run{MemConfig{}};
+  run.ch.enqueue(0, 0, false, 1);
+  while (run.log.size() < 2) run.step();  // ACT row 0, RD: row 0 stays open
+  run.ch.enqueue(0, 1, false, 2);         // a read of another row
+  run.ch.enqueue(0, 0, true, 3);          // a write hitting the open row, held while reads wait
+  run.run_until_idle(1000);
+  std::vector<DramOp> expected = {DramOp::kActivate, DramOp::kRead,      DramOp::kPrecharge, DramOp::kActivate,
+                                  DramOp::kRead,     DramOp::kPrecharge, DramOp::kActivate,  DramOp::kWrite};
+  EXPECT_EQ(run.ops(), expected);
+  EXPECT_EQ(run.log.back().cmd.row, 0u);
+
+  ChannelRun opened{MemConfig{}};
+  opened.ch.enqueue(2, 5, false, 1);
+  opened.ch.enqueue(2, 5, true, 2);  // queued while bank 2 is closed: a hit once the read opens row 5
+  opened.run_until_idle(1000);
+  EXPECT_EQ(opened.ops(), (std::vector<DramOp>{DramOp::kActivate, DramOp::kRead, DramOp::kWrite}));
+}
+
 // Replays a command log and checks every DramTiming constraint independently.
 void check_timing(const MemConfig& cfg, const std::vector<ChannelRun::Issued>& log) {
   const DramTiming& t = cfg.t;
