@@ -25,7 +25,7 @@ L2Slice::L2Slice(const MemConfig& cfg, uint32_t index)
 L2Slice::Line* L2Slice::find(uint64_t local_line) {
   Line* set = &lines_[sets_.mod(local_line) * ways_];
   for (uint32_t w = 0; w < ways_; ++w)
-    if (set[w].state != State::kInvalid && set[w].tag == local_line) return &set[w];
+    if (set[w].tag == local_line) return &set[w];  // an invalid way's kNoTag meets none
   return nullptr;
 }
 
