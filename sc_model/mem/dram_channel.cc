@@ -4,6 +4,28 @@
 
 namespace gpupm {
 
+namespace {
+
+void set_bit(uint64_t& mask, uint32_t bank, bool on) {
+  mask = (mask & ~(uint64_t(1) << bank)) | (uint64_t(on) << bank);
+}
+
+// The banks of `banks` whose command can go at `cycle` (ready_of(bank) <= cycle);
+// the others' ready cycles lower `earliest`.
+template <class ReadyOf>
+uint64_t banks_ready(uint64_t banks, uint64_t cycle, uint64_t& earliest, ReadyOf ready_of) {
+  uint64_t can_go = 0;
+  for (uint64_t m = banks; m != 0; m &= m - 1) {
+    const uint32_t bank = uint32_t(__builtin_ctzll(m));
+    const uint64_t ready = ready_of(bank);
+    if (cycle >= ready) can_go |= uint64_t(1) << bank;
+    else earliest = std::min(earliest, ready);
+  }
+  return can_go;
+}
+
+}  // namespace
+
 DramChannel::DramChannel(const MemConfig& cfg)
     : t_(cfg.t),
       burst_{cfg.line_burst_cycles(false), cfg.line_burst_cycles(true)},
@@ -15,20 +37,22 @@ DramChannel::DramChannel(const MemConfig& cfg)
       reads_in_flight_(2 * cfg.mc_queue) {
   queue_[0].reserve(capacity_);
   queue_[1].reserve(write_capacity_);
-  for (BankCounts& c : counts_) c.hits.assign(cfg.banks, 0), c.misses.assign(cfg.banks, 0);
+  for (BankCounts& c : counts_) {
+    c.hits.assign(cfg.banks, 0);
+    c.misses.assign(cfg.banks, 0);
+  }
 }
 
 void DramChannel::enqueue(uint32_t bank, uint64_t row, bool write, uint32_t tag) {
   queue_[write].push_back({row, bank, tag});
-  count(counts_[write], bank, banks_[bank].open_row == row, +1);
+  count(counts_[write], bank, is_hit(queue_[write].back()), +1);
   quiet_until_ = 0;  // the newcomer (or a mode change it causes) may go at once
 }
 
 void DramChannel::count(BankCounts& c, uint32_t bank, bool hit, int32_t by) {
   uint32_t& n = (hit ? c.hits : c.misses)[bank];
-  uint64_t& with = hit ? c.with_hits : c.with_misses;
-  n = uint32_t(int32_t(n) + by);
-  with = (with & ~(uint64_t(1) << bank)) | (uint64_t(n != 0) << bank);
+  n += uint32_t(by);  // modulo 2^32: -1 takes one away
+  set_bit(hit ? c.with_hits : c.with_misses, bank, n != 0);
 }
 
 // After an ACT or PRE: `hits` of the bank's queued requests hit its open row.
@@ -36,9 +60,27 @@ void DramChannel::set_hits(BankCounts& c, uint32_t bank, uint32_t hits) {
   const uint32_t queued = c.hits[bank] + c.misses[bank];
   c.hits[bank] = hits;
   c.misses[bank] = queued - hits;
-  const uint64_t bit = uint64_t(1) << bank;
-  c.with_hits = (c.with_hits & ~bit) | (uint64_t(hits != 0) << bank);
-  c.with_misses = (c.with_misses & ~bit) | (uint64_t(queued != hits) << bank);
+  set_bit(c.with_hits, bank, hits != 0);
+  set_bit(c.with_misses, bank, queued != hits);
+}
+
+bool DramChannel::counts_match_queues() const {
+  for (bool write : {false, true}) {
+    BankCounts recounted;
+    recounted.hits.assign(banks_.size(), 0);
+    recounted.misses.assign(banks_.size(), 0);
+    for (const Request& r : queue_[write]) {
+      ++(is_hit(r) ? recounted.hits : recounted.misses)[r.bank];
+      set_bit(is_hit(r) ? recounted.with_hits : recounted.with_misses, r.bank, true);
+    }
+    const BankCounts& kept = counts_[write];
+    if (kept.hits != recounted.hits || kept.misses != recounted.misses || kept.with_hits != recounted.with_hits ||
+        kept.with_misses != recounted.with_misses)
+      return false;
+  }
+  uint64_t open = 0;
+  for (uint32_t bank = 0; bank < banks_.size(); ++bank) set_bit(open, bank, banks_[bank].open_row != kNoRow);
+  return open == open_banks_;
 }
 
 void DramChannel::choose_mode() {
@@ -58,44 +100,32 @@ DramCommand DramChannel::schedule(uint64_t cycle) {
   choose_mode();
   // Every candidate is of the current mode: a column command's channel-wide
   // constraints (tCCD, the data bus, tWTR) are the same for all of them.
-  const BankCounts& n = counts_[draining_];
+  const BankCounts& counts = counts_[draining_];
   const uint64_t global = column_ready_at(draining_);
   uint64_t earliest = kNever;  // when the first blocked candidate could go
-  uint64_t hits_can_go = 0;    // bit per bank
-  for (uint64_t m = n.with_hits; m != 0; m &= m - 1) {
-    const uint32_t bank = uint32_t(__builtin_ctzll(m));
-    const uint64_t ready = std::max(banks_[bank].col_ready, global);
-    if (cycle >= ready) hits_can_go |= uint64_t(1) << bank;
-    else earliest = std::min(earliest, ready);
-  }
-  if (hits_can_go != 0) return issue_column(oldest_in(hits_can_go, true), cycle);
-  uint64_t can_close = 0;  // open on another row than a queued request's, no hit queued
-  for (uint64_t m = n.with_misses & open_banks_ & ~n.with_hits; m != 0; m &= m - 1) {
-    const uint32_t bank = uint32_t(__builtin_ctzll(m));
-    if (cycle >= banks_[bank].pre_ready) can_close |= uint64_t(1) << bank;
-    else earliest = std::min(earliest, banks_[bank].pre_ready);
-  }
-  uint64_t can_open = 0;  // closed, with a request queued
-  for (uint64_t m = n.with_misses & ~open_banks_; m != 0; m &= m - 1) {
-    const uint32_t bank = uint32_t(__builtin_ctzll(m));
-    const uint64_t ready = std::max(banks_[bank].act_ready, act_ready_);
-    if (cycle >= ready) can_open |= uint64_t(1) << bank;
-    else earliest = std::min(earliest, ready);
-  }
+  const uint64_t hits_can_go = banks_ready(counts.with_hits, cycle, earliest,
+                                           [&](uint32_t bank) { return std::max(banks_[bank].col_ready, global); });
+  if (hits_can_go != 0) return issue_column(oldest_in(hits_can_go, Wanted::kRowHit), cycle);
+  // Open on another row than a queued request's, with no hit queued; closed, with a request queued.
+  const uint64_t can_close = banks_ready(counts.with_misses & open_banks_ & ~counts.with_hits, cycle, earliest,
+                                         [&](uint32_t bank) { return banks_[bank].pre_ready; });
+  const uint64_t can_open = banks_ready(counts.with_misses & ~open_banks_, cycle, earliest,
+                                        [&](uint32_t bank) { return std::max(banks_[bank].act_ready, act_ready_); });
   if ((can_close | can_open) != 0) {  // the oldest row command goes: PRE or ACT
-    const Request& r = queue_[draining_][oldest_in(can_close | can_open, false)];
+    const Request& r = queue_[draining_][oldest_in(can_close | can_open, Wanted::kAny)];
     return (can_close >> r.bank & 1) ? precharge(r.bank, cycle) : activate(r.bank, r.row, cycle);
   }
   quiet_until_ = earliest;
   return {};
 }
 
-// Unbounded: the counts say a bank in `banks` has such a request (the differential
-// check of docs/speed.md against the one-pass scan; a bound cost 1% of stream_copy).
-size_t DramChannel::oldest_in(uint64_t banks, bool hit) const {
+// Unbounded: the counts say a bank in `banks` has such a request (they are
+// checked against the queues in DramChannel.CountsFollowTheQueues); a bound
+// cost 1% of stream_copy's instructions.
+size_t DramChannel::oldest_in(uint64_t banks, Wanted wanted) const {
   const Request* queue = queue_[draining_].data();
   size_t i = 0;
-  while (!((banks >> queue[i].bank & 1) && (!hit || banks_[queue[i].bank].open_row == queue[i].row))) ++i;
+  while (!((banks >> queue[i].bank & 1) && (wanted == Wanted::kAny || is_hit(queue[i])))) ++i;
   return i;
 }
 
@@ -138,7 +168,7 @@ DramCommand DramChannel::activate(uint32_t bank, uint64_t row, uint64_t cycle) {
   for (bool write : {false, true}) {  // the bank was closed: its queued requests were all misses
     if (!(counts_[write].with_misses >> bank & 1)) continue;
     uint32_t hits = 0;
-    for (const Request& r : queue_[write]) hits += r.bank == bank && r.row == row;
+    for (const Request& r : queue_[write]) hits += r.bank == bank && is_hit(r);
     set_hits(counts_[write], bank, hits);
   }
   b.col_ready = cycle + t_.tRCD;

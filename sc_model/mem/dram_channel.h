@@ -45,7 +45,8 @@ class DramChannel {
   size_t free_write_slots() const { return write_capacity_ - queue_[1].size(); }
   bool has_queued() const { return !queue_[0].empty() || !queue_[1].empty(); }
   bool idle() const { return !has_queued() && reads_in_flight_.empty(); }
-  // `tag` comes back with the read's data (writes need no answer).
+  // `tag` comes back with the read's data (writes need no answer). Rows are
+  // below 2^35 (addresses below 2^40 bytes), never kNoRow.
   void enqueue(uint32_t bank, uint64_t row, bool write, uint32_t tag);
   // Command cycle `cycle`: issues at most one command and returns it.
   DramCommand step(uint64_t cycle) {
@@ -65,6 +66,9 @@ class DramChannel {
   }
   uint32_t burst_cycles(bool write = false) const { return burst_[write]; }
   const DramCounters& counters() const { return counters_; }
+  // The scheduler's per-bank counts and open-bank bits recounted from the queues
+  // and the banks: whether they agree (for tests; the scheduler trusts them).
+  bool counts_match_queues() const;
 
  private:
   static constexpr uint64_t kNoRow = ~uint64_t(0);
@@ -96,9 +100,11 @@ class DramChannel {
   DramCommand schedule(uint64_t cycle);        // step() past quiet_until_
   uint64_t column_ready_at(bool write) const;  // channel-wide; the bank's col_ready on top
   void choose_mode();
-  // The oldest request of the current mode whose bank is in `banks` (and, with
-  // `hit`, that hits its bank's open row).
-  size_t oldest_in(uint64_t banks, bool hit) const;
+  bool is_hit(const Request& r) const { return banks_[r.bank].open_row == r.row; }
+  enum class Wanted : uint8_t { kAny, kRowHit };
+  // The oldest request of the current mode whose bank is in `banks` (kRowHit:
+  // that hits its bank's open row).
+  size_t oldest_in(uint64_t banks, Wanted wanted) const;
   DramCommand issue_column(size_t index, uint64_t cycle);  // of the current mode's queue
   DramCommand activate(uint32_t bank, uint64_t row, uint64_t cycle);
   DramCommand precharge(uint32_t bank, uint64_t cycle);

@@ -81,8 +81,9 @@ class L2Slice {
  private:
   static constexpr uint32_t kNone = ~0u;
   enum class State : uint8_t { kInvalid, kValid, kFilling };
-  // An invalid way's tag: no channel-local line index (below 2^40 lines) meets it,
-  // so a lookup compares tags alone (a way never becomes invalid again).
+  // An invalid way's tag: no channel-local line index (below 2^35: addresses are
+  // below 2^40 bytes) meets it, so a lookup compares tags alone (a way never
+  // becomes invalid again).
   static constexpr uint64_t kNoTag = ~uint64_t(0);
   struct Line {
     uint64_t tag = kNoTag;  // channel-local line index
