@@ -69,10 +69,7 @@ bool DramChannel::counts_match_queues() const {
     BankCounts recounted;
     recounted.hits.assign(banks_.size(), 0);
     recounted.misses.assign(banks_.size(), 0);
-    for (const Request& r : queue_[write]) {
-      ++(is_hit(r) ? recounted.hits : recounted.misses)[r.bank];
-      set_bit(is_hit(r) ? recounted.with_hits : recounted.with_misses, r.bank, true);
-    }
+    for (const Request& r : queue_[write]) count(recounted, r.bank, is_hit(r), +1);
     const BankCounts& kept = counts_[write];
     if (kept.hits != recounted.hits || kept.misses != recounted.misses || kept.with_hits != recounted.with_hits ||
         kept.with_misses != recounted.with_misses)

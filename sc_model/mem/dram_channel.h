@@ -108,8 +108,8 @@ class DramChannel {
   DramCommand issue_column(size_t index, uint64_t cycle);  // of the current mode's queue
   DramCommand activate(uint32_t bank, uint64_t row, uint64_t cycle);
   DramCommand precharge(uint32_t bank, uint64_t cycle);
-  void count(BankCounts& c, uint32_t bank, bool hit, int32_t by);
-  void set_hits(BankCounts& c, uint32_t bank, uint32_t hits);
+  static void count(BankCounts& c, uint32_t bank, bool hit, int32_t by);
+  static void set_hits(BankCounts& c, uint32_t bank, uint32_t hits);
 
   DramTiming t_;
   uint32_t burst_[2];  // a read's, a write's

@@ -111,10 +111,10 @@ class L2Slice {
   uint32_t ways_, latency_;
   std::vector<Line> lines_;  // set-major
   std::vector<Mshr> mshrs_;
-  std::vector<uint32_t> free_mshrs_;                       // stack: lowest id on top first
-  Ring<Timed> fills_;                                      // Timed.id = MSHR; fill-cycle order
-  uint64_t use_clock_ = 0;                                 // moves at every hit and install
-  uint64_t stalled_line_ = ~uint64_t(0), stalled_at_ = 0;  // the last stalled miss and use_clock_ then
+  std::vector<uint32_t> free_mshrs_;                 // stack: lowest id on top first
+  Ring<Timed> fills_;                                // Timed.id = MSHR; fill-cycle order
+  uint64_t use_clock_ = 0;                           // moves at every hit and install
+  uint64_t stalled_line_ = kNoTag, stalled_at_ = 0;  // the last stalled miss and use_clock_ then
   uint64_t lookups_per_cycle_, sectors_per_request_;
   uint64_t victim_read_out_;      // lookups a dirty victim's read-out holds the port for
   bool port_limits_;              // not a line a cycle
